@@ -1,0 +1,83 @@
+/* sinew/archive.h: loading .sinew archives in place.
+ *
+ * Layout (little-endian; offsets from the start of the file):
+ *
+ *     0  char[8]  magic "SINEWARC"
+ *     8  u32      version (SW_ARCHIVE_VERSION)
+ *    12  u32      CRC-32 (IEEE) of bytes [16, total_size)
+ *    16  u64      total_size (bytes of the whole file)
+ *    24  u32      chunks_count (at most SW_ARCHIVE_MAX_CHUNKS)
+ *    28  u32      flags (0)
+ *    32  sw_archive_chunk[chunks_count]
+ *        chunks: 16-byte aligned blocks, each exactly a runtime object
+ *        (sw_skeleton, sw_clip) usable where it lies.
+ *
+ * Loading validates the header, the checksum, the chunk table (bounds,
+ * alignment, no overlap, known kinds, links) and then every chunk with the
+ * object's own loader, so nothing a job later trusts goes unchecked. Unknown
+ * chunk kinds are rejected in this version. Writing is in the tools
+ * (sinew/tools/archive_writer.h).
+ */
+#ifndef SINEW_ARCHIVE_H
+#define SINEW_ARCHIVE_H
+
+#include "clip.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_ARCHIVE_VERSION 1u
+#define SW_ARCHIVE_HEADER_SIZE 32u
+#define SW_ARCHIVE_MAX_CHUNKS 65536u
+
+/* Four-character chunk kinds, read as little-endian u32. */
+#define SW_ARCHIVE_KIND_SKELETON 0x4C454B53u /* "SKEL" */
+#define SW_ARCHIVE_KIND_CLIP 0x50494C43u     /* "CLIP" */
+
+#define SW_ARCHIVE_NO_LINK 0xFFFFFFFFu
+
+typedef struct sw_archive_chunk {
+    uint32_t kind;   /* SW_ARCHIVE_KIND_* */
+    uint32_t link;   /* clips: index of their skeleton chunk; else SW_ARCHIVE_NO_LINK */
+    uint32_t offset; /* bytes from the start of the file, multiple of 16 */
+    uint32_t size;   /* bytes */
+} sw_archive_chunk;
+
+/* A loaded archive: a view over the caller's bytes. */
+typedef struct sw_archive {
+    const uint8_t* data;
+    size_t size;
+    uint32_t chunks_count;
+    uint32_t skeletons_count;
+    uint32_t clips_count;
+} sw_archive;
+
+/* Validates `size` bytes at `data` (16-byte aligned) as an archive and fills
+ * *out with a view over them. Nothing is copied: data must outlive the
+ * archive and the objects taken from it.
+ * Fails: INVALID_ARGUMENT; MISALIGNED; TRUNCATED (shorter than the header or
+ * the declared size); BAD_MAGIC; BAD_VERSION; BAD_CHECKSUM; LIMIT; BAD_DATA
+ * (chunk table or chunk contents). err names the check, the byte offset in
+ * the file and the chunk (or, inside a chunk, the element). */
+SINEW_API sw_result sw_archive_load(const void* data, size_t size, sw_archive* out,
+                                    sw_error* err);
+
+/* The i-th skeleton / clip in file order, or NULL when i is out of range. */
+SINEW_API const sw_skeleton* sw_archive_skeleton(const sw_archive* a, uint32_t i);
+SINEW_API const sw_clip* sw_archive_clip(const sw_archive* a, uint32_t i);
+/* Index (among skeletons) of the skeleton clip i belongs to, or -1. */
+SINEW_API int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i);
+/* Index of the first clip named `name`, or -1. */
+SINEW_API int32_t sw_archive_find_clip(const sw_archive* a, const char* name);
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib computes it) of `size` bytes,
+ * continuing from `crc` (0 to start). */
+SINEW_API uint32_t sw_crc32(uint32_t crc, const void* data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

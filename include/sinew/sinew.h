@@ -1,0 +1,16 @@
+/* sinew/sinew.h: the whole runtime API in one include. */
+#ifndef SINEW_SINEW_H
+#define SINEW_SINEW_H
+
+#include "additive.h"
+#include "archive.h"
+#include "base.h"
+#include "blend.h"
+#include "clip.h"
+#include "local_to_model.h"
+#include "math.h"
+#include "sample.h"
+#include "skeleton.h"
+#include "skinning.h"
+
+#endif

@@ -1,0 +1,111 @@
+/* Helpers shared by the unit tests (header-only, static functions). */
+#ifndef SINEW_TEST_UTIL_H
+#define SINEW_TEST_UTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sinew/sinew.h"
+
+/* |a - b| <= tol, with a message naming both values. */
+#define assert_near(a, b, tol)                                                             \
+    do {                                                                                   \
+        double a_ = (double)(a), b_ = (double)(b);                                         \
+        if (!(fabs(a_ - b_) <= (double)(tol))) {                                           \
+            fail_msg("%s = %.9g, %s = %.9g, |diff| %.3g > %.3g", #a, a_, #b, b_,           \
+                     fabs(a_ - b_), (double)(tol));                                        \
+        }                                                                                  \
+    } while (0)
+
+static inline void sw_test_vec3_near(sw_vec3 a, sw_vec3 b, float tol) {
+    assert_near(a.x, b.x, tol);
+    assert_near(a.y, b.y, tol);
+    assert_near(a.z, b.z, tol);
+}
+
+/* Rotations equal up to sign: compares a with whichever of b, -b is closer. */
+static inline void sw_test_quat_near(sw_quat a, sw_quat b, float tol) {
+    if (sw_quat_dot(a, b) < 0.0f) b = sw_quat_negate(b);
+    assert_near(a.x, b.x, tol);
+    assert_near(a.y, b.y, tol);
+    assert_near(a.z, b.z, tol);
+    assert_near(a.w, b.w, tol);
+}
+
+static inline void sw_test_mat4_near(const sw_mat4* a, const sw_mat4* b, float tol) {
+    for (int i = 0; i < 16; ++i) assert_near(a->m[i], b->m[i], tol);
+}
+
+/* Path of a file under Debian's assimp-testmodels into buf, or NULL (with a
+ * message saying the test is skipped) when it is not installed. */
+static inline const char* sw_test_model_path(char* buf, size_t cap, const char* rel) {
+    snprintf(buf, cap, "%s/%s", SINEW_TEST_MODELS, rel);
+    FILE* f = fopen(buf, "rb");
+    if (!f) {
+        print_message("skipped: %s not found (install Debian's assimp-testmodels)\n", buf);
+        return NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Path of a shared asset ($SINEW_ASSETS or ../shared/assets), or NULL with a message. */
+static inline const char* sw_test_asset_path(char* buf, size_t cap, const char* name) {
+    const char* dir = getenv("SINEW_ASSETS");
+    snprintf(buf, cap, "%s/%s", dir && *dir ? dir : SINEW_TEST_ASSETS, name);
+    FILE* f = fopen(buf, "rb");
+    if (!f) {
+        print_message("skipped: shared asset %s not found (set SINEW_ASSETS)\n", buf);
+        return NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Reads a whole file into 16-byte aligned malloc'd memory; NULL on failure. */
+static inline void* sw_test_read_file(const char* path, size_t* size) {
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    if (n < 0) {
+        fclose(f);
+        return NULL;
+    }
+    size_t cap = ((size_t)n + 16u) & ~(size_t)15u;
+    void* p = aligned_alloc(16, cap);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return p;
+}
+
+/* Deterministic pseudo-random numbers for property tests (xorshift32). */
+static inline float sw_test_rand(uint32_t* state, float lo, float hi) {
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *state = x;
+    return lo + (hi - lo) * (float)(x >> 8) / 16777216.0f;
+}
+
+static inline sw_quat sw_test_rand_quat(uint32_t* state) {
+    sw_vec3 axis = {sw_test_rand(state, -1, 1), sw_test_rand(state, -1, 1),
+                    sw_test_rand(state, -1, 1)};
+    return sw_quat_from_axis_angle(axis, sw_test_rand(state, -3.1f, 3.1f));
+}
+
+#endif
