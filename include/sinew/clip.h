@@ -62,7 +62,8 @@ typedef struct sw_clip_track {
     uint32_t target;        /* joint index; for float tracks, offset of the name */
     uint32_t keys_count;    /* >= 1 */
     float start;            /* uniform: time of key 0 (seconds) */
-    float rate;             /* uniform: keys per second (> 0; any value when 1 key) */
+    float rate;             /* uniform: keys per second, finite > 0 (init stores 1 for a
+                               single key given no usable rate); explicit: 0, as start */
     uint32_t times_offset;  /* explicit: float[keys_count]; 0 when uniform */
     uint32_t values_offset; /* float[keys_count * components * (cubic ? 3 : 1)] */
     uint32_t reserved;      /* zero */
@@ -80,7 +81,7 @@ typedef struct sw_clip {
     uint32_t flags;               /* SW_CLIP_FLAG_* */
     float duration;               /* seconds, finite, >= 0 */
     uint32_t joints_count;        /* must equal the skeleton's */
-    uint32_t tracks_count;        /* joint tracks first, then float tracks */
+    uint32_t tracks_count;        /* joint tracks first (by joint, then T, R, S), then float tracks */
     uint32_t float_tracks_count;  /* the last float_tracks_count tracks */
     uint32_t events_count;        /* sorted by time */
     uint32_t name_offset;         /* NUL-terminated clip name (may be empty) */
@@ -155,9 +156,13 @@ SINEW_API size_t sw_clip_measure(const sw_clip_desc* desc);
  * Fails: INVALID_ARGUMENT (NULL), MISALIGNED, BUFFER_TOO_SMALL; LIMIT (joints,
  * keys, float tracks, events, name length); BAD_DATA for a track on a joint
  * out of range or twice on one joint, an unknown kind or interpolation, zero
- * keys, times not strictly increasing or outside [0, duration], a bad rate,
+ * keys, times not strictly increasing or outside [0, duration] (uniform
+ * keys: the last, start + (n - 1) / rate, may pass duration by
+ * 1e-4 * max(duration, 1) for float rounding), a bad rate,
  * non-finite values, rotations (values, not tangents) not unit within 1e-3,
- * duplicate float track names. err names the check and the track or event. */
+ * empty or duplicate float track names, empty event names, events outside
+ * [0, duration]. INVALID_ARGUMENT also for NULL values or names.
+ * err names the check and the track or event (desc index). */
 SINEW_API sw_result sw_clip_init(void* mem, size_t size, const sw_clip_desc* desc,
                                  const sw_clip** out, sw_error* err);
 
@@ -178,10 +183,13 @@ SINEW_API sw_result sw_clip_load(const void* data, size_t size, const sw_clip** 
 SINEW_API int32_t sw_clip_find_float_track(const sw_clip* c, const char* name);
 
 /* Writes into out (at most out_capacity) the indices of events with
- * from <= time < to, and also time == duration when to >= duration, so that
- * consecutive ranges of forward playback report each event once. Returns how
- * many events are in the range (may exceed out_capacity). Wrapping loops is
- * the caller's job: call twice. */
+ * from <= time < to, in time order. An event at exactly `duration` belongs
+ * to the range that reaches the end: it is reported when
+ * from < duration <= to, and not by later ranges starting at duration, so
+ * consecutive ranges [a, b), [b, c), ... of forward playback (clamped at the
+ * end or not) report each event once. Returns how many events are in the
+ * range (may exceed out_capacity; out may be NULL to count); 0 when from > to
+ * or either is NaN. Wrapping loops is the caller's job: call twice. */
 SINEW_API uint32_t sw_clip_events_between(const sw_clip* c, float from, float to, uint32_t* out,
                                           uint32_t out_capacity);
 
