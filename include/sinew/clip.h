@@ -81,7 +81,7 @@ typedef struct sw_clip {
     uint32_t flags;               /* SW_CLIP_FLAG_* */
     float duration;               /* seconds, finite, >= 0 */
     uint32_t joints_count;        /* must equal the skeleton's */
-    uint32_t tracks_count;        /* joint tracks first (by joint, then T, R, S), then float tracks */
+    uint32_t tracks_count;        /* joint tracks (by joint, then T, R, S), then float tracks */
     uint32_t float_tracks_count;  /* the last float_tracks_count tracks */
     uint32_t events_count;        /* sorted by time */
     uint32_t name_offset;         /* NUL-terminated clip name (may be empty) */
