@@ -44,7 +44,8 @@ typedef struct sw_asset {
  * Fails: IO (cannot read; err->check "open file" or "read file"); PARSE when
  * the format is unknown (err->check "known file format"); LIMIT for a scale
  * that is not finite and positive; any result of sw_archive_load or
- * sw_bvh_read with their err. */
+ * sw_bvh_read with their err. On failure *out holds nothing to free, but
+ * out->format is kept when the format was recognised (so callers can name it). */
 SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options,
                                   sw_asset* out, sw_error* err);
 SINEW_API void sw_asset_free(sw_asset* a);

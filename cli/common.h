@@ -1,0 +1,47 @@
+/* Shared printing and argument helpers of the sinew CLI (no library logic). */
+#ifndef SINEW_CLI_COMMON_H
+#define SINEW_CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sinew/sinew.h"
+#include "sinew/tools/asset.h"
+
+/* Exit codes. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1  /* the file or the operation failed */
+#define CLI_EXIT_USAGE 2 /* bad command line */
+
+/* Verbs: argv[0] is the verb itself. */
+int cli_info(int argc, char** argv);
+int cli_convert(int argc, char** argv);
+int cli_sample(int argc, char** argv);
+int cli_validate(int argc, char** argv);
+
+/* One line on stderr: "sinew: VERB: FILE: <result> (check "...", offset N, line|chunk I)".
+ * `format` selects how err->index is named (line for BVH text, chunk otherwise). */
+void cli_report(const char* verb, const char* file, sw_asset_format format, sw_result r,
+                const sw_error* err);
+/* "sinew: VERB: message" on stderr (usage and other non-file errors). */
+void cli_error(const char* verb, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Prints an asset's non-fatal warning (if any) on stderr. */
+void cli_warn_asset(const char* verb, const char* file, const sw_asset* a);
+
+/* Strict number parsing of a whole argument; false when it is not one. */
+bool cli_parse_double(const char* s, double* out);
+/* Parses "--scale S": finite and > 0. */
+bool cli_parse_scale(const char* verb, const char* s, float* out);
+
+/* Prints s as a JSON string literal (with quotes). */
+void cli_json_string(FILE* f, const char* s);
+/* Prints a number for JSON with %.9g (null when not finite). */
+void cli_json_number(FILE* f, double v);
+
+const char* cli_format_name(sw_asset_format f);
+
+#endif

@@ -1,0 +1,58 @@
+/* sinew: command-line tool. Dispatches to one verb per file. */
+#include <string.h>
+
+#include "common.h"
+
+static void cli_usage(FILE* f) {
+    fputs("usage: sinew VERB [ARGS]\n"
+          "\n"
+          "verbs:\n"
+          "  info FILE [--json]                 format, joint tree, clips, tracks, keys, bytes\n"
+          "  convert IN -o OUT.sinew [--scale S] [--end-sites]\n"
+          "                                     write a .sinew archive (BVH or .sinew input)\n"
+          "  sample FILE --time SECONDS [--clip NAME|INDEX] [--json] [--scale S]\n"
+          "                                     model-space translation, rotation (x y z w)\n"
+          "                                     and scale of every joint at a time\n"
+          "  validate FILE                      load with every check, print OK or the check\n"
+          "  help                               this text\n"
+          "\n"
+          "options:\n"
+          "  --scale S      multiply translations by S (file units by default)\n"
+          "  --end-sites    keep BVH End Sites as leaf joints named <parent>_end\n"
+          "  --version      print the version\n"
+          "\n"
+          "Files are recognised by content: .sinew archives and BVH text.\n"
+          "Exit status: 0 on success, 1 when a file or operation fails (one line on stderr\n"
+          "naming the failed check), 2 for a bad command line.\n",
+          f);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        cli_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char* verb = argv[1];
+    if (strcmp(verb, "help") == 0 || strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0) {
+        cli_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(verb, "--version") == 0 || strcmp(verb, "version") == 0) {
+        printf("sinew %d.%d.%d\n", SINEW_VERSION_MAJOR, SINEW_VERSION_MINOR, SINEW_VERSION_PATCH);
+        return CLI_EXIT_OK;
+    }
+    static const struct {
+        const char* name;
+        int (*run)(int, char**);
+    } verbs[] = {
+        {"info", cli_info},
+        {"convert", cli_convert},
+        {"sample", cli_sample},
+        {"validate", cli_validate},
+    };
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
+        if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "sinew: unknown verb \"%s\" (try sinew help)\n", verb);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,35 @@
+/* sinew validate FILE: loads with every check and reports OK or the failed check. */
+#include <string.h>
+
+#include "common.h"
+
+int cli_validate(int argc, char** argv) {
+    const char* path = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error("validate", "unknown option \"%s\"", argv[i]);
+            return CLI_EXIT_USAGE;
+        }
+        if (path) {
+            cli_error("validate", "one FILE expected");
+            return CLI_EXIT_USAGE;
+        }
+        path = argv[i];
+    }
+    if (!path) {
+        cli_error("validate", "usage: sinew validate FILE");
+        return CLI_EXIT_USAGE;
+    }
+    sw_asset a;
+    sw_error err;
+    sw_result r = sw_asset_open(path, NULL, &a, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("validate", path, a.format, r, &err);
+        return CLI_EXIT_FAIL;
+    }
+    cli_warn_asset("validate", path, &a);
+    printf("%s: OK (%s, %u joints, %u clips)\n", path, cli_format_name(a.format),
+           a.skeleton->joints_count, a.clips_count);
+    sw_asset_free(&a);
+    return CLI_EXIT_OK;
+}
