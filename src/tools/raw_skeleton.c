@@ -59,11 +59,9 @@ sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_coun
             /* Push children in reverse input order so the first pops first. */
             uint32_t kids = 0;
             for (uint16_t c = first[j]; c != SW__NONE; c = next[c]) ++kids;
-            uint32_t base = top;
             top += kids;
             uint32_t k = top;
             for (uint16_t c = first[j]; c != SW__NONE; c = next[c]) stack[--k] = c;
-            SINEW_ASSERT(k == base);
         }
     }
     if (count < n) {
