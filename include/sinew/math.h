@@ -153,7 +153,7 @@ SINEW_API sw_quat sw_quat_from_euler(sw_vec3 angles, sw_euler_order order);
  * middle angle is in [-pi/2, pi/2]; at gimbal lock the first angle is 0. */
 SINEW_API sw_vec3 sw_quat_to_euler(sw_quat q, sw_euler_order order);
 /* Rotation part of a matrix (upper 3x3, which must be a rotation possibly
- * scaled by positive factors) as a unit quaternion. */
+ * scaled by positive factors) as a unit quaternion with w >= 0. */
 SINEW_API sw_quat sw_quat_from_mat4(const sw_mat4* m);
 /* Splits q into swing * twist, where twist is the rotation about unit `axis`
  * and swing turns `axis` without twisting about it. A 180-degree swing
@@ -182,10 +182,13 @@ SINEW_API sw_mat4 sw_mat4_identity(void);
 /* a * b (b applied first). */
 SINEW_API sw_mat4 sw_mat4_mul(const sw_mat4* a, const sw_mat4* b);
 SINEW_API sw_mat4 sw_mat4_from_xform(sw_xform x);
-/* General inverse; returns false and leaves *out untouched when singular. */
+/* General inverse (computed in double); returns false and leaves *out
+ * untouched when singular (determinant 0, or an inverse beyond float range). */
 SINEW_API bool sw_mat4_inverse(const sw_mat4* m, sw_mat4* out);
-/* Inverse of an affine matrix (last row 0 0 0 1); false when singular. */
+/* Inverse of an affine matrix: the last row is taken as 0 0 0 1 (not read).
+ * Returns false and leaves *out untouched when the upper 3x3 is singular. */
 SINEW_API bool sw_mat4_inverse_affine(const sw_mat4* m, sw_mat4* out);
+/* M * (p, 1) and M * (v, 0) for an affine M (the last row is not read). */
 SINEW_API sw_vec3 sw_mat4_point(const sw_mat4* m, sw_vec3 p);
 SINEW_API sw_vec3 sw_mat4_vector(const sw_mat4* m, sw_vec3 v);
 /* Splits an affine matrix into translation, rotation and scale (column

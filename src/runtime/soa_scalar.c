@@ -49,11 +49,13 @@ static void sw__scalar_to_mat4(const sw_xform4* in, sw_mat4 out[4]) {
 }
 
 static void sw__scalar_mat4_mul(const sw_mat4* a, const sw_mat4* b, sw_mat4* out) {
+    /* Local copies: the compiler need not reload after each store to out. */
+    const sw_mat4 la = *a, lb = *b;
     for (int c = 0; c < 4; ++c) {
-        const float* bc = &b->m[c * 4];
+        const float* bc = &lb.m[c * 4];
         for (int r = 0; r < 4; ++r) {
             out->m[c * 4 + r] =
-                a->m[r] * bc[0] + a->m[4 + r] * bc[1] + a->m[8 + r] * bc[2] + a->m[12 + r] * bc[3];
+                la.m[r] * bc[0] + la.m[4 + r] * bc[1] + la.m[8 + r] * bc[2] + la.m[12 + r] * bc[3];
         }
     }
 }

@@ -359,7 +359,9 @@ static void test_from_mat4(void** state) {
     for (int it = 0; it < 2000; ++it) {
         sw_xform x = rand_xform(&s, (it & 1) != 0);
         sw_mat4 m = sw_mat4_from_xform(x);
-        sw_test_quat_near(sw_quat_from_mat4(&m), sw_quat_normalize(x.r), 1e-5f);
+        sw_quat q = sw_quat_from_mat4(&m);
+        sw_test_quat_near(q, sw_quat_normalize(x.r), 1e-5f);
+        assert_true(q.w >= 0.0f);
     }
     /* Half turns about each axis and near them: trace -1, every branch of
      * Shepperd's method. */
@@ -421,6 +423,20 @@ static void test_mat4_inverse(void** state) {
     assert_false(sw_mat4_inverse(&fm, &out));
     assert_false(sw_mat4_inverse_affine(&fm, &out));
     sw_test_mat4_near(&out, &id, 0.0f);
+    /* inverse_affine, mat4_point and mat4_vector do not read the last row. */
+    uint32_t s2 = 71;
+    for (int it = 0; it < 100; ++it) {
+        sw_mat4 m = sw_mat4_from_xform(rand_xform(&s2, false));
+        sw_mat4 junk = m;
+        junk.m[3] = 5.0f, junk.m[7] = -1.0f, junk.m[11] = 2.0f, junk.m[15] = 0.0f;
+        sw_mat4 i1, i2;
+        assert_true(sw_mat4_inverse_affine(&m, &i1));
+        assert_true(sw_mat4_inverse_affine(&junk, &i2));
+        sw_test_mat4_near(&i1, &i2, 0.0f);
+        sw_vec3 p = rand_vec3(&s2, -3, 3);
+        sw_test_vec3_near(sw_mat4_point(&junk, p), sw_mat4_point(&m, p), 0.0f);
+        sw_test_vec3_near(sw_mat4_vector(&junk, p), sw_mat4_vector(&m, p), 0.0f);
+    }
     /* A closed form: translation by t inverts to translation by -t. */
     sw_mat4 tr = sw_mat4_identity();
     tr.m[12] = 1, tr.m[13] = -2, tr.m[14] = 3;
