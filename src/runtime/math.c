@@ -257,6 +257,10 @@ sw_quat sw_quat_from_to(sw_vec3 from, sw_vec3 to) {
         return sw_quat_make(p.x, p.y, p.z, 0.0f);
     }
     sw_vec3 c = sw_vec3_cross(f, t);
+    /* Near opposite directions |f x t| is small next to its rounding error;
+     * an error along f would tilt the half turn off the plane of f and t, so
+     * remove it (the exact cross product is perpendicular to f). */
+    c = sw_vec3_sub(c, sw_vec3_scale(f, sw_vec3_dot(c, f)));
     return sw_quat_normalize(sw_quat_make(c.x, c.y, c.z, 0.5f * h2));
 }
 

@@ -241,6 +241,31 @@ static void test_euler_gimbal_lock(void** state) {
     }
 }
 
+static void test_euler_near_gimbal_lock(void** state) {
+    (void)state;
+    /* Middle angle just off +-pi/2: the first and last angles are poorly
+     * conditioned, but the rotation must still come back. */
+    const float offsets[] = {1e-2f, 1e-3f, 1e-4f, 1e-5f, 1e-6f, 3e-7f};
+    uint32_t s = 83;
+    for (int o = 0; o < 6; ++o) {
+        const char* n = order_names[o];
+        for (int k = 0; k < 6; ++k) {
+            for (int it = 0; it < 50; ++it) {
+                sw_vec3 ang = sw_vec3_make(0, 0, 0);
+                float* first = n[0] == 'X' ? &ang.x : n[0] == 'Y' ? &ang.y : &ang.z;
+                float* mid = n[1] == 'X' ? &ang.x : n[1] == 'Y' ? &ang.y : &ang.z;
+                float* last = n[2] == 'X' ? &ang.x : n[2] == 'Y' ? &ang.y : &ang.z;
+                *first = sw_test_rand(&s, -3.0f, 3.0f);
+                *mid = (it & 1) ? PI_F / 2 - offsets[k] : -PI_F / 2 + offsets[k];
+                *last = sw_test_rand(&s, -3.0f, 3.0f);
+                sw_quat q = sw_quat_from_euler(ang, all_orders[o]);
+                sw_vec3 e = sw_quat_to_euler(q, all_orders[o]);
+                sw_test_quat_near(sw_quat_from_euler(e, all_orders[o]), q, 2e-6f);
+            }
+        }
+    }
+}
+
 static void test_slerp_closed_forms(void** state) {
     (void)state;
     uint32_t s = 31;
@@ -303,6 +328,17 @@ static void test_from_to(void** state) {
         assert_near(sw_quat_dot(o, o), 1.0f, 1e-6f);
         assert_near(o.w, 0.0f, 1e-6f);
         sw_test_vec3_near(sw_quat_rotate(o, f), sw_vec3_scale(f, -1.0f), 1e-5f);
+    }
+    /* Nearly opposite directions keep their accuracy. */
+    const float eps[] = {1e-2f, 1e-3f, 1e-4f, 1e-5f, 1e-6f};
+    for (int k = 0; k < 5; ++k) {
+        for (int it = 0; it < 200; ++it) {
+            sw_vec3 f = rand_unit(&s);
+            sw_vec3 perp = sw_vec3_normalize(sw_vec3_cross(f, rand_unit(&s)));
+            sw_vec3 t = sw_quat_rotate(sw_quat_from_axis_angle(perp, PI_F - eps[k]), f);
+            sw_quat q = sw_quat_from_to(f, t);
+            sw_test_vec3_near(sw_quat_rotate(q, f), t, 5e-6f);
+        }
     }
     const sw_vec3 X = {1, 0, 0};
     sw_quat o = sw_quat_from_to(X, sw_vec3_make(-1, 0, 0));
@@ -597,6 +633,7 @@ int main(void) {
         cmocka_unit_test(test_euler_vs_axis_product),
         cmocka_unit_test(test_euler_round_trip),
         cmocka_unit_test(test_euler_gimbal_lock),
+        cmocka_unit_test(test_euler_near_gimbal_lock),
         cmocka_unit_test(test_slerp_closed_forms),
         cmocka_unit_test(test_from_to),
         cmocka_unit_test(test_swing_twist),
