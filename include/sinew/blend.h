@@ -41,7 +41,8 @@ typedef enum sw_blend_mode {
 typedef struct sw_blend_layer {
     const sw_xform4* pose;      /* packets_count packets */
     float weight;               /* >= 0, finite; 0 skips the layer */
-    const float* joint_weights; /* optional: packets_count * 4 floats in [0, 1], joint order */
+    const float* joint_weights; /* optional: packets_count * 4 floats in [0, 1], joint order;
+                                 * values outside are clamped, NaN counts as 0 */
     sw_blend_mode mode;
 } sw_blend_layer;
 
@@ -60,7 +61,8 @@ typedef struct sw_blend_job {
  * without pose, negative or non-finite weight or threshold, unknown mode,
  * layers NULL with a non-zero count); LIMIT (too many layers);
  * BUFFER_TOO_SMALL (out_count); MISALIGNED (poses not 16-byte aligned);
- * OVERLAP (out overlapping a layer pose, joint weights or the rest pose). */
+ * OVERLAP (out overlapping a layer pose, joint weights, the rest pose or the
+ * layers array). */
 SINEW_API sw_result sw_blend_job_validate(const sw_blend_job* job);
 
 /* Validates, then blends into out. On failure nothing is written. */

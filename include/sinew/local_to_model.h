@@ -27,7 +27,8 @@ typedef struct sw_local_to_model_job {
 } sw_local_to_model_job;
 
 /* Fails: INVALID_ARGUMENT (NULL skeleton, local or out; subtree_root out of
- * range); BUFFER_TOO_SMALL; MISALIGNED (local); OVERLAP (out overlapping the
+ * range when subtree is set; a skeleton header with 0 or more than
+ * SW_SKELETON_MAX_JOINTS joints); BUFFER_TOO_SMALL; MISALIGNED (local); OVERLAP (out overlapping the
  * local pose, the skeleton or root_transform). */
 SINEW_API sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job);
 /* Validates, then computes model matrices. On failure nothing is written. */

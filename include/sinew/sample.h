@@ -55,9 +55,10 @@ typedef struct sw_sample_job {
 
 /* Checks the job without running it.
  * Fails: INVALID_ARGUMENT (missing clip, skeleton or out, NaN time, joint
- * count mismatch, unknown codec); BUFFER_TOO_SMALL (out, floats or cache
- * cursors too short); MISALIGNED (out not 16-byte aligned); OVERLAP (out or
- * floats overlapping the clip, skeleton or cache cursors). */
+ * count mismatch, unknown codec, a cache with cursors_count > 0 but no
+ * cursors); BUFFER_TOO_SMALL (out, floats or cache cursors too short);
+ * MISALIGNED (out not 16-byte aligned); OVERLAP (out or floats overlapping
+ * the clip, the skeleton, the cache or its cursors, or each other). */
 SINEW_API sw_result sw_sample_job_validate(const sw_sample_job* job);
 
 /* Validates, then samples. On failure nothing is written.

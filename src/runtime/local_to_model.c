@@ -45,7 +45,7 @@ sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
         uint32_t lanes = 0; /* bit per lane to compute */
         for (uint32_t lane = 0; lane < 4u; ++lane) {
             const uint32_t j = p * 4u + lane;
-            if (j >= n || j < first) continue;
+            if (j >= n) continue;
             if (job->subtree && j != first) {
                 const int32_t parent = parents[j];
                 if (parent < 0 || !(in_subtree[(uint32_t)parent >> 5] & (1u << ((uint32_t)parent & 31u))))

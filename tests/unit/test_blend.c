@@ -181,6 +181,30 @@ static void test_joint_weights_select_per_joint(void** state) {
     expect_naive(layers, 2, g_rest, 0.0f, g_out, 2e-6f);
 }
 
+/* Joint weights outside [0, 1] are clamped; NaN counts as 0. */
+static void test_joint_weights_clamped(void** state) {
+    (void)state;
+    random_pose(g_a, 31u);
+    random_pose(g_b, 32u);
+    random_pose(g_rest, 33u);
+    float wa[PACKETS * 4], wb[PACKETS * 4], ca[PACKETS * 4], cb[PACKETS * 4];
+    const float odd[4] = {2.0f, -1.0f, NAN, 0.25f};
+    const float clamped[4] = {1.0f, 0.0f, 0.0f, 0.25f};
+    for (uint32_t j = 0; j < PACKETS * 4; ++j) {
+        wa[j] = odd[j % 4];
+        ca[j] = clamped[j % 4];
+        wb[j] = odd[(j + 1) % 4];
+        cb[j] = clamped[(j + 1) % 4];
+    }
+    const sw_blend_layer odd_layers[2] = {{.pose = g_a, .weight = 0.7f, .joint_weights = wa},
+                                          {.pose = g_b, .weight = 0.6f, .joint_weights = wb}};
+    const sw_blend_layer clamped_layers[2] = {{.pose = g_a, .weight = 0.7f, .joint_weights = ca},
+                                              {.pose = g_b, .weight = 0.6f, .joint_weights = cb}};
+    assert_int_equal(blend(odd_layers, 2, g_rest, 0.0f, g_out), SW_RESULT_OK);
+    assert_int_equal(blend(clamped_layers, 2, g_rest, 0.0f, g_out2), SW_RESULT_OK);
+    assert_memory_equal(g_out, g_out2, sizeof(g_out));
+}
+
 static void test_against_naive_average(void** state) {
     (void)state;
     uint32_t rng = 77u;
@@ -461,6 +485,7 @@ int main(void) {
         cmocka_unit_test(test_self_blend_unchanged),
         cmocka_unit_test(test_weights_select_layer),
         cmocka_unit_test(test_joint_weights_select_per_joint),
+        cmocka_unit_test(test_joint_weights_clamped),
         cmocka_unit_test(test_against_naive_average),
         cmocka_unit_test(test_threshold_fills_rest),
         cmocka_unit_test(test_opposite_signs_do_not_cancel),

@@ -191,7 +191,7 @@ typedef struct tcase {
 
 enum {
     C_VALID, C_VALID_ROOT, C_VALID_SUBTREE, C_VALID_UNUSED_ROOT_INDEX, C_ZERO, C_NULL_JOB,
-    C_NULL_SKELETON, C_NULL_LOCAL, C_NULL_OUT, C_SUBTREE_OUT_OF_RANGE, C_LOCAL_SHORT, C_OUT_SHORT,
+    C_NULL_SKELETON, C_NULL_LOCAL, C_NULL_OUT, C_SUBTREE_OUT_OF_RANGE, C_SKEL_NO_JOINTS, C_SKEL_TOO_MANY, C_LOCAL_SHORT, C_OUT_SHORT,
     C_LOCAL_MISALIGNED, C_OUT_OVER_LOCAL, C_OUT_OVER_SKELETON, C_OUT_OVER_ROOT, C_COUNT
 };
 
@@ -206,6 +206,8 @@ static const tcase k_cases[C_COUNT] = {
     [C_NULL_LOCAL] = {"NULL local", SW_RESULT_INVALID_ARGUMENT},
     [C_NULL_OUT] = {"NULL out", SW_RESULT_INVALID_ARGUMENT},
     [C_SUBTREE_OUT_OF_RANGE] = {"subtree_root out of range", SW_RESULT_INVALID_ARGUMENT},
+    [C_SKEL_NO_JOINTS] = {"skeleton header with 0 joints", SW_RESULT_INVALID_ARGUMENT},
+    [C_SKEL_TOO_MANY] = {"skeleton header with 1025 joints", SW_RESULT_INVALID_ARGUMENT},
     [C_LOCAL_SHORT] = {"local_count short", SW_RESULT_BUFFER_TOO_SMALL},
     [C_OUT_SHORT] = {"out_count short", SW_RESULT_BUFFER_TOO_SMALL},
     [C_LOCAL_MISALIGNED] = {"local misaligned", SW_RESULT_MISALIGNED},
@@ -240,6 +242,13 @@ static void test_validity_table(void** state) {
         case C_NULL_LOCAL: job.local = NULL; break;
         case C_NULL_OUT: job.out = NULL; break;
         case C_SUBTREE_OUT_OF_RANGE: job.subtree = true; job.subtree_root = JOINTS; break;
+        case C_SKEL_NO_JOINTS: ((sw_skeleton*)(void*)a->skel)->joints_count = 0; break;
+        case C_SKEL_TOO_MANY:
+            ((sw_skeleton*)(void*)a->skel)->joints_count = SW_SKELETON_MAX_JOINTS + 1;
+            ((sw_skeleton*)(void*)a->skel)->packets_count = (SW_SKELETON_MAX_JOINTS + 4) / 4;
+            job.local_count = 1000;
+            job.out_count = 2000;
+            break;
         case C_LOCAL_SHORT: job.local_count = PACKETS - 1; break;
         case C_OUT_SHORT: job.out_count = JOINTS - 1; break;
         case C_LOCAL_MISALIGNED: job.local = (const sw_xform4*)(const void*)((char*)a->local + 4); break;

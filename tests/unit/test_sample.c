@@ -442,7 +442,50 @@ static void test_time_clamped(void** state) {
         assert_memory_equal(a, b, sizeof(a));
         assert_memory_equal(fa, fb, sizeof(fa));
     }
+    /* The cache records the clamped time. */
+    uint32_t cursors[32];
+    sw_sample_cache cache;
+    sw_sample_cache_init(&cache, cursors, 32);
+    sample(clip, skel, DURATION + 3.0f, &cache, a, fa);
+    assert_true(cache.time == DURATION);
+    sample(clip, skel, -2.0f, &cache, a, fa);
+    assert_true(cache.time == 0.0f);
     sw_clip_destroy(clip, NULL);
+    sw_skeleton_destroy(skel, NULL);
+}
+
+/* Uniform step tracks at common frame rates: exactly at the time of key k
+ * (start + k / rate, as stored) the value is key k's, just before it key k-1's,
+ * even where (t - start) * rate rounds below k. */
+static void test_uniform_exact_key_times(void** state) {
+    (void)state;
+    static float vals[61];
+    for (int k = 0; k < 61; ++k) vals[k] = (float)k;
+    const sw_skeleton* skel = make_skeleton(JOINTS, 6u);
+    const float rates[] = {30.0f, 24.0f, 60.0f, 29.97f, 7.0f};
+    const float starts[] = {0.0f, 0.1f, 0.013f, 0.0f, 0.3f};
+    for (size_t i = 0; i < 5; ++i) {
+        const uint32_t n = (uint32_t)((DURATION - starts[i]) * rates[i]) < 61u
+                               ? (uint32_t)((DURATION - starts[i]) * rates[i])
+                               : 61u;
+        const sw_clip_track_desc tr = {.kind = SW_TRACK_KIND_FLOAT, .name = "k",
+                                       .interp = SW_INTERP_STEP, .keys_count = n,
+                                       .start = starts[i], .rate = rates[i], .values = vals};
+        const sw_clip* clip = make_clip(&tr, 1, false);
+        const sw_clip_track* st = &sw_clip_tracks(clip)[0];
+        SINEW_ALIGN16 sw_xform4 pose[PACKETS];
+        float f;
+        for (uint32_t k = 0; k < n; ++k) {
+            const float tk = sw_clip_track_key_time(clip, st, k);
+            sample(clip, skel, tk, NULL, pose, &f);
+            if (f != (float)k) fail_msg("rate %g key %u: got %g", (double)rates[i], k, (double)f);
+            if (k > 0) {
+                sample(clip, skel, nextafterf(tk, 0.0f), NULL, pose, &f);
+                assert_true(f == (float)(k - 1));
+            }
+        }
+        sw_clip_destroy(clip, NULL);
+    }
     sw_skeleton_destroy(skel, NULL);
 }
 
@@ -567,6 +610,7 @@ typedef enum {
     CASE_FLOATS_OVER_CLIP,
     CASE_FLOATS_OVER_SKELETON,
     CASE_FLOATS_OVER_CURSORS,
+    CASE_FLOATS_OVER_CACHE,
     CASE_COUNT
 } sample_case;
 
@@ -594,6 +638,7 @@ static const sw_result k_expect[CASE_COUNT] = {
     [CASE_FLOATS_OVER_CLIP] = SW_RESULT_OVERLAP,
     [CASE_FLOATS_OVER_SKELETON] = SW_RESULT_OVERLAP,
     [CASE_FLOATS_OVER_CURSORS] = SW_RESULT_OVERLAP,
+    [CASE_FLOATS_OVER_CACHE] = SW_RESULT_OVERLAP,
 };
 
 static void test_validity_table(void** state) {
@@ -648,6 +693,7 @@ static void test_validity_table(void** state) {
         case CASE_FLOATS_OVER_CLIP: job.floats = (float*)(void*)(a->clip + 32); break;
         case CASE_FLOATS_OVER_SKELETON: job.floats = (float*)(void*)(a->skel + 16); break;
         case CASE_FLOATS_OVER_CURSORS: job.floats = (float*)(void*)&a->cursors[2]; break;
+        case CASE_FLOATS_OVER_CACHE: job.floats = (float*)(void*)&a->cache.time; break;
         case CASE_COUNT: break;
         }
         memcpy(&g_before, a, sizeof(*a));
@@ -673,6 +719,7 @@ int main(void) {
         cmocka_unit_test(test_untracked_holds_rest),
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_time_clamped),
+        cmocka_unit_test(test_uniform_exact_key_times),
         cmocka_unit_test(test_cache_matches_cold_seek),
         cmocka_unit_test(test_cache_cursors_advance),
     };
