@@ -134,15 +134,17 @@ static void sw__eval_track(const sw_clip* clip, const sw_clip_track* tr, sw__key
     } else if (!cubic) {
         const float* b = a + stride;
         if (tr->kind == SW_TRACK_KIND_ROTATION) {
+            /* slerp returns a unit quaternion: no second normalization. */
             sw_quat q = sw_quat_slerp(sw_quat_make(a[0], a[1], a[2], a[3]),
                                       sw_quat_make(b[0], b[1], b[2], b[3]), pos.u);
             out[0] = q.x;
             out[1] = q.y;
             out[2] = q.z;
             out[3] = q.w;
-        } else {
-            for (uint32_t i = 0; i < c; ++i) out[i] = a[i] + (b[i] - a[i]) * pos.u;
+            return;
         }
+        for (uint32_t i = 0; i < c; ++i) out[i] = a[i] + (b[i] - a[i]) * pos.u;
+        return;
     } else {
         /* glTF cubic spline: Hermite between value k and value k+1 with the
          * out-tangent of k and the in-tangent of k+1, both scaled by the
@@ -159,6 +161,8 @@ static void sw__eval_track(const sw_clip* clip, const sw_clip_track* tr, sw__key
         const float h11 = (s3 - s2) * td;
         for (uint32_t i = 0; i < c; ++i) out[i] = h00 * a[i] + h10 * bk[i] + h01 * b[i] + h11 * ak1[i];
     }
+    /* Stored rotations are unit within 1e-3 and splines leave the sphere:
+     * both are brought back to unit length. */
     if (tr->kind == SW_TRACK_KIND_ROTATION) {
         sw_quat q = sw_quat_normalize(sw_quat_make(out[0], out[1], out[2], out[3]));
         out[0] = q.x;
