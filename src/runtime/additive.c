@@ -16,8 +16,7 @@ sw_result sw_make_additive_job_validate(const sw_make_additive_job* job) {
     return SW_RESULT_OK;
 }
 
-sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job,
-                                         const sw__soa_ops* ops) {
+sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job, const sw__soa_ops* ops) {
     sw_result r = sw_make_additive_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     for (uint32_t p = 0; p < job->packets_count; ++p)
@@ -37,7 +36,8 @@ sw_result sw_apply_additive_job_validate(const sw_apply_additive_job* job) {
     if (!sw__aligned16(job->base) || !sw__aligned16(job->delta) || !sw__aligned16(job->out))
         return SW_RESULT_MISALIGNED;
     const size_t bytes = (size_t)job->packets_count * sizeof(sw_xform4);
-    const size_t weights_bytes = job->joint_weights ? (size_t)job->packets_count * 4u * sizeof(float) : 0;
+    const size_t weights_bytes =
+        job->joint_weights ? (size_t)job->packets_count * 4u * sizeof(float) : 0;
     if (sw__overlaps(job->out, bytes, job->delta, bytes) ||
         sw__overlaps(job->out, bytes, job->joint_weights, weights_bytes))
         return SW_RESULT_OVERLAP;

@@ -71,7 +71,8 @@ sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops
             if (l->mode != SW_BLEND_MODE_DEFAULT || l->weight == 0.0f) continue;
             sw__blend_lane_weights(l, p, w);
             ops->blend_add(acc, &l->pose[p], w);
-            for (uint32_t lane = 0; lane < 4u; ++lane) wsum[lane] += w[lane];
+            for (uint32_t lane = 0; lane < 4u; ++lane)
+                wsum[lane] += w[lane];
         }
         ops->blend_finish(acc, wsum, &job->rest_pose[p], threshold);
         for (uint32_t i = 0; i < job->layers_count; ++i) {

@@ -48,7 +48,8 @@ sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
             if (j >= n) continue;
             if (job->subtree && j != first) {
                 const int32_t parent = parents[j];
-                if (parent < 0 || !(in_subtree[(uint32_t)parent >> 5] & (1u << ((uint32_t)parent & 31u))))
+                if (parent < 0 ||
+                    !(in_subtree[(uint32_t)parent >> 5] & (1u << ((uint32_t)parent & 31u))))
                     continue;
                 in_subtree[j >> 5] |= 1u << (j & 31u);
             }

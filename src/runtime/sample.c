@@ -87,8 +87,10 @@ static uint32_t sw__find_key(const sw_clip* clip, const sw_clip_track* tr, float
             k = n - 1u;
         else
             k = (uint32_t)f;
-        while (k + 1u < n && sw_clip_track_key_time(clip, tr, k + 1u) <= t) ++k;
-        while (k > 0u && sw_clip_track_key_time(clip, tr, k) > t) --k;
+        while (k + 1u < n && sw_clip_track_key_time(clip, tr, k + 1u) <= t)
+            ++k;
+        while (k > 0u && sw_clip_track_key_time(clip, tr, k) > t)
+            --k;
         return k;
     }
     const float* times = (const float*)(const void*)((const char*)clip + tr->times_offset);
@@ -130,7 +132,8 @@ static void sw__eval_track(const sw_clip* clip, const sw_clip_track* tr, sw__key
     const float* a = v + (size_t)pos.k * stride + voff;
 
     if (pos.u == 0.0f || tr->interp == SW_INTERP_STEP) {
-        for (uint32_t i = 0; i < c; ++i) out[i] = a[i];
+        for (uint32_t i = 0; i < c; ++i)
+            out[i] = a[i];
     } else if (!cubic) {
         const float* b = a + stride;
         if (tr->kind == SW_TRACK_KIND_ROTATION) {
@@ -143,23 +146,25 @@ static void sw__eval_track(const sw_clip* clip, const sw_clip_track* tr, sw__key
             out[3] = q.w;
             return;
         }
-        for (uint32_t i = 0; i < c; ++i) out[i] = a[i] + (b[i] - a[i]) * pos.u;
+        for (uint32_t i = 0; i < c; ++i)
+            out[i] = a[i] + (b[i] - a[i]) * pos.u;
         return;
     } else {
         /* glTF cubic spline: Hermite between value k and value k+1 with the
          * out-tangent of k and the in-tangent of k+1, both scaled by the
          * key interval. */
-        const float td = sw_clip_track_key_time(clip, tr, pos.k + 1u) -
-                         sw_clip_track_key_time(clip, tr, pos.k);
-        const float* bk = a + c;                /* out-tangent of key k */
-        const float* b = a + stride;            /* value of key k + 1 */
-        const float* ak1 = b - c;               /* in-tangent of key k + 1 */
+        const float td =
+            sw_clip_track_key_time(clip, tr, pos.k + 1u) - sw_clip_track_key_time(clip, tr, pos.k);
+        const float* bk = a + c;     /* out-tangent of key k */
+        const float* b = a + stride; /* value of key k + 1 */
+        const float* ak1 = b - c;    /* in-tangent of key k + 1 */
         const float s = pos.u, s2 = s * s, s3 = s2 * s;
         const float h00 = 2.0f * s3 - 3.0f * s2 + 1.0f;
         const float h10 = (s3 - 2.0f * s2 + s) * td;
         const float h01 = -2.0f * s3 + 3.0f * s2;
         const float h11 = (s3 - s2) * td;
-        for (uint32_t i = 0; i < c; ++i) out[i] = h00 * a[i] + h10 * bk[i] + h01 * b[i] + h11 * ak1[i];
+        for (uint32_t i = 0; i < c; ++i)
+            out[i] = h00 * a[i] + h10 * bk[i] + h01 * b[i] + h11 * ak1[i];
     }
     /* Stored rotations are unit within 1e-3 and splines leave the sphere:
      * both are brought back to unit length. */
@@ -182,8 +187,7 @@ static void sw__sample_track(const sw_clip* clip, uint32_t index, float t, uint3
     sw__eval_track(clip, tr, sw__key_pos_of(clip, tr, t, k), out);
 }
 
-static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
-                           bool cache_valid) {
+static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors, bool cache_valid) {
     const sw_clip* clip = job->clip;
     const sw_skeleton* skel = job->skeleton;
     const sw_xform4* rest = sw_skeleton_rest_pose(skel);
@@ -212,9 +216,12 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
                     sv[1] = rp->sy[lane];
                     sv[2] = rp->sz[lane];
                 }
-                if (jt[0] != SW_CLIP_NO_TRACK) sw__sample_track(clip, jt[0], t, cursors, cache_valid, tv);
-                if (jt[1] != SW_CLIP_NO_TRACK) sw__sample_track(clip, jt[1], t, cursors, cache_valid, rv);
-                if (jt[2] != SW_CLIP_NO_TRACK) sw__sample_track(clip, jt[2], t, cursors, cache_valid, sv);
+                if (jt[0] != SW_CLIP_NO_TRACK)
+                    sw__sample_track(clip, jt[0], t, cursors, cache_valid, tv);
+                if (jt[1] != SW_CLIP_NO_TRACK)
+                    sw__sample_track(clip, jt[1], t, cursors, cache_valid, rv);
+                if (jt[2] != SW_CLIP_NO_TRACK)
+                    sw__sample_track(clip, jt[2], t, cursors, cache_valid, sv);
             }
             o->tx[lane] = tv[0];
             o->ty[lane] = tv[1];

@@ -64,11 +64,12 @@ static void qmul(const double a[4], const double b[4], double out[4]) {
 
 static void qnormalize(double q[4]) {
     const double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int i = 0; i < 4; ++i) q[i] /= l;
+    for (int i = 0; i < 4; ++i)
+        q[i] /= l;
 }
 
-static SINEW_ALIGN16 sw_xform4 g_pose[PACKETS], g_ref[PACKETS], g_delta[PACKETS],
-    g_out[PACKETS], g_out2[PACKETS];
+static SINEW_ALIGN16 sw_xform4 g_pose[PACKETS], g_ref[PACKETS], g_delta[PACKETS], g_out[PACKETS],
+    g_out2[PACKETS];
 
 /* dt = pose.t - ref.t, dr = conj(ref.r) * pose.r, ds = pose.s / ref.s (1 where ref.s == 0). */
 static void test_make_closed_form(void** state) {
@@ -76,8 +77,10 @@ static void test_make_closed_form(void** state) {
     random_pose(g_pose, 1u);
     random_pose(g_ref, 2u);
     g_ref[1].sy[2] = 0.0f; /* joint 6: zero reference scale y gives ratio 1 */
-    const sw_make_additive_job job = {.pose = g_pose, .reference = g_ref,
-                                      .packets_count = PACKETS, .out = g_delta,
+    const sw_make_additive_job job = {.pose = g_pose,
+                                      .reference = g_ref,
+                                      .packets_count = PACKETS,
+                                      .out = g_delta,
                                       .out_count = PACKETS};
     assert_int_equal(sw_make_additive_job_run(&job), SW_RESULT_OK);
     for (uint32_t j = 0; j < JOINTS; ++j) {
@@ -87,7 +90,8 @@ static void test_make_closed_form(void** state) {
         const double pr[4] = {p.r.x, p.r.y, p.r.z, p.r.w};
         double e[4];
         qmul(cr, pr, e);
-        sw_test_quat_near(d.r, sw_quat_make((float)e[0], (float)e[1], (float)e[2], (float)e[3]), 1e-6f);
+        sw_test_quat_near(d.r, sw_quat_make((float)e[0], (float)e[1], (float)e[2], (float)e[3]),
+                          1e-6f);
         assert_near(d.s.x, (double)p.s.x / r.s.x, 1e-6);
         assert_near(d.s.y, j == 6 ? 1.0 : (double)p.s.y / r.s.y, 1e-6);
         assert_near(d.s.z, (double)p.s.z / r.s.z, 1e-6);
@@ -102,7 +106,8 @@ static void naive_apply(sw_xform base, sw_xform delta, double w, double t[3], do
     t[2] = base.t.z + w * delta.t.z;
     double dr[4] = {delta.r.x, delta.r.y, delta.r.z, delta.r.w};
     if (dr[3] < 0.0)
-        for (int i = 0; i < 4; ++i) dr[i] = -dr[i];
+        for (int i = 0; i < 4; ++i)
+            dr[i] = -dr[i];
     double n[4] = {w * dr[0], w * dr[1], w * dr[2], (1.0 - w) + w * dr[3]};
     qnormalize(n);
     const double b[4] = {base.r.x, base.r.y, base.r.z, base.r.w};
@@ -122,11 +127,15 @@ static void test_apply_against_naive(void** state) {
         random_pose(g_ref, 20u + (uint32_t)trial);
         random_pose(g_delta, 30u + (uint32_t)trial);
         const float w = sw_test_rand(&rng, 0.0f, 1.0f);
-        for (int j = 0; j < PACKETS * 4; ++j) jw[j] = sw_test_rand(&rng, 0.0f, 1.0f);
-        const sw_apply_additive_job job = {.base = g_ref, .delta = g_delta,
-                                           .packets_count = PACKETS, .weight = w,
+        for (int j = 0; j < PACKETS * 4; ++j)
+            jw[j] = sw_test_rand(&rng, 0.0f, 1.0f);
+        const sw_apply_additive_job job = {.base = g_ref,
+                                           .delta = g_delta,
+                                           .packets_count = PACKETS,
+                                           .weight = w,
                                            .joint_weights = (trial & 1) ? jw : NULL,
-                                           .out = g_out, .out_count = PACKETS};
+                                           .out = g_out,
+                                           .out_count = PACKETS};
         assert_int_equal(sw_apply_additive_job_run(&job), SW_RESULT_OK);
         for (uint32_t j = 0; j < JOINTS; ++j) {
             double t[3], r[4], s[3];
@@ -135,7 +144,8 @@ static void test_apply_against_naive(void** state) {
             const sw_xform g = lane_get(g_out, j);
             /* Tolerance 2e-6 on magnitudes <= 4: float against double. */
             sw_test_vec3_near(g.t, sw_vec3_make((float)t[0], (float)t[1], (float)t[2]), 2e-6f);
-            sw_test_quat_near(g.r, sw_quat_make((float)r[0], (float)r[1], (float)r[2], (float)r[3]), 2e-6f);
+            sw_test_quat_near(g.r, sw_quat_make((float)r[0], (float)r[1], (float)r[2], (float)r[3]),
+                              2e-6f);
             sw_test_vec3_near(g.s, sw_vec3_make((float)s[0], (float)s[1], (float)s[2]), 2e-6f);
         }
     }
@@ -147,12 +157,18 @@ static void test_round_trip(void** state) {
     for (int trial = 0; trial < 20; ++trial) {
         random_pose(g_pose, 40u + (uint32_t)trial);
         random_pose(g_ref, 50u + (uint32_t)trial);
-        const sw_make_additive_job mk = {.pose = g_pose, .reference = g_ref,
-                                         .packets_count = PACKETS, .out = g_delta,
+        const sw_make_additive_job mk = {.pose = g_pose,
+                                         .reference = g_ref,
+                                         .packets_count = PACKETS,
+                                         .out = g_delta,
                                          .out_count = PACKETS};
         assert_int_equal(sw_make_additive_job_run(&mk), SW_RESULT_OK);
-        sw_apply_additive_job ap = {.base = g_ref, .delta = g_delta, .packets_count = PACKETS,
-                                    .weight = 1.0f, .out = g_out, .out_count = PACKETS};
+        sw_apply_additive_job ap = {.base = g_ref,
+                                    .delta = g_delta,
+                                    .packets_count = PACKETS,
+                                    .weight = 1.0f,
+                                    .out = g_out,
+                                    .out_count = PACKETS};
         assert_int_equal(sw_apply_additive_job_run(&ap), SW_RESULT_OK);
         expect_pose_near(g_out, g_pose, 1e-5f); /* scale ratio round trip and quaternion product */
         ap.weight = 0.0f;
@@ -167,8 +183,12 @@ static void test_in_place(void** state) {
     random_pose(g_pose, 60u);
     random_pose(g_delta, 61u);
     memcpy(g_out2, g_pose, sizeof(g_pose));
-    sw_apply_additive_job ap = {.base = g_pose, .delta = g_delta, .packets_count = PACKETS,
-                                .weight = 0.7f, .out = g_out, .out_count = PACKETS};
+    sw_apply_additive_job ap = {.base = g_pose,
+                                .delta = g_delta,
+                                .packets_count = PACKETS,
+                                .weight = 0.7f,
+                                .out = g_out,
+                                .out_count = PACKETS};
     assert_int_equal(sw_apply_additive_job_run(&ap), SW_RESULT_OK);
     ap.base = g_out2;
     ap.out = g_out2;
@@ -185,17 +205,25 @@ static void test_kernel_paths_agree(void** state) {
     for (int trial = 0; trial < 30; ++trial) {
         random_pose(g_pose, 70u + (uint32_t)trial);
         random_pose(g_ref, 80u + (uint32_t)trial);
-        sw_make_additive_job mk = {.pose = g_pose, .reference = g_ref, .packets_count = PACKETS,
-                                   .out = g_out, .out_count = PACKETS};
+        sw_make_additive_job mk = {.pose = g_pose,
+                                   .reference = g_ref,
+                                   .packets_count = PACKETS,
+                                   .out = g_out,
+                                   .out_count = PACKETS};
         assert_int_equal(sw__make_additive_job_run_with(&mk, &sw__soa_scalar), SW_RESULT_OK);
         mk.out = g_out2;
         assert_int_equal(sw__make_additive_job_run_with(&mk, &sw__soa_sse2), SW_RESULT_OK);
         expect_pose_near(g_out, g_out2, 1e-6f);
         memcpy(g_delta, g_out, sizeof(g_out));
-        for (int j = 0; j < PACKETS * 4; ++j) jw[j] = sw_test_rand(&rng, 0.0f, 1.0f);
-        sw_apply_additive_job ap = {.base = g_pose, .delta = g_delta, .packets_count = PACKETS,
+        for (int j = 0; j < PACKETS * 4; ++j)
+            jw[j] = sw_test_rand(&rng, 0.0f, 1.0f);
+        sw_apply_additive_job ap = {.base = g_pose,
+                                    .delta = g_delta,
+                                    .packets_count = PACKETS,
                                     .weight = sw_test_rand(&rng, -0.5f, 1.5f),
-                                    .joint_weights = jw, .out = g_out, .out_count = PACKETS};
+                                    .joint_weights = jw,
+                                    .out = g_out,
+                                    .out_count = PACKETS};
         assert_int_equal(sw__apply_additive_job_run_with(&ap, &sw__soa_scalar), SW_RESULT_OK);
         ap.out = g_out2;
         assert_int_equal(sw__apply_additive_job_run_with(&ap, &sw__soa_sse2), SW_RESULT_OK);
@@ -222,7 +250,8 @@ static void reset_arena(arena* a) {
     random_pose(a->a, 91u);
     random_pose(a->b, 92u);
     memset(a->out, 0xA5, sizeof(a->out));
-    for (int j = 0; j < PACKETS * 4; ++j) a->jw[j] = 0.5f;
+    for (int j = 0; j < PACKETS * 4; ++j)
+        a->jw[j] = 0.5f;
 }
 
 typedef struct tcase {
@@ -231,9 +260,21 @@ typedef struct tcase {
 } tcase;
 
 enum {
-    M_VALID, M_ZERO, M_NULL_JOB, M_NULL_POSE, M_NULL_REF, M_NULL_OUT, M_ZERO_COUNT, M_OUT_SHORT,
-    M_POSE_MISALIGNED, M_REF_MISALIGNED, M_OUT_MISALIGNED, M_OUT_OVER_POSE, M_OUT_OVER_REF,
-    M_OUT_IS_POSE, M_COUNT
+    M_VALID,
+    M_ZERO,
+    M_NULL_JOB,
+    M_NULL_POSE,
+    M_NULL_REF,
+    M_NULL_OUT,
+    M_ZERO_COUNT,
+    M_OUT_SHORT,
+    M_POSE_MISALIGNED,
+    M_REF_MISALIGNED,
+    M_OUT_MISALIGNED,
+    M_OUT_OVER_POSE,
+    M_OUT_OVER_REF,
+    M_OUT_IS_POSE,
+    M_COUNT
 };
 
 static const tcase k_make[M_COUNT] = {
@@ -258,24 +299,54 @@ static void test_make_validity_table(void** state) {
     for (int c = 0; c < M_COUNT; ++c) {
         arena* a = &g_arena;
         reset_arena(a);
-        sw_make_additive_job job = {.pose = a->a, .reference = a->b, .packets_count = PACKETS,
-                                    .out = a->out, .out_count = PACKETS};
+        sw_make_additive_job job = {.pose = a->a,
+                                    .reference = a->b,
+                                    .packets_count = PACKETS,
+                                    .out = a->out,
+                                    .out_count = PACKETS};
         const sw_make_additive_job* jp = &job;
         switch (c) {
-        case M_VALID: break;
-        case M_ZERO: memset(&job, 0, sizeof(job)); break;
-        case M_NULL_JOB: jp = NULL; break;
-        case M_NULL_POSE: job.pose = NULL; break;
-        case M_NULL_REF: job.reference = NULL; break;
-        case M_NULL_OUT: job.out = NULL; break;
-        case M_ZERO_COUNT: job.packets_count = 0; break;
-        case M_OUT_SHORT: job.out_count = PACKETS - 1; break;
-        case M_POSE_MISALIGNED: job.pose = (const sw_xform4*)(const void*)((char*)a->a + 4); break;
-        case M_REF_MISALIGNED: job.reference = (const sw_xform4*)(const void*)((char*)a->b + 8); break;
-        case M_OUT_MISALIGNED: job.out = (sw_xform4*)(void*)((char*)a->out + 4); break;
-        case M_OUT_OVER_POSE: job.out = a->a + 1; break;
-        case M_OUT_OVER_REF: job.out = a->b + 2; break;
-        case M_OUT_IS_POSE: job.out = a->a; break;
+        case M_VALID:
+            break;
+        case M_ZERO:
+            memset(&job, 0, sizeof(job));
+            break;
+        case M_NULL_JOB:
+            jp = NULL;
+            break;
+        case M_NULL_POSE:
+            job.pose = NULL;
+            break;
+        case M_NULL_REF:
+            job.reference = NULL;
+            break;
+        case M_NULL_OUT:
+            job.out = NULL;
+            break;
+        case M_ZERO_COUNT:
+            job.packets_count = 0;
+            break;
+        case M_OUT_SHORT:
+            job.out_count = PACKETS - 1;
+            break;
+        case M_POSE_MISALIGNED:
+            job.pose = (const sw_xform4*)(const void*)((char*)a->a + 4);
+            break;
+        case M_REF_MISALIGNED:
+            job.reference = (const sw_xform4*)(const void*)((char*)a->b + 8);
+            break;
+        case M_OUT_MISALIGNED:
+            job.out = (sw_xform4*)(void*)((char*)a->out + 4);
+            break;
+        case M_OUT_OVER_POSE:
+            job.out = a->a + 1;
+            break;
+        case M_OUT_OVER_REF:
+            job.out = a->b + 2;
+            break;
+        case M_OUT_IS_POSE:
+            job.out = a->a;
+            break;
         }
         memcpy(&g_before, a, sizeof(*a));
         const sw_result v = sw_make_additive_job_validate(jp);
@@ -289,10 +360,26 @@ static void test_make_validity_table(void** state) {
 }
 
 enum {
-    A_VALID, A_VALID_IN_PLACE, A_VALID_NEGATIVE_WEIGHT, A_ZERO, A_NULL_JOB, A_NULL_BASE,
-    A_NULL_DELTA, A_NULL_OUT, A_ZERO_COUNT, A_NAN_WEIGHT, A_INF_WEIGHT, A_OUT_SHORT,
-    A_BASE_MISALIGNED, A_DELTA_MISALIGNED, A_OUT_MISALIGNED, A_OUT_OVER_DELTA, A_OUT_IS_DELTA,
-    A_OUT_OVER_WEIGHTS, A_OUT_PARTIAL_BASE, A_COUNT
+    A_VALID,
+    A_VALID_IN_PLACE,
+    A_VALID_NEGATIVE_WEIGHT,
+    A_ZERO,
+    A_NULL_JOB,
+    A_NULL_BASE,
+    A_NULL_DELTA,
+    A_NULL_OUT,
+    A_ZERO_COUNT,
+    A_NAN_WEIGHT,
+    A_INF_WEIGHT,
+    A_OUT_SHORT,
+    A_BASE_MISALIGNED,
+    A_DELTA_MISALIGNED,
+    A_OUT_MISALIGNED,
+    A_OUT_OVER_DELTA,
+    A_OUT_IS_DELTA,
+    A_OUT_OVER_WEIGHTS,
+    A_OUT_PARTIAL_BASE,
+    A_COUNT
 };
 
 static const tcase k_apply[A_COUNT] = {
@@ -322,30 +409,71 @@ static void test_apply_validity_table(void** state) {
     for (int c = 0; c < A_COUNT; ++c) {
         arena* a = &g_arena;
         reset_arena(a);
-        sw_apply_additive_job job = {.base = a->a, .delta = a->b, .packets_count = PACKETS,
-                                     .weight = 0.5f, .joint_weights = a->jw, .out = a->out,
+        sw_apply_additive_job job = {.base = a->a,
+                                     .delta = a->b,
+                                     .packets_count = PACKETS,
+                                     .weight = 0.5f,
+                                     .joint_weights = a->jw,
+                                     .out = a->out,
                                      .out_count = PACKETS};
         const sw_apply_additive_job* jp = &job;
         switch (c) {
-        case A_VALID: break;
-        case A_VALID_IN_PLACE: job.out = a->a; break;
-        case A_VALID_NEGATIVE_WEIGHT: job.weight = -0.5f; break;
-        case A_ZERO: memset(&job, 0, sizeof(job)); break;
-        case A_NULL_JOB: jp = NULL; break;
-        case A_NULL_BASE: job.base = NULL; break;
-        case A_NULL_DELTA: job.delta = NULL; break;
-        case A_NULL_OUT: job.out = NULL; break;
-        case A_ZERO_COUNT: job.packets_count = 0; break;
-        case A_NAN_WEIGHT: job.weight = NAN; break;
-        case A_INF_WEIGHT: job.weight = -INFINITY; break;
-        case A_OUT_SHORT: job.out_count = 1; break;
-        case A_BASE_MISALIGNED: job.base = (const sw_xform4*)(const void*)((char*)a->a + 4); break;
-        case A_DELTA_MISALIGNED: job.delta = (const sw_xform4*)(const void*)((char*)a->b + 4); break;
-        case A_OUT_MISALIGNED: job.out = (sw_xform4*)(void*)((char*)a->out + 12); break;
-        case A_OUT_OVER_DELTA: job.out = a->b + 1; break;
-        case A_OUT_IS_DELTA: job.out = a->b; break;
-        case A_OUT_OVER_WEIGHTS: job.joint_weights = (const float*)(const void*)&a->out[1]; break;
-        case A_OUT_PARTIAL_BASE: job.out = a->a + 1; break;
+        case A_VALID:
+            break;
+        case A_VALID_IN_PLACE:
+            job.out = a->a;
+            break;
+        case A_VALID_NEGATIVE_WEIGHT:
+            job.weight = -0.5f;
+            break;
+        case A_ZERO:
+            memset(&job, 0, sizeof(job));
+            break;
+        case A_NULL_JOB:
+            jp = NULL;
+            break;
+        case A_NULL_BASE:
+            job.base = NULL;
+            break;
+        case A_NULL_DELTA:
+            job.delta = NULL;
+            break;
+        case A_NULL_OUT:
+            job.out = NULL;
+            break;
+        case A_ZERO_COUNT:
+            job.packets_count = 0;
+            break;
+        case A_NAN_WEIGHT:
+            job.weight = NAN;
+            break;
+        case A_INF_WEIGHT:
+            job.weight = -INFINITY;
+            break;
+        case A_OUT_SHORT:
+            job.out_count = 1;
+            break;
+        case A_BASE_MISALIGNED:
+            job.base = (const sw_xform4*)(const void*)((char*)a->a + 4);
+            break;
+        case A_DELTA_MISALIGNED:
+            job.delta = (const sw_xform4*)(const void*)((char*)a->b + 4);
+            break;
+        case A_OUT_MISALIGNED:
+            job.out = (sw_xform4*)(void*)((char*)a->out + 12);
+            break;
+        case A_OUT_OVER_DELTA:
+            job.out = a->b + 1;
+            break;
+        case A_OUT_IS_DELTA:
+            job.out = a->b;
+            break;
+        case A_OUT_OVER_WEIGHTS:
+            job.joint_weights = (const float*)(const void*)&a->out[1];
+            break;
+        case A_OUT_PARTIAL_BASE:
+            job.out = a->a + 1;
+            break;
         }
         memcpy(&g_before, a, sizeof(*a));
         const sw_result v = sw_apply_additive_job_validate(jp);
@@ -362,12 +490,9 @@ static void test_apply_validity_table(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_make_validity_table),
-        cmocka_unit_test(test_apply_validity_table),
-        cmocka_unit_test(test_make_closed_form),
-        cmocka_unit_test(test_apply_against_naive),
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_make_validity_table), cmocka_unit_test(test_apply_validity_table),
+        cmocka_unit_test(test_make_closed_form),    cmocka_unit_test(test_apply_against_naive),
+        cmocka_unit_test(test_round_trip),          cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_kernel_paths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,8 +58,12 @@ static void expect_pose_near(const sw_xform4* a, const sw_xform4* b, float tol) 
 
 static sw_result blend(const sw_blend_layer* layers, uint32_t n, const sw_xform4* rest,
                        float threshold, sw_xform4* out) {
-    const sw_blend_job job = {.layers = layers, .layers_count = n, .rest_pose = rest,
-                              .packets_count = PACKETS, .threshold = threshold, .out = out,
+    const sw_blend_job job = {.layers = layers,
+                              .layers_count = n,
+                              .rest_pose = rest,
+                              .packets_count = PACKETS,
+                              .threshold = threshold,
+                              .out = out,
                               .out_count = PACKETS};
     assert_int_equal(sw_blend_job_validate(&job), SW_RESULT_OK);
     return sw_blend_job_run(&job);
@@ -85,7 +89,8 @@ static void naive_blend(const sw_blend_layer* layers, uint32_t n, const sw_xform
         const double sign = dot < 0.0 ? -1.0 : 1.0;
         t[0] += w * x.t.x, t[1] += w * x.t.y, t[2] += w * x.t.z;
         s[0] += w * x.s.x, s[1] += w * x.s.y, s[2] += w * x.s.z;
-        for (int k = 0; k < 4; ++k) r[k] += sign * w * q[k];
+        for (int k = 0; k < 4; ++k)
+            r[k] += sign * w * q[k];
         wsum += w;
     }
     const double th = threshold > 0.0f ? threshold : SW_BLEND_DEFAULT_THRESHOLD;
@@ -94,7 +99,8 @@ static void naive_blend(const sw_blend_layer* layers, uint32_t n, const sw_xform
     const sw_xform rx = lane_get(rest, j);
     double rq[4] = {rx.r.x, rx.r.y, rx.r.z, rx.r.w};
     if (r[0] * rq[0] + r[1] * rq[1] + r[2] * rq[2] + r[3] * rq[3] < 0.0)
-        for (int k = 0; k < 4; ++k) rq[k] = -rq[k];
+        for (int k = 0; k < 4; ++k)
+            rq[k] = -rq[k];
     const double rt[3] = {rx.t.x, rx.t.y, rx.t.z}, rs[3] = {rx.s.x, rx.s.y, rx.s.z};
     for (int k = 0; k < 3; ++k) {
         out->t[k] = (t[k] + fill * rt[k]) / div;
@@ -106,7 +112,8 @@ static void naive_blend(const sw_blend_layer* layers, uint32_t n, const sw_xform
         len += r[k] * r[k];
     }
     len = sqrt(len);
-    for (int k = 0; k < 4; ++k) out->r[k] = r[k] / len;
+    for (int k = 0; k < 4; ++k)
+        out->r[k] = r[k] / len;
 }
 
 static void expect_naive(const sw_blend_layer* layers, uint32_t n, const sw_xform4* rest,
@@ -117,7 +124,8 @@ static void expect_naive(const sw_blend_layer* layers, uint32_t n, const sw_xfor
         const sw_xform g = lane_get(got, j);
         sw_test_vec3_near(g.t, sw_vec3_make((float)e.t[0], (float)e.t[1], (float)e.t[2]), tol);
         sw_test_vec3_near(g.s, sw_vec3_make((float)e.s[0], (float)e.s[1], (float)e.s[2]), tol);
-        sw_test_quat_near(g.r, sw_quat_make((float)e.r[0], (float)e.r[1], (float)e.r[2], (float)e.r[3]), tol);
+        sw_test_quat_near(
+            g.r, sw_quat_make((float)e.r[0], (float)e.r[1], (float)e.r[2], (float)e.r[3]), tol);
     }
 }
 
@@ -273,7 +281,8 @@ static void test_opposite_signs_do_not_cancel(void** state) {
             g_c[p].rz[l] = -g_c[p].rz[l];
             g_c[p].rw[l] = -g_c[p].rw[l];
         }
-    const sw_blend_layer layers2[2] = {{.pose = g_a, .weight = 0.6f}, {.pose = g_c, .weight = 0.4f}};
+    const sw_blend_layer layers2[2] = {{.pose = g_a, .weight = 0.6f},
+                                       {.pose = g_c, .weight = 0.4f}};
     assert_int_equal(blend(layers2, 2, g_rest, 0.0f, g_out), SW_RESULT_OK);
     expect_naive(layers2, 2, g_rest, 0.0f, g_out, 2e-6f);
     for (uint32_t j = 0; j < JOINTS; ++j) {
@@ -289,8 +298,11 @@ static void test_additive_layers(void** state) {
     random_pose(g_b, 15u); /* reference */
     random_pose(g_rest, 16u);
     SINEW_ALIGN16 static sw_xform4 delta[PACKETS];
-    const sw_make_additive_job mk = {.pose = g_a, .reference = g_b, .packets_count = PACKETS,
-                                     .out = delta, .out_count = PACKETS};
+    const sw_make_additive_job mk = {.pose = g_a,
+                                     .reference = g_b,
+                                     .packets_count = PACKETS,
+                                     .out = delta,
+                                     .out_count = PACKETS};
     assert_int_equal(sw_make_additive_job_run(&mk), SW_RESULT_OK);
 
     sw_blend_layer layers[2] = {{.pose = g_b, .weight = 1.0f},
@@ -307,8 +319,12 @@ static void test_additive_layers(void** state) {
     /* Same as the apply-additive job on the blended base. */
     layers[1].weight = 0.35f;
     assert_int_equal(blend(layers, 2, g_rest, 0.0f, g_out), SW_RESULT_OK);
-    const sw_apply_additive_job ap = {.base = g_out2, .delta = delta, .packets_count = PACKETS,
-                                      .weight = 0.35f, .out = g_out2, .out_count = PACKETS};
+    const sw_apply_additive_job ap = {.base = g_out2,
+                                      .delta = delta,
+                                      .packets_count = PACKETS,
+                                      .weight = 0.35f,
+                                      .out = g_out2,
+                                      .out_count = PACKETS};
     assert_int_equal(sw_apply_additive_job_run(&ap), SW_RESULT_OK);
     expect_pose_near(g_out, g_out2, 1e-6f);
 }
@@ -341,17 +357,27 @@ static void test_kernel_paths_agree(void** state) {
         random_pose(g_b, 600u + (uint32_t)trial);
         random_pose(g_c, 700u + (uint32_t)trial);
         random_pose(g_rest, 800u + (uint32_t)trial);
-        const sw_make_additive_job mk = {.pose = g_c, .reference = g_a, .packets_count = PACKETS,
-                                         .out = delta, .out_count = PACKETS};
+        const sw_make_additive_job mk = {.pose = g_c,
+                                         .reference = g_a,
+                                         .packets_count = PACKETS,
+                                         .out = delta,
+                                         .out_count = PACKETS};
         assert_int_equal(sw_make_additive_job_run(&mk), SW_RESULT_OK);
-        for (int j = 0; j < PACKETS * 4; ++j) jw[j] = sw_test_rand(&rng, 0.0f, 1.0f);
+        for (int j = 0; j < PACKETS * 4; ++j)
+            jw[j] = sw_test_rand(&rng, 0.0f, 1.0f);
         const sw_blend_layer layers[3] = {
             {.pose = g_a, .weight = sw_test_rand(&rng, 0.0f, 0.1f), .joint_weights = jw},
             {.pose = g_b, .weight = sw_test_rand(&rng, 0.0f, 1.0f)},
-            {.pose = delta, .weight = sw_test_rand(&rng, 0.0f, 1.0f), .mode = SW_BLEND_MODE_ADDITIVE},
+            {.pose = delta,
+             .weight = sw_test_rand(&rng, 0.0f, 1.0f),
+             .mode = SW_BLEND_MODE_ADDITIVE},
         };
-        const sw_blend_job job = {.layers = layers, .layers_count = 3, .rest_pose = g_rest,
-                                  .packets_count = PACKETS, .out = g_out, .out_count = PACKETS};
+        const sw_blend_job job = {.layers = layers,
+                                  .layers_count = 3,
+                                  .rest_pose = g_rest,
+                                  .packets_count = PACKETS,
+                                  .out = g_out,
+                                  .out_count = PACKETS};
         sw_blend_job job2 = job;
         job2.out = g_out2;
         assert_int_equal(sw__blend_job_run_with(&job, &sw__soa_scalar), SW_RESULT_OK);
@@ -382,11 +408,33 @@ typedef struct blend_case {
 } blend_case;
 
 enum {
-    C_VALID, C_VALID_NO_LAYERS, C_VALID_MAX_LAYERS, C_ZERO, C_NULL_JOB, C_NULL_REST, C_NULL_OUT,
-    C_ZERO_PACKETS, C_NULL_LAYERS, C_NULL_POSE, C_NEG_WEIGHT, C_NAN_WEIGHT, C_INF_WEIGHT,
-    C_NAN_THRESHOLD, C_NEG_THRESHOLD, C_INF_THRESHOLD, C_BAD_MODE, C_TOO_MANY_LAYERS,
-    C_OUT_SHORT, C_OUT_MISALIGNED, C_POSE_MISALIGNED, C_REST_MISALIGNED, C_OUT_OVER_POSE,
-    C_OUT_OVER_REST, C_OUT_OVER_WEIGHTS, C_OUT_OVER_LAYERS, C_COUNT
+    C_VALID,
+    C_VALID_NO_LAYERS,
+    C_VALID_MAX_LAYERS,
+    C_ZERO,
+    C_NULL_JOB,
+    C_NULL_REST,
+    C_NULL_OUT,
+    C_ZERO_PACKETS,
+    C_NULL_LAYERS,
+    C_NULL_POSE,
+    C_NEG_WEIGHT,
+    C_NAN_WEIGHT,
+    C_INF_WEIGHT,
+    C_NAN_THRESHOLD,
+    C_NEG_THRESHOLD,
+    C_INF_THRESHOLD,
+    C_BAD_MODE,
+    C_TOO_MANY_LAYERS,
+    C_OUT_SHORT,
+    C_OUT_MISALIGNED,
+    C_POSE_MISALIGNED,
+    C_REST_MISALIGNED,
+    C_OUT_OVER_POSE,
+    C_OUT_OVER_REST,
+    C_OUT_OVER_WEIGHTS,
+    C_OUT_OVER_LAYERS,
+    C_COUNT
 };
 
 static const blend_case k_cases[C_COUNT] = {
@@ -427,42 +475,98 @@ static void test_validity_table(void** state) {
         random_pose(a->b, 22u);
         random_pose(a->rest, 23u);
         memset(a->out, 0xA5, sizeof(a->out));
-        for (int j = 0; j < PACKETS * 4; ++j) a->jw[j] = 0.5f;
+        for (int j = 0; j < PACKETS * 4; ++j)
+            a->jw[j] = 0.5f;
         for (int i = 0; i < SW_BLEND_MAX_LAYERS + 1; ++i)
             a->layers[i] = (sw_blend_layer){.pose = (i & 1) ? a->b : a->a, .weight = 0.5f};
         a->layers[1].joint_weights = a->jw;
         a->layers[2].mode = SW_BLEND_MODE_ADDITIVE;
         a->layers[2].weight = 0.25f;
-        sw_blend_job job = {.layers = a->layers, .layers_count = 3, .rest_pose = a->rest,
-                            .packets_count = PACKETS, .out = a->out, .out_count = PACKETS};
+        sw_blend_job job = {.layers = a->layers,
+                            .layers_count = 3,
+                            .rest_pose = a->rest,
+                            .packets_count = PACKETS,
+                            .out = a->out,
+                            .out_count = PACKETS};
         const sw_blend_job* jp = &job;
         switch (c) {
-        case C_VALID: break;
-        case C_VALID_NO_LAYERS: job.layers = NULL; job.layers_count = 0; break;
-        case C_VALID_MAX_LAYERS: job.layers_count = SW_BLEND_MAX_LAYERS; break;
-        case C_ZERO: memset(&job, 0, sizeof(job)); break;
-        case C_NULL_JOB: jp = NULL; break;
-        case C_NULL_REST: job.rest_pose = NULL; break;
-        case C_NULL_OUT: job.out = NULL; break;
-        case C_ZERO_PACKETS: job.packets_count = 0; break;
-        case C_NULL_LAYERS: job.layers = NULL; break;
-        case C_NULL_POSE: a->layers[1].pose = NULL; break;
-        case C_NEG_WEIGHT: a->layers[1].weight = -0.1f; break;
-        case C_NAN_WEIGHT: a->layers[0].weight = NAN; break;
-        case C_INF_WEIGHT: a->layers[2].weight = INFINITY; break;
-        case C_NAN_THRESHOLD: job.threshold = NAN; break;
-        case C_NEG_THRESHOLD: job.threshold = -0.5f; break;
-        case C_INF_THRESHOLD: job.threshold = INFINITY; break;
-        case C_BAD_MODE: a->layers[1].mode = (sw_blend_mode)9; break;
-        case C_TOO_MANY_LAYERS: job.layers_count = SW_BLEND_MAX_LAYERS + 1; break;
-        case C_OUT_SHORT: job.out_count = PACKETS - 1; break;
-        case C_OUT_MISALIGNED: job.out = (sw_xform4*)(void*)((char*)a->out + 8); break;
-        case C_POSE_MISALIGNED: a->layers[1].pose = (const sw_xform4*)(const void*)((char*)a->b + 4); break;
-        case C_REST_MISALIGNED: job.rest_pose = (const sw_xform4*)(const void*)((char*)a->rest + 12); break;
-        case C_OUT_OVER_POSE: job.out = a->b + 1; break; /* b has a spare packet */
-        case C_OUT_OVER_REST: job.out = a->rest + 1; break;
-        case C_OUT_OVER_WEIGHTS: a->layers[1].joint_weights = (const float*)(const void*)&a->out[2]; break;
-        case C_OUT_OVER_LAYERS: job.layers = (const sw_blend_layer*)(const void*)&a->out[1];
+        case C_VALID:
+            break;
+        case C_VALID_NO_LAYERS:
+            job.layers = NULL;
+            job.layers_count = 0;
+            break;
+        case C_VALID_MAX_LAYERS:
+            job.layers_count = SW_BLEND_MAX_LAYERS;
+            break;
+        case C_ZERO:
+            memset(&job, 0, sizeof(job));
+            break;
+        case C_NULL_JOB:
+            jp = NULL;
+            break;
+        case C_NULL_REST:
+            job.rest_pose = NULL;
+            break;
+        case C_NULL_OUT:
+            job.out = NULL;
+            break;
+        case C_ZERO_PACKETS:
+            job.packets_count = 0;
+            break;
+        case C_NULL_LAYERS:
+            job.layers = NULL;
+            break;
+        case C_NULL_POSE:
+            a->layers[1].pose = NULL;
+            break;
+        case C_NEG_WEIGHT:
+            a->layers[1].weight = -0.1f;
+            break;
+        case C_NAN_WEIGHT:
+            a->layers[0].weight = NAN;
+            break;
+        case C_INF_WEIGHT:
+            a->layers[2].weight = INFINITY;
+            break;
+        case C_NAN_THRESHOLD:
+            job.threshold = NAN;
+            break;
+        case C_NEG_THRESHOLD:
+            job.threshold = -0.5f;
+            break;
+        case C_INF_THRESHOLD:
+            job.threshold = INFINITY;
+            break;
+        case C_BAD_MODE:
+            a->layers[1].mode = (sw_blend_mode)9;
+            break;
+        case C_TOO_MANY_LAYERS:
+            job.layers_count = SW_BLEND_MAX_LAYERS + 1;
+            break;
+        case C_OUT_SHORT:
+            job.out_count = PACKETS - 1;
+            break;
+        case C_OUT_MISALIGNED:
+            job.out = (sw_xform4*)(void*)((char*)a->out + 8);
+            break;
+        case C_POSE_MISALIGNED:
+            a->layers[1].pose = (const sw_xform4*)(const void*)((char*)a->b + 4);
+            break;
+        case C_REST_MISALIGNED:
+            job.rest_pose = (const sw_xform4*)(const void*)((char*)a->rest + 12);
+            break;
+        case C_OUT_OVER_POSE:
+            job.out = a->b + 1;
+            break; /* b has a spare packet */
+        case C_OUT_OVER_REST:
+            job.out = a->rest + 1;
+            break;
+        case C_OUT_OVER_WEIGHTS:
+            a->layers[1].joint_weights = (const float*)(const void*)&a->out[2];
+            break;
+        case C_OUT_OVER_LAYERS:
+            job.layers = (const sw_blend_layer*)(const void*)&a->out[1];
             memcpy(&a->out[1], a->layers, 3 * sizeof(sw_blend_layer));
             break;
         }

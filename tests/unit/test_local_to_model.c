@@ -8,15 +8,15 @@
 
 /* Two roots (0 and 9), branches, and a deep chain. */
 static const int32_t k_parents[JOINTS] = {-1, 0, 1, 2, 1, 4, 5, 0, 7, -1, 9, 10, 10, 3};
-static const char* const k_names[JOINTS] = {"hips", "spine", "neck", "head", "arm_l", "elbow_l",
-                                            "hand_l", "leg_l", "foot_l", "prop", "prop_a",
-                                            "prop_b", "prop_c", "jaw"};
+static const char* const k_names[JOINTS] = {"hips",    "spine",  "neck",   "head",   "arm_l",
+                                            "elbow_l", "hand_l", "leg_l",  "foot_l", "prop",
+                                            "prop_a",  "prop_b", "prop_c", "jaw"};
 
 static const sw_skeleton* make_skeleton(void) {
     sw_skeleton_joint js[JOINTS];
     for (uint32_t j = 0; j < JOINTS; ++j)
-        js[j] = (sw_skeleton_joint){.name = k_names[j], .parent = k_parents[j],
-                                    .rest = sw_xform_identity()};
+        js[j] = (sw_skeleton_joint){
+            .name = k_names[j], .parent = k_parents[j], .rest = sw_xform_identity()};
     const sw_skeleton_desc desc = {.joints = js, .joints_count = JOINTS};
     const sw_skeleton* s = NULL;
     sw_error err = {0};
@@ -95,8 +95,11 @@ static void test_against_naive(void** state) {
     const sw_mat4 root = make_root();
     for (int trial = 0; trial < 20; ++trial) {
         random_pose(g_local, 10u + (uint32_t)trial);
-        sw_local_to_model_job job = {.skeleton = skel, .local = g_local, .local_count = PACKETS,
-                                     .out = g_out, .out_count = JOINTS};
+        sw_local_to_model_job job = {.skeleton = skel,
+                                     .local = g_local,
+                                     .local_count = PACKETS,
+                                     .out = g_out,
+                                     .out_count = JOINTS};
         if (trial & 1) job.root_transform = &root;
         assert_int_equal(sw_local_to_model_job_run(&job), SW_RESULT_OK);
         for (uint32_t j = 0; j < JOINTS; ++j) {
@@ -116,8 +119,12 @@ static void test_subtree(void** state) {
     for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); ++i) {
         const uint32_t sr = roots[i];
         random_pose(g_local, 100u + (uint32_t)i);
-        sw_local_to_model_job job = {.skeleton = skel, .local = g_local, .local_count = PACKETS,
-                                     .root_transform = &root, .out = g_out, .out_count = JOINTS};
+        sw_local_to_model_job job = {.skeleton = skel,
+                                     .local = g_local,
+                                     .local_count = PACKETS,
+                                     .root_transform = &root,
+                                     .out = g_out,
+                                     .out_count = JOINTS};
         assert_int_equal(sw_local_to_model_job_run(&job), SW_RESULT_OK);
         memcpy(g_out2, g_out, sizeof(g_out));
         /* Change every local transform, then recompute only the sub-tree. */
@@ -157,13 +164,17 @@ static void test_kernel_paths_agree(void** state) {
     const sw_mat4 root = make_root();
     for (int trial = 0; trial < 20; ++trial) {
         random_pose(g_local, 300u + (uint32_t)trial);
-        sw_local_to_model_job job = {.skeleton = skel, .local = g_local, .local_count = PACKETS,
-                                     .root_transform = (trial & 1) ? &root : NULL, .out = g_out,
+        sw_local_to_model_job job = {.skeleton = skel,
+                                     .local = g_local,
+                                     .local_count = PACKETS,
+                                     .root_transform = (trial & 1) ? &root : NULL,
+                                     .out = g_out,
                                      .out_count = JOINTS};
         assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar), SW_RESULT_OK);
         job.out = g_out2;
         assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_sse2), SW_RESULT_OK);
-        for (uint32_t j = 0; j < JOINTS; ++j) expect_mat_rel(&g_out[j], &g_out2[j], 1e-5);
+        for (uint32_t j = 0; j < JOINTS; ++j)
+            expect_mat_rel(&g_out[j], &g_out2[j], 1e-5);
     }
     sw_skeleton_destroy(skel, NULL);
 #else
@@ -190,9 +201,25 @@ typedef struct tcase {
 } tcase;
 
 enum {
-    C_VALID, C_VALID_ROOT, C_VALID_SUBTREE, C_VALID_UNUSED_ROOT_INDEX, C_ZERO, C_NULL_JOB,
-    C_NULL_SKELETON, C_NULL_LOCAL, C_NULL_OUT, C_SUBTREE_OUT_OF_RANGE, C_SKEL_NO_JOINTS, C_SKEL_TOO_MANY, C_LOCAL_SHORT, C_OUT_SHORT,
-    C_LOCAL_MISALIGNED, C_OUT_OVER_LOCAL, C_OUT_OVER_SKELETON, C_OUT_OVER_ROOT, C_COUNT
+    C_VALID,
+    C_VALID_ROOT,
+    C_VALID_SUBTREE,
+    C_VALID_UNUSED_ROOT_INDEX,
+    C_ZERO,
+    C_NULL_JOB,
+    C_NULL_SKELETON,
+    C_NULL_LOCAL,
+    C_NULL_OUT,
+    C_SUBTREE_OUT_OF_RANGE,
+    C_SKEL_NO_JOINTS,
+    C_SKEL_TOO_MANY,
+    C_LOCAL_SHORT,
+    C_OUT_SHORT,
+    C_LOCAL_MISALIGNED,
+    C_OUT_OVER_LOCAL,
+    C_OUT_OVER_SKELETON,
+    C_OUT_OVER_ROOT,
+    C_COUNT
 };
 
 static const tcase k_cases[C_COUNT] = {
@@ -228,33 +255,70 @@ static void test_validity_table(void** state) {
         memset(a->out, 0xA5, sizeof(a->out));
         a->root = make_root();
         sw_local_to_model_job job = {.skeleton = (const sw_skeleton*)(const void*)a->skel,
-                                     .local = a->local, .local_count = PACKETS, .out = a->out,
+                                     .local = a->local,
+                                     .local_count = PACKETS,
+                                     .out = a->out,
                                      .out_count = JOINTS};
         const sw_local_to_model_job* jp = &job;
         switch (c) {
-        case C_VALID: break;
-        case C_VALID_ROOT: job.root_transform = &a->root; break;
-        case C_VALID_SUBTREE: job.subtree = true; job.subtree_root = 0; break;
-        case C_VALID_UNUSED_ROOT_INDEX: job.subtree_root = 999; break;
-        case C_ZERO: memset(&job, 0, sizeof(job)); break;
-        case C_NULL_JOB: jp = NULL; break;
-        case C_NULL_SKELETON: job.skeleton = NULL; break;
-        case C_NULL_LOCAL: job.local = NULL; break;
-        case C_NULL_OUT: job.out = NULL; break;
-        case C_SUBTREE_OUT_OF_RANGE: job.subtree = true; job.subtree_root = JOINTS; break;
-        case C_SKEL_NO_JOINTS: ((sw_skeleton*)(void*)a->skel)->joints_count = 0; break;
+        case C_VALID:
+            break;
+        case C_VALID_ROOT:
+            job.root_transform = &a->root;
+            break;
+        case C_VALID_SUBTREE:
+            job.subtree = true;
+            job.subtree_root = 0;
+            break;
+        case C_VALID_UNUSED_ROOT_INDEX:
+            job.subtree_root = 999;
+            break;
+        case C_ZERO:
+            memset(&job, 0, sizeof(job));
+            break;
+        case C_NULL_JOB:
+            jp = NULL;
+            break;
+        case C_NULL_SKELETON:
+            job.skeleton = NULL;
+            break;
+        case C_NULL_LOCAL:
+            job.local = NULL;
+            break;
+        case C_NULL_OUT:
+            job.out = NULL;
+            break;
+        case C_SUBTREE_OUT_OF_RANGE:
+            job.subtree = true;
+            job.subtree_root = JOINTS;
+            break;
+        case C_SKEL_NO_JOINTS:
+            ((sw_skeleton*)(void*)a->skel)->joints_count = 0;
+            break;
         case C_SKEL_TOO_MANY:
             ((sw_skeleton*)(void*)a->skel)->joints_count = SW_SKELETON_MAX_JOINTS + 1;
             ((sw_skeleton*)(void*)a->skel)->packets_count = (SW_SKELETON_MAX_JOINTS + 4) / 4;
             job.local_count = 1000;
             job.out_count = 2000;
             break;
-        case C_LOCAL_SHORT: job.local_count = PACKETS - 1; break;
-        case C_OUT_SHORT: job.out_count = JOINTS - 1; break;
-        case C_LOCAL_MISALIGNED: job.local = (const sw_xform4*)(const void*)((char*)a->local + 4); break;
-        case C_OUT_OVER_LOCAL: job.out = (sw_mat4*)(void*)&a->local[PACKETS - 1]; break;
-        case C_OUT_OVER_SKELETON: job.out = (sw_mat4*)(void*)(a->skel + 64); break;
-        case C_OUT_OVER_ROOT: job.root_transform = &a->out[5]; break;
+        case C_LOCAL_SHORT:
+            job.local_count = PACKETS - 1;
+            break;
+        case C_OUT_SHORT:
+            job.out_count = JOINTS - 1;
+            break;
+        case C_LOCAL_MISALIGNED:
+            job.local = (const sw_xform4*)(const void*)((char*)a->local + 4);
+            break;
+        case C_OUT_OVER_LOCAL:
+            job.out = (sw_mat4*)(void*)&a->local[PACKETS - 1];
+            break;
+        case C_OUT_OVER_SKELETON:
+            job.out = (sw_mat4*)(void*)(a->skel + 64);
+            break;
+        case C_OUT_OVER_ROOT:
+            job.root_transform = &a->out[5];
+            break;
         }
         memcpy(&g_before, a, sizeof(*a));
         const sw_result v = sw_local_to_model_job_validate(jp);

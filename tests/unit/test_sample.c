@@ -41,33 +41,46 @@ static void put_quat(float* dst, sw_quat q) {
 
 static void fill_values(void) {
     uint32_t rng = 0x1234567u;
-    for (int i = 0; i < 12; ++i) g_t0_lin[i] = sw_test_rand(&rng, -2.0f, 2.0f);
+    for (int i = 0; i < 12; ++i)
+        g_t0_lin[i] = sw_test_rand(&rng, -2.0f, 2.0f);
     for (int k = 0; k < 4; ++k) {
         sw_quat q = sw_test_rand_quat(&rng);
         put_quat(&g_r0_lin[k * 4], k == 2 ? sw_quat_negate(q) : q);
     }
-    for (int i = 0; i < 15; ++i) g_s0_step[i] = sw_test_rand(&rng, 0.5f, 1.5f);
+    for (int i = 0; i < 15; ++i)
+        g_s0_step[i] = sw_test_rand(&rng, 0.5f, 1.5f);
     /* Cubic: per key in-tangent, value, out-tangent. */
-    for (int i = 0; i < 7 * 9; ++i) g_t1_cub[i] = sw_test_rand(&rng, -1.0f, 1.0f);
+    for (int i = 0; i < 7 * 9; ++i)
+        g_t1_cub[i] = sw_test_rand(&rng, -1.0f, 1.0f);
     sw_vec3 axis = {0.3f, 1.0f, -0.2f};
     for (int k = 0; k < 7; ++k) {
-        for (int i = 0; i < 4; ++i) g_r1_cub[k * 12 + i] = sw_test_rand(&rng, -0.5f, 0.5f);
+        for (int i = 0; i < 4; ++i)
+            g_r1_cub[k * 12 + i] = sw_test_rand(&rng, -0.5f, 0.5f);
         put_quat(&g_r1_cub[k * 12 + 4], sw_quat_from_axis_angle(axis, 0.2f + 0.4f * (float)k));
-        for (int i = 0; i < 4; ++i) g_r1_cub[k * 12 + 8 + i] = sw_test_rand(&rng, -0.5f, 0.5f);
+        for (int i = 0; i < 4; ++i)
+            g_r1_cub[k * 12 + 8 + i] = sw_test_rand(&rng, -0.5f, 0.5f);
     }
     sw_vec3 axis2 = {-1.0f, 0.2f, 0.5f};
     for (int k = 0; k < 4; ++k) {
-        for (int i = 0; i < 4; ++i) g_r2_cub[k * 12 + i] = sw_test_rand(&rng, -0.3f, 0.3f);
+        for (int i = 0; i < 4; ++i)
+            g_r2_cub[k * 12 + i] = sw_test_rand(&rng, -0.3f, 0.3f);
         put_quat(&g_r2_cub[k * 12 + 4], sw_quat_from_axis_angle(axis2, -0.5f + 0.5f * (float)k));
-        for (int i = 0; i < 4; ++i) g_r2_cub[k * 12 + 8 + i] = sw_test_rand(&rng, -0.3f, 0.3f);
+        for (int i = 0; i < 4; ++i)
+            g_r2_cub[k * 12 + 8 + i] = sw_test_rand(&rng, -0.3f, 0.3f);
     }
-    for (int i = 0; i < 18; ++i) g_s2_lin[i] = sw_test_rand(&rng, 0.5f, 2.0f);
-    for (int i = 0; i < 18; ++i) g_t3_step[i] = sw_test_rand(&rng, -3.0f, 3.0f);
-    for (int k = 0; k < 5; ++k) put_quat(&g_r3_step[k * 4], sw_test_rand_quat(&rng));
+    for (int i = 0; i < 18; ++i)
+        g_s2_lin[i] = sw_test_rand(&rng, 0.5f, 2.0f);
+    for (int i = 0; i < 18; ++i)
+        g_t3_step[i] = sw_test_rand(&rng, -3.0f, 3.0f);
+    for (int k = 0; k < 5; ++k)
+        put_quat(&g_r3_step[k * 4], sw_test_rand_quat(&rng));
     put_quat(g_r5_one, sw_test_rand_quat(&rng));
-    for (int i = 0; i < 5; ++i) g_f_lin[i] = sw_test_rand(&rng, -10.0f, 10.0f);
-    for (int i = 0; i < 21; ++i) g_f_cub[i] = sw_test_rand(&rng, -1.0f, 1.0f);
-    for (int i = 0; i < 4; ++i) g_f_step[i] = sw_test_rand(&rng, 0.0f, 1.0f);
+    for (int i = 0; i < 5; ++i)
+        g_f_lin[i] = sw_test_rand(&rng, -10.0f, 10.0f);
+    for (int i = 0; i < 21; ++i)
+        g_f_cub[i] = sw_test_rand(&rng, -1.0f, 1.0f);
+    for (int i = 0; i < 4; ++i)
+        g_f_step[i] = sw_test_rand(&rng, 0.0f, 1.0f);
     /* A long explicit track with uneven spacing, for cursor walks and jumps. */
     float t = 0.0f;
     for (int k = 0; k < LONG_KEYS; ++k) {
@@ -80,48 +93,95 @@ static void fill_values(void) {
 static void build_tracks(void) {
     fill_values();
     uint32_t n = 0;
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION, .joint = 0,
-                                         .interp = SW_INTERP_DEFAULT, .keys_count = 4,
-                                         .times = k_times_a, .values = g_t0_lin};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 0,
-                                         .interp = SW_INTERP_LINEAR, .keys_count = 4,
-                                         .times = k_times_a, .values = g_r0_lin};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_SCALE, .joint = 0,
-                                         .interp = SW_INTERP_STEP, .keys_count = 5,
-                                         .times = k_times_b, .values = g_s0_step};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION, .joint = 1,
-                                         .interp = SW_INTERP_CUBIC, .keys_count = 7,
-                                         .start = 0.1f, .rate = 4.0f, .values = g_t1_cub};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 1,
-                                         .interp = SW_INTERP_CUBIC, .keys_count = 7,
-                                         .start = 0.1f, .rate = 4.0f, .values = g_r1_cub};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 2,
-                                         .interp = SW_INTERP_CUBIC, .keys_count = 4,
-                                         .times = k_times_a, .values = g_r2_cub};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_SCALE, .joint = 2,
-                                         .interp = SW_INTERP_LINEAR, .keys_count = 6,
-                                         .start = 0.0f, .rate = 3.0f, .values = g_s2_lin};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION, .joint = 3,
-                                         .interp = SW_INTERP_STEP, .keys_count = 6,
-                                         .start = 0.25f, .rate = 3.0f, .values = g_t3_step};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 3,
-                                         .interp = SW_INTERP_STEP, .keys_count = 5,
-                                         .times = k_times_b, .values = g_r3_step};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 5,
-                                         .keys_count = 1, .start = 0.7f, .rate = 0.0f,
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
+                                         .joint = 0,
+                                         .interp = SW_INTERP_DEFAULT,
+                                         .keys_count = 4,
+                                         .times = k_times_a,
+                                         .values = g_t0_lin};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                         .joint = 0,
+                                         .interp = SW_INTERP_LINEAR,
+                                         .keys_count = 4,
+                                         .times = k_times_a,
+                                         .values = g_r0_lin};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_SCALE,
+                                         .joint = 0,
+                                         .interp = SW_INTERP_STEP,
+                                         .keys_count = 5,
+                                         .times = k_times_b,
+                                         .values = g_s0_step};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
+                                         .joint = 1,
+                                         .interp = SW_INTERP_CUBIC,
+                                         .keys_count = 7,
+                                         .start = 0.1f,
+                                         .rate = 4.0f,
+                                         .values = g_t1_cub};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                         .joint = 1,
+                                         .interp = SW_INTERP_CUBIC,
+                                         .keys_count = 7,
+                                         .start = 0.1f,
+                                         .rate = 4.0f,
+                                         .values = g_r1_cub};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                         .joint = 2,
+                                         .interp = SW_INTERP_CUBIC,
+                                         .keys_count = 4,
+                                         .times = k_times_a,
+                                         .values = g_r2_cub};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_SCALE,
+                                         .joint = 2,
+                                         .interp = SW_INTERP_LINEAR,
+                                         .keys_count = 6,
+                                         .start = 0.0f,
+                                         .rate = 3.0f,
+                                         .values = g_s2_lin};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
+                                         .joint = 3,
+                                         .interp = SW_INTERP_STEP,
+                                         .keys_count = 6,
+                                         .start = 0.25f,
+                                         .rate = 3.0f,
+                                         .values = g_t3_step};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                         .joint = 3,
+                                         .interp = SW_INTERP_STEP,
+                                         .keys_count = 5,
+                                         .times = k_times_b,
+                                         .values = g_r3_step};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                         .joint = 5,
+                                         .keys_count = 1,
+                                         .start = 0.7f,
+                                         .rate = 0.0f,
                                          .values = g_r5_one};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT, .name = "f_lin",
-                                         .interp = SW_INTERP_LINEAR, .keys_count = 5,
-                                         .times = k_times_b, .values = g_f_lin};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT, .name = "f_cub",
-                                         .interp = SW_INTERP_CUBIC, .keys_count = 7,
-                                         .start = 0.3f, .rate = 5.0f, .values = g_f_cub};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT, .name = "f_step",
-                                         .interp = SW_INTERP_STEP, .keys_count = 4,
-                                         .times = k_times_a, .values = g_f_step};
-    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT, .name = "f_long",
-                                         .interp = SW_INTERP_LINEAR, .keys_count = LONG_KEYS,
-                                         .times = g_long_times, .values = g_long_values};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                         .name = "f_lin",
+                                         .interp = SW_INTERP_LINEAR,
+                                         .keys_count = 5,
+                                         .times = k_times_b,
+                                         .values = g_f_lin};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                         .name = "f_cub",
+                                         .interp = SW_INTERP_CUBIC,
+                                         .keys_count = 7,
+                                         .start = 0.3f,
+                                         .rate = 5.0f,
+                                         .values = g_f_cub};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                         .name = "f_step",
+                                         .interp = SW_INTERP_STEP,
+                                         .keys_count = 4,
+                                         .times = k_times_a,
+                                         .values = g_f_step};
+    g_tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                         .name = "f_long",
+                                         .interp = SW_INTERP_LINEAR,
+                                         .keys_count = LONG_KEYS,
+                                         .times = g_long_times,
+                                         .values = g_long_values};
     g_tracks_count = n;
 }
 
@@ -143,13 +203,18 @@ static const sw_skeleton* make_skeleton(uint32_t joints, uint32_t seed) {
     const sw_skeleton* s = NULL;
     sw_error err = {0};
     sw_result r = sw_skeleton_create(&desc, NULL, &s, &err);
-    if (r != SW_RESULT_OK) fail_msg("skeleton: %s (%s)", sw_result_str(r), err.check ? err.check : "");
+    if (r != SW_RESULT_OK)
+        fail_msg("skeleton: %s (%s)", sw_result_str(r), err.check ? err.check : "");
     return s;
 }
 
 static const sw_clip* make_clip(const sw_clip_track_desc* tracks, uint32_t count, bool additive) {
-    const sw_clip_desc desc = {.name = "test", .duration = DURATION, .joints_count = JOINTS,
-                               .additive = additive, .tracks = tracks, .tracks_count = count};
+    const sw_clip_desc desc = {.name = "test",
+                               .duration = DURATION,
+                               .joints_count = JOINTS,
+                               .additive = additive,
+                               .tracks = tracks,
+                               .tracks_count = count};
     const sw_clip* c = NULL;
     sw_error err = {0};
     sw_result r = sw_clip_create(&desc, NULL, &c, &err);
@@ -176,7 +241,8 @@ static void naive_value(const sw_clip_track_desc* d, uint32_t k, double* out) {
     const uint32_t c = comps_of(d->kind);
     const bool cubic = d->interp == SW_INTERP_CUBIC;
     const float* v = d->values + (cubic ? (3u * k + 1u) * c : k * c);
-    for (uint32_t i = 0; i < c; ++i) out[i] = v[i];
+    for (uint32_t i = 0; i < c; ++i)
+        out[i] = v[i];
 }
 
 static void naive_sample_track(const sw_clip_track_desc* d, float time, double* out) {
@@ -189,19 +255,22 @@ static void naive_sample_track(const sw_clip_track_desc* d, float time, double* 
         naive_value(d, n - 1, out);
     } else {
         uint32_t k = 0;
-        while (naive_key_time(d, k + 1) <= t) ++k;
+        while (naive_key_time(d, k + 1) <= t)
+            ++k;
         const double t0 = naive_key_time(d, k), t1 = naive_key_time(d, k + 1);
         const double u = ((double)t - t0) / (t1 - t0);
         double a[4], b[4];
         naive_value(d, k, a);
         naive_value(d, k + 1, b);
         if (d->interp == SW_INTERP_STEP) {
-            for (uint32_t i = 0; i < c; ++i) out[i] = a[i];
+            for (uint32_t i = 0; i < c; ++i)
+                out[i] = a[i];
         } else if (d->interp != SW_INTERP_CUBIC) {
             if (d->kind == SW_TRACK_KIND_ROTATION) {
                 double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
                 if (dot < 0.0) {
-                    for (int i = 0; i < 4; ++i) b[i] = -b[i];
+                    for (int i = 0; i < 4; ++i)
+                        b[i] = -b[i];
                     dot = -dot;
                 }
                 if (dot > 1.0) dot = 1.0;
@@ -211,9 +280,11 @@ static void naive_sample_track(const sw_clip_track_desc* d, float time, double* 
                     wa = sin((1.0 - u) * th) / sin(th);
                     wb = sin(u * th) / sin(th);
                 }
-                for (int i = 0; i < 4; ++i) out[i] = wa * a[i] + wb * b[i];
+                for (int i = 0; i < 4; ++i)
+                    out[i] = wa * a[i] + wb * b[i];
             } else {
-                for (uint32_t i = 0; i < c; ++i) out[i] = (1.0 - u) * a[i] + u * b[i];
+                for (uint32_t i = 0; i < c; ++i)
+                    out[i] = (1.0 - u) * a[i] + u * b[i];
             }
         } else {
             /* p = (2u^3 - 3u^2 + 1) v0 + (u^3 - 2u^2 + u) td m0 + (-2u^3 + 3u^2) v1
@@ -228,8 +299,10 @@ static void naive_sample_track(const sw_clip_track_desc* d, float time, double* 
         }
     }
     if (d->kind == SW_TRACK_KIND_ROTATION) {
-        const double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-        for (int i = 0; i < 4; ++i) out[i] /= l;
+        const double l =
+            sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        for (int i = 0; i < 4; ++i)
+            out[i] /= l;
     }
 }
 
@@ -254,8 +327,8 @@ static void check_against_naive(const sw_skeleton* skel, const sw_clip_track_des
                                 const float* floats, float time) {
     const sw_xform4* rest = sw_skeleton_rest_pose(skel);
     for (uint32_t j = 0; j < JOINTS; ++j) {
-        sw_xform expect = additive ? (sw_xform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}
-                                   : lane_get(rest, j);
+        sw_xform expect =
+            additive ? (sw_xform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}} : lane_get(rest, j);
         for (uint32_t i = 0; i < count; ++i) {
             const sw_clip_track_desc* d = &tracks[i];
             if (d->kind == SW_TRACK_KIND_FLOAT || d->joint != j) continue;
@@ -273,7 +346,8 @@ static void check_against_naive(const sw_skeleton* skel, const sw_clip_track_des
         sw_test_quat_near(got.r, expect.r, 2e-5f);
         sw_test_vec3_near(got.s, expect.s, 2e-5f);
     }
-    for (uint32_t j = JOINTS; j < PACKETS * 4; ++j) assert_true(is_identity(lane_get(pose, j)));
+    for (uint32_t j = JOINTS; j < PACKETS * 4; ++j)
+        assert_true(is_identity(lane_get(pose, j)));
     if (floats) {
         uint32_t f = 0;
         for (uint32_t i = 0; i < count; ++i) {
@@ -286,10 +360,15 @@ static void check_against_naive(const sw_skeleton* skel, const sw_clip_track_des
     }
 }
 
-static void sample(const sw_clip* clip, const sw_skeleton* skel, float time,
-                   sw_sample_cache* cache, sw_xform4* out, float* floats) {
-    const sw_sample_job job = {.clip = clip, .skeleton = skel, .time = time, .cache = cache,
-                               .out = out, .out_count = PACKETS, .floats = floats,
+static void sample(const sw_clip* clip, const sw_skeleton* skel, float time, sw_sample_cache* cache,
+                   sw_xform4* out, float* floats) {
+    const sw_sample_job job = {.clip = clip,
+                               .skeleton = skel,
+                               .time = time,
+                               .cache = cache,
+                               .out = out,
+                               .out_count = PACKETS,
+                               .floats = floats,
                                .floats_count = floats ? clip->float_tracks_count : 0};
     const sw_result v = sw_sample_job_validate(&job);
     if (v != SW_RESULT_OK) fail_msg("sample at t = %.9g: %s", (double)time, sw_result_str(v));
@@ -301,7 +380,8 @@ static uint32_t collect_times(const sw_clip_track_desc* tracks, uint32_t count, 
                               uint32_t cap) {
     uint32_t n = 0;
     const float fixed[] = {-1.0f, 0.0f, 1e-7f, 0.05f, 1.0f, DURATION, DURATION + 0.5f, 1e9f};
-    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && n < cap; ++i) times[n++] = fixed[i];
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && n < cap; ++i)
+        times[n++] = fixed[i];
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t keys = tracks[i].keys_count < 12 ? tracks[i].keys_count : 12;
         for (uint32_t k = 0; k < keys && n + 2 < cap; ++k) {
@@ -311,7 +391,8 @@ static uint32_t collect_times(const sw_clip_track_desc* tracks, uint32_t count, 
         }
     }
     uint32_t rng = 99u;
-    while (n < cap) times[n++] = sw_test_rand(&rng, -0.2f, DURATION + 0.2f);
+    while (n < cap)
+        times[n++] = sw_test_rand(&rng, -0.2f, DURATION + 0.2f);
     return n;
 }
 
@@ -366,7 +447,8 @@ static void test_untracked_holds_rest(void** state) {
     assert_true(lane_get(pose, 1).s.z == lane_get(rest, 1).s.z);
     /* Joint 5 has only a one-key rotation: translation from rest, rotation the key. */
     assert_true(lane_get(pose, 5).t.y == lane_get(rest, 5).t.y);
-    sw_test_quat_near(lane_get(pose, 5).r, sw_quat_make(g_r5_one[0], g_r5_one[1], g_r5_one[2], g_r5_one[3]), 1e-6f);
+    sw_test_quat_near(lane_get(pose, 5).r,
+                      sw_quat_make(g_r5_one[0], g_r5_one[1], g_r5_one[2], g_r5_one[3]), 1e-6f);
     sw_clip_destroy(clip, NULL);
     sw_skeleton_destroy(skel, NULL);
 }
@@ -389,14 +471,31 @@ static void test_closed_forms(void** state) {
     static const float step_vals[3] = {1.0f, 2.0f, 3.0f};
     static const float fcub[2 * 3] = {0, 1, 0, 0, 3, 0}; /* float: 1 -> 3, zero tangents */
     const sw_clip_track_desc tracks[4] = {
-        {.kind = SW_TRACK_KIND_TRANSLATION, .joint = 0, .interp = SW_INTERP_CUBIC,
-         .keys_count = 2, .times = cub_times, .values = cub_vals},
-        {.kind = SW_TRACK_KIND_ROTATION, .joint = 0, .interp = SW_INTERP_LINEAR, .keys_count = 2,
-         .times = lin_times, .values = rot_vals},
-        {.kind = SW_TRACK_KIND_FLOAT, .name = "w", .interp = SW_INTERP_STEP, .keys_count = 3,
-         .start = 0.5f, .rate = 2.0f, .values = step_vals},
-        {.kind = SW_TRACK_KIND_FLOAT, .name = "c", .interp = SW_INTERP_CUBIC, .keys_count = 2,
-         .times = cub_times, .values = fcub},
+        {.kind = SW_TRACK_KIND_TRANSLATION,
+         .joint = 0,
+         .interp = SW_INTERP_CUBIC,
+         .keys_count = 2,
+         .times = cub_times,
+         .values = cub_vals},
+        {.kind = SW_TRACK_KIND_ROTATION,
+         .joint = 0,
+         .interp = SW_INTERP_LINEAR,
+         .keys_count = 2,
+         .times = lin_times,
+         .values = rot_vals},
+        {.kind = SW_TRACK_KIND_FLOAT,
+         .name = "w",
+         .interp = SW_INTERP_STEP,
+         .keys_count = 3,
+         .start = 0.5f,
+         .rate = 2.0f,
+         .values = step_vals},
+        {.kind = SW_TRACK_KIND_FLOAT,
+         .name = "c",
+         .interp = SW_INTERP_CUBIC,
+         .keys_count = 2,
+         .times = cub_times,
+         .values = fcub},
     };
     const sw_skeleton* skel = make_skeleton(JOINTS, 3u);
     const sw_clip* clip = make_clip(tracks, 4, false);
@@ -414,8 +513,11 @@ static void test_closed_forms(void** state) {
     /* Rotation: identity -> 90 degrees about Y, at t = 0.5 is 45 degrees about Y. */
     sample(clip, skel, 0.5f, NULL, pose, floats);
     sw_test_quat_near(lane_get(pose, 0).r,
-                      sw_quat_make(0.0f, (float)sin(3.14159265358979 / 8), 0.0f, (float)cos(3.14159265358979 / 8)), 1e-6f);
-    /* Keys of the step track: before 0.5 -> 1 (first), [0.5, 1) -> 1, [1, 1.5) -> 2, >= 1.5 -> 3. */
+                      sw_quat_make(0.0f, (float)sin(3.14159265358979 / 8), 0.0f,
+                                   (float)cos(3.14159265358979 / 8)),
+                      1e-6f);
+    /* Keys of the step track: before 0.5 -> 1 (first), [0.5, 1) -> 1, [1, 1.5) -> 2, >= 1.5 -> 3.
+     */
     const float st2[] = {0.0f, 0.49f, 0.5f, 0.99f, 1.0f, 1.2f, 1.5f, 2.0f};
     const float sv2[] = {1, 1, 1, 1, 2, 2, 3, 3};
     for (size_t i = 0; i < 8; ++i) {
@@ -434,8 +536,11 @@ static void test_time_clamped(void** state) {
     const sw_clip* clip = make_clip(g_tracks, g_tracks_count, false);
     SINEW_ALIGN16 sw_xform4 a[PACKETS], b[PACKETS];
     float fa[4], fb[4];
-    const float pairs[][2] = {{-1.0f, 0.0f}, {-INFINITY, 0.0f}, {DURATION + 3.0f, DURATION},
-                              {INFINITY, DURATION}, {-0.0f, 0.0f}};
+    const float pairs[][2] = {{-1.0f, 0.0f},
+                              {-INFINITY, 0.0f},
+                              {DURATION + 3.0f, DURATION},
+                              {INFINITY, DURATION},
+                              {-0.0f, 0.0f}};
     for (size_t i = 0; i < 5; ++i) {
         sample(clip, skel, pairs[i][0], NULL, a, fa);
         sample(clip, skel, pairs[i][1], NULL, b, fb);
@@ -460,7 +565,8 @@ static void test_time_clamped(void** state) {
 static void test_uniform_exact_key_times(void** state) {
     (void)state;
     static float vals[61];
-    for (int k = 0; k < 61; ++k) vals[k] = (float)k;
+    for (int k = 0; k < 61; ++k)
+        vals[k] = (float)k;
     const sw_skeleton* skel = make_skeleton(JOINTS, 6u);
     const float rates[] = {30.0f, 24.0f, 60.0f, 29.97f, 7.0f};
     const float starts[] = {0.0f, 0.1f, 0.013f, 0.0f, 0.3f};
@@ -468,9 +574,13 @@ static void test_uniform_exact_key_times(void** state) {
         const uint32_t n = (uint32_t)((DURATION - starts[i]) * rates[i]) < 61u
                                ? (uint32_t)((DURATION - starts[i]) * rates[i])
                                : 61u;
-        const sw_clip_track_desc tr = {.kind = SW_TRACK_KIND_FLOAT, .name = "k",
-                                       .interp = SW_INTERP_STEP, .keys_count = n,
-                                       .start = starts[i], .rate = rates[i], .values = vals};
+        const sw_clip_track_desc tr = {.kind = SW_TRACK_KIND_FLOAT,
+                                       .name = "k",
+                                       .interp = SW_INTERP_STEP,
+                                       .keys_count = n,
+                                       .start = starts[i],
+                                       .rate = rates[i],
+                                       .values = vals};
         const sw_clip* clip = make_clip(&tr, 1, false);
         const sw_clip_track* st = &sw_clip_tracks(clip)[0];
         SINEW_ALIGN16 sw_xform4 pose[PACKETS];
@@ -534,7 +644,8 @@ static void test_cache_matches_cold_seek(void** state) {
     }
     /* Whatever the cursors hold, the result is a cold seek's. */
     for (int trial = 0; trial < 50; ++trial) {
-        for (int i = 0; i < 32; ++i) cursors[i] = (uint32_t)sw_test_rand(&rng, 0.0f, 300.0f);
+        for (int i = 0; i < 32; ++i)
+            cursors[i] = (uint32_t)sw_test_rand(&rng, 0.0f, 300.0f);
         cache.clip = clip;
         cache.time = 0.0f;
         expect_same_as_cold(clip, skel, sw_test_rand(&rng, 0.0f, DURATION), &cache);
@@ -560,7 +671,8 @@ static void test_cache_cursors_advance(void** state) {
         sample(clip, skel, t, &cache, pose, floats);
         assert_true(cache.time == t);
         uint32_t expect = 0;
-        while (expect + 1 < LONG_KEYS && g_long_times[expect + 1] <= t) ++expect;
+        while (expect + 1 < LONG_KEYS && g_long_times[expect + 1] <= t)
+            ++expect;
         assert_int_equal(cursors[long_track], expect);
     }
     sw_clip_destroy(clip, NULL);
@@ -665,36 +777,91 @@ static void test_validity_table(void** state) {
         const sw_clip* clip = (const sw_clip*)(const void*)a->clip;
         const sw_skeleton* skel = (const sw_skeleton*)(const void*)a->skel;
 
-        sw_sample_job job = {.clip = clip, .skeleton = skel, .time = 0.6f, .cache = &a->cache,
-                             .out = a->out, .out_count = PACKETS, .floats = a->floats,
+        sw_sample_job job = {.clip = clip,
+                             .skeleton = skel,
+                             .time = 0.6f,
+                             .cache = &a->cache,
+                             .out = a->out,
+                             .out_count = PACKETS,
+                             .floats = a->floats,
                              .floats_count = 4};
         const sw_sample_job* jp = &job;
         switch ((sample_case)c) {
-        case CASE_VALID: break;
-        case CASE_VALID_NO_CACHE_NO_FLOATS: job.cache = NULL; job.floats = NULL; job.floats_count = 0; break;
-        case CASE_VALID_INF_TIME: job.time = INFINITY; break;
-        case CASE_ZERO: memset(&job, 0, sizeof(job)); break;
-        case CASE_NULL_JOB: jp = NULL; break;
-        case CASE_NULL_CLIP: job.clip = NULL; break;
-        case CASE_NULL_SKELETON: job.skeleton = NULL; break;
-        case CASE_NULL_OUT: job.out = NULL; break;
-        case CASE_NAN_TIME: job.time = NAN; break;
-        case CASE_JOINT_MISMATCH: job.skeleton = skel_other; break;
-        case CASE_BAD_CODEC: job.clip = (const sw_clip*)(const void*)a->bad_codec; break;
-        case CASE_NULL_CURSORS: a->cache.cursors = NULL; break;
-        case CASE_OUT_SHORT: job.out_count = PACKETS - 1; break;
-        case CASE_FLOATS_SHORT: job.floats_count = 3; break;
-        case CASE_CURSORS_SHORT: a->cache.cursors_count = clip->tracks_count - 1; break;
-        case CASE_OUT_MISALIGNED: job.out = (sw_xform4*)(void*)((char*)a->out + 4); break;
-        case CASE_OUT_OVER_CLIP: job.out = (sw_xform4*)(void*)(a->clip + 256); break;
-        case CASE_OUT_OVER_SKELETON: job.out = (sw_xform4*)(void*)a->skel; break;
-        case CASE_OUT_OVER_CURSORS: a->cache.cursors = (uint32_t*)(void*)&a->out[1]; break;
-        case CASE_OUT_OVER_FLOATS: job.floats = (float*)(void*)&a->out[1]; break;
-        case CASE_FLOATS_OVER_CLIP: job.floats = (float*)(void*)(a->clip + 32); break;
-        case CASE_FLOATS_OVER_SKELETON: job.floats = (float*)(void*)(a->skel + 16); break;
-        case CASE_FLOATS_OVER_CURSORS: job.floats = (float*)(void*)&a->cursors[2]; break;
-        case CASE_FLOATS_OVER_CACHE: job.floats = (float*)(void*)&a->cache.time; break;
-        case CASE_COUNT: break;
+        case CASE_VALID:
+            break;
+        case CASE_VALID_NO_CACHE_NO_FLOATS:
+            job.cache = NULL;
+            job.floats = NULL;
+            job.floats_count = 0;
+            break;
+        case CASE_VALID_INF_TIME:
+            job.time = INFINITY;
+            break;
+        case CASE_ZERO:
+            memset(&job, 0, sizeof(job));
+            break;
+        case CASE_NULL_JOB:
+            jp = NULL;
+            break;
+        case CASE_NULL_CLIP:
+            job.clip = NULL;
+            break;
+        case CASE_NULL_SKELETON:
+            job.skeleton = NULL;
+            break;
+        case CASE_NULL_OUT:
+            job.out = NULL;
+            break;
+        case CASE_NAN_TIME:
+            job.time = NAN;
+            break;
+        case CASE_JOINT_MISMATCH:
+            job.skeleton = skel_other;
+            break;
+        case CASE_BAD_CODEC:
+            job.clip = (const sw_clip*)(const void*)a->bad_codec;
+            break;
+        case CASE_NULL_CURSORS:
+            a->cache.cursors = NULL;
+            break;
+        case CASE_OUT_SHORT:
+            job.out_count = PACKETS - 1;
+            break;
+        case CASE_FLOATS_SHORT:
+            job.floats_count = 3;
+            break;
+        case CASE_CURSORS_SHORT:
+            a->cache.cursors_count = clip->tracks_count - 1;
+            break;
+        case CASE_OUT_MISALIGNED:
+            job.out = (sw_xform4*)(void*)((char*)a->out + 4);
+            break;
+        case CASE_OUT_OVER_CLIP:
+            job.out = (sw_xform4*)(void*)(a->clip + 256);
+            break;
+        case CASE_OUT_OVER_SKELETON:
+            job.out = (sw_xform4*)(void*)a->skel;
+            break;
+        case CASE_OUT_OVER_CURSORS:
+            a->cache.cursors = (uint32_t*)(void*)&a->out[1];
+            break;
+        case CASE_OUT_OVER_FLOATS:
+            job.floats = (float*)(void*)&a->out[1];
+            break;
+        case CASE_FLOATS_OVER_CLIP:
+            job.floats = (float*)(void*)(a->clip + 32);
+            break;
+        case CASE_FLOATS_OVER_SKELETON:
+            job.floats = (float*)(void*)(a->skel + 16);
+            break;
+        case CASE_FLOATS_OVER_CURSORS:
+            job.floats = (float*)(void*)&a->cursors[2];
+            break;
+        case CASE_FLOATS_OVER_CACHE:
+            job.floats = (float*)(void*)&a->cache.time;
+            break;
+        case CASE_COUNT:
+            break;
         }
         memcpy(&g_before, a, sizeof(*a));
         const sw_result v = sw_sample_job_validate(jp);
@@ -704,7 +871,8 @@ static void test_validity_table(void** state) {
                      sw_result_str(r), sw_result_str(k_expect[c]));
         if (r != SW_RESULT_OK && memcmp(&g_before, a, sizeof(*a)) != 0)
             fail_msg("case %d: failed run wrote something", c);
-        if (r == SW_RESULT_OK && c != CASE_VALID_NO_CACHE_NO_FLOATS) assert_ptr_equal(a->cache.clip, clip);
+        if (r == SW_RESULT_OK && c != CASE_VALID_NO_CACHE_NO_FLOATS)
+            assert_ptr_equal(a->cache.clip, clip);
     }
     sw_clip_destroy(clip_src, NULL);
     sw_skeleton_destroy(skel_other, NULL);

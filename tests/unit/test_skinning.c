@@ -18,7 +18,8 @@ static void naive_mul(const sw_mat4* a, const sw_mat4* b, double out[16]) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) {
             double s = 0;
-            for (int k = 0; k < 4; ++k) s += (double)a->m[k * 4 + r] * (double)b->m[c * 4 + k];
+            for (int k = 0; k < 4; ++k)
+                s += (double)a->m[k * 4 + r] * (double)b->m[c * 4 + k];
             out[c * 4 + r] = s;
         }
 }
@@ -33,11 +34,16 @@ static void test_bind_pose_gives_identity(void** state) {
         g_model[i] = random_mat(&rng);
         assert_true(sw_mat4_inverse(&g_model[i], &g_ib[i]));
     }
-    const sw_skinning_job job = {.model = g_model, .model_count = MODELS, .inverse_bind = g_ib,
-                                 .count = MODELS, .out = g_out, .out_count = MODELS};
+    const sw_skinning_job job = {.model = g_model,
+                                 .model_count = MODELS,
+                                 .inverse_bind = g_ib,
+                                 .count = MODELS,
+                                 .out = g_out,
+                                 .out_count = MODELS};
     assert_int_equal(sw_skinning_job_run(&job), SW_RESULT_OK);
     const sw_mat4 id = sw_mat4_identity();
-    for (int i = 0; i < MODELS; ++i) sw_test_mat4_near(&g_out[i], &id, 1e-5f);
+    for (int i = 0; i < MODELS; ++i)
+        sw_test_mat4_near(&g_out[i], &id, 1e-5f);
 }
 
 /* out[i] = model[joints[i]] * inverse_bind[i], compared with a double product. */
@@ -49,8 +55,13 @@ static void test_joint_mapping(void** state) {
         g_ib[i] = random_mat(&rng);
     }
     const uint16_t joints[5] = {8, 0, 3, 3, 7};
-    const sw_skinning_job job = {.model = g_model, .model_count = MODELS, .joints = joints,
-                                 .inverse_bind = g_ib, .count = 5, .out = g_out, .out_count = 5};
+    const sw_skinning_job job = {.model = g_model,
+                                 .model_count = MODELS,
+                                 .joints = joints,
+                                 .inverse_bind = g_ib,
+                                 .count = 5,
+                                 .out = g_out,
+                                 .out_count = 5};
     memset(g_out, 0x77, sizeof(g_out));
     assert_int_equal(sw_skinning_job_run(&job), SW_RESULT_OK);
     for (int i = 0; i < 5; ++i) {
@@ -84,9 +95,22 @@ typedef struct tcase {
 } tcase;
 
 enum {
-    C_VALID, C_VALID_MAPPING, C_VALID_FEWER, C_ZERO, C_NULL_JOB, C_NULL_MODEL, C_NULL_IB, C_NULL_OUT,
-    C_ZERO_COUNT, C_JOINT_OUT_OF_RANGE, C_COUNT_OVER_MODELS, C_OUT_SHORT, C_OUT_OVER_MODEL,
-    C_OUT_OVER_IB, C_OUT_OVER_JOINTS, C_COUNT
+    C_VALID,
+    C_VALID_MAPPING,
+    C_VALID_FEWER,
+    C_ZERO,
+    C_NULL_JOB,
+    C_NULL_MODEL,
+    C_NULL_IB,
+    C_NULL_OUT,
+    C_ZERO_COUNT,
+    C_JOINT_OUT_OF_RANGE,
+    C_COUNT_OVER_MODELS,
+    C_OUT_SHORT,
+    C_OUT_OVER_MODEL,
+    C_OUT_OVER_IB,
+    C_OUT_OVER_JOINTS,
+    C_COUNT
 };
 
 static const tcase k_cases[C_COUNT] = {
@@ -119,24 +143,58 @@ static void test_validity_table(void** state) {
             a->joints[i] = (uint16_t)((i * 2) % 4);
         }
         memset(a->out, 0xA5, sizeof(a->out));
-        sw_skinning_job job = {.model = a->model, .model_count = MODELS, .inverse_bind = a->ib,
-                               .count = MODELS, .out = a->out, .out_count = MODELS};
+        sw_skinning_job job = {.model = a->model,
+                               .model_count = MODELS,
+                               .inverse_bind = a->ib,
+                               .count = MODELS,
+                               .out = a->out,
+                               .out_count = MODELS};
         const sw_skinning_job* jp = &job;
         switch (c) {
-        case C_VALID: break;
-        case C_VALID_MAPPING: job.joints = a->joints; job.model_count = 4; break;
-        case C_VALID_FEWER: job.count = 3; job.out_count = 3; break;
-        case C_ZERO: memset(&job, 0, sizeof(job)); break;
-        case C_NULL_JOB: jp = NULL; break;
-        case C_NULL_MODEL: job.model = NULL; break;
-        case C_NULL_IB: job.inverse_bind = NULL; break;
-        case C_NULL_OUT: job.out = NULL; break;
-        case C_ZERO_COUNT: job.count = 0; break;
-        case C_JOINT_OUT_OF_RANGE: job.joints = a->joints; a->joints[6] = MODELS; break;
-        case C_COUNT_OVER_MODELS: job.model_count = MODELS - 1; break;
-        case C_OUT_SHORT: job.out_count = MODELS - 1; break;
-        case C_OUT_OVER_MODEL: job.out = &a->model[MODELS - 1]; break;
-        case C_OUT_OVER_IB: job.out = &a->ib[3]; break;
+        case C_VALID:
+            break;
+        case C_VALID_MAPPING:
+            job.joints = a->joints;
+            job.model_count = 4;
+            break;
+        case C_VALID_FEWER:
+            job.count = 3;
+            job.out_count = 3;
+            break;
+        case C_ZERO:
+            memset(&job, 0, sizeof(job));
+            break;
+        case C_NULL_JOB:
+            jp = NULL;
+            break;
+        case C_NULL_MODEL:
+            job.model = NULL;
+            break;
+        case C_NULL_IB:
+            job.inverse_bind = NULL;
+            break;
+        case C_NULL_OUT:
+            job.out = NULL;
+            break;
+        case C_ZERO_COUNT:
+            job.count = 0;
+            break;
+        case C_JOINT_OUT_OF_RANGE:
+            job.joints = a->joints;
+            a->joints[6] = MODELS;
+            break;
+        case C_COUNT_OVER_MODELS:
+            job.model_count = MODELS - 1;
+            break;
+        case C_OUT_SHORT:
+            job.out_count = MODELS - 1;
+            break;
+        case C_OUT_OVER_MODEL:
+            job.out = &a->model[MODELS - 1];
+            break;
+        case C_OUT_OVER_IB:
+            job.out = &a->ib[3];
+            break;
         case C_OUT_OVER_JOINTS: /* valid indices (0) stored inside out */
             memset(&a->out[MODELS - 1], 0, sizeof(sw_mat4));
             job.joints = (const uint16_t*)(const void*)&a->out[MODELS - 1];
