@@ -1,6 +1,7 @@
 /* BVH reader: a bounds-checked tokenizer over (text, size), an iterative
  * HIERARCHY parser, a two-pass MOTION reader (count, then parse) and the
  * skeleton and clip builders. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -209,7 +210,7 @@ static sw__bvh_num sw__bvh_parse_number(const char* s, size_t len, double* out) 
     } else {
         v = (double)mant * pow(10.0, (double)exp10);
     }
-    if (!isfinite(v)) return SW__BVH_NUM_NONFINITE;
+    if (!isfinite(v) || v > (double)FLT_MAX) return SW__BVH_NUM_NONFINITE; /* sinew stores floats */
     *out = neg ? -v : v;
     return SW__BVH_NUM_OK;
 }
@@ -222,7 +223,7 @@ static sw_result sw__bvh_number(sw__bvh_lexer* lx, sw__bvh_token t, const char* 
         return sw__bvh_fail(lx, SW_RESULT_PARSE, check, t.offset, t.line);
     }
     if (n == SW__BVH_NUM_NONFINITE) {
-        return sw__bvh_fail(lx, SW_RESULT_BAD_DATA, "finite number", t.offset, t.line);
+        return sw__bvh_fail(lx, SW_RESULT_BAD_DATA, "finite number (float range)", t.offset, t.line);
     }
     return SW_RESULT_OK;
 }
@@ -641,7 +642,10 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
     sw_skeleton_desc sdesc = {b->joints, joints};
     const sw_skeleton* skel = NULL;
     sw_result r = sw_skeleton_create(&sdesc, b->alloc, &skel, err);
-    if (r != SW_RESULT_OK) return r;
+    if (r != SW_RESULT_OK) {
+        if (err && !err->check) sw__fail(err, r, "skeleton build", 0, -1);
+        return r;
+    }
 
     /* Tracks: values for every animated joint (rotation 4, translation 3 per key). */
     size_t per_frame = 0;
@@ -747,6 +751,7 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
     const sw_clip* clip = NULL;
     r = sw_clip_create(&cdesc, b->alloc, &clip, err);
     if (r != SW_RESULT_OK) {
+        if (err && !err->check) sw__fail(err, r, "clip build", 0, -1);
         sw_skeleton_destroy(skel, b->alloc);
         return r;
     }
@@ -789,8 +794,8 @@ sw_result sw_bvh_read(const char* text, size_t size, const sw_bvh_options* optio
     memset(&res, 0, sizeof res);
     const uint32_t joints_cap = SW_SKELETON_MAX_JOINTS;
     sw_result r = sw__bvh_hierarchy(&p);
-    if (r == SW_RESULT_OK) r = sw__bvh_motion(&p, &b, &res);
     if (r == SW_RESULT_OK) r = sw__bvh_names_build(&p, &b);
+    if (r == SW_RESULT_OK) r = sw__bvh_motion(&p, &b, &res);
     if (r == SW_RESULT_OK) {
         b.joints = (sw_skeleton_joint*)sw_alloc(alloc, joints_cap * sizeof(sw_skeleton_joint), 16);
         b.tracks = (sw_clip_track_desc*)sw_alloc(
