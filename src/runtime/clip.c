@@ -26,8 +26,8 @@
 #define SW__CLIP_MAX_TRACKS (3u * SW_SKELETON_MAX_JOINTS + SW_CLIP_MAX_FLOAT_TRACKS)
 
 /* Defined in skeleton.c. */
-int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i),
-                                 const void* ctx, uint32_t count);
+int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
+                                 uint32_t count);
 
 static size_t sw__clip_bounded_len(const char* s, size_t cap) {
     const void* z = memchr(s, 0, cap);
@@ -37,10 +37,14 @@ static size_t sw__clip_bounded_len(const char* s, size_t cap) {
 static uint32_t sw__components(uint32_t kind) {
     switch (kind) {
     case SW_TRACK_KIND_TRANSLATION:
-    case SW_TRACK_KIND_SCALE: return 3u;
-    case SW_TRACK_KIND_ROTATION: return 4u;
-    case SW_TRACK_KIND_FLOAT: return 1u;
-    default: return 0u;
+    case SW_TRACK_KIND_SCALE:
+        return 3u;
+    case SW_TRACK_KIND_ROTATION:
+        return 4u;
+    case SW_TRACK_KIND_FLOAT:
+        return 1u;
+    default:
+        return 0u;
     }
 }
 
@@ -66,7 +70,7 @@ typedef struct sw__keys {
 
 typedef struct sw__key_fault {
     const char* check;
-    uint32_t key;     /* key index (times) or float index (values) */
+    uint32_t key; /* key index (times) or float index (values) */
     bool in_values;
 } sw__key_fault;
 
@@ -218,7 +222,12 @@ static sw_result sw__clip_check_desc(const sw_clip_desc* d, uint32_t* size, sw_e
             }
             used[slot >> 3] = (uint8_t)(used[slot >> 3] | (1u << (slot & 7u)));
         }
-        sw__keys k = {t->times, t->start, t->rate, t->keys_count, t->values, comps,
+        sw__keys k = {t->times,
+                      t->start,
+                      t->rate,
+                      t->keys_count,
+                      t->values,
+                      comps,
                       t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR
                                                      : (uint32_t)t->interp,
                       t->kind == SW_TRACK_KIND_ROTATION};
@@ -246,16 +255,14 @@ static sw_result sw__clip_check_desc(const sw_clip_desc* d, uint32_t* size, sw_e
         for (uint32_t i = 0; i < d->tracks_count; ++i) {
             if (d->tracks[i].kind != SW_TRACK_KIND_FLOAT) continue;
             if (seen++ == (uint32_t)dup) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "unique float track names", 0,
-                                (int64_t)i);
+                return sw__fail(err, SW_RESULT_BAD_DATA, "unique float track names", 0, (int64_t)i);
             }
         }
     }
     for (uint32_t e = 0; e < d->events_count; ++e) {
         const char* name = d->events[e].name;
         if (!name) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "event name not NULL", 0,
-                            (int64_t)e);
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "event name not NULL", 0, (int64_t)e);
         }
         size_t len = sw__clip_bounded_len(name, SW_CLIP_MAX_NAME + 1u);
         if (len > SW_CLIP_MAX_NAME) {
@@ -310,7 +317,7 @@ static const char* sw__clip_float_name(const void* ctx, uint32_t i) {
     return (const char*)f->clip + sw_clip_tracks(f->clip)[f->first + i].target;
 }
 
-#define SW__TRACK_FIELD(i, field)                                                          \
+#define SW__TRACK_FIELD(i, field)                                                                  \
     ((uint64_t)c->tracks_offset + 32u * (uint64_t)(i) + offsetof(sw_clip_track, field))
 
 static sw_result sw__clip_check_track(const sw_clip* c, uint32_t i, sw_error* err) {
@@ -336,20 +343,20 @@ static sw_result sw__clip_check_track(const sw_clip* c, uint32_t i, sw_error* er
     }
     uint32_t comps = sw__components(t->kind);
     if (comps == 0 || t->components != comps) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "track components",
-                        SW__TRACK_FIELD(i, components), ti);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "track components", SW__TRACK_FIELD(i, components),
+                        ti);
     }
     if (t->interp < SW_INTERP_STEP || t->interp > SW_INTERP_CUBIC) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "track interpolation",
-                        SW__TRACK_FIELD(i, interp), ti);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "track interpolation", SW__TRACK_FIELD(i, interp),
+                        ti);
     }
     if (t->uniform > 1u) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "track uniform flag",
-                        SW__TRACK_FIELD(i, uniform), ti);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "track uniform flag", SW__TRACK_FIELD(i, uniform),
+                        ti);
     }
     if (t->keys_count == 0) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "keys count >= 1",
-                        SW__TRACK_FIELD(i, keys_count), ti);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "keys count >= 1", SW__TRACK_FIELD(i, keys_count),
+                        ti);
     }
     if (t->keys_count > SW_CLIP_MAX_KEYS) {
         return sw__fail(err, SW_RESULT_LIMIT, "keys count", SW__TRACK_FIELD(i, keys_count), ti);
@@ -360,12 +367,12 @@ static sw_result sw__clip_check_track(const sw_clip* c, uint32_t i, sw_error* er
                             SW__TRACK_FIELD(i, times_offset), ti);
         }
         if (!isfinite(t->start)) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "key times finite",
-                            SW__TRACK_FIELD(i, start), ti);
+            return sw__fail(err, SW_RESULT_BAD_DATA, "key times finite", SW__TRACK_FIELD(i, start),
+                            ti);
         }
         if (!(isfinite(t->rate) && t->rate > 0.0f)) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "uniform rate > 0",
-                            SW__TRACK_FIELD(i, rate), ti);
+            return sw__fail(err, SW_RESULT_BAD_DATA, "uniform rate > 0", SW__TRACK_FIELD(i, rate),
+                            ti);
         }
     } else {
         if (t->start != 0.0f || t->rate != 0.0f) {
@@ -390,8 +397,7 @@ static sw_result sw__clip_check_track(const sw_clip* c, uint32_t i, sw_error* er
         return sw__fail(err, SW_RESULT_BAD_DATA, "key values in bounds",
                         SW__TRACK_FIELD(i, values_offset), ti);
     }
-    sw__keys k = {t->uniform ? NULL
-                             : (const float*)(const void*)((const char*)c + t->times_offset),
+    sw__keys k = {t->uniform ? NULL : (const float*)(const void*)((const char*)c + t->times_offset),
                   t->start,
                   t->rate,
                   t->keys_count,
@@ -401,7 +407,7 @@ static sw_result sw__clip_check_track(const sw_clip* c, uint32_t i, sw_error* er
                   t->kind == SW_TRACK_KIND_ROTATION};
     sw__key_fault f;
     if (!sw__check_keys(&k, c->duration, &f)) {
-        uint64_t off = f.in_values ? (uint64_t)t->values_offset + 4u * (uint64_t)f.key
+        uint64_t off = f.in_values  ? (uint64_t)t->values_offset + 4u * (uint64_t)f.key
                        : t->uniform ? SW__TRACK_FIELD(i, start)
                                     : (uint64_t)t->times_offset + 4u * (uint64_t)f.key;
         return sw__fail(err, SW_RESULT_BAD_DATA, f.check, off, ti);
@@ -465,16 +471,16 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
                         offsetof(sw_clip, joint_tracks_offset), -1);
     }
     if ((c->tracks_offset & 3u) != 0) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "tracks aligned",
-                        offsetof(sw_clip, tracks_offset), -1);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "tracks aligned", offsetof(sw_clip, tracks_offset),
+                        -1);
     }
     if (!sw__clip_array_ok(c->tracks_offset, c->tracks_count, sizeof(sw_clip_track), size)) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "tracks in bounds",
                         offsetof(sw_clip, tracks_offset), -1);
     }
     if ((c->events_offset & 3u) != 0) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "events aligned",
-                        offsetof(sw_clip, events_offset), -1);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "events aligned", offsetof(sw_clip, events_offset),
+                        -1);
     }
     if (!sw__clip_array_ok(c->events_offset, c->events_count, sizeof(sw_clip_event), size)) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "events in bounds",
@@ -523,8 +529,8 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
     const sw_clip_event* events = sw_clip_events(c);
     for (uint32_t e = 0; e < c->events_count; ++e) {
         uint64_t at = (uint64_t)c->events_offset + 8u * (uint64_t)e;
-        check = sw__clip_name_ok(c, events[e].name_offset, "names in bounds", "event name length",
-                                 &r);
+        check =
+            sw__clip_name_ok(c, events[e].name_offset, "names in bounds", "event name length", &r);
         if (check) return sw__fail(err, r, check, at + 4u, (int64_t)e);
         check = sw__check_event(events[e].time, sw_clip_event_name(c, e), c->duration);
         if (check) return sw__fail(err, SW_RESULT_BAD_DATA, check, at, (int64_t)e);
@@ -552,11 +558,10 @@ static uint32_t sw__write_string(sw__clip_writer* w, const char* s) {
     return at;
 }
 
-static void sw__write_track(sw__clip_writer* w, sw_clip_track* out,
-                            const sw_clip_track_desc* t) {
+static void sw__write_track(sw__clip_writer* w, sw_clip_track* out, const sw_clip_track_desc* t) {
     uint32_t comps = sw__components((uint32_t)t->kind);
-    uint32_t interp = t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR
-                                                     : (uint32_t)t->interp;
+    uint32_t interp =
+        t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR : (uint32_t)t->interp;
     out->kind = (uint8_t)t->kind;
     out->interp = (uint8_t)interp;
     out->components = (uint8_t)comps;
@@ -577,8 +582,7 @@ static void sw__write_track(sw__clip_writer* w, sw_clip_track* out,
     } else {
         out->uniform = 1;
         out->start = t->start;
-        out->rate = (t->keys_count == 1 && !(isfinite(t->rate) && t->rate > 0.0f)) ? 1.0f
-                                                                                  : t->rate;
+        out->rate = (t->keys_count == 1 && !(isfinite(t->rate) && t->rate > 0.0f)) ? 1.0f : t->rate;
         out->times_offset = 0;
     }
     uint64_t nvalues = sw__values_count(t->keys_count, comps, interp);
@@ -608,7 +612,8 @@ static void sw__event_sift(sw_clip_event* ev, uint32_t root, uint32_t n) {
  * name offset breaks ties in desc order: the result is the stable order. */
 static void sw__sort_events(sw_clip_event* ev, uint32_t n) {
     if (n < 2) return;
-    for (uint32_t i = n / 2u; i-- > 0;) sw__event_sift(ev, i, n);
+    for (uint32_t i = n / 2u; i-- > 0;)
+        sw__event_sift(ev, i, n);
     for (uint32_t end = n - 1u; end > 0; --end) {
         sw_clip_event tmp = ev[0];
         ev[0] = ev[end];
@@ -663,8 +668,8 @@ sw_result sw_clip_init(void* mem, size_t size, const sw_clip_desc* desc, const s
     uint64_t data_bytes = 0;
     for (uint32_t i = 0; i < desc->tracks_count; ++i) {
         const sw_clip_track_desc* t = &desc->tracks[i];
-        uint32_t interp = t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR
-                                                         : (uint32_t)t->interp;
+        uint32_t interp =
+            t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR : (uint32_t)t->interp;
         if (t->times) data_bytes += sw__align16(4u * (uint64_t)t->keys_count);
         data_bytes += sw__align16(
             4u * sw__values_count(t->keys_count, sw__components((uint32_t)t->kind), interp));
@@ -674,7 +679,8 @@ sw_result sw_clip_init(void* mem, size_t size, const sw_clip_desc* desc, const s
 
     /* Joint tracks: the table first holds desc indices, then block indices. */
     uint32_t* table = (uint32_t*)(void*)(base + c->joint_tracks_offset);
-    for (uint32_t s = 0; s < 3u * n; ++s) table[s] = SW_CLIP_NO_TRACK;
+    for (uint32_t s = 0; s < 3u * n; ++s)
+        table[s] = SW_CLIP_NO_TRACK;
     for (uint32_t i = 0; i < desc->tracks_count; ++i) {
         const sw_clip_track_desc* t = &desc->tracks[i];
         if (t->kind != SW_TRACK_KIND_FLOAT) table[3u * t->joint + (uint32_t)t->kind - 1u] = i;

@@ -30,18 +30,19 @@ static size_t sw__bounded_len(const char* s, size_t cap) {
 
 static uint32_t sw__name_hash(const char* s) {
     uint32_t h = 2166136261u;
-    for (; *s; ++s) h = (h ^ (uint8_t)*s) * 16777619u;
+    for (; *s; ++s)
+        h = (h ^ (uint8_t)*s) * 16777619u;
     return h;
 }
 
 /* Shared with clip.c (float track names): finds the first i such that
  * name(ctx, i) equals an earlier name. Returns -1 when all count names are
  * distinct. count <= 1024 (the hash table below has twice that many slots). */
-int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i),
-                                 const void* ctx, uint32_t count);
+int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
+                                 uint32_t count);
 
-int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i),
-                                 const void* ctx, uint32_t count) {
+int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
+                                 uint32_t count) {
     enum { SLOTS = 2048 };
     uint16_t slots[SLOTS]; /* 0: empty, else index + 1 */
     SINEW_ASSERT(count <= 1024u);
@@ -128,8 +129,7 @@ static bool sw__xform_finite(const sw_xform* x) {
 }
 
 static bool sw__quat_unit(sw_quat q) {
-    double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z +
-                    (double)q.w * q.w);
+    double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
     return fabs(n - 1.0) <= 1e-3;
 }
 
@@ -193,8 +193,7 @@ static sw_result sw__skeleton_check_desc(const sw_skeleton_desc* desc, sw__skel_
     for (uint32_t i = 0; i < desc->joints_count; ++i) {
         const char* name = desc->joints[i].name;
         if (!name) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint name not NULL", 0,
-                            (int64_t)i);
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint name not NULL", 0, (int64_t)i);
         }
         size_t len = sw__bounded_len(name, SW_SKELETON_MAX_NAME + 1u);
         if (len > SW_SKELETON_MAX_NAME) {
@@ -219,8 +218,7 @@ static bool sw__array_in_block(uint32_t off, uint64_t count, uint64_t elem, uint
 static bool sw__lane_identity(const sw_xform4* p, uint32_t lane) {
     return p->tx[lane] == 0.0f && p->ty[lane] == 0.0f && p->tz[lane] == 0.0f &&
            p->rx[lane] == 0.0f && p->ry[lane] == 0.0f && p->rz[lane] == 0.0f &&
-           p->rw[lane] == 1.0f && p->sx[lane] == 1.0f && p->sy[lane] == 1.0f &&
-           p->sz[lane] == 1.0f;
+           p->rw[lane] == 1.0f && p->sx[lane] == 1.0f && p->sy[lane] == 1.0f && p->sz[lane] == 1.0f;
 }
 
 /* Validates a skeleton block of `avail` readable bytes at s (16-byte aligned). */
@@ -273,8 +271,7 @@ static sw_result sw__skeleton_check_block(const sw_skeleton* s, size_t avail, sw
         return sw__fail(err, SW_RESULT_BAD_DATA, "name offsets in bounds",
                         offsetof(sw_skeleton, names_offset), -1);
     }
-    const uint32_t* name_offs =
-        (const uint32_t*)(const void*)((const char*)s + s->names_offset);
+    const uint32_t* name_offs = (const uint32_t*)(const void*)((const char*)s + s->names_offset);
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t o = name_offs[i];
         uint64_t at = (uint64_t)s->names_offset + 4u * (uint64_t)i;
@@ -286,8 +283,7 @@ static sw_result sw__skeleton_check_block(const sw_skeleton* s, size_t avail, sw
         size_t len = sw__bounded_len((const char*)s + o, cap);
         if (len == cap) {
             if (cap > SW_SKELETON_MAX_NAME) {
-                return sw__fail(err, SW_RESULT_LIMIT, "joint name length", (uint64_t)o,
-                                (int64_t)i);
+                return sw__fail(err, SW_RESULT_LIMIT, "joint name length", (uint64_t)o, (int64_t)i);
             }
             return sw__fail(err, SW_RESULT_BAD_DATA, "names in bounds", (uint64_t)o, (int64_t)i);
         }
@@ -380,8 +376,7 @@ void sw_skeleton_destroy(const sw_skeleton* s, const sw_allocator* alloc) {
     sw_free(alloc, (void*)(uintptr_t)s, s->size);
 }
 
-sw_result sw_skeleton_load(const void* data, size_t size, const sw_skeleton** out,
-                           sw_error* err) {
+sw_result sw_skeleton_load(const void* data, size_t size, const sw_skeleton** out, sw_error* err) {
     if (!data || !out) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
@@ -403,9 +398,8 @@ int32_t sw_skeleton_find_joint(const sw_skeleton* s, const char* name) {
     return -1;
 }
 
-sw_result sw_skeleton_find_chain(const sw_skeleton* s, const char* root_name,
-                                 const char* tip_name, uint16_t* out, uint32_t out_capacity,
-                                 uint32_t* out_count) {
+sw_result sw_skeleton_find_chain(const sw_skeleton* s, const char* root_name, const char* tip_name,
+                                 uint16_t* out, uint32_t out_capacity, uint32_t* out_count) {
     if (!s || !root_name || !tip_name || !out_count || (!out && out_capacity > 0)) {
         return SW_RESULT_INVALID_ARGUMENT;
     }

@@ -12,8 +12,8 @@
 #define SW__NONE 0xFFFFu
 
 sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_count,
-                                const sw_allocator* alloc, const sw_skeleton** out,
-                                int32_t* remap, sw_error* err) {
+                                const sw_allocator* alloc, const sw_skeleton** out, int32_t* remap,
+                                sw_error* err) {
     if (!out || (!joints && joints_count > 0)) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
@@ -31,7 +31,8 @@ sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_coun
     /* Children in input order: first child, next sibling, last child. */
     uint16_t first[SW_SKELETON_MAX_JOINTS], next[SW_SKELETON_MAX_JOINTS],
         last[SW_SKELETON_MAX_JOINTS];
-    for (uint32_t i = 0; i < n; ++i) first[i] = next[i] = last[i] = SW__NONE;
+    for (uint32_t i = 0; i < n; ++i)
+        first[i] = next[i] = last[i] = SW__NONE;
     for (uint32_t i = 0; i < n; ++i) {
         int32_t p = joints[i].parent;
         if (p < 0) continue;
@@ -46,7 +47,8 @@ sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_coun
     /* Depth-first pre-order from each root. order[k] = raw index of joint k. */
     uint16_t order[SW_SKELETON_MAX_JOINTS], stack[SW_SKELETON_MAX_JOINTS];
     int32_t to_new[SW_SKELETON_MAX_JOINTS];
-    for (uint32_t i = 0; i < n; ++i) to_new[i] = -1;
+    for (uint32_t i = 0; i < n; ++i)
+        to_new[i] = -1;
     uint32_t count = 0;
     for (uint32_t root = 0; root < n; ++root) {
         if (joints[root].parent != -1) continue;
@@ -58,18 +60,22 @@ sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_coun
             order[count++] = j;
             /* Push children in reverse input order so the first pops first. */
             uint32_t kids = 0;
-            for (uint16_t c = first[j]; c != SW__NONE; c = next[c]) ++kids;
+            for (uint16_t c = first[j]; c != SW__NONE; c = next[c])
+                ++kids;
             top += kids;
             uint32_t k = top;
-            for (uint16_t c = first[j]; c != SW__NONE; c = next[c]) stack[--k] = c;
+            for (uint16_t c = first[j]; c != SW__NONE; c = next[c])
+                stack[--k] = c;
         }
     }
     if (count < n) {
         /* Some joint is not under a root: its parent chain loops. Walk up n
          * steps from it to land on the cycle itself. */
         uint32_t j = 0;
-        while (to_new[j] >= 0) ++j;
-        for (uint32_t k = 0; k < n; ++k) j = (uint32_t)joints[j].parent;
+        while (to_new[j] >= 0)
+            ++j;
+        for (uint32_t k = 0; k < n; ++k)
+            j = (uint32_t)joints[j].parent;
         return sw__fail(err, SW_RESULT_BAD_DATA, "parent cycle", 0, (int64_t)j);
     }
 
@@ -90,7 +96,8 @@ sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_coun
         return r;
     }
     if (remap) {
-        for (uint32_t i = 0; i < n; ++i) remap[i] = to_new[i];
+        for (uint32_t i = 0; i < n; ++i)
+            remap[i] = to_new[i];
     }
     return SW_RESULT_OK;
 }

@@ -10,9 +10,11 @@
 static const float kTimesR2[3] = {0.0f, 0.4f, 1.0f};
 /* cubic rotation: per key in-tangent, value, out-tangent; tangents not unit */
 static const float kValuesR2[3 * 12] = {
-    0.5f, 0, 0, 0, /* in */ 0, 0, 0, 1, /* value */ 0, 2.0f, 0, 0, /* out */
-    0, 0, 0, 0,       0, 0.6f, 0, 0.8f,       0, 0, 0, 0,
-    1, 1, 1, 1,       0, 0, 1, 0,             0, 0, 0, 0,
+    0.5f, 0, 0, 0, /* in */ 0, 0,    0, 1,    /* value */ 0,
+    2.0f, 0, 0, /* out */
+    0,    0, 0, 0, 0,          0.6f, 0, 0.8f, 0,
+    0,    0, 0, 1, 1,          1,    1, 0,    0,
+    1,    0, 0, 0, 0,          0,
 };
 static const float kValuesT0[4 * 3] = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0};
 static const float kValuesS2[2 * 3] = {1, 1, 1, 2, 2, 2};
@@ -34,31 +36,55 @@ typedef struct fixture {
 static void make_fixture(fixture* f) {
     memset(f, 0, sizeof *f);
     /* Given out of order on purpose. */
-    f->tracks[0] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 2,
-                                        .interp = SW_INTERP_CUBIC, .keys_count = 3,
-                                        .times = kTimesR2, .values = kValuesR2};
-    f->tracks[1] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT, .name = "weight",
-                                        .keys_count = 3, .times = kTimesW, .values = kValuesW};
-    f->tracks[2] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION, .joint = 0,
-                                        .keys_count = 4, .start = 0.0f, .rate = 3.0f,
+    f->tracks[0] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                        .joint = 2,
+                                        .interp = SW_INTERP_CUBIC,
+                                        .keys_count = 3,
+                                        .times = kTimesR2,
+                                        .values = kValuesR2};
+    f->tracks[1] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                        .name = "weight",
+                                        .keys_count = 3,
+                                        .times = kTimesW,
+                                        .values = kValuesW};
+    f->tracks[2] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
+                                        .joint = 0,
+                                        .keys_count = 4,
+                                        .start = 0.0f,
+                                        .rate = 3.0f,
                                         .values = kValuesT0};
-    f->tracks[3] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_SCALE, .joint = 2,
-                                        .interp = SW_INTERP_STEP, .keys_count = 2,
-                                        .start = 0.5f, .rate = 2.0f, .values = kValuesS2};
-    f->tracks[4] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION, .joint = 0,
-                                        .interp = SW_INTERP_LINEAR, .keys_count = 2,
-                                        .times = kTimesR0, .values = kValuesR0};
-    f->tracks[5] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT, .name = "blink",
-                                        .interp = SW_INTERP_STEP, .keys_count = 5,
-                                        .start = 0.0f, .rate = 4.0f, .values = kValuesB};
+    f->tracks[3] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_SCALE,
+                                        .joint = 2,
+                                        .interp = SW_INTERP_STEP,
+                                        .keys_count = 2,
+                                        .start = 0.5f,
+                                        .rate = 2.0f,
+                                        .values = kValuesS2};
+    f->tracks[4] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                        .joint = 0,
+                                        .interp = SW_INTERP_LINEAR,
+                                        .keys_count = 2,
+                                        .times = kTimesR0,
+                                        .values = kValuesR0};
+    f->tracks[5] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                        .name = "blink",
+                                        .interp = SW_INTERP_STEP,
+                                        .keys_count = 5,
+                                        .start = 0.0f,
+                                        .rate = 4.0f,
+                                        .values = kValuesB};
     f->events[0] = (sw_clip_event_desc){0.5f, "step_r"};
     f->events[1] = (sw_clip_event_desc){0.25f, "step_l"};
     f->events[2] = (sw_clip_event_desc){1.0f, "end"};
     f->events[3] = (sw_clip_event_desc){0.0f, "start"};
     f->events[4] = (sw_clip_event_desc){0.5f, "dup"};
-    f->desc = (sw_clip_desc){.name = "walk", .duration = 1.0f, .joints_count = 4,
-                             .tracks = f->tracks, .tracks_count = N_TRACKS,
-                             .events = f->events, .events_count = N_EVENTS};
+    f->desc = (sw_clip_desc){.name = "walk",
+                             .duration = 1.0f,
+                             .joints_count = 4,
+                             .tracks = f->tracks,
+                             .tracks_count = N_TRACKS,
+                             .events = f->events,
+                             .events_count = N_EVENTS};
 }
 
 static void expect_error(sw_result r, const sw_error* e, sw_result want, const char* check,
@@ -104,8 +130,8 @@ static void test_layout(void** state) {
                                                                             : 3);
         assert_int_equal(t[i].uniform, d->times ? 0 : 1);
         assert_int_equal(t[i].values_offset % 16u, 0);
-        size_t nv = (size_t)d->keys_count * t[i].components *
-                    (d->interp == SW_INTERP_CUBIC ? 3u : 1u);
+        size_t nv =
+            (size_t)d->keys_count * t[i].components * (d->interp == SW_INTERP_CUBIC ? 3u : 1u);
         assert_memory_equal(sw_clip_track_values(c, &t[i]), d->values, nv * sizeof(float));
         for (uint32_t k = 0; k < d->keys_count; ++k) {
             float want = d->times ? d->times[k] : d->start + (float)k / d->rate;
@@ -113,9 +139,18 @@ static void test_layout(void** state) {
         }
         if (d->kind != SW_TRACK_KIND_FLOAT) assert_int_equal(t[i].target, d->joint);
     }
-    const uint32_t table[12] = {0, 1, SW_CLIP_NO_TRACK, SW_CLIP_NO_TRACK, SW_CLIP_NO_TRACK,
-                                SW_CLIP_NO_TRACK, SW_CLIP_NO_TRACK, 2, 3, SW_CLIP_NO_TRACK,
-                                SW_CLIP_NO_TRACK, SW_CLIP_NO_TRACK};
+    const uint32_t table[12] = {0,
+                                1,
+                                SW_CLIP_NO_TRACK,
+                                SW_CLIP_NO_TRACK,
+                                SW_CLIP_NO_TRACK,
+                                SW_CLIP_NO_TRACK,
+                                SW_CLIP_NO_TRACK,
+                                2,
+                                3,
+                                SW_CLIP_NO_TRACK,
+                                SW_CLIP_NO_TRACK,
+                                SW_CLIP_NO_TRACK};
     assert_memory_equal(sw_clip_joint_tracks(c, 0), table, sizeof table);
     assert_string_equal(sw_clip_float_track_name(c, 0), "weight");
     assert_string_equal(sw_clip_float_track_name(c, 1), "blink");
@@ -172,18 +207,47 @@ static const float kNanValues[3] = {0.0f, INFINITY, 0.0f};
 static const float kLongRot[2 * 4] = {0, 0, 0, 1, 0.8f, 0.0f, 0.0f, 0.61f};
 /* Cubic rotation whose tangents are fine but whose second value is not unit. */
 static const float kBadCubic[3 * 12] = {
-    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
 };
 
 typedef enum brk {
-    B_TRACKS_NULL, B_KIND_ZERO, B_KIND_BIG, B_INTERP, B_KEYS_ZERO, B_KEYS_MAX, B_VALUES_NULL,
-    B_JOINT, B_TWICE, B_FNAME_NULL, B_FNAME_EMPTY, B_FNAME_LONG, B_FNAME_DUP, B_TIMES_EQUAL,
-    B_TIMES_LATE, B_TIMES_NEG, B_TIMES_NAN, B_RATE_ZERO, B_RATE_NAN, B_UNIFORM_LATE,
-    B_UNIFORM_NEG_START, B_VALUE_INF, B_ROT_LONG, B_CUBIC_VALUE, B_DURATION_NAN,
-    B_DURATION_NEG, B_JOINTS_ZERO, B_JOINTS_BIG, B_EVENT_LATE, B_EVENT_NAN, B_EVENT_NAME_NULL,
-    B_EVENT_NAME_EMPTY, B_EVENT_NAME_LONG, B_EVENTS_NULL, B_EVENTS_MAX, B_NAME_LONG,
+    B_TRACKS_NULL,
+    B_KIND_ZERO,
+    B_KIND_BIG,
+    B_INTERP,
+    B_KEYS_ZERO,
+    B_KEYS_MAX,
+    B_VALUES_NULL,
+    B_JOINT,
+    B_TWICE,
+    B_FNAME_NULL,
+    B_FNAME_EMPTY,
+    B_FNAME_LONG,
+    B_FNAME_DUP,
+    B_TIMES_EQUAL,
+    B_TIMES_LATE,
+    B_TIMES_NEG,
+    B_TIMES_NAN,
+    B_RATE_ZERO,
+    B_RATE_NAN,
+    B_UNIFORM_LATE,
+    B_UNIFORM_NEG_START,
+    B_VALUE_INF,
+    B_ROT_LONG,
+    B_CUBIC_VALUE,
+    B_DURATION_NAN,
+    B_DURATION_NEG,
+    B_JOINTS_ZERO,
+    B_JOINTS_BIG,
+    B_EVENT_LATE,
+    B_EVENT_NAN,
+    B_EVENT_NAME_NULL,
+    B_EVENT_NAME_EMPTY,
+    B_EVENT_NAME_LONG,
+    B_EVENTS_NULL,
+    B_EVENTS_MAX,
+    B_NAME_LONG,
     B_FLOATS_MAX
 } brk;
 
@@ -202,47 +266,120 @@ static void apply(fixture* f, brk b) {
     sw_clip_desc* d = &f->desc;
     sw_clip_track_desc* t = f->tracks;
     switch (b) {
-    case B_TRACKS_NULL: d->tracks = NULL; break;
-    case B_KIND_ZERO: t[3].kind = SW_TRACK_KIND_NONE; break;
-    case B_KIND_BIG: t[3].kind = (sw_track_kind)9; break;
-    case B_INTERP: t[2].interp = (sw_interp)4; break;
-    case B_KEYS_ZERO: t[4].keys_count = 0; break;
-    case B_KEYS_MAX: t[2].keys_count = SW_CLIP_MAX_KEYS + 1u; break;
-    case B_VALUES_NULL: t[1].values = NULL; break;
-    case B_JOINT: t[3].joint = 4; break;
-    case B_TWICE: t[4].joint = 2; break; /* second rotation track on joint 2 */
-    case B_FNAME_NULL: t[5].name = NULL; break;
-    case B_FNAME_EMPTY: t[5].name = ""; break;
-    case B_FNAME_LONG: t[1].name = g_long; break;
-    case B_FNAME_DUP: t[5].name = "weight"; break;
-    case B_TIMES_EQUAL: t[1].times = kBadTimes; break;
-    case B_TIMES_LATE: t[1].times = kLateTimes; break;
-    case B_TIMES_NEG: t[1].times = kNegTimes; break;
-    case B_TIMES_NAN: t[1].times = kNanTimes; break;
-    case B_RATE_ZERO: t[2].rate = 0.0f; break;
-    case B_RATE_NAN: t[2].rate = NAN; break;
-    case B_UNIFORM_LATE: t[2].rate = 2.0f; break; /* 4 keys: last at 1.5 */
-    case B_UNIFORM_NEG_START: t[3].start = -0.5f; break;
-    case B_VALUE_INF: t[1].values = kNanValues; break;
-    case B_ROT_LONG: t[4].values = kLongRot; break;
-    case B_CUBIC_VALUE: t[0].values = kBadCubic; break;
-    case B_DURATION_NAN: d->duration = NAN; break;
-    case B_DURATION_NEG: d->duration = -1.0f; break;
-    case B_JOINTS_ZERO: d->joints_count = 0; break;
-    case B_JOINTS_BIG: d->joints_count = SW_SKELETON_MAX_JOINTS + 1u; break;
-    case B_EVENT_LATE: f->events[2].time = 1.01f; break;
-    case B_EVENT_NAN: f->events[1].time = NAN; break;
-    case B_EVENT_NAME_NULL: f->events[3].name = NULL; break;
-    case B_EVENT_NAME_EMPTY: f->events[3].name = ""; break;
-    case B_EVENT_NAME_LONG: f->events[0].name = g_long; break;
-    case B_EVENTS_NULL: d->events = NULL; break;
-    case B_EVENTS_MAX: d->events_count = SW_CLIP_MAX_EVENTS + 1u; break;
-    case B_NAME_LONG: d->name = g_long; break;
+    case B_TRACKS_NULL:
+        d->tracks = NULL;
+        break;
+    case B_KIND_ZERO:
+        t[3].kind = SW_TRACK_KIND_NONE;
+        break;
+    case B_KIND_BIG:
+        t[3].kind = (sw_track_kind)9;
+        break;
+    case B_INTERP:
+        t[2].interp = (sw_interp)4;
+        break;
+    case B_KEYS_ZERO:
+        t[4].keys_count = 0;
+        break;
+    case B_KEYS_MAX:
+        t[2].keys_count = SW_CLIP_MAX_KEYS + 1u;
+        break;
+    case B_VALUES_NULL:
+        t[1].values = NULL;
+        break;
+    case B_JOINT:
+        t[3].joint = 4;
+        break;
+    case B_TWICE:
+        t[4].joint = 2;
+        break; /* second rotation track on joint 2 */
+    case B_FNAME_NULL:
+        t[5].name = NULL;
+        break;
+    case B_FNAME_EMPTY:
+        t[5].name = "";
+        break;
+    case B_FNAME_LONG:
+        t[1].name = g_long;
+        break;
+    case B_FNAME_DUP:
+        t[5].name = "weight";
+        break;
+    case B_TIMES_EQUAL:
+        t[1].times = kBadTimes;
+        break;
+    case B_TIMES_LATE:
+        t[1].times = kLateTimes;
+        break;
+    case B_TIMES_NEG:
+        t[1].times = kNegTimes;
+        break;
+    case B_TIMES_NAN:
+        t[1].times = kNanTimes;
+        break;
+    case B_RATE_ZERO:
+        t[2].rate = 0.0f;
+        break;
+    case B_RATE_NAN:
+        t[2].rate = NAN;
+        break;
+    case B_UNIFORM_LATE:
+        t[2].rate = 2.0f;
+        break; /* 4 keys: last at 1.5 */
+    case B_UNIFORM_NEG_START:
+        t[3].start = -0.5f;
+        break;
+    case B_VALUE_INF:
+        t[1].values = kNanValues;
+        break;
+    case B_ROT_LONG:
+        t[4].values = kLongRot;
+        break;
+    case B_CUBIC_VALUE:
+        t[0].values = kBadCubic;
+        break;
+    case B_DURATION_NAN:
+        d->duration = NAN;
+        break;
+    case B_DURATION_NEG:
+        d->duration = -1.0f;
+        break;
+    case B_JOINTS_ZERO:
+        d->joints_count = 0;
+        break;
+    case B_JOINTS_BIG:
+        d->joints_count = SW_SKELETON_MAX_JOINTS + 1u;
+        break;
+    case B_EVENT_LATE:
+        f->events[2].time = 1.01f;
+        break;
+    case B_EVENT_NAN:
+        f->events[1].time = NAN;
+        break;
+    case B_EVENT_NAME_NULL:
+        f->events[3].name = NULL;
+        break;
+    case B_EVENT_NAME_EMPTY:
+        f->events[3].name = "";
+        break;
+    case B_EVENT_NAME_LONG:
+        f->events[0].name = g_long;
+        break;
+    case B_EVENTS_NULL:
+        d->events = NULL;
+        break;
+    case B_EVENTS_MAX:
+        d->events_count = SW_CLIP_MAX_EVENTS + 1u;
+        break;
+    case B_NAME_LONG:
+        d->name = g_long;
+        break;
     case B_FLOATS_MAX:
         for (uint32_t i = 0; i <= SW_CLIP_MAX_FLOAT_TRACKS; ++i) {
             snprintf(g_many_names[i], sizeof g_many_names[i], "f%u", i);
             g_many[i] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
-                                             .name = g_many_names[i], .keys_count = 1,
+                                             .name = g_many_names[i],
+                                             .keys_count = 1,
                                              .values = kValuesW};
         }
         d->tracks = g_many;
@@ -420,8 +557,8 @@ static void test_events_forward_playback(void** state) {
         if (i % 5 == 0 && i > 0) t = ev[i - 1].time; /* ties */
         ev[i] = (sw_clip_event_desc){t, names[i]};
     }
-    const sw_clip_desc desc = {.duration = duration, .joints_count = 1, .events = ev,
-                               .events_count = N};
+    const sw_clip_desc desc = {
+        .duration = duration, .joints_count = 1, .events = ev, .events_count = N};
     const sw_clip* c = NULL;
     assert_int_equal(sw_clip_create(&desc, NULL, &c, NULL), SW_RESULT_OK);
     for (int run = 0; run < 20; ++run) {
@@ -504,18 +641,18 @@ static void test_load_hostile(void** state) {
     free(b.c);
 
     const sw_result BAD = SW_RESULT_BAD_DATA;
-#define HOSTILE(edit, want, check, index)                                                        \
-    do {                                                                                         \
-        b = valid_block();                                                                       \
-        edit;                                                                                    \
-        out = NULL;                                                                              \
-        e = (sw_error){0};                                                                       \
-        sw_result r_ = sw_clip_load(b.c, b.size, &out, &e);                                      \
-        print_message("hostile: %s\n", #edit);                                                   \
-        expect_error(r_, &e, want, check, index);                                                \
-        assert_null(out);                                                                        \
-        assert_true(e.offset <= b.size);                                                         \
-        free(b.c);                                                                               \
+#define HOSTILE(edit, want, check, index)                                                          \
+    do {                                                                                           \
+        b = valid_block();                                                                         \
+        edit;                                                                                      \
+        out = NULL;                                                                                \
+        e = (sw_error){0};                                                                         \
+        sw_result r_ = sw_clip_load(b.c, b.size, &out, &e);                                        \
+        print_message("hostile: %s\n", #edit);                                                     \
+        expect_error(r_, &e, want, check, index);                                                  \
+        assert_null(out);                                                                          \
+        assert_true(e.offset <= b.size);                                                           \
+        free(b.c);                                                                                 \
     } while (0)
 
     /* Block order of tracks: 0 T j0 (uniform), 1 R j0 (explicit), 2 R j2
@@ -611,10 +748,8 @@ static void test_load_hostile(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout),
-        cmocka_unit_test(test_desc_validity_table),
-        cmocka_unit_test(test_events_between),
-        cmocka_unit_test(test_events_forward_playback),
+        cmocka_unit_test(test_layout),         cmocka_unit_test(test_desc_validity_table),
+        cmocka_unit_test(test_events_between), cmocka_unit_test(test_events_forward_playback),
         cmocka_unit_test(test_load_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

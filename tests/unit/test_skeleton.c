@@ -79,8 +79,8 @@ static void test_build_layout(void** state) {
 
 typedef struct desc_case {
     const char* what;
-    int joint;         /* joint to break, -1 for none */
-    int field;         /* see break_joint */
+    int joint; /* joint to break, -1 for none */
+    int field; /* see break_joint */
     sw_result result;
     const char* check;
     int64_t index;
@@ -105,19 +105,44 @@ static char g_long_name[SW_SKELETON_MAX_NAME + 2];
 
 static void break_joint(sw_skeleton_joint* j, int field) {
     switch (field) {
-    case F_NAME_NULL: j->name = NULL; break;
-    case F_NAME_EMPTY: j->name = ""; break;
-    case F_NAME_LONG: j->name = g_long_name; break;
-    case F_NAME_DUP: j->name = "spine"; break;
-    case F_PARENT_SELF: j->parent = 3; break;
-    case F_PARENT_FORWARD: j->parent = 5; break;
-    case F_PARENT_BELOW: j->parent = -2; break;
-    case F_T_NAN: j->rest.t.y = NAN; break;
-    case F_S_INF: j->rest.s.z = INFINITY; break;
-    case F_R_NAN: j->rest.r.w = NAN; break;
-    case F_R_LONG: j->rest.r = sw_quat_make(0.0f, 0.0f, 0.0f, 1.002f); break;
-    case F_R_ZERO: j->rest.r = sw_quat_make(0.0f, 0.0f, 0.0f, 0.0f); break;
-    default: break;
+    case F_NAME_NULL:
+        j->name = NULL;
+        break;
+    case F_NAME_EMPTY:
+        j->name = "";
+        break;
+    case F_NAME_LONG:
+        j->name = g_long_name;
+        break;
+    case F_NAME_DUP:
+        j->name = "spine";
+        break;
+    case F_PARENT_SELF:
+        j->parent = 3;
+        break;
+    case F_PARENT_FORWARD:
+        j->parent = 5;
+        break;
+    case F_PARENT_BELOW:
+        j->parent = -2;
+        break;
+    case F_T_NAN:
+        j->rest.t.y = NAN;
+        break;
+    case F_S_INF:
+        j->rest.s.z = INFINITY;
+        break;
+    case F_R_NAN:
+        j->rest.r.w = NAN;
+        break;
+    case F_R_LONG:
+        j->rest.r = sw_quat_make(0.0f, 0.0f, 0.0f, 1.002f);
+        break;
+    case F_R_ZERO:
+        j->rest.r = sw_quat_make(0.0f, 0.0f, 0.0f, 0.0f);
+        break;
+    default:
+        break;
     }
 }
 
@@ -180,8 +205,7 @@ static void test_desc_validity_table(void** state) {
     assert_int_equal(sw_skeleton_init(mem, 4096, NULL, &s, &e), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_skeleton_init(mem, 4096, &desc, NULL, &e), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_skeleton_init((char*)mem + 4, 4000, &desc, &s, &e), SW_RESULT_MISALIGNED);
-    assert_int_equal(sw_skeleton_init(mem, need - 1u, &desc, &s, &e),
-                     SW_RESULT_BUFFER_TOO_SMALL);
+    assert_int_equal(sw_skeleton_init(mem, need - 1u, &desc, &s, &e), SW_RESULT_BUFFER_TOO_SMALL);
     assert_null(s);
     assert_int_equal(sw_skeleton_init(mem, need, &desc, &s, NULL), SW_RESULT_OK);
     assert_int_equal(sw_skeleton_measure(NULL), 0);
@@ -192,8 +216,7 @@ static void test_desc_validity_table(void** state) {
     assert_int_equal(sw_skeleton_init(mem, 4096, &zero, &s, &e), SW_RESULT_LIMIT);
     assert_string_equal(e.check, "joints count");
     const sw_skeleton_desc no_joints = {NULL, 3};
-    assert_int_equal(sw_skeleton_init(mem, 4096, &no_joints, &s, &e),
-                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_skeleton_init(mem, 4096, &no_joints, &s, &e), SW_RESULT_INVALID_ARGUMENT);
     free(mem);
 }
 
@@ -219,7 +242,8 @@ static void test_joint_limit(void** state) {
     assert_int_equal(sw_skeleton_find_chain(s, "j0", "j1023", chain, SW_SKELETON_MAX_JOINTS, &n),
                      SW_RESULT_OK);
     assert_int_equal(n, SW_SKELETON_MAX_JOINTS);
-    for (uint32_t k = 0; k < n; ++k) assert_int_equal(chain[k], k);
+    for (uint32_t k = 0; k < n; ++k)
+        assert_int_equal(chain[k], k);
     sw_skeleton_destroy(s, NULL);
     desc.joints_count = N;
     s = NULL;
@@ -238,7 +262,8 @@ static void test_find(void** state) {
     const sw_skeleton_desc desc = {j, TEST_JOINTS};
     const sw_skeleton* s = NULL;
     assert_int_equal(sw_skeleton_create(&desc, NULL, &s, NULL), SW_RESULT_OK);
-    for (int i = 0; i < TEST_JOINTS; ++i) assert_int_equal(sw_skeleton_find_joint(s, kNames[i]), i);
+    for (int i = 0; i < TEST_JOINTS; ++i)
+        assert_int_equal(sw_skeleton_find_joint(s, kNames[i]), i);
     assert_int_equal(sw_skeleton_find_joint(s, "Hips"), -1); /* case-sensitive */
     assert_int_equal(sw_skeleton_find_joint(s, "hip"), -1);
     assert_int_equal(sw_skeleton_find_joint(s, ""), -1);
@@ -261,8 +286,7 @@ static void test_find(void** state) {
     /* Not an ancestor: sibling, descendant as root, other tree, unknown. */
     n = 77;
     assert_int_equal(sw_skeleton_find_chain(s, "head", "hand_l", out, 8, &n), SW_RESULT_NOT_FOUND);
-    assert_int_equal(sw_skeleton_find_chain(s, "hand_l", "hips", out, 8, &n),
-                     SW_RESULT_NOT_FOUND);
+    assert_int_equal(sw_skeleton_find_chain(s, "hand_l", "hips", out, 8, &n), SW_RESULT_NOT_FOUND);
     assert_int_equal(sw_skeleton_find_chain(s, "prop", "head", out, 8, &n), SW_RESULT_NOT_FOUND);
     assert_int_equal(sw_skeleton_find_chain(s, "hips", "tail", out, 8, &n), SW_RESULT_NOT_FOUND);
     assert_int_equal(n, 77);
@@ -332,12 +356,12 @@ static void test_load_hostile(void** state) {
     }
     free(b.s);
 
-#define HOSTILE(edit, want, check, index)                                                        \
-    do {                                                                                         \
-        b = valid_block();                                                                       \
-        edit;                                                                                    \
-        expect_load(&b, want, check, index);                                                     \
-        free(b.s);                                                                               \
+#define HOSTILE(edit, want, check, index)                                                          \
+    do {                                                                                           \
+        b = valid_block();                                                                         \
+        edit;                                                                                      \
+        expect_load(&b, want, check, index);                                                       \
+        free(b.s);                                                                                 \
     } while (0)
 
     HOSTILE(b.s->size = 16, SW_RESULT_BAD_DATA, "block size >= header", -1);
@@ -365,8 +389,8 @@ static void test_load_hostile(void** state) {
             memset((char*)b.s + o, 'z', b.size - o);
         },
         SW_RESULT_BAD_DATA, "names in bounds", 5);
-    HOSTILE(((char*)b.s)[name_offsets_of(&b)[1]] = '\0', SW_RESULT_BAD_DATA,
-            "joint name not empty", 1);
+    HOSTILE(((char*)b.s)[name_offsets_of(&b)[1]] = '\0', SW_RESULT_BAD_DATA, "joint name not empty",
+            1);
     HOSTILE(name_offsets_of(&b)[4] = name_offsets_of(&b)[0], SW_RESULT_BAD_DATA,
             "unique joint names", 4);
     HOSTILE(parents_of(&b)[2] = 2, SW_RESULT_BAD_DATA, "parent < joint", 2);
@@ -382,8 +406,7 @@ static void test_load_hostile(void** state) {
     b = valid_block();
     assert_int_equal(sw_skeleton_load(NULL, b.size, &out, &e), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_skeleton_load(b.s, b.size, NULL, &e), SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_skeleton_load((char*)b.s + 8, b.size - 8, &out, &e),
-                     SW_RESULT_MISALIGNED);
+    assert_int_equal(sw_skeleton_load((char*)b.s + 8, b.size - 8, &out, &e), SW_RESULT_MISALIGNED);
     /* A larger buffer is fine: the block says where it ends. */
     void* big = aligned_alloc(16, b.size + 64);
     memset(big, 0xAB, b.size + 64);
@@ -434,7 +457,7 @@ static void test_raw_reorder(void** state) {
      *              -> a2 (5)
      *   root_b (3) -> b1 (1)                                                 */
     const sw_raw_joint in[6] = {
-        raw("a1", 2, 0.0f),  raw("b1", 3, 1.0f),  raw("root_a", -1, 2.0f),
+        raw("a1", 2, 0.0f),      raw("b1", 3, 1.0f),  raw("root_a", -1, 2.0f),
         raw("root_b", -1, 3.0f), raw("a1x", 0, 4.0f), raw("a2", 2, 5.0f),
     };
     const sw_skeleton* s = NULL;
@@ -443,7 +466,8 @@ static void test_raw_reorder(void** state) {
     assert_int_equal(sw_raw_skeleton_build(in, 6, NULL, &s, remap, &e), SW_RESULT_OK);
     /* Depth-first from roots in input order, children in input order. */
     const char* want[6] = {"root_a", "a1", "a1x", "a2", "root_b", "b1"};
-    for (uint32_t i = 0; i < 6; ++i) assert_string_equal(sw_skeleton_joint_name(s, i), want[i]);
+    for (uint32_t i = 0; i < 6; ++i)
+        assert_string_equal(sw_skeleton_joint_name(s, i), want[i]);
     for (uint32_t i = 0; i < 6; ++i) {
         int32_t k = remap[i];
         assert_true(k >= 0 && k < 6);
@@ -468,7 +492,8 @@ static void test_raw_shuffled(void** state) {
         if (i > 0 && sw_test_rand(&seed, 0, 1) < 0.05f) tree_parent[i] = -1;
     }
     int32_t perm[N]; /* perm[tree index] = raw index */
-    for (int i = 0; i < N; ++i) perm[i] = i;
+    for (int i = 0; i < N; ++i)
+        perm[i] = i;
     for (int i = N - 1; i > 0; --i) {
         int k = (int)sw_test_rand(&seed, 0.0f, (float)(i + 1));
         if (k > i) k = i;
@@ -508,7 +533,8 @@ static void test_raw_shuffled(void** state) {
         /* joints between the parent and k are all descendants of the parent. */
         for (int m = par[k] + 1; m < k; ++m) {
             int a = m;
-            while (a > par[k]) a = par[a];
+            while (a > par[k])
+                a = par[a];
             assert_int_equal(a, par[k]);
         }
     }
@@ -568,10 +594,10 @@ static void test_raw_rejects(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_build_layout),    cmocka_unit_test(test_desc_validity_table),
-        cmocka_unit_test(test_joint_limit),     cmocka_unit_test(test_find),
-        cmocka_unit_test(test_load_hostile),    cmocka_unit_test(test_allocator_failure),
-        cmocka_unit_test(test_raw_reorder),     cmocka_unit_test(test_raw_shuffled),
+        cmocka_unit_test(test_build_layout), cmocka_unit_test(test_desc_validity_table),
+        cmocka_unit_test(test_joint_limit),  cmocka_unit_test(test_find),
+        cmocka_unit_test(test_load_hostile), cmocka_unit_test(test_allocator_failure),
+        cmocka_unit_test(test_raw_reorder),  cmocka_unit_test(test_raw_shuffled),
         cmocka_unit_test(test_raw_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
