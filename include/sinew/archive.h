@@ -10,7 +10,11 @@
  *    28  u32      flags (0)
  *    32  sw_archive_chunk[chunks_count]
  *        chunks: 16-byte aligned blocks, each exactly a runtime object
- *        (sw_skeleton, sw_clip) usable where it lies.
+ *        (sw_skeleton, sw_clip) usable where it lies, placed after the
+ *        table in table order without overlapping; a chunk's size is its
+ *        block's size field. Skeleton chunks have link SW_ARCHIVE_NO_LINK;
+ *        a clip's link is the chunk index of a skeleton with the same
+ *        joints_count.
  *
  * Loading validates the header, the checksum, the chunk table (bounds,
  * alignment, no overlap, known kinds, links) and then every chunk with the
@@ -59,8 +63,10 @@ typedef struct sw_archive {
  * archive and the objects taken from it.
  * Fails: INVALID_ARGUMENT; MISALIGNED; TRUNCATED (shorter than the header or
  * the declared size); BAD_MAGIC; BAD_VERSION; BAD_CHECKSUM; LIMIT; BAD_DATA
- * (chunk table or chunk contents). err names the check, the byte offset in
- * the file and the chunk (or, inside a chunk, the element). */
+ * (size longer than declared, nonzero flags, chunk table or chunk contents;
+ * a chunk block that runs past its chunk is BAD_DATA, not TRUNCATED). err
+ * names the check, the byte offset in the file and the chunk (or, inside a
+ * chunk, the element). */
 SINEW_API sw_result sw_archive_load(const void* data, size_t size, sw_archive* out,
                                     sw_error* err);
 
