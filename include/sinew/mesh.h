@@ -17,6 +17,7 @@
 #define SINEW_MESH_H
 
 #include "math.h"
+#include "skeleton.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,15 +41,15 @@ typedef struct sw_mesh {
     uint32_t palette_count;         /* 1..1024 skin joints */
     uint32_t skeleton_joints_count; /* joints of the skeleton it binds to */
     uint32_t morph_targets_count;
-    uint32_t name_offset;           /* NUL-terminated */
-    uint32_t positions_offset;      /* float[3 * V], bind space */
-    uint32_t normals_offset;        /* float[3 * V], unit, or 0 */
-    uint32_t uvs_offset;            /* float[2 * V] or 0 */
-    uint32_t joints_offset;         /* uint16_t[4 * V], palette indices */
-    uint32_t weights_offset;        /* float[4 * V], each >= 0, summing to 1 within 1e-3 */
-    uint32_t indices_offset;        /* uint32_t[I], each < V */
-    uint32_t palette_offset;        /* uint16_t[palette_count], each < skeleton_joints_count */
-    uint32_t inverse_binds_offset;  /* sw_mat4[palette_count], 16-byte aligned, finite */
+    uint32_t name_offset;            /* NUL-terminated */
+    uint32_t positions_offset;       /* float[3 * V], bind space */
+    uint32_t normals_offset;         /* float[3 * V], finite (unit length not checked), or 0 */
+    uint32_t uvs_offset;             /* float[2 * V] or 0 */
+    uint32_t joints_offset;          /* uint16_t[4 * V], palette indices */
+    uint32_t weights_offset;         /* float[4 * V], each >= 0, summing to 1 within 1e-3 */
+    uint32_t indices_offset;         /* uint32_t[I], each < V */
+    uint32_t palette_offset;         /* uint16_t[palette_count], each < skeleton_joints_count */
+    uint32_t inverse_binds_offset;   /* sw_mat4[palette_count], 16-byte aligned, finite */
     uint32_t morph_positions_offset; /* float[3 * V * targets] (target-major), or 0 */
     uint32_t morph_normals_offset;   /* float[3 * V * targets] or 0 */
     uint32_t morph_names_offset;     /* uint32_t[targets]: offsets of names, or 0 */
@@ -85,9 +86,21 @@ static inline const uint16_t* sw_mesh_palette(const sw_mesh* m) {
 static inline const sw_mat4* sw_mesh_inverse_binds(const sw_mesh* m) {
     return (const sw_mat4*)(const void*)((const char*)m + m->inverse_binds_offset);
 }
+/* Position deltas of target k start at 3 * V * k. NULL without targets. */
+static inline const float* sw_mesh_morph_positions(const sw_mesh* m) {
+    return m->morph_positions_offset
+               ? (const float*)(const void*)((const char*)m + m->morph_positions_offset)
+               : NULL;
+}
+/* NULL when the targets carry no normal deltas. */
+static inline const float* sw_mesh_morph_normals(const sw_mesh* m) {
+    return m->morph_normals_offset
+               ? (const float*)(const void*)((const char*)m + m->morph_normals_offset)
+               : NULL;
+}
 
 typedef struct sw_mesh_desc {
-    const char* name;             /* NULL: "" */
+    const char* name; /* NULL: "" */
     uint32_t vertices_count;
     const float* positions;       /* 3 * V */
     const float* normals;         /* optional, 3 * V */
@@ -95,28 +108,34 @@ typedef struct sw_mesh_desc {
     const uint16_t* joints;       /* 4 * V palette indices (unused slots: weight 0) */
     const float* weights;         /* 4 * V */
     const uint32_t* indices;      /* optional: NULL means 0..V-1 (V a multiple of 3) */
-    uint32_t indices_count;
+    uint32_t indices_count;       /* 0 when indices is NULL */
     const uint16_t* palette;      /* palette_count skeleton joints */
     const sw_mat4* inverse_binds; /* palette_count */
     uint32_t palette_count;
     uint32_t skeleton_joints_count;
     uint32_t morph_targets_count;
-    const float* morph_positions; /* 3 * V * targets, target-major */
-    const float* morph_normals;   /* optional */
-    const char* const* morph_names; /* optional, targets names */
+    const float* morph_positions;   /* 3 * V * targets, target-major */
+    const float* morph_normals;     /* optional (only with targets) */
+    const char* const* morph_names; /* optional (only with targets), targets names */
 } sw_mesh_desc;
 
 /* Bytes needed to build `desc`, or 0 when it is invalid. */
 SINEW_API size_t sw_mesh_measure(const sw_mesh_desc* desc);
 
 /* Builds a mesh in caller memory (16-byte aligned, sw_mesh_measure bytes);
- * *out == mem. Weights are copied as given (not renormalized).
- * Fails: INVALID_ARGUMENT (NULL), MISALIGNED, BUFFER_TOO_SMALL; LIMIT
- * (vertices, indices, palette, targets, name); BAD_DATA for non-finite
- * values, an index >= V, indices not a multiple of 3, a vertex joint >=
- * palette_count with non-zero weight, negative weights or sums off 1 by more
- * than 1e-3, palette joints >= skeleton_joints_count, singular inverse binds.
- * err names the check and the vertex / index / palette entry. */
+ * *out == mem. Weights are copied as given (not renormalized); indices are
+ * always stored (0..V-1 when the desc has none).
+ * Fails: INVALID_ARGUMENT (NULL arguments or required arrays, indices_count
+ * without indices, morph arrays without targets), MISALIGNED,
+ * BUFFER_TOO_SMALL; LIMIT (vertices, indices, palette 1..1024, skeleton
+ * joints 1..SW_SKELETON_MAX_JOINTS, targets, names, block above 4 GiB);
+ * BAD_DATA for non-finite values, an index >= V, indices not a multiple of 3,
+ * a vertex joint >= palette_count with non-zero weight, negative weights or
+ * sums off 1 by more than 1e-3, palette joints >= skeleton_joints_count,
+ * singular inverse binds (upper 3x3 with |det| <= 1e-6 times the product of
+ * its column lengths). err names the check and the element: the vertex, the
+ * position in the index array, the palette entry, target * V + vertex for
+ * morph deltas, the target for morph names. */
 SINEW_API sw_result sw_mesh_init(void* mem, size_t size, const sw_mesh_desc* desc,
                                  const sw_mesh** out, sw_error* err);
 SINEW_API sw_result sw_mesh_create(const sw_mesh_desc* desc, const sw_allocator* alloc,
@@ -124,9 +143,14 @@ SINEW_API sw_result sw_mesh_create(const sw_mesh_desc* desc, const sw_allocator*
 SINEW_API void sw_mesh_destroy(const sw_mesh* m, const sw_allocator* alloc);
 
 /* Validates a mesh block in place (16-byte aligned) and sets *out to it.
- * Same checks as sw_mesh_init, plus bounds, offsets and alignment. */
-SINEW_API sw_result sw_mesh_load(const void* data, size_t size, const sw_mesh** out,
-                                 sw_error* err);
+ * Same checks as sw_mesh_init, plus: size within `size` (TRUNCATED), reserved
+ * zero, known flags matching the optional offsets, every array after the
+ * header, aligned to its element (16 for inverse binds) and inside the block,
+ * names NUL-terminated inside the block (BAD_DATA). */
+SINEW_API sw_result sw_mesh_load(const void* data, size_t size, const sw_mesh** out, sw_error* err);
+
+/* Name of morph target k, "" when the mesh has no names or k is out of range. */
+SINEW_API const char* sw_mesh_morph_name(const sw_mesh* m, uint32_t k);
 
 #ifdef __cplusplus
 }
