@@ -263,6 +263,13 @@ static void test_round_trip(void** state) {
     free_set(&s);
 }
 
+static void* fail_alloc(void* user, size_t size, size_t align) {
+    (void)user;
+    (void)size;
+    (void)align;
+    return NULL;
+}
+
 static void test_writer_errors(void** state) {
     (void)state;
     set s;
@@ -292,6 +299,11 @@ static void test_writer_errors(void** state) {
     assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
     const sw_archive_contents zero = {0};
     assert_int_equal(sw_archive_write(&zero, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_null(data);
+    const sw_allocator failing = {.alloc_fn = fail_alloc};
+    assert_int_equal(sw_archive_write(&s.contents, &failing, &data, &size, &e),
+                     SW_RESULT_OUT_OF_MEMORY);
+    assert_string_equal(e.check, "allocation");
     assert_null(data);
     free_set(&s);
 }

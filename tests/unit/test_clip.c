@@ -746,11 +746,32 @@ static void test_load_hostile(void** state) {
     free(b.c);
 }
 
+static void* fail_alloc(void* user, size_t size, size_t align) {
+    (void)size;
+    (void)align;
+    ++*(int*)user;
+    return NULL;
+}
+
+static void test_allocator_failure(void** state) {
+    (void)state;
+    fixture f;
+    make_fixture(&f);
+    int calls = 0;
+    const sw_allocator a = {.alloc_fn = fail_alloc, .user = &calls};
+    const sw_clip* c = NULL;
+    sw_error e = {0};
+    assert_int_equal(sw_clip_create(&f.desc, &a, &c, &e), SW_RESULT_OUT_OF_MEMORY);
+    assert_string_equal(e.check, "allocation");
+    assert_int_equal(calls, 1);
+    assert_null(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout),         cmocka_unit_test(test_desc_validity_table),
         cmocka_unit_test(test_events_between), cmocka_unit_test(test_events_forward_playback),
-        cmocka_unit_test(test_load_hostile),
+        cmocka_unit_test(test_load_hostile),   cmocka_unit_test(test_allocator_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
