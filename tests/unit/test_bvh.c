@@ -735,6 +735,58 @@ static void test_boxing_frame_count(void** state) {
     free(text);
 }
 
+/* Hand-made files in tests/data: every frame and a point between frames
+ * against the independent FK, with and without End Sites. */
+static void test_data_files(void** state) {
+    (void)state;
+    static const struct {
+        const char* name;
+        int frames_declared, frames;
+        uint32_t joints, end_sites;
+    } files[] = {
+        {"mixed_orders.bvh", 5, 5, 7, 3},
+        {"crlf_two_roots.bvh", 3, 3, 4, 1},
+        {"frame_count_short.bvh", 5, 3, 2, 1},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", SINEW_TEST_DATA, files[i].name);
+        size_t size = 0;
+        char* text = fk_read_text(path, &size);
+        assert_non_null(text);
+        fk_bvh ref;
+        assert_int_equal(fk_parse(text, &ref), 0);
+        for (int es = 0; es < 2; ++es) {
+            sw_bvh_options opt = {0.0f, es == 1, NULL};
+            sw_bvh_result r;
+            sw_error err;
+            assert_int_equal(sw_bvh_read(text, size, &opt, NULL, &r, &err), SW_RESULT_OK);
+            assert_int_equal((int)r.frames_declared, files[i].frames_declared);
+            assert_int_equal((int)r.frames_read, files[i].frames);
+            assert_int_equal(r.warnings != 0, files[i].frames != files[i].frames_declared);
+            assert_int_equal(r.skeleton->joints_count,
+                             files[i].joints + (es ? files[i].end_sites : 0u));
+            const float rate = (float)(1.0 / (double)r.frame_time);
+            double worst = 0.0;
+            for (int f = 0; f < ref.frames; ++f) {
+                double d = compare_pose(&ref, r.skeleton, r.clip, (float)f / rate, f, 0.0, es);
+                if (d > worst) worst = d;
+                if (f + 1 < ref.frames) {
+                    const float t = ((float)f + 0.3f) / rate;
+                    const float t0 = (float)f / rate, t1 = (float)(f + 1) / rate;
+                    const double alpha = ((double)t - (double)t0) / ((double)t1 - (double)t0);
+                    d = compare_pose(&ref, r.skeleton, r.clip, t, f, alpha, es);
+                    if (d > worst) worst = d;
+                }
+            }
+            if (!(worst <= 1e-4)) fail_msg("%s: max FK deviation %.3g", files[i].name, worst);
+            sw_bvh_result_free(&r, NULL);
+        }
+        fk_free(&ref);
+        free(text);
+    }
+}
+
 /* ---- asset opener on BVH and unknown files ---- */
 
 static void test_asset_open(void** state) {
@@ -800,6 +852,7 @@ int main(void) {
         cmocka_unit_test(test_cmu_01_01),
         cmocka_unit_test(test_cmu_01_03),
         cmocka_unit_test(test_boxing_frame_count),
+        cmocka_unit_test(test_data_files),
         cmocka_unit_test(test_asset_open),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
