@@ -72,8 +72,11 @@ void cli_json_number(FILE* f, double v) {
 
 const char* cli_format_name(sw_asset_format f) {
     switch (f) {
-    case SW_ASSET_FORMAT_SINEW: return "sinew";
-    case SW_ASSET_FORMAT_BVH: return "bvh";
-    default: return "unknown";
+    case SW_ASSET_FORMAT_SINEW:
+        return "sinew";
+    case SW_ASSET_FORMAT_BVH:
+        return "bvh";
+    default:
+        return "unknown";
     }
 }

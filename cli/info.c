@@ -7,7 +7,8 @@
 static uint64_t info_keys(const sw_clip* c) {
     uint64_t keys = 0;
     const sw_clip_track* t = sw_clip_tracks(c);
-    for (uint32_t i = 0; i < c->tracks_count; ++i) keys += t[i].keys_count;
+    for (uint32_t i = 0; i < c->tracks_count; ++i)
+        keys += t[i].keys_count;
     return keys;
 }
 

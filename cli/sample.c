@@ -76,9 +76,12 @@ static void sample_print(const sample_args* a, const sw_skeleton* s, const sw_cl
             const double v[10] = {x->t.x, x->t.y, x->t.z, x->r.x, x->r.y,
                                   x->r.z, x->r.w, x->s.x, x->s.y, x->s.z};
             for (int k = 0; k < 10; ++k) {
-                if (k == 3) printf("], \"r\": [");
-                else if (k == 7) printf("], \"s\": [");
-                else if (k) printf(", ");
+                if (k == 3)
+                    printf("], \"r\": [");
+                else if (k == 7)
+                    printf("], \"s\": [");
+                else if (k)
+                    printf(", ");
                 cli_json_number(stdout, v[k]);
             }
             printf("]}");
@@ -117,8 +120,10 @@ int cli_sample(int argc, char** argv) {
     cli_warn_asset("sample", a.path, &asset);
     int32_t ci = a.clip ? sw_asset_find_clip(&asset, a.clip) : (asset.clips_count ? 0 : -1);
     if (ci < 0) {
-        if (a.clip) cli_error("sample", "%s: no clip \"%s\"", a.path, a.clip);
-        else cli_error("sample", "%s: the file holds no clip", a.path);
+        if (a.clip)
+            cli_error("sample", "%s: no clip \"%s\"", a.path, a.clip);
+        else
+            cli_error("sample", "%s: the file holds no clip", a.path);
         sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }

@@ -52,7 +52,8 @@ static sw_result sw__asset_read(const char* path, char** out, size_t* out_size, 
 static bool sw__asset_is_bvh(const char* d, size_t n) {
     size_t i = 0;
     if (n >= 3 && memcmp(d, "\xEF\xBB\xBF", 3) == 0) i = 3;
-    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) ++i;
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'))
+        ++i;
     return n - i >= 9 && memcmp(d + i, "HIERARCHY", 9) == 0;
 }
 

@@ -10,8 +10,8 @@
 #include "sinew/tools/bvh.h"
 
 #define SW__BVH_MAX_NODES (2u * SW_SKELETON_MAX_JOINTS) /* joints plus End Sites */
-#define SW__BVH_MAX_CHANNELS 6u                          /* per joint */
-#define SW__BVH_HASH_SLOTS 8192u                         /* > 2 * SW__BVH_MAX_NODES */
+#define SW__BVH_MAX_CHANNELS 6u                         /* per joint */
+#define SW__BVH_HASH_SLOTS 8192u                        /* > 2 * SW__BVH_MAX_NODES */
 
 /* Channel codes: 0..2 X/Y/Z position, 3..5 X/Y/Z rotation. */
 enum { SW__BVH_POS_X = 0, SW__BVH_ROT_X = 3 };
@@ -19,7 +19,7 @@ enum { SW__BVH_POS_X = 0, SW__BVH_ROT_X = 3 };
 typedef struct sw__bvh_node {
     const char* name; /* into the text, or into the names buffer once built */
     uint32_t name_len;
-    int32_t parent;  /* node index, -1 for a root */
+    int32_t parent; /* node index, -1 for a root */
     bool end_site;
     uint8_t channels_count;
     uint8_t channels[SW__BVH_MAX_CHANNELS];
@@ -65,7 +65,8 @@ static bool sw__bvh_is_blank(char c) {
 
 /* Skips blanks on the current line. */
 static void sw__bvh_skip_blanks(sw__bvh_lexer* lx) {
-    while (lx->pos < lx->size && sw__bvh_is_blank(lx->text[lx->pos])) ++lx->pos;
+    while (lx->pos < lx->size && sw__bvh_is_blank(lx->text[lx->pos]))
+        ++lx->pos;
 }
 
 /* Skips blanks and line breaks, counting lines. */
@@ -86,7 +87,8 @@ static bool sw__bvh_is_space(const sw__bvh_lexer* lx, size_t pos) {
 /* Reads the word at the current position (no skipping); empty at a line end. */
 static sw__bvh_token sw__bvh_word(sw__bvh_lexer* lx) {
     sw__bvh_token t = {lx->text + lx->pos, 0, lx->pos, lx->line};
-    while (lx->pos < lx->size && !sw__bvh_is_space(lx, lx->pos)) ++lx->pos;
+    while (lx->pos < lx->size && !sw__bvh_is_space(lx, lx->pos))
+        ++lx->pos;
     t.len = lx->pos - t.offset;
     return t;
 }
@@ -120,9 +122,11 @@ static sw_result sw__bvh_expect(sw__bvh_lexer* lx, const char* word, const char*
 static sw__bvh_token sw__bvh_rest_of_line(sw__bvh_lexer* lx) {
     sw__bvh_skip_blanks(lx);
     sw__bvh_token t = {lx->text + lx->pos, 0, lx->pos, lx->line};
-    while (lx->pos < lx->size && sw__bvh_newline_len(lx, lx->pos) == 0) ++lx->pos;
+    while (lx->pos < lx->size && sw__bvh_newline_len(lx, lx->pos) == 0)
+        ++lx->pos;
     size_t end = lx->pos;
-    while (end > t.offset && sw__bvh_is_blank(lx->text[end - 1])) --end;
+    while (end > t.offset && sw__bvh_is_blank(lx->text[end - 1]))
+        --end;
     t.len = end - t.offset;
     return t;
 }
@@ -223,7 +227,8 @@ static sw_result sw__bvh_number(sw__bvh_lexer* lx, sw__bvh_token t, const char* 
         return sw__bvh_fail(lx, SW_RESULT_PARSE, check, t.offset, t.line);
     }
     if (n == SW__BVH_NUM_NONFINITE) {
-        return sw__bvh_fail(lx, SW_RESULT_BAD_DATA, "finite number (float range)", t.offset, t.line);
+        return sw__bvh_fail(lx, SW_RESULT_BAD_DATA, "finite number (float range)", t.offset,
+                            t.line);
     }
     return SW_RESULT_OK;
 }
@@ -283,12 +288,12 @@ static sw_result sw__bvh_channels(sw__bvh_parser* p, sw__bvh_node* n) {
             if (sw__bvh_is(t, names[k])) code = k;
         }
         if (code < 0) {
-            return sw__bvh_fail(&p->lx, SW_RESULT_PARSE, "channel name (X/Y/Z position or rotation)",
-                                t.offset, t.line);
+            return sw__bvh_fail(&p->lx, SW_RESULT_PARSE,
+                                "channel name (X/Y/Z position or rotation)", t.offset, t.line);
         }
         if (seen & (1u << code)) {
-            return sw__bvh_fail(&p->lx, SW_RESULT_BAD_DATA, "each channel once per joint",
-                                t.offset, t.line);
+            return sw__bvh_fail(&p->lx, SW_RESULT_BAD_DATA, "each channel once per joint", t.offset,
+                                t.line);
         }
         seen |= 1u << code;
         n->channels[c] = (uint8_t)code;
@@ -337,7 +342,8 @@ static sw_result sw__bvh_add_node(sw__bvh_parser* p, int32_t parent, bool end_si
         n->name = name.s;
         n->name_len = (uint32_t)name.len;
     }
-    sw_result r = sw__bvh_expect(&p->lx, "{", end_site ? "'{' after End Site" : "'{' after joint name");
+    sw_result r =
+        sw__bvh_expect(&p->lx, "{", end_site ? "'{' after End Site" : "'{' after joint name");
     if (r != SW_RESULT_OK) return r;
     r = sw__bvh_offset(p, n);
     if (r != SW_RESULT_OK) return r;
@@ -400,7 +406,8 @@ static sw_result sw__bvh_hierarchy(sw__bvh_parser* p) {
 
 static uint32_t sw__bvh_hash(const char* s, size_t len) {
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; ++i) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    for (size_t i = 0; i < len; ++i)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
     return h;
 }
 
@@ -453,12 +460,18 @@ static sw_euler_order sw__bvh_order(const uint8_t axes[3], uint32_t count) {
     }
     /* The first two axes fix the order (0 X, 1 Y, 2 Z). */
     switch (full[0] * 3u + full[1]) {
-    case 0u * 3u + 1u: return SW_EULER_ORDER_XYZ;
-    case 0u * 3u + 2u: return SW_EULER_ORDER_XZY;
-    case 1u * 3u + 0u: return SW_EULER_ORDER_YXZ;
-    case 1u * 3u + 2u: return SW_EULER_ORDER_YZX;
-    case 2u * 3u + 0u: return SW_EULER_ORDER_ZXY;
-    default: return SW_EULER_ORDER_ZYX;
+    case 0u * 3u + 1u:
+        return SW_EULER_ORDER_XYZ;
+    case 0u * 3u + 2u:
+        return SW_EULER_ORDER_XZY;
+    case 1u * 3u + 0u:
+        return SW_EULER_ORDER_YXZ;
+    case 1u * 3u + 2u:
+        return SW_EULER_ORDER_YZX;
+    case 2u * 3u + 0u:
+        return SW_EULER_ORDER_ZXY;
+    default:
+        return SW_EULER_ORDER_ZYX;
     }
 }
 
@@ -653,8 +666,10 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
         const sw__bvh_node* n = &p->nodes[i];
         bool rot = false, pos = false;
         for (uint32_t c = 0; c < n->channels_count; ++c) {
-            if (n->channels[c] >= SW__BVH_ROT_X) rot = true;
-            else pos = true;
+            if (n->channels[c] >= SW__BVH_ROT_X)
+                rot = true;
+            else
+                pos = true;
         }
         per_frame += (rot ? 4u : 0u) + (pos ? 3u : 0u);
     }
@@ -675,8 +690,10 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
         uint32_t rot_count = 0;
         bool has_pos = false;
         for (uint32_t c = 0; c < n->channels_count; ++c) {
-            if (n->channels[c] >= SW__BVH_ROT_X) axes[rot_count++] = (uint8_t)(n->channels[c] - 3);
-            else has_pos = true;
+            if (n->channels[c] >= SW__BVH_ROT_X)
+                axes[rot_count++] = (uint8_t)(n->channels[c] - 3);
+            else
+                has_pos = true;
         }
         if (rot_count > 0) {
             const sw_euler_order order = sw__bvh_order(axes, rot_count);
@@ -692,8 +709,8 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
                 sw_quat q = sw_quat_from_euler(
                     sw_vec3_make((float)ang[0], (float)ang[1], (float)ang[2]), order);
                 if (f > 0) {
-                    sw_quat prev = sw_quat_make(v[4 * f - 4], v[4 * f - 3], v[4 * f - 2],
-                                                v[4 * f - 1]);
+                    sw_quat prev =
+                        sw_quat_make(v[4 * f - 4], v[4 * f - 3], v[4 * f - 2], v[4 * f - 1]);
                     if (sw_quat_dot(prev, q) < 0.0f) q = sw_quat_negate(q);
                 }
                 v[4 * f + 0] = q.x;
@@ -721,7 +738,8 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
                 for (uint32_t c = 0; c < n->channels_count; ++c) {
                     if (n->channels[c] < SW__BVH_ROT_X) t3[n->channels[c]] = line[c];
                 }
-                for (int k = 0; k < 3; ++k) v[3 * f + (uint32_t)k] = (float)(t3[k] * scale);
+                for (int k = 0; k < 3; ++k)
+                    v[3 * f + (uint32_t)k] = (float)(t3[k] * scale);
             }
             if (!sw__bvh_all_equal(v, frames, 3, restv)) {
                 sw_clip_track_desc* t = &b->tracks[tracks++];
@@ -798,8 +816,8 @@ sw_result sw_bvh_read(const char* text, size_t size, const sw_bvh_options* optio
     if (r == SW_RESULT_OK) r = sw__bvh_motion(&p, &b, &res);
     if (r == SW_RESULT_OK) {
         b.joints = (sw_skeleton_joint*)sw_alloc(alloc, joints_cap * sizeof(sw_skeleton_joint), 16);
-        b.tracks = (sw_clip_track_desc*)sw_alloc(
-            alloc, 2u * joints_cap * sizeof(sw_clip_track_desc), 16);
+        b.tracks =
+            (sw_clip_track_desc*)sw_alloc(alloc, 2u * joints_cap * sizeof(sw_clip_track_desc), 16);
         if (!b.joints || !b.tracks) {
             r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "joint and track tables", 0, -1);
         }

@@ -22,11 +22,17 @@ static void fuzz_bvh_run(const sw_bvh_result* r) {
         const float times[5] = {0.0f, c->duration * 0.37f, c->duration * 0.5f, c->duration,
                                 c->duration + 1.0f};
         for (int i = 0; i < 5; ++i) {
-            sw_sample_job sj = {.clip = c, .skeleton = s, .time = times[i], .cache = &cache,
-                                .out = local, .out_count = s->packets_count};
+            sw_sample_job sj = {.clip = c,
+                                .skeleton = s,
+                                .time = times[i],
+                                .cache = &cache,
+                                .out = local,
+                                .out_count = s->packets_count};
             if (sw_sample_job_run(&sj) != SW_RESULT_OK) abort(); /* a valid job must run */
-            sw_local_to_model_job lj = {.skeleton = s, .local = local,
-                                        .local_count = s->packets_count, .out = model,
+            sw_local_to_model_job lj = {.skeleton = s,
+                                        .local = local,
+                                        .local_count = s->packets_count,
+                                        .out = model,
                                         .out_count = s->joints_count};
             if (sw_local_to_model_job_run(&lj) != SW_RESULT_OK) abort();
             float sum = 0.0f;

@@ -94,9 +94,12 @@ static inline int fk_parse(const char* text, fk_bvh* b) {
                 if (!fk_token(&p, tok) || strlen(tok) != 9) goto fail;
                 int axis = tok[0] - 'X';
                 if (axis < 0 || axis > 2) goto fail;
-                if (strcmp(tok + 1, "position") == 0) j->ch[c] = axis;
-                else if (strcmp(tok + 1, "rotation") == 0) j->ch[c] = 3 + axis;
-                else goto fail;
+                if (strcmp(tok + 1, "position") == 0)
+                    j->ch[c] = axis;
+                else if (strcmp(tok + 1, "rotation") == 0)
+                    j->ch[c] = 3 + axis;
+                else
+                    goto fail;
             }
         } else {
             goto fail;
@@ -158,7 +161,8 @@ static inline void fk_local(const fk_bvh* b, int j, int f, double scale, double 
     static const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     const fk_joint* jt = &b->joints[j];
     memcpy(r, id, sizeof id);
-    for (int k = 0; k < 3; ++k) t[k] = jt->offset[k];
+    for (int k = 0; k < 3; ++k)
+        t[k] = jt->offset[k];
     for (int c = 0; c < jt->nch; ++c) {
         double v = b->data[(size_t)f * (size_t)b->channels + (size_t)(jt->first + c)];
         if (jt->ch[c] < 3) {
@@ -169,7 +173,8 @@ static inline void fk_local(const fk_bvh* b, int j, int f, double scale, double 
             fk_mat_mul(r, m, r);
         }
     }
-    for (int k = 0; k < 3; ++k) t[k] *= scale;
+    for (int k = 0; k < 3; ++k)
+        t[k] *= scale;
 }
 
 /* Quaternion (x, y, z, w) of a rotation matrix (row-major). */
@@ -206,7 +211,8 @@ static inline void fk_slerp(const double a[4], const double b0[4], double t, dou
     double b[4] = {b0[0], b0[1], b0[2], b0[3]};
     double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
     if (d < 0) {
-        for (int k = 0; k < 4; ++k) b[k] = -b[k];
+        for (int k = 0; k < 4; ++k)
+            b[k] = -b[k];
         d = -d;
     }
     double wa, wb;
@@ -222,14 +228,15 @@ static inline void fk_slerp(const double a[4], const double b0[4], double t, dou
         n += out[k] * out[k];
     }
     n = sqrt(n);
-    for (int k = 0; k < 4; ++k) out[k] /= n;
+    for (int k = 0; k < 4; ++k)
+        out[k] /= n;
 }
 
 /* Model-space positions (pos[j*3..]) and rotations (rot[j*9..], may be NULL)
  * of every joint (End Sites included) at frame f, or between frames f and
  * f + 1 at `alpha` (0: frame f exactly, from the Euler matrices alone). */
 static inline void fk_pose(const fk_bvh* b, int f, double alpha, double scale, double* pos,
-                    double* rot) {
+                           double* rot) {
     double* rots = (double*)malloc((size_t)b->count * 9 * sizeof(double));
     for (int j = 0; j < b->count; ++j) {
         double r[9], t[3];
@@ -241,7 +248,8 @@ static inline void fk_pose(const fk_bvh* b, int f, double alpha, double scale, d
             fk_mat_to_quat(r1, qb);
             fk_slerp(qa, qb, alpha, q);
             fk_quat_to_mat(q, r);
-            for (int k = 0; k < 3; ++k) t[k] += (t1[k] - t[k]) * alpha;
+            for (int k = 0; k < 3; ++k)
+                t[k] += (t1[k] - t[k]) * alpha;
         }
         const int p = b->joints[j].parent;
         if (p < 0) {

@@ -57,7 +57,8 @@ static void run_free(run_result* r) {
 
 static int count_lines(const char* s) {
     int n = 0;
-    for (; *s; ++s) n += *s == '\n';
+    for (; *s; ++s)
+        n += *s == '\n';
     return n;
 }
 
@@ -319,7 +320,8 @@ static int count_entries(const char* dir) {
     assert_non_null(d);
     int n = 0;
     struct dirent* e;
-    while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
     closedir(d);
     return n;
 }
@@ -376,8 +378,8 @@ static void test_bvh_warning(void** state) {
     assert_int_equal(count_lines(r.err), 1);
     assert_non_null(strstr(r.out, "\"name\": \"Hips\""));
     run_free(&r);
-    snprintf(args, sizeof args, "convert '%s' -o '%s/boxing.sinew' --scale 0.01 --end-sites",
-             path, g_dir);
+    snprintf(args, sizeof args, "convert '%s' -o '%s/boxing.sinew' --scale 0.01 --end-sites", path,
+             g_dir);
     r = run(args);
     assert_int_equal(r.code, 0);
     run_free(&r);

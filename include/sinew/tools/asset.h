@@ -28,11 +28,11 @@ typedef struct sw_asset_options {
 
 typedef struct sw_asset {
     sw_asset_format format;
-    const sw_skeleton* skeleton;  /* the first skeleton */
-    const sw_clip* const* clips;  /* clips of that skeleton */
+    const sw_skeleton* skeleton; /* the first skeleton */
+    const sw_clip* const* clips; /* clips of that skeleton */
     uint32_t clips_count;
-    uint64_t file_size;           /* bytes read */
-    char warning[160];            /* non-fatal remarks ("" when none) */
+    uint64_t file_size; /* bytes read */
+    char warning[160];  /* non-fatal remarks ("" when none) */
     /* owned storage, released by sw_asset_free */
     void* storage_;
     size_t storage_size_;
@@ -46,8 +46,8 @@ typedef struct sw_asset {
  * that is not finite and positive; any result of sw_archive_load or
  * sw_bvh_read with their err. On failure *out holds nothing to free, but
  * out->format is kept when the format was recognised (so callers can name it). */
-SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options,
-                                  sw_asset* out, sw_error* err);
+SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
+                                  sw_error* err);
 SINEW_API void sw_asset_free(sw_asset* a);
 
 /* Index of a clip by exact name, or by a decimal index string; -1 if none. */

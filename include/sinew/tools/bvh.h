@@ -22,8 +22,8 @@ extern "C" {
 #define SW_BVH_MAX_FRAMES 10000000u
 
 typedef struct sw_bvh_options {
-    float scale;    /* multiplies offsets and positions; 0 means 1 */
-    bool end_sites; /* keep End Sites as leaf joints */
+    float scale;           /* multiplies offsets and positions; 0 means 1 */
+    bool end_sites;        /* keep End Sites as leaf joints */
     const char* clip_name; /* NULL: "motion" */
 } sw_bvh_options;
 
@@ -44,10 +44,20 @@ typedef struct sw_bvh_result {
  * frame count disagrees with the data, the frames present are used and a
  * warning is set (not an error).
  * Memory: free with sw_bvh_result_free and the same allocator.
- * Fails: INVALID_ARGUMENT; PARSE (err->check names the expected token,
- * err->offset the byte, err->index the line, 1-based); LIMIT; BAD_DATA
- * (non-finite numbers, zero or negative frame time, no frames, duplicate
- * joint names, checks of the skeleton and clip builders); OUT_OF_MEMORY.
+ * Text: whitespace-separated tokens, LF, CRLF or CR line breaks, an optional
+ * UTF-8 BOM; a joint name is the rest of its ROOT / JOINT line; OFFSET comes
+ * first in a joint, then CHANNELS (optional, at most once); after "Frame
+ * Time:" every non-blank line is one frame holding exactly one number per
+ * channel. Rotation channels fewer than three leave the missing angles 0.
+ * Fails: INVALID_ARGUMENT (out NULL, text NULL with a size, scale negative or
+ * not finite); PARSE (err->check names the expected token, err->offset the
+ * byte, err->index the line, 1-based; also a frame line with the wrong count
+ * of numbers); LIMIT (more than SW_SKELETON_MAX_JOINTS joints, End Sites
+ * included when kept; more than 6 CHANNELS on a joint; more than
+ * SW_BVH_MAX_FRAMES frames, declared or found); BAD_DATA (NaN, infinite or
+ * beyond float range numbers, a channel listed twice on a joint, no channel
+ * at all, zero or negative frame time, no frames, duplicate joint names,
+ * checks of the skeleton and clip builders); OUT_OF_MEMORY.
  * On failure *out holds nothing to free. */
 SINEW_API sw_result sw_bvh_read(const char* text, size_t size, const sw_bvh_options* options,
                                 const sw_allocator* alloc, sw_bvh_result* out, sw_error* err);
