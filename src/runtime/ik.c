@@ -1,0 +1,278 @@
+/* IK: model-space rotations written back to the local pose, shared checks,
+ * limits and helpers used by every solver. */
+#include <string.h>
+
+#include "ik_internal.h"
+
+#define SW__IK_PI 3.14159265358979323846f
+
+/* ---- shared checks ---- */
+
+sw_result sw__ik_check_pose(const sw_skeleton* skel, const sw_mat4* model, uint32_t model_count,
+                            const sw_mat4* root_transform, const sw_xform4* pose,
+                            uint32_t pose_count) {
+    if (!skel || !model || !pose) return SW_RESULT_INVALID_ARGUMENT;
+    if (skel->joints_count == 0 || skel->joints_count > SW_SKELETON_MAX_JOINTS)
+        return SW_RESULT_INVALID_ARGUMENT;
+    if (model_count < skel->joints_count || pose_count < skel->packets_count)
+        return SW_RESULT_BUFFER_TOO_SMALL;
+    if (!sw__aligned16(pose)) return SW_RESULT_MISALIGNED;
+    const size_t pose_bytes = (size_t)skel->packets_count * sizeof(sw_xform4);
+    if (sw__overlaps(pose, pose_bytes, model, (size_t)skel->joints_count * sizeof(sw_mat4)) ||
+        sw__overlaps(pose, pose_bytes, skel, skel->size) ||
+        sw__overlaps(pose, pose_bytes, root_transform, root_transform ? sizeof(sw_mat4) : 0))
+        return SW_RESULT_OVERLAP;
+    return SW_RESULT_OK;
+}
+
+bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel, const sw_mat4* model,
+                            const sw_mat4* root_transform, const sw_xform4* pose) {
+    return sw__overlaps(p, n, pose, (size_t)skel->packets_count * sizeof(sw_xform4)) ||
+           sw__overlaps(p, n, model, (size_t)skel->joints_count * sizeof(sw_mat4)) ||
+           sw__overlaps(p, n, skel, skel->size) ||
+           sw__overlaps(p, n, root_transform, root_transform ? sizeof(sw_mat4) : 0);
+}
+
+bool sw__ik_is_ancestor(const sw_skeleton* skel, uint32_t a, uint32_t b) {
+    const int16_t* parents = sw_skeleton_parents(skel);
+    if (a >= skel->joints_count || b >= skel->joints_count) return false;
+    /* Parents come first, so the walk up from b ends within b steps. */
+    for (int32_t j = parents[b]; j >= 0 && (uint32_t)j >= a; j = parents[j])
+        if ((uint32_t)j == a) return true;
+    return false;
+}
+
+sw_result sw__ik_check_chain(const sw_skeleton* skel, const sw_mat4* model, const uint32_t* joints,
+                             uint32_t count, bool lengths) {
+    for (uint32_t i = 0; i < count; ++i) {
+        if (joints[i] >= skel->joints_count) return SW_RESULT_INVALID_ARGUMENT;
+        if (i > 0 && !sw__ik_is_ancestor(skel, joints[i - 1], joints[i]))
+            return SW_RESULT_INVALID_ARGUMENT;
+    }
+    if (!lengths) return SW_RESULT_OK;
+    for (uint32_t i = 0; i < count; ++i) {
+        const sw_vec3 p = sw__ik_pos(&model[joints[i]]);
+        if (!sw__ik_finite3(p)) return SW_RESULT_BAD_DATA;
+        if (i == 0) continue;
+        const float len = sw_vec3_length(sw_vec3_sub(p, sw__ik_pos(&model[joints[i - 1]])));
+        if (!(len >= SW__IK_MIN_BONE) || !sw__ik_finite(len)) return SW_RESULT_BAD_DATA;
+    }
+    return SW_RESULT_OK;
+}
+
+sw_result sw__ik_check_limits(const sw_ik_limit* limits, uint32_t count) {
+    if (!limits) return SW_RESULT_OK;
+    for (uint32_t i = 0; i < count; ++i) {
+        const sw_ik_limit* l = &limits[i];
+        if (!(l->max_step_angle >= 0.0f) || !sw__ik_finite(l->max_step_angle))
+            return SW_RESULT_INVALID_ARGUMENT;
+        switch (l->type) {
+        case SW_IK_LIMIT_TYPE_NONE:
+            break;
+        case SW_IK_LIMIT_TYPE_HINGE:
+            if (!sw__ik_finite3(l->axis) || !(sw_vec3_length(l->axis) > 0.0f))
+                return SW_RESULT_INVALID_ARGUMENT;
+            if (!(l->min_angle >= -SW__IK_PI) || !(l->max_angle <= SW__IK_PI) ||
+                !(l->min_angle <= l->max_angle))
+                return SW_RESULT_INVALID_ARGUMENT;
+            break;
+        case SW_IK_LIMIT_TYPE_CONE:
+            if (!(l->cone_angle >= 0.0f) || !(l->cone_angle <= SW__IK_PI))
+                return SW_RESULT_INVALID_ARGUMENT;
+            break;
+        default:
+            return SW_RESULT_INVALID_ARGUMENT;
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+/* ---- rotations ---- */
+
+sw_quat sw__ik_rot(const sw_mat4* model, uint32_t j) {
+    return sw_quat_from_mat4(&model[j]);
+}
+
+sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
+                          const sw_mat4* root_transform, uint32_t j) {
+    const int32_t parent = sw_skeleton_parents(skel)[j];
+    if (parent >= 0) return sw_quat_from_mat4(&model[parent]);
+    return root_transform ? sw_quat_from_mat4(root_transform) : sw_quat_identity();
+}
+
+sw_quat sw_ik_local_rotation(sw_quat parent_model, sw_quat local, sw_quat rotation, float weight) {
+    if (!(weight > 0.0f)) return local;
+    const sw_quat p = sw_quat_normalize(parent_model);
+    sw_quat t = sw_quat_normalize(rotation);
+    if (weight < 1.0f) t = sw_quat_slerp(sw_quat_identity(), t, weight);
+    /* conj(P) * T * P is T expressed in the parent's space. */
+    const sw_quat in_parent = sw_quat_mul(sw_quat_conjugate(p), sw_quat_mul(t, p));
+    return sw_quat_normalize(sw_quat_mul(in_parent, sw_quat_normalize(local)));
+}
+
+void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w) {
+    if (!(w > 0.0f)) return;
+    sw_xform4* p = &pose[j >> 2];
+    const uint32_t lane = j & 3u;
+    const sw_quat local = sw_quat_make(p->rx[lane], p->ry[lane], p->rz[lane], p->rw[lane]);
+    const sw_quat r = sw_ik_local_rotation(parent, local, t, w);
+    p->rx[lane] = r.x;
+    p->ry[lane] = r.y;
+    p->rz[lane] = r.z;
+    p->rw[lane] = r.w;
+}
+
+sw_vec3 sw__ik_perpendicular(sw_vec3 v) {
+    const float ax = fabsf(v.x), ay = fabsf(v.y), az = fabsf(v.z);
+    const sw_vec3 other = ax <= ay && ax <= az ? sw_vec3_make(1.0f, 0.0f, 0.0f)
+                          : ay <= az           ? sw_vec3_make(0.0f, 1.0f, 0.0f)
+                                               : sw_vec3_make(0.0f, 0.0f, 1.0f);
+    const sw_vec3 p = sw_vec3_normalize(sw_vec3_cross(v, other));
+    return sw_vec3_length(p) > 0.0f ? p : sw_vec3_make(1.0f, 0.0f, 0.0f);
+}
+
+float sw__ik_signed_angle(sw_vec3 from, sw_vec3 to, sw_vec3 axis) {
+    const sw_vec3 f = sw_vec3_sub(from, sw_vec3_scale(axis, sw_vec3_dot(from, axis)));
+    const sw_vec3 t = sw_vec3_sub(to, sw_vec3_scale(axis, sw_vec3_dot(to, axis)));
+    return atan2f(sw_vec3_dot(sw_vec3_cross(f, t), axis), sw_vec3_dot(f, t));
+}
+
+sw_quat sw__ik_clamp_rotation(sw_quat q, float max_angle) {
+    sw_vec3 axis;
+    float angle;
+    sw_quat_to_axis_angle(q, &axis, &angle);
+    if (angle <= max_angle) return q;
+    return sw_quat_from_axis_angle(axis, max_angle);
+}
+
+/* ---- rotate job ---- */
+
+sw_result sw_ik_rotate_job_validate(const sw_ik_rotate_job* job) {
+    if (!job) return SW_RESULT_INVALID_ARGUMENT;
+    if (!job->skeleton || !job->model || !job->pose) return SW_RESULT_INVALID_ARGUMENT;
+    if (job->skeleton->joints_count == 0 || job->joint >= job->skeleton->joints_count)
+        return SW_RESULT_INVALID_ARGUMENT;
+    if (!sw__ik_unit_weight(job->weight) || !sw__ik_finite4(job->rotation))
+        return SW_RESULT_INVALID_ARGUMENT;
+    return sw__ik_check_pose(job->skeleton, job->model, job->model_count, job->root_transform,
+                             job->pose, job->pose_count);
+}
+
+sw_result sw_ik_rotate_job_run(const sw_ik_rotate_job* job) {
+    const sw_result r = sw_ik_rotate_job_validate(job);
+    if (r != SW_RESULT_OK) return r;
+    const sw_quat parent =
+        sw__ik_parent_rot(job->skeleton, job->model, job->root_transform, job->joint);
+    sw__ik_write(job->pose, job->joint, parent, job->rotation, job->weight);
+    return SW_RESULT_OK;
+}
+
+/* ---- helpers ---- */
+
+sw_vec3 sw_ik_forward_from_rest(const sw_skeleton* skeleton, uint32_t joint, uint32_t child) {
+    const sw_vec3 zero = sw_vec3_make(0.0f, 0.0f, 0.0f);
+    if (!skeleton || !sw__ik_is_ancestor(skeleton, joint, child)) return zero;
+    const int16_t* parents = sw_skeleton_parents(skeleton);
+    const sw_xform4* rest = sw_skeleton_rest_pose(skeleton);
+    /* The child's origin in the joint's space: its rest transforms composed
+     * up to (not including) the joint, then the joint's own rotation and
+     * scale (the translation part cancels in the joint's frame). */
+    sw_vec3 p = zero;
+    uint32_t j = child;
+    while (j != joint) {
+        p = sw_xform_point(sw_pose_get(rest, j), p);
+        j = (uint32_t)parents[j];
+    }
+    const sw_xform jr = sw_pose_get(rest, joint);
+    p = sw_vec3_mul(jr.s, p);
+    const float len = sw_vec3_length(p);
+    if (!(len > SW__IK_MIN_BONE) || !sw__ik_finite(len)) return zero;
+    return sw_vec3_scale(p, 1.0f / len);
+}
+
+sw_result sw_ik_find_two_bone(const sw_skeleton* skeleton, const char* start, const char* mid,
+                              const char* end, uint32_t out[3]) {
+    if (!skeleton || !start || !mid || !end || !out) return SW_RESULT_INVALID_ARGUMENT;
+    const int32_t s = sw_skeleton_find_joint(skeleton, start);
+    const int32_t m = sw_skeleton_find_joint(skeleton, mid);
+    const int32_t e = sw_skeleton_find_joint(skeleton, end);
+    if (s < 0 || m < 0 || e < 0) return SW_RESULT_NOT_FOUND;
+    if (!sw__ik_is_ancestor(skeleton, (uint32_t)s, (uint32_t)m) ||
+        !sw__ik_is_ancestor(skeleton, (uint32_t)m, (uint32_t)e))
+        return SW_RESULT_NOT_FOUND;
+    out[0] = (uint32_t)s;
+    out[1] = (uint32_t)m;
+    out[2] = (uint32_t)e;
+    return SW_RESULT_OK;
+}
+
+/* ---- chains and limits ---- */
+
+void sw__ik_chain_init(sw__ik_chain* c, const sw_skeleton* skel, const sw_mat4* model,
+                       const sw_mat4* root_transform, const uint32_t* joints, uint32_t n) {
+    c->skel = skel;
+    c->model = model;
+    c->root_transform = root_transform;
+    c->joints = joints;
+    c->n = n;
+    for (uint32_t i = 0; i < n; ++i) {
+        c->p[i] = c->p0[i] = sw__ik_pos(&model[joints[i]]);
+        c->parent0[i] = sw__ik_parent_rot(skel, model, root_transform, joints[i]);
+        c->len[i] = i + 1 < n
+                        ? sw_vec3_length(sw_vec3_sub(sw__ik_pos(&model[joints[i + 1]]), c->p[i]))
+                        : 0.0f;
+    }
+    /* Joint 0's reference: from its skeleton parent to it, or (root, or a
+     * joint on its parent) the first bone as it is in the input pose. */
+    c->root_ref = sw_vec3_normalize(sw_vec3_sub(c->p[1], c->p[0]));
+    const int32_t parent = sw_skeleton_parents(skel)[joints[0]];
+    if (parent >= 0) {
+        const sw_vec3 d = sw_vec3_sub(c->p[0], sw__ik_pos(&model[parent]));
+        const float len = sw_vec3_length(d);
+        if (len > SW__IK_MIN_BONE && sw__ik_finite(len)) c->root_ref = sw_vec3_scale(d, 1.0f / len);
+    }
+}
+
+sw_vec3 sw__ik_limit_dir(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
+                         sw_quat delta_parent, sw_vec3 dir) {
+    if (!lim || lim->type == SW_IK_LIMIT_TYPE_NONE) return dir;
+    sw_vec3 ref = c->root_ref;
+    if (i > 0) {
+        const sw_vec3 d = sw_vec3_sub(c->p[i], c->p[i - 1]);
+        const float len = sw_vec3_length(d);
+        if (len > 0.0f) ref = sw_vec3_scale(d, 1.0f / len);
+    }
+    if (lim->type == SW_IK_LIMIT_TYPE_CONE) {
+        const float cosang = sw_vec3_dot(ref, dir);
+        if (cosang >= cosf(lim->cone_angle)) return dir;
+        sw_vec3 axis = sw_vec3_cross(ref, dir);
+        if (!(sw_vec3_length(axis) > 1e-7f)) axis = sw__ik_perpendicular(ref);
+        return sw_vec3_normalize(
+            sw_quat_rotate(sw_quat_from_axis_angle(axis, lim->cone_angle), ref));
+    }
+    /* Hinge: the axis turns with the joint's skeleton parent. */
+    const sw_vec3 axis =
+        sw_vec3_normalize(sw_quat_rotate(sw_quat_mul(delta_parent, c->parent0[i]), lim->axis));
+    sw_vec3 rp = sw_vec3_sub(ref, sw_vec3_scale(axis, sw_vec3_dot(ref, axis)));
+    if (!(sw_vec3_length(rp) > 1e-6f)) rp = sw__ik_perpendicular(axis);
+    rp = sw_vec3_normalize(rp);
+    const sw_vec3 dp = sw_vec3_sub(dir, sw_vec3_scale(axis, sw_vec3_dot(dir, axis)));
+    float angle = 0.0f;
+    if (sw_vec3_length(dp) > 1e-6f) angle = sw__ik_signed_angle(rp, dp, axis);
+    if (angle < lim->min_angle) angle = lim->min_angle;
+    if (angle > lim->max_angle) angle = lim->max_angle;
+    return sw_vec3_normalize(sw_quat_rotate(sw_quat_from_axis_angle(axis, angle), rp));
+}
+
+void sw__ik_chain_write(const sw__ik_chain* c, const sw_quat* delta, float w, sw_xform4* pose) {
+    if (!(w > 0.0f)) return;
+    /* Joint i's new model rotation is delta[i] * R; its parent's is
+     * delta[i - 1] * P, so in the input frame it turns by
+     * conj(delta[i - 1]) * delta[i]. */
+    sw_quat prev = sw_quat_identity();
+    for (uint32_t i = 0; i + 1 < c->n; ++i) {
+        const sw_quat t = sw_quat_mul(sw_quat_conjugate(prev), delta[i]);
+        sw__ik_write(pose, c->joints[i], c->parent0[i], t, w);
+        prev = delta[i];
+    }
+}
