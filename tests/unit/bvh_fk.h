@@ -2,7 +2,7 @@
  * double precision, used as the reference for sinew's BVH reader, sampling
  * and local-to-model (test_bvh.c) and for the CLI (test_cli.c).
  *
- * Parsing is sscanf-level over a NUL-terminated copy: whitespace-separated
+ * Parsing is deliberately naive, over a NUL-terminated copy: whitespace-separated
  * tokens, numbers with strtod, frames as a flat list of numbers. Rotations
  * are 3x3 matrices built per axis in the order the channels are listed
  * (R = R1 * R2 * R3), position channels replace the OFFSET component they
@@ -43,12 +43,19 @@ static inline void fk_free(fk_bvh* b) {
     memset(b, 0, sizeof *b);
 }
 
-/* Next token into tok (at most 299 chars); 0 at the end. */
+/* Next whitespace-separated token into tok (at most 299 chars); 0 at the
+ * end. (Not sscanf on the whole text: glibc's sscanf measures the remaining
+ * string on every call, which is quadratic on a 3 MB file.) */
 static inline int fk_token(const char** p, char* tok) {
+    const char* s = *p;
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        ++s;
     int n = 0;
-    if (sscanf(*p, "%299s%n", tok, &n) != 1) return 0;
-    *p += n;
-    return 1;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n' && n < 299)
+        tok[n++] = *s++;
+    tok[n] = '\0';
+    *p = s;
+    return n > 0;
 }
 
 /* Parses NUL-terminated BVH text; 0 on success, -1 when it is not understood. */
