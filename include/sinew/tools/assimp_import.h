@@ -1,0 +1,104 @@
+/* sinew/tools/assimp_import.h: importing characters through assimp.
+ *
+ * Reads any format assimp 5.2 reads (FBX, glTF 2.0, Collada, .X, BVH, CSM,
+ * ...) into an sw_scene: one skeleton, one clip per animation, one skinned
+ * mesh per assimp mesh.
+ *
+ * Skeleton: the nodes that carry a mesh's bones, the animated nodes and the
+ * nodes holding imported meshes, plus all their ancestors up to the root
+ * node; with nothing of the kind, the root node alone. Rest poses are the
+ * nodes' transforms (shear is lost). Empty or repeated node names are made
+ * unique ("node_7", "Hand_2"). FBX "$AssimpFbx$" helper nodes that survive
+ * are folded into the node below them (their transforms composed into its
+ * rest pose and keys) unless `keep_pivots` is set or they are animated.
+ *
+ * Clips: key times become seconds (ticks / ticks per second); every channel
+ * keeps its own key times; keys whose time does not increase are dropped;
+ * rotations are normalized and made sign-continuous; interpolation is
+ * linear; the duration is the longer of the animation's and its last key.
+ * Empty or repeated clip names are made unique ("clip_0", "Walk_2").
+ *
+ * Meshes: triangles only (assimp triangulates; points and lines are
+ * skipped), up to 4 influences per vertex renormalized to sum 1, bone
+ * offset matrices as inverse binds. Vertices without weights, and meshes
+ * without bones, are bound rigidly to the joint of the node holding the
+ * mesh. UVs are channel 0 as assimp gives them (origin bottom left). The
+ * skeleton meshes assimp makes up for BVH and CSM files are not imported.
+ *
+ * Units: FBX files are converted to metres from their UnitScaleFactor
+ * (centimetres: 0.01) unless `scale` is given; other formats keep their
+ * units unless `scale` is given. Scaling multiplies every translation
+ * (rest poses, keys, vertex positions, inverse binds), so proportions hold.
+ *
+ * Non-fatal remarks (defaulted tick rates, dropped keys, renormalized
+ * weights, ...) are collected in scene->warning.
+ */
+#ifndef SINEW_TOOLS_ASSIMP_IMPORT_H
+#define SINEW_TOOLS_ASSIMP_IMPORT_H
+
+#include "scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_ASSIMP_MAX_NODES 1048576u /* node tree size accepted from assimp */
+
+typedef struct sw_assimp_options {
+    float scale; /* 0: the format's units to metres (FBX UnitScaleFactor), else this factor */
+    float default_ticks_per_second; /* 0: 25; used when a file gives 0 ticks per second (3DS) */
+    const char* const* clips;       /* names of the clips to keep (after renaming); NULL: all */
+    uint32_t clips_count;
+    bool keep_pivots; /* FBX: keep assimp's $AssimpFbx$ pivot helper nodes as joints */
+} sw_assimp_options;
+
+/* Imports the file at `path` through assimp into *out (options NULL: all
+ * defaults); every block is allocated with `alloc` (NULL: libc).
+ * Memory: free with sw_scene_free and the same allocator. On failure *out
+ * holds nothing to free; its warning then holds assimp's own message when
+ * assimp refused the file.
+ * Fails: INVALID_ARGUMENT (NULL path or out, a negative or non-finite scale
+ * or tick rate, clips_count without clips); PARSE ("assimp read the file",
+ * "scene has a root node"); NOT_FOUND ("requested clip exists", err->index
+ * the option's entry); LIMIT (nodes, joints, vertices, palette, keys);
+ * BAD_DATA (non-finite transforms or keys, zero rotation keys, bone vertex
+ * ids out of range, negative weights, singular offset matrices, and the
+ * checks of the skeleton, clip and mesh builders, err->check naming it);
+ * OUT_OF_MEMORY.
+ * Threads: assimp's C API keeps its last error message in a global; do not
+ * run imports concurrently. assimp may crash or hang on hostile files: use
+ * sw_assimp_import_file_isolated for those. */
+SINEW_API sw_result sw_assimp_import_file(const char* path, const sw_assimp_options* options,
+                                          const sw_allocator* alloc, sw_scene* out, sw_error* err);
+
+/* As sw_assimp_import_file, from `size` bytes in memory. `hint_extension`
+ * ("fbx", "glb", no dot; NULL: let assimp guess) tells assimp the format
+ * and decides the FBX unit conversion. Files that reference other files
+ * (.gltf buffers, textures) cannot be read from memory. */
+SINEW_API sw_result sw_assimp_import_memory(const void* data, size_t size,
+                                            const char* hint_extension,
+                                            const sw_assimp_options* options,
+                                            const sw_allocator* alloc, sw_scene* out,
+                                            sw_error* err);
+
+/* sw_assimp_import_file run in a child process (sinew/tools/isolate.h) that
+ * is killed after `timeout_ms` (0: 30 s). The child sends the scene back as
+ * a .sinew archive, loaded and validated here, so a crash, hang or memory
+ * corruption inside assimp cannot reach the caller.
+ * Memory: as sw_assimp_import_file.
+ * Fails: as sw_assimp_import_file (results of the child, with its check
+ * when it is one of sinew's, else "import failed in the child" and the
+ * child's text in out->warning); LIMIT "import timed out"; BAD_DATA
+ * "importer crashed (signal N)"; IO when the child cannot be started or
+ * exits without a result; the checks of sw_archive_load on what it sent.
+ * Threads: forks; call from a single-threaded point of the program. */
+SINEW_API sw_result sw_assimp_import_file_isolated(const char* path,
+                                                   const sw_assimp_options* options,
+                                                   uint32_t timeout_ms, const sw_allocator* alloc,
+                                                   sw_scene* out, sw_error* err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

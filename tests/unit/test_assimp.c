@@ -1,0 +1,971 @@
+/* Tests of the assimp importer and of running work in a child process.
+ * Real data: Debian's assimp-testmodels and ../shared/assets (skipped with a
+ * message when absent). Expected numbers come from readings of the files'
+ * text made here (CSM frame range and markers, .X SkinWeights and key
+ * times, glTF accessor max, Collada input arrays) or, for binary FBX, from
+ * the Blender frame ranges they were saved with. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "sinew/tools/assimp_import.h"
+#include "sinew/tools/bvh.h"
+#include "sinew/tools/isolate.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SW_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SW_TEST_ASAN 1
+#endif
+#endif
+#ifndef SW_TEST_ASAN
+#define SW_TEST_ASAN 0
+#endif
+
+/* ---- helpers ---- */
+
+/* Model-space matrices of clip at time t (NULL clip: rest pose). */
+static void model_pose(const sw_skeleton* sk, const sw_clip* clip, float t, sw_xform4* local,
+                       sw_mat4* model) {
+    if (clip) {
+        sw_sample_job sj = {
+            .clip = clip, .skeleton = sk, .time = t, .out = local, .out_count = sk->packets_count};
+        assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
+    } else {
+        memcpy(local, sw_skeleton_rest_pose(sk), sk->packets_count * sizeof(sw_xform4));
+    }
+    sw_local_to_model_job lj = {.skeleton = sk,
+                                .local = local,
+                                .local_count = sk->packets_count,
+                                .out = model,
+                                .out_count = sk->joints_count};
+    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+}
+
+static sw_xform4* alloc_pose(const sw_skeleton* sk) {
+    return (sw_xform4*)aligned_alloc(16, sk->packets_count * sizeof(sw_xform4));
+}
+
+static sw_mat4* alloc_model(const sw_skeleton* sk) {
+    return (sw_mat4*)aligned_alloc(16, sk->joints_count * sizeof(sw_mat4));
+}
+
+static const sw_clip* find_clip(const sw_scene* s, const char* name) {
+    for (uint32_t i = 0; i < s->clips_count; ++i) {
+        if (strcmp(sw_clip_name(s->clips[i]), name) == 0) return s->clips[i];
+    }
+    fail_msg("clip '%s' not found", name);
+    return NULL;
+}
+
+static uint32_t palette_total(const sw_scene* s) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->meshes_count; ++i)
+        n += s->meshes[i]->palette_count;
+    return n;
+}
+
+/* Every mesh: weights >= 0 summing to 1, joints in the palette, palette in
+ * the skeleton, indices in range (independent of sw_mesh_init's checks). */
+static void check_meshes(const sw_scene* s) {
+    for (uint32_t i = 0; i < s->meshes_count; ++i) {
+        const sw_mesh* m = s->meshes[i];
+        const float* w = sw_mesh_weights(m);
+        const uint16_t* j = sw_mesh_joints(m);
+        for (uint32_t v = 0; v < m->vertices_count; ++v) {
+            float sum = 0.0f;
+            for (uint32_t k = 0; k < 4; ++k) {
+                assert_true(w[4 * v + k] >= 0.0f);
+                if (w[4 * v + k] > 0.0f) assert_true(j[4 * v + k] < m->palette_count);
+                sum += w[4 * v + k];
+            }
+            assert_near(sum, 1.0f, 1e-5);
+        }
+        for (uint32_t p = 0; p < m->palette_count; ++p) {
+            assert_true(sw_mesh_palette(m)[p] < s->skeleton->joints_count);
+        }
+        for (uint32_t k = 0; k < m->indices_count; ++k) {
+            assert_true(sw_mesh_indices(m)[k] < m->vertices_count);
+        }
+    }
+}
+
+static void import_ok(const char* path, const sw_assimp_options* o, sw_scene* s) {
+    sw_error e = {0};
+    sw_result r = sw_assimp_import_file(path, o, NULL, s, &e);
+    if (r != SW_RESULT_OK) {
+        fail_msg("%s: %s (%s, index %lld) %s", path, sw_result_str(r), e.check, (long long)e.index,
+                 s->warning);
+    }
+    assert_non_null(s->skeleton);
+    check_meshes(s);
+}
+
+/* ---- BVH through assimp against sinew's own reader ---- */
+
+static void bvh_against_native(const char* rel, uint32_t frames) {
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, rel)) return;
+    size_t size = 0;
+    char* text = (char*)sw_test_read_file(path, &size);
+    assert_non_null(text);
+    sw_bvh_options bo = {0};
+    sw_bvh_result native;
+    sw_error e = {0};
+    assert_int_equal(sw_bvh_read(text, size, &bo, NULL, &native, &e), SW_RESULT_OK);
+    free(text);
+    assert_int_equal(native.frames_read, frames);
+
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(s.meshes_count, 0); /* assimp's made-up skeleton mesh is not imported */
+    assert_int_equal(s.clips_count, 1);
+    const sw_skeleton* a = s.skeleton;
+    const sw_skeleton* b = native.skeleton;
+    assert_int_equal(a->joints_count, b->joints_count);
+    int32_t map[SW_SKELETON_MAX_JOINTS];
+    for (uint32_t j = 0; j < b->joints_count; ++j) {
+        map[j] = sw_skeleton_find_joint(a, sw_skeleton_joint_name(b, j));
+        assert_true(map[j] >= 0);
+    }
+    const sw_clip* ca = s.clips[0];
+    const sw_clip* cb = native.clip;
+    assert_near(ca->duration, cb->duration, 1e-4);
+    assert_near(cb->duration, (float)(frames - 1) * native.frame_time, 1e-3);
+
+    sw_xform4* la = alloc_pose(a);
+    sw_xform4* lb = alloc_pose(b);
+    sw_mat4* ma = alloc_model(a);
+    sw_mat4* mb = alloc_model(b);
+    double max_dev = 0.0, max_key_dev = 0.0, max_abs = 0.0;
+    const uint32_t steps = 1500;
+    for (uint32_t i = 0; i <= steps; ++i) {
+        /* Alternate key times and times between keys. */
+        float t = (i % 2) ? cb->duration * (float)i / (float)steps
+                          : native.frame_time * (float)((i * 7u) % frames);
+        model_pose(a, ca, t, la, ma);
+        model_pose(b, cb, t, lb, mb);
+        for (uint32_t j = 0; j < b->joints_count; ++j) {
+            for (int k = 12; k < 15; ++k) {
+                double d = fabs((double)ma[map[j]].m[k] - (double)mb[j].m[k]);
+                if (d > max_dev) max_dev = d;
+                if (!(i % 2) && d > max_key_dev) max_key_dev = d;
+                if (fabs((double)mb[j].m[k]) > max_abs) max_abs = fabs((double)mb[j].m[k]);
+            }
+        }
+    }
+    print_message("%s: max model-space position deviation assimp vs sw_bvh_read %.3g file units "
+                  "(%.3g at key times) over %u times, %u joints, positions up to %.1f\n",
+                  rel, max_dev, max_key_dev, steps + 1, b->joints_count, max_abs);
+    /* 1e-4 was the goal; assimp builds its keys through float matrices
+     * (Euler -> matrix -> quaternion) and lands 1.3e-4 (01_01) and 2.9e-4
+     * (01_03) away at key times, about 1e-5 of the positions' extent, while
+     * sw_bvh_read matches a double-precision reader (test_bvh). */
+    assert_true(max_dev <= 5e-4);
+    free(la);
+    free(lb);
+    free(ma);
+    free(mb);
+    sw_scene_free(&s, NULL);
+    sw_bvh_result_free(&native, NULL);
+}
+
+static void test_bvh_01_01(void** state) {
+    (void)state;
+    bvh_against_native("BVH/01_01.bvh", 2752);
+}
+
+static void test_bvh_01_03(void** state) {
+    (void)state;
+    bvh_against_native("BVH/01_03.bvh", 4511);
+}
+
+/* ---- rigs from assimp-testmodels ---- */
+
+/* CSM: $Order lists the markers (one animated node each, under assimp's
+ * root), $LastFrame and $Rate give the last key time. */
+static void test_csm(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "CSM/ThomasFechten.csm")) return;
+    size_t size = 0;
+    char* text = (char*)sw_test_read_file(path, &size);
+    assert_non_null(text);
+    text[size] = '\0';
+    const char* order = strstr(text, "$Order");
+    const char* last = strstr(text, "$LastFrame");
+    const char* rate = strstr(text, "$Rate");
+    assert_non_null(order);
+    assert_non_null(last);
+    assert_non_null(rate);
+    unsigned last_frame = 0;
+    float fps = 0.0f;
+    assert_int_equal(sscanf(last, "$LastFrame %u", &last_frame), 1);
+    assert_int_equal(sscanf(rate, "$Rate %f", &fps), 1);
+    char markers[64][32];
+    uint32_t markers_count = 0;
+    const char* p = strchr(order, '\n') + 1;
+    while (*p && *p != '\n' && *p != '\r') {
+        while (*p == ' ')
+            ++p;
+        if (*p == '\n' || *p == '\r' || !*p) break;
+        int n = 0;
+        assert_true(markers_count < 64);
+        assert_int_equal(sscanf(p, "%31s%n", markers[markers_count], &n), 1);
+        ++markers_count;
+        p += n;
+    }
+    free(text);
+    assert_int_equal(markers_count, 43);
+
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(s.meshes_count, 0);
+    assert_int_equal(s.skeleton->joints_count, markers_count + 1); /* markers + root */
+    for (uint32_t i = 0; i < markers_count; ++i) {
+        assert_true(sw_skeleton_find_joint(s.skeleton, markers[i]) >= 0);
+    }
+    assert_int_equal(s.clips_count, 1);
+    assert_near(s.clips[0]->duration, (float)last_frame / fps, 1e-4); /* 2439 / 120 */
+    assert_near(s.clips[0]->duration, 20.325f, 1e-4);
+    sw_scene_free(&s, NULL);
+}
+
+/* .X text: bones are the SkinWeights blocks; key lines read "time;n;values". */
+typedef struct x_reading {
+    uint32_t bones;
+    char sets[8][64];
+    uint32_t last_tick[8];
+    uint32_t sets_count;
+    uint32_t ticks_per_second;
+} x_reading;
+
+static void read_x(const char* path, x_reading* x) {
+    memset(x, 0, sizeof *x);
+    FILE* f = fopen(path, "rb");
+    assert_non_null(f);
+    char line[4096];
+    bool fps_next = false;
+    while (fgets(line, sizeof line, f)) {
+        const char* p = line;
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        unsigned t = 0, n = 0;
+        char c = 0;
+        if (strncmp(p, "SkinWeights ", 12) == 0) x->bones++;
+        if (strncmp(p, "AnimTicksPerSecond ", 19) == 0) fps_next = true;
+        if (fps_next && sscanf(p, "%u;", &t) == 1) {
+            x->ticks_per_second = t;
+            fps_next = false;
+        }
+        if (strncmp(p, "AnimationSet ", 13) == 0) {
+            assert_true(x->sets_count < 8);
+            assert_int_equal(sscanf(p + 13, "%63s", x->sets[x->sets_count]), 1);
+            x->sets_count++;
+        }
+        if (x->sets_count > 0 && sscanf(p, "%u;%u;%c", &t, &n, &c) == 3 &&
+            t > x->last_tick[x->sets_count - 1]) {
+            x->last_tick[x->sets_count - 1] = t;
+        }
+    }
+    fclose(f);
+}
+
+static void check_x(const char* rel, uint32_t bones, uint32_t joints, uint32_t clips) {
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, rel)) return;
+    x_reading x;
+    read_x(path, &x);
+    assert_int_equal(x.bones, bones);
+    assert_int_equal(x.sets_count, clips);
+    assert_int_equal(x.ticks_per_second, 4800);
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(palette_total(&s), bones); /* every vertex weighted: no extra entry */
+    assert_int_equal(s.skeleton->joints_count, joints);
+    assert_int_equal(s.clips_count, clips);
+    for (uint32_t i = 0; i < x.sets_count; ++i) {
+        const sw_clip* c = find_clip(&s, x.sets[i]);
+        assert_near(c->duration, (float)x.last_tick[i] / 4800.0f, 1e-5);
+    }
+    sw_scene_free(&s, NULL);
+}
+
+static void test_x_bcn_epileptic(void** state) {
+    (void)state;
+    check_x("X/BCN_Epileptic.X", 54, 58, 1); /* Epileptisch: 15840 / 4800 = 3.3 s */
+}
+
+static void test_x_testwuson(void** state) {
+    (void)state;
+    check_x("X/Testwuson.X", 37, 40, 3); /* Run 0.9667 s, Walk 3.6 s, Bind 0 s */
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "X/Testwuson.X")) return;
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_near(find_clip(&s, "Wuson_Walk")->duration, 3.6f, 1e-5);
+    assert_near(find_clip(&s, "Wuson_Run")->duration, 4640.0f / 4800.0f, 1e-5);
+    assert_near(find_clip(&s, "Wuson_Bind")->duration, 0.0f, 0.0);
+    sw_scene_free(&s, NULL);
+}
+
+/* Binary FBX from Blender: bones from the mesh, durations from the Blender
+ * frame range (huesitos 0..39 at 25 fps, animation_with_skeleton 0..20 at
+ * 24 fps); units converted from centimetres. */
+static void check_fbx(const char* rel, uint32_t bones, uint32_t joints, const char* clip,
+                      float duration) {
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, rel)) return;
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(s.meshes_count, 1);
+    assert_int_equal(palette_total(&s), bones);
+    assert_int_equal(s.skeleton->joints_count, joints);
+    assert_int_equal(s.clips_count, 1);
+    assert_near(find_clip(&s, clip)->duration, duration, 1e-5);
+    sw_scene_free(&s, NULL);
+}
+
+static void test_fbx_animation_with_skeleton(void** state) {
+    (void)state;
+    check_fbx("FBX/animation_with_skeleton.fbx", 13, 17, "Armature|ArmatureAction", 20.0f / 24.0f);
+}
+
+static void test_fbx_huesitos(void** state) {
+    (void)state;
+    check_fbx("FBX/huesitos.fbx", 9, 12, "Armature|Action", 39.0f / 25.0f);
+}
+
+/* UnitScaleFactor 1 (centimetres): the default import is the scale-1 import
+ * times 0.01 in every translation. */
+static void test_fbx_units(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "FBX/huesitos.fbx")) return;
+    sw_scene m, cm;
+    import_ok(path, NULL, &m);
+    sw_assimp_options one = {.scale = 1.0f};
+    import_ok(path, &one, &cm);
+    const sw_skeleton* a = m.skeleton;
+    const sw_skeleton* b = cm.skeleton;
+    assert_int_equal(a->joints_count, b->joints_count);
+    sw_xform4* la = alloc_pose(a);
+    sw_xform4* lb = alloc_pose(b);
+    sw_mat4* ma = alloc_model(a);
+    sw_mat4* mb = alloc_model(b);
+    for (int k = 0; k < 5; ++k) {
+        float t = m.clips[0]->duration * (float)k / 4.0f;
+        model_pose(a, m.clips[0], t, la, ma);
+        model_pose(b, cm.clips[0], t, lb, mb);
+        for (uint32_t j = 0; j < a->joints_count; ++j) {
+            for (int c = 12; c < 15; ++c) {
+                assert_near(ma[j].m[c], 0.01f * mb[j].m[c], 1e-4 * (1.0 + fabs(mb[j].m[c])));
+            }
+        }
+    }
+    const float* pa = sw_mesh_positions(m.meshes[0]);
+    const float* pb = sw_mesh_positions(cm.meshes[0]);
+    for (uint32_t v = 0; v < 3 * m.meshes[0]->vertices_count; ++v) {
+        assert_near(pa[v], 0.01f * pb[v], 1e-6 * (1.0 + fabs(pb[v])));
+    }
+    free(la);
+    free(lb);
+    free(ma);
+    free(mb);
+    sw_scene_free(&m, NULL);
+    sw_scene_free(&cm, NULL);
+}
+
+static void test_gltf_simple_skin(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "glTF2/simple_skin/simple_skin.gltf")) return;
+    /* The animation's input accessor: "max" : [ 5.5 ] (the only scalar max
+     * that is not an index count). */
+    size_t size = 0;
+    char* text = (char*)sw_test_read_file(path, &size);
+    assert_non_null(text);
+    text[size] = '\0';
+    float input_max = 0.0f;
+    for (const char* p = strstr(text, "\"max\""); p; p = strstr(p + 1, "\"max\"")) {
+        float v = 0.0f;
+        char close = 0;
+        if (sscanf(p, "\"max\" : [ %f %c", &v, &close) == 2 && close == ']' && v != floorf(v)) {
+            input_max = v;
+        }
+    }
+    free(text);
+    assert_near(input_max, 5.5f, 0.0);
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(s.meshes_count, 1);
+    assert_int_equal(s.meshes[0]->palette_count, 2);
+    assert_int_equal(s.meshes[0]->vertices_count, 10);
+    assert_int_equal(s.skeleton->joints_count, 3);
+    assert_int_equal(s.clips_count, 1);
+    assert_string_equal(sw_clip_name(s.clips[0]), "clip_0"); /* unnamed in the file */
+    assert_near(s.clips[0]->duration, input_max, 1e-6);
+    sw_scene_free(&s, NULL);
+
+    /* scale 2: translations, positions and inverse-bind translations double. */
+    sw_scene a, b;
+    import_ok(path, NULL, &a);
+    sw_assimp_options two = {.scale = 2.0f};
+    import_ok(path, &two, &b);
+    for (uint32_t j = 0; j < a.skeleton->joints_count; ++j) {
+        sw_xform xa = sw_pose_get(sw_skeleton_rest_pose(a.skeleton), j);
+        sw_xform xb = sw_pose_get(sw_skeleton_rest_pose(b.skeleton), j);
+        sw_test_vec3_near(sw_vec3_scale(xa.t, 2.0f), xb.t, 1e-6f);
+        sw_test_quat_near(xa.r, xb.r, 1e-6f);
+    }
+    for (uint32_t v = 0; v < 30; ++v) {
+        assert_near(2.0f * sw_mesh_positions(a.meshes[0])[v], sw_mesh_positions(b.meshes[0])[v],
+                    1e-6);
+    }
+    for (uint32_t p = 0; p < 2; ++p) {
+        for (int k = 12; k < 15; ++k) {
+            assert_near(2.0f * sw_mesh_inverse_binds(a.meshes[0])[p].m[k],
+                        sw_mesh_inverse_binds(b.meshes[0])[p].m[k], 1e-6);
+        }
+    }
+    sw_scene_free(&a, NULL);
+    sw_scene_free(&b, NULL);
+}
+
+static void test_collada_nested(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "Collada/box_nested_animation.dae")) return;
+    size_t size = 0;
+    char* text = (char*)sw_test_read_file(path, &size);
+    assert_non_null(text);
+    text[size] = '\0';
+    const char* arr = strstr(text, "-input-array\"");
+    assert_non_null(arr);
+    arr = strchr(arr, '>') + 1;
+    const char* end = strchr(arr, '<');
+    float last = 0.0f;
+    for (const char* p = arr; p < end;) {
+        char* q = NULL;
+        float v = strtof(p, &q);
+        if (q == p) break;
+        last = v;
+        p = q;
+    }
+    free(text);
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(s.meshes_count, 1);
+    assert_int_equal(s.meshes[0]->palette_count, 1);
+    assert_int_equal(s.skeleton->joints_count, 4);
+    assert_int_equal(s.clips_count, 1);
+    assert_near(s.clips[0]->duration, last, 1e-5); /* 1.666667 */
+    sw_scene_free(&s, NULL);
+}
+
+/* ---- the shared robot ---- */
+
+static void test_robot_expressive(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
+    static const char* const names[14] = {"Dance",   "Death",    "Idle",    "Jump",     "No",
+                                          "Punch",   "Running",  "Sitting", "Standing", "ThumbsUp",
+                                          "Walking", "WalkJump", "Wave",    "Yes"};
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    assert_int_equal(s.clips_count, 14);
+    for (uint32_t i = 0; i < 14; ++i)
+        assert_string_equal(sw_clip_name(s.clips[i]), names[i]);
+    /* Skin joints: the union of the skinned meshes' palettes. */
+    uint8_t used[SW_SKELETON_MAX_JOINTS] = {0};
+    uint32_t skin_joints = 0, skinned = 0;
+    for (uint32_t i = 0; i < s.meshes_count; ++i) {
+        const sw_mesh* m = s.meshes[i];
+        if (m->palette_count < 2) continue;
+        ++skinned;
+        for (uint32_t p = 0; p < m->palette_count; ++p) {
+            uint16_t j = sw_mesh_palette(m)[p];
+            if (!used[j]) skin_joints++;
+            used[j] = 1;
+        }
+    }
+    print_message("RobotExpressive through assimp: %u joints, %u meshes (%u skinned, %u skin "
+                  "joints), %u clips; warning: %s\n",
+                  s.skeleton->joints_count, s.meshes_count, skinned, skin_joints, s.clips_count,
+                  s.warning);
+    assert_int_equal(s.skeleton->joints_count, 69);
+    assert_int_equal(s.meshes_count, 19);
+    assert_int_equal(skinned, 4);
+    /* Every clip samples to finite model matrices. */
+    sw_xform4* local = alloc_pose(s.skeleton);
+    sw_mat4* model = alloc_model(s.skeleton);
+    for (uint32_t c = 0; c < s.clips_count; ++c) {
+        assert_true(s.clips[c]->duration > 0.0f);
+        for (int k = 0; k <= 8; ++k) {
+            model_pose(s.skeleton, s.clips[c], s.clips[c]->duration * (float)k / 8.0f, local,
+                       model);
+            for (uint32_t j = 0; j < s.skeleton->joints_count; ++j) {
+                for (int e = 0; e < 16; ++e)
+                    assert_true(isfinite(model[j].m[e]));
+            }
+        }
+    }
+    free(local);
+    free(model);
+    sw_scene_free(&s, NULL);
+}
+
+/* ---- options and arguments ---- */
+
+static void test_arguments(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "X/Testwuson.X")) return;
+    sw_scene s;
+    sw_error e = {0};
+    assert_int_equal(sw_assimp_import_file(NULL, NULL, NULL, &s, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_assimp_import_file(path, NULL, NULL, NULL, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_assimp_import_memory(NULL, 10, "x", NULL, NULL, &s, &e),
+                     SW_RESULT_INVALID_ARGUMENT);
+    const sw_assimp_options bad[] = {
+        {.scale = -1.0f},
+        {.scale = NAN},
+        {.scale = INFINITY},
+        {.default_ticks_per_second = -25.0f},
+        {.default_ticks_per_second = NAN},
+        {.clips_count = 1},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(sw_assimp_import_file(path, &bad[i], NULL, &s, &e),
+                         SW_RESULT_INVALID_ARGUMENT);
+        assert_null(s.skeleton);
+    }
+    /* Not a file assimp reads: its message comes back in the warning. */
+    assert_int_equal(sw_assimp_import_file("/nonexistent/file.fbx", NULL, NULL, &s, &e),
+                     SW_RESULT_PARSE);
+    assert_string_equal(e.check, "assimp read the file");
+    assert_true(strncmp(s.warning, "assimp: ", 8) == 0 && strlen(s.warning) > 8);
+    assert_null(s.skeleton);
+    sw_scene_free(&s, NULL);
+
+    /* Clip selection by (renamed) name; a name that is not there fails. */
+    const char* const walk[] = {"Wuson_Walk"};
+    sw_assimp_options only = {.clips = walk, .clips_count = 1};
+    import_ok(path, &only, &s);
+    assert_int_equal(s.clips_count, 1);
+    assert_string_equal(sw_clip_name(s.clips[0]), "Wuson_Walk");
+    sw_scene_free(&s, NULL);
+    const char* const missing[] = {"Wuson_Walk", "Jog"};
+    sw_assimp_options miss = {.clips = missing, .clips_count = 2};
+    assert_int_equal(sw_assimp_import_file(path, &miss, NULL, &s, &e), SW_RESULT_NOT_FOUND);
+    assert_string_equal(e.check, "requested clip exists");
+    assert_int_equal(e.index, 1);
+    assert_null(s.skeleton);
+    assert_null(s.clips);
+}
+
+/* From memory with a hint: the same blocks as from the file. */
+static void test_memory_equals_file(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "X/Testwuson.X")) return;
+    size_t size = 0;
+    void* data = sw_test_read_file(path, &size);
+    assert_non_null(data);
+    sw_scene a, b;
+    import_ok(path, NULL, &a);
+    sw_error e = {0};
+    assert_int_equal(sw_assimp_import_memory(data, size, "x", NULL, NULL, &b, &e), SW_RESULT_OK);
+    free(data);
+    assert_int_equal(a.skeleton->size, b.skeleton->size);
+    assert_memory_equal(a.skeleton, b.skeleton, a.skeleton->size);
+    assert_int_equal(a.clips_count, b.clips_count);
+    for (uint32_t i = 0; i < a.clips_count; ++i) {
+        assert_int_equal(a.clips[i]->size, b.clips[i]->size);
+        assert_memory_equal(a.clips[i], b.clips[i], a.clips[i]->size);
+    }
+    assert_int_equal(a.meshes_count, b.meshes_count);
+    for (uint32_t i = 0; i < a.meshes_count; ++i) {
+        assert_int_equal(a.meshes[i]->size, b.meshes[i]->size);
+        assert_memory_equal(a.meshes[i], b.meshes[i], a.meshes[i]->size);
+    }
+    sw_scene_free(&a, NULL);
+    sw_scene_free(&b, NULL);
+}
+
+/* Rotation keys come out unit and sign-continuous, times strictly increasing. */
+static void test_keys_clean(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "X/BCN_Epileptic.X")) return;
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    const sw_clip* c = s.clips[0];
+    uint32_t rotations = 0;
+    for (uint32_t t = 0; t < c->tracks_count; ++t) {
+        const sw_clip_track* tr = &sw_clip_tracks(c)[t];
+        const float* v = sw_clip_track_values(c, tr);
+        assert_int_equal(tr->interp, SW_INTERP_LINEAR);
+        for (uint32_t k = 1; k < tr->keys_count; ++k) {
+            assert_true(sw_clip_track_key_time(c, tr, k) > sw_clip_track_key_time(c, tr, k - 1));
+        }
+        if (tr->kind != SW_TRACK_KIND_ROTATION) continue;
+        ++rotations;
+        for (uint32_t k = 0; k < tr->keys_count; ++k) {
+            const float* q = v + 4 * k;
+            assert_near(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3], 1.0, 1e-5);
+            if (k > 0) {
+                const float* p = q - 4;
+                assert_true(p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3] >= 0.0f);
+            }
+        }
+    }
+    assert_true(rotations > 0);
+    sw_scene_free(&s, NULL);
+}
+
+/* ---- allocation failures ---- */
+
+typedef struct counting_alloc {
+    long allocs, frees, fail_at;
+    size_t live;
+} counting_alloc;
+
+static void* counting_alloc_fn(void* user, size_t size, size_t align) {
+    counting_alloc* c = (counting_alloc*)user;
+    if (c->fail_at >= 0 && c->allocs == c->fail_at) {
+        c->allocs++;
+        return NULL;
+    }
+    c->allocs++;
+    size_t rounded = (size + align - 1) / align * align;
+    void* p = aligned_alloc(align < sizeof(void*) ? sizeof(void*) : align, rounded);
+    if (p) c->live += size;
+    return p;
+}
+
+static void counting_free_fn(void* user, void* ptr, size_t size) {
+    counting_alloc* c = (counting_alloc*)user;
+    if (!ptr) return;
+    c->frees++;
+    c->live -= size;
+    free(ptr);
+}
+
+static void test_allocation_failures(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "glTF2/simple_skin/simple_skin.gltf")) return;
+    counting_alloc ca = {0, 0, -1, 0};
+    sw_allocator alloc = {counting_alloc_fn, counting_free_fn, &ca};
+    sw_scene s;
+    sw_error e = {0};
+    assert_int_equal(sw_assimp_import_file(path, NULL, &alloc, &s, &e), SW_RESULT_OK);
+    long total = ca.allocs;
+    sw_scene_free(&s, &alloc);
+    assert_int_equal(ca.live, 0);
+    assert_int_equal(ca.allocs, ca.frees);
+    assert_true(total > 10);
+    for (long k = 0; k < total; ++k) {
+        counting_alloc c = {0, 0, k, 0};
+        sw_allocator a = {counting_alloc_fn, counting_free_fn, &c};
+        sw_result r = sw_assimp_import_file(path, NULL, &a, &s, &e);
+        assert_int_equal(r, SW_RESULT_OUT_OF_MEMORY);
+        assert_null(s.skeleton);
+        assert_int_equal(c.live, 0);
+        assert_int_equal(c.allocs - 1, c.frees);
+    }
+}
+
+/* ---- sw_isolate_run ---- */
+
+static sw_result iso_ok(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                        sw_error* err) {
+    (void)err;
+    size_t n = *(const size_t*)user;
+    uint8_t* p = (uint8_t*)sw_alloc(alloc, n, 16);
+    if (!p) return SW_RESULT_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; ++i)
+        p[i] = (uint8_t)(i * 31u + 7u);
+    out->data = p;
+    out->size = n;
+    snprintf(out->message, sizeof out->message, "sent %zu bytes", n);
+    return SW_RESULT_OK;
+}
+
+static const char iso_check_text[] = "the child's named check";
+
+static sw_result iso_fail(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                          sw_error* err) {
+    (void)user;
+    (void)alloc;
+    snprintf(out->message, sizeof out->message, "details");
+    err->result = SW_RESULT_BAD_DATA;
+    err->check = iso_check_text;
+    err->offset = 42;
+    err->index = 7;
+    return SW_RESULT_BAD_DATA;
+}
+
+static char iso_heap_check[32];
+
+static sw_result iso_fail_heap_check(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                                     sw_error* err) {
+    (void)user;
+    (void)alloc;
+    (void)out;
+    snprintf(iso_heap_check, sizeof iso_heap_check, "writable text");
+    err->check = iso_heap_check; /* not a literal: must not be handed out */
+    return SW_RESULT_PARSE;
+}
+
+static sw_result iso_segv(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                          sw_error* err) {
+    (void)user;
+    (void)alloc;
+    (void)out;
+    (void)err;
+    raise(SIGSEGV);
+    return SW_RESULT_OK;
+}
+
+static sw_result iso_hang(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                          sw_error* err) {
+    (void)user;
+    (void)alloc;
+    (void)out;
+    (void)err;
+    for (;;)
+        pause();
+    return SW_RESULT_OK;
+}
+
+static sw_result iso_exit(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                          sw_error* err) {
+    (void)user;
+    (void)alloc;
+    (void)out;
+    (void)err;
+    _exit(1);
+}
+
+static void test_isolate(void** state) {
+    (void)state;
+    sw_isolate_result r;
+    sw_error e = {0};
+    /* Large output: more than a pipe buffer, read while the child writes. */
+    size_t n = 3u << 20;
+    assert_int_equal(sw_isolate_run(iso_ok, &n, NULL, NULL, &r, &e), SW_RESULT_OK);
+    assert_int_equal(r.size, n);
+    for (size_t i = 0; i < n; ++i)
+        assert_int_equal(((uint8_t*)r.data)[i], (uint8_t)(i * 31u + 7u));
+    assert_string_equal(r.message, "sent 3145728 bytes");
+    assert_int_equal(r.exit_status, 0);
+    sw_isolate_result_free(&r, NULL);
+
+    sw_isolate_options small = {.max_output = 1000};
+    assert_int_equal(sw_isolate_run(iso_ok, &n, &small, NULL, &r, &e), SW_RESULT_LIMIT);
+    assert_string_equal(e.check, "output size");
+    assert_null(r.data);
+
+    assert_int_equal(sw_isolate_run(iso_fail, NULL, NULL, NULL, &r, &e), SW_RESULT_BAD_DATA);
+    assert_ptr_equal(e.check, iso_check_text); /* verified literal of this program */
+    assert_int_equal(e.offset, 42);
+    assert_int_equal(e.index, 7);
+    assert_string_equal(r.message, "details");
+
+    assert_int_equal(sw_isolate_run(iso_fail_heap_check, NULL, NULL, NULL, &r, &e),
+                     SW_RESULT_PARSE);
+    assert_string_equal(e.check, "failed in the child (see message)");
+
+    assert_int_equal(sw_isolate_run(iso_segv, NULL, NULL, NULL, &r, &e), SW_RESULT_BAD_DATA);
+    assert_string_equal(e.check, "crashed (signal 11)");
+    assert_int_equal(r.signal, SIGSEGV);
+
+    sw_isolate_options quick = {.timeout_ms = 300};
+    assert_int_equal(sw_isolate_run(iso_hang, NULL, &quick, NULL, &r, &e), SW_RESULT_LIMIT);
+    assert_string_equal(e.check, "timed out");
+    assert_true(r.timed_out);
+    assert_true(r.elapsed_ms >= 300 && r.elapsed_ms < 5000);
+
+    assert_int_equal(sw_isolate_run(iso_exit, NULL, NULL, NULL, &r, &e), SW_RESULT_IO);
+    assert_string_equal(e.check, "child exited without a result");
+    assert_int_equal(r.exit_status, 1);
+
+    assert_int_equal(sw_isolate_run(NULL, NULL, NULL, NULL, &r, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_isolate_run(iso_ok, &n, NULL, NULL, NULL, &e), SW_RESULT_INVALID_ARGUMENT);
+}
+
+/* ---- isolated imports ---- */
+
+static void test_isolated_equals_direct(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "X/Testwuson.X")) return;
+    sw_scene a, b;
+    import_ok(path, NULL, &a);
+    sw_error e = {0};
+    assert_int_equal(sw_assimp_import_file_isolated(path, NULL, 20000, NULL, &b, &e), SW_RESULT_OK);
+    assert_memory_equal(a.skeleton, b.skeleton, a.skeleton->size);
+    assert_int_equal(a.clips_count, b.clips_count);
+    for (uint32_t i = 0; i < a.clips_count; ++i) {
+        assert_memory_equal(a.clips[i], b.clips[i], a.clips[i]->size);
+    }
+    assert_non_null(strstr(b.warning, "meshes not returned"));
+    sw_scene_free(&a, NULL);
+    sw_scene_free(&b, NULL);
+
+    /* A failure inside the child keeps its result and named check. */
+    const char* const missing[] = {"Jog"};
+    sw_assimp_options miss = {.clips = missing, .clips_count = 1};
+    assert_int_equal(sw_assimp_import_file_isolated(path, &miss, 20000, NULL, &b, &e),
+                     SW_RESULT_NOT_FOUND);
+    assert_string_equal(e.check, "requested clip exists");
+    assert_null(b.skeleton);
+}
+
+/* The files TOOLCHAIN.md lists as crashing assimp: assimp 5.2.5 returns a
+ * scene without a root node (empty_camera.ogex) or a root with NULL child
+ * pointers (RAW), which crash callers that trust it. Both paths reject them
+ * with a named check. The hanging file is killed at the time limit. */
+static void test_isolated_crashers(void** state) {
+    (void)state;
+    static const struct {
+        const char* rel;
+        sw_result result;
+        const char* check;
+    } crashers[] = {
+        {"OpenGEX/empty_camera.ogex", SW_RESULT_PARSE, "scene has a root node"},
+        {"RAW/WithColor.raw", SW_RESULT_BAD_DATA, "child node not NULL"},
+        {"RAW/WithTexture.raw", SW_RESULT_BAD_DATA, "child node not NULL"},
+    };
+    for (size_t i = 0; i < 3; ++i) {
+        char path[512];
+        if (!sw_test_model_path(path, sizeof path, crashers[i].rel)) continue;
+        sw_scene s;
+        sw_error e = {0};
+        assert_int_equal(sw_assimp_import_file(path, NULL, NULL, &s, &e), crashers[i].result);
+        assert_string_equal(e.check, crashers[i].check);
+        assert_null(s.skeleton);
+        memset(&e, 0, sizeof e);
+        assert_int_equal(sw_assimp_import_file_isolated(path, NULL, 10000, NULL, &s, &e),
+                         crashers[i].result);
+        assert_string_equal(e.check, crashers[i].check);
+        assert_null(s.skeleton);
+    }
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "invalid/OutOfMemory.off")) return;
+    sw_scene s;
+    sw_error e = {0};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    sw_result r = sw_assimp_import_file_isolated(path, NULL, 3000, NULL, &s, &e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    print_message("invalid/OutOfMemory.off: %s (%s) after %.2f s\n", sw_result_str(r), e.check,
+                  secs);
+    assert_int_equal(r, SW_RESULT_LIMIT);
+    assert_string_equal(e.check, "import timed out");
+    assert_true(secs < 6.0);
+    assert_null(s.skeleton);
+}
+
+/* ---- every file of assimp-testmodels through the isolated import ---- */
+
+typedef struct batch {
+    uint32_t files, imported, failed, crashed, timed_out;
+    uint32_t with_clips;
+} batch;
+
+static void batch_dir(const char* dir, batch* b) {
+    DIR* d = opendir(dir);
+    if (!d) return;
+    struct dirent* ent;
+    while ((ent = readdir(d)) != NULL) {
+        if (ent->d_name[0] == '.') continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            batch_dir(path, b);
+            continue;
+        }
+        if (!S_ISREG(st.st_mode)) continue;
+        b->files++;
+        sw_scene s;
+        sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+        sw_result r = sw_assimp_import_file_isolated(path, NULL, 5000, NULL, &s, &e);
+        if (r == SW_RESULT_OK) {
+            assert_non_null(s.skeleton);
+            b->imported++;
+            if (s.clips_count) b->with_clips++;
+        } else {
+            assert_null(s.skeleton);
+            assert_non_null(e.check);
+            assert_true(strlen(e.check) > 0);
+            if (strncmp(e.check, "importer crashed", 16) == 0) {
+                b->crashed++;
+                print_message("crash: %s (%s)\n", path, e.check);
+            } else if (strcmp(e.check, "import timed out") == 0) {
+                b->timed_out++;
+                print_message("timeout: %s\n", path);
+            } else {
+                b->failed++;
+            }
+        }
+        sw_scene_free(&s, NULL);
+    }
+    closedir(d);
+}
+
+static void test_batch_all_models(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "BVH/01_01.bvh")) return;
+    batch b = {0};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    batch_dir(SINEW_TEST_MODELS, &b);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    print_message("assimp-testmodels: %u files: %u imported (%u with clips), %u failed with a "
+                  "message, %u crashed, %u timed out; %.1f s\n",
+                  b.files, b.imported, b.with_clips, b.failed, b.crashed, b.timed_out, secs);
+    assert_int_equal(b.files, b.imported + b.failed + b.crashed + b.timed_out);
+    assert_true(b.imported > 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bvh_01_01),
+        cmocka_unit_test(test_bvh_01_03),
+        cmocka_unit_test(test_csm),
+        cmocka_unit_test(test_x_bcn_epileptic),
+        cmocka_unit_test(test_x_testwuson),
+        cmocka_unit_test(test_fbx_animation_with_skeleton),
+        cmocka_unit_test(test_fbx_huesitos),
+        cmocka_unit_test(test_fbx_units),
+        cmocka_unit_test(test_gltf_simple_skin),
+        cmocka_unit_test(test_collada_nested),
+        cmocka_unit_test(test_robot_expressive),
+        cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_memory_equals_file),
+        cmocka_unit_test(test_keys_clean),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_isolate),
+        cmocka_unit_test(test_isolated_equals_direct),
+        cmocka_unit_test(test_isolated_crashers),
+        cmocka_unit_test(test_batch_all_models),
+    };
+    (void)SW_TEST_ASAN;
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
