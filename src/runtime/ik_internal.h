@@ -42,6 +42,13 @@ bool sw__ik_is_ancestor(const sw_skeleton* skel, uint32_t a, uint32_t b);
  * SW__IK_MIN_BONE apart with finite positions (BAD_DATA). */
 sw_result sw__ik_check_chain(const sw_skeleton* skel, const sw_mat4* model, const uint32_t* joints,
                              uint32_t count, bool lengths);
+/* The checks of the FABRIK and CCD jobs but the pole. */
+sw_result sw__ik_chain_job_validate(const sw_skeleton* skel, const sw_mat4* model,
+                                    uint32_t model_count, const sw_mat4* root_transform,
+                                    const uint32_t* joints, uint32_t joints_count,
+                                    const sw_ik_limit* limits, sw_vec3 target, float weight,
+                                    float tolerance, sw_xform4* pose, uint32_t pose_count,
+                                    const float* distance);
 /* Checks limits[0..count) (INVALID_ARGUMENT). */
 sw_result sw__ik_check_limits(const sw_ik_limit* limits, uint32_t count);
 

@@ -110,6 +110,36 @@ static inline const sw_skeleton* ik_make_leg(void) {
     return s;
 }
 
+/* A chain: "base" (root) then CHAIN_JOINTS joints each the child of the one
+ * before, bones 0.1..0.3 long in random directions, random rest rotations,
+ * and a spare branch "side" on the base. */
+#define CHAIN_JOINTS 7
+static inline const sw_skeleton* ik_make_chain(uint32_t seed) {
+    sw_skeleton_joint js[CHAIN_JOINTS + 2];
+    static const char* const names[CHAIN_JOINTS + 2] = {"base", "c1", "c2", "c3",  "c4",
+                                                        "c5",   "c6", "c7", "side"};
+    uint32_t rng = seed;
+    for (uint32_t j = 0; j < CHAIN_JOINTS + 2; ++j) {
+        const sw_vec3 dir = sw_vec3_normalize(
+            sw_vec3_make(sw_test_rand(&rng, -0.3f, 0.3f), 1.0f, sw_test_rand(&rng, -0.3f, 0.3f)));
+        const sw_vec3 axis = sw_vec3_make(sw_test_rand(&rng, -1, 1), sw_test_rand(&rng, -1, 1),
+                                          sw_test_rand(&rng, -1, 1));
+        js[j] = (sw_skeleton_joint){
+            .name = names[j],
+            .parent = j == 0 ? -1 : (j == CHAIN_JOINTS + 1 ? 0 : (int32_t)j - 1),
+            .rest = {.t = j == 0 ? sw_vec3_make(0, 0.5f, 0)
+                                 : sw_vec3_scale(dir, sw_test_rand(&rng, 0.1f, 0.3f)),
+                     .r = sw_quat_from_axis_angle(axis, 0.4f),
+                     .s = sw_vec3_make(1, 1, 1)}};
+    }
+    const sw_skeleton_desc desc = {.joints = js, .joints_count = CHAIN_JOINTS + 2};
+    const sw_skeleton* s = NULL;
+    sw_error err = {0};
+    if (sw_skeleton_create(&desc, NULL, &s, &err) != SW_RESULT_OK)
+        fail_msg("skeleton: %s", err.check ? err.check : "?");
+    return s;
+}
+
 /* The CMU capture 01_01 in metres (0.056444 m per unit), or NULL (skipped). */
 static inline bool ik_read_cmu(sw_bvh_result* out) {
     char path[512];
