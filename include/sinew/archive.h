@@ -10,11 +10,13 @@
  *    28  u32      flags (0)
  *    32  sw_archive_chunk[chunks_count]
  *        chunks: 16-byte aligned blocks, each exactly a runtime object
- *        (sw_skeleton, sw_clip) usable where it lies, placed after the
- *        table in table order without overlapping; a chunk's size is its
+ *        (sw_skeleton, sw_clip, sw_mesh) usable where it lies, placed after
+ *        the table in table order without overlapping; a chunk's size is its
  *        block's size field. Skeleton chunks have link SW_ARCHIVE_NO_LINK;
  *        a clip's link is the chunk index of a skeleton with the same
- *        joints_count.
+ *        joints_count; a mesh's link is the chunk index of a skeleton whose
+ *        joints_count equals the mesh's skeleton_joints_count. Morph target
+ *        weights are clip float tracks ("<mesh>.weights[k]"), not chunks.
  *
  * Loading validates the header, the checksum, the chunk table (bounds,
  * alignment, no overlap, known kinds, links) and then every chunk with the
@@ -26,6 +28,7 @@
 #define SINEW_ARCHIVE_H
 
 #include "clip.h"
+#include "mesh.h"
 #include "skeleton.h"
 
 #ifdef __cplusplus
@@ -39,12 +42,13 @@ extern "C" {
 /* Four-character chunk kinds, read as little-endian u32. */
 #define SW_ARCHIVE_KIND_SKELETON 0x4C454B53u /* "SKEL" */
 #define SW_ARCHIVE_KIND_CLIP 0x50494C43u     /* "CLIP" */
+#define SW_ARCHIVE_KIND_MESH 0x4853454Du     /* "MESH" */
 
 #define SW_ARCHIVE_NO_LINK 0xFFFFFFFFu
 
 typedef struct sw_archive_chunk {
     uint32_t kind;   /* SW_ARCHIVE_KIND_* */
-    uint32_t link;   /* clips: index of their skeleton chunk; else SW_ARCHIVE_NO_LINK */
+    uint32_t link;   /* clips, meshes: index of their skeleton chunk; else SW_ARCHIVE_NO_LINK */
     uint32_t offset; /* bytes from the start of the file, multiple of 16 */
     uint32_t size;   /* bytes */
 } sw_archive_chunk;
@@ -56,6 +60,7 @@ typedef struct sw_archive {
     uint32_t chunks_count;
     uint32_t skeletons_count;
     uint32_t clips_count;
+    uint32_t meshes_count;
 } sw_archive;
 
 /* Validates `size` bytes at `data` (16-byte aligned) as an archive and fills
@@ -67,14 +72,16 @@ typedef struct sw_archive {
  * a chunk block that runs past its chunk is BAD_DATA, not TRUNCATED). err
  * names the check, the byte offset in the file and the chunk (or, inside a
  * chunk, the element). */
-SINEW_API sw_result sw_archive_load(const void* data, size_t size, sw_archive* out,
-                                    sw_error* err);
+SINEW_API sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_error* err);
 
-/* The i-th skeleton / clip in file order, or NULL when i is out of range. */
+/* The i-th skeleton / clip / mesh in file order, or NULL when i is out of range. */
 SINEW_API const sw_skeleton* sw_archive_skeleton(const sw_archive* a, uint32_t i);
 SINEW_API const sw_clip* sw_archive_clip(const sw_archive* a, uint32_t i);
+SINEW_API const sw_mesh* sw_archive_mesh(const sw_archive* a, uint32_t i);
 /* Index (among skeletons) of the skeleton clip i belongs to, or -1. */
 SINEW_API int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i);
+/* Index (among skeletons) of the skeleton mesh i is bound to, or -1. */
+SINEW_API int32_t sw_archive_mesh_skeleton(const sw_archive* a, uint32_t i);
 /* Index of the first clip named `name`, or -1. */
 SINEW_API int32_t sw_archive_find_clip(const sw_archive* a, const char* name);
 

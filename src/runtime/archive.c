@@ -140,11 +140,12 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
     /* Table: kinds, placement (aligned, after the table, in bounds, in file
      * order without overlap), links. */
     uint32_t prev_end = table_end;
-    uint32_t skeletons = 0, clips = 0;
+    uint32_t skeletons = 0, clips = 0, meshes = 0;
     for (uint32_t i = 0; i < count; ++i) {
         sw_archive_chunk c = sw__chunk(d, i);
         const int64_t ci = (int64_t)i;
-        if (c.kind != SW_ARCHIVE_KIND_SKELETON && c.kind != SW_ARCHIVE_KIND_CLIP) {
+        if (c.kind != SW_ARCHIVE_KIND_SKELETON && c.kind != SW_ARCHIVE_KIND_CLIP &&
+            c.kind != SW_ARCHIVE_KIND_MESH) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunk kind", sw__chunk_field(i, 0), ci);
         }
         if ((c.offset & 15u) != 0) {
@@ -164,16 +165,22 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
                                 sw__chunk_field(i, 4), ci);
             }
             ++skeletons;
-        } else {
+        } else if (c.kind == SW_ARCHIVE_KIND_CLIP) {
             if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
                 return sw__fail(err, SW_RESULT_BAD_DATA, "clip links to a skeleton",
                                 sw__chunk_field(i, 4), ci);
             }
             ++clips;
+        } else {
+            if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "mesh links to a skeleton",
+                                sw__chunk_field(i, 4), ci);
+            }
+            ++meshes;
         }
     }
 
-    /* Contents: skeletons first, so clips can be matched against them. */
+    /* Contents: skeletons first, so clips and meshes can be matched against them. */
     for (uint32_t pass = 0; pass < 2u; ++pass) {
         for (uint32_t i = 0; i < count; ++i) {
             sw_archive_chunk c = sw__chunk(d, i);
@@ -196,6 +203,18 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
                     return sw__fail(err, SW_RESULT_BAD_DATA, "clip joints match skeleton",
                                     (uint64_t)c.offset + offsetof(sw_clip, joints_count), i);
                 }
+            } else if (pass == 1 && c.kind == SW_ARCHIVE_KIND_MESH) {
+                const sw_mesh* mesh;
+                r = sw__chunk_result(sw_mesh_load(block, c.size, &mesh, err), &c, err);
+                if (r != SW_RESULT_OK) return r;
+                block_size = mesh->size;
+                const sw_skeleton* s =
+                    (const sw_skeleton*)(const void*)(d + sw__chunk(d, c.link).offset);
+                if (mesh->skeleton_joints_count != s->joints_count) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "mesh joints match skeleton",
+                                    (uint64_t)c.offset + offsetof(sw_mesh, skeleton_joints_count),
+                                    i);
+                }
             } else {
                 continue;
             }
@@ -210,6 +229,7 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
     out->chunks_count = count;
     out->skeletons_count = skeletons;
     out->clips_count = clips;
+    out->meshes_count = meshes;
     return SW_RESULT_OK;
 }
 
@@ -235,8 +255,15 @@ const sw_clip* sw_archive_clip(const sw_archive* a, uint32_t i) {
     return (const sw_clip*)(const void*)(a->data + sw__chunk(a->data, (uint32_t)c).offset);
 }
 
-int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i) {
-    int64_t c = sw__nth_chunk(a, SW_ARCHIVE_KIND_CLIP, i);
+const sw_mesh* sw_archive_mesh(const sw_archive* a, uint32_t i) {
+    int64_t c = sw__nth_chunk(a, SW_ARCHIVE_KIND_MESH, i);
+    if (c < 0) return NULL;
+    return (const sw_mesh*)(const void*)(a->data + sw__chunk(a->data, (uint32_t)c).offset);
+}
+
+/* Index among skeletons of the skeleton linked by the i-th chunk of `kind`. */
+static int32_t sw__linked_skeleton(const sw_archive* a, uint32_t kind, uint32_t i) {
+    int64_t c = sw__nth_chunk(a, kind, i);
     if (c < 0) return -1;
     uint32_t link = sw__chunk(a->data, (uint32_t)c).link;
     int32_t index = 0;
@@ -244,6 +271,14 @@ int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i) {
         if (sw__chunk(a->data, k).kind == SW_ARCHIVE_KIND_SKELETON) ++index;
     }
     return index;
+}
+
+int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i) {
+    return sw__linked_skeleton(a, SW_ARCHIVE_KIND_CLIP, i);
+}
+
+int32_t sw_archive_mesh_skeleton(const sw_archive* a, uint32_t i) {
+    return sw__linked_skeleton(a, SW_ARCHIVE_KIND_MESH, i);
 }
 
 int32_t sw_archive_find_clip(const sw_archive* a, const char* name) {

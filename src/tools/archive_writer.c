@@ -1,4 +1,5 @@
-/* Writing .sinew archives: header, chunk table (skeletons first, then clips,
+/* Writing .sinew archives: header, chunk table (skeletons first, then clips
+ * and meshes,
  * each clip linked to its skeleton's chunk), 16-byte aligned blocks copied
  * as they are, CRC-32 of everything after the checksum field. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,7 +39,10 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     if (!k->clips && k->clips_count > 0) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clips not NULL", 0, -1);
     }
-    uint64_t chunks = (uint64_t)k->skeletons_count + k->clips_count;
+    if (!k->meshes && k->meshes_count > 0) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "meshes not NULL", 0, -1);
+    }
+    uint64_t chunks = (uint64_t)k->skeletons_count + k->clips_count + k->meshes_count;
     if (chunks > SW_ARCHIVE_MAX_CHUNKS) {
         return sw__fail(err, SW_RESULT_LIMIT, "chunks count", 0, -1);
     }
@@ -62,6 +66,20 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
                             (int64_t)i);
         }
         total += sw__align16_u64(c->size);
+    }
+    for (uint32_t i = 0; i < k->meshes_count; ++i) {
+        const sw_mesh* m = k->meshes[i];
+        uint32_t s = k->mesh_skeletons ? k->mesh_skeletons[i] : 0u;
+        if (!m) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mesh not NULL", 0, (int64_t)i);
+        if (s >= k->skeletons_count) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mesh skeleton in range", 0,
+                            (int64_t)i);
+        }
+        if (m->skeleton_joints_count != k->skeletons[s]->joints_count) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mesh joints match skeleton", 0,
+                            (int64_t)i);
+        }
+        total += sw__align16_u64(m->size);
     }
     if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "archive under 4 GiB", 0, -1);
 
@@ -94,6 +112,16 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
         sw__wr32(row + 12, c->size);
         memcpy(d + at, c, c->size);
         at += (uint32_t)sw__align16_u64(c->size);
+    }
+    for (uint32_t i = 0; i < k->meshes_count; ++i, ++chunk) {
+        const sw_mesh* m = k->meshes[i];
+        uint8_t* row = d + SW_ARCHIVE_HEADER_SIZE + 16u * chunk;
+        sw__wr32(row, SW_ARCHIVE_KIND_MESH);
+        sw__wr32(row + 4, k->mesh_skeletons ? k->mesh_skeletons[i] : 0u);
+        sw__wr32(row + 8, at);
+        sw__wr32(row + 12, m->size);
+        memcpy(d + at, m, m->size);
+        at += (uint32_t)sw__align16_u64(m->size);
     }
     SINEW_ASSERT(at == total);
     sw__wr32(d + 12, sw_crc32(0, d + 16, (size_t)total - 16u));

@@ -145,7 +145,7 @@ static void make_set(set* s) {
     s->links[0] = 0;
     s->links[1] = 1;
     s->links[2] = 0;
-    s->contents = (sw_archive_contents){s->skels, 2, s->clips, 3, s->links};
+    s->contents = (sw_archive_contents){s->skels, 2, s->clips, 3, s->links, NULL, 0, NULL};
 }
 
 static void free_set(set* s) {
@@ -250,7 +250,7 @@ static void test_round_trip(void** state) {
     sw_free(NULL, b2.data, b2.size);
 
     /* clip_skeletons NULL: every clip belongs to skeleton 0. */
-    sw_archive_contents one = {s.skels, 1, s.clips, 1, NULL};
+    sw_archive_contents one = {s.skels, 1, s.clips, 1, NULL, NULL, 0, NULL};
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(sw_archive_write(&one, NULL, &data, &size, &e), SW_RESULT_OK);
@@ -598,9 +598,9 @@ static void test_seeds(void** state) {
     const sw_skeleton* skels[2] = {s3, s6};
     const sw_clip* clips[2] = {c3, c6};
     const uint32_t links[2] = {0, 1};
-    const sw_archive_contents one = {skels, 1, NULL, 0, NULL};
-    const sw_archive_contents with_clip = {skels, 1, clips, 1, NULL};
-    const sw_archive_contents two = {skels, 2, clips, 2, links};
+    const sw_archive_contents one = {skels, 1, NULL, 0, NULL, NULL, 0, NULL};
+    const sw_archive_contents with_clip = {skels, 1, clips, 1, NULL, NULL, 0, NULL};
+    const sw_archive_contents two = {skels, 2, clips, 2, links, NULL, 0, NULL};
     const char* dir = getenv("SINEW_FUZZ_SEED_DIR");
     if (dir && *dir) {
         write_seed(dir, "seed_skeleton.sinew", &one);
