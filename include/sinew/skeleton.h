@@ -74,8 +74,9 @@ SINEW_API size_t sw_skeleton_measure(const sw_skeleton_desc* desc);
  * BUFFER_TOO_SMALL; LIMIT for 0 or more than SW_SKELETON_MAX_JOINTS joints or
  * a name longer than SW_SKELETON_MAX_NAME; BAD_DATA for a parent that is not
  * an earlier joint, empty or duplicate names, non-finite values or a
- * non-unit rotation. err (optional) names the check and the joint; its
- * offset is where the field sits in the block being built. The block built
+ * non-unit rotation. err (optional) names the check and the joint; for the
+ * parent, empty/duplicate name and rest checks its offset is where the field
+ * sits in the block being built (0 otherwise). The block built
  * is checked with the same routine as sw_skeleton_load, so it always loads. */
 SINEW_API sw_result sw_skeleton_init(void* mem, size_t size, const sw_skeleton_desc* desc,
                                      const sw_skeleton** out, sw_error* err);
