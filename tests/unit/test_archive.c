@@ -3,7 +3,8 @@
  * the content checks are reached.
  *
  * With SINEW_FUZZ_SEED_DIR set, the test also writes its seed archives there
- * (how tests/fuzz/corpus/fuzz_archive/seed_*.sinew were made). */
+ * (how tests/fuzz/corpus/fuzz_archive/seed_*.sinew were made). Archives hold
+ * skeletons, clips and skinned meshes. */
 #include "test_util.h"
 
 #include "runtime/internal.h"
@@ -129,10 +130,38 @@ static const sw_clip* make_clip(uint32_t joints, const char* name, float duratio
     return c;
 }
 
+/* A skinned triangle bound to joints 0 and joints - 1, with one morph target. */
+static const sw_mesh* make_mesh(uint32_t joints, const char* name) {
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const uint16_t jn[12] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
+    const float w[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 0.25f, 0.75f, 0, 0};
+    const uint16_t pal[2] = {0, (uint16_t)(joints - 1u)};
+    sw_mat4 ibm[2] = {sw_mat4_identity(), sw_mat4_identity()};
+    ibm[1].m[12] = -0.5f;
+    const float morph[9] = {0, 0, 0.1f, 0, 0, 0.2f, 0, 0, 0.3f};
+    const sw_mesh_desc d = {.name = name,
+                            .vertices_count = 3,
+                            .positions = pos,
+                            .joints = jn,
+                            .weights = w,
+                            .palette = pal,
+                            .inverse_binds = ibm,
+                            .palette_count = 2,
+                            .skeleton_joints_count = joints,
+                            .morph_targets_count = 1,
+                            .morph_positions = morph};
+    const sw_mesh* m = NULL;
+    sw_error e = {0};
+    assert_int_equal(sw_mesh_create(&d, NULL, &m, &e), SW_RESULT_OK);
+    return m;
+}
+
 typedef struct set {
     const sw_skeleton* skels[2];
     const sw_clip* clips[3];
     uint32_t links[3];
+    const sw_mesh* meshes[2];
+    uint32_t mesh_links[2];
     sw_archive_contents contents;
 } set;
 
@@ -145,7 +174,12 @@ static void make_set(set* s) {
     s->links[0] = 0;
     s->links[1] = 1;
     s->links[2] = 0;
-    s->contents = (sw_archive_contents){s->skels, 2, s->clips, 3, s->links, NULL, 0, NULL};
+    s->meshes[0] = make_mesh(3, "hand");
+    s->meshes[1] = make_mesh(6, "body");
+    s->mesh_links[0] = 1;
+    s->mesh_links[1] = 0;
+    s->contents =
+        (sw_archive_contents){s->skels, 2, s->clips, 3, s->links, s->meshes, 2, s->mesh_links};
 }
 
 static void free_set(set* s) {
@@ -153,6 +187,8 @@ static void free_set(set* s) {
         sw_skeleton_destroy(s->skels[i], NULL);
     for (int i = 0; i < 3; ++i)
         sw_clip_destroy(s->clips[i], NULL);
+    for (int i = 0; i < 2; ++i)
+        sw_mesh_destroy(s->meshes[i], NULL);
 }
 
 typedef struct blob {
@@ -211,9 +247,24 @@ static void test_round_trip(void** state) {
     assert_int_equal(sw_archive_load(b.data, b.size, &a, &e), SW_RESULT_OK);
     assert_ptr_equal(a.data, b.data);
     assert_int_equal(a.size, b.size);
-    assert_int_equal(a.chunks_count, 5);
+    assert_int_equal(a.chunks_count, 7);
     assert_int_equal(a.skeletons_count, 2);
     assert_int_equal(a.clips_count, 3);
+    assert_int_equal(a.meshes_count, 2);
+    for (uint32_t i = 0; i < 2; ++i) {
+        const sw_mesh* m = sw_archive_mesh(&a, i);
+        assert_non_null(m);
+        assert_true(sw__aligned16(m));
+        assert_int_equal(m->size, s.meshes[i]->size);
+        assert_memory_equal(m, s.meshes[i], m->size);
+        assert_string_equal(sw_mesh_name(m), i == 0 ? "hand" : "body");
+        assert_int_equal(sw_archive_mesh_skeleton(&a, i), (int32_t)s.mesh_links[i]);
+        assert_int_equal(m->skeleton_joints_count,
+                         sw_archive_skeleton(&a, s.mesh_links[i])->joints_count);
+    }
+    assert_null(sw_archive_mesh(&a, 2));
+    assert_int_equal(sw_archive_mesh_skeleton(&a, 2), -1);
+    assert_null(sw_archive_mesh(NULL, 0));
     for (uint32_t i = 0; i < 2; ++i) {
         const sw_skeleton* sk = sw_archive_skeleton(&a, i);
         assert_non_null(sk);
@@ -256,7 +307,15 @@ static void test_round_trip(void** state) {
     assert_int_equal(sw_archive_write(&one, NULL, &data, &size, &e), SW_RESULT_OK);
     assert_int_equal(sw_archive_load(data, size, &a, &e), SW_RESULT_OK);
     assert_int_equal(a.clips_count, 1);
+    assert_int_equal(a.meshes_count, 0);
     assert_int_equal(sw_archive_clip_skeleton(&a, 0), 0);
+    sw_free(NULL, data, size);
+    /* mesh_skeletons NULL: every mesh belongs to skeleton 0. */
+    sw_archive_contents body = {s.skels, 1, NULL, 0, NULL, &s.meshes[1], 1, NULL};
+    assert_int_equal(sw_archive_write(&body, NULL, &data, &size, &e), SW_RESULT_OK);
+    assert_int_equal(sw_archive_load(data, size, &a, &e), SW_RESULT_OK);
+    assert_int_equal(a.meshes_count, 1);
+    assert_int_equal(sw_archive_mesh_skeleton(&a, 0), 0);
     sw_free(NULL, data, size);
 
     sw_free(NULL, b.data, b.size);
@@ -297,6 +356,26 @@ static void test_writer_errors(void** state) {
     k = s.contents;
     k.clips = NULL;
     assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
+    /* Meshes: joint count, skeleton index, NULL entries. */
+    k = s.contents;
+    k.mesh_skeletons = NULL; /* "hand" (3 joints) on skeleton 0 (6 joints) */
+    assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_string_equal(e.check, "mesh joints match skeleton");
+    assert_int_equal(e.index, 0);
+    const uint32_t far_mesh[2] = {1, 2};
+    k.mesh_skeletons = far_mesh;
+    assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_string_equal(e.check, "mesh skeleton in range");
+    assert_int_equal(e.index, 1);
+    k = s.contents;
+    k.meshes = NULL;
+    assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_string_equal(e.check, "meshes not NULL");
+    const sw_mesh* holes[2] = {s.meshes[0], NULL};
+    k.meshes = holes;
+    assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_string_equal(e.check, "mesh not NULL");
+    assert_int_equal(e.index, 1);
     const sw_archive_contents zero = {0};
     assert_int_equal(sw_archive_write(&zero, NULL, &data, &size, &e), SW_RESULT_INVALID_ARGUMENT);
     assert_null(data);
@@ -435,7 +514,8 @@ static void test_hostile_contents(void** state) {
     uint8_t* d = aligned_alloc(16, b.size);
     sw_archive a;
     sw_error e;
-    /* Chunks: 0 skeleton(6), 1 skeleton(3), 2 clip "walk"->0, 3 "wave"->1, 4 "run"->0. */
+    /* Chunks: 0 skeleton(6), 1 skeleton(3), 2 clip "walk"->0, 3 "wave"->1, 4 "run"->0,
+     * 5 mesh "hand"->1, 6 mesh "body"->0. */
 #define HOSTILE(edit, want_result, want_check, want_index)                                         \
     do {                                                                                           \
         memcpy(d, b.data, b.size);                                                                 \
@@ -463,11 +543,38 @@ static void test_hostile_contents(void** state) {
     HOSTILE(wr32(row(d, 0) + 12, rd32(row(d, 0) + 12) + 16), BAD, "chunks in order without overlap",
             1);
     HOSTILE(wr32(row(d, 4) + 8, 0xFFFFFFF0u), BAD, "chunk in bounds", 4);
-    HOSTILE(wr32(row(d, 4) + 12, rd32(row(d, 4) + 12) + 16), BAD, "chunk in bounds", 4);
+    HOSTILE(wr32(row(d, 6) + 12, rd32(row(d, 6) + 12) + 16), BAD, "chunk in bounds", 6);
     HOSTILE(wr32(row(d, 4) + 12, 0xFFFFFFFFu), BAD, "chunk in bounds", 4);
     HOSTILE(wr32(row(d, 0) + 4, 1), BAD, "skeleton has no link", 0);
     HOSTILE(wr32(row(d, 2) + 4, 3), BAD, "clip links to a skeleton", 2);
     HOSTILE(wr32(row(d, 2) + 4, 5), BAD, "clip links to a skeleton", 2);
+
+    /* Mesh chunks: 5 "hand" -> skeleton 1 (3 joints), 6 "body" -> skeleton 0. */
+    HOSTILE(wr32(row(d, 5) + 4, 2), BAD, "mesh links to a skeleton", 5);
+    HOSTILE(wr32(row(d, 6) + 4, 7), BAD, "mesh links to a skeleton", 6);
+    HOSTILE(wr32(row(d, 5) + 4, SW_ARCHIVE_NO_LINK), BAD, "mesh links to a skeleton", 5);
+    HOSTILE(wr32(row(d, 5) + 4, 0), BAD, "mesh joints match skeleton", 5);
+    HOSTILE(wr32(row(d, 6) + 12, rd32(row(d, 6) + 12) - 16u), BAD, "block in bounds", -1);
+    {
+        /* Contents, reached once the checksum is recomputed. */
+        sw_mesh* m6 = (sw_mesh*)(void*)chunk_at(b.data, 6);
+        const uint32_t idx_at = m6->indices_offset, w_at = m6->weights_offset;
+        const uint32_t pal_at = m6->palette_offset, pos_at = m6->positions_offset;
+        const uint32_t ibm_at = m6->inverse_binds_offset;
+        HOSTILE(wr32(chunk_at(d, 6) + idx_at + 4, 3), BAD, "index < vertices count", 1);
+        HOSTILE(wr32(chunk_at(d, 6) + w_at + 16, 0x3F000000u), BAD, "weights sum to 1", 1);
+        HOSTILE(chunk_at(d, 6)[pal_at + 2] = 6, BAD, "palette joint < skeleton joints", 1);
+        HOSTILE(wr32(chunk_at(d, 6) + pos_at + 8, 0x7FC00000u), BAD, "positions finite", 0);
+        HOSTILE(memset(chunk_at(d, 6) + ibm_at + 64, 0, 64), BAD, "inverse bind invertible", 1);
+        HOSTILE(wr32(chunk_at(d, 6) + offsetof(sw_mesh, skeleton_joints_count), 5), BAD,
+                "palette joint < skeleton joints", 1);
+        /* The mesh's error offset is a file offset inside its chunk. */
+        memcpy(d, b.data, b.size);
+        wr32(chunk_at(d, 6) + idx_at + 4, 3);
+        reseal(d, b.size);
+        assert_int_equal(sw_archive_load(d, b.size, &a, &e), BAD);
+        assert_int_equal(e.offset, rd32(row(d, 6) + 8) + idx_at + 4u);
+    }
     HOSTILE(wr32(row(d, 2) + 4, SW_ARCHIVE_NO_LINK), BAD, "clip links to a skeleton", 2);
     HOSTILE(wr32(row(d, 3) + 4, 0), BAD, "clip joints match skeleton", 3);
     /* A chunk shorter than its block: the block's own size check. */
@@ -601,20 +708,26 @@ static void test_seeds(void** state) {
     const sw_archive_contents one = {skels, 1, NULL, 0, NULL, NULL, 0, NULL};
     const sw_archive_contents with_clip = {skels, 1, clips, 1, NULL, NULL, 0, NULL};
     const sw_archive_contents two = {skels, 2, clips, 2, links, NULL, 0, NULL};
+    const sw_mesh* m6 = make_mesh(6, "body");
+    const uint32_t mesh_links[1] = {1};
+    const sw_archive_contents mesh = {skels, 2, clips, 2, links, &m6, 1, mesh_links};
     const char* dir = getenv("SINEW_FUZZ_SEED_DIR");
     if (dir && *dir) {
         write_seed(dir, "seed_skeleton.sinew", &one);
         write_seed(dir, "seed_clip.sinew", &with_clip);
         write_seed(dir, "seed_two.sinew", &two);
+        write_seed(dir, "seed_mesh.sinew", &mesh);
     }
     /* The committed seeds load, so the fuzzer starts from valid archives. */
-    const char* names[3] = {"seed_skeleton.sinew", "seed_clip.sinew", "seed_two.sinew"};
-    const uint32_t clips_in[3] = {0, 1, 2};
+    const char* names[4] = {"seed_skeleton.sinew", "seed_clip.sinew", "seed_two.sinew",
+                            "seed_mesh.sinew"};
+    const uint32_t clips_in[4] = {0, 1, 2, 2};
+    const uint32_t meshes_in[4] = {0, 0, 0, 1};
     char folder[1024];
     snprintf(folder, sizeof folder, "%s", __FILE__);
     char* slash = strrchr(folder, '/');
     if (slash) *slash = '\0'; /* tests/unit */
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         char path[1200];
         snprintf(path, sizeof path, "%s/../fuzz/corpus/fuzz_archive/%s", folder, names[i]);
         size_t size = 0;
@@ -627,8 +740,10 @@ static void test_seeds(void** state) {
         sw_archive a;
         assert_int_equal(sw_archive_load(data, size, &a, NULL), SW_RESULT_OK);
         assert_int_equal(a.clips_count, clips_in[i]);
+        assert_int_equal(a.meshes_count, meshes_in[i]);
         free(data);
     }
+    sw_mesh_destroy(m6, NULL);
     sw_skeleton_destroy(s3, NULL);
     sw_skeleton_destroy(s6, NULL);
     sw_clip_destroy(c3, NULL);
