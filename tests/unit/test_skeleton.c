@@ -183,6 +183,19 @@ static void test_desc_validity_table(void** state) {
         assert_null(s);
     }
 
+    /* Desc errors on parents point where the parent would sit in the block:
+     * header 32 bytes + 2 packets of 160, then int16 parents. */
+    {
+        sw_skeleton_joint bad[TEST_JOINTS];
+        make_joints(bad);
+        bad[3].parent = 5;
+        const sw_skeleton_desc d = {bad, TEST_JOINTS};
+        sw_error pe = {0};
+        const sw_skeleton* ps = NULL;
+        assert_int_equal(sw_skeleton_init(mem, 4096, &d, &ps, &pe), SW_RESULT_BAD_DATA);
+        assert_int_equal(pe.offset, 32u + 2u * 160u + 2u * 3u);
+    }
+
     /* Edges that are valid: a 255-byte name, a rotation 0.9995 long. */
     sw_skeleton_joint j[TEST_JOINTS];
     make_joints(j);
