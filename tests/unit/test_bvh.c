@@ -6,7 +6,10 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "test_util.h"
 
+#include <unistd.h>
+
 #include "bvh_fk.h"
+#include "sinew/tools/archive_writer.h"
 #include "sinew/tools/asset.h"
 #include "sinew/tools/bvh.h"
 
@@ -838,6 +841,60 @@ static void test_asset_open(void** state) {
     remove(tmp);
 }
 
+/* An archive with two skeletons: the asset exposes skeleton 0 and only its clips. */
+static void test_asset_open_archive(void** state) {
+    (void)state;
+    sw_bvh_options o1 = {0.0f, false, "first"};
+    sw_bvh_options o2 = {0.0f, true, "second"};
+    sw_bvh_options o3 = {2.0f, false, "third"};
+    sw_bvh_result a = read_ok(k_two_joints, &o1);
+    sw_bvh_result b = read_ok(k_two_joints, &o2);
+    sw_bvh_result c = read_ok(k_two_joints, &o3);
+    const sw_skeleton* skeletons[2] = {b.skeleton, a.skeleton};
+    const sw_clip* clips[3] = {a.clip, b.clip, c.clip};
+    const uint32_t links[3] = {1, 0, 1};
+    sw_archive_contents contents = {.skeletons = skeletons,
+                                    .skeletons_count = 2,
+                                    .clips = clips,
+                                    .clips_count = 3,
+                                    .clip_skeletons = links};
+    char tmp[] = "/tmp/sinew_test_asset_XXXXXX";
+    int fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    close(fd);
+    sw_error err;
+    assert_int_equal(sw_archive_write_file(&contents, tmp, &err), SW_RESULT_OK);
+    sw_asset asset;
+    assert_int_equal(sw_asset_open(tmp, NULL, &asset, &err), SW_RESULT_OK);
+    assert_int_equal(asset.format, SW_ASSET_FORMAT_SINEW);
+    assert_int_equal(asset.skeleton->joints_count, 4);
+    assert_int_equal(asset.clips_count, 1);
+    assert_string_equal(sw_clip_name(asset.clips[0]), "second");
+    assert_int_equal(sw_asset_find_clip(&asset, "second"), 0);
+    assert_int_equal(sw_asset_find_clip(&asset, "first"), -1);
+    assert_string_equal(asset.warning, "");
+    /* The loaded blocks are the written ones. */
+    assert_memory_equal(asset.skeleton, b.skeleton, b.skeleton->size);
+    assert_memory_equal(asset.clips[0], b.clip, b.clip->size);
+    sw_asset_free(&asset);
+    /* Cut short: the archive's own check is reported, the format kept. */
+    size_t size = 0;
+    void* bytes = sw_test_read_file(tmp, &size);
+    assert_non_null(bytes);
+    FILE* f = fopen(tmp, "wb");
+    fwrite(bytes, 1, size - 1, f);
+    fclose(f);
+    assert_int_equal(sw_asset_open(tmp, NULL, &asset, &err), SW_RESULT_TRUNCATED);
+    assert_non_null(err.check);
+    assert_int_equal(asset.format, SW_ASSET_FORMAT_SINEW);
+    assert_null(asset.skeleton);
+    free(bytes);
+    remove(tmp);
+    sw_bvh_result_free(&a, NULL);
+    sw_bvh_result_free(&b, NULL);
+    sw_bvh_result_free(&c, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_channel_orders),
@@ -858,6 +915,7 @@ int main(void) {
         cmocka_unit_test(test_boxing_frame_count),
         cmocka_unit_test(test_data_files),
         cmocka_unit_test(test_asset_open),
+        cmocka_unit_test(test_asset_open_archive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
