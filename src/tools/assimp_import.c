@@ -1153,21 +1153,21 @@ typedef struct sw__iso_args {
     const sw_assimp_options* options;
 } sw__iso_args;
 
-/* Child side: import, then serialise as an archive (skeleton and clips). */
+/* Child side: import, then serialise the scene as an archive. */
 static sw_result sw__iso_child(void* user, const sw_allocator* alloc, sw_isolate_output* out,
                                sw_error* err) {
     const sw__iso_args* args = (const sw__iso_args*)user;
     sw_scene s;
     sw_result r = sw_assimp_import_file(args->path, args->options, alloc, &s, err);
     if (r == SW_RESULT_OK) {
-        if (s.meshes_count > 0) {
-            char note[96];
-            snprintf(note, sizeof note,
-                     "%u meshes not returned: archives hold skeletons and clips only",
-                     s.meshes_count);
-            sw_scene_warn(&s, note);
-        }
-        const sw_archive_contents contents = {&s.skeleton, 1, s.clips, s.clips_count, NULL};
+        sw_archive_contents contents;
+        memset(&contents, 0, sizeof contents);
+        contents.skeletons = &s.skeleton;
+        contents.skeletons_count = 1;
+        contents.clips = s.clips;
+        contents.clips_count = s.clips_count;
+        contents.meshes = s.meshes;
+        contents.meshes_count = s.meshes_count;
         r = sw_archive_write(&contents, alloc, &out->data, &out->size, err);
     }
     memcpy(out->message, s.warning,
@@ -1271,6 +1271,29 @@ sw_result sw_assimp_import_file_isolated(const char* path, const sw_assimp_optio
             sw_free(alloc, (void*)out->clips, ar.clips_count * sizeof(void*));
             out->clips = NULL;
             out->clips_count = 0;
+        }
+    }
+    if (r == SW_RESULT_OK && ar.meshes_count > 0) {
+        out->meshes =
+            (const sw_mesh**)sw_alloc(alloc, ar.meshes_count * sizeof(void*), alignof(void*));
+        if (!out->meshes) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+        for (uint32_t i = 0; r == SW_RESULT_OK && i < ar.meshes_count; ++i) {
+            const sw_mesh* src = sw_archive_mesh(&ar, i);
+            void* mem = sw__iso_copy(alloc, src, src->size);
+            if (!mem) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+            if (r == SW_RESULT_OK) r = sw_mesh_load(mem, src->size, &out->meshes[i], err);
+            if (r != SW_RESULT_OK) {
+                if (mem) sw_free(alloc, mem, src->size);
+                break;
+            }
+            out->meshes_count = i + 1;
+        }
+        if (r != SW_RESULT_OK && out->meshes) {
+            for (uint32_t i = 0; i < out->meshes_count; ++i)
+                sw_mesh_destroy(out->meshes[i], alloc);
+            sw_free(alloc, (void*)out->meshes, ar.meshes_count * sizeof(void*));
+            out->meshes = NULL;
+            out->meshes_count = 0;
         }
     }
     sw_isolate_result_free(&res, alloc);

@@ -819,7 +819,11 @@ static void test_isolated_equals_direct(void** state) {
     for (uint32_t i = 0; i < a.clips_count; ++i) {
         assert_memory_equal(a.clips[i], b.clips[i], a.clips[i]->size);
     }
-    assert_non_null(strstr(b.warning, "meshes not returned"));
+    assert_int_equal(a.meshes_count, b.meshes_count);
+    for (uint32_t i = 0; i < a.meshes_count; ++i) {
+        assert_memory_equal(a.meshes[i], b.meshes[i], a.meshes[i]->size);
+    }
+    assert_string_equal(a.warning, b.warning);
     sw_scene_free(&a, NULL);
     sw_scene_free(&b, NULL);
 
@@ -835,26 +839,32 @@ static void test_isolated_equals_direct(void** state) {
 /* The files TOOLCHAIN.md lists as crashing assimp: assimp 5.2.5 returns a
  * scene without a root node (empty_camera.ogex) or a root with NULL child
  * pointers (RAW), which crash callers that trust it. Both paths reject them
- * with a named check. The hanging file is killed at the time limit. */
+ * with a named check. assimp's RAW importer leaks the nodes it left out of
+ * the tree (LeakSanitizer sees it), so RAW files are only imported in a
+ * child, whose memory is not checked. The hanging file is killed at the
+ * time limit. */
 static void test_isolated_crashers(void** state) {
     (void)state;
     static const struct {
         const char* rel;
         sw_result result;
         const char* check;
+        bool leaks;
     } crashers[] = {
-        {"OpenGEX/empty_camera.ogex", SW_RESULT_PARSE, "scene has a root node"},
-        {"RAW/WithColor.raw", SW_RESULT_BAD_DATA, "child node not NULL"},
-        {"RAW/WithTexture.raw", SW_RESULT_BAD_DATA, "child node not NULL"},
+        {"OpenGEX/empty_camera.ogex", SW_RESULT_PARSE, "scene has a root node", false},
+        {"RAW/WithColor.raw", SW_RESULT_BAD_DATA, "child node not NULL", true},
+        {"RAW/WithTexture.raw", SW_RESULT_BAD_DATA, "child node not NULL", true},
     };
     for (size_t i = 0; i < 3; ++i) {
         char path[512];
         if (!sw_test_model_path(path, sizeof path, crashers[i].rel)) continue;
         sw_scene s;
         sw_error e = {0};
-        assert_int_equal(sw_assimp_import_file(path, NULL, NULL, &s, &e), crashers[i].result);
-        assert_string_equal(e.check, crashers[i].check);
-        assert_null(s.skeleton);
+        if (!crashers[i].leaks) {
+            assert_int_equal(sw_assimp_import_file(path, NULL, NULL, &s, &e), crashers[i].result);
+            assert_string_equal(e.check, crashers[i].check);
+            assert_null(s.skeleton);
+        }
         memset(&e, 0, sizeof e);
         assert_int_equal(sw_assimp_import_file_isolated(path, NULL, 10000, NULL, &s, &e),
                          crashers[i].result);
