@@ -1,4 +1,4 @@
-/* sinew convert IN -o OUT.sinew [--scale S] [--end-sites]: writes a .sinew archive. */
+/* sinew convert IN.bvh -o OUT.sinew [--scale S] [--end-sites]: writes a .sinew archive. */
 #include <string.h>
 
 #include "common.h"
@@ -36,7 +36,7 @@ int cli_convert(int argc, char** argv) {
         }
     }
     if (!in || !out) {
-        cli_error("convert", "usage: sinew convert IN -o OUT.sinew [--scale S] [--end-sites]");
+        cli_error("convert", "usage: sinew convert IN.bvh -o OUT.sinew [--scale S] [--end-sites]");
         return CLI_EXIT_USAGE;
     }
     sw_asset asset;
@@ -44,6 +44,13 @@ int cli_convert(int argc, char** argv) {
     sw_result r = sw_asset_open(in, &opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("convert", in, asset.format, r, &err);
+        return CLI_EXIT_FAIL;
+    }
+    if (asset.format != SW_ASSET_FORMAT_BVH) {
+        /* An archive may hold more than the asset exposes (other skeletons,
+         * meshes): rewriting it here would drop them silently. */
+        cli_error("convert", "%s: already a .sinew archive (convert reads BVH)", in);
+        sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("convert", in, &asset);

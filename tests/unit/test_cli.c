@@ -243,6 +243,12 @@ static void test_convert_then_sample(void** state) {
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "\n  Hips\n    LHipJoint\n      LeftUpLeg\n"));
     run_free(&r);
+    /* An archive is not converted again (it could hold more than one skeleton's data). */
+    snprintf(args, sizeof args, "convert '%s' -o '%s/again.sinew'", out, g_dir);
+    r = run(args);
+    assert_true(r.code != 0);
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
     snprintf(args, sizeof args, "validate '%s'", out);
     r = run(args);
     assert_int_equal(r.code, 0);
