@@ -970,27 +970,59 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
                                 false, V, &wgt, &has)) != SW_RESULT_OK) {
         return r;
     }
+    /* A second influence set (JOINTS_1 / WEIGHTS_1) joins the first; the four
+     * largest weights are kept. */
+    sw__gltf_acc jnt1, wgt1;
+    bool has_j1 = false, has_w1 = false;
+    if ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt1,
+                                &has_j1)) != SW_RESULT_OK ||
+        (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_F32 | SW__CT_U8 | SW__CT_U16,
+                                false, V, &wgt1, &has_w1)) != SW_RESULT_OK) {
+        return r;
+    }
+    const uint32_t sets = has_j1 && has_w1 ? 2u : 1u;
     uint16_t* joints = (uint16_t*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(uint16_t));
     if (!joints) return sw__gltf_oom(g, "allocation");
     for (uint32_t v = 0; v < V; ++v) {
-        double sum = 0.0;
-        for (uint32_t c = 0; c < 4; ++c) {
-            const float w = wgt.f[4u * v + c];
-            const uint32_t j = jnt.u[4u * v + c];
-            if (w < 0.0f) {
+        float w8[8];
+        uint32_t j8[8];
+        for (uint32_t c = 0; c < 4u * sets; ++c) {
+            w8[c] = c < 4 ? wgt.f[4u * v + c] : wgt1.f[4u * v + c - 4u];
+            j8[c] = c < 4 ? jnt.u[4u * v + c] : jnt1.u[4u * v + c - 4u];
+            if (w8[c] < 0.0f) {
                 return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex weights >= 0", attrs, v);
             }
-            if (w > 0.0f && j >= skin->joints_count) {
+            if (w8[c] > 0.0f && j8[c] >= skin->joints_count) {
                 return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex joint < skin joints", attrs, v);
             }
-            joints[4u * v + c] = w > 0.0f ? (uint16_t)j : 0u;
-            sum += (double)w;
         }
+        if (sets == 2u) {
+            /* Selection of the four largest, stable (earlier slots win ties). */
+            for (uint32_t c = 0; c < 4; ++c) {
+                uint32_t best = c;
+                for (uint32_t k = c + 1u; k < 8; ++k) {
+                    if (w8[k] > w8[best]) best = k;
+                }
+                const float tw = w8[best];
+                const uint32_t tj = j8[best];
+                for (uint32_t k = best; k > c; --k) {
+                    w8[k] = w8[k - 1u];
+                    j8[k] = j8[k - 1u];
+                }
+                w8[c] = tw;
+                j8[c] = tj;
+            }
+        }
+        double sum = 0.0;
+        for (uint32_t c = 0; c < 4; ++c)
+            sum += (double)w8[c];
         if (!(sum > 0.0)) {
             return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex weights sum > 0", attrs, v);
         }
-        for (uint32_t c = 0; c < 4; ++c)
-            wgt.f[4u * v + c] = (float)((double)wgt.f[4u * v + c] / sum);
+        for (uint32_t c = 0; c < 4; ++c) {
+            wgt.f[4u * v + c] = (float)((double)w8[c] / sum);
+            joints[4u * v + c] = w8[c] > 0.0f ? (uint16_t)j8[c] : 0u;
+        }
     }
     uint32_t* indices = NULL;
     uint32_t indices_count = 0;

@@ -509,6 +509,37 @@ static void test_tiny_cubic_rotation_not_flipped(void** state) {
     sw_scene_free(&s, NULL);
 }
 
+static void test_second_influence_set(void** state) {
+    (void)state;
+    size_t n;
+    char* text = read_text(DATA("tiny.gltf"), &n);
+    text[n] = '\0';
+    /* JOINTS_1 / WEIGHTS_1 reuse the first set's accessors (joints 0/1,
+     * weights 128/127/0/0, 255/0/0/0, 200/55/0/0): eight influences, the four
+     * largest kept and renormalized. */
+    char* eight =
+        replace(text, "\"JOINTS_0\": 9,", "\"JOINTS_0\": 9, \"JOINTS_1\": 9, \"WEIGHTS_1\": 10,");
+    sw_scene s;
+    sw_error e;
+    assert_int_equal(read_mem(eight, strlen(eight), NULL, &s, &e), SW_RESULT_OK);
+    const float* w = sw_mesh_weights(s.meshes[0]);
+    const uint16_t* j = sw_mesh_joints(s.meshes[0]);
+    assert_near(w[0], 128.0 / 510.0, 1e-6);
+    assert_near(w[1], 128.0 / 510.0, 1e-6);
+    assert_near(w[2], 127.0 / 510.0, 1e-6);
+    assert_near(w[3], 127.0 / 510.0, 1e-6);
+    assert_int_equal(j[0], 0);
+    assert_int_equal(j[1], 0);
+    assert_int_equal(j[2], 1);
+    assert_int_equal(j[3], 1);
+    assert_near(w[4], 0.5, 1e-6); /* 255, 0, 0, 0 twice */
+    assert_near(w[5], 0.5, 1e-6);
+    assert_near(w[6], 0.0, 0);
+    sw_scene_free(&s, NULL);
+    free(eight);
+    free(text);
+}
+
 static void test_names_made_unique(void** state) {
     (void)state;
     size_t n;
@@ -717,6 +748,8 @@ static void test_hostile_json_variants(void** state) {
 #define TINY_ROT_VALUES 140
 #define TINY_JOINTS 268
 #define TINY_SPARSE_INDEX 300
+#define TINY_WEIGHTS 280
+#define TINY_INDICES 292
 
 static void test_hostile_binary_values(void** state) {
     (void)state;
@@ -740,6 +773,8 @@ static void test_hostile_binary_values(void** state) {
         {TINY_ROT_VALUES + 12, 3.0f, -1, "rotation keys unit"},
         {TINY_JOINTS + 1, 0, 9, "vertex joint < skin joints"},
         {TINY_SPARSE_INDEX, 0, 7, "sparse indices in range"},
+        {TINY_WEIGHTS + 4, 0, 0, "vertex weights sum > 0"},
+        {TINY_INDICES + 4, 0, 9, "primitive index < vertices count"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
         uint8_t* bad = (uint8_t*)malloc(n);
@@ -912,6 +947,7 @@ int main(void) {
         cmocka_unit_test(test_tiny_glb_and_external_equal_gltf),
         cmocka_unit_test(test_tiny_scale_and_clip_filter),
         cmocka_unit_test(test_tiny_cubic_rotation_not_flipped),
+        cmocka_unit_test(test_second_influence_set),
         cmocka_unit_test(test_names_made_unique),
         cmocka_unit_test(test_sparse_over_buffer_view),
         cmocka_unit_test(test_assimp_models_read_or_fail_cleanly),

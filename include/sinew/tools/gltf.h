@@ -22,7 +22,9 @@
  * Meshes: each primitive of a node with a mesh and a skin becomes an
  * sw_mesh named "<mesh name>" (or "<mesh name>_<primitive>" when the mesh
  * has several), with positions, normals, TEXCOORD_0, JOINTS_0 / WEIGHTS_0
- * (weights renormalized to sum 1), triangle indices and morph targets; its
+ * (with JOINTS_1 / WEIGHTS_1 the four largest of the eight influences are
+ * kept; weights renormalized to sum 1), triangle indices and morph targets
+ * (names from the mesh's extras.targetNames when present); its
  * palette maps the skin's joints to skeleton joints, with the skin's inverse
  * bind matrices (identity when absent). As in glTF, the mesh node's own
  * transform is ignored. A mesh without a name takes the name of the node
