@@ -565,8 +565,8 @@ static sw_result sw__bvh_motion(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_resu
     double ft = 0.0;
     r = sw__bvh_number(lx, t, "Frame Time: seconds", &ft);
     if (r != SW_RESULT_OK) return r;
-    float rate = (float)(1.0 / ft);
-    if (!(ft > 0.0) || !isfinite(rate) || !(rate > 0.0f) || !((float)ft > 0.0f)) {
+    /* Positive, and both it and the key rate representable as floats. */
+    if (!(ft > 0.0) || !((float)ft > 0.0f) || !isfinite((float)(1.0 / ft))) {
         return sw__bvh_fail(lx, SW_RESULT_BAD_DATA, "Frame Time > 0", t.offset, t.line);
     }
     res->frame_time = (float)ft;

@@ -802,7 +802,7 @@ static void test_asset_open(void** state) {
     if (!sw_test_model_path(path, sizeof path, "BVH/Boxing_Toes.bvh")) return;
     sw_asset a;
     sw_error err;
-    sw_asset_options opt = {0.01f, true};
+    sw_asset_options opt = {.scale = 0.01f, .end_sites = true};
     assert_int_equal(sw_asset_open(path, &opt, &a, &err), SW_RESULT_OK);
     assert_int_equal(a.format, SW_ASSET_FORMAT_BVH);
     assert_int_equal(a.skeleton->joints_count, 26);
