@@ -233,6 +233,39 @@ void sw__ik_chain_init(sw__ik_chain* c, const sw_skeleton* skel, const sw_mat4* 
     }
 }
 
+/* |a| wrapped to [0, pi]. */
+static float sw__ik_circular(float a) {
+    a = fmodf(fabsf(a), 2.0f * SW__IK_PI);
+    return a > SW__IK_PI ? 2.0f * SW__IK_PI - a : a;
+}
+
+sw_vec3 sw__ik_constrain(sw_ik_limit_type type, float lo, float hi, float cone, sw_vec3 dir,
+                         sw_vec3 ref, sw_vec3 axis) {
+    if (type == SW_IK_LIMIT_TYPE_CONE) {
+        if (sw_vec3_dot(ref, dir) >= cosf(cone)) return dir;
+        sw_vec3 a = sw_vec3_cross(ref, dir);
+        if (!(sw_vec3_length(a) > 1e-7f)) a = sw__ik_perpendicular(ref);
+        return sw_vec3_normalize(sw_quat_rotate(sw_quat_from_axis_angle(a, cone), ref));
+    }
+    if (type != SW_IK_LIMIT_TYPE_HINGE) return dir;
+    sw_vec3 rp = sw_vec3_sub(ref, sw_vec3_scale(axis, sw_vec3_dot(ref, axis)));
+    if (!(sw_vec3_length(rp) > 1e-6f)) rp = sw__ik_perpendicular(axis);
+    rp = sw_vec3_normalize(rp);
+    const sw_vec3 dp = sw_vec3_sub(dir, sw_vec3_scale(axis, sw_vec3_dot(dir, axis)));
+    float angle = 0.0f;
+    if (sw_vec3_length(dp) > 1e-6f) angle = sw__ik_signed_angle(rp, dp, axis);
+    if (angle < lo || angle > hi) {
+        /* Outside: the nearer end of the range, around the circle. */
+        angle = sw__ik_circular(angle - lo) <= sw__ik_circular(angle - hi) ? lo : hi;
+    }
+    return sw_vec3_normalize(sw_quat_rotate(sw_quat_from_axis_angle(axis, angle), rp));
+}
+
+sw_vec3 sw__ik_hinge_axis(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
+                          sw_quat delta_parent) {
+    return sw_vec3_normalize(sw_quat_rotate(sw_quat_mul(delta_parent, c->parent0[i]), lim->axis));
+}
+
 sw_vec3 sw__ik_limit_dir(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
                          sw_quat delta_parent, sw_vec3 dir) {
     if (!lim || lim->type == SW_IK_LIMIT_TYPE_NONE) return dir;
@@ -242,26 +275,12 @@ sw_vec3 sw__ik_limit_dir(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* l
         const float len = sw_vec3_length(d);
         if (len > 0.0f) ref = sw_vec3_scale(d, 1.0f / len);
     }
-    if (lim->type == SW_IK_LIMIT_TYPE_CONE) {
-        const float cosang = sw_vec3_dot(ref, dir);
-        if (cosang >= cosf(lim->cone_angle)) return dir;
-        sw_vec3 axis = sw_vec3_cross(ref, dir);
-        if (!(sw_vec3_length(axis) > 1e-7f)) axis = sw__ik_perpendicular(ref);
-        return sw_vec3_normalize(
-            sw_quat_rotate(sw_quat_from_axis_angle(axis, lim->cone_angle), ref));
-    }
-    /* Hinge: the axis turns with the joint's skeleton parent. */
-    const sw_vec3 axis =
-        sw_vec3_normalize(sw_quat_rotate(sw_quat_mul(delta_parent, c->parent0[i]), lim->axis));
-    sw_vec3 rp = sw_vec3_sub(ref, sw_vec3_scale(axis, sw_vec3_dot(ref, axis)));
-    if (!(sw_vec3_length(rp) > 1e-6f)) rp = sw__ik_perpendicular(axis);
-    rp = sw_vec3_normalize(rp);
-    const sw_vec3 dp = sw_vec3_sub(dir, sw_vec3_scale(axis, sw_vec3_dot(dir, axis)));
-    float angle = 0.0f;
-    if (sw_vec3_length(dp) > 1e-6f) angle = sw__ik_signed_angle(rp, dp, axis);
-    if (angle < lim->min_angle) angle = lim->min_angle;
-    if (angle > lim->max_angle) angle = lim->max_angle;
-    return sw_vec3_normalize(sw_quat_rotate(sw_quat_from_axis_angle(axis, angle), rp));
+    /* The hinge axis turns with the joint's skeleton parent. */
+    const sw_vec3 axis = lim->type == SW_IK_LIMIT_TYPE_HINGE
+                             ? sw__ik_hinge_axis(c, i, lim, delta_parent)
+                             : sw_vec3_make(0.0f, 0.0f, 0.0f);
+    return sw__ik_constrain(lim->type, lim->min_angle, lim->max_angle, lim->cone_angle, dir, ref,
+                            axis);
 }
 
 void sw__ik_chain_write(const sw__ik_chain* c, const sw_quat* delta, float w, sw_xform4* pose) {

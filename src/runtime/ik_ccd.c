@@ -38,6 +38,13 @@ sw_result sw_ik_ccd_job_run(const sw_ik_ccd_job* job) {
             const sw_ik_limit* lim = job->limits ? &job->limits[i] : NULL;
             sw_quat r =
                 sw_quat_from_to(sw_vec3_sub(c.p[n - 1], c.p[i]), sw_vec3_sub(target, c.p[i]));
+            if (lim && lim->type == SW_IK_LIMIT_TYPE_HINGE) {
+                /* A hinge turns about its axis only: keep r's twist about it. */
+                const sw_quat parent = i > 0 ? delta[i - 1] : sw_quat_identity();
+                sw_quat twist;
+                sw_quat_swing_twist(r, sw__ik_hinge_axis(&c, i, lim, parent), NULL, &twist);
+                r = twist;
+            }
             if (lim && lim->max_step_angle > 0.0f)
                 r = sw__ik_clamp_rotation(r, lim->max_step_angle);
             sw__ccd_turn(&c, delta, i, r);

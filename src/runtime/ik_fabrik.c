@@ -71,6 +71,24 @@ static void sw__pole_pass(sw__ik_chain* c, sw_vec3 pole) {
     }
 }
 
+/* Tip to root, limits too: the fold at joint i + 1, from bone i to bone
+ * i + 1 (already placed), within its limit; p[i] moves to match. The hinge
+ * axis comes from the previous root-to-tip pass. */
+static void sw__backward_limit(sw__ik_chain* c, const sw_ik_limit* limits, const sw_quat* delta,
+                               uint32_t i) {
+    const sw_ik_limit* lim = &limits[i + 1];
+    if (lim->type == SW_IK_LIMIT_TYPE_NONE) return;
+    const sw_vec3 next = sw_vec3_normalize(sw_vec3_sub(c->p[i + 2], c->p[i + 1]));
+    const sw_vec3 dir = sw_vec3_normalize(sw_vec3_sub(c->p[i + 1], c->p[i]));
+    const sw_vec3 axis = lim->type == SW_IK_LIMIT_TYPE_HINGE
+                             ? sw__ik_hinge_axis(c, i + 1, lim, delta[i])
+                             : sw_vec3_make(0.0f, 0.0f, 0.0f);
+    /* fold(dir -> next) in [lo, hi]  <=>  angle(next -> dir) in [-hi, -lo] */
+    const sw_vec3 limited = sw__ik_constrain(lim->type, -lim->max_angle, -lim->min_angle,
+                                             lim->cone_angle, dir, next, axis);
+    c->p[i] = sw_vec3_sub(c->p[i + 1], sw_vec3_scale(limited, c->len[i]));
+}
+
 /* Root to tip: the root back in place, each bone at its length, limited;
  * fills the model rotation deltas. */
 static void sw__forward_pass(sw__ik_chain* c, const sw_ik_limit* limits, sw_quat* delta) {
@@ -125,6 +143,7 @@ sw_result sw_ik_fabrik_job_run(const sw_ik_fabrik_job* job) {
                 const sw_vec3 fallback =
                     sw_vec3_scale(sw_vec3_sub(c.p0[i], c.p0[i + 1]), 1.0f / c.len[i]);
                 c.p[i] = sw__place(c.p[i + 1], c.p[i], c.len[i], fallback);
+                if (job->limits && i + 2 < n) sw__backward_limit(&c, job->limits, delta, i);
             }
             if (job->use_pole) sw__pole_pass(&c, job->pole);
             sw__forward_pass(&c, job->limits, delta);

@@ -93,6 +93,15 @@ void sw__ik_chain_init(sw__ik_chain* c, const sw_skeleton* skel, const sw_mat4* 
  * reference direction comes from the current positions. */
 sw_vec3 sw__ik_limit_dir(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
                          sw_quat delta_parent, sw_vec3 dir);
+/* Direction `dir` (unit) constrained against reference `ref` (unit): a cone
+ * of half-angle `cone`, or for a hinge about unit `axis` the plane
+ * perpendicular to it at a signed angle from ref within [lo, hi] (outside,
+ * the nearer end around the circle). NONE returns dir. */
+sw_vec3 sw__ik_constrain(sw_ik_limit_type type, float lo, float hi, float cone, sw_vec3 dir,
+                         sw_vec3 ref, sw_vec3 axis);
+/* Model-space hinge axis of chain joint i given its parent's delta. */
+sw_vec3 sw__ik_hinge_axis(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
+                          sw_quat delta_parent);
 /* Writes the chain's rotations from model rotation deltas of its joints
  * (delta[i] for i < n - 1) at weight w. */
 void sw__ik_chain_write(const sw__ik_chain* c, const sw_quat* delta, float w, sw_xform4* pose);

@@ -358,9 +358,15 @@ static void check_limits(const ik_rig* r, const uint32_t* joints, uint32_t count
         const sw_vec3 p = ik_pos(r, joints[i]);
         const sw_vec3 bone = sw_vec3_normalize(sw_vec3_sub(ik_pos(r, joints[i + 1]), p));
         const int32_t parent = parents[joints[i]];
+        const sw_ik_limit* l = &limits[i];
+        if (parent < 0) {
+            /* A root: its reference is the input bone; the hinge plane is fixed. */
+            if (l->type == SW_IK_LIMIT_TYPE_HINGE)
+                assert_near(sw_vec3_dot(bone, sw_vec3_normalize(l->axis)), 0.0, tol);
+            continue;
+        }
         const sw_vec3 ref = sw_vec3_normalize(
             sw_vec3_sub(p, i > 0 ? ik_pos(r, joints[i - 1]) : ik_pos(r, (uint32_t)parent)));
-        const sw_ik_limit* l = &limits[i];
         if (l->type == SW_IK_LIMIT_TYPE_CONE) {
             const double a = ik_vec_angle(bone, ref);
             if (a > l->cone_angle + tol)
@@ -622,6 +628,64 @@ static void test_chain_cmu(void** state) {
     sw_bvh_result_free(&bvh, NULL);
 }
 
+/* A planar arm with hinges about +Z (folds 0..40 degrees one way, the root
+ * free): both solvers keep every joint in the plane, even for a target off
+ * it, and keep the folds in range; CCD reaches in-plane targets the folds
+ * allow, FABRIK those on the side it starts bent towards. */
+static void test_planar_hinges(void** state) {
+    (void)state;
+    sw_skeleton_joint js[7];
+    const char* names[7] = {"j0", "j1", "j2", "j3", "j4", "j5", "tip"};
+    for (uint32_t j = 0; j < 7; ++j)
+        js[j] = (sw_skeleton_joint){
+            .name = names[j],
+            .parent = (int32_t)j - 1,
+            .rest = {.t = j == 0 ? sw_vec3_make(0, 0, 0) : sw_vec3_make(0.2f, 0, 0),
+                     .r = sw_quat_from_axis_angle(sw_vec3_make(0, 0, 1), j == 0 ? 0.0f : 0.21f),
+                     .s = {1, 1, 1}}};
+    const sw_skeleton_desc desc = {.joints = js, .joints_count = 7};
+    const sw_skeleton* s = NULL;
+    assert_int_equal(sw_skeleton_create(&desc, NULL, &s, NULL), SW_RESULT_OK);
+    ik_rig r;
+    ik_rig_init(&r, s);
+    const uint32_t chain[7] = {0, 1, 2, 3, 4, 5, 6};
+    sw_ik_limit limits[7];
+    for (uint32_t j = 0; j < 7; ++j)
+        limits[j] = (sw_ik_limit){.type = SW_IK_LIMIT_TYPE_HINGE,
+                                  .axis = {0, 0, 1},
+                                  .min_angle = 0.0f,
+                                  .max_angle = 0.698f};
+    limits[0].min_angle = -3.14159f;
+    limits[0].max_angle = 3.14159f;
+    const sw_vec3 targets[4] = {
+        {0.35f, 0.7f, 0}, {0.2f, -0.8f, 0}, {-0.3f, 0.3f, 0.2f}, {0.6f, 0.6f, 0}};
+    SINEW_ALIGN16 sw_xform4 rest[2];
+    memcpy(rest, r.pose, sizeof(rest));
+    for (int solver = SOLVER_FABRIK; solver <= SOLVER_CCD; ++solver) {
+        for (int t = 0; t < 4; ++t) {
+            memcpy(r.pose, rest, sizeof(rest));
+            ik_rig_model(&r);
+            const chain_solve cs = {.solver = solver,
+                                    .joints = chain,
+                                    .count = 7,
+                                    .limits = limits,
+                                    .target = targets[t],
+                                    .weight = 1.0f,
+                                    .iterations = 100,
+                                    .tolerance = 1e-5f};
+            float dist = 0.0f;
+            assert_int_equal(run_chain(&r, &cs, &dist), SW_RESULT_OK);
+            for (uint32_t j = 0; j < 7; ++j)
+                assert_near(ik_pos(&r, j).z, 0.0, 1e-5);
+            check_limits(&r, chain, 7, limits, 2e-4);
+            if (targets[t].z == 0.0f && (solver == SOLVER_CCD || t != 1))
+                if (dist > 1e-4f) fail_msg("solver %d target %d: %g left", solver, t, (double)dist);
+        }
+    }
+    ik_rig_free(&r);
+    sw_skeleton_destroy(s, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain_validity),    cmocka_unit_test(test_fabrik_converges),
@@ -629,7 +693,7 @@ int main(void) {
         cmocka_unit_test(test_chain_unreachable), cmocka_unit_test(test_fabrik_limits),
         cmocka_unit_test(test_ccd_limits),        cmocka_unit_test(test_limits_allow_reach),
         cmocka_unit_test(test_ccd_max_step),      cmocka_unit_test(test_chain_weight_and_pole),
-        cmocka_unit_test(test_chain_cmu),
+        cmocka_unit_test(test_chain_cmu),         cmocka_unit_test(test_planar_hinges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
