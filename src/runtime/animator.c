@@ -1,0 +1,1159 @@
+/* Animator definitions: building the block from a desc, lookups by name, and
+ * binding a definition to a skeleton and its clips.
+ *
+ * Block layout (offsets from the header, every array 4-byte aligned, whole
+ * block a multiple of 16):
+ *     sw_animator header
+ *     params        sw__anim_param[params_count]
+ *     clips         uint32_t[clips_count]        name offsets of the clip slots
+ *     blend spaces  sw__anim_bspace[]
+ *     members       sw__anim_member[]            1D spaces sorted by x
+ *     markers       uint32_t[]                   sync marker name offsets
+ *     machines      sw__anim_machine[]
+ *     order         uint32_t[machines_count]     by layer, owners before nested
+ *     states        sw__anim_state[]             machine by machine
+ *     transitions   sw__anim_transition[]        machine by machine, desc order
+ *     conditions    sw__anim_cond[]
+ *     layers        sw__anim_layer[]
+ *     masks         sw__anim_mask[]
+ *     strings       NUL-terminated names (offset 0 of the pool is "")
+ *
+ * The whole desc is checked (one pass that also counts bytes), then written.
+ * The instance side (update, evaluate) is in animator_instance.c; both share
+ * animator_internal.h. */
+#include <string.h>
+
+#include "animator_internal.h"
+
+/* ---- strings ---------------------------------------------------------------- */
+
+static size_t sw__anim_len(const char* s) {
+    const void* z = memchr(s, 0, SW_ANIMATOR_MAX_NAME + 1u);
+    return z ? (size_t)((const char*)z - s) : SW_ANIMATOR_MAX_NAME + 1u;
+}
+
+/* ---- desc checks --------------------------------------------------------------- */
+
+typedef struct sw__anim_count {
+    uint32_t clips;
+    const char* clip_names[SW_ANIMATOR_MAX_CLIPS];
+    uint32_t members, markers, states, transitions, conditions, masks;
+    uint64_t strings;
+    uint32_t owners[SW_ANIMATOR_MAX_MACHINES];      /* how many layers/states play it */
+    uint32_t owner_state[SW_ANIMATOR_MAX_MACHINES]; /* global state, or NONE for a layer */
+    uint32_t owner_layer[SW_ANIMATOR_MAX_MACHINES];
+    uint32_t state_base[SW_ANIMATOR_MAX_MACHINES];
+    uint32_t layer_of[SW_ANIMATOR_MAX_MACHINES];
+    uint32_t depth[SW_ANIMATOR_MAX_MACHINES];
+    uint32_t contrib[SW_ANIMATOR_MAX_MACHINES];
+} sw__anim_count;
+
+static sw_result sw__anim_name(const char* name, const char* what_null, const char* what_len,
+                               const char* what_empty, int64_t index, sw__anim_count* c,
+                               sw_error* err) {
+    if (!name) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, what_null, 0, index);
+    size_t n = sw__anim_len(name);
+    if (n > SW_ANIMATOR_MAX_NAME) return sw__fail(err, SW_RESULT_LIMIT, what_len, 0, index);
+    if (n == 0) return sw__fail(err, SW_RESULT_BAD_DATA, what_empty, 0, index);
+    c->strings += n + 1u;
+    return SW_RESULT_OK;
+}
+
+static int32_t sw__anim_desc_param(const sw_animator_desc* d, const char* name) {
+    if (!name) return -1;
+    for (uint32_t i = 0; i < d->params_count; ++i) {
+        if (d->params[i].name && strcmp(d->params[i].name, name) == 0) return (int32_t)i;
+    }
+    return -1;
+}
+
+static sw_animator_param_type sw__anim_ptype(const sw_animator_desc* d, int32_t p) {
+    sw_animator_param_type t = d->params[p].type;
+    return t == SW_ANIMATOR_PARAM_TYPE_DEFAULT ? SW_ANIMATOR_PARAM_TYPE_FLOAT : t;
+}
+
+static bool sw__anim_numeric(const sw_animator_desc* d, int32_t p) {
+    sw_animator_param_type t = sw__anim_ptype(d, p);
+    return t == SW_ANIMATOR_PARAM_TYPE_FLOAT || t == SW_ANIMATOR_PARAM_TYPE_INT;
+}
+
+static int32_t sw__anim_desc_bspace(const sw_animator_desc* d, const char* name) {
+    if (!name) return -1;
+    for (uint32_t i = 0; i < d->blend_spaces_count; ++i) {
+        if (d->blend_spaces[i].name && strcmp(d->blend_spaces[i].name, name) == 0) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
+static int32_t sw__anim_desc_machine(const sw_animator_desc* d, const char* name) {
+    if (!name) return -1;
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        if (d->machines[i].name && strcmp(d->machines[i].name, name) == 0) return (int32_t)i;
+    }
+    return -1;
+}
+
+static int32_t sw__anim_machine_state(const sw_animator_machine_desc* m, const char* name) {
+    if (!name) return -1;
+    for (uint32_t i = 0; i < m->states_count; ++i) {
+        if (m->states[i].name && strcmp(m->states[i].name, name) == 0) return (int32_t)i;
+    }
+    return -1;
+}
+
+static bool sw__anim_is_any(const char* from) {
+    return !from || strcmp(from, "*") == 0;
+}
+
+/* Slot of a clip name, adding it when new; NONE when the table is full. */
+static uint32_t sw__anim_slot(sw__anim_count* c, const char* name) {
+    for (uint32_t i = 0; i < c->clips; ++i) {
+        if (strcmp(c->clip_names[i], name) == 0) return i;
+    }
+    if (c->clips == SW_ANIMATOR_MAX_CLIPS) return SW_ANIMATOR_NONE;
+    c->clip_names[c->clips] = name;
+    c->strings += sw__anim_len(name) + 1u;
+    return c->clips++;
+}
+
+static bool sw__anim_finite01(float v) {
+    return isfinite(v) && v >= 0.0f && v <= 1.0f;
+}
+
+static sw_result sw__anim_check_params(const sw_animator_desc* d, sw__anim_count* c,
+                                       sw_error* err) {
+    for (uint32_t i = 0; i < d->params_count; ++i) {
+        const sw_animator_param_desc* p = &d->params[i];
+        const int64_t ix = (int64_t)i;
+        sw_result r = sw__anim_name(p->name, "param name not NULL", "param name length",
+                                    "param name not empty", ix, c, err);
+        if (r != SW_RESULT_OK) return r;
+        for (uint32_t j = 0; j < i; ++j) {
+            if (strcmp(d->params[j].name, p->name) == 0) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "param names unique", 0, ix);
+            }
+        }
+        if ((uint32_t)p->type > (uint32_t)SW_ANIMATOR_PARAM_TYPE_TRIGGER) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "param type", 0, ix);
+        }
+        sw_animator_param_type t = sw__anim_ptype(d, (int32_t)i);
+        bool ok = isfinite(p->value);
+        if (ok && t == SW_ANIMATOR_PARAM_TYPE_INT) ok = floorf(p->value) == p->value;
+        if (ok && (t == SW_ANIMATOR_PARAM_TYPE_BOOL || t == SW_ANIMATOR_PARAM_TYPE_TRIGGER)) {
+            ok = p->value == 0.0f || p->value == 1.0f;
+        }
+        if (!ok) return sw__fail(err, SW_RESULT_BAD_DATA, "param default fits its type", 0, ix);
+    }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__anim_check_bspaces(const sw_animator_desc* d, sw__anim_count* c,
+                                        sw_error* err) {
+    for (uint32_t i = 0; i < d->blend_spaces_count; ++i) {
+        const sw_animator_blend_space_desc* b = &d->blend_spaces[i];
+        const int64_t ix = (int64_t)i;
+        sw_result r = sw__anim_name(b->name, "blend space name not NULL", "blend space name length",
+                                    "blend space name not empty", ix, c, err);
+        if (r != SW_RESULT_OK) return r;
+        for (uint32_t j = 0; j < i; ++j) {
+            if (strcmp(d->blend_spaces[j].name, b->name) == 0) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "blend space names unique", 0, ix);
+            }
+        }
+        int32_t px = sw__anim_desc_param(d, b->param_x);
+        if (px < 0 || !sw__anim_numeric(d, px)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "blend space param_x float or int", 0, ix);
+        }
+        if (b->param_y) {
+            int32_t py = sw__anim_desc_param(d, b->param_y);
+            if (py < 0 || !sw__anim_numeric(d, py)) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "blend space param_y float or int", 0, ix);
+            }
+        }
+        if (!b->members && b->members_count > 0) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "members not NULL", 0, ix);
+        }
+        if (b->members_count > SW_ANIMATOR_MAX_MEMBERS) {
+            return sw__fail(err, SW_RESULT_LIMIT, "members count", 0, ix);
+        }
+        if (b->members_count == 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "blend space has members", 0, ix);
+        }
+        for (uint32_t m = 0; m < b->members_count; ++m) {
+            const sw_animator_member_desc* md = &b->members[m];
+            if (!md->clip) {
+                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "member clip not NULL", 0, ix);
+            }
+            size_t n = sw__anim_len(md->clip);
+            if (n > SW_ANIMATOR_MAX_NAME) {
+                return sw__fail(err, SW_RESULT_LIMIT, "member clip name length", 0, ix);
+            }
+            if (n == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "member clip not empty", 0, ix);
+            float y = b->param_y ? md->y : 0.0f;
+            if (!isfinite(md->x) || !isfinite(y)) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "member position finite", 0, ix);
+            }
+            for (uint32_t k = 0; k < m; ++k) {
+                float yk = b->param_y ? b->members[k].y : 0.0f;
+                if (b->members[k].x == md->x && yk == y) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "member positions distinct", 0, ix);
+                }
+            }
+            if (sw__anim_slot(c, md->clip) == SW_ANIMATOR_NONE) {
+                return sw__fail(err, SW_RESULT_LIMIT, "clips count", 0, ix);
+            }
+        }
+        c->members += b->members_count;
+        if (!b->sync_markers && b->sync_markers_count > 0) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "sync markers not NULL", 0, ix);
+        }
+        if (b->sync_markers_count > SW_ANIMATOR_MAX_MARKERS) {
+            return sw__fail(err, SW_RESULT_LIMIT, "sync markers count", 0, ix);
+        }
+        for (uint32_t m = 0; m < b->sync_markers_count; ++m) {
+            r = sw__anim_name(b->sync_markers[m], "sync marker not NULL", "sync marker length",
+                              "sync marker not empty", ix, c, err);
+            if (r != SW_RESULT_OK) return r;
+            for (uint32_t k = 0; k < m; ++k) {
+                if (strcmp(b->sync_markers[k], b->sync_markers[m]) == 0) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "sync markers unique", 0, ix);
+                }
+            }
+        }
+        c->markers += b->sync_markers_count;
+    }
+    return SW_RESULT_OK;
+}
+
+static bool sw__anim_op_fits(sw_animator_op op, sw_animator_param_type t) {
+    switch (op) {
+    case SW_ANIMATOR_OP_GREATER:
+    case SW_ANIMATOR_OP_LESS:
+    case SW_ANIMATOR_OP_EQUAL:
+    case SW_ANIMATOR_OP_NOT_EQUAL:
+        return t == SW_ANIMATOR_PARAM_TYPE_FLOAT || t == SW_ANIMATOR_PARAM_TYPE_INT;
+    case SW_ANIMATOR_OP_TRUE:
+    case SW_ANIMATOR_OP_FALSE:
+        return t == SW_ANIMATOR_PARAM_TYPE_BOOL;
+    case SW_ANIMATOR_OP_TRIGGER:
+        return t == SW_ANIMATOR_PARAM_TYPE_TRIGGER;
+    default:
+        return false;
+    }
+}
+
+static sw_result sw__anim_check_machines(const sw_animator_desc* d, sw__anim_count* c,
+                                         sw_error* err) {
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        const sw_animator_machine_desc* m = &d->machines[i];
+        const int64_t ix = (int64_t)i;
+        sw_result r = sw__anim_name(m->name, "machine name not NULL", "machine name length",
+                                    "machine name not empty", ix, c, err);
+        if (r != SW_RESULT_OK) return r;
+        for (uint32_t j = 0; j < i; ++j) {
+            if (strcmp(d->machines[j].name, m->name) == 0) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "machine names unique", 0, ix);
+            }
+        }
+        if (!m->states && m->states_count > 0) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "states not NULL", 0, ix);
+        }
+        if (!m->transitions && m->transitions_count > 0) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "transitions not NULL", 0, ix);
+        }
+        if (m->states_count == 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "machine has states", 0, ix);
+        }
+        if (m->states_count > SW_ANIMATOR_MAX_STATES - c->states) {
+            return sw__fail(err, SW_RESULT_LIMIT, "states count", 0, ix);
+        }
+        if (m->transitions_count > SW_ANIMATOR_MAX_TRANSITIONS - c->transitions) {
+            return sw__fail(err, SW_RESULT_LIMIT, "transitions count", 0, ix);
+        }
+        c->state_base[i] = c->states;
+        for (uint32_t s = 0; s < m->states_count; ++s) {
+            const sw_animator_state_desc* st = &m->states[s];
+            r = sw__anim_name(st->name, "state name not NULL", "state name length",
+                              "state name not empty", ix, c, err);
+            if (r != SW_RESULT_OK) return r;
+            for (uint32_t k = 0; k < s; ++k) {
+                if (strcmp(m->states[k].name, st->name) == 0) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "state names unique", 0, ix);
+                }
+            }
+            if (!isfinite(st->speed) || st->speed < 0.0f) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "state speed finite >= 0", 0, ix);
+            }
+            if (st->speed_param) {
+                int32_t p = sw__anim_desc_param(d, st->speed_param);
+                if (p < 0 || !sw__anim_numeric(d, p)) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "speed param float or int", 0, ix);
+                }
+            }
+            switch (st->motion) {
+            case SW_ANIMATOR_MOTION_CLIP: {
+                if (!st->target) {
+                    return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "state target not NULL", 0,
+                                    ix);
+                }
+                size_t n = sw__anim_len(st->target);
+                if (n > SW_ANIMATOR_MAX_NAME) {
+                    return sw__fail(err, SW_RESULT_LIMIT, "state clip name length", 0, ix);
+                }
+                if (n == 0) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "state clip not empty", 0, ix);
+                }
+                break;
+            }
+            case SW_ANIMATOR_MOTION_BLEND_SPACE:
+                if (sw__anim_desc_bspace(d, st->target) < 0) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "state blend space known", 0, ix);
+                }
+                break;
+            case SW_ANIMATOR_MOTION_MACHINE: {
+                int32_t n = sw__anim_desc_machine(d, st->target);
+                if (n < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "state machine known", 0, ix);
+                c->owners[n]++;
+                c->owner_state[n] = c->states + s;
+                c->owner_layer[n] = i; /* the owning machine, for the cycle check */
+                break;
+            }
+            default:
+                return sw__fail(err, SW_RESULT_BAD_DATA, "state motion", 0, ix);
+            }
+        }
+        if (m->entry && sw__anim_machine_state(m, m->entry) < 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "entry state known", 0, ix);
+        }
+        for (uint32_t t = 0; t < m->transitions_count; ++t) {
+            const sw_animator_transition_desc* tr = &m->transitions[t];
+            int32_t from = -1;
+            if (!sw__anim_is_any(tr->from)) {
+                from = sw__anim_machine_state(m, tr->from);
+                if (from < 0) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "transition from known", 0, ix);
+                }
+            }
+            int32_t to = sw__anim_machine_state(m, tr->to);
+            if (to < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "transition to known", 0, ix);
+            bool to_machine = m->states[to].motion == SW_ANIMATOR_MOTION_MACHINE;
+            if (to_machine && (from == to || (from < 0 && tr->to_self))) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "no self transition on a machine state", 0,
+                                ix);
+            }
+            if (!tr->conditions && tr->conditions_count > 0) {
+                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "conditions not NULL", 0, ix);
+            }
+            if (tr->conditions_count > SW_ANIMATOR_MAX_CONDITIONS) {
+                return sw__fail(err, SW_RESULT_LIMIT, "conditions count", 0, ix);
+            }
+            for (uint32_t k = 0; k < tr->conditions_count; ++k) {
+                const sw_animator_condition_desc* cd = &tr->conditions[k];
+                int32_t p = sw__anim_desc_param(d, cd->param);
+                if (p < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "condition param known", 0, ix);
+                if (!sw__anim_op_fits(cd->op, sw__anim_ptype(d, p))) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "condition op fits the param type", 0,
+                                    ix);
+                }
+                if (!isfinite(cd->value)) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "condition value finite", 0, ix);
+                }
+            }
+            c->conditions += tr->conditions_count;
+            if (tr->has_exit_time && !(isfinite(tr->exit_time) && tr->exit_time > 0.0f)) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "exit time > 0", 0, ix);
+            }
+            if (!isfinite(tr->duration) || tr->duration < 0.0f) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "duration finite >= 0", 0, ix);
+            }
+            if ((uint32_t)tr->mode > (uint32_t)SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "transition mode", 0, ix);
+            }
+            if ((uint32_t)tr->interrupt > (uint32_t)SW_ANIMATOR_INTERRUPT_NEXT) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "transition interrupt", 0, ix);
+            }
+        }
+        c->states += m->states_count;
+        c->transitions += m->transitions_count;
+    }
+    /* Clip slots of states, after the members' (see the header). */
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        const sw_animator_machine_desc* m = &d->machines[i];
+        for (uint32_t s = 0; s < m->states_count; ++s) {
+            if (m->states[s].motion != SW_ANIMATOR_MOTION_CLIP) continue;
+            if (sw__anim_slot(c, m->states[s].target) == SW_ANIMATOR_NONE) {
+                return sw__fail(err, SW_RESULT_LIMIT, "clips count", 0, (int64_t)i);
+            }
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__anim_check_layers(const sw_animator_desc* d, sw__anim_count* c,
+                                       sw_error* err) {
+    uint32_t is_layer_root[SW_ANIMATOR_MAX_MACHINES];
+    memset(is_layer_root, 0, sizeof is_layer_root);
+    for (uint32_t i = 0; i < d->layers_count; ++i) {
+        const sw_animator_layer_desc* l = &d->layers[i];
+        const int64_t ix = (int64_t)i;
+        sw_result r = sw__anim_name(l->name, "layer name not NULL", "layer name length",
+                                    "layer name not empty", ix, c, err);
+        if (r != SW_RESULT_OK) return r;
+        for (uint32_t j = 0; j < i; ++j) {
+            if (strcmp(d->layers[j].name, l->name) == 0) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "layer names unique", 0, ix);
+            }
+        }
+        int32_t m = sw__anim_desc_machine(d, l->machine);
+        if (m < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "layer machine known", 0, ix);
+        if (c->owners[m] == 0 || is_layer_root[m] == 0) c->owner_layer[m] = i;
+        c->owners[m]++;
+        is_layer_root[m] = 1;
+        c->owner_state[m] = SW_ANIMATOR_NONE;
+        if ((uint32_t)l->mode > (uint32_t)SW_ANIMATOR_LAYER_MODE_ADDITIVE) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "layer mode", 0, ix);
+        }
+        if (!sw__anim_finite01(l->weight)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "layer weight in [0, 1]", 0, ix);
+        }
+        if (l->weight_param) {
+            int32_t p = sw__anim_desc_param(d, l->weight_param);
+            if (p < 0 || !sw__anim_numeric(d, p)) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "layer weight param float or int", 0, ix);
+            }
+        }
+        if ((uint32_t)l->reference > (uint32_t)SW_ANIMATOR_REFERENCE_REST_POSE) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "layer reference", 0, ix);
+        }
+        if (!l->mask && l->mask_count > 0) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mask not NULL", 0, ix);
+        }
+        if (l->mask_count > SW_ANIMATOR_MAX_MASK) {
+            return sw__fail(err, SW_RESULT_LIMIT, "mask count", 0, ix);
+        }
+        if (i == 0 && l->mask_count > 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "no mask on the first layer", 0, ix);
+        }
+        for (uint32_t k = 0; k < l->mask_count; ++k) {
+            r = sw__anim_name(l->mask[k].joint, "mask joint not NULL", "mask joint length",
+                              "mask joint not empty", ix, c, err);
+            if (r != SW_RESULT_OK) return r;
+            if (!sw__anim_finite01(l->mask[k].weight)) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "mask weight in [0, 1]", 0, ix);
+            }
+        }
+        c->masks += l->mask_count;
+    }
+    /* Every machine played exactly once; owners reach a layer (no cycle). */
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        const int64_t ix = (int64_t)i;
+        if (c->owners[i] == 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "machine played by a layer or state", 0, ix);
+        }
+        if (c->owners[i] > 1) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "machine played once", 0, ix);
+        }
+    }
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        uint32_t m = i, depth = 0;
+        while (c->owner_state[m] != SW_ANIMATOR_NONE) {
+            m = c->owner_layer[m]; /* the machine holding the owner state */
+            if (++depth > d->machines_count) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "nested machines without cycle", 0,
+                                (int64_t)i);
+            }
+        }
+        c->depth[i] = depth;
+        c->layer_of[i] = c->owner_layer[m];
+    }
+    /* Worst-case playing clips: deepest machines first. */
+    for (uint32_t depth = d->machines_count + 1u; depth-- > 0;) {
+        for (uint32_t i = 0; i < d->machines_count; ++i) {
+            if (c->depth[i] != depth) continue;
+            const sw_animator_machine_desc* m = &d->machines[i];
+            uint32_t worst = 0;
+            for (uint32_t s = 0; s < m->states_count; ++s) {
+                uint32_t n = 1;
+                if (m->states[s].motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
+                    n = d->blend_spaces[sw__anim_desc_bspace(d, m->states[s].target)].members_count;
+                } else if (m->states[s].motion == SW_ANIMATOR_MOTION_MACHINE) {
+                    n = c->contrib[sw__anim_desc_machine(d, m->states[s].target)];
+                }
+                if (n > worst) worst = n;
+            }
+            uint64_t total = (uint64_t)worst * SW_ANIMATOR_MAX_FADES;
+            c->contrib[i] = total > 0xFFFFu ? 0xFFFFu : (uint32_t)total;
+        }
+    }
+    for (uint32_t i = 0; i < d->layers_count; ++i) {
+        int32_t m = sw__anim_desc_machine(d, d->layers[i].machine);
+        if (c->contrib[m] > SW_ANIMATOR_MAX_CONTRIBUTIONS) {
+            return sw__fail(err, SW_RESULT_LIMIT, "playing clips per layer", 0, (int64_t)i);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+typedef struct sw__anim_layout {
+    uint32_t params, clips, bspaces, members, markers, machines, order, states, transitions,
+        conditions, layers, masks, strings, size;
+} sw__anim_layout;
+
+static uint32_t sw__anim_place(uint64_t* at, uint64_t bytes) {
+    uint32_t here = (uint32_t)*at;
+    *at += (bytes + 3u) & ~(uint64_t)3u;
+    return here;
+}
+
+static sw_result sw__anim_check_desc(const sw_animator_desc* d, sw__anim_count* c,
+                                     sw__anim_layout* lay, sw_error* err) {
+    if (!d) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "desc not NULL", 0, -1);
+    memset(c, 0, sizeof *c);
+    if ((!d->params && d->params_count) || (!d->blend_spaces && d->blend_spaces_count) ||
+        (!d->machines && d->machines_count) || (!d->layers && d->layers_count)) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arrays not NULL", 0, -1);
+    }
+    if (d->params_count > SW_ANIMATOR_MAX_PARAMS) {
+        return sw__fail(err, SW_RESULT_LIMIT, "params count", 0, -1);
+    }
+    if (d->blend_spaces_count > SW_ANIMATOR_MAX_BLEND_SPACES) {
+        return sw__fail(err, SW_RESULT_LIMIT, "blend spaces count", 0, -1);
+    }
+    if (d->machines_count > SW_ANIMATOR_MAX_MACHINES) {
+        return sw__fail(err, SW_RESULT_LIMIT, "machines count", 0, -1);
+    }
+    if (d->layers_count > SW_ANIMATOR_MAX_LAYERS) {
+        return sw__fail(err, SW_RESULT_LIMIT, "layers count", 0, -1);
+    }
+    if (d->machines_count == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "has machines", 0, -1);
+    if (d->layers_count == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "has layers", 0, -1);
+    if (!sw__anim_finite01(d->event_weight_threshold)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "event threshold in [0, 1]", 0, -1);
+    }
+    if (d->root_motion_joint) {
+        sw_result r = sw__anim_name(d->root_motion_joint, "root joint not NULL",
+                                    "root joint length", "root joint not empty", -1, c, err);
+        if (r != SW_RESULT_OK) return r;
+    }
+    for (uint32_t i = 0; i < SW_ANIMATOR_MAX_MACHINES; ++i)
+        c->owner_state[i] = SW_ANIMATOR_NONE;
+    sw_result r = sw__anim_check_params(d, c, err);
+    if (r == SW_RESULT_OK) r = sw__anim_check_bspaces(d, c, err);
+    if (r == SW_RESULT_OK) r = sw__anim_check_machines(d, c, err);
+    if (r == SW_RESULT_OK) r = sw__anim_check_layers(d, c, err);
+    if (r != SW_RESULT_OK) return r;
+
+    uint64_t at = sizeof(sw_animator);
+    lay->params = sw__anim_place(&at, sizeof(sw__anim_param) * (uint64_t)d->params_count);
+    lay->clips = sw__anim_place(&at, 4u * (uint64_t)c->clips);
+    lay->bspaces = sw__anim_place(&at, sizeof(sw__anim_bspace) * (uint64_t)d->blend_spaces_count);
+    lay->members = sw__anim_place(&at, sizeof(sw__anim_member) * (uint64_t)c->members);
+    lay->markers = sw__anim_place(&at, 4u * (uint64_t)c->markers);
+    lay->machines = sw__anim_place(&at, sizeof(sw__anim_machine) * (uint64_t)d->machines_count);
+    lay->order = sw__anim_place(&at, 4u * (uint64_t)d->machines_count);
+    lay->states = sw__anim_place(&at, sizeof(sw__anim_state) * (uint64_t)c->states);
+    lay->transitions = sw__anim_place(&at, sizeof(sw__anim_transition) * (uint64_t)c->transitions);
+    lay->conditions = sw__anim_place(&at, sizeof(sw__anim_cond) * (uint64_t)c->conditions);
+    lay->layers = sw__anim_place(&at, sizeof(sw__anim_layer) * (uint64_t)d->layers_count);
+    lay->masks = sw__anim_place(&at, sizeof(sw__anim_mask) * (uint64_t)c->masks);
+    lay->strings = (uint32_t)at;
+    at += 1u + c->strings;
+    at = (at + 15u) & ~(uint64_t)15u;
+    if (at > 0x7FFFFFFFu) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
+    lay->size = (uint32_t)at;
+    return SW_RESULT_OK;
+}
+
+size_t sw_animator_measure(const sw_animator_desc* desc) {
+    sw__anim_count* c = NULL;
+    /* The counting state is large for the stack of small threads; keep it
+     * local but static-free: allocate on the stack only once here. */
+    sw__anim_count storage;
+    c = &storage;
+    sw__anim_layout lay;
+    if (sw__anim_check_desc(desc, c, &lay, NULL) != SW_RESULT_OK) return 0;
+    return lay.size;
+}
+
+/* ---- writing ------------------------------------------------------------------ */
+
+typedef struct sw__anim_writer {
+    char* base;
+    uint32_t strings_at; /* next free byte of the pool */
+} sw__anim_writer;
+
+static uint32_t sw__anim_put(sw__anim_writer* w, const char* s) {
+    size_t n = strlen(s);
+    uint32_t at = w->strings_at;
+    memcpy(w->base + at, s, n + 1u);
+    w->strings_at += (uint32_t)n + 1u;
+    return at;
+}
+
+static uint32_t sw__anim_pidx(const sw_animator_desc* d, const char* name) {
+    int32_t p = sw__anim_desc_param(d, name);
+    return p < 0 ? SW_ANIMATOR_NONE : (uint32_t)p;
+}
+
+static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
+                           const sw__anim_layout* lay, void* mem) {
+    memset(mem, 0, lay->size);
+    sw_animator* a = (sw_animator*)mem;
+    sw__anim_writer w = {(char*)mem, lay->strings + 1u};
+    a->magic = SW__ANIMATOR_MAGIC;
+    a->size = lay->size;
+    a->params_count = d->params_count;
+    a->params_offset = lay->params;
+    a->clips_count = c->clips;
+    a->clips_offset = lay->clips;
+    a->bspaces_count = d->blend_spaces_count;
+    a->bspaces_offset = lay->bspaces;
+    a->members_offset = lay->members;
+    a->markers_offset = lay->markers;
+    a->machines_count = d->machines_count;
+    a->machines_offset = lay->machines;
+    a->order_offset = lay->order;
+    a->states_count = c->states;
+    a->states_offset = lay->states;
+    a->transitions_count = c->transitions;
+    a->transitions_offset = lay->transitions;
+    a->conditions_offset = lay->conditions;
+    a->layers_count = d->layers_count;
+    a->layers_offset = lay->layers;
+    a->masks_offset = lay->masks;
+    a->strings_offset = lay->strings;
+    a->event_threshold = d->event_weight_threshold;
+    a->root_name = d->root_motion_joint ? sw__anim_put(&w, d->root_motion_joint) : 0u;
+    a->has_root = d->root_motion_joint ? 1u : 0u;
+
+    sw__anim_param* params = (sw__anim_param*)(void*)(w.base + lay->params);
+    for (uint32_t i = 0; i < d->params_count; ++i) {
+        params[i].name = sw__anim_put(&w, d->params[i].name);
+        params[i].type = (uint32_t)sw__anim_ptype(d, (int32_t)i);
+        params[i].value = d->params[i].value;
+    }
+    uint32_t* clips = (uint32_t*)(void*)(w.base + lay->clips);
+    for (uint32_t i = 0; i < c->clips; ++i)
+        clips[i] = sw__anim_put(&w, c->clip_names[i]);
+
+    sw__anim_bspace* bs = (sw__anim_bspace*)(void*)(w.base + lay->bspaces);
+    sw__anim_member* mem_out = (sw__anim_member*)(void*)(w.base + lay->members);
+    uint32_t* markers = (uint32_t*)(void*)(w.base + lay->markers);
+    uint32_t members_at = 0, markers_at = 0;
+    sw__anim_count* cc = (sw__anim_count*)(uintptr_t)c; /* slot lookups only read */
+    for (uint32_t i = 0; i < d->blend_spaces_count; ++i) {
+        const sw_animator_blend_space_desc* b = &d->blend_spaces[i];
+        bs[i].name = sw__anim_put(&w, b->name);
+        bs[i].param_x = sw__anim_pidx(d, b->param_x);
+        bs[i].param_y = b->param_y ? sw__anim_pidx(d, b->param_y) : SW_ANIMATOR_NONE;
+        bs[i].first_member = members_at;
+        bs[i].members_count = b->members_count;
+        bs[i].first_marker = markers_at;
+        bs[i].markers_count = b->sync_markers_count;
+        for (uint32_t m = 0; m < b->members_count; ++m) {
+            sw__anim_member* o = &mem_out[members_at + m];
+            o->clip = sw__anim_slot(cc, b->members[m].clip);
+            o->x = b->members[m].x;
+            o->y = b->param_y ? b->members[m].y : 0.0f;
+        }
+        if (!b->param_y) { /* 1D: sort by x (insertion sort, stable) */
+            for (uint32_t m = 1; m < b->members_count; ++m) {
+                sw__anim_member v = mem_out[members_at + m];
+                uint32_t k = m;
+                while (k > 0 && mem_out[members_at + k - 1u].x > v.x) {
+                    mem_out[members_at + k] = mem_out[members_at + k - 1u];
+                    --k;
+                }
+                mem_out[members_at + k] = v;
+            }
+        }
+        members_at += b->members_count;
+        for (uint32_t m = 0; m < b->sync_markers_count; ++m) {
+            markers[markers_at++] = sw__anim_put(&w, b->sync_markers[m]);
+        }
+    }
+
+    sw__anim_machine* ms = (sw__anim_machine*)(void*)(w.base + lay->machines);
+    sw__anim_state* st = (sw__anim_state*)(void*)(w.base + lay->states);
+    sw__anim_transition* tr = (sw__anim_transition*)(void*)(w.base + lay->transitions);
+    sw__anim_cond* cn = (sw__anim_cond*)(void*)(w.base + lay->conditions);
+    uint32_t tr_at = 0, cn_at = 0;
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        const sw_animator_machine_desc* m = &d->machines[i];
+        sw__anim_machine* o = &ms[i];
+        o->name = sw__anim_put(&w, m->name);
+        o->first_state = c->state_base[i];
+        o->states_count = m->states_count;
+        o->first_transition = tr_at;
+        o->transitions_count = m->transitions_count;
+        o->entry =
+            c->state_base[i] + (m->entry ? (uint32_t)sw__anim_machine_state(m, m->entry) : 0u);
+        o->owner_state = c->owner_state[i];
+        o->layer = c->layer_of[i];
+        o->depth = c->depth[i];
+        for (uint32_t s = 0; s < m->states_count; ++s) {
+            const sw_animator_state_desc* sd = &m->states[s];
+            sw__anim_state* so = &st[c->state_base[i] + s];
+            so->name = sw__anim_put(&w, sd->name);
+            so->machine = i;
+            so->motion = (uint32_t)sd->motion;
+            if (sd->motion == SW_ANIMATOR_MOTION_CLIP) {
+                so->target = sw__anim_slot(cc, sd->target);
+            } else if (sd->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
+                so->target = (uint32_t)sw__anim_desc_bspace(d, sd->target);
+            } else {
+                so->target = (uint32_t)sw__anim_desc_machine(d, sd->target);
+            }
+            so->once = sd->once ? 1u : 0u;
+            so->speed = sd->speed == 0.0f ? 1.0f : sd->speed;
+            so->speed_param =
+                sd->speed_param ? sw__anim_pidx(d, sd->speed_param) : SW_ANIMATOR_NONE;
+        }
+        for (uint32_t t = 0; t < m->transitions_count; ++t) {
+            const sw_animator_transition_desc* td = &m->transitions[t];
+            sw__anim_transition* to = &tr[tr_at + t];
+            to->from = sw__anim_is_any(td->from)
+                           ? SW_ANIMATOR_NONE
+                           : c->state_base[i] + (uint32_t)sw__anim_machine_state(m, td->from);
+            to->to = c->state_base[i] + (uint32_t)sw__anim_machine_state(m, td->to);
+            to->first_cond = cn_at;
+            to->conds_count = td->conditions_count;
+            to->has_exit = td->has_exit_time ? 1u : 0u;
+            to->exit_time = td->has_exit_time ? td->exit_time : 0.0f;
+            to->duration = td->duration;
+            to->mode = td->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
+                           ? (uint32_t)SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
+                           : (uint32_t)SW_ANIMATOR_TRANSITION_MODE_CROSSFADE;
+            if (to->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE && td->duration > 0.0f) {
+                a->has_inertialize = 1u;
+            }
+            to->interrupt = (uint32_t)td->interrupt;
+            to->to_self = td->to_self ? 1u : 0u;
+            for (uint32_t k = 0; k < td->conditions_count; ++k) {
+                cn[cn_at + k].param = sw__anim_pidx(d, td->conditions[k].param);
+                cn[cn_at + k].op = (uint32_t)td->conditions[k].op;
+                cn[cn_at + k].value = td->conditions[k].value;
+            }
+            cn_at += td->conditions_count;
+        }
+        tr_at += m->transitions_count;
+    }
+    /* Machine order: by layer, then depth (owners before what they nest). */
+    uint32_t* order = (uint32_t*)(void*)(w.base + lay->order);
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < d->layers_count; ++l) {
+        for (uint32_t depth = 0; depth <= d->machines_count; ++depth) {
+            for (uint32_t i = 0; i < d->machines_count; ++i) {
+                if (c->layer_of[i] == l && c->depth[i] == depth) order[n++] = i;
+            }
+        }
+    }
+    sw__anim_layer* ls = (sw__anim_layer*)(void*)(w.base + lay->layers);
+    sw__anim_mask* mk = (sw__anim_mask*)(void*)(w.base + lay->masks);
+    uint32_t mk_at = 0;
+    for (uint32_t i = 0; i < d->layers_count; ++i) {
+        const sw_animator_layer_desc* l = &d->layers[i];
+        sw__anim_layer* o = &ls[i];
+        o->name = sw__anim_put(&w, l->name);
+        o->machine = (uint32_t)sw__anim_desc_machine(d, l->machine);
+        o->mode = i == 0 || l->mode != SW_ANIMATOR_LAYER_MODE_ADDITIVE
+                      ? (uint32_t)SW_ANIMATOR_LAYER_MODE_OVERRIDE
+                      : (uint32_t)SW_ANIMATOR_LAYER_MODE_ADDITIVE;
+        o->weight = i == 0 ? 1.0f : (l->weight == 0.0f ? 1.0f : l->weight);
+        o->weight_param =
+            i > 0 && l->weight_param ? sw__anim_pidx(d, l->weight_param) : SW_ANIMATOR_NONE;
+        o->first_mask = mk_at;
+        o->mask_count = l->mask_count;
+        o->reference = l->reference == SW_ANIMATOR_REFERENCE_REST_POSE
+                           ? (uint32_t)SW_ANIMATOR_REFERENCE_REST_POSE
+                           : (uint32_t)SW_ANIMATOR_REFERENCE_FIRST_FRAME;
+        o->max_contrib = c->contrib[o->machine];
+        if (o->max_contrib > a->max_contrib) a->max_contrib = o->max_contrib;
+        for (uint32_t k = 0; k < l->mask_count; ++k) {
+            mk[mk_at + k].joint = sw__anim_put(&w, l->mask[k].joint);
+            mk[mk_at + k].weight = l->mask[k].weight;
+        }
+        mk_at += l->mask_count;
+    }
+}
+
+sw_result sw_animator_init(void* mem, size_t size, const sw_animator_desc* desc,
+                           const sw_animator** out, sw_error* err) {
+    if (!mem || !out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    if (!sw__aligned16(mem))
+        return sw__fail(err, SW_RESULT_MISALIGNED, "mem 16-byte aligned", 0, -1);
+    sw__anim_count c;
+    sw__anim_layout lay;
+    sw_result r = sw__anim_check_desc(desc, &c, &lay, err);
+    if (r != SW_RESULT_OK) return r;
+    if (size < lay.size) return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "size", 0, -1);
+    sw__anim_write(desc, &c, &lay, mem);
+    *out = (const sw_animator*)mem;
+    return SW_RESULT_OK;
+}
+
+sw_result sw_animator_create(const sw_animator_desc* desc, const sw_allocator* alloc,
+                             const sw_animator** out, sw_error* err) {
+    if (!desc || !out) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    size_t size = sw_animator_measure(desc);
+    if (size == 0) {
+        sw__anim_count c;
+        sw__anim_layout lay;
+        return sw__anim_check_desc(desc, &c, &lay, err);
+    }
+    void* mem = sw_alloc(alloc, size, 16);
+    if (!mem) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    sw_result r = sw_animator_init(mem, size, desc, out, err);
+    if (r != SW_RESULT_OK) sw_free(alloc, mem, size);
+    return r;
+}
+
+void sw_animator_destroy(const sw_animator* a, const sw_allocator* alloc) {
+    if (!a) return;
+    sw_free(alloc, (void*)(uintptr_t)a, a->size);
+}
+
+size_t sw_animator_size(const sw_animator* a) {
+    return a ? a->size : 0u;
+}
+
+/* ---- lookups -------------------------------------------------------------------- */
+
+uint32_t sw_animator_params_count(const sw_animator* a) {
+    return a ? a->params_count : 0u;
+}
+
+const char* sw_animator_param_name(const sw_animator* a, uint32_t p) {
+    if (!a || p >= a->params_count) return NULL;
+    return sw__anim_str(a, sw__anim_params(a)[p].name);
+}
+
+sw_animator_param_type sw_animator_param_type_of(const sw_animator* a, uint32_t p) {
+    if (!a || p >= a->params_count) return SW_ANIMATOR_PARAM_TYPE_DEFAULT;
+    return (sw_animator_param_type)sw__anim_params(a)[p].type;
+}
+
+int32_t sw_animator_find_param(const sw_animator* a, const char* name) {
+    if (!a || !name) return -1;
+    for (uint32_t i = 0; i < a->params_count; ++i) {
+        if (strcmp(sw__anim_str(a, sw__anim_params(a)[i].name), name) == 0) return (int32_t)i;
+    }
+    return -1;
+}
+
+uint32_t sw_animator_clips_count(const sw_animator* a) {
+    return a ? a->clips_count : 0u;
+}
+
+const char* sw_animator_clip_name(const sw_animator* a, uint32_t slot) {
+    if (!a || slot >= a->clips_count) return NULL;
+    return sw__anim_str(a, sw__anim_clip_names(a)[slot]);
+}
+
+uint32_t sw_animator_states_count(const sw_animator* a) {
+    return a ? a->states_count : 0u;
+}
+
+const char* sw_animator_state_name(const sw_animator* a, uint32_t s) {
+    if (!a || s >= a->states_count) return NULL;
+    return sw__anim_str(a, sw__anim_states(a)[s].name);
+}
+
+uint32_t sw_animator_state_machine(const sw_animator* a, uint32_t s) {
+    if (!a || s >= a->states_count) return SW_ANIMATOR_NONE;
+    return sw__anim_states(a)[s].machine;
+}
+
+uint32_t sw_animator_machines_count(const sw_animator* a) {
+    return a ? a->machines_count : 0u;
+}
+
+const char* sw_animator_machine_name(const sw_animator* a, uint32_t m) {
+    if (!a || m >= a->machines_count) return NULL;
+    return sw__anim_str(a, sw__anim_machines(a)[m].name);
+}
+
+uint32_t sw_animator_layers_count(const sw_animator* a) {
+    return a ? a->layers_count : 0u;
+}
+
+const char* sw_animator_layer_name(const sw_animator* a, uint32_t l) {
+    if (!a || l >= a->layers_count) return NULL;
+    return sw__anim_str(a, sw__anim_layers(a)[l].name);
+}
+
+int32_t sw_animator_find_state(const sw_animator* a, const char* name) {
+    if (!a || !name) return -1;
+    const char* slash = strchr(name, '/');
+    size_t mlen = slash ? (size_t)(slash - name) : 0u;
+    const char* sname = slash ? slash + 1 : name;
+    for (uint32_t i = 0; i < a->states_count; ++i) {
+        const sw__anim_state* s = &sw__anim_states(a)[i];
+        if (strcmp(sw__anim_str(a, s->name), sname) != 0) continue;
+        if (slash) {
+            const char* mn = sw__anim_str(a, sw__anim_machines(a)[s->machine].name);
+            if (strlen(mn) != mlen || strncmp(mn, name, mlen) != 0) continue;
+        }
+        return (int32_t)i;
+    }
+    return -1;
+}
+
+sw_result sw_animator_params_reset(const sw_animator* a, float* params, uint32_t params_count) {
+    if (!a || (!params && a->params_count > 0)) return SW_RESULT_INVALID_ARGUMENT;
+    if (params_count < a->params_count) return SW_RESULT_BUFFER_TOO_SMALL;
+    for (uint32_t i = 0; i < a->params_count; ++i)
+        params[i] = sw__anim_params(a)[i].value;
+    return SW_RESULT_OK;
+}
+
+/* ---- binding --------------------------------------------------------------------- */
+
+typedef struct sw__bound_layout {
+    uint32_t clips, masks, marks, size;
+} sw__bound_layout;
+
+static void sw__bound_layout_of(const sw_animator* a, const sw_skeleton* s, sw__bound_layout* lay) {
+    uint64_t at = (sizeof(sw_animator_bound) + 15u) & ~(uint64_t)15u;
+    lay->clips = (uint32_t)at;
+    at += sizeof(const sw_clip*) * (uint64_t)a->clips_count;
+    at = (at + 15u) & ~(uint64_t)15u;
+    lay->masks = (uint32_t)at;
+    uint32_t masked = 0;
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        if (sw__anim_layers(a)[l].mask_count > 0) ++masked;
+    }
+    at += (uint64_t)masked * s->packets_count * 4u * sizeof(float);
+    lay->marks = (uint32_t)at;
+    uint64_t marks = 0;
+    for (uint32_t b = 0; b < a->bspaces_count; ++b) {
+        const sw__anim_bspace* bs = &sw__anim_bspaces(a)[b];
+        if (bs->markers_count > 0) {
+            marks += (uint64_t)bs->members_count * (SW__ANIM_MAX_MARKS + 1u);
+        }
+    }
+    at += marks * sizeof(double);
+    at = (at + 15u) & ~(uint64_t)15u;
+    lay->size = (uint32_t)at;
+}
+
+size_t sw_animator_bound_size(const sw_animator* a, const sw_skeleton* skeleton) {
+    if (!a || !skeleton) return 0;
+    sw__bound_layout lay;
+    sw__bound_layout_of(a, skeleton, &lay);
+    return lay.size;
+}
+
+static bool sw__bound_marker_name(const sw_animator* a, const sw__anim_bspace* bs, const char* name,
+                                  uint32_t* which) {
+    for (uint32_t k = 0; k < bs->markers_count; ++k) {
+        const char* m = sw__anim_str(a, sw__anim_markers(a)[bs->first_marker + k]);
+        if (strcmp(m, name) == 0) {
+            *which = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Sync markers of one member: normalized positions u[0..n) starting at the
+ * first event named like the first marker, increasing, u[n] = u[0] + 1;
+ * names[] receives the marker kinds in that order. */
+static const char* sw__bound_member_marks(const sw_animator* a, const sw__anim_bspace* bs,
+                                          const sw_clip* clip, double* u, uint32_t* names,
+                                          uint32_t* count) {
+    uint32_t n = 0, first = SW_ANIMATOR_NONE;
+    double pos[SW__ANIM_MAX_MARKS];
+    uint32_t kind[SW__ANIM_MAX_MARKS];
+    if (!(clip->duration > 0.0f)) return "sync clips have a duration";
+    for (uint32_t e = 0; e < clip->events_count; ++e) {
+        uint32_t k;
+        if (!sw__bound_marker_name(a, bs, sw_clip_event_name(clip, e), &k)) continue;
+        if (n == SW__ANIM_MAX_MARKS) return "sync markers per clip";
+        /* double: (time / d) * d rounds back to the event's float time */
+        double v = (double)sw_clip_events(clip)[e].time / (double)clip->duration;
+        if (v >= 1.0) v = 0.0;
+        if (k == 0 && first == SW_ANIMATOR_NONE) first = n;
+        pos[n] = v;
+        kind[n] = k;
+        ++n;
+    }
+    if (first == SW_ANIMATOR_NONE) return "sync markers present";
+    /* Events are sorted by time except an event at the end moved to 0. */
+    for (uint32_t i = 1; i < n; ++i) {
+        double v = pos[i];
+        uint32_t k = kind[i], j = i;
+        while (j > 0 && pos[j - 1u] > v) {
+            pos[j] = pos[j - 1u];
+            kind[j] = kind[j - 1u];
+            --j;
+        }
+        pos[j] = v;
+        kind[j] = k;
+    }
+    first = SW_ANIMATOR_NONE;
+    for (uint32_t i = 0; i < n && first == SW_ANIMATOR_NONE; ++i) {
+        if (kind[i] == 0) first = i;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t j = (first + i) % n;
+        u[i] = pos[j] + (j < first ? 1.0 : 0.0);
+        names[i] = kind[j];
+        if (i > 0 && !(u[i] > u[i - 1u])) return "sync markers strictly increasing";
+    }
+    u[n] = u[0] + 1.0;
+    if (n > 1 && !(u[n] > u[n - 1u])) return "sync markers strictly increasing";
+    *count = n;
+    return NULL;
+}
+
+sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
+                           const sw_clip* const* clips, uint32_t clips_count, void* mem,
+                           size_t size, const sw_animator_bound** out, sw_error* err) {
+    if (!a || !skeleton || !mem || !out || (!clips && clips_count > 0)) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    if (a->magic != SW__ANIMATOR_MAGIC) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "animator definition", 0, -1);
+    }
+    if (!sw__aligned16(mem))
+        return sw__fail(err, SW_RESULT_MISALIGNED, "mem 16-byte aligned", 0, -1);
+    for (uint32_t i = 0; i < clips_count; ++i) {
+        if (!clips[i]) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clips not NULL", 0, i);
+    }
+    sw__bound_layout lay;
+    sw__bound_layout_of(a, skeleton, &lay);
+    if (size < lay.size) return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "size", 0, -1);
+
+    /* Resolve everything before writing, so a failure leaves mem untouched. */
+    const sw__anim_layer* layers = sw__anim_layers(a);
+    const sw__anim_mask* masks = sw__anim_masks(a);
+    for (uint32_t s = 0; s < a->clips_count; ++s) {
+        const char* name = sw__anim_str(a, sw__anim_clip_names(a)[s]);
+        const sw_clip* found = NULL;
+        for (uint32_t i = 0; i < clips_count && !found; ++i) {
+            if (strcmp(sw_clip_name(clips[i]), name) == 0) found = clips[i];
+        }
+        if (!found) return sw__fail(err, SW_RESULT_NOT_FOUND, "clip slot has a clip", 0, s);
+        if (found->joints_count != skeleton->joints_count) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "clip joints match the skeleton", 0, s);
+        }
+    }
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        for (uint32_t k = 0; k < layers[l].mask_count; ++k) {
+            const char* jn = sw__anim_str(a, masks[layers[l].first_mask + k].joint);
+            if (sw_skeleton_find_joint(skeleton, jn) < 0) {
+                return sw__fail(err, SW_RESULT_NOT_FOUND, "mask joint in the skeleton", 0, l);
+            }
+        }
+    }
+    int32_t root = -1;
+    if (a->has_root) {
+        root = sw_skeleton_find_joint(skeleton, sw__anim_str(a, a->root_name));
+        if (root < 0) return sw__fail(err, SW_RESULT_NOT_FOUND, "root motion joint", 0, -1);
+    }
+
+    memset(mem, 0, lay.size);
+    sw_animator_bound* b = (sw_animator_bound*)mem;
+    b->magic = SW__BOUND_MAGIC;
+    b->size = lay.size;
+    b->def = a;
+    b->skeleton = skeleton;
+    b->clips_offset = lay.clips;
+    b->masks_offset = lay.masks;
+    b->marks_offset = lay.marks;
+    b->packets = skeleton->packets_count;
+    b->root_joint = root < 0 ? SW_ANIMATOR_NONE : (uint32_t)root;
+    const sw_clip** slots = (const sw_clip**)(void*)((char*)mem + lay.clips);
+    for (uint32_t s = 0; s < a->clips_count; ++s) {
+        const char* name = sw__anim_str(a, sw__anim_clip_names(a)[s]);
+        for (uint32_t i = 0; i < clips_count; ++i) {
+            if (strcmp(sw_clip_name(clips[i]), name) == 0) {
+                slots[s] = clips[i];
+                break;
+            }
+        }
+    }
+    /* Masks: nearest listed ancestor-or-self (parents come first). */
+    float* mw = (float*)(void*)((char*)mem + lay.masks);
+    const int16_t* parents = sw_skeleton_parents(skeleton);
+    uint32_t masked = 0;
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        b->mask_index[l] = SW_ANIMATOR_NONE;
+        if (layers[l].mask_count == 0) continue;
+        b->mask_index[l] = masked;
+        float* w = mw + (size_t)masked * skeleton->packets_count * 4u;
+        uint8_t listed[SW_SKELETON_MAX_JOINTS];
+        memset(listed, 0, sizeof listed);
+        for (uint32_t k = 0; k < layers[l].mask_count; ++k) {
+            const sw__anim_mask* m = &masks[layers[l].first_mask + k];
+            uint32_t j = (uint32_t)sw_skeleton_find_joint(skeleton, sw__anim_str(a, m->joint));
+            w[j] = m->weight;
+            listed[j] = 1;
+        }
+        for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
+            if (!listed[j]) w[j] = parents[j] >= 0 ? w[parents[j]] : 0.0f;
+        }
+        ++masked;
+    }
+    /* Root: the parent's model transform at rest. */
+    b->root_parent = sw_xform_identity();
+    if (root >= 0) {
+        int32_t p = parents[root];
+        sw_xform acc = sw_xform_identity();
+        while (p >= 0) {
+            acc = sw_xform_mul(sw_pose_get(sw_skeleton_rest_pose(skeleton), (uint32_t)p), acc);
+            p = parents[p];
+        }
+        b->root_parent = acc;
+    }
+    b->root_parent_inv = sw_xform_inverse(b->root_parent);
+    /* Sync markers. */
+    double* marks = (double*)(void*)((char*)mem + lay.marks);
+    uint32_t marks_at = 0;
+    for (uint32_t i = 0; i < a->bspaces_count; ++i) {
+        const sw__anim_bspace* bs = &sw__anim_bspaces(a)[i];
+        b->marks_index[i] = SW_ANIMATOR_NONE;
+        b->marks_count[i] = 0;
+        if (bs->markers_count == 0) continue;
+        b->marks_index[i] = marks_at;
+        uint32_t names0[SW__ANIM_MAX_MARKS], count0 = 0;
+        for (uint32_t m = 0; m < bs->members_count; ++m) {
+            const sw_clip* clip = slots[sw__anim_members(a)[bs->first_member + m].clip];
+            uint32_t names[SW__ANIM_MAX_MARKS], count = 0;
+            double* u = marks + marks_at + (size_t)m * (SW__ANIM_MAX_MARKS + 1u);
+            const char* check = sw__bound_member_marks(a, bs, clip, u, names, &count);
+            if (!check && m == 0) {
+                count0 = count;
+                memcpy(names0, names, sizeof names);
+            } else if (!check && (count != count0 || memcmp(names, names0, count * 4u) != 0)) {
+                check = "sync markers in the same order";
+            }
+            if (check) {
+                memset(mem, 0, lay.size);
+                return sw__fail(err, SW_RESULT_BAD_DATA, check, 0, i);
+            }
+        }
+        b->marks_count[i] = count0;
+        marks_at += bs->members_count * (SW__ANIM_MAX_MARKS + 1u);
+    }
+    *out = b;
+    return SW_RESULT_OK;
+}
+
+const sw_animator* sw_animator_bound_definition(const sw_animator_bound* b) {
+    return b ? b->def : NULL;
+}
+
+const sw_skeleton* sw_animator_bound_skeleton(const sw_animator_bound* b) {
+    return b ? b->skeleton : NULL;
+}
+
+const sw_clip* sw_animator_bound_clip(const sw_animator_bound* b, uint32_t slot) {
+    if (!b || slot >= b->def->clips_count) return NULL;
+    return sw__bound_clips(b)[slot];
+}
