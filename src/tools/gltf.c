@@ -85,6 +85,8 @@ typedef struct sw__gltf {
         animations_count;
     sw__gltf_buffer* buf;
     sw__gltf_node* nodes;
+    uint32_t* morph_counts; /* per mesh */
+    uint32_t sheared;       /* matrix nodes whose shear was lost */
     const sw_skeleton* skeleton;
     uint32_t kept_count;
     char (*names)[SW__GLTF_NAME]; /* joint names, by raw index */
@@ -658,6 +660,14 @@ static sw_result sw__gltf_read_nodes(sw__gltf* g) {
             for (int k = 0; k < 16; ++k)
                 m.m[k] = (float)v[k];
             sw_mat4_decompose(&m, &x);
+            /* Shear (non-uniform scale under rotation) cannot be kept. */
+            sw_mat4 back = sw_mat4_from_xform(x);
+            float big = 1.0f, diff = 0.0f;
+            for (int k = 0; k < 16; ++k) {
+                big = fmaxf(big, fabsf(m.m[k]));
+                diff = fmaxf(diff, fabsf(back.m[k] - m.m[k]));
+            }
+            if (!(diff <= 1e-4f * big)) ++g->sheared;
         }
         int32_t tt = sw__json_find(&g->js, obj, "translation");
         if (tt >= 0) {
@@ -845,7 +855,7 @@ static void sw__gltf_mesh_name(const sw__gltf* g, uint32_t node, char* out, size
 
 /* Morph targets of a mesh: the largest primitive targets count, else the
  * length of its default weights. */
-static uint32_t sw__gltf_morph_count(const sw__gltf* g, int32_t mesh) {
+static uint32_t sw__gltf_morph_count_of(const sw__gltf* g, int32_t mesh) {
     const int32_t obj = g->meshes[mesh];
     const int32_t prims = sw__json_find(&g->js, obj, "primitives");
     uint32_t n = 0;
@@ -855,6 +865,10 @@ static uint32_t sw__gltf_morph_count(const sw__gltf* g, int32_t mesh) {
     }
     if (n == 0) n = sw__json_len(&g->js, sw__json_find(&g->js, obj, "weights"));
     return n;
+}
+
+static uint32_t sw__gltf_morph_count(const sw__gltf* g, int32_t mesh) {
+    return g->morph_counts[mesh];
 }
 
 /* ---- meshes ---- */
@@ -1271,15 +1285,20 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
                          &node) &&
             g->nodes[node].mesh >= 0 &&
             sw__json_string_is(js, sw__json_find(js, target, "path"), "weights")) {
-            cap += sw__gltf_morph_count(g, g->nodes[node].mesh);
+            const uint32_t t = sw__gltf_morph_count(g, g->nodes[node].mesh);
+            cap += t < SW_MESH_MAX_MORPH_TARGETS ? t : SW_MESH_MAX_MORPH_TARGETS;
         } else {
             cap += 1;
         }
     }
     sw_clip_track_desc* tracks =
         (sw_clip_track_desc*)sw__gltf_array_alloc(g, cap, sizeof(sw_clip_track_desc));
-    if (!tracks) return sw__gltf_oom(g, "allocation");
-    uint32_t tn = 0;
+    int32_t* samplers = (int32_t*)sw__gltf_array_alloc(g, samplers_count, sizeof(int32_t));
+    if (!tracks || !samplers) return sw__gltf_oom(g, "allocation");
+    uint32_t sk = 0;
+    for (int32_t t = sw__json_first(js, sms); t >= 0; t = sw__json_next(js, sms, t))
+        samplers[sk++] = t;
+    uint32_t tn = 0, floats = 0;
     float duration = 0.0f;
     uint32_t ci = 0;
     for (int32_t c = sw__json_first(js, chs); c >= 0; c = sw__json_next(js, chs, c), ++ci) {
@@ -1322,7 +1341,7 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
             return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "channel target path",
                                  pt >= 0 ? pt : target, ci);
         }
-        const int32_t sm = sw__json_at(js, sms, (uint32_t)si);
+        const int32_t sm = samplers[si];
         if (sw__json_type_of(js, sm) != SW__JSON_OBJECT) {
             return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation sampler", sm, si);
         }
@@ -1362,6 +1381,12 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
         uint32_t targets = 1;
         if (path == SW__PATH_W) {
             targets = g->nodes[node].mesh >= 0 ? sw__gltf_morph_count(g, g->nodes[node].mesh) : 0u;
+            if (targets > SW_MESH_MAX_MORPH_TARGETS) {
+                return sw__gltf_fail(g, SW_RESULT_LIMIT, "morph targets count", target, ci);
+            }
+            if (targets > SW_CLIP_MAX_FLOAT_TRACKS - floats) {
+                return sw__gltf_fail(g, SW_RESULT_LIMIT, "float tracks count", target, ci);
+            }
             if (targets == 0) {
                 return sw__gltf_fail(g, SW_RESULT_BAD_DATA,
                                      "weights channel on a node with morph targets", target, ci);
@@ -1440,6 +1465,7 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
                 continue;
             }
             sw_clip_track_desc* td = &tracks[tn++];
+            ++floats;
             td->kind = SW_TRACK_KIND_FLOAT;
             td->name = tname;
             td->interp = interp;
@@ -1598,9 +1624,18 @@ static sw_result sw__gltf_read(sw__gltf* g, const uint8_t* data, size_t size,
         (r = sw__gltf_top(g, "animations", &g->animations, &g->animations_count)) != SW_RESULT_OK) {
         return r;
     }
+    g->morph_counts = (uint32_t*)sw__gltf_array_alloc(g, g->meshes_count, sizeof(uint32_t));
+    if (!g->morph_counts) return sw__gltf_oom(g, "allocation");
+    for (uint32_t m = 0; m < g->meshes_count; ++m)
+        g->morph_counts[m] = sw__gltf_morph_count_of(g, (int32_t)m);
     if ((r = sw__gltf_buffers(g)) != SW_RESULT_OK) return r;
     if ((r = sw__gltf_read_nodes(g)) != SW_RESULT_OK) return r;
     if ((r = sw__gltf_build_skeleton(g)) != SW_RESULT_OK) return r;
+    if (g->sheared > 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%u matrix nodes with shear (lost in decomposition)", g->sheared);
+        sw_scene_warn(g->scene, msg);
+    }
     g->scene->skeleton = g->skeleton;
     if ((r = sw__gltf_build_meshes(g)) != SW_RESULT_OK) return r;
     return sw__gltf_build_clips(g, opt);

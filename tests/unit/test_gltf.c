@@ -9,6 +9,7 @@
 
 #include "gltf_eval.h"
 #include "sinew/tools/gltf.h"
+#include "tools/json.h"
 
 #define DATA(name) SINEW_TEST_DATA "/gltf/" name
 
@@ -540,6 +541,88 @@ static void test_second_influence_set(void** state) {
     free(text);
 }
 
+static void test_matrix_shear_warns(void** state) {
+    (void)state;
+    size_t n;
+    char* text = read_text(DATA("tiny.gltf"), &n);
+    text[n] = '\0';
+    char* sheared = replace(text, "\"matrix\": [\n    0,\n    2,", "\"matrix\": [\n    1,\n    2,");
+    sw_scene s;
+    sw_error e;
+    assert_int_equal(read_mem(sheared, strlen(sheared), NULL, &s, &e), SW_RESULT_OK);
+    assert_non_null(strstr(s.warning, "1 matrix nodes with shear"));
+    sw_scene_free(&s, NULL);
+    assert_int_equal(read_mem(text, n, NULL, &s, &e), SW_RESULT_OK);
+    assert_null(strstr(s.warning, "shear"));
+    sw_scene_free(&s, NULL);
+    free(sheared);
+    free(text);
+}
+
+/* The internal JSON layer the reader (and later the animator) stands on. */
+static void test_json_wrapper(void** state) {
+    (void)state;
+    const char* text = "{\"a\": [1, -0.5e1, 0, 1e400, 01, 1., -, 2.5],"
+                       " \"s\": \"x\\u00e9\\ud83d\\ude00\\n\", \"b\": true, \"o\": {\"k\": null},"
+                       " \"big\": 4294967296, \"bad\": \"\\u0000\", \"lone\": \"\\udc00\"}";
+    sw__json j;
+    sw_error e;
+    assert_int_equal(sw__json_parse(&j, text, strlen(text), NULL, &e), SW_RESULT_OK);
+    int32_t a = sw__json_find(&j, 0, "a");
+    assert_int_equal(sw__json_type_of(&j, a), SW__JSON_ARRAY);
+    assert_int_equal(sw__json_len(&j, a), 8);
+    double v;
+    assert_true(sw__json_number(&j, sw__json_at(&j, a, 0), &v) && v == 1.0);
+    assert_true(sw__json_number(&j, sw__json_at(&j, a, 1), &v) && v == -5.0);
+    assert_true(sw__json_number(&j, sw__json_at(&j, a, 2), &v) && v == 0.0);
+    for (uint32_t k = 3; k < 7; ++k)
+        assert_false(sw__json_number(&j, sw__json_at(&j, a, k), &v));
+    assert_true(sw__json_number(&j, sw__json_at(&j, a, 7), &v) && v == 2.5);
+    assert_int_equal(sw__json_at(&j, a, 8), -1);
+    int64_t i;
+    assert_true(sw__json_int(&j, sw__json_at(&j, a, 0), 0, 1, &i) && i == 1);
+    assert_false(sw__json_int(&j, sw__json_at(&j, a, 7), 0, 10, &i)); /* 2.5 */
+    assert_false(sw__json_int(&j, sw__json_find(&j, 0, "big"), 0, UINT32_MAX, &i));
+    char buf[32];
+    size_t len;
+    assert_true(sw__json_string(&j, sw__json_find(&j, 0, "s"), buf, sizeof buf, &len));
+    assert_string_equal(buf, "x\xc3\xa9\xf0\x9f\x98\x80\n");
+    assert_int_equal(len, 8);
+    assert_false(sw__json_string(&j, sw__json_find(&j, 0, "s"), buf, 8, &len)); /* too long */
+    assert_false(sw__json_string(&j, sw__json_find(&j, 0, "bad"), buf, sizeof buf, &len));
+    assert_false(sw__json_string(&j, sw__json_find(&j, 0, "lone"), buf, sizeof buf, &len));
+    bool b;
+    assert_true(sw__json_bool(&j, sw__json_find(&j, 0, "b"), &b) && b);
+    assert_false(sw__json_bool(&j, sw__json_find(&j, 0, "o"), &b));
+    int32_t o = sw__json_find(&j, 0, "o");
+    assert_int_equal(sw__json_type_of(&j, sw__json_find(&j, o, "k")), SW__JSON_PRIMITIVE);
+    assert_int_equal(sw__json_find(&j, o, "missing"), -1);
+    assert_int_equal(sw__json_find(&j, a, "k"), -1); /* not an object */
+    assert_int_equal(sw__json_find(&j, -1, "k"), -1);
+    /* Siblings stop at the end of their container. */
+    int32_t last = sw__json_at(&j, a, 7);
+    assert_int_equal(sw__json_next(&j, a, last), -1);
+    sw__json_free(&j, NULL);
+    const char* bad[] = {"",
+                         "[]",
+                         "{",
+                         "{\"a\":1}}",
+                         "{\"a\"}",
+                         "{\"a\":1 x}",
+                         "{1:2}",
+                         "{\"a\":{\"b\"}}",
+                         "{\"a\":[\"b\":1]}",
+                         "{\"a\":\"b\":1}",
+                         "{\"a\":1}\0"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k) {
+        size_t len_k = k == 10 ? 9 : strlen(bad[k]);
+        sw_result r = sw__json_parse(&j, bad[k], len_k, NULL, &e);
+        if (r == SW_RESULT_OK) fail_msg("accepted %s", bad[k]);
+        assert_int_equal(r, SW_RESULT_PARSE);
+        assert_non_null(e.check);
+    }
+}
+
 static void test_names_made_unique(void** state) {
     (void)state;
     size_t n;
@@ -948,6 +1031,8 @@ int main(void) {
         cmocka_unit_test(test_tiny_scale_and_clip_filter),
         cmocka_unit_test(test_tiny_cubic_rotation_not_flipped),
         cmocka_unit_test(test_second_influence_set),
+        cmocka_unit_test(test_matrix_shear_warns),
+        cmocka_unit_test(test_json_wrapper),
         cmocka_unit_test(test_names_made_unique),
         cmocka_unit_test(test_sparse_over_buffer_view),
         cmocka_unit_test(test_assimp_models_read_or_fail_cleanly),
