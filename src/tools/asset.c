@@ -211,6 +211,12 @@ static sw_result sw__asset_open_assimp(const char* path, const sw_asset_options*
     if (r != SW_RESULT_OK) {
         memcpy(out->warning, scene.warning, sizeof out->warning);
         out->warning[sizeof out->warning - 1u] = '\0';
+        /* assimp refused the file: no reader knows it (its reason is in the
+         * warning). */
+        if (r == SW_RESULT_PARSE && err && err->check &&
+            strcmp(err->check, "assimp read the file") == 0) {
+            err->check = "known file format";
+        }
         return r;
     }
     sw__asset_adopt_scene(out, &scene);

@@ -1,15 +1,23 @@
-/* sinew/tools/asset.h: opening any supported file as a skeleton and clips.
+/* sinew/tools/asset.h: opening any supported file as a skeleton, clips and meshes.
  *
- * One call for the CLI and for users who do not care about the format:
- * .sinew archives are loaded (validated) in memory, .bvh files read with the
- * BVH reader. The format is chosen by content: the archive magic, else
- * "HIERARCHY" for BVH.
+ * One call for the CLI and for users who do not care about the format. The
+ * format is chosen by content, then by name:
+ * - .sinew archives (magic "SINEWARC"): loaded (validated) in memory;
+ * - BVH text (starts with HIERARCHY): the native BVH reader;
+ * - glTF 2.0: .glb (magic "glTF"), or a file named .gltf starting with '{':
+ *   the native glTF reader (external buffers resolve beside the file);
+ * - anything else: assimp (FBX, Collada, .x, ...), in a child process with a
+ *   time limit unless `assimp_in_process` is set, so that a crash or a hang
+ *   inside assimp becomes an error here.
+ * With `isolate`, every reader runs in a child process, which sends its
+ * result back as a .sinew archive validated here.
  */
 #ifndef SINEW_TOOLS_ASSET_H
 #define SINEW_TOOLS_ASSET_H
 
 #include "../archive.h"
 #include "bvh.h"
+#include "scene.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,12 +26,20 @@ extern "C" {
 typedef enum sw_asset_format {
     SW_ASSET_FORMAT_NONE = 0,
     SW_ASSET_FORMAT_SINEW,
-    SW_ASSET_FORMAT_BVH
+    SW_ASSET_FORMAT_BVH,
+    SW_ASSET_FORMAT_GLTF,  /* native glTF 2.0 reader */
+    SW_ASSET_FORMAT_ASSIMP /* whatever assimp reads */
 } sw_asset_format;
 
 typedef struct sw_asset_options {
-    float scale;    /* BVH: units to metres factor; 0 means 1 (file units) */
+    float scale;    /* multiplies lengths; 0: file units for BVH and glTF, assimp's default
+                       (FBX to metres) for the others; ignored for .sinew archives */
     bool end_sites; /* BVH: keep End Sites as joints */
+    const char* const* clips; /* optional: keep only these clips, in this order */
+    uint32_t clips_count;
+    bool isolate;           /* run every reader in a child process */
+    bool assimp_in_process; /* assimp: run in this process (faster, unprotected) */
+    uint32_t timeout_ms;    /* child processes: time limit; 0: 30000 */
 } sw_asset_options;
 
 typedef struct sw_asset {
@@ -31,21 +47,30 @@ typedef struct sw_asset {
     const sw_skeleton* skeleton; /* the first skeleton */
     const sw_clip* const* clips; /* clips of that skeleton */
     uint32_t clips_count;
-    uint64_t file_size; /* bytes read */
-    char warning[160];  /* non-fatal remarks ("" when none) */
+    const sw_mesh* const* meshes; /* meshes bound to that skeleton */
+    uint32_t meshes_count;
+    uint64_t file_size; /* bytes of the file */
+    char warning[256];  /* non-fatal remarks ("" when none) */
     /* owned storage, released by sw_asset_free */
     void* storage_;
     size_t storage_size_;
     sw_bvh_result bvh_;
+    sw_scene scene_;
 } sw_asset;
 
-/* Reads the file at `path` and opens it as above.
+/* Reads the file at `path` and opens it as above (options NULL: defaults).
  * Memory: everything is owned by *out until sw_asset_free.
- * Fails: IO (cannot read; err->check "open file" or "read file"); PARSE when
- * the format is unknown (err->check "known file format"); LIMIT for a scale
- * that is not finite and positive; any result of sw_archive_load or
- * sw_bvh_read with their err. On failure *out holds nothing to free, but
- * out->format is kept when the format was recognised (so callers can name it). */
+ * Fails: IO (cannot read; err->check "open file" or "read file"); PARSE
+ * "known file format" when assimp refused the file too (its message in
+ * out->warning); LIMIT for a
+ * scale that is not finite and positive; INVALID_ARGUMENT (clips_count
+ * without clips); NOT_FOUND ("requested clip exists", err->index the
+ * option's entry); any result of sw_archive_load, sw_bvh_read, sw_gltf_read
+ * or the assimp importer, with their err; from a child process: LIMIT
+ * "timed out", BAD_DATA "crashed (signal N)", IO (sinew/tools/isolate.h).
+ * On failure *out holds nothing to free, but out->format is kept when the
+ * format was recognised (so callers can name it) and out->warning may hold
+ * an explanation (assimp's own message). */
 SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
                                   sw_error* err);
 SINEW_API void sw_asset_free(sw_asset* a);
