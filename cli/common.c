@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 void cli_report(const char* verb, const char* file, sw_asset_format format, sw_result r,
                 const sw_error* err) {
@@ -76,7 +77,71 @@ const char* cli_format_name(sw_asset_format f) {
         return "sinew";
     case SW_ASSET_FORMAT_BVH:
         return "bvh";
+    case SW_ASSET_FORMAT_GLTF:
+        return "gltf";
+    case SW_ASSET_FORMAT_ASSIMP:
+        return "assimp";
     default:
         return "unknown";
     }
+}
+
+int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a) {
+    const char* s = argv[*i];
+    const char* next = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (strcmp(s, "--isolate") == 0) {
+        a->opt.isolate = true;
+        return 1;
+    }
+    if (strcmp(s, "--in-process") == 0) {
+        a->opt.assimp_in_process = true;
+        return 1;
+    }
+    if (strcmp(s, "--end-sites") == 0) {
+        a->opt.end_sites = true;
+        return 1;
+    }
+    if (strcmp(s, "--scale") == 0) {
+        if (!next) {
+            cli_error(verb, "--scale needs a number");
+            return -1;
+        }
+        if (!cli_parse_scale(verb, next, &a->opt.scale)) return -1;
+        ++*i;
+        return 1;
+    }
+    if (strcmp(s, "--timeout") == 0) {
+        double ms = 0.0;
+        if (!cli_parse_double(next, &ms) || ms < 1.0 || ms > 86400000.0) {
+            cli_error(verb, "--timeout needs milliseconds (1 to 86400000)");
+            return -1;
+        }
+        a->opt.timeout_ms = (uint32_t)ms;
+        ++*i;
+        return 1;
+    }
+    if (strcmp(s, "--clips") == 0) {
+        if (!next || !*next || strlen(next) >= sizeof a->clip_text) {
+            cli_error(verb, "--clips needs a comma-separated list of clip names");
+            return -1;
+        }
+        memcpy(a->clip_text, next, strlen(next) + 1u);
+        uint32_t n = 0;
+        for (char* p = a->clip_text;;) {
+            char* comma = strchr(p, ',');
+            if (comma) *comma = '\0';
+            if (!*p || n == CLI_MAX_CLIPS) {
+                cli_error(verb, "--clips: empty name or more than %d names", CLI_MAX_CLIPS);
+                return -1;
+            }
+            a->clip_names[n++] = p;
+            if (!comma) break;
+            p = comma + 1;
+        }
+        a->opt.clips = a->clip_names;
+        a->opt.clips_count = n;
+        ++*i;
+        return 1;
+    }
+    return 0;
 }

@@ -18,6 +18,22 @@ int cli_info(int argc, char** argv);
 int cli_convert(int argc, char** argv);
 int cli_sample(int argc, char** argv);
 int cli_validate(int argc, char** argv);
+int cli_import(int argc, char** argv);
+int cli_export(int argc, char** argv);
+
+/* Options of verbs that open files, filled by cli_asset_option. */
+#define CLI_MAX_CLIPS 256
+typedef struct cli_asset_args {
+    sw_asset_options opt;
+    const char* clip_names[CLI_MAX_CLIPS];
+    char clip_text[4096]; /* the --clips list, split in place */
+} cli_asset_args;
+
+/* Recognises argv[*i] as one of --scale S, --clips A,B, --isolate,
+ * --in-process, --timeout MS, --end-sites and consumes it (advancing *i past
+ * its value). Returns 1 when consumed, 0 when argv[*i] is not one of them,
+ * -1 after printing a usage error. */
+int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a);
 
 /* One line on stderr: "sinew: VERB: FILE: <result> (check "...", offset N, line|chunk I)".
  * `format` selects how err->index is named (line for BVH text, chunk otherwise). */

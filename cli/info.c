@@ -1,4 +1,6 @@
-/* sinew info FILE [--json]: format, joint tree, clips with durations, tracks, keys, bytes. */
+/* sinew info FILE [--json] [--isolate] [--timeout MS] [--scale S] [--clips A,B]:
+ * format, joint tree, clips with durations, tracks, keys, bytes, and skinned
+ * meshes (vertices, triangles, palette, morph targets). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,15 @@ static void info_text(const char* path, const sw_asset* a) {
                sw_clip_name(c), (double)c->duration, c->tracks_count, c->float_tracks_count,
                (unsigned long long)info_keys(c), c->events_count, c->size);
     }
+    printf("meshes: %u\n", a->meshes_count);
+    for (uint32_t i = 0; i < a->meshes_count; ++i) {
+        const sw_mesh* m = a->meshes[i];
+        printf("  [%u] \"%s\": %u vertices, %u triangles, palette %u, %u morph targets%s%s, "
+               "%u bytes\n",
+               i, sw_mesh_name(m), m->vertices_count, m->indices_count / 3u, m->palette_count,
+               m->morph_targets_count, sw_mesh_normals(m) ? ", normals" : "",
+               sw_mesh_uvs(m) ? ", uvs" : "", m->size);
+    }
 }
 
 static void info_json(const char* path, const sw_asset* a) {
@@ -60,6 +71,16 @@ static void info_json(const char* path, const sw_asset* a) {
                c->tracks_count, c->float_tracks_count, (unsigned long long)info_keys(c),
                c->events_count, c->size);
     }
+    printf("],\n \"meshes\": [");
+    for (uint32_t i = 0; i < a->meshes_count; ++i) {
+        const sw_mesh* m = a->meshes[i];
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        cli_json_string(stdout, sw_mesh_name(m));
+        printf(", \"vertices\": %u, \"triangles\": %u, \"palette\": %u, \"morph_targets\": %u, "
+               "\"normals\": %s, \"uvs\": %s, \"bytes\": %u}",
+               m->vertices_count, m->indices_count / 3u, m->palette_count, m->morph_targets_count,
+               sw_mesh_normals(m) ? "true" : "false", sw_mesh_uvs(m) ? "true" : "false", m->size);
+    }
     printf("],\n \"warning\": ");
     cli_json_string(stdout, a->warning);
     printf("}\n");
@@ -68,7 +89,12 @@ static void info_json(const char* path, const sw_asset* a) {
 int cli_info(int argc, char** argv) {
     const char* path = NULL;
     bool json = false;
+    cli_asset_args args;
+    memset(&args, 0, sizeof args);
     for (int i = 1; i < argc; ++i) {
+        int used = cli_asset_option("info", argc, argv, &i, &args);
+        if (used < 0) return CLI_EXIT_USAGE;
+        if (used) continue;
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -82,14 +108,15 @@ int cli_info(int argc, char** argv) {
         }
     }
     if (!path) {
-        cli_error("info", "usage: sinew info FILE [--json]");
+        cli_error("info", "usage: sinew info FILE [--json] [--isolate] [--timeout MS]");
         return CLI_EXIT_USAGE;
     }
     sw_asset a;
     sw_error err;
-    sw_result r = sw_asset_open(path, NULL, &a, &err);
+    sw_result r = sw_asset_open(path, &args.opt, &a, &err);
     if (r != SW_RESULT_OK) {
         cli_report("info", path, a.format, r, &err);
+        if (a.warning[0]) cli_error("info", "%s: %s", path, a.warning);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("info", path, &a);

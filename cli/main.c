@@ -7,7 +7,16 @@ static void cli_usage(FILE* f) {
     fputs("usage: sinew VERB [ARGS]\n"
           "\n"
           "verbs:\n"
-          "  info FILE [--json]                 format, joint tree, clips, tracks, keys, bytes\n"
+          "  info FILE [--json]                 format, joint tree, clips, tracks, keys, bytes,\n"
+          "                                     skinned meshes\n"
+          "  import IN -o OUT.sinew [--clips A,B] [--scale S] [--isolate] [--timeout MS]\n"
+          "                                     write skeleton, clips and meshes as .sinew\n"
+          "  import --batch PATH... [-o OUTDIR] [--timeout MS]\n"
+          "                                     import every file under PATH, each in a child\n"
+          "                                     process; one line per file\n"
+          "  export IN -o OUT.glb [--clips A,B] [--scale S]\n"
+          "                                     write skeleton, skinned meshes and clips as\n"
+          "                                     glTF 2.0 binary\n"
           "  convert IN.bvh -o OUT.sinew [--scale S] [--end-sites]\n"
           "                                     write a .sinew archive from a BVH file\n"
           "  sample FILE --time SECONDS [--clip NAME|INDEX] [--json] [--scale S]\n"
@@ -17,11 +26,17 @@ static void cli_usage(FILE* f) {
           "  help                               this text\n"
           "\n"
           "options:\n"
-          "  --scale S      multiply translations by S (file units by default)\n"
+          "  --scale S      multiply lengths by S (file units by default; FBX through\n"
+          "                 assimp: metres)\n"
+          "  --clips A,B    keep only these clips\n"
+          "  --isolate      run the reader in a child process (assimp always is, unless\n"
+          "                 --in-process)\n"
+          "  --timeout MS   time limit of a child process (30000; batch: 10000)\n"
           "  --end-sites    keep BVH End Sites as leaf joints named <parent>_end\n"
           "  --version      print the version\n"
           "\n"
-          "Files are recognised by content: .sinew archives and BVH text.\n"
+          "Files are recognised by content: .sinew archives, BVH text, glTF 2.0 (.glb,\n"
+          ".gltf), and through assimp everything else it reads (FBX, Collada, .x, ...).\n"
           "Exit status: 0 on success, 1 when a file or operation fails (one line on stderr\n"
           "naming the failed check), 2 for a bad command line.\n",
           f);
@@ -45,10 +60,8 @@ int main(int argc, char** argv) {
         const char* name;
         int (*run)(int, char**);
     } verbs[] = {
-        {"info", cli_info},
-        {"convert", cli_convert},
-        {"sample", cli_sample},
-        {"validate", cli_validate},
+        {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
+        {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);

@@ -1,5 +1,7 @@
-/* sinew sample FILE --time SECONDS [--clip NAME|INDEX] [--json] [--scale S]:
- * every joint's model-space translation, rotation (x, y, z, w) and scale. */
+/* sinew sample FILE --time SECONDS [--clip NAME|INDEX] [--json] [--scale S]
+ *              [--isolate] [--timeout MS]:
+ * every joint's model-space translation, rotation (x, y, z, w) and scale, for
+ * any file sw_asset_open reads. */
 #include <string.h>
 
 #include "common.h"
@@ -11,6 +13,7 @@ typedef struct sample_args {
     bool has_time;
     bool json;
     float scale; /* 0: file units */
+    cli_asset_args asset;
 } sample_args;
 
 static int sample_parse(int argc, char** argv, sample_args* a) {
@@ -18,6 +21,9 @@ static int sample_parse(int argc, char** argv, sample_args* a) {
     for (int i = 1; i < argc; ++i) {
         const char* s = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+        int used = cli_asset_option("sample", argc, argv, &i, &a->asset);
+        if (used < 0) return CLI_EXIT_USAGE;
+        if (used) continue;
         if (strcmp(s, "--json") == 0) {
             a->json = true;
         } else if (strcmp(s, "--time") == 0 || strcmp(s, "-t") == 0) {
@@ -34,13 +40,6 @@ static int sample_parse(int argc, char** argv, sample_args* a) {
             }
             a->clip = next;
             ++i;
-        } else if (strcmp(s, "--scale") == 0) {
-            if (!next) {
-                cli_error("sample", "--scale needs a number");
-                return CLI_EXIT_USAGE;
-            }
-            if (!cli_parse_scale("sample", next, &a->scale)) return CLI_EXIT_USAGE;
-            ++i;
         } else if (s[0] == '-' && s[1] != '\0') {
             cli_error("sample", "unknown option \"%s\"", s);
             return CLI_EXIT_USAGE;
@@ -51,6 +50,7 @@ static int sample_parse(int argc, char** argv, sample_args* a) {
             return CLI_EXIT_USAGE;
         }
     }
+    a->scale = a->asset.opt.scale;
     if (!a->path || !a->has_time) {
         cli_error("sample", "usage: sinew sample FILE --time SECONDS [--clip NAME|INDEX] "
                             "[--json] [--scale S]");
@@ -107,12 +107,9 @@ int cli_sample(int argc, char** argv) {
     sample_args a;
     int code = sample_parse(argc, argv, &a);
     if (code != CLI_EXIT_OK) return code;
-    sw_asset_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.scale = a.scale;
     sw_asset asset;
     sw_error err;
-    sw_result r = sw_asset_open(a.path, &opt, &asset, &err);
+    sw_result r = sw_asset_open(a.path, &a.asset.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("sample", a.path, asset.format, r, &err);
         return CLI_EXIT_FAIL;
@@ -161,9 +158,9 @@ int cli_sample(int argc, char** argv) {
         cli_error("sample", "%s: local-to-model job: %s", a.path, sw_result_str(r));
         goto done;
     }
-    /* BVH files are scaled when read; archives scale here (model-space
+    /* Readers scale what they read; archives scale here (model-space
      * translations are linear in the local translations). */
-    const float post = asset.format != SW_ASSET_FORMAT_BVH && a.scale > 0.0f ? a.scale : 1.0f;
+    const float post = asset.format == SW_ASSET_FORMAT_SINEW && a.scale > 0.0f ? a.scale : 1.0f;
     for (uint32_t j = 0; j < s->joints_count; ++j) {
         sw_mat4_decompose(&model[j], &out[j]);
         out[j].t = sw_vec3_scale(out[j].t, post);

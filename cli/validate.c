@@ -28,8 +28,8 @@ int cli_validate(int argc, char** argv) {
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("validate", path, &a);
-    printf("%s: OK (%s, %u joints, %u clips)\n", path, cli_format_name(a.format),
-           a.skeleton->joints_count, a.clips_count);
+    printf("%s: OK (%s, %u joints, %u clips, %u meshes)\n", path, cli_format_name(a.format),
+           a.skeleton->joints_count, a.clips_count, a.meshes_count);
     sw_asset_free(&a);
     return CLI_EXIT_OK;
 }
