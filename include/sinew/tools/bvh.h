@@ -6,8 +6,9 @@
  * second, linear interpolation. Rotation channels may come in any order and
  * compose in the order listed (ZXY gives qz * qx * qy, sinew/math.h);
  * position channels replace the OFFSET component they name, on any joint.
- * Joints whose channels are all constant across the motion get no track for
- * what does not move. Units stay the file's unless `scale` is set.
+ * Rotations are made sign-continuous from frame to frame. A track whose
+ * values are the rest value at every frame (zero angles, positions equal to
+ * the OFFSET) is left out. Units stay the file's unless `scale` is set.
  */
 #ifndef SINEW_TOOLS_BVH_H
 #define SINEW_TOOLS_BVH_H
