@@ -1,0 +1,577 @@
+/* sinew play FILE --animator DEF.json --script SCRIPT --seconds S --fps F [--json]
+ *            [--bake OUT.sinew] [asset options]:
+ * runs an animator over the file's clips with parameter changes from a
+ * script, printing per frame the playing states, clips (weights, phases),
+ * root-motion delta and events; --bake stores the evaluated motion as a clip.
+ *
+ * Script: one change per line, "TIME NAME=VALUE [NAME=VALUE ...]" with TIME in
+ * seconds (lines in any order, applied at the first frame at or after TIME);
+ * "trigger=NAME" sets a trigger, "play=STATE" or "play=STATE:FADE" calls
+ * sw_animator_play; '#' starts a comment; true/false are 1/0. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "sinew/animator.h"
+#include "sinew/tools/animator_json.h"
+#include "sinew/tools/archive_writer.h"
+
+#define PLAY_MAX_CHANGES 4096
+#define PLAY_MAX_LINE 1024
+
+typedef struct play_args {
+    const char* path;
+    const char* animator;
+    const char* script;
+    const char* bake;
+    double seconds, fps;
+    bool json;
+    cli_asset_args asset;
+} play_args;
+
+typedef enum play_kind { PLAY_SET, PLAY_TRIGGER, PLAY_STATE } play_kind;
+
+typedef struct play_change {
+    double time;
+    play_kind kind;
+    uint32_t index; /* parameter or state */
+    float value;    /* value or fade */
+    uint32_t line;
+    bool done;
+} play_change;
+
+static int play_parse(int argc, char** argv, play_args* a) {
+    memset(a, 0, sizeof *a);
+    a->fps = 30.0;
+    for (int i = 1; i < argc; ++i) {
+        const char* s = argv[i];
+        const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+        int used = cli_asset_option("play", argc, argv, &i, &a->asset);
+        if (used < 0) return CLI_EXIT_USAGE;
+        if (used > 0) continue;
+        if (strcmp(s, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(s, "--animator") == 0 || strcmp(s, "--script") == 0 ||
+                   strcmp(s, "--bake") == 0) {
+            if (!next) {
+                cli_error("play", "%s needs a file", s);
+                return CLI_EXIT_USAGE;
+            }
+            if (s[2] == 'a')
+                a->animator = next;
+            else if (s[2] == 's')
+                a->script = next;
+            else
+                a->bake = next;
+            ++i;
+        } else if (strcmp(s, "--seconds") == 0 || strcmp(s, "--fps") == 0) {
+            double v = 0.0;
+            if (!cli_parse_double(next, &v) || !(v > 0.0) || v > 1e5) {
+                cli_error("play", "%s needs a positive number (at most 100000)", s);
+                return CLI_EXIT_USAGE;
+            }
+            if (s[2] == 's')
+                a->seconds = v;
+            else
+                a->fps = v;
+            ++i;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            cli_error("play", "unknown option \"%s\"", s);
+            return CLI_EXIT_USAGE;
+        } else if (!a->path) {
+            a->path = s;
+        } else {
+            cli_error("play", "one FILE expected");
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!a->path || !a->animator || !(a->seconds > 0.0)) {
+        cli_error("play",
+                  "usage: sinew play FILE --animator DEF.json [--script SCRIPT] --seconds S "
+                  "[--fps F] [--json] [--bake OUT.sinew]");
+        return CLI_EXIT_USAGE;
+    }
+    if (a->seconds * a->fps > 1e6) {
+        cli_error("play", "--seconds times --fps is more than 1000000 frames");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Reads the script into changes; returns false after printing the failing line. */
+static bool play_read_script(const char* path, const sw_animator* def, play_change* out,
+                             uint32_t* count) {
+    FILE* f = fopen(path, "rb");
+    if (!f) {
+        cli_error("play", "%s: cannot open the script", path);
+        return false;
+    }
+    char line[PLAY_MAX_LINE];
+    uint32_t n = 0, lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        ++lineno;
+        char* hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char* tok = strtok(line, " \t\r\n");
+        if (!tok) continue;
+        double time = 0.0;
+        if (!cli_parse_double(tok, &time) || time < 0.0) {
+            cli_error("play", "%s:%u: a time in seconds first", path, lineno);
+            ok = false;
+            break;
+        }
+        bool any = false;
+        while (ok && (tok = strtok(NULL, " \t\r\n")) != NULL) {
+            any = true;
+            char* eq = strchr(tok, '=');
+            if (!eq || eq == tok || !eq[1]) {
+                cli_error("play", "%s:%u: \"%s\" is not NAME=VALUE", path, lineno, tok);
+                ok = false;
+                break;
+            }
+            *eq = '\0';
+            const char* name = tok;
+            char* value = eq + 1;
+            if (n == PLAY_MAX_CHANGES) {
+                cli_error("play", "%s:%u: more than %d changes", path, lineno, PLAY_MAX_CHANGES);
+                ok = false;
+                break;
+            }
+            play_change* c = &out[n];
+            memset(c, 0, sizeof *c);
+            c->time = time;
+            c->line = lineno;
+            if (strcmp(name, "trigger") == 0) {
+                int32_t p = sw_animator_find_param(def, value);
+                if (p < 0) {
+                    cli_error("play", "%s:%u: no parameter \"%s\"", path, lineno, value);
+                    ok = false;
+                    break;
+                }
+                c->kind = PLAY_TRIGGER;
+                c->index = (uint32_t)p;
+                c->value = 1.0f;
+            } else if (strcmp(name, "play") == 0) {
+                char* colon = strchr(value, ':');
+                double fade = 0.0;
+                if (colon) {
+                    *colon = '\0';
+                    if (!cli_parse_double(colon + 1, &fade) || fade < 0.0) {
+                        cli_error("play", "%s:%u: play=STATE:FADE needs seconds", path, lineno);
+                        ok = false;
+                        break;
+                    }
+                }
+                int32_t s = sw_animator_find_state(def, value);
+                if (s < 0) {
+                    cli_error("play", "%s:%u: no state \"%s\"", path, lineno, value);
+                    ok = false;
+                    break;
+                }
+                c->kind = PLAY_STATE;
+                c->index = (uint32_t)s;
+                c->value = (float)fade;
+            } else {
+                int32_t p = sw_animator_find_param(def, name);
+                double v = 0.0;
+                if (p < 0) {
+                    cli_error("play", "%s:%u: no parameter \"%s\"", path, lineno, name);
+                    ok = false;
+                    break;
+                }
+                if (strcmp(value, "true") == 0)
+                    v = 1.0;
+                else if (strcmp(value, "false") == 0)
+                    v = 0.0;
+                else if (!cli_parse_double(value, &v) || fabs(v) > 3.4e38) {
+                    cli_error("play", "%s:%u: \"%s\" is not a number", path, lineno, value);
+                    ok = false;
+                    break;
+                }
+                c->kind = PLAY_SET;
+                c->index = (uint32_t)p;
+                c->value = (float)v;
+            }
+            ++n;
+        }
+        if (ok && !any) {
+            cli_error("play", "%s:%u: a time without changes", path, lineno);
+            ok = false;
+        }
+    }
+    fclose(f);
+    *count = n;
+    return ok;
+}
+
+static const char* play_event_kind(sw_animator_event_kind k) {
+    switch (k) {
+    case SW_ANIMATOR_EVENT_KIND_CLIP:
+        return "event";
+    case SW_ANIMATOR_EVENT_KIND_FINISHED:
+        return "finished";
+    case SW_ANIMATOR_EVENT_KIND_ENTER:
+        return "enter";
+    default:
+        return "none";
+    }
+}
+
+typedef struct play_frame {
+    uint32_t index;
+    double time;
+    const sw_animator_event* events;
+    uint32_t events_count;
+    sw_animator_root_motion rm;
+    const sw_animator_state_info* states;
+    uint32_t states_count;
+    const sw_animator_contribution* contribs;
+    uint32_t contribs_count;
+} play_frame;
+
+static void play_print_json(const sw_animator* def, const play_frame* f, bool first) {
+    printf("%s\n  {\"frame\": %u, \"time\": ", first ? "" : ",", f->index);
+    cli_json_number(stdout, f->time);
+    printf(", \"states\": [");
+    for (uint32_t i = 0; i < f->states_count; ++i) {
+        const sw_animator_state_info* s = &f->states[i];
+        printf("%s{\"machine\": ", i ? ", " : "");
+        cli_json_string(stdout, sw_animator_machine_name(def, s->machine));
+        printf(", \"state\": ");
+        cli_json_string(stdout, sw_animator_state_name(def, s->state));
+        printf(", \"weight\": ");
+        cli_json_number(stdout, s->weight);
+        printf(", \"normalized_time\": ");
+        cli_json_number(stdout, s->normalized_time);
+        printf(", \"current\": %s}", s->current ? "true" : "false");
+    }
+    printf("], \"clips\": [");
+    for (uint32_t i = 0; i < f->contribs_count; ++i) {
+        const sw_animator_contribution* c = &f->contribs[i];
+        printf("%s{\"layer\": ", i ? ", " : "");
+        cli_json_string(stdout, sw_animator_layer_name(def, c->layer));
+        printf(", \"state\": ");
+        cli_json_string(stdout, sw_animator_state_name(def, c->state));
+        printf(", \"clip\": ");
+        cli_json_string(stdout, sw_animator_clip_name(def, c->clip));
+        printf(", \"weight\": ");
+        cli_json_number(stdout, c->weight);
+        printf(", \"phase\": ");
+        cli_json_number(stdout, c->phase);
+        printf(", \"time\": ");
+        cli_json_number(stdout, c->time);
+        printf("}");
+    }
+    printf("], \"root_motion\": {\"translation\": [");
+    cli_json_number(stdout, f->rm.translation.x);
+    printf(", ");
+    cli_json_number(stdout, f->rm.translation.y);
+    printf(", ");
+    cli_json_number(stdout, f->rm.translation.z);
+    printf("], \"yaw\": ");
+    cli_json_number(stdout, f->rm.yaw);
+    printf("}, \"events\": [");
+    bool finished = false;
+    for (uint32_t i = 0; i < f->events_count; ++i) {
+        const sw_animator_event* e = &f->events[i];
+        finished = finished || e->kind == SW_ANIMATOR_EVENT_KIND_FINISHED;
+        printf("%s{\"kind\": \"%s\", \"layer\": ", i ? ", " : "", play_event_kind(e->kind));
+        cli_json_string(stdout, sw_animator_layer_name(def, e->layer));
+        printf(", \"state\": ");
+        cli_json_string(stdout, sw_animator_state_name(def, e->state));
+        printf(", \"name\": ");
+        cli_json_string(stdout, e->name);
+        if (e->kind == SW_ANIMATOR_EVENT_KIND_CLIP) {
+            printf(", \"clip\": ");
+            cli_json_string(stdout, sw_animator_clip_name(def, e->clip));
+            printf(", \"time\": ");
+            cli_json_number(stdout, e->time);
+        }
+        printf(", \"weight\": ");
+        cli_json_number(stdout, e->weight);
+        printf("}");
+    }
+    printf("], \"finished\": %s}", finished ? "true" : "false");
+}
+
+static void play_print_text(const sw_animator* def, const play_frame* f) {
+    printf("%5u %8.4f ", f->index, f->time);
+    for (uint32_t i = 0; i < f->states_count; ++i) {
+        const sw_animator_state_info* s = &f->states[i];
+        printf(" %s/%s%s w=%.3f n=%.3f", sw_animator_machine_name(def, s->machine),
+               sw_animator_state_name(def, s->state), s->current ? "*" : "", (double)s->weight,
+               s->normalized_time);
+    }
+    printf(" |");
+    for (uint32_t i = 0; i < f->contribs_count; ++i) {
+        const sw_animator_contribution* c = &f->contribs[i];
+        printf(" %s w=%.3f ph=%.3f", sw_animator_clip_name(def, c->clip), (double)c->weight,
+               (double)c->phase);
+    }
+    printf(" | rm %.4f %.4f yaw %.4f", (double)f->rm.translation.x, (double)f->rm.translation.z,
+           (double)f->rm.yaw);
+    for (uint32_t i = 0; i < f->events_count; ++i) {
+        const sw_animator_event* e = &f->events[i];
+        printf(" | %s %s", play_event_kind(e->kind), e->name);
+    }
+    printf("\n");
+}
+
+/* Builds the baked clip from per-frame local poses (frames * joints xforms). */
+static sw_result play_bake(const play_args* a, const sw_skeleton* s, const sw_xform* frames,
+                           uint32_t frames_count, sw_error* err) {
+    const uint32_t J = s->joints_count;
+    float* values = (float*)malloc(sizeof(float) * 10u * J * frames_count);
+    sw_clip_track_desc* tracks = (sw_clip_track_desc*)calloc(3u * J, sizeof(sw_clip_track_desc));
+    if (!values || !tracks) {
+        free(values);
+        free(tracks);
+        return SW_RESULT_OUT_OF_MEMORY;
+    }
+    float* t = values;
+    float* r = t + 3u * J * frames_count;
+    float* sc = r + 4u * J * frames_count;
+    for (uint32_t j = 0; j < J; ++j) {
+        float* tj = t + (size_t)3u * j * frames_count;
+        float* rj = r + (size_t)4u * j * frames_count;
+        float* sj = sc + (size_t)3u * j * frames_count;
+        sw_quat prev = sw_quat_identity();
+        for (uint32_t k = 0; k < frames_count; ++k) {
+            const sw_xform* x = &frames[(size_t)k * J + j];
+            sw_quat q = x->r;
+            if (k > 0 && sw_quat_dot(q, prev) < 0.0f) q = sw_quat_negate(q);
+            prev = q;
+            memcpy(tj + 3u * k, &x->t, sizeof(float) * 3u);
+            memcpy(rj + 4u * k, &q, sizeof(float) * 4u);
+            memcpy(sj + 3u * k, &x->s, sizeof(float) * 3u);
+        }
+        const sw_track_kind kinds[3] = {SW_TRACK_KIND_TRANSLATION, SW_TRACK_KIND_ROTATION,
+                                        SW_TRACK_KIND_SCALE};
+        float* vals[3] = {tj, rj, sj};
+        for (int k = 0; k < 3; ++k) {
+            sw_clip_track_desc* td = &tracks[3u * j + (uint32_t)k];
+            td->kind = kinds[k];
+            td->joint = j;
+            td->keys_count = frames_count;
+            td->rate = (float)a->fps;
+            td->values = vals[k];
+        }
+    }
+    sw_clip_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.name = "baked";
+    cd.duration = (float)((double)(frames_count - 1u) / a->fps);
+    cd.joints_count = J;
+    cd.tracks = tracks;
+    cd.tracks_count = 3u * J;
+    const sw_clip* clip = NULL;
+    sw_result res = sw_clip_create(&cd, NULL, &clip, err);
+    if (res == SW_RESULT_OK) {
+        const sw_skeleton* skels[1] = {s};
+        const sw_clip* clips[1] = {clip};
+        sw_archive_contents contents;
+        memset(&contents, 0, sizeof contents);
+        contents.skeletons = skels;
+        contents.skeletons_count = 1;
+        contents.clips = clips;
+        contents.clips_count = 1;
+        res = sw_archive_write_file(&contents, a->bake, err);
+        sw_clip_destroy(clip, NULL);
+    }
+    free(values);
+    free(tracks);
+    return res;
+}
+
+int cli_play(int argc, char** argv) {
+    play_args a;
+    int code = play_parse(argc, argv, &a);
+    if (code != CLI_EXIT_OK) return code;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_animator_json aj;
+    sw_result r = sw_animator_json_read_file(a.animator, NULL, &aj, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("play", a.animator, SW_ASSET_FORMAT_NONE, r, &err);
+        return CLI_EXIT_FAIL;
+    }
+    const sw_animator* def = aj.animator;
+    play_change* changes = (play_change*)calloc(PLAY_MAX_CHANGES, sizeof(play_change));
+    uint32_t changes_count = 0;
+    if (!changes) {
+        cli_error("play", "out of memory");
+        sw_animator_json_free(&aj, NULL);
+        return CLI_EXIT_FAIL;
+    }
+    if (a.script && !play_read_script(a.script, def, changes, &changes_count)) {
+        free(changes);
+        sw_animator_json_free(&aj, NULL);
+        return CLI_EXIT_FAIL;
+    }
+    sw_asset asset;
+    r = sw_asset_open(a.path, &a.asset.opt, &asset, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("play", a.path, asset.format, r, &err);
+        free(changes);
+        sw_animator_json_free(&aj, NULL);
+        return CLI_EXIT_FAIL;
+    }
+    cli_warn_asset("play", a.path, &asset);
+    const sw_skeleton* skel = asset.skeleton;
+    code = CLI_EXIT_FAIL;
+    void* bound_mem = NULL;
+    void* inst_mem = NULL;
+    void* scratch = NULL;
+    sw_xform4* pose = NULL;
+    sw_xform* baked = NULL;
+    float* params = NULL;
+    sw_animator_state_info* states = NULL;
+    sw_animator_contribution* contribs = NULL;
+    sw_animator_event* events = NULL;
+    const uint32_t frames = (uint32_t)(a.seconds * a.fps + 0.5) + 1u;
+    const uint32_t events_cap = 256, states_cap = 256, contribs_cap = 512;
+    size_t bsize = sw_animator_bound_size(def, skel);
+    bound_mem = sw_alloc(NULL, bsize, 16);
+    const sw_animator_bound* bound = NULL;
+    if (!bound_mem) goto oom;
+    r = sw_animator_bind(def, skel, asset.clips, asset.clips_count, bound_mem, bsize, &bound, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("play", a.animator, SW_ASSET_FORMAT_NONE, r, &err);
+        if (r == SW_RESULT_NOT_FOUND && err.check &&
+            strcmp(err.check, "clip slot has a clip") == 0) {
+            cli_error("play", "%s has no clip \"%s\"", a.path,
+                      sw_animator_clip_name(def, (uint32_t)err.index));
+        }
+        goto done;
+    }
+    size_t isize = sw_animator_instance_size(bound);
+    size_t ssize = sw_animator_scratch_size(bound);
+    inst_mem = sw_alloc(NULL, isize, 16);
+    scratch = sw_alloc(NULL, ssize, 16);
+    pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * skel->packets_count, 16);
+    params = (float*)calloc(sw_animator_params_count(def) + 1u, sizeof(float));
+    states = (sw_animator_state_info*)calloc(states_cap, sizeof *states);
+    contribs = (sw_animator_contribution*)calloc(contribs_cap, sizeof *contribs);
+    events = (sw_animator_event*)calloc(events_cap, sizeof *events);
+    if (a.bake) baked = (sw_xform*)calloc((size_t)frames * skel->joints_count, sizeof(sw_xform));
+    if (!inst_mem || !scratch || !pose || !params || !states || !contribs || !events ||
+        (a.bake && !baked)) {
+        goto oom;
+    }
+    sw_animator_instance* inst = NULL;
+    r = sw_animator_instance_init(inst_mem, isize, bound, &inst);
+    if (r != SW_RESULT_OK) {
+        cli_error("play", "instance: %s", sw_result_str(r));
+        goto done;
+    }
+    sw_animator_params_reset(def, params, sw_animator_params_count(def));
+    sw_animator_idle idle;
+    sw_animator_idle_init(&idle, aj.idle, aj.idle_count, aj.idle_seed);
+    /* character transform from the root motion, applied to the baked root */
+    float cx = 0.0f, cz = 0.0f, cyaw = 0.0f;
+    int32_t root = -1;
+    if (a.bake) {
+        for (uint32_t j = 0; j < skel->joints_count && root < 0; ++j) {
+            if (sw_skeleton_parents(skel)[j] < 0) root = (int32_t)j;
+        }
+    }
+    if (a.json) {
+        printf("{\"file\": ");
+        cli_json_string(stdout, a.path);
+        printf(", \"animator\": ");
+        cli_json_string(stdout, a.animator);
+        printf(", \"fps\": ");
+        cli_json_number(stdout, a.fps);
+        printf(", \"frames\": [");
+    }
+    const float dt = (float)(1.0 / a.fps);
+    for (uint32_t f = 0; f < frames; ++f) {
+        const double now = (double)f / a.fps;
+        for (uint32_t i = 0; i < changes_count; ++i) {
+            play_change* c = &changes[i];
+            if (c->done || c->time > now + 1e-9) continue;
+            c->done = true;
+            if (c->kind == PLAY_STATE) {
+                sw_result pr = sw_animator_play(inst, bound, c->index, c->value);
+                if (pr != SW_RESULT_OK) {
+                    cli_error("play", "%s:%u: play: %s", a.script, c->line, sw_result_str(pr));
+                }
+            } else {
+                params[c->index] = c->value;
+            }
+        }
+        if (aj.idle_count)
+            sw_animator_idle_update(&idle, params, sw_animator_params_count(def),
+                                    f == 0 ? 0.0f : dt);
+        uint32_t n = 0;
+        sw_animator_root_motion rm;
+        r = sw_animator_update(inst, bound, params, sw_animator_params_count(def),
+                               f == 0 ? 0.0f : dt, events, events_cap, &n, &rm);
+        if (r == SW_RESULT_OK) {
+            r = sw_animator_evaluate(inst, bound, scratch, ssize, pose, skel->packets_count);
+        }
+        if (r != SW_RESULT_OK) {
+            cli_error("play", "frame %u: %s", f, sw_result_str(r));
+            goto done;
+        }
+        play_frame pf;
+        pf.index = f;
+        pf.time = now;
+        pf.events = events;
+        pf.events_count = n < events_cap ? n : events_cap;
+        pf.rm = rm;
+        pf.states = states;
+        pf.states_count = sw_animator_states(inst, bound, states, states_cap);
+        if (pf.states_count > states_cap) pf.states_count = states_cap;
+        pf.contribs = contribs;
+        pf.contribs_count = sw_animator_contributions(inst, bound, contribs, contribs_cap);
+        if (pf.contribs_count > contribs_cap) pf.contribs_count = contribs_cap;
+        if (a.json)
+            play_print_json(def, &pf, f == 0);
+        else
+            play_print_text(def, &pf);
+        if (baked) {
+            float c = cosf(cyaw), s = sinf(cyaw);
+            cx += c * rm.translation.x + s * rm.translation.z;
+            cz += -s * rm.translation.x + c * rm.translation.z;
+            cyaw += rm.yaw;
+            for (uint32_t j = 0; j < skel->joints_count; ++j) {
+                baked[(size_t)f * skel->joints_count + j] = sw_pose_get(pose, j);
+            }
+            if (root >= 0 && (cx != 0.0f || cz != 0.0f || cyaw != 0.0f)) {
+                sw_xform ch = sw_xform_identity();
+                ch.t = sw_vec3_make(cx, 0.0f, cz);
+                ch.r = sw_quat_from_axis_angle(sw_vec3_make(0.0f, 1.0f, 0.0f), cyaw);
+                sw_xform* x = &baked[(size_t)f * skel->joints_count + (uint32_t)root];
+                *x = sw_xform_mul(ch, *x);
+            }
+        }
+    }
+    if (a.json) printf("\n]}\n");
+    if (a.bake) {
+        r = play_bake(&a, skel, baked, frames, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
+            goto done;
+        }
+    }
+    code = CLI_EXIT_OK;
+    goto done;
+oom:
+    cli_error("play", "out of memory");
+done:
+    free(baked);
+    free(events);
+    free(contribs);
+    free(states);
+    free(params);
+    sw_free(NULL, pose, sizeof(sw_xform4) * skel->packets_count);
+    sw_free(NULL, scratch, sw_animator_scratch_size(bound));
+    sw_free(NULL, inst_mem, bound ? sw_animator_instance_size(bound) : 0u);
+    sw_free(NULL, bound_mem, bsize);
+    sw_asset_free(&asset);
+    free(changes);
+    sw_animator_json_free(&aj, NULL);
+    return code;
+}
