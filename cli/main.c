@@ -3,6 +3,8 @@
 
 #include "common.h"
 
+int cli_play(int argc, char** argv); /* cli/play.c */
+
 static void cli_usage(FILE* f) {
     fputs("usage: sinew VERB [ARGS]\n"
           "\n"
@@ -23,6 +25,8 @@ static void cli_usage(FILE* f) {
           "                                     model-space translation, rotation (x y z w)\n"
           "                                     and scale of every joint at a time\n"
           "  validate FILE                      load with every check, print OK or the check\n"
+          "  play FILE --animator DEF.json [--script SCRIPT] --seconds S [--fps F] [--json]\n"
+          "       [--bake OUT.sinew]            run an animator (docs/animator.md) frame by frame\n"
           "  help                               this text\n"
           "\n"
           "options:\n"
@@ -62,6 +66,7 @@ int main(int argc, char** argv) {
     } verbs[] = {
         {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
         {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
+        {"play", cli_play},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);
