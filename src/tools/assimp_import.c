@@ -22,6 +22,7 @@
 #include "sinew/tools/assimp_import.h"
 #include "sinew/tools/isolate.h"
 #include "sinew/tools/raw_skeleton.h"
+#include "tools/assimp_internal.h"
 
 #define SW__AI_DEFAULT_TPS 25.0f
 #define SW__AI_HELPER_TAG "$AssimpFbx$"
@@ -1067,8 +1068,8 @@ static sw_result sw__ai_convert(sw__ai* c, const char* ext) {
 }
 
 static sw_result sw__ai_import(const char* path, const void* data, size_t size, const char* hint,
-                               const sw_assimp_options* options, const sw_allocator* alloc,
-                               sw_scene* out, sw_error* err) {
+                               bool assimp_pivots, const sw_assimp_options* options,
+                               const sw_allocator* alloc, sw_scene* out, sw_error* err) {
     if (!out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     memset(out, 0, sizeof *out);
     if ((!path && !data) || (data && size == 0)) {
@@ -1091,7 +1092,8 @@ static sw_result sw__ai_import(const char* path, const void* data, size_t size, 
 
     struct aiPropertyStore* props = aiCreatePropertyStore();
     if (!props) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "assimp property store", 0, -1);
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, o.keep_pivots ? 1 : 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS,
+                               (o.keep_pivots || assimp_pivots) ? 1 : 0);
     unsigned flags =
         aiProcess_Triangulate | aiProcess_LimitBoneWeights | aiProcess_JoinIdenticalVertices;
     const struct aiScene* scene =
@@ -1133,7 +1135,7 @@ sw_result sw_assimp_import_file(const char* path, const sw_assimp_options* optio
         if (out) memset(out, 0, sizeof *out);
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
-    return sw__ai_import(path, NULL, 0, NULL, options, alloc, out, err);
+    return sw__ai_import(path, NULL, 0, NULL, false, options, alloc, out, err);
 }
 
 sw_result sw_assimp_import_memory(const void* data, size_t size, const char* hint_extension,
@@ -1143,7 +1145,16 @@ sw_result sw_assimp_import_memory(const void* data, size_t size, const char* hin
         if (out) memset(out, 0, sizeof *out);
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
-    return sw__ai_import(NULL, data, size, hint_extension, options, alloc, out, err);
+    return sw__ai_import(NULL, data, size, hint_extension, false, options, alloc, out, err);
+}
+
+sw_result sw__assimp_import_file_pivots(const char* path, const sw_assimp_options* options,
+                                        const sw_allocator* alloc, sw_scene* out, sw_error* err) {
+    if (!path) {
+        if (out) memset(out, 0, sizeof *out);
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    return sw__ai_import(path, NULL, 0, NULL, true, options, alloc, out, err);
 }
 
 /* ---- isolated import ---- */

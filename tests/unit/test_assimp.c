@@ -17,6 +17,7 @@
 #include "sinew/tools/assimp_import.h"
 #include "sinew/tools/bvh.h"
 #include "sinew/tools/isolate.h"
+#include "tools/assimp_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SW_TEST_ASAN 1
@@ -381,6 +382,55 @@ static void test_fbx_units(void** state) {
     free(mb);
     sw_scene_free(&m, NULL);
     sw_scene_free(&cm, NULL);
+}
+
+/* FBX pivots: assimp collapses the "$AssimpFbx$" helper chain itself by
+ * default; kept by assimp and folded by the importer, the skeleton and its
+ * rest pose come out the same; with keep_pivots the helpers are joints and
+ * the real nodes still land in the same place. */
+static void test_fbx_pivots(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "FBX/cubes_with_mirroring_and_pivot.fbx")) return;
+    sw_scene a, b, c;
+    sw_error e = {0};
+    import_ok(path, NULL, &a);
+    assert_int_equal(sw__assimp_import_file_pivots(path, NULL, NULL, &b, &e), SW_RESULT_OK);
+    sw_assimp_options keep = {.keep_pivots = true};
+    import_ok(path, &keep, &c);
+    assert_int_equal(a.skeleton->joints_count, 5); /* RootNode, Cube2, Cube1, Cube3, Cube1_2 */
+    assert_int_equal(b.skeleton->joints_count, 5);
+    assert_int_equal(c.skeleton->joints_count, 12);
+    uint32_t helpers = 0;
+    for (uint32_t j = 0; j < c.skeleton->joints_count; ++j) {
+        if (strstr(sw_skeleton_joint_name(c.skeleton, j), "$AssimpFbx$")) ++helpers;
+    }
+    assert_int_equal(helpers, 7);
+    const sw_scene* others[2] = {&b, &c};
+    sw_xform4* la = alloc_pose(a.skeleton);
+    sw_mat4* ma = alloc_model(a.skeleton);
+    model_pose(a.skeleton, NULL, 0.0f, la, ma);
+    for (int o = 0; o < 2; ++o) {
+        const sw_skeleton* sk = others[o]->skeleton;
+        sw_xform4* lo = alloc_pose(sk);
+        sw_mat4* mo = alloc_model(sk);
+        model_pose(sk, NULL, 0.0f, lo, mo);
+        for (uint32_t j = 0; j < a.skeleton->joints_count; ++j) {
+            int32_t k = sw_skeleton_find_joint(sk, sw_skeleton_joint_name(a.skeleton, j));
+            assert_true(k >= 0);
+            for (int x = 0; x < 16; ++x) {
+                assert_near(ma[j].m[x], mo[k].m[x], 1e-5 * (1.0 + fabs(ma[j].m[x])));
+            }
+        }
+        assert_int_equal(others[o]->meshes_count, a.meshes_count);
+        free(lo);
+        free(mo);
+    }
+    free(la);
+    free(ma);
+    sw_scene_free(&a, NULL);
+    sw_scene_free(&b, NULL);
+    sw_scene_free(&c, NULL);
 }
 
 static void test_gltf_simple_skin(void** state) {
@@ -1213,6 +1263,7 @@ int main(void) {
         cmocka_unit_test(test_fbx_animation_with_skeleton),
         cmocka_unit_test(test_fbx_huesitos),
         cmocka_unit_test(test_fbx_units),
+        cmocka_unit_test(test_fbx_pivots),
         cmocka_unit_test(test_gltf_simple_skin),
         cmocka_unit_test(test_collada_nested),
         cmocka_unit_test(test_robot_expressive),
