@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     }
     /* The rig: a base joint (moved by the game) and 11 tail joints below it. */
     sw_skeleton_joint joints[POINTS];
-    char names[POINTS][8];
+    char names[POINTS][16];
     for (int i = 0; i < POINTS; ++i) {
         snprintf(names[i], sizeof names[i], "tail%d", i);
         joints[i].name = names[i];

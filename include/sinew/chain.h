@@ -23,9 +23,10 @@
  * here) and model space is the world: moving the character then swings the
  * jiggle chain. Points, gravity and colliders are in that space.
  *
- * Write-back (as sinew/ik.h): joint i, whose skeleton parent has model-space
- * rotation P, turned by the model-space rotation T at weight w becomes
- * local' = inverse(P) * slerp(identity, T, w) * P * local. Only rotations
+ * Write-back (sw_ik_local_rotation of sinew/ik.h): joint i, whose skeleton
+ * parent has model-space rotation P, turned by the model-space rotation T at
+ * weight w becomes local' = inverse(P) * slerp(identity, T, w) * P * local,
+ * and weight 0 leaves the pose bit-identical. Only rotations
  * change; the chain root stays where the pose puts it. Exact for uniform
  * scale. The model matrices are not updated: re-run local-to-model after.
  *

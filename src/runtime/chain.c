@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "sinew/chain.h"
+#include "sinew/ik.h"
 
 /* Collider pushes and length projections alternate at most this many times. */
 #define SW__JIGGLE_CONSTRAINT_ROUNDS 8
@@ -141,14 +142,12 @@ static void sw__aim(const sw_skeleton* skel, const sw_mat4* model, const sw_mat4
         const sw_vec3 cur = sw_vec3_sub(pos[i + 1], pos[i]);
         const sw_vec3 want = sw_vec3_sub(points[i + 1], pos[i]);
         if (!(sw_vec3_dot(cur, cur) > 1e-18f) || !(sw_vec3_dot(want, want) > 1e-18f)) continue;
-        sw_quat turn = sw_quat_from_to(cur, want);
-        if (weight < 1.0f) turn = sw_quat_slerp(sw_quat_identity(), turn, weight);
-        /* local' = inverse(P) * turn * P * local */
-        const sw_quat p = parent_rot[i];
+        const sw_quat full = sw_quat_from_to(cur, want);
+        /* local' = inverse(P) * slerp(identity, full, weight) * P * local (sinew/ik.h). */
         sw_xform local = sw_pose_get(pose, joints[i]);
-        local.r = sw_quat_normalize(sw_quat_mul(
-            sw_quat_mul(sw_quat_mul(sw_quat_conjugate(p), turn), p), sw_quat_normalize(local.r)));
+        local.r = sw_ik_local_rotation(parent_rot[i], local.r, full, weight);
         sw_pose_set(pose, joints[i], local);
+        const sw_quat turn = weight < 1.0f ? sw_quat_slerp(sw_quat_identity(), full, weight) : full;
         /* Everything below joint i turns with it about its position. */
         for (uint32_t k = i + 1; k < n; ++k) {
             pos[k] = sw_vec3_add(pos[i], sw_quat_rotate(turn, sw_vec3_sub(pos[k], pos[i])));
