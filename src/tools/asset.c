@@ -258,7 +258,11 @@ static sw_result sw__asset_open_here(const char* path, const char* data, size_t 
         r = sw__asset_open_bvh(data, size, opt, out, err);
         return r == SW_RESULT_OK ? sw__asset_filter_clips(opt, out, err) : r;
     case SW_ASSET_FORMAT_GLTF:
-        return sw__asset_open_gltf(path, opt, out, err);
+        r = sw__asset_open_gltf(path, opt, out, err);
+        if (r != SW_RESULT_BAD_VERSION) return r;
+        /* glTF 1.0: assimp reads it. */
+        out->format = SW_ASSET_FORMAT_ASSIMP;
+        return sw__asset_open_assimp(path, opt, out, err);
     default:
         return sw__asset_open_assimp(path, opt, out, err);
     }

@@ -5,7 +5,8 @@
  * - .sinew archives (magic "SINEWARC"): loaded (validated) in memory;
  * - BVH text (starts with HIERARCHY): the native BVH reader;
  * - glTF 2.0: .glb (magic "glTF"), or a file named .gltf starting with '{':
- *   the native glTF reader (external buffers resolve beside the file);
+ *   the native glTF reader (external buffers resolve beside the file); glTF
+ *   1.0 files, which it refuses (BAD_VERSION), go to assimp;
  * - anything else: assimp (FBX, Collada, .x, ...), in a child process with a
  *   time limit unless `assimp_in_process` is set, so that a crash or a hang
  *   inside assimp becomes an error here.
