@@ -49,8 +49,14 @@
  *   with the parent), at a signed angle about `axis` from the reference
  *   direction (projected onto that plane) within [min_angle, max_angle]. For
  *   a knee: the knee axis, 0 = straight, max_angle = how far it folds.
+ *   An angle outside the range goes to the nearer end (around the circle).
+ *   CCD turns a hinge joint about its axis only.
  * - CONE: the angle between the bone and the reference direction is at most
  *   `cone_angle`.
+ * FABRIK applies the limits in both passes (tip to root: the fold at each
+ * joint; root to tip: as above), so the result respects them; against
+ * one-sided hinges that ask for a fold the other way it can stall short of
+ * the target where CCD gets there.
  *
  * Threads: jobs touch only their own fields; different jobs may run on
  * different threads when their poses differ.
