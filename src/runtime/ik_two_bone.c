@@ -87,10 +87,12 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
         has_pole = sw_vec3_length(pole_perp) > 1e-4f * sw_vec3_length(pd);
     }
 
-    /* 1. Mid joint about its hinge: the current bend-plane normal. A straight
-     * limb has none: take the plane of the limb and the pole, or any. */
+    /* 1. Mid joint about its hinge: the current bend-plane normal. A limb
+     * within 1e-4 rad of straight has none worth trusting (its direction
+     * would be rounding noise): take the plane of the limb and the pole, or
+     * any. */
     sw_vec3 n = sw_vec3_cross(ab, bc);
-    if (!(sw_vec3_length(n) > 1e-6f * lab * lbc)) {
+    if (!(sw_vec3_length(n) > 1e-4f * lab * lbc)) {
         const sw_vec3 limb = sw_vec3_normalize(ab);
         const sw_vec3 pp =
             has_pole ? sw_vec3_sub(pole_perp, sw_vec3_scale(limb, sw_vec3_dot(pole_perp, limb)))

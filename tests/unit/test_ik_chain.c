@@ -529,6 +529,36 @@ static void test_chain_weight_and_pole(void** state) {
         assert_memory_equal(before, r.pose, sizeof(before));
         assert_true(dist >= 0.0f);
     }
+    /* Weight w turns each joint by w times its full turn (the local change
+     * is conj(P) * T^w * P). */
+    for (int solver = SOLVER_FABRIK; solver <= SOLVER_CCD; ++solver) {
+        ik_rig_random_pose(&r, &rng, 0.8f);
+        SINEW_ALIGN16 sw_xform4 before[3], full[3];
+        memcpy(before, r.pose, sizeof(before));
+        sw_mat4 model[CHAIN_JOINTS + 2];
+        memcpy(model, r.model, sizeof(model));
+        chain_solve cs = {.solver = solver,
+                          .joints = k_chain,
+                          .count = CHAIN_JOINTS,
+                          .target = reachable_target(&r, &rng),
+                          .weight = 1.0f,
+                          .iterations = 50};
+        assert_int_equal(run_chain(&r, &cs, NULL), SW_RESULT_OK);
+        memcpy(full, r.pose, sizeof(full));
+        for (int k = 1; k < 4; ++k) {
+            memcpy(r.pose, before, sizeof(before));
+            memcpy(r.model, model, sizeof(model));
+            cs.weight = 0.25f * (float)k;
+            assert_int_equal(run_chain(&r, &cs, NULL), SW_RESULT_OK);
+            for (uint32_t i = 0; i + 1 < CHAIN_JOINTS; ++i) {
+                const uint32_t j = k_chain[i];
+                const float a_full =
+                    ik_quat_angle(sw_pose_get(before, j).r, sw_pose_get(full, j).r);
+                const float a_w = ik_quat_angle(sw_pose_get(before, j).r, sw_pose_get(r.pose, j).r);
+                assert_near(a_w, cs.weight * a_full, 1e-4);
+            }
+        }
+    }
     const uint32_t three[3] = {2, 4, 6};
     for (int iter = 0; iter < 100; ++iter) {
         ik_rig_random_pose(&r, &rng, 0.8f);
