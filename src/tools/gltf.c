@@ -940,7 +940,7 @@ static sw_result sw__gltf_attribute(sw__gltf* g, int32_t attrs, const char* key,
 }
 
 static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, uint32_t p,
-                                    uint32_t prims_count, const sw__gltf_skin* skin,
+                                    uint32_t prims_count, const sw__gltf_skin* skin, bool rigid,
                                     const sw_mesh** out, bool* skipped) {
     const sw__json* js = &g->js;
     *skipped = false;
@@ -957,11 +957,14 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
     if (sw__json_type_of(js, attrs) != SW__JSON_OBJECT) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive attributes", prim, p);
     }
-    if (sw__json_find(js, attrs, "JOINTS_0") < 0 || sw__json_find(js, attrs, "WEIGHTS_0") < 0) {
+    if (!rigid &&
+        (sw__json_find(js, attrs, "JOINTS_0") < 0 || sw__json_find(js, attrs, "WEIGHTS_0") < 0)) {
         *skipped = true;
         return SW_RESULT_OK;
     }
     sw__gltf_acc pos, nrm, uv, jnt, wgt, idx;
+    memset(&jnt, 0, sizeof jnt);
+    memset(&wgt, 0, sizeof wgt);
     bool has_pos, has_nrm, has_uv, has;
     if ((r = sw__gltf_attribute(g, attrs, "POSITION", 3, SW__CT_ANY, false, 0, &pos, &has_pos)) !=
         SW_RESULT_OK) {
@@ -977,27 +980,37 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
     if ((r = sw__gltf_attribute(g, attrs, "NORMAL", 3, SW__CT_ANY, false, V, &nrm, &has_nrm)) !=
             SW_RESULT_OK ||
         (r = sw__gltf_attribute(g, attrs, "TEXCOORD_0", 2, SW__CT_ANY, false, V, &uv, &has_uv)) !=
-            SW_RESULT_OK ||
-        (r = sw__gltf_attribute(g, attrs, "JOINTS_0", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt,
-                                &has)) != SW_RESULT_OK ||
-        (r = sw__gltf_attribute(g, attrs, "WEIGHTS_0", 4, SW__CT_F32 | SW__CT_U8 | SW__CT_U16,
-                                false, V, &wgt, &has)) != SW_RESULT_OK) {
+            SW_RESULT_OK) {
+        return r;
+    }
+    uint16_t* joints = (uint16_t*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(uint16_t));
+    if (!joints) return sw__gltf_oom(g, "allocation");
+    if (rigid) {
+        /* All of each vertex on the one palette entry. */
+        wgt.f = (float*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(float));
+        if (!wgt.f) return sw__gltf_oom(g, "allocation");
+        for (uint32_t v = 0; v < V; ++v)
+            wgt.f[4u * v] = 1.0f;
+    } else if ((r = sw__gltf_attribute(g, attrs, "JOINTS_0", 4, SW__CT_U8 | SW__CT_U16, true, V,
+                                       &jnt, &has)) != SW_RESULT_OK ||
+               (r = sw__gltf_attribute(g, attrs, "WEIGHTS_0", 4,
+                                       SW__CT_F32 | SW__CT_U8 | SW__CT_U16, false, V, &wgt,
+                                       &has)) != SW_RESULT_OK) {
         return r;
     }
     /* A second influence set (JOINTS_1 / WEIGHTS_1) joins the first; the four
      * largest weights are kept. */
     sw__gltf_acc jnt1, wgt1;
     bool has_j1 = false, has_w1 = false;
-    if ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt1,
-                                &has_j1)) != SW_RESULT_OK ||
-        (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_F32 | SW__CT_U8 | SW__CT_U16,
-                                false, V, &wgt1, &has_w1)) != SW_RESULT_OK) {
+    if (!rigid &&
+        ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt1,
+                                 &has_j1)) != SW_RESULT_OK ||
+         (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_F32 | SW__CT_U8 | SW__CT_U16,
+                                 false, V, &wgt1, &has_w1)) != SW_RESULT_OK)) {
         return r;
     }
     const uint32_t sets = has_j1 && has_w1 ? 2u : 1u;
-    uint16_t* joints = (uint16_t*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(uint16_t));
-    if (!joints) return sw__gltf_oom(g, "allocation");
-    for (uint32_t v = 0; v < V; ++v) {
+    for (uint32_t v = 0; !rigid && v < V; ++v) {
         float w8[8];
         uint32_t j8[8];
         for (uint32_t c = 0; c < 4u * sets; ++c) {
@@ -1104,7 +1117,9 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
         }
         /* Target names: the common mesh.extras.targetNames convention. */
         const int32_t mesh_obj = g->meshes[g->nodes[node].mesh];
-        const int32_t tn = sw__json_find(js, sw__json_find(js, mesh_obj, "extras"), "targetNames");
+        int32_t tn = sw__json_find(js, sw__json_find(js, mesh_obj, "extras"), "targetNames");
+        if (tn < 0)
+            tn = sw__json_find(js, sw__json_find(js, g->nodes[node].tok, "extras"), "targetNames");
         if (sw__json_len(js, tn) == T && sw__json_type_of(js, tn) == SW__JSON_ARRAY) {
             mnames = (const char**)sw__gltf_array_alloc(g, T, sizeof(char*));
             char* store = (char*)sw__gltf_array_alloc(g, T, SW__GLTF_NAME);
@@ -1148,12 +1163,42 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
     return sw_mesh_create(&desc, g->alloc, out, g->err);
 }
 
+/* The skeleton joint a mesh node without a skin rides on: the node itself or
+ * its nearest ancestor in the skeleton, -1 when none. */
+static int32_t sw__gltf_anchor(const sw__gltf* g, uint32_t node) {
+    int32_t k = (int32_t)node;
+    while (k >= 0 && g->nodes[k].joint < 0)
+        k = g->nodes[k].parent;
+    return k;
+}
+
+/* A one-entry palette for a rigid mesh node: its anchor joint, and as
+ * inverse bind the node's rest transform relative to the anchor (so that
+ * model[anchor] * inverse_bind is the node's model matrix). False when that
+ * transform is singular. */
+static bool sw__gltf_rigid_skin(sw__gltf* g, uint32_t node, int32_t anchor, uint16_t* palette,
+                                sw_mat4* bind, sw__gltf_skin* out) {
+    sw_mat4 acc = sw_mat4_identity();
+    for (int32_t k = (int32_t)node; k != anchor; k = g->nodes[k].parent) {
+        sw_mat4 local = sw_mat4_from_xform(g->nodes[k].local);
+        acc = sw_mat4_mul(&local, &acc);
+    }
+    sw_mat4 inv;
+    if (!sw_mat4_inverse(&acc, &inv)) return false;
+    *palette = (uint16_t)g->nodes[anchor].joint;
+    *bind = acc;
+    out->joints_count = 1;
+    out->palette = palette;
+    out->inverse_binds = bind;
+    return true;
+}
+
 static sw_result sw__gltf_build_meshes(sw__gltf* g) {
     uint32_t total = 0, unskinned = 0;
     for (uint32_t i = 0; i < g->nodes_count; ++i) {
         const sw__gltf_node* nd = &g->nodes[i];
         if (nd->mesh < 0) continue;
-        if (nd->skin < 0) {
+        if (nd->skin < 0 && sw__gltf_anchor(g, i) < 0) {
             ++unskinned;
             continue;
         }
@@ -1168,7 +1213,7 @@ static sw_result sw__gltf_build_meshes(sw__gltf* g) {
     }
     if (unskinned > 0) {
         char msg[96];
-        snprintf(msg, sizeof msg, "%u mesh nodes without a skin skipped", unskinned);
+        snprintf(msg, sizeof msg, "%u mesh nodes outside the skeleton skipped", unskinned);
         sw_scene_warn(g->scene, msg);
     }
     if (total == 0) return SW_RESULT_OK;
@@ -1177,12 +1222,21 @@ static sw_result sw__gltf_build_meshes(sw__gltf* g) {
     if (!g->scene->meshes) return sw__gltf_oom(g, "allocation");
     memset((void*)g->scene->meshes, 0, (size_t)total * sizeof(sw_mesh*));
     g->scene->meshes_count = total;
-    uint32_t made = 0, skipped_count = 0;
+    uint32_t made = 0, skipped_count = 0, singular = 0;
     for (uint32_t i = 0; i < g->nodes_count; ++i) {
         const sw__gltf_node* nd = &g->nodes[i];
-        if (nd->mesh < 0 || nd->skin < 0) continue;
+        const int32_t anchor = nd->mesh >= 0 && nd->skin < 0 ? sw__gltf_anchor(g, i) : -1;
+        if (nd->mesh < 0 || (nd->skin < 0 && anchor < 0)) continue;
         sw__gltf_skin skin;
-        sw_result r = sw__gltf_read_skin(g, (uint32_t)nd->skin, &skin);
+        uint16_t rigid_palette;
+        sw_mat4 rigid_bind;
+        sw_result r = SW_RESULT_OK;
+        if (nd->skin >= 0) {
+            r = sw__gltf_read_skin(g, (uint32_t)nd->skin, &skin);
+        } else if (!sw__gltf_rigid_skin(g, i, anchor, &rigid_palette, &rigid_bind, &skin)) {
+            ++singular;
+            continue;
+        }
         if (r != SW_RESULT_OK) return r;
         int32_t prims = sw__json_find(&g->js, g->meshes[nd->mesh], "primitives");
         const uint32_t n = sw__json_len(&g->js, prims);
@@ -1194,7 +1248,7 @@ static sw_result sw__gltf_build_meshes(sw__gltf* g) {
             }
             bool skipped;
             const sw_mesh* m = NULL;
-            r = sw__gltf_primitive(g, i, pt, p, n, &skin, &m, &skipped);
+            r = sw__gltf_primitive(g, i, pt, p, n, &skin, nd->skin < 0, &m, &skipped);
             if (r != SW_RESULT_OK) return r;
             if (skipped) {
                 ++skipped_count;
@@ -1202,6 +1256,11 @@ static sw_result sw__gltf_build_meshes(sw__gltf* g) {
             }
             g->scene->meshes[made++] = m;
         }
+    }
+    if (singular > 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%u mesh nodes with a singular transform skipped", singular);
+        sw_scene_warn(g->scene, msg);
     }
     if (skipped_count > 0) {
         char msg[96];

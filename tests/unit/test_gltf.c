@@ -194,12 +194,42 @@ static void test_robot_meshes_and_morph_tracks(void** state) {
     assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &s, &e), SW_RESULT_OK);
     ge_doc d;
     ge_load(&d, path);
-    assert_int_equal(s.meshes_count, 4);
+    /* 4 skinned meshes and 15 rigid parts on joints (one primitive each). */
+    assert_int_equal(s.meshes_count, 19);
     const ge_val* nodes = ge_get(&d.root, "nodes");
-    uint32_t m = 0;
+    uint32_t m = 0, rigid = 0;
+    double* world = (double*)malloc(nodes->n * 16 * sizeof(double));
     for (size_t i = 0; i < nodes->n; ++i) {
         const ge_val* nd = &nodes->items[i];
-        if (!ge_get(nd, "skin") || !ge_get(nd, "mesh")) continue;
+        if (!ge_get(nd, "mesh")) continue;
+        if (!ge_get(nd, "skin")) {
+            /* Rigid: model[anchor] * bind is the node's world matrix, at rest
+             * and while animated; all weight on the one palette entry. */
+            const sw_mesh* me = s.meshes[m++];
+            assert_string_equal(sw_mesh_name(me), ge_get(nd, "name")->str);
+            assert_int_equal(me->palette_count, 1);
+            for (uint32_t v = 0; v < me->vertices_count; ++v)
+                assert_near(sw_mesh_weights(me)[4 * v], 1.0, 0);
+            for (uint32_t c = 0; c < s.clips_count; c += 3) {
+                const float t = s.clips[c]->duration * 0.4f;
+                posed p;
+                pose_at(&s, s.clips[c], t, &p);
+                ge_world(&d, (int)c, t, world);
+                sw_mat4 got =
+                    sw_mat4_mul(&p.model[sw_mesh_palette(me)[0]], &sw_mesh_inverse_binds(me)[0]);
+                for (int k = 0; k < 16; ++k)
+                    assert_near(got.m[k], world[16 * i + (size_t)k], 1e-4);
+                posed_free(&p);
+            }
+            if (me->morph_targets_count) {
+                assert_int_equal(me->morph_targets_count, 3);
+                const uint32_t* names =
+                    (const uint32_t*)(const void*)((const char*)me + me->morph_names_offset);
+                assert_string_equal((const char*)me + names[0], "Angry");
+            }
+            ++rigid;
+            continue;
+        }
         const ge_val* mesh = ge_at(ge_get(&d.root, "meshes"), (size_t)ge_get(nd, "mesh")->num);
         const ge_val* prim = ge_at(ge_get(mesh, "primitives"), 0);
         const ge_val* acc = ge_at(ge_get(&d.root, "accessors"),
@@ -258,6 +288,8 @@ static void test_robot_meshes_and_morph_tracks(void** state) {
         }
     }
     assert_true(compared > 0);
+    assert_int_equal(rigid, 15);
+    free(world);
     (void)anims;
     ge_free(&d);
     sw_scene_free(&s, NULL);
@@ -299,10 +331,15 @@ static void test_morph_cube_weights(void** state) {
     sw_scene s;
     sw_error e;
     assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &s, &e), SW_RESULT_OK);
-    /* No skin: the animated node is the skeleton; its mesh has no skin. */
+    /* No skin: the animated node is the skeleton, and its mesh a rigid one on
+     * it (identity bind) with two morph targets. */
     assert_int_equal(s.skeleton->joints_count, 1);
-    assert_int_equal(s.meshes_count, 0);
-    assert_non_null(strstr(s.warning, "without a skin"));
+    assert_int_equal(s.meshes_count, 1);
+    assert_int_equal(s.meshes[0]->morph_targets_count, 2);
+    assert_int_equal(s.meshes[0]->palette_count, 1);
+    sw_mat4 id = sw_mat4_identity();
+    sw_test_mat4_near(&sw_mesh_inverse_binds(s.meshes[0])[0], &id, 0);
+    assert_string_equal(s.warning, "");
     const sw_clip* c = s.clips[0];
     assert_int_equal(c->float_tracks_count, 2);
     ge_doc d;

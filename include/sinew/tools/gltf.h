@@ -1,7 +1,8 @@
 /* sinew/tools/gltf.h: reading glTF 2.0 (.gltf and .glb) natively.
  *
  * The reader returns an sw_scene (sinew/tools/scene.h): one skeleton, one
- * clip per animation and one skinned mesh per skinned primitive.
+ * clip per animation and one mesh per primitive (skinned, or rigid parts
+ * bound to one joint).
  *
  * Skeleton: the joints of every skin (their union when there are several)
  * plus all their ancestors up to the scene roots, so that sampled model
@@ -19,16 +20,22 @@
  * "<mesh name>.weights[k]". Channels on nodes outside the skeleton, and a
  * second channel on the same node and path, are dropped with a warning.
  *
- * Meshes: each primitive of a node with a mesh and a skin becomes an
- * sw_mesh named "<mesh name>" (or "<mesh name>_<primitive>" when the mesh
- * has several), with positions, normals, TEXCOORD_0, JOINTS_0 / WEIGHTS_0
- * (with JOINTS_1 / WEIGHTS_1 the four largest of the eight influences are
- * kept; weights renormalized to sum 1), triangle indices and morph targets
- * (names from the mesh's extras.targetNames when present); its
- * palette maps the skin's joints to skeleton joints, with the skin's inverse
- * bind matrices (identity when absent). As in glTF, the mesh node's own
- * transform is ignored. A mesh without a name takes the name of the node
- * that uses it. Meshes without a skin are skipped (with a warning).
+ * Meshes: each primitive of a node with a mesh becomes an sw_mesh named
+ * "<mesh name>" (or "<mesh name>_<primitive>" when the mesh has several; a
+ * mesh without a name takes the name of the node that uses it), with
+ * positions, normals, TEXCOORD_0, triangle indices and morph targets (names
+ * from extras.targetNames of the mesh or node when present).
+ * - Skinned (the node has a skin): JOINTS_0 / WEIGHTS_0 (with JOINTS_1 /
+ *   WEIGHTS_1 the four largest of the eight influences are kept; weights
+ *   renormalized to sum 1); the palette maps the skin's joints to skeleton
+ *   joints, with the skin's inverse bind matrices (identity when absent). As
+ *   in glTF, the mesh node's own transform is ignored.
+ * - Rigid (no skin, like most of RobotExpressive's body parts): bound whole
+ *   to the nearest skeleton joint at or above its node, with as "inverse
+ *   bind" the node's rest transform relative to that joint, so that
+ *   model[joint] * inverse_bind is the node's model matrix. Mesh nodes with
+ *   no skeleton joint above them (or a singular transform) are skipped with
+ *   a warning.
  *
  * Accessors of any component type are read (normalized integers converted),
  * with byteStride, byteOffset and sparse substitution, every range checked.
