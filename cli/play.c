@@ -228,12 +228,22 @@ typedef struct play_frame {
     uint32_t states_count;
     const sw_animator_contribution* contribs;
     uint32_t contribs_count;
+    float layer_weights[SW_ANIMATOR_MAX_LAYERS];
+    uint32_t layers_count;
 } play_frame;
 
 static void play_print_json(const sw_animator* def, const play_frame* f, bool first) {
     printf("%s\n  {\"frame\": %u, \"time\": ", first ? "" : ",", f->index);
     cli_json_number(stdout, f->time);
-    printf(", \"states\": [");
+    printf(", \"layers\": [");
+    for (uint32_t l = 0; l < f->layers_count; ++l) {
+        printf("%s{\"name\": ", l ? ", " : "");
+        cli_json_string(stdout, sw_animator_layer_name(def, l));
+        printf(", \"weight\": ");
+        cli_json_number(stdout, f->layer_weights[l]);
+        printf("}");
+    }
+    printf("], \"states\": [");
     for (uint32_t i = 0; i < f->states_count; ++i) {
         const sw_animator_state_info* s = &f->states[i];
         printf("%s{\"machine\": ", i ? ", " : "");
@@ -297,6 +307,9 @@ static void play_print_json(const sw_animator* def, const play_frame* f, bool fi
 
 static void play_print_text(const sw_animator* def, const play_frame* f) {
     printf("%5u %8.4f ", f->index, f->time);
+    for (uint32_t l = 1; l < f->layers_count; ++l) {
+        printf(" %s=%.2f", sw_animator_layer_name(def, l), (double)f->layer_weights[l]);
+    }
     for (uint32_t i = 0; i < f->states_count; ++i) {
         const sw_animator_state_info* s = &f->states[i];
         printf(" %s/%s%s w=%.3f n=%.3f", sw_animator_machine_name(def, s->machine),
@@ -527,6 +540,10 @@ int cli_play(int argc, char** argv) {
         pf.contribs = contribs;
         pf.contribs_count = sw_animator_contributions(inst, bound, contribs, contribs_cap);
         if (pf.contribs_count > contribs_cap) pf.contribs_count = contribs_cap;
+        pf.layers_count = sw_animator_layers_count(def);
+        for (uint32_t l = 0; l < pf.layers_count; ++l) {
+            pf.layer_weights[l] = sw_animator_layer_weight(inst, bound, l);
+        }
         if (a.json)
             play_print_json(def, &pf, f == 0);
         else

@@ -481,6 +481,11 @@ SINEW_API uint32_t sw_animator_states(const sw_animator_instance* inst,
                                       const sw_animator_bound* bound, sw_animator_state_info* out,
                                       uint32_t capacity);
 
+/* Weight of a layer at the last update (its constant or parameter, clamped
+ * to [0, 1]; 1 for the first layer), or 0 for NULL or a layer out of range. */
+SINEW_API float sw_animator_layer_weight(const sw_animator_instance* inst,
+                                         const sw_animator_bound* bound, uint32_t layer);
+
 /* The current (newest) state of a machine, SW_ANIMATOR_NONE when it is not playing. */
 SINEW_API uint32_t sw_animator_current_state(const sw_animator_instance* inst,
                                              const sw_animator_bound* bound, uint32_t machine);

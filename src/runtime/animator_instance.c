@@ -1225,6 +1225,8 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
         const sw__anim_layer* ld = &sw__anim_layers(a)[l];
         sw__lrun* lr = &sw__lruns(inst)[l];
         const bool additive = ld->mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
+        /* a layer at weight 0 changes nothing (unless it keeps inertialization history) */
+        if (l > 0 && !(lr->weight > 0.0f) && !a->has_inertialize) continue;
         const uint32_t n = lr->contrib_count;
         const sw_animator_contribution* cs = sw__contribs(inst, l);
         for (uint32_t i = 0; i < n; ++i) {
@@ -1379,4 +1381,14 @@ uint32_t sw_animator_current_state(const sw_animator_instance* inst, const sw_an
     const sw__mrun* r = &sw__mruns_c(inst)[machine];
     if (!r->playing || r->count == 0) return SW_ANIMATOR_NONE;
     return r->e[r->count - 1u].state;
+}
+
+float sw_animator_layer_weight(const sw_animator_instance* inst, const sw_animator_bound* bound,
+                               uint32_t layer) {
+    if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) ||
+        layer >= inst->layers_count) {
+        return 0.0f;
+    }
+    const sw__lrun* l = (const sw__lrun*)(const void*)((const char*)inst + inst->layers_offset);
+    return l[layer].weight;
 }

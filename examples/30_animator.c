@@ -1,0 +1,170 @@
+/* 30_animator: an animator defined in C over two CMU captures.
+ *
+ *     example_30_animator [A.bvh] [B.bvh]
+ *
+ * Defaults: Debian's CMU walks 01_01.bvh and 01_03.bvh (same skeleton). The
+ * animator has a 1D blend space between the two clips (parameter "blend",
+ * driven by the randomized idle controller), a one-shot state playing the
+ * second clip once on a trigger, and root motion from the "Hips" joint. It
+ * runs 4 seconds at 30 fps and prints the playing clips, the root motion
+ * accumulated into a character position, and the events. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sinew/animator.h"
+#include "sinew/tools/bvh.h"
+
+static char* read_file(const char* path, size_t* size) {
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    char* text = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        rewind(f);
+        text = n > 0 ? malloc((size_t)n) : NULL;
+        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
+            free(text);
+            text = NULL;
+        }
+        *size = n > 0 ? (size_t)n : 0;
+    }
+    fclose(f);
+    return text;
+}
+
+static int load(const char* path, const char* name, sw_bvh_result* out) {
+    size_t size = 0;
+    char* text = read_file(path, &size);
+    if (!text) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return 1;
+    }
+    sw_bvh_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.scale = 0.056444f; /* CMU units to metres */
+    opt.clip_name = name;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_bvh_read(text, size, &opt, NULL, out, &err);
+    free(text);
+    if (r != SW_RESULT_OK) {
+        fprintf(stderr, "%s: %s (%s)\n", path, sw_result_str(r), err.check ? err.check : "");
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    const char* pa = argc > 1 ? argv[1] : "/usr/share/assimp/models/BVH/01_01.bvh";
+    const char* pb = argc > 2 ? argv[2] : "/usr/share/assimp/models/BVH/01_03.bvh";
+    sw_bvh_result a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    if (load(pa, "A", &a) || load(pb, "B", &b)) {
+        sw_bvh_result_free(&a, NULL);
+        return 1;
+    }
+
+    /* The definition: parameters, a blend space, one machine, one layer. */
+    const sw_animator_param_desc params[] = {
+        {"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f},
+        {"once", SW_ANIMATOR_PARAM_TYPE_TRIGGER, 0.0f},
+    };
+    const sw_animator_member_desc members[] = {{"A", 0.0f, 0.0f}, {"B", 1.0f, 0.0f}};
+    const sw_animator_blend_space_desc spaces[] = {{"mix", "blend", NULL, members, 2, NULL, 0}};
+    const sw_animator_state_desc states[] = {
+        {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL},
+        {"OneShot", SW_ANIMATOR_MOTION_CLIP, "B", true, 1.5f, NULL},
+    };
+    const sw_animator_condition_desc on_trigger[] = {{"once", SW_ANIMATOR_OP_TRIGGER, 0.0f}};
+    const sw_animator_transition_desc transitions[] = {
+        {"Mix", "OneShot", on_trigger, 1, false, 0.0f, 0.3f,
+         SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE, SW_ANIMATOR_INTERRUPT_NONE, false},
+        {"OneShot", "Mix", NULL, 0, true, 0.9f, 0.4f, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+         SW_ANIMATOR_INTERRUPT_NONE, false},
+    };
+    const sw_animator_machine_desc machines[] = {{"Main", states, 2, transitions, 2, NULL}};
+    const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
+                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
+    const sw_animator_desc desc = {params, 2, spaces, 1, machines, 1, layers, 1, "Hips", 0.0f};
+    const sw_animator* def = NULL;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_animator_create(&desc, NULL, &def, &err);
+    if (r != SW_RESULT_OK) {
+        fprintf(stderr, "animator: %s (%s)\n", sw_result_str(r), err.check);
+        return 1;
+    }
+
+    /* Bind to the skeleton and the clips (shared by every character). */
+    const sw_skeleton* skel = a.skeleton;
+    const sw_clip* clips[2] = {a.clip, b.clip};
+    size_t bound_size = sw_animator_bound_size(def, skel);
+    void* bound_mem = sw_alloc(NULL, bound_size, 16);
+    const sw_animator_bound* bound = NULL;
+    r = sw_animator_bind(def, skel, clips, 2, bound_mem, bound_size, &bound, &err);
+    if (r != SW_RESULT_OK) {
+        fprintf(stderr, "bind: %s (%s)\n", sw_result_str(r), err.check);
+        return 1;
+    }
+
+    /* One character: instance, scratch, pose, parameters. */
+    size_t inst_size = sw_animator_instance_size(bound);
+    size_t scratch_size = sw_animator_scratch_size(bound);
+    void* inst_mem = sw_alloc(NULL, inst_size, 16);
+    void* scratch = sw_alloc(NULL, scratch_size, 16);
+    sw_xform4* pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * skel->packets_count, 16);
+    sw_animator_instance* inst = NULL;
+    sw_animator_instance_init(inst_mem, inst_size, bound, &inst);
+    float values[2];
+    sw_animator_params_reset(def, values, 2);
+
+    /* "blend" wanders between the two walks, never the same way twice. */
+    const sw_animator_idle_channel wander[] = {{0, 0.0f, 1.0f, 0.3f, 1.0f, 0.2f, 0.8f}};
+    sw_animator_idle idle;
+    sw_animator_idle_init(&idle, wander, 1, 2024);
+
+    float x = 0.0f, z = 0.0f, heading = 0.0f;
+    const float dt = 1.0f / 30.0f;
+    for (int frame = 0; frame < 120; ++frame) {
+        if (frame == 60) values[1] = 1.0f; /* trigger the one-shot */
+        sw_animator_idle_update(&idle, values, 2, dt);
+        sw_animator_event events[8];
+        uint32_t events_count = 0;
+        sw_animator_root_motion rm;
+        sw_animator_update(inst, bound, values, 2, dt, events, 8, &events_count, &rm);
+        sw_animator_evaluate(inst, bound, scratch, scratch_size, pose, skel->packets_count);
+        /* move the character by the root motion, in its own frame */
+        float c = cosf(heading), s = sinf(heading);
+        x += c * rm.translation.x + s * rm.translation.z;
+        z += -s * rm.translation.x + c * rm.translation.z;
+        heading += rm.yaw;
+        if (frame % 10 == 0 || events_count > 0) {
+            sw_animator_contribution playing[8];
+            uint32_t n = sw_animator_contributions(inst, bound, playing, 8);
+            printf("%5.2f s  blend %.2f  at (%6.3f, %6.3f) heading %6.3f |", (double)frame * dt,
+                   (double)values[0], (double)x, (double)z, (double)heading);
+            for (uint32_t i = 0; i < n && i < 8; ++i) {
+                printf(" %s %.2f@%.2f", sw_animator_clip_name(def, playing[i].clip),
+                       (double)playing[i].weight, (double)playing[i].phase);
+            }
+            for (uint32_t i = 0; i < events_count && i < 8; ++i) {
+                printf(" [%s %s]",
+                       events[i].kind == SW_ANIMATOR_EVENT_KIND_FINISHED ? "finished" : "enter",
+                       events[i].name);
+            }
+            printf("\n");
+        }
+    }
+
+    sw_free(NULL, pose, sizeof(sw_xform4) * skel->packets_count);
+    sw_free(NULL, scratch, scratch_size);
+    sw_free(NULL, inst_mem, inst_size);
+    sw_free(NULL, bound_mem, bound_size);
+    sw_animator_destroy(def, NULL);
+    sw_bvh_result_free(&a, NULL);
+    sw_bvh_result_free(&b, NULL);
+    return 0;
+}
