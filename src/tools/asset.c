@@ -134,37 +134,29 @@ static sw_result sw__asset_open_bvh(const char* data, size_t size, const sw_asse
     return SW_RESULT_OK;
 }
 
-/* Keeps only the clips named in the options, in their order (archives and
- * BVH; the glTF and assimp readers filter themselves). The list lives in
- * the asset's storage. */
+/* Keeps only the clips named in the options, in file order, as the glTF
+ * and assimp readers do (archives and BVH; those readers filter themselves).
+ * Every name must name a clip. The list lives in the asset's storage. */
 static sw_result sw__asset_filter_clips(const sw_asset_options* opt, sw_asset* out, sw_error* err) {
     if (opt->clips_count == 0) return SW_RESULT_OK;
     const sw_clip** list = (const sw_clip**)(uintptr_t)out->clips;
-    const sw_clip* picked[64];
-    const sw_clip** keep = picked;
-    if (opt->clips_count > 64u) {
-        keep = (const sw_clip**)malloc(sizeof(const sw_clip*) * opt->clips_count);
-        if (!keep) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "clip list", 0, -1);
-    }
     for (uint32_t k = 0; k < opt->clips_count; ++k) {
-        keep[k] = NULL;
-        for (uint32_t i = 0; i < out->clips_count && !keep[k]; ++i) {
-            if (opt->clips[k] && strcmp(sw_clip_name(list[i]), opt->clips[k]) == 0) {
-                keep[k] = list[i];
-            }
+        bool found = false;
+        for (uint32_t i = 0; i < out->clips_count && !found; ++i) {
+            found = opt->clips[k] && strcmp(sw_clip_name(list[i]), opt->clips[k]) == 0;
         }
-        if (!keep[k]) {
-            if (keep != picked) free(keep);
+        if (!found)
             return sw__fail(err, SW_RESULT_NOT_FOUND, "requested clip exists", 0, (int64_t)k);
-        }
     }
-    /* clips_count <= the original count: a name may repeat, but then it was
-     * found, so the list has room only if we cap it. */
-    uint32_t n = opt->clips_count < out->clips_count ? opt->clips_count : out->clips_count;
-    for (uint32_t k = 0; k < n; ++k)
-        list[k] = keep[k];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < out->clips_count; ++i) {
+        bool wanted = false;
+        for (uint32_t k = 0; k < opt->clips_count && !wanted; ++k) {
+            wanted = opt->clips[k] && strcmp(sw_clip_name(list[i]), opt->clips[k]) == 0;
+        }
+        if (wanted) list[n++] = list[i];
+    }
     out->clips_count = n;
-    if (keep != picked) free(keep);
     return SW_RESULT_OK;
 }
 

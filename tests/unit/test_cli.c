@@ -1,15 +1,24 @@
 /* The sinew CLI (cli/): runs the built binary (SINEW_CLI_PATH) and checks its
- * output against the independent BVH parser and FK of bvh_fk.h, its exit
- * codes, and its one-line failure messages naming the check. */
+ * output against the independent BVH parser and FK of bvh_fk.h and the
+ * independent glTF evaluator of gltf_eval.h, its exit codes, and its
+ * one-line failure messages naming the check; import / export / batch
+ * import over assimp-testmodels. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
 #include "test_util.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bvh_fk.h"
+/* The evaluator's morph weight helper is not needed here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "gltf_eval.h"
+#pragma GCC diagnostic pop
+#include "sinew/tools/gltf.h"
 
 typedef struct run_result {
     int code;
@@ -397,6 +406,311 @@ static void test_bvh_warning(void** state) {
     run_free(&r);
 }
 
+/* ---- import, export, batch ---- */
+
+static bool file_exists(const char* path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Node of the evaluator's document named `name` (unnamed nodes: node_<i>). */
+static int ge_node_named(const ge_doc* d, const char* name) {
+    const ge_val* nodes = ge_get(&d->root, "nodes");
+    for (size_t i = 0; i < nodes->n; ++i) {
+        const ge_val* nm = ge_get(&nodes->items[i], "name");
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "node_%zu", i);
+        if (!strcmp(nm ? nm->str : fallback, name)) return (int)i;
+    }
+    return -1;
+}
+
+static int ge_anim_named(const ge_doc* d, const char* name) {
+    const ge_val* anims = ge_get(&d->root, "animations");
+    for (size_t k = 0; anims && k < anims->n; ++k) {
+        const ge_val* nm = ge_get(&anims->items[k], "name");
+        if (nm && !strcmp(nm->str, name)) return (int)k;
+    }
+    return -1;
+}
+
+/* `sample --json` output against the evaluator's world translations of the
+ * glTF file `gltf` (animation `clip` at `time`); returns the largest error. */
+static double check_sample_against_gltf(const char* json, const char* gltf, const char* clip,
+                                        double time, int want_joints) {
+    static double t[3 * SW_SKELETON_MAX_JOINTS];
+    static char names[SW_SKELETON_MAX_JOINTS][64];
+    int n = parse_sample_json(json, t, SW_SKELETON_MAX_JOINTS, names);
+    assert_int_equal(n, want_joints);
+    ge_doc d;
+    ge_load(&d, gltf);
+    int a = ge_anim_named(&d, clip);
+    assert_true(a >= 0);
+    const ge_val* nodes = ge_get(&d.root, "nodes");
+    double* world = (double*)malloc(nodes->n * 16 * sizeof(double));
+    ge_world(&d, a, time, world);
+    double worst = 0.0;
+    for (int j = 0; j < n; ++j) {
+        int node = ge_node_named(&d, names[j]);
+        if (node < 0) fail_msg("joint %s is not a node of %s", names[j], gltf);
+        for (int k = 0; k < 3; ++k) {
+            double e = fabs(world[16 * node + 12 + k] - t[3 * j + k]);
+            if (e > worst) worst = e;
+        }
+    }
+    free(world);
+    ge_free(&d);
+    return worst;
+}
+
+static void test_import_export_robot(void** state) {
+    (void)state;
+    char glb[1024];
+    if (!cli_available() || !sw_test_asset_path(glb, sizeof glb, "RobotExpressive.glb")) return;
+    /* What the library reads, for the counts the CLI must report. */
+    sw_scene scene;
+    sw_error e;
+    assert_int_equal(sw_gltf_read_file(glb, NULL, NULL, &scene, &e), SW_RESULT_OK);
+    char archive[512], exported[512], args[2048], want[256];
+    snprintf(archive, sizeof archive, "%s/robot.sinew", g_dir);
+    snprintf(exported, sizeof exported, "%s/robot.glb", g_dir);
+
+    snprintf(args, sizeof args, "import '%s' -o '%s'", glb, archive);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want, "%u joints, 14 clips, %u meshes", scene.skeleton->joints_count,
+             scene.meshes_count);
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+
+    snprintf(args, sizeof args, "info '%s'", archive);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "format: sinew"));
+    assert_non_null(strstr(r.out, "clips: 14\n"));
+    assert_non_null(strstr(r.out, "\"Walking\": 0.958333 s"));
+    snprintf(want, sizeof want, "meshes: %u\n", scene.meshes_count);
+    assert_non_null(strstr(r.out, want));
+    for (uint32_t m = 0; m < scene.meshes_count; ++m) {
+        const sw_mesh* mesh = scene.meshes[m];
+        snprintf(want, sizeof want, "\"%s\": %u vertices, %u triangles, palette %u",
+                 sw_mesh_name(mesh), mesh->vertices_count, mesh->indices_count / 3u,
+                 mesh->palette_count);
+        if (!strstr(r.out, want)) fail_msg("info does not list %s", want);
+    }
+    run_free(&r);
+
+    /* Sampling the archive matches the independent evaluator on the file. */
+    snprintf(args, sizeof args, "sample '%s' --clip Walking --time 0.5 --json", archive);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    double err =
+        check_sample_against_gltf(r.out, glb, "Walking", 0.5, (int)scene.skeleton->joints_count);
+    print_message("sample robot.sinew Walking 0.5 s: max translation error %.3g m\n", err);
+    assert_true(err <= 1e-4);
+    char* sampled = r.out;
+    r.out = NULL;
+    run_free(&r);
+
+    /* The glTF file can be sampled directly too, with the same result. */
+    snprintf(args, sizeof args, "sample '%s' --clip Walking --time 0.5 --json", glb);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.out, sampled);
+    run_free(&r);
+
+    /* Export; the .glb re-imports, samples the same, and the independent
+     * evaluator reading the exported file agrees. */
+    snprintf(args, sizeof args, "export '%s' -o '%s'", archive, exported);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    run_free(&r);
+    snprintf(args, sizeof args, "info '%s'", exported);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "format: gltf"));
+    assert_non_null(strstr(r.out, "clips: 14\n"));
+    assert_non_null(strstr(r.out, "\"Walking\": 0.958333 s"));
+    snprintf(want, sizeof want, "meshes: %u\n", scene.meshes_count);
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+    snprintf(args, sizeof args, "sample '%s' --clip Walking --time 0.5 --json", exported);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    double err2 = check_sample_against_gltf(r.out, exported, "Walking", 0.5,
+                                            (int)scene.skeleton->joints_count);
+    double err3 = check_sample_against_gltf(sampled, exported, "Walking", 0.5,
+                                            (int)scene.skeleton->joints_count);
+    print_message("exported robot.glb: %.3g m against the evaluator, %.3g m against the "
+                  "original's sample\n",
+                  err2, err3);
+    assert_true(err2 <= 1e-4 && err3 <= 1e-4);
+    run_free(&r);
+
+    /* Clip selection, and --isolate gives the same archive. */
+    char one[512];
+    snprintf(one, sizeof one, "%s/walk.sinew", g_dir);
+    snprintf(args, sizeof args, "import '%s' -o '%s' --clips Walking,Idle --isolate", glb, one);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    run_free(&r);
+    snprintf(args, sizeof args, "info '%s'", one);
+    r = run(args);
+    /* File order, whatever the order of the list. */
+    assert_non_null(strstr(r.out, "clips: 2\n  [0] \"Idle\""));
+    assert_non_null(strstr(r.out, "  [1] \"Walking\""));
+    run_free(&r);
+    free(sampled);
+    remove(one);
+    remove(archive);
+    remove(exported);
+    sw_scene_free(&scene, NULL);
+}
+
+static void test_import_failures(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    char out[512], args[2048], path[1024];
+    snprintf(out, sizeof out, "%s/fail.sinew", g_dir);
+    /* Usage. */
+    run_result r = run("import");
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+    snprintf(args, sizeof args, "import a b -o '%s'", out);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+    snprintf(args, sizeof args, "import a -o '%s' --timeout 0", out);
+    r = run(args);
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+    r = run("export x.glb");
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+    /* Missing file, missing clip: exit 1, a named check, no output. */
+    snprintf(args, sizeof args, "import /nonexistent/x.glb -o '%s'", out);
+    r = run(args);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "check \"open file\""));
+    run_free(&r);
+    assert_false(file_exists(out));
+    if (sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) {
+        snprintf(args, sizeof args, "import '%s' -o '%s' --clips Walking,Moonwalk", path, out);
+        r = run(args);
+        assert_int_equal(r.code, 1);
+        assert_non_null(strstr(r.err, "not found"));
+        run_free(&r);
+        assert_false(file_exists(out));
+    }
+    /* Files that crash or hang assimp: a clear error, no output, no crash. */
+    static const char* const hostile[] = {"invalid/OutOfMemory.off", "RAW/WithColor.raw",
+                                          "OpenGEX/empty_camera.ogex"};
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; ++i) {
+        if (!sw_test_model_path(path, sizeof path, hostile[i])) continue;
+        snprintf(args, sizeof args, "import '%s' -o '%s' --timeout 3000", path, out);
+        r = run(args);
+        print_message("%s: exit %d: %s", hostile[i], r.code, r.err);
+        assert_int_equal(r.code, 1);
+        assert_non_null(strstr(r.err, "check \""));
+        run_free(&r);
+        assert_false(file_exists(out));
+    }
+    assert_int_equal(count_entries(g_dir), count_entries(g_dir)); /* folder readable */
+}
+
+/* Regular files under dir, recursively (symbolic links to folders skipped). */
+static int count_files(const char* dir) {
+    DIR* d = opendir(dir);
+    if (!d) return 0;
+    int n = 0;
+    struct dirent* e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st, lst;
+        if (stat(path, &st) != 0) {
+            ++n;
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (lstat(path, &lst) == 0 && !S_ISLNK(lst.st_mode)) n += count_files(path);
+        } else {
+            ++n;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* Batch import of the BVH folder into a folder: one line per file, archives
+ * that load. */
+static void test_batch_bvh_folder(void** state) {
+    (void)state;
+    char dir[1024], outdir[512], args[4096];
+    if (!cli_available() || !sw_test_model_path(dir, sizeof dir, "BVH/01_01.bvh")) return;
+    *strrchr(dir, '/') = '\0';
+    snprintf(outdir, sizeof outdir, "%s/batch", g_dir);
+    assert_int_equal(mkdir(outdir, 0700), 0);
+    snprintf(args, sizeof args, "import --batch '%s' -o '%s'", dir, outdir);
+    run_result r = run(args);
+    int files = count_files(dir);
+    assert_int_equal(count_lines(r.out), files + 1);
+    int ok = 0;
+    for (const char* line = r.out; *line; line = strchr(line, '\n') + 1) {
+        if (!strncmp(line, "ok    ", 6))
+            ++ok;
+        else if (strncmp(line, "fail  ", 6) != 0)
+            assert_non_null(strstr(line, " files: "));
+    }
+    assert_true(ok >= 3);
+    assert_int_equal(count_entries(outdir), ok);
+    assert_int_equal(r.code, ok == files ? 0 : 1);
+    char archive[2048];
+    snprintf(archive, sizeof archive, "%s/%s_01_01.bvh.sinew", outdir, dir);
+    for (char* p = archive + strlen(outdir) + 1; *p; ++p) {
+        if (*p == '/') *p = '_';
+    }
+    run_free(&r);
+    snprintf(args, sizeof args, "validate '%s'", archive);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "31 joints, 1 clips"));
+    run_free(&r);
+    snprintf(args, sizeof args, "rm -rf '%s'", outdir);
+    assert_int_equal(system(args), 0);
+}
+
+/* Batch import of the whole assimp-testmodels folder: finishes, one line per
+ * file, hostile files reported, never a crash of the CLI. */
+static void test_batch_all_models(void** state) {
+    (void)state;
+    char probe[1024], args[2048];
+    if (!cli_available() || !sw_test_model_path(probe, sizeof probe, "BVH/01_01.bvh")) return;
+    snprintf(args, sizeof args, "import --batch '%s' --timeout 5000", SINEW_TEST_MODELS);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    run_result r = run(args);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int files = count_files(SINEW_TEST_MODELS);
+    int lines = count_lines(r.out);
+    int ok = 0, failed = 0;
+    for (const char* line = r.out; *line; line = strchr(line, '\n') + 1) {
+        if (!strncmp(line, "ok    ", 6)) ++ok;
+        if (!strncmp(line, "fail  ", 6)) ++failed;
+    }
+    print_message("batch import of %d files: %d ok, %d failed, %.1f s\n", files, ok, failed,
+                  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    assert_true(r.code == 0 || r.code == 1);
+    assert_int_equal(lines, files + 1);
+    assert_int_equal(ok + failed, files);
+    char summary[128];
+    snprintf(summary, sizeof summary, "%d files: %d imported, %d failed", files, ok, failed);
+    assert_non_null(strstr(r.out, summary));
+    assert_non_null(strstr(r.out, "OutOfMemory.off: assimp: limit exceeded"));
+    run_free(&r);
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_cli_XXXXXX");
@@ -418,6 +732,10 @@ int main(void) {
         cmocka_unit_test(test_corrupt_archives),
         cmocka_unit_test(test_convert_failure_leaves_no_file),
         cmocka_unit_test(test_bvh_warning),
+        cmocka_unit_test(test_import_export_robot),
+        cmocka_unit_test(test_import_failures),
+        cmocka_unit_test(test_batch_bvh_folder),
+        cmocka_unit_test(test_batch_all_models),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -36,7 +36,7 @@ typedef struct sw_asset_options {
     float scale;    /* multiplies lengths; 0: file units for BVH and glTF, assimp's default
                        (FBX to metres) for the others; ignored for .sinew archives */
     bool end_sites; /* BVH: keep End Sites as joints */
-    const char* const* clips; /* optional: keep only these clips, in this order */
+    const char* const* clips; /* optional: keep only these clips (in file order) */
     uint32_t clips_count;
     bool isolate;           /* run every reader in a child process */
     bool assimp_in_process; /* assimp: run in this process (faster, unprotected) */
