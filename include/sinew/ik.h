@@ -211,7 +211,9 @@ typedef struct sw_ik_limit {
  * intermediate joints towards the pole (each turned about the axis through
  * its two neighbours), then puts the root back (root to tip) applying the
  * limits, until the tip is within `tolerance` of the target. A target out of
- * reach gives a straight chain pointing at it (then limited). The solved
+ * reach gives a straight chain pointing at it (then limited). A chain lying
+ * straight along the root-target line is first nudged off it (1e-3 of its
+ * length, towards the pole or any perpendicular) so it can bend. The solved
  * positions become rotations, each bone turned from its old to its new
  * direction (sw_quat_from_to, accumulated down the chain), written back with
  * `weight`. The root stays where it is; the last joint is not turned. */

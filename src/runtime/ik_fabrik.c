@@ -89,6 +89,27 @@ static void sw__backward_limit(sw__ik_chain* c, const sw_ik_limit* limits, const
     c->p[i] = sw_vec3_sub(c->p[i + 1], sw_vec3_scale(limited, c->len[i]));
 }
 
+/* A chain lying straight along the root-target line cannot bend: both
+ * passes only slide its joints along the line. Nudge the intermediate
+ * joints off it (towards the pole, else any perpendicular) by 1e-3 of the
+ * chain's length; the next root-to-tip pass restores the bone lengths. */
+static void sw__unfold(sw__ik_chain* c, sw_vec3 target, float total, const sw_vec3* pole) {
+    const sw_vec3 u = sw_vec3_normalize(sw_vec3_sub(target, c->p[0]));
+    if (!(sw_vec3_length(u) > 0.0f)) return;
+    for (uint32_t i = 1; i < c->n; ++i) {
+        const sw_vec3 v = sw_vec3_sub(c->p[i], c->p[0]);
+        const sw_vec3 off = sw_vec3_sub(v, sw_vec3_scale(u, sw_vec3_dot(v, u)));
+        if (sw_vec3_length(off) > 1e-4f * total) return;
+    }
+    sw_vec3 side = sw__ik_perpendicular(u);
+    if (pole) {
+        const sw_vec3 pp = sw_vec3_sub(*pole, sw_vec3_scale(u, sw_vec3_dot(*pole, u)));
+        if (sw_vec3_length(pp) > 1e-4f * sw_vec3_length(*pole)) side = sw_vec3_normalize(pp);
+    }
+    for (uint32_t i = 1; i + 1 < c->n; ++i)
+        c->p[i] = sw_vec3_add(c->p[i], sw_vec3_scale(side, 1e-3f * total));
+}
+
 /* Root to tip: the root back in place, each bone at its length, limited;
  * fills the model rotation deltas. */
 static void sw__forward_pass(sw__ik_chain* c, const sw_ik_limit* limits, sw_quat* delta) {
@@ -133,6 +154,7 @@ sw_result sw_ik_fabrik_job_run(const sw_ik_fabrik_job* job) {
             c.p[i + 1] = sw_vec3_add(c.p[i], sw_vec3_scale(u, c.len[i]));
         sw__forward_pass(&c, job->limits, delta);
     } else {
+        if (n > 2) sw__unfold(&c, target, total, job->use_pole ? &job->pole : NULL);
         if (job->use_pole) sw__pole_pass(&c, job->pole);
         sw__forward_pass(&c, job->limits, delta);
         for (uint32_t it = 0; it < iterations; ++it) {

@@ -716,14 +716,74 @@ static void test_planar_hinges(void** state) {
     sw_skeleton_destroy(s, NULL);
 }
 
+/* A straight chain with the target on its own line (closer than its
+ * length, or behind the root): FABRIK unfolds it, towards the pole when
+ * there is one. */
+static void test_fabrik_straight_chain(void** state) {
+    (void)state;
+    sw_skeleton_joint js[5];
+    const char* names[5] = {"j0", "j1", "j2", "j3", "tip"};
+    for (uint32_t j = 0; j < 5; ++j)
+        js[j] = (sw_skeleton_joint){
+            .name = names[j],
+            .parent = (int32_t)j - 1,
+            .rest = {.t = j == 0 ? sw_vec3_make(0, 1, 0) : sw_vec3_make(0.25f, 0, 0),
+                     .r = {0, 0, 0, 1},
+                     .s = {1, 1, 1}}};
+    const sw_skeleton_desc desc = {.joints = js, .joints_count = 5};
+    const sw_skeleton* s = NULL;
+    assert_int_equal(sw_skeleton_create(&desc, NULL, &s, NULL), SW_RESULT_OK);
+    ik_rig r;
+    ik_rig_init(&r, s);
+    const uint32_t chain[5] = {0, 1, 2, 3, 4};
+    const sw_vec3 targets[3] = {{0.6f, 1, 0}, {0.2f, 1, 0}, {-0.5f, 1, 0}};
+    SINEW_ALIGN16 sw_xform4 rest[2];
+    memcpy(rest, r.pose, sizeof(rest));
+    for (int t = 0; t < 3; ++t) {
+        for (int pole = 0; pole < 2; ++pole) {
+            memcpy(r.pose, rest, sizeof(rest));
+            ik_rig_model(&r);
+            const chain_solve cs = {.solver = SOLVER_FABRIK,
+                                    .joints = chain,
+                                    .count = 5,
+                                    .target = targets[t],
+                                    .use_pole = pole != 0,
+                                    .pole = {0, 0, 1},
+                                    .weight = 1.0f,
+                                    .iterations = 100};
+            float dist = 0.0f;
+            assert_int_equal(run_chain(&r, &cs, &dist), SW_RESULT_OK);
+            if (dist > 1e-4f) fail_msg("target %d pole %d: %g left", t, pole, (double)dist);
+            for (uint32_t i = 0; i < 4; ++i)
+                assert_near(ik_dist(ik_pos(&r, i), ik_pos(&r, i + 1)), 0.25, 1e-5);
+            if (pole && t < 2) {
+                /* (Behind the root it folds back almost flat: any side.) */
+                float zmax = 0.0f;
+                for (uint32_t i = 1; i < 4; ++i)
+                    zmax = fmaxf(zmax, ik_pos(&r, i).z);
+                assert_true(zmax > 0.05f); /* bent towards +Z */
+            }
+        }
+    }
+    ik_rig_free(&r);
+    sw_skeleton_destroy(s, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_chain_validity),    cmocka_unit_test(test_fabrik_converges),
-        cmocka_unit_test(test_ccd_converges),     cmocka_unit_test(test_fabrik_defaults),
-        cmocka_unit_test(test_chain_unreachable), cmocka_unit_test(test_fabrik_limits),
-        cmocka_unit_test(test_ccd_limits),        cmocka_unit_test(test_limits_allow_reach),
-        cmocka_unit_test(test_ccd_max_step),      cmocka_unit_test(test_chain_weight_and_pole),
-        cmocka_unit_test(test_chain_cmu),         cmocka_unit_test(test_planar_hinges),
+        cmocka_unit_test(test_chain_validity),
+        cmocka_unit_test(test_fabrik_converges),
+        cmocka_unit_test(test_ccd_converges),
+        cmocka_unit_test(test_fabrik_defaults),
+        cmocka_unit_test(test_chain_unreachable),
+        cmocka_unit_test(test_fabrik_limits),
+        cmocka_unit_test(test_ccd_limits),
+        cmocka_unit_test(test_limits_allow_reach),
+        cmocka_unit_test(test_ccd_max_step),
+        cmocka_unit_test(test_chain_weight_and_pole),
+        cmocka_unit_test(test_chain_cmu),
+        cmocka_unit_test(test_planar_hinges),
+        cmocka_unit_test(test_fabrik_straight_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
