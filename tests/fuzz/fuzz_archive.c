@@ -3,8 +3,9 @@
  * Copies the input into a 16-byte aligned buffer and loads it. When the load
  * succeeds, everything it vouched for is used the way a game would: every
  * joint found by name, chains walked, every track's key times and values
- * read, float tracks looked up by name, events listed, and each clip sampled
- * with its skeleton (cold and with a forward cache). Results are summed into
+ * read, float tracks looked up by name, events listed, each clip sampled
+ * with its skeleton (cold and with a forward cache), every mesh array read
+ * (indices, palette and vertex joints checked). Results are summed into
  * a volatile so nothing is optimised away; ASan/UBSan catch any read the
  * validation let through. */
 #include <stdint.h>
@@ -94,6 +95,47 @@ static float use_clip(const sw_clip* c, const sw_skeleton* s) {
     return acc;
 }
 
+/* Reads every array of a mesh and aborts when an invariant the loader
+ * promises does not hold (indices < V, palette joints < skeleton joints,
+ * vertex joints with weight inside the palette). */
+static float use_mesh(const sw_mesh* m, const sw_skeleton* s) {
+    float acc = (float)strlen(sw_mesh_name(m));
+    const uint32_t v = m->vertices_count;
+    const float* pos = sw_mesh_positions(m);
+    const float* nrm = sw_mesh_normals(m);
+    const float* uv = sw_mesh_uvs(m);
+    const uint16_t* vj = sw_mesh_joints(m);
+    const float* vw = sw_mesh_weights(m);
+    for (uint32_t i = 0; i < v; ++i) {
+        acc += pos[3 * i] + pos[3 * i + 1] + pos[3 * i + 2];
+        if (nrm) acc += nrm[3 * i + 2];
+        if (uv) acc += uv[2 * i + 1];
+        for (uint32_t k = 0; k < 4; ++k) {
+            if (vw[4 * i + k] != 0.0f && vj[4 * i + k] >= m->palette_count) abort();
+            acc += vw[4 * i + k];
+        }
+    }
+    const uint32_t* idx = sw_mesh_indices(m);
+    for (uint32_t i = 0; i < m->indices_count; ++i) {
+        if (idx[i] >= v) abort();
+        acc += pos[3 * idx[i]];
+    }
+    const uint16_t* pal = sw_mesh_palette(m);
+    const sw_mat4* binds = sw_mesh_inverse_binds(m);
+    for (uint32_t p = 0; p < m->palette_count; ++p) {
+        if (pal[p] >= s->joints_count) abort();
+        acc += binds[p].m[0] + binds[p].m[15];
+    }
+    const float* mp = sw_mesh_morph_positions(m);
+    const float* mn = sw_mesh_morph_normals(m);
+    for (uint32_t t = 0; t < m->morph_targets_count; ++t) {
+        acc += (float)strlen(sw_mesh_morph_name(m, t));
+        if (mp) acc += mp[(size_t)t * 3u * v];
+        if (mn) acc += mn[(size_t)t * 3u * v + 3u * v - 1u];
+    }
+    return acc;
+}
+
 static void load_and_use(const uint8_t* buf, size_t size) {
     sw_archive a;
     sw_error err = {SW_RESULT_OK, NULL, 0, -1};
@@ -111,6 +153,11 @@ static void load_and_use(const uint8_t* buf, size_t size) {
         if (s < 0) abort();
         acc += use_clip(c, sw_archive_skeleton(&a, (uint32_t)s));
         if (sw_archive_find_clip(&a, sw_clip_name(c)) > (int32_t)i) abort();
+    }
+    for (uint32_t i = 0; i < a.meshes_count; ++i) {
+        int32_t s = sw_archive_mesh_skeleton(&a, i);
+        if (s < 0) abort();
+        acc += use_mesh(sw_archive_mesh(&a, i), sw_archive_skeleton(&a, (uint32_t)s));
     }
     g_sink = acc;
 }
