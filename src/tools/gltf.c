@@ -279,8 +279,8 @@ static sw_result sw__gltf_buffers(sw__gltf* g) {
         }
         if (strncmp(uri, "data:", 5) == 0) {
             const char* comma = strchr(uri, ',');
-            const char* b64 = comma ? comma - 7 : NULL;
-            if (!comma || b64 < uri + 5 || memcmp(b64, ";base64", 7) != 0) {
+            const size_t at = comma ? (size_t)(comma - uri) : 0u;
+            if (!comma || at < 12u || memcmp(uri + at - 7u, ";base64", 7) != 0) {
                 return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "data uri is base64", ut, (int64_t)b);
             }
             const char* text = comma + 1;
@@ -1636,6 +1636,9 @@ static sw_result sw__gltf_read(sw__gltf* g, const uint8_t* data, size_t size,
         }
         text = (const char*)data + 20;
         text_size = jlen;
+        /* Padding should be spaces; some writers pad with NUL bytes. */
+        while (text_size > 0 && text[text_size - 1] == '\0')
+            --text_size;
         g->json_base = 20;
         size_t at = 20u + (size_t)jlen;
         for (int64_t chunk = 1; at < size; ++chunk) {
