@@ -775,6 +775,11 @@ static void test_arguments(void** state) {
     o.scale = NAN;
     assert_int_equal(read_mem("{}", 2, &o, &s, &e), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(read_mem("", 0, NULL, &s, &e), SW_RESULT_PARSE);
+    o = (sw_gltf_options){.clips_count = 1};
+    assert_int_equal(read_mem("{}", 2, &o, &s, &e), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_gltf_read_file(DATA("missing.glb"), NULL, NULL, &s, &e), SW_RESULT_IO);
+    assert_string_equal(e.check, "open file");
+    assert_int_equal(sw_gltf_read_file(NULL, NULL, NULL, &s, &e), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(read_mem("{}", 2, NULL, &s, &e), SW_RESULT_BAD_VERSION);
     assert_string_equal(e.check, "asset version 2.x");
     const char* no_skin = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}]}";
