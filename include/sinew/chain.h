@@ -127,9 +127,10 @@ typedef struct sw_jiggle_collider {
 
 /* Simulation state of one chain point, model space. */
 typedef struct sw_jiggle_point {
-    sw_vec3 position; /* at the last sub-step */
-    sw_vec3 previous; /* at the sub-step before (Verlet velocity = position - previous) */
-    sw_vec3 goal;     /* the animated position at the last run */
+    sw_vec3 position;  /* at the last sub-step */
+    sw_vec3 previous;  /* at the sub-step before (Verlet velocity = position - previous) */
+    sw_vec3 goal;      /* the animated position at the last run */
+    sw_vec3 step_goal; /* the animated position at the last sub-step */
 } sw_jiggle_point;
 
 /* Per-character state in caller memory. Zero-initialise it (with points set)
@@ -146,11 +147,14 @@ typedef struct sw_jiggle_state {
  *
  * Each sub-step of length `step` moves every point but the root (which is
  * pinned to the animated root position) by Verlet integration:
- *     x' = x + (x - x_prev) e^(-damping step)
+ *     x' = x + u + (x - x_prev - u) e^(-damping step)
  *            + (gravity + stiffness (x_parent + g_i - g_parent - x)) step^2
  * where g are the animated (goal) positions, interpolated linearly between
- * the previous run's pose and this one at the sub-step's time, so the pull
- * is towards the animated shape hanging from the simulated parent. Then,
+ * the previous run's pose and this one at the sub-step's time, and u = the
+ * point's animated motion over the step. Damping thus slows the motion
+ * relative to the animation (a chain carried along by a running character
+ * is not dragged behind it), and the pull is towards the animated shape
+ * hanging from the simulated parent. Then,
  * root to tip, each point is put back at its animated distance from its
  * parent and pushed out of the colliders (alternating up to 8 times, ending
  * with a push: when both cannot hold, the length gives way, so a point is

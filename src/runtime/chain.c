@@ -275,7 +275,7 @@ sw_result sw_jiggle_job_run(const sw_jiggle_job* job) {
     }
     if (!st->started) {
         for (uint32_t i = 0; i < n; ++i)
-            pt[i].position = pt[i].previous = pt[i].goal = goal[i];
+            pt[i].position = pt[i].previous = pt[i].goal = pt[i].step_goal = goal[i];
         st->time = 0.0f;
         st->started = true;
     }
@@ -309,15 +309,19 @@ sw_result sw_jiggle_job_run(const sw_jiggle_job* job) {
         }
         sw_vec3 g[SW_CHAIN_MAX_JOINTS];
         for (uint32_t i = 0; i < n; ++i)
-            g[i] = sw_vec3_lerp(pt[i].goal, goal[i], f);
-        /* Verlet step; each point is pulled towards its parent's position (before
-         * this step) plus the animated offset. */
+            g[i] = f >= 1.0f ? goal[i] : sw_vec3_lerp(pt[i].goal, goal[i], f);
+        /* Verlet step. Damping acts on the velocity relative to the animated
+         * motion over this step (u), so a chain carried along by the animation
+         * is not dragged; each point is pulled towards its parent's position
+         * (before this step) plus the animated offset. */
         sw_vec3 parent_before = pt[0].position;
         pt[0].previous = pt[0].position;
         pt[0].position = g[0];
         for (uint32_t i = 1; i < n; ++i) {
             const sw_vec3 x = pt[i].position;
-            const sw_vec3 v = sw_vec3_scale(sw_vec3_sub(x, pt[i].previous), decay);
+            const sw_vec3 u = sw_vec3_sub(g[i], pt[i].step_goal);
+            const sw_vec3 v = sw_vec3_add(
+                u, sw_vec3_scale(sw_vec3_sub(sw_vec3_sub(x, pt[i].previous), u), decay));
             const sw_vec3 want = sw_vec3_add(parent_before, sw_vec3_sub(g[i], g[i - 1]));
             const sw_vec3 pull = sw_vec3_scale(sw_vec3_sub(want, x), kh2);
             parent_before = x;
@@ -336,6 +340,8 @@ sw_result sw_jiggle_job_run(const sw_jiggle_job* job) {
             }
             pt[i].position = x;
         }
+        for (uint32_t i = 0; i < n; ++i)
+            pt[i].step_goal = g[i];
     }
     double left = dropped ? 0.0 : total - (double)steps * h;
     if (left < 0.0) left = 0.0;
