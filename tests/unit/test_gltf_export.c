@@ -617,11 +617,17 @@ static const sw_clip* scene_clip(const sw_scene* s, const char* name) {
     return NULL;
 }
 
-/* b has every joint of a (by name, b may have more only when allowed) with
- * the same model-space transforms for every non-additive clip of a at
- * `samples` times, compared element by element relative to the column's
- * length beyond 1; returns the largest relative difference. */
-static double compare_scenes(const sw_scene* a, const sw_scene* b, int samples, double tol) {
+typedef struct scene_diff {
+    double t; /* largest model-space translation difference (file units) */
+    double r; /* largest rotation-scale element difference, relative to its column's length */
+} scene_diff;
+
+/* b has every joint of a (by name) with the same model-space transforms for
+ * every non-additive clip of a at `samples` + 1 times: translations within
+ * tol_t (absolute, file units), the rotation-scale columns within tol_r
+ * relative to their length beyond 1 (rigs scaled by 100 in an ancestor). */
+static scene_diff compare_scenes(const sw_scene* a, const sw_scene* b, int samples, double tol_t,
+                                 double tol_r) {
     const sw_skeleton* sa = a->skeleton;
     const sw_skeleton* sb = b->skeleton;
     assert_int_equal(sb->joints_count, sa->joints_count);
@@ -633,7 +639,7 @@ static double compare_scenes(const sw_scene* a, const sw_scene* b, int samples, 
     }
     sw_mat4* ma = malloc(sizeof(sw_mat4) * sa->joints_count);
     sw_mat4* mb = malloc(sizeof(sw_mat4) * sb->joints_count);
-    double worst = 0.0;
+    scene_diff worst = {0.0, 0.0};
     for (uint32_t c = 0; c < a->clips_count; ++c) {
         const sw_clip* ca = a->clips[c];
         if (ca->flags & SW_CLIP_FLAG_ADDITIVE) continue;
@@ -647,15 +653,20 @@ static double compare_scenes(const sw_scene* a, const sw_scene* b, int samples, 
             for (uint32_t j = 0; j < sa->joints_count; ++j) {
                 const sw_mat4* x = &ma[j];
                 const sw_mat4* y = &mb[map[j]];
-                for (int e = 0; e < 16; ++e) {
-                    /* Relative to the length of the element's column
-                     * beyond 1 (rigs scaled by 100 in an ancestor). */
-                    const float* col = &x->m[e & ~3];
-                    double mag = sqrt((double)col[0] * col[0] + (double)col[1] * col[1] +
-                                      (double)col[2] * col[2] + (double)col[3] * col[3]);
-                    mag = mag > 1.0 ? mag : 1.0;
-                    double d = fabs((double)x->m[e] - (double)y->m[e]) / mag;
-                    if (d > worst) worst = d;
+                for (int e = 0; e < 15; ++e) {
+                    if ((e & 3) == 3) continue; /* last row: 0 0 0 1 */
+                    double d = fabs((double)x->m[e] - (double)y->m[e]);
+                    double tol = tol_t;
+                    if (e < 12) {
+                        const float* col = &x->m[e & ~3];
+                        double mag = sqrt((double)col[0] * col[0] + (double)col[1] * col[1] +
+                                          (double)col[2] * col[2]);
+                        d /= mag > 1.0 ? mag : 1.0;
+                        tol = tol_r;
+                        if (d > worst.r) worst.r = d;
+                    } else if (d > worst.t) {
+                        worst.t = d;
+                    }
                     if (!(d <= tol)) {
                         fail_msg("clip %s t=%g joint %s element %d: %.9g vs %.9g", sw_clip_name(ca),
                                  (double)t, sw_skeleton_joint_name(sa, j), e, (double)x->m[e],
@@ -686,8 +697,9 @@ static void test_round_trip_fixture(void** state) {
     make_scene(&f);
     sw_scene back = {0};
     reimport(&f.scene, NULL, &back);
-    double worst = compare_scenes(&f.scene, &back, 40, 1e-5);
-    print_message("fixture round trip: max model-space difference %.3g\n", worst);
+    scene_diff worst = compare_scenes(&f.scene, &back, 40, 1e-5, 1e-5);
+    print_message("fixture round trip: translations within %.3g, rotation-scale within %.3g\n",
+                  worst.t, worst.r);
     assert_int_equal(back.meshes_count, 1);
     const sw_mesh* m = back.meshes[0];
     assert_string_equal(sw_mesh_name(m), "body");
@@ -712,10 +724,11 @@ static void test_round_trip_robot(void** state) {
     assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &first, &e), SW_RESULT_OK);
     sw_scene back = {0};
     reimport(&first, NULL, &back);
-    double worst = compare_scenes(&first, &back, 24, 1e-5);
-    print_message("RobotExpressive round trip: %u joints, %u clips, %u meshes, max model-space "
-                  "difference %.3g\n",
-                  first.skeleton->joints_count, first.clips_count, first.meshes_count, worst);
+    scene_diff worst = compare_scenes(&first, &back, 24, 1e-5, 1e-5);
+    print_message("RobotExpressive round trip: %u joints, %u clips, %u meshes; translations "
+                  "within %.3g m, rotation-scale within %.3g\n",
+                  first.skeleton->joints_count, first.clips_count, first.meshes_count, worst.t,
+                  worst.r);
     assert_int_equal(back.clips_count, first.clips_count);
     assert_int_equal(back.meshes_count, first.meshes_count);
     for (uint32_t m = 0; m < first.meshes_count; ++m) {
@@ -742,10 +755,11 @@ static void test_round_trip_bvh(void** state) {
     sw_scene s = {.skeleton = bvh.skeleton, .clips = clips, .clips_count = 1};
     sw_scene back = {0};
     reimport(&s, NULL, &back);
-    /* File units (centimetre-scale values): 1e-4 of them. */
-    double worst = compare_scenes(&s, &back, 50, 1e-4);
-    print_message("01_01.bvh round trip: %u joints, %u keys, max model-space difference %.3g\n",
-                  bvh.skeleton->joints_count, bvh.frames_read, worst);
+    /* Translations within 1e-4 file units (centimetres). */
+    scene_diff worst = compare_scenes(&s, &back, 50, 1e-4, 1e-5);
+    print_message("01_01.bvh round trip: %u joints, %u keys; translations within %.3g file "
+                  "units, rotation-scale within %.3g\n",
+                  bvh.skeleton->joints_count, bvh.frames_read, worst.t, worst.r);
     sw_scene_free(&back, NULL);
     sw_bvh_result_free(&bvh, NULL);
 }
