@@ -27,6 +27,8 @@
 #define SW__AI_DEFAULT_TPS 25.0f
 #define SW__AI_HELPER_TAG "$AssimpFbx$"
 #define SW__AI_NAME_CAP (SW_SKELETON_MAX_NAME + 1)
+/* Mesh names leave room for ".weights[255]" in float track names. */
+#define SW__AI_MESH_NAME_MAX (SW_CLIP_MAX_NAME - 14)
 
 enum {
     SW__AI_NODE_NEEDED = 1,   /* in the skeleton (or folded into it) */
@@ -63,9 +65,11 @@ typedef struct sw__ai {
     uint32_t slots_count;
     int32_t* mesh_node; /* first node holding mesh i, or -1 */
     uint32_t* mesh_refs;
+    char (*mesh_names)[SW__AI_NAME_CAP]; /* unique among imported meshes */
+    uint32_t* mesh_targets;              /* morph targets imported for mesh i */
 
     uint32_t joints_count;
-    uint32_t morph_clips; /* clips with mesh or morph weight channels (not imported) */
+    uint32_t morph_clips; /* clips with mesh channels (not imported) */
     sw_xform* joint_pre;  /* folded helpers above the joint (scaled), composed into keys */
 } sw__ai;
 
@@ -473,6 +477,223 @@ static sw_result sw__ai_build_skeleton(sw__ai* c) {
     return r;
 }
 
+/* Mesh names (unique among imported meshes) and their usable morph targets:
+ * anim meshes with the mesh's vertex count and positions. */
+static sw_result sw__ai_prepare_meshes(sw__ai* c) {
+    const struct aiScene* s = c->scene;
+    c->mesh_names = (char(*)[SW__AI_NAME_CAP])sw__ai_alloc(c, s->mNumMeshes, SW__AI_NAME_CAP);
+    c->mesh_targets = (uint32_t*)sw__ai_alloc(c, s->mNumMeshes, sizeof(uint32_t));
+    if (!c->mesh_names || !c->mesh_targets) {
+        return sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
+    }
+    uint32_t* used = (uint32_t*)sw__ai_alloc(c, s->mNumMeshes, sizeof(uint32_t));
+    if (!used) return sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
+    uint32_t used_count = 0;
+    sw_result r = SW_RESULT_OK;
+    for (uint32_t i = 0; i < s->mNumMeshes; ++i) {
+        if (!sw__ai_mesh_used(c, i)) continue;
+        const struct aiMesh* m = s->mMeshes[i];
+        size_t len = sw__ai_strlen(&m->mName);
+        if (len > SW__AI_MESH_NAME_MAX) len = SW__AI_MESH_NAME_MAX;
+        /* Compare against the names given so far (indices in `used`). */
+        char buf[SW__AI_NAME_CAP];
+        if (len == 0) {
+            snprintf(buf, sizeof buf, "mesh_%u", i);
+        } else {
+            memcpy(buf, m->mName.data, len);
+            buf[len] = '\0';
+        }
+        char base[SW__AI_NAME_CAP];
+        memcpy(base, buf, sizeof base);
+        for (uint32_t k = 2;; ++k) {
+            bool clash = false;
+            for (uint32_t u = 0; u < used_count && !clash; ++u) {
+                clash = strcmp(c->mesh_names[used[u]], buf) == 0;
+            }
+            if (!clash) break;
+            snprintf(buf, sizeof buf, "%.*s_%u", (int)(SW__AI_MESH_NAME_MAX - 11), base, k);
+        }
+        memcpy(c->mesh_names[i], buf, sizeof buf);
+        used[used_count++] = i;
+
+        uint32_t t = m->mNumAnimMeshes;
+        if (t == 0) continue;
+        if (t > SW_MESH_MAX_MORPH_TARGETS) {
+            r = sw__ai_fail(c, SW_RESULT_LIMIT, "morph targets count", i);
+            break;
+        }
+        bool ok = m->mAnimMeshes != NULL;
+        for (uint32_t k = 0; ok && k < t; ++k) {
+            const struct aiAnimMesh* am = m->mAnimMeshes[k];
+            ok = am && am->mVertices && am->mNumVertices == m->mNumVertices;
+        }
+        if (ok) {
+            c->mesh_targets[i] = t;
+        } else {
+            char note[SW__AI_NAME_CAP + 64];
+            snprintf(note, sizeof note,
+                     "mesh '%s': morph targets without matching vertices dropped", buf);
+            sw_scene_warn(c->out, note);
+        }
+    }
+    sw__ai_free(c, used, s->mNumMeshes, sizeof(uint32_t));
+    return r;
+}
+
+/* Float tracks "<mesh>.weights[k]" of one animation's morph channels. */
+typedef struct sw__morph_tracks {
+    sw_clip_track_desc* tracks;
+    uint32_t count;
+    uint64_t cap;
+    float* times;
+    uint64_t times_cap;
+    float* values;
+    uint64_t values_cap;
+    char (*names)[SW__AI_NAME_CAP];
+} sw__morph_tracks;
+
+static void sw__ai_morph_free(sw__ai* c, sw__morph_tracks* mt) {
+    sw__ai_free(c, mt->tracks, (size_t)mt->cap, sizeof(sw_clip_track_desc));
+    sw__ai_free(c, mt->names, (size_t)mt->cap, SW__AI_NAME_CAP);
+    sw__ai_free(c, mt->times, (size_t)mt->times_cap, sizeof(float));
+    sw__ai_free(c, mt->values, (size_t)mt->values_cap, sizeof(float));
+    memset(mt, 0, sizeof *mt);
+}
+
+static sw_result sw__ai_morph_tracks(sw__ai* c, const struct aiAnimation* anim, double tps,
+                                     sw__morph_tracks* mt, uint32_t* dropped, uint32_t* unknown,
+                                     uint32_t* twice, float* last) {
+    memset(mt, 0, sizeof *mt);
+    uint32_t n = anim->mNumMorphMeshChannels;
+    if (n == 0) return SW_RESULT_OK;
+    if (!anim->mMorphMeshChannels) {
+        return sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph channels array not NULL", -1);
+    }
+    const struct aiScene* s = c->scene;
+    /* Sizes: tracks, key times per channel, values per (channel, mesh, target). */
+    for (uint32_t ch = 0; ch < n; ++ch) {
+        const struct aiMeshMorphAnim* ma = anim->mMorphMeshChannels[ch];
+        if (!ma) return sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph channel not NULL", ch);
+        if (ma->mNumKeys > SW_CLIP_MAX_KEYS) {
+            return sw__ai_fail(c, SW_RESULT_LIMIT, "keys count", ch);
+        }
+        if (ma->mNumKeys > 0 && !ma->mKeys) {
+            return sw__ai_fail(c, SW_RESULT_BAD_DATA, "keys array not NULL", ch);
+        }
+        int32_t node = sw__ai_find_node(c, &ma->mName);
+        if (node < 0) continue;
+        const struct aiNode* nd = c->nodes[node];
+        mt->times_cap += ma->mNumKeys;
+        for (uint32_t k = 0; k < nd->mNumMeshes; ++k) {
+            uint32_t t = c->mesh_targets[nd->mMeshes[k]];
+            mt->cap += t;
+            mt->values_cap += (uint64_t)t * ma->mNumKeys;
+        }
+    }
+    if (mt->cap > SW_CLIP_MAX_FLOAT_TRACKS) {
+        return sw__ai_fail(c, SW_RESULT_LIMIT, "float tracks count", -1);
+    }
+    if (mt->values_cap > (uint64_t)UINT32_MAX) {
+        return sw__ai_fail(c, SW_RESULT_LIMIT, "keys count", -1);
+    }
+    if (mt->cap == 0) {
+        *unknown += n;
+        return SW_RESULT_OK;
+    }
+    mt->tracks = (sw_clip_track_desc*)sw__ai_alloc(c, (size_t)mt->cap, sizeof(sw_clip_track_desc));
+    mt->names = (char(*)[SW__AI_NAME_CAP])sw__ai_alloc(c, (size_t)mt->cap, SW__AI_NAME_CAP);
+    mt->times = (float*)sw__ai_alloc(c, (size_t)mt->times_cap, sizeof(float));
+    mt->values = (float*)sw__ai_alloc(c, (size_t)mt->values_cap, sizeof(float));
+    uint8_t* seen = (uint8_t*)sw__ai_alloc(c, s->mNumMeshes, 1);
+    sw_result r = SW_RESULT_OK;
+    if (!mt->tracks || !mt->names || !mt->times || !mt->values || !seen) {
+        r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
+    }
+    size_t times_used = 0, values_used = 0;
+    for (uint32_t ch = 0; r == SW_RESULT_OK && ch < n; ++ch) {
+        const struct aiMeshMorphAnim* ma = anim->mMorphMeshChannels[ch];
+        int32_t node = sw__ai_find_node(c, &ma->mName);
+        const struct aiNode* nd = node >= 0 ? c->nodes[node] : NULL;
+        uint32_t targets_here = 0;
+        for (uint32_t k = 0; nd && k < nd->mNumMeshes; ++k) {
+            targets_here += c->mesh_targets[nd->mMeshes[k]];
+        }
+        if (targets_here == 0) {
+            ++*unknown;
+            continue;
+        }
+        /* Kept key times: finite, strictly increasing, not negative. */
+        float* times = mt->times + times_used;
+        uint32_t* keep = NULL;
+        uint32_t kept = 0;
+        keep = (uint32_t*)sw__ai_alloc(c, ma->mNumKeys, sizeof(uint32_t));
+        if (!keep) {
+            r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
+            break;
+        }
+        for (uint32_t k = 0; k < ma->mNumKeys; ++k) {
+            const struct aiMeshMorphKey* key = &ma->mKeys[k];
+            double t = key->mTime / tps;
+            if (!isfinite(t)) {
+                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite key time", ch);
+                break;
+            }
+            if (key->mNumValuesAndWeights > 0 && (!key->mValues || !key->mWeights)) {
+                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph key arrays not NULL", ch);
+                break;
+            }
+            float ft = (float)t;
+            if (ft < 0.0f || (kept > 0 && ft <= times[kept - 1])) {
+                ++*dropped;
+                continue;
+            }
+            times[kept] = ft;
+            keep[kept++] = k;
+        }
+        times_used += kept;
+        for (uint32_t mk = 0; r == SW_RESULT_OK && kept > 0 && mk < nd->mNumMeshes; ++mk) {
+            uint32_t mi = nd->mMeshes[mk];
+            uint32_t targets = c->mesh_targets[mi];
+            if (targets == 0) continue;
+            if (seen[mi]) {
+                ++*twice;
+                continue;
+            }
+            seen[mi] = 1;
+            for (uint32_t tg = 0; r == SW_RESULT_OK && tg < targets; ++tg) {
+                float* v = mt->values + values_used;
+                for (uint32_t k = 0; k < kept; ++k) {
+                    const struct aiMeshMorphKey* key = &ma->mKeys[keep[k]];
+                    double w = 0.0;
+                    for (uint32_t e = 0; e < key->mNumValuesAndWeights; ++e) {
+                        if (key->mValues[e] == tg) w += key->mWeights[e];
+                    }
+                    if (!isfinite(w) || fabs(w) > (double)FLT_MAX) {
+                        r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite key value", ch);
+                        break;
+                    }
+                    v[k] = (float)w;
+                }
+                sw_clip_track_desc* td = &mt->tracks[mt->count];
+                snprintf(mt->names[mt->count], SW__AI_NAME_CAP, "%s.weights[%u]", c->mesh_names[mi],
+                         tg);
+                td->kind = SW_TRACK_KIND_FLOAT;
+                td->name = mt->names[mt->count];
+                td->interp = SW_INTERP_LINEAR;
+                td->keys_count = kept;
+                td->times = times;
+                td->values = v;
+                mt->count++;
+                values_used += kept;
+            }
+        }
+        if (kept > 0 && times[kept - 1] > *last) *last = times[kept - 1];
+        sw__ai_free(c, keep, ma->mNumKeys, sizeof(uint32_t));
+    }
+    sw__ai_free(c, seen, s->mNumMeshes, 1);
+    return r;
+}
+
 /* ---- clips ---- */
 
 typedef struct sw__clip_names {
@@ -569,7 +790,15 @@ static sw_result sw__ai_build_clip(sw__ai* c, const struct aiAnimation* anim, ui
         }
     }
     if (keys_total > (uint64_t)UINT32_MAX) return sw__ai_fail(c, SW_RESULT_LIMIT, "keys count", -1);
-    size_t tracks_cap = (size_t)anim->mNumChannels * 3u;
+    uint32_t tracks_count = 0, dropped = 0, unknown = 0, twice = 0;
+    float last = 0.0f;
+    sw__morph_tracks mt;
+    sw_result mr = sw__ai_morph_tracks(c, anim, tps, &mt, &dropped, &unknown, &twice, &last);
+    if (mr != SW_RESULT_OK) {
+        sw__ai_morph_free(c, &mt);
+        return mr;
+    }
+    size_t tracks_cap = (size_t)anim->mNumChannels * 3u + mt.count;
     sw_clip_track_desc* tracks =
         (sw_clip_track_desc*)sw__ai_alloc(c, tracks_cap, sizeof(sw_clip_track_desc));
     float* times = (float*)sw__ai_alloc(c, (size_t)keys_total, sizeof(float));
@@ -579,9 +808,7 @@ static sw_result sw__ai_build_clip(sw__ai* c, const struct aiAnimation* anim, ui
     if (!tracks || !times || !values || !seen) {
         r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
     }
-    uint32_t tracks_count = 0, dropped = 0, unknown = 0, twice = 0;
     size_t used = 0;
-    float last = 0.0f;
     for (uint32_t ch = 0; r == SW_RESULT_OK && ch < anim->mNumChannels; ++ch) {
         const struct aiNodeAnim* na = anim->mChannels[ch];
         int32_t node = sw__ai_find_node(c, &na->mNodeName);
@@ -622,6 +849,10 @@ static sw_result sw__ai_build_clip(sw__ai* c, const struct aiAnimation* anim, ui
             used += k.count;
         }
     }
+    if (r == SW_RESULT_OK && mt.count > 0) {
+        memcpy(tracks + tracks_count, mt.tracks, mt.count * sizeof(sw_clip_track_desc));
+        tracks_count += mt.count;
+    }
     if (r == SW_RESULT_OK) {
         double d = anim->mDuration / tps;
         float duration = (isfinite(d) && d > 0.0 && d < (double)FLT_MAX) ? (float)d : 0.0f;
@@ -632,14 +863,15 @@ static sw_result sw__ai_build_clip(sw__ai* c, const struct aiAnimation* anim, ui
             sw_scene_warn(c->out, note);
         }
         if (unknown) {
-            snprintf(note, sizeof note, "clip '%s': %u channels name no node", name, unknown);
+            snprintf(note, sizeof note, "clip '%s': %u channels name no node (or no morph targets)",
+                     name, unknown);
             sw_scene_warn(c->out, note);
         }
         if (twice) {
             snprintf(note, sizeof note, "clip '%s': %u repeated channels ignored", name, twice);
             sw_scene_warn(c->out, note);
         }
-        if (anim->mNumMorphMeshChannels > 0 || anim->mNumMeshChannels > 0) c->morph_clips++;
+        if (anim->mNumMeshChannels > 0) c->morph_clips++;
         sw_clip_desc desc = {name, duration, c->joints_count, false, tracks, tracks_count, NULL, 0};
         r = sw_clip_create(&desc, c->alloc, out, c->err);
         if (r != SW_RESULT_OK && c->err) c->err->index = (int64_t)a;
@@ -648,6 +880,7 @@ static sw_result sw__ai_build_clip(sw__ai* c, const struct aiAnimation* anim, ui
     sw__ai_free(c, times, (size_t)keys_total, sizeof(float));
     sw__ai_free(c, values, (size_t)keys_total * 4u, sizeof(float));
     sw__ai_free(c, seen, c->joints_count, 1);
+    sw__ai_morph_free(c, &mt);
     return r;
 }
 
@@ -689,8 +922,7 @@ static sw_result sw__ai_build_clips(sw__ai* c) {
     }
     if (r == SW_RESULT_OK && c->morph_clips > 0) {
         char note[96];
-        snprintf(note, sizeof note, "%u clips: mesh and morph weight channels not imported",
-                 c->morph_clips);
+        snprintf(note, sizeof note, "%u clips: mesh channels not imported", c->morph_clips);
         sw_scene_warn(c->out, note);
     }
     /* sw_scene_free frees clips_count entries of an array sized by clips_count. */
@@ -718,15 +950,17 @@ typedef struct sw__mesh_tmp {
     uint32_t* indices;
     uint16_t* palette;
     sw_mat4* inverse_binds;
+    float* morph_positions;
+    float* morph_normals;
+    char (*morph_names)[SW__AI_NAME_CAP];
+    const char** morph_name_ptrs;
 } sw__mesh_tmp;
 
 /* Builds mesh m; *out stays NULL when the mesh is skipped (with a warning). */
 static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) {
     const struct aiMesh* m = c->scene->mMeshes[mi];
     char note[SW__AI_NAME_CAP + 96];
-    char name[SW__AI_NAME_CAP];
-    sw__unique_name(name, m->mName.data, sw__ai_strlen(&m->mName), "mesh", mi, sw__names_at, NULL,
-                    0);
+    const char* name = c->mesh_names[mi];
     uint32_t v_count = m->mNumVertices;
     if (v_count == 0 || !m->mVertices) {
         snprintf(note, sizeof note, "mesh '%s' has no vertices: skipped", name);
@@ -757,10 +991,6 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
     if (m->mNumBones > SW_SKELETON_MAX_JOINTS) {
         return sw__ai_fail(c, SW_RESULT_LIMIT, "palette count", mi);
     }
-    if (m->mNumAnimMeshes > 0) {
-        snprintf(note, sizeof note, "mesh '%s': morph targets not imported", name);
-        sw_scene_warn(c->out, note);
-    }
     size_t V = v_count;
     uint32_t pal_cap = m->mNumBones + 1u;
     sw__mesh_tmp t;
@@ -772,10 +1002,57 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
     t.indices = (uint32_t*)sw__ai_alloc(c, (size_t)tris * 3u, sizeof(uint32_t));
     t.palette = (uint16_t*)sw__ai_alloc(c, pal_cap, sizeof(uint16_t));
     t.inverse_binds = (sw_mat4*)sw__ai_alloc(c, pal_cap, sizeof(sw_mat4));
+    /* Morph targets: assimp stores whole target shapes; sinew stores deltas. */
+    uint32_t targets = c->mesh_targets[mi];
+    bool morph_normals = targets > 0 && m->mNormals != NULL;
+    for (uint32_t k = 0; k < targets; ++k) {
+        if (!m->mAnimMeshes[k]->mNormals) morph_normals = false;
+    }
+    size_t morph_floats = 3u * V * targets;
+    t.morph_positions = targets ? (float*)sw__ai_alloc(c, morph_floats, sizeof(float)) : NULL;
+    t.morph_normals = morph_normals ? (float*)sw__ai_alloc(c, morph_floats, sizeof(float)) : NULL;
+    t.morph_names =
+        targets ? (char(*)[SW__AI_NAME_CAP])sw__ai_alloc(c, targets, SW__AI_NAME_CAP) : NULL;
+    t.morph_name_ptrs = targets ? (const char**)sw__ai_alloc(c, targets, sizeof(char*)) : NULL;
     sw_result r = SW_RESULT_OK;
     if (!t.positions || (m->mNormals && !t.normals) || (m->mTextureCoords[0] && !t.uvs) ||
-        !t.joints || !t.weights || !t.indices || !t.palette || !t.inverse_binds) {
+        !t.joints || !t.weights || !t.indices || !t.palette || !t.inverse_binds ||
+        (targets && (!t.morph_positions || !t.morph_names || !t.morph_name_ptrs)) ||
+        (morph_normals && !t.morph_normals)) {
         r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", mi);
+    }
+    for (uint32_t k = 0; r == SW_RESULT_OK && k < targets; ++k) {
+        const struct aiAnimMesh* am = m->mAnimMeshes[k];
+        size_t len = sw__ai_strlen(&am->mName);
+        if (len > SW_MESH_MAX_NAME) len = SW_MESH_MAX_NAME;
+        if (len == 0) {
+            snprintf(t.morph_names[k], SW__AI_NAME_CAP, "target_%u", k);
+        } else {
+            memcpy(t.morph_names[k], am->mName.data, len);
+            t.morph_names[k][len] = '\0';
+        }
+        t.morph_name_ptrs[k] = t.morph_names[k];
+        for (size_t v = 0; v < V; ++v) {
+            const struct aiVector3D* a = &am->mVertices[v];
+            const struct aiVector3D* b = &m->mVertices[v];
+            float d[3] = {(a->x - b->x) * c->scale, (a->y - b->y) * c->scale,
+                          (a->z - b->z) * c->scale};
+            if (!isfinite(d[0]) || !isfinite(d[1]) || !isfinite(d[2])) {
+                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite morph position",
+                                (int64_t)(k * V + v));
+                break;
+            }
+            memcpy(&t.morph_positions[3u * (k * V + v)], d, sizeof d);
+            if (!morph_normals) continue;
+            const struct aiVector3D* an = &am->mNormals[v];
+            const struct aiVector3D* bn = &m->mNormals[v];
+            float dn[3] = {an->x - bn->x, an->y - bn->y, an->z - bn->z};
+            if (!isfinite(dn[0]) || !isfinite(dn[1]) || !isfinite(dn[2])) {
+                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite morph normal", (int64_t)(k * V + v));
+                break;
+            }
+            memcpy(&t.morph_normals[3u * (k * V + v)], dn, sizeof dn);
+        }
     }
     /* Vertices. */
     bool normals_ok = t.normals != NULL, uvs_ok = t.uvs != NULL;
@@ -941,6 +1218,10 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
         d.inverse_binds = t.inverse_binds;
         d.palette_count = pal;
         d.skeleton_joints_count = c->joints_count;
+        d.morph_targets_count = targets;
+        d.morph_positions = t.morph_positions;
+        d.morph_normals = normals_ok ? t.morph_normals : NULL;
+        d.morph_names = (const char* const*)t.morph_name_ptrs;
         r = sw_mesh_create(&d, c->alloc, out, c->err);
     }
     sw__ai_free(c, t.positions, 3u * V, sizeof(float));
@@ -951,6 +1232,10 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
     sw__ai_free(c, t.indices, (size_t)tris * 3u, sizeof(uint32_t));
     sw__ai_free(c, t.palette, pal_cap, sizeof(uint16_t));
     sw__ai_free(c, t.inverse_binds, pal_cap, sizeof(sw_mat4));
+    sw__ai_free(c, t.morph_positions, morph_floats, sizeof(float));
+    sw__ai_free(c, t.morph_normals, morph_floats, sizeof(float));
+    sw__ai_free(c, t.morph_names, targets, SW__AI_NAME_CAP);
+    sw__ai_free(c, (void*)t.morph_name_ptrs, targets, sizeof(char*));
     return r;
 }
 
@@ -1050,6 +1335,8 @@ static void sw__ai_release(sw__ai* c) {
     uint32_t meshes = c->scene ? c->scene->mNumMeshes : 0;
     sw__ai_free(c, c->mesh_node, meshes, sizeof(int32_t));
     sw__ai_free(c, c->mesh_refs, meshes, sizeof(uint32_t));
+    sw__ai_free(c, c->mesh_names, meshes, SW__AI_NAME_CAP);
+    sw__ai_free(c, c->mesh_targets, meshes, sizeof(uint32_t));
     sw__ai_free(c, c->joint_pre, c->joints_count, sizeof(sw_xform));
 }
 
@@ -1060,6 +1347,7 @@ static sw_result sw__ai_convert(sw__ai* c, const char* ext) {
     c->skip_meshes = sw__ext_is(ext, "bvh") || sw__ext_is(ext, "csm");
     sw_result r = sw__ai_flatten(c);
     if (r == SW_RESULT_OK) r = sw__ai_select_nodes(c);
+    if (r == SW_RESULT_OK) r = sw__ai_prepare_meshes(c);
     if (r == SW_RESULT_OK) r = sw__ai_build_skeleton(c);
     if (r == SW_RESULT_OK) r = sw__ai_build_clips(c);
     if (r == SW_RESULT_OK) r = sw__ai_build_meshes(c);

@@ -22,8 +22,14 @@
  * skipped), up to 4 influences per vertex renormalized to sum 1, bone
  * offset matrices as inverse binds. Vertices without weights, and meshes
  * without bones, are bound rigidly to the joint of the node holding the
- * mesh. UVs are channel 0 as assimp gives them (origin bottom left). The
- * skeleton meshes assimp makes up for BVH and CSM files are not imported.
+ * mesh (identity inverse bind). UVs are channel 0 as assimp gives them
+ * (origin bottom left). Names are made unique ("mesh_3" when empty, cut to
+ * 241 bytes). Morph targets come from assimp's anim meshes (whole shapes,
+ * stored as deltas from the base mesh; names "target_<k>" when empty) and
+ * their animated weights become clip float tracks "<mesh name>.weights[k]".
+ * The skeleton meshes assimp makes up for BVH and CSM files are not
+ * imported. assimp's per-mesh vertex animation channels are not imported
+ * (a warning says so).
  *
  * Units: FBX files are converted to metres from their UnitScaleFactor
  * (centimetres: 0.01) unless `scale` is given; other formats keep their
@@ -58,13 +64,20 @@ typedef struct sw_assimp_options {
  * holds nothing to free; its warning then holds assimp's own message when
  * assimp refused the file.
  * Fails: INVALID_ARGUMENT (NULL path or out, a negative or non-finite scale
- * or tick rate, clips_count without clips); PARSE ("assimp read the file",
- * "scene has a root node"); NOT_FOUND ("requested clip exists", err->index
- * the option's entry); LIMIT (nodes, joints, vertices, palette, keys);
- * BAD_DATA (non-finite transforms or keys, zero rotation keys, bone vertex
- * ids out of range, negative weights, singular offset matrices, and the
- * checks of the skeleton, clip and mesh builders, err->check naming it);
- * OUT_OF_MEMORY.
+ * or tick rate, clips_count without clips); LIMIT "input size" (memory
+ * above 4 GiB); PARSE "assimp read the file", "scene has a root node";
+ * NOT_FOUND "requested clip exists" (err->index the option's entry); LIMIT
+ * "nodes count", "joints count", "vertices count", "indices count",
+ * "palette count", "keys count", "morph targets count", "float tracks
+ * count"; BAD_DATA for what assimp hands back broken: NULL arrays or
+ * entries ("child node not NULL", "bone not NULL", ...), "node mesh index
+ * in range", "bone names a node", "finite node transform", "finite key
+ * time", "finite key value", "non-zero rotation key", "finite vertex
+ * position", "face index < vertices", "finite bone offset matrix",
+ * "invertible bone offset matrix", "bone vertex id in range", "finite
+ * non-negative weight", "finite morph position", "finite morph normal";
+ * and the checks of sw_raw_skeleton_build, sw_clip_create and
+ * sw_mesh_create; OUT_OF_MEMORY.
  * Threads: assimp's C API keeps its last error message in a global; do not
  * run imports concurrently. assimp may crash or hang on hostile files: use
  * sw_assimp_import_file_isolated for those. */
@@ -86,11 +99,16 @@ SINEW_API sw_result sw_assimp_import_memory(const void* data, size_t size,
  * a .sinew archive, loaded and validated here, so a crash, hang or memory
  * corruption inside assimp cannot reach the caller.
  * Memory: as sw_assimp_import_file.
- * Fails: as sw_assimp_import_file (results of the child, with its check
- * when it is one of sinew's, else "import failed in the child" and the
- * child's text in out->warning); LIMIT "import timed out"; BAD_DATA
- * "importer crashed (signal N)"; IO when the child cannot be started or
- * exits without a result; the checks of sw_archive_load on what it sent.
+ * On failure out->warning holds the child's warning text (assimp's message
+ * when assimp refused the file, "importer exited with status N" when the
+ * child exited without a result).
+ * Fails: as sw_assimp_import_file, with the child's result and check (see
+ * sw_isolate_run); LIMIT "import timed out"; BAD_DATA "importer crashed
+ * (signal N)" for signals 4, 6, 7, 8, 9, 11, 13, 15 and 24, else "importer
+ * crashed (other signal)" with err->index the signal; IO when the child
+ * cannot be started or exits without a result; the checks of
+ * sw_archive_load, sw_skeleton_load, sw_clip_load and sw_mesh_load on what
+ * it sent.
  * Threads: forks; call from a single-threaded point of the program. */
 SINEW_API sw_result sw_assimp_import_file_isolated(const char* path,
                                                    const sw_assimp_options* options,
