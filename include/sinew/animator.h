@@ -312,6 +312,21 @@ SINEW_API sw_result sw_animator_create(const sw_animator_desc* desc, const sw_al
                                        const sw_animator** out, sw_error* err);
 SINEW_API void sw_animator_destroy(const sw_animator* a, const sw_allocator* alloc);
 
+/* Validates a definition block of `size` bytes at `data` (16-byte aligned;
+ * a copy of one built by sw_animator_init, e.g. read from a file) and sets
+ * *out to it in place (nothing copied; data must outlive its use). Checks
+ * everything update and evaluate rely on: offsets and counts in bounds and
+ * limits, NUL-terminated names, every index (parameters, clips, blend
+ * spaces, states, machines, layers) in range and of the right kind, condition
+ * ops fitting their parameters, finite values, 1D members sorted, each
+ * machine played once with consistent nesting depths (no cycle), the machine
+ * order, the worst-case playing clips.
+ * Fails: INVALID_ARGUMENT, MISALIGNED, TRUNCATED (shorter than the header or
+ * the block's size), LIMIT, BAD_DATA; err names the check, the byte offset of
+ * the array and the element. */
+SINEW_API sw_result sw_animator_load(const void* data, size_t size, const sw_animator** out,
+                                     sw_error* err);
+
 /* Bytes of the block (what init used). */
 SINEW_API size_t sw_animator_size(const sw_animator* a);
 

@@ -624,6 +624,11 @@ static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
     a->layers_offset = lay->layers;
     a->masks_offset = lay->masks;
     a->strings_offset = lay->strings;
+    a->strings_size = lay->size - lay->strings;
+    a->members_count = c->members;
+    a->markers_count = c->markers;
+    a->conditions_count = c->conditions;
+    a->masks_count = c->masks;
     a->event_threshold = d->event_weight_threshold;
     a->root_name = d->root_motion_joint ? sw__anim_put(&w, d->root_motion_joint) : 0u;
     a->has_root = d->root_motion_joint ? 1u : 0u;
@@ -790,8 +795,8 @@ sw_result sw_animator_init(void* mem, size_t size, const sw_animator_desc* desc,
     if (r != SW_RESULT_OK) return r;
     if (size < lay.size) return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "size", 0, -1);
     sw__anim_write(desc, &c, &lay, mem);
-    *out = (const sw_animator*)mem;
-    return SW_RESULT_OK;
+    /* what was written obeys the same checks as a loaded block */
+    return sw_animator_load(mem, lay.size, out, err);
 }
 
 sw_result sw_animator_create(const sw_animator_desc* desc, const sw_allocator* alloc,
@@ -820,6 +825,305 @@ void sw_animator_destroy(const sw_animator* a, const sw_allocator* alloc) {
 size_t sw_animator_size(const sw_animator* a) {
     return a ? a->size : 0u;
 }
+
+/* ---- loading a block ------------------------------------------------------------ */
+
+typedef struct sw__anim_loader {
+    const sw_animator* a;
+    const char* base;
+    uint32_t size;
+    sw_error* err;
+} sw__anim_loader;
+
+/* A NUL-terminated name inside the string pool, 1..SW_ANIMATOR_MAX_NAME bytes. */
+static bool sw__anim_load_str(const sw__anim_loader* L, uint32_t off) {
+    if (off < L->a->strings_offset || off >= L->size) return false;
+    size_t cap = L->size - off;
+    if (cap > SW_ANIMATOR_MAX_NAME + 1u) cap = SW_ANIMATOR_MAX_NAME + 1u;
+    const void* z = memchr(L->base + off, 0, cap);
+    return z && z != (const void*)(L->base + off);
+}
+
+static bool sw__anim_load_numeric(const sw_animator* a, uint32_t p) {
+    if (p >= a->params_count) return false;
+    uint32_t t = sw__anim_params(a)[p].type;
+    return t == SW_ANIMATOR_PARAM_TYPE_FLOAT || t == SW_ANIMATOR_PARAM_TYPE_INT;
+}
+
+#define SW__LOAD_FAIL(res, check, where, index)                                                    \
+    return sw__fail(err, res, check, (uint64_t)(where), (int64_t)(index))
+
+static sw_result sw__anim_load_arrays(const sw_animator* a, uint32_t size, sw_error* err) {
+    const struct {
+        uint32_t offset;
+        uint64_t count, elem;
+        const char* check;
+    } arrays[] = {
+        {a->params_offset, a->params_count, sizeof(sw__anim_param), "params in bounds"},
+        {a->clips_offset, a->clips_count, 4u, "clips in bounds"},
+        {a->bspaces_offset, a->bspaces_count, sizeof(sw__anim_bspace), "blend spaces in bounds"},
+        {a->members_offset, a->members_count, sizeof(sw__anim_member), "members in bounds"},
+        {a->markers_offset, a->markers_count, 4u, "markers in bounds"},
+        {a->machines_offset, a->machines_count, sizeof(sw__anim_machine), "machines in bounds"},
+        {a->order_offset, a->machines_count, 4u, "order in bounds"},
+        {a->states_offset, a->states_count, sizeof(sw__anim_state), "states in bounds"},
+        {a->transitions_offset, a->transitions_count, sizeof(sw__anim_transition),
+         "transitions in bounds"},
+        {a->conditions_offset, a->conditions_count, sizeof(sw__anim_cond), "conditions in bounds"},
+        {a->layers_offset, a->layers_count, sizeof(sw__anim_layer), "layers in bounds"},
+        {a->masks_offset, a->masks_count, sizeof(sw__anim_mask), "masks in bounds"},
+    };
+    if ((uint64_t)a->strings_offset + a->strings_size != size || a->strings_size == 0 ||
+        a->strings_offset < sizeof(sw_animator)) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "string pool ends the block", 0, -1);
+    }
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) {
+        uint64_t end = (uint64_t)arrays[i].offset + arrays[i].count * arrays[i].elem;
+        if (arrays[i].offset % 4u != 0 || arrays[i].offset < sizeof(sw_animator) ||
+            end > a->strings_offset) {
+            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, arrays[i].check, arrays[i].offset, -1);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__anim_load_check(const sw__anim_loader* L) {
+    const sw_animator* a = L->a;
+    sw_error* err = L->err;
+    if (a->params_count > SW_ANIMATOR_MAX_PARAMS || a->clips_count > SW_ANIMATOR_MAX_CLIPS ||
+        a->bspaces_count > SW_ANIMATOR_MAX_BLEND_SPACES ||
+        a->members_count > SW_ANIMATOR_MAX_BLEND_SPACES * SW_ANIMATOR_MAX_MEMBERS ||
+        a->markers_count > SW_ANIMATOR_MAX_BLEND_SPACES * SW_ANIMATOR_MAX_MARKERS ||
+        a->machines_count > SW_ANIMATOR_MAX_MACHINES || a->states_count > SW_ANIMATOR_MAX_STATES ||
+        a->transitions_count > SW_ANIMATOR_MAX_TRANSITIONS ||
+        a->conditions_count > SW_ANIMATOR_MAX_TRANSITIONS * SW_ANIMATOR_MAX_CONDITIONS ||
+        a->layers_count > SW_ANIMATOR_MAX_LAYERS ||
+        a->masks_count > SW_ANIMATOR_MAX_LAYERS * SW_ANIMATOR_MAX_MASK) {
+        SW__LOAD_FAIL(SW_RESULT_LIMIT, "counts within limits", 0, -1);
+    }
+    if (a->machines_count == 0 || a->layers_count == 0) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "has machines and layers", 0, -1);
+    }
+    sw_result r = sw__anim_load_arrays(a, L->size, err);
+    if (r != SW_RESULT_OK) return r;
+    if (!sw__anim_finite01(a->event_threshold) || a->has_root > 1u || a->has_inertialize > 1u ||
+        (a->has_root && !sw__anim_load_str(L, a->root_name))) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "header fields", 0, -1);
+    }
+    const sw__anim_param* params = sw__anim_params(a);
+    for (uint32_t i = 0; i < a->params_count; ++i) {
+        const sw__anim_param* p = &params[i];
+        bool ok = sw__anim_load_str(L, p->name) && p->type >= SW_ANIMATOR_PARAM_TYPE_FLOAT &&
+                  p->type <= SW_ANIMATOR_PARAM_TYPE_TRIGGER && isfinite(p->value);
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "param", a->params_offset, i);
+    }
+    for (uint32_t i = 0; i < a->clips_count; ++i) {
+        if (!sw__anim_load_str(L, sw__anim_clip_names(a)[i])) {
+            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "clip name", a->clips_offset, i);
+        }
+    }
+    uint32_t members = 0, markers = 0;
+    for (uint32_t i = 0; i < a->bspaces_count; ++i) {
+        const sw__anim_bspace* b = &sw__anim_bspaces(a)[i];
+        bool ok = sw__anim_load_str(L, b->name) && sw__anim_load_numeric(a, b->param_x) &&
+                  (b->param_y == SW_ANIMATOR_NONE || sw__anim_load_numeric(a, b->param_y)) &&
+                  b->first_member == members && b->members_count >= 1 &&
+                  b->members_count <= SW_ANIMATOR_MAX_MEMBERS &&
+                  b->members_count <= a->members_count - members && b->first_marker == markers &&
+                  b->markers_count <= SW_ANIMATOR_MAX_MARKERS &&
+                  b->markers_count <= a->markers_count - markers;
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "blend space", a->bspaces_offset, i);
+        const sw__anim_member* m = &sw__anim_members(a)[members];
+        for (uint32_t k = 0; k < b->members_count; ++k) {
+            ok = m[k].clip < a->clips_count && isfinite(m[k].x) && isfinite(m[k].y);
+            for (uint32_t j = 0; j < k && ok; ++j)
+                ok = m[j].x != m[k].x || m[j].y != m[k].y;
+            if (ok && b->param_y == SW_ANIMATOR_NONE && k > 0) ok = m[k - 1u].x < m[k].x;
+            if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "blend space member", a->members_offset, i);
+        }
+        for (uint32_t k = 0; k < b->markers_count; ++k) {
+            if (!sw__anim_load_str(L, sw__anim_markers(a)[markers + k])) {
+                SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "sync marker", a->markers_offset, i);
+            }
+        }
+        members += b->members_count;
+        markers += b->markers_count;
+    }
+    if (members != a->members_count || markers != a->markers_count) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "members and markers all used", 0, -1);
+    }
+    const sw__anim_state* states = sw__anim_states(a);
+    const sw__anim_machine* machines = sw__anim_machines(a);
+    uint32_t nstates = 0, ntrans = 0, nconds = 0;
+    for (uint32_t m = 0; m < a->machines_count; ++m) {
+        const sw__anim_machine* md = &machines[m];
+        bool ok = sw__anim_load_str(L, md->name) && md->first_state == nstates &&
+                  md->states_count >= 1 && md->states_count <= a->states_count - nstates &&
+                  md->first_transition == ntrans &&
+                  md->transitions_count <= a->transitions_count - ntrans &&
+                  md->entry >= md->first_state && md->entry - md->first_state < md->states_count &&
+                  md->layer < a->layers_count && md->depth < a->machines_count;
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "machine", a->machines_offset, m);
+        for (uint32_t k = 0; k < md->states_count; ++k) {
+            const sw__anim_state* st = &states[nstates + k];
+            ok = sw__anim_load_str(L, st->name) && st->machine == m && st->once <= 1u &&
+                 isfinite(st->speed) && st->speed >= 0.0f &&
+                 (st->speed_param == SW_ANIMATOR_NONE || sw__anim_load_numeric(a, st->speed_param));
+            if (ok && st->motion == SW_ANIMATOR_MOTION_CLIP)
+                ok = st->target < a->clips_count;
+            else if (ok && st->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
+                ok = st->target < a->bspaces_count;
+            } else if (ok && st->motion == SW_ANIMATOR_MOTION_MACHINE) {
+                ok = st->target < a->machines_count &&
+                     machines[st->target].owner_state == nstates + k;
+            } else {
+                ok = false;
+            }
+            if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "state", a->states_offset, nstates + k);
+        }
+        for (uint32_t k = 0; k < md->transitions_count; ++k) {
+            const sw__anim_transition* t = &sw__anim_transitions(a)[ntrans + k];
+            const uint32_t lo = md->first_state, hi = md->first_state + md->states_count;
+            ok = (t->from == SW_ANIMATOR_NONE || (t->from >= lo && t->from < hi)) && t->to >= lo &&
+                 t->to < hi && t->first_cond == nconds &&
+                 t->conds_count <= SW_ANIMATOR_MAX_CONDITIONS &&
+                 t->conds_count <= a->conditions_count - nconds && t->has_exit <= 1u &&
+                 isfinite(t->exit_time) && (!t->has_exit || t->exit_time > 0.0f) &&
+                 isfinite(t->duration) && t->duration >= 0.0f &&
+                 (t->mode == SW_ANIMATOR_TRANSITION_MODE_CROSSFADE ||
+                  t->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE) &&
+                 t->interrupt <= SW_ANIMATOR_INTERRUPT_NEXT && t->to_self <= 1u;
+            if (ok && states[t->to].motion == SW_ANIMATOR_MOTION_MACHINE) {
+                ok = t->from != t->to && !(t->from == SW_ANIMATOR_NONE && t->to_self);
+            }
+            for (uint32_t c = 0; c < t->conds_count && ok; ++c) {
+                const sw__anim_cond* cd = &sw__anim_conds(a)[nconds + c];
+                ok = cd->param < a->params_count && isfinite(cd->value) &&
+                     sw__anim_op_fits((sw_animator_op)cd->op,
+                                      (sw_animator_param_type)params[cd->param].type);
+            }
+            if (ok && t->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE && t->duration > 0.0f) {
+                ok = a->has_inertialize == 1u;
+            }
+            if (!ok) {
+                SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "transition", a->transitions_offset, ntrans + k);
+            }
+            nconds += t->conds_count;
+        }
+        nstates += md->states_count;
+        ntrans += md->transitions_count;
+    }
+    if (nstates != a->states_count || ntrans != a->transitions_count ||
+        nconds != a->conditions_count) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "states and transitions all used", 0, -1);
+    }
+    /* owners: each machine by exactly one layer or one machine state, depths and
+     * layers consistent (so no cycle), the order sorted by layer then depth */
+    uint32_t played[SW_ANIMATOR_MAX_MACHINES];
+    memset(played, 0, sizeof played);
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        uint32_t m = sw__anim_layers(a)[l].machine;
+        if (m >= a->machines_count) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "layer", a->layers_offset, l);
+        played[m]++;
+        if (machines[m].owner_state != SW_ANIMATOR_NONE || machines[m].layer != l ||
+            machines[m].depth != 0) {
+            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "layer machine", a->layers_offset, l);
+        }
+    }
+    for (uint32_t s = 0; s < a->states_count; ++s) {
+        if (states[s].motion == SW_ANIMATOR_MOTION_MACHINE) played[states[s].target]++;
+    }
+    for (uint32_t m = 0; m < a->machines_count; ++m) {
+        bool ok = played[m] == 1u;
+        uint32_t owner = machines[m].owner_state;
+        if (ok && owner != SW_ANIMATOR_NONE) {
+            ok = owner < a->states_count;
+            const sw__anim_machine* pm = ok ? &machines[states[owner].machine] : NULL;
+            ok = ok && pm->depth + 1u == machines[m].depth && pm->layer == machines[m].layer;
+        }
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "machine owner", a->machines_offset, m);
+    }
+    const uint32_t* order = sw__anim_order(a);
+    memset(played, 0, sizeof played);
+    for (uint32_t i = 0; i < a->machines_count; ++i) {
+        uint32_t m = order[i];
+        bool ok = m < a->machines_count && !played[m];
+        if (ok && i > 0) {
+            const sw__anim_machine* p = &machines[order[i - 1u]];
+            ok = p->layer < machines[m].layer ||
+                 (p->layer == machines[m].layer && p->depth <= machines[m].depth);
+        }
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "machine order", a->order_offset, i);
+        played[m] = 1;
+    }
+    /* worst-case playing clips, deepest first (depths are now consistent) */
+    uint32_t contrib[SW_ANIMATOR_MAX_MACHINES];
+    for (uint32_t i = a->machines_count; i-- > 0;) {
+        uint32_t m = order[i];
+        uint32_t worst = 0;
+        for (uint32_t k = 0; k < machines[m].states_count; ++k) {
+            const sw__anim_state* st = &states[machines[m].first_state + k];
+            uint32_t n = 1;
+            if (st->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
+                n = sw__anim_bspaces(a)[st->target].members_count;
+            } else if (st->motion == SW_ANIMATOR_MOTION_MACHINE) {
+                n = contrib[st->target];
+            }
+            if (n > worst) worst = n;
+        }
+        uint64_t total = (uint64_t)worst * SW_ANIMATOR_MAX_FADES;
+        contrib[m] = total > 0xFFFFu ? 0xFFFFu : (uint32_t)total;
+    }
+    uint32_t masks = 0, max_contrib = 0;
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        const sw__anim_layer* ld = &sw__anim_layers(a)[l];
+        bool ok = sw__anim_load_str(L, ld->name) &&
+                  (ld->mode == SW_ANIMATOR_LAYER_MODE_OVERRIDE ||
+                   (ld->mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE && l > 0)) &&
+                  sw__anim_finite01(ld->weight) &&
+                  (ld->weight_param == SW_ANIMATOR_NONE ||
+                   (l > 0 && sw__anim_load_numeric(a, ld->weight_param))) &&
+                  ld->first_mask == masks && ld->mask_count <= SW_ANIMATOR_MAX_MASK &&
+                  ld->mask_count <= a->masks_count - masks && (l > 0 || ld->mask_count == 0) &&
+                  (ld->reference == SW_ANIMATOR_REFERENCE_FIRST_FRAME ||
+                   ld->reference == SW_ANIMATOR_REFERENCE_REST_POSE) &&
+                  ld->max_contrib == contrib[ld->machine] &&
+                  ld->max_contrib <= SW_ANIMATOR_MAX_CONTRIBUTIONS;
+        for (uint32_t k = 0; k < ld->mask_count && ok; ++k) {
+            const sw__anim_mask* mk = &sw__anim_masks(a)[masks + k];
+            ok = sw__anim_load_str(L, mk->joint) && sw__anim_finite01(mk->weight);
+        }
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "layer", a->layers_offset, l);
+        masks += ld->mask_count;
+        if (ld->max_contrib > max_contrib) max_contrib = ld->max_contrib;
+    }
+    if (masks != a->masks_count || max_contrib != a->max_contrib) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "masks and contributions", 0, -1);
+    }
+    return SW_RESULT_OK;
+}
+
+sw_result sw_animator_load(const void* data, size_t size, const sw_animator** out, sw_error* err) {
+    if (!data || !out) SW__LOAD_FAIL(SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    if (!sw__aligned16(data)) SW__LOAD_FAIL(SW_RESULT_MISALIGNED, "data 16-byte aligned", 0, -1);
+    if (size < sizeof(sw_animator)) SW__LOAD_FAIL(SW_RESULT_TRUNCATED, "header", 0, -1);
+    const sw_animator* a = (const sw_animator*)data;
+    if (a->magic != SW__ANIMATOR_MAGIC) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "magic", 0, -1);
+    if (a->size > size) SW__LOAD_FAIL(SW_RESULT_TRUNCATED, "block size", 4, -1);
+    if (a->size < sizeof(sw_animator) || a->size % 16u != 0) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "block size", 4, -1);
+    }
+    if (a->reserved[0] || a->reserved[1] || a->reserved[2]) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "reserved zero", 0, -1);
+    }
+    sw__anim_loader L = {a, (const char*)data, a->size, err};
+    sw_result r = sw__anim_load_check(&L);
+    if (r != SW_RESULT_OK) return r;
+    *out = a;
+    return SW_RESULT_OK;
+}
+
+#undef SW__LOAD_FAIL
 
 /* ---- lookups -------------------------------------------------------------------- */
 

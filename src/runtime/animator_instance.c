@@ -21,6 +21,9 @@
 #define SW__PI 3.14159265358979323846
 #define SW__INERT_FLOATS 14u
 #define SW__CYCLES_LOOP 1024u /* full cycles walked one by one for events */
+/* Most cycles one update may advance a state (absurd dt or speeds): keeps
+ * normalized times finite and cycle counts exact in a double and a uint64. */
+#define SW__MAX_STEP 1e12
 
 typedef struct sw__entry {
     double ntime; /* normalized time now */
@@ -390,6 +393,7 @@ static double sw__bspace_advance(const sw_animator_bound* b, uint32_t bi, const 
         len += (double)w[i] * (double)sw__clip_duration(b, m[i].clip);
     }
     if (!(len > 0.0) || !(dt > 0.0)) return p;
+    if (dt / len > SW__MAX_STEP) dt = SW__MAX_STEP * len; /* see SW__MAX_STEP */
     if (k == 0) return p + dt / len;
     /* Segment by segment: segment s lasts sum w_i * d_i * (u_i[s+1] - u_i[s]). */
     double cycles = floor(dt / len);
@@ -558,10 +562,12 @@ static void sw__machine_advance(sw__ctx* c, uint32_t m, float dt) {
         e->prev = e->ntime;
         if (s->motion == SW_ANIMATOR_MOTION_CLIP) {
             float d = sw__clip_duration(c->b, s->target);
-            if (d > 0.0f)
-                e->ntime += sdt / (double)d;
-            else if (s->once)
+            if (d > 0.0f) {
+                double step = sdt / (double)d;
+                e->ntime += step < SW__MAX_STEP ? step : SW__MAX_STEP;
+            } else if (s->once) {
                 e->ntime = 1.0;
+            }
         } else if (s->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
             sw__bspace_weights(c->a, s->target, c->vals, w);
             e->ntime = sw__bspace_advance(c->b, s->target, w, e->ntime, sdt);

@@ -100,7 +100,9 @@ struct sw_animator {
     float event_threshold;
     uint32_t has_inertialize;
     uint32_t max_contrib; /* over layers */
-    uint32_t reserved[2];
+    uint32_t members_count, markers_count, conditions_count, masks_count;
+    uint32_t strings_size; /* bytes of the string pool */
+    uint32_t reserved[3];  /* zero */
 };
 
 #define SW__ANIM_ARRAY(type, fn, field)                                                            \

@@ -1453,6 +1453,91 @@ static void test_cmu_bvh(void** state) {
     sw_bvh_result_free(&b2, NULL);
 }
 
+/* ---- loading blocks ---- */
+
+static void run_loaded(const sw_animator* a) {
+    size_t bs = sw_animator_bound_size(a, g_skel);
+    void* bmem = aligned_alloc(16, (bs + 15u) & ~(size_t)15u);
+    const sw_animator_bound* b = NULL;
+    if (sw_animator_bind(a, g_skel, g_clips, g_clips_count, bmem, bs, &b, NULL) == SW_RESULT_OK) {
+        size_t is = sw_animator_instance_size(b), ss = sw_animator_scratch_size(b);
+        void* imem = aligned_alloc(16, (is + 15u) & ~(size_t)15u);
+        void* scratch = aligned_alloc(16, (ss + 15u) & ~(size_t)15u);
+        _Alignas(16) sw_xform4 pose[1];
+        sw_animator_instance* inst = NULL;
+        assert_int_equal(sw_animator_instance_init(imem, is, b, &inst), SW_RESULT_OK);
+        float params[SW_ANIMATOR_MAX_PARAMS];
+        sw_animator_params_reset(a, params, SW_ANIMATOR_MAX_PARAMS);
+        for (int f = 0; f < 12; ++f) {
+            sw_animator_event ev[8];
+            uint32_t n;
+            if (f == 5) params[1] = 1.0f;
+            params[0] = (float)f * 0.3f;
+            assert_int_equal(
+                sw_animator_update(inst, b, params, SW_ANIMATOR_MAX_PARAMS, 0.05f, ev, 8, &n, NULL),
+                SW_RESULT_OK);
+            assert_int_equal(sw_animator_evaluate(inst, b, scratch, ss, pose, 1), SW_RESULT_OK);
+        }
+        free(scratch);
+        free(imem);
+    }
+    free(bmem);
+}
+
+static void test_load_hostile(void** state) {
+    (void)state;
+    sw_animator_desc d = base_desc();
+    const sw_animator* built = NULL;
+    assert_int_equal(sw_animator_create(&d, NULL, &built, NULL), SW_RESULT_OK);
+    const size_t size = sw_animator_size(built);
+    uint8_t* buf = (uint8_t*)aligned_alloc(16, size);
+    memcpy(buf, built, size);
+    const sw_animator* a = NULL;
+    sw_error err;
+    assert_int_equal(sw_animator_load(buf, size, &a, &err), SW_RESULT_OK);
+    assert_ptr_equal(a, buf);
+    run_loaded(a);
+    assert_int_equal(sw_animator_load(NULL, size, &a, &err), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_load(buf + 4, size - 4, &a, &err), SW_RESULT_MISALIGNED);
+    /* every truncation */
+    for (size_t n = 0; n < size; ++n) {
+        sw_result r = sw_animator_load(buf, n, &a, &err);
+        assert_int_equal(r, SW_RESULT_TRUNCATED);
+    }
+    /* all zero */
+    uint8_t* zero = (uint8_t*)aligned_alloc(16, size);
+    memset(zero, 0, size);
+    assert_int_equal(sw_animator_load(zero, size, &a, &err), SW_RESULT_BAD_DATA);
+    assert_string_equal(err.check, "magic");
+    /* every byte flipped (two patterns): rejected with a named check, or accepted and then
+     * safe to bind and run */
+    uint32_t accepted = 0, rejected = 0;
+    const uint8_t patterns[2] = {0xFF, 0x01};
+    for (int p = 0; p < 2; ++p) {
+        for (size_t i = 0; i < size; ++i) {
+            memcpy(zero, built, size);
+            zero[i] ^= patterns[p];
+            memset(&err, 0, sizeof err);
+            sw_result r = sw_animator_load(zero, size, &a, &err);
+            if (r == SW_RESULT_OK) {
+                ++accepted;
+                run_loaded(a);
+            } else {
+                ++rejected;
+                assert_true(r == SW_RESULT_BAD_DATA || r == SW_RESULT_LIMIT ||
+                            r == SW_RESULT_TRUNCATED);
+                assert_non_null(err.check);
+            }
+        }
+    }
+    print_message("flipped bytes: %u rejected, %u accepted (names, values, padding)\n", rejected,
+                  accepted);
+    assert_true(rejected > 0);
+    free(zero);
+    free(buf);
+    sw_animator_destroy(built, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_desc_validity_table),
@@ -1473,6 +1558,7 @@ int main(void) {
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_update_evaluate_arguments),
         cmocka_unit_test(test_idle_controller),
+        cmocka_unit_test(test_load_hostile),
         cmocka_unit_test(test_cmu_bvh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
