@@ -319,8 +319,7 @@ static sw_result sw__ai_select_nodes(sw__ai* c) {
             const struct aiBone* bone = mesh->mBones[b];
             if (!bone) return sw__ai_fail(c, SW_RESULT_BAD_DATA, "bone not NULL", m);
             int32_t node = sw__ai_find_node(c, &bone->mName);
-            if (node < 0) return sw__ai_fail(c, SW_RESULT_BAD_DATA, "bone names a node", m);
-            sw__ai_mark(c, node, 0);
+            if (node >= 0) sw__ai_mark(c, node, 0); /* else dropped by the mesh builder */
         }
     }
     /* Animated nodes. */
@@ -1104,14 +1103,14 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
         }
     }
     /* Bones: one palette entry each, then influences (at most 4, the largest). */
-    uint32_t pal = 0, extra = 0;
+    uint32_t pal = 0, extra = 0, orphans = 0;
     for (uint32_t b = 0; r == SW_RESULT_OK && b < m->mNumBones; ++b) {
         const struct aiBone* bone = m->mBones[b];
         int32_t node = sw__ai_find_node(c, &bone->mName);
         int32_t joint = node >= 0 ? c->node_joint[node] : -1;
-        if (joint < 0) {
-            r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "bone names a node", b);
-            break;
+        if (joint < 0) { /* a bone naming no node: its weights are dropped */
+            ++orphans;
+            continue;
         }
         if (!sw__mat_finite(&bone->mOffsetMatrix)) {
             r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite bone offset matrix", b);
@@ -1191,6 +1190,11 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
                      c->mesh_refs[mi]);
             sw_scene_warn(c->out, note);
         }
+    }
+    if (r == SW_RESULT_OK && orphans > 0) {
+        snprintf(note, sizeof note, "mesh '%s': %u bones name no node, their weights dropped", name,
+                 orphans);
+        sw_scene_warn(c->out, note);
     }
     if (r == SW_RESULT_OK && renormalized > 0) {
         snprintf(note, sizeof note, "mesh '%s': %u vertices' weights renormalized", name,

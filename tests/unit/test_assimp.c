@@ -1000,12 +1000,25 @@ static void test_crafted_skins(void** state) {
     (void)state;
     sw_scene s;
     sw_error e = {0};
-    /* A bone naming no node. */
+    /* A bone naming no node: dropped with its weights, the vertices go to
+     * the mesh's node (as assimp-testmodels' X/anim_test.x, whose joint3
+     * has weights but no frame). */
     char* skin = make_skin("Nope", "0,1,2", "1.0,1.0,1.0", 3);
-    assert_int_equal(import_x(skin, 10, NULL, &s, &e), SW_RESULT_BAD_DATA);
-    assert_string_equal(e.check, "bone names a node");
-    assert_null(s.skeleton);
+    assert_int_equal(import_x(skin, 10, NULL, &s, &e), SW_RESULT_OK);
+    assert_non_null(
+        strstr(s.warning, "mesh 'mesh_0': 1 bones name no node, their weights dropped"));
+    assert_non_null(strstr(s.warning, "mesh 'mesh_0': 3 vertices without weights bound"));
+    assert_int_equal(s.meshes[0]->palette_count, 1);
+    assert_int_equal(sw_mesh_palette(s.meshes[0])[0], sw_skeleton_find_joint(s.skeleton, "Arm_2"));
+    sw_scene_free(&s, NULL);
     free(skin);
+    char path[512];
+    if (sw_test_model_path(path, sizeof path, "X/anim_test.x")) {
+        import_ok(path, NULL, &s);
+        assert_non_null(strstr(s.warning, "1 bones name no node, their weights dropped"));
+        assert_int_equal(sw_skeleton_find_joint(s.skeleton, "joint3"), -1);
+        sw_scene_free(&s, NULL);
+    }
 
     /* Weights summing to 0.5: renormalized, with a warning. */
     skin = make_skin("Arm", "0,1,2", "0.5,0.5,0.5", 3);

@@ -20,7 +20,8 @@
  *
  * Meshes: triangles only (assimp triangulates; points and lines are
  * skipped), up to 4 influences per vertex renormalized to sum 1, bone
- * offset matrices as inverse binds. Vertices without weights, and meshes
+ * offset matrices as inverse binds; bones naming no node are dropped with
+ * their weights (a warning says so). Vertices without weights, and meshes
  * without bones, are bound rigidly to the joint of the node holding the
  * mesh (identity inverse bind). UVs are channel 0 as assimp gives them
  * (origin bottom left). Names are made unique ("mesh_3" when empty, cut to
@@ -71,7 +72,7 @@ typedef struct sw_assimp_options {
  * "palette count", "keys count", "morph targets count", "float tracks
  * count"; BAD_DATA for what assimp hands back broken: NULL arrays or
  * entries ("child node not NULL", "bone not NULL", ...), "node mesh index
- * in range", "bone names a node", "finite node transform", "finite key
+ * in range", "finite node transform", "finite key
  * time", "finite key value", "non-zero rotation key", "finite vertex
  * position", "face index < vertices", "finite bone offset matrix",
  * "invertible bone offset matrix", "bone vertex id in range", "finite
