@@ -426,7 +426,7 @@ typedef struct sw_animator_root_motion {
  * optional; without a root-motion joint it is zero.
  * Fails (nothing changed): INVALID_ARGUMENT (NULL inst, bound or
  * events_count; NULL params with params_count > 0; events NULL with a non-zero
- * capacity; dt negative or not finite; an instance built for another bound
+ * capacity; dt negative or not finite; an instance whose layout does not match the bound
  * object); BUFFER_TOO_SMALL (params_count below the definition's); BAD_DATA
  * (a parameter that is NaN). */
 SINEW_API sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound* bound,

@@ -412,11 +412,45 @@ static void test_play_verb(void** state) {
     assert_int_equal(WEXITSTATUS(s1), 1);
 }
 
+/* Every byte of robot.json replaced by a few hostile values: fails cleanly or builds. */
+static void test_json_mutations(void** state) {
+    (void)state;
+    size_t size = 0;
+    char* text = (char*)sw_test_read_file(EXAMPLES "/robot.json", &size);
+    assert_non_null(text);
+    char* copy = (char*)malloc(size);
+    const char values[] = {'"', '{', ']', '0', '\\', ' ', 'x', '\0'};
+    uint32_t ok = 0, failed = 0;
+    for (size_t i = 0; i < size; ++i) {
+        for (size_t v = 0; v < sizeof values; ++v) {
+            memcpy(copy, text, size);
+            if (copy[i] == values[v]) continue;
+            copy[i] = values[v];
+            sw_animator_json aj;
+            sw_error err;
+            memset(&err, 0, sizeof err);
+            sw_result r = sw_animator_json_read(copy, size, NULL, &aj, &err);
+            if (r == SW_RESULT_OK) {
+                ++ok;
+                assert_non_null(aj.animator);
+                sw_animator_json_free(&aj, NULL);
+            } else {
+                ++failed;
+                assert_null(aj.animator);
+                assert_non_null(err.check);
+            }
+        }
+    }
+    print_message("mutations: %u rejected, %u accepted\n", failed, ok);
+    assert_true(failed > ok);
+    free(copy);
+    free(text);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_matches_c_desc),
-        cmocka_unit_test(test_json_errors),
-        cmocka_unit_test(test_robot_example),
+        cmocka_unit_test(test_json_matches_c_desc), cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_json_mutations),      cmocka_unit_test(test_robot_example),
         cmocka_unit_test(test_play_verb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
