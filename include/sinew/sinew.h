@@ -3,14 +3,20 @@
 #define SINEW_SINEW_H
 
 #include "additive.h"
+#include "animator.h"
 #include "archive.h"
 #include "base.h"
 #include "blend.h"
+#include "chain.h"
 #include "clip.h"
+#include "hit.h"
+#include "ik.h"
 #include "local_to_model.h"
 #include "math.h"
+#include "mesh.h"
 #include "sample.h"
 #include "skeleton.h"
 #include "skinning.h"
+#include "spring.h"
 
 #endif

@@ -25,10 +25,6 @@
 #define SW__CLIP_HEADER ((uint32_t)sizeof(sw_clip))
 #define SW__CLIP_MAX_TRACKS (3u * SW_SKELETON_MAX_JOINTS + SW_CLIP_MAX_FLOAT_TRACKS)
 
-/* Defined in skeleton.c. */
-int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
-                                 uint32_t count);
-
 static size_t sw__clip_bounded_len(const char* s, size_t cap) {
     const void* z = memchr(s, 0, cap);
     return z ? (size_t)((const char*)z - s) : cap;

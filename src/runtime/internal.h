@@ -66,6 +66,13 @@ static inline bool sw__aligned16(const void* p) {
     return ((uintptr_t)p & 15u) == 0;
 }
 
+/* Finds the first i such that name(ctx, i) equals an earlier name; -1 when
+ * all `count` names are distinct. count <= 1024 (a stack hash table of twice
+ * that many slots). Defined in skeleton.c, used for joint and float track
+ * names. */
+int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
+                                 uint32_t count);
+
 /* Fills err (when not NULL) and returns r. */
 static inline sw_result sw__fail(sw_error* err, sw_result r, const char* check, uint64_t offset,
                                  int64_t index) {

@@ -35,12 +35,6 @@ static uint32_t sw__name_hash(const char* s) {
     return h;
 }
 
-/* Shared with clip.c (float track names): finds the first i such that
- * name(ctx, i) equals an earlier name. Returns -1 when all count names are
- * distinct. count <= 1024 (the hash table below has twice that many slots). */
-int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
-                                 uint32_t count);
-
 int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
                                  uint32_t count) {
     enum { SLOTS = 2048 };
