@@ -11,6 +11,7 @@
 #include "sinew/animator.h"
 #include "sinew/tools/animator_json.h"
 #include "sinew/tools/asset.h"
+#include "sinew/tools/bvh.h"
 
 #define EXAMPLES SINEW_TEST_DATA "/../../examples"
 
@@ -447,11 +448,82 @@ static void test_json_mutations(void** state) {
     free(text);
 }
 
+/* Root motion end to end on a CMU walk: sinew play --bake puts the accumulated
+ * root motion back on the root, so the baked hips must equal the original
+ * hips seen from the ground transform of the first frame: G(0)^-1 * hips(t). */
+static void test_play_bake_root_motion(void** state) {
+    (void)state;
+    char bvh[512];
+    if (SINEW_CLI_PATH[0] == '\0') {
+        print_message("skipped: the CLI is not built\n");
+        return;
+    }
+    if (!sw_test_model_path(bvh, sizeof bvh, "BVH/01_01.bvh")) return;
+    char bake[] = "/tmp/sinew_bake_XXXXXX";
+    int fd = mkstemp(bake);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[1500];
+    snprintf(args, sizeof args,
+             "play %s --animator " SINEW_TEST_DATA "/animator_cmu.json --seconds 2 --fps 30 "
+             "--bake %s",
+             bvh, bake);
+    int status = 0;
+    size_t n = 0;
+    char* text = run_cli(args, &status, &n);
+    free(text);
+    assert_int_equal(status, 0);
+    size_t size = 0;
+    void* data = sw_test_read_file(bake, &size);
+    remove(bake);
+    assert_non_null(data);
+    sw_archive ar;
+    assert_int_equal(sw_archive_load(data, size, &ar, NULL), SW_RESULT_OK);
+    const sw_skeleton* skel = sw_archive_skeleton(&ar, 0);
+    const sw_clip* baked = sw_archive_clip(&ar, 0);
+    assert_int_equal(sw_clip_tracks(baked)[0].keys_count, 61);
+    /* the original */
+    size_t tsize = 0;
+    char* bvh_text = (char*)sw_test_read_file(bvh, &tsize);
+    sw_bvh_result orig;
+    assert_int_equal(sw_bvh_read(bvh_text, tsize, NULL, NULL, &orig, NULL), SW_RESULT_OK);
+    free(bvh_text);
+    const uint32_t P = skel->packets_count;
+    sw_xform4* a = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * P);
+    sw_xform4* b = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * P);
+    sw_sample_job j = {
+        .clip = orig.clip, .skeleton = orig.skeleton, .time = 0.0f, .out = a, .out_count = P};
+    assert_int_equal(sw_sample_job_run(&j), SW_RESULT_OK);
+    sw_xform h0 = sw_pose_get(a, 0);
+    float yaw0 = 2.0f * atan2f(h0.r.y, h0.r.w);
+    sw_quat inv = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), -yaw0);
+    for (int f = 10; f <= 60; f += 25) {
+        float t = (float)f / 30.0f;
+        j.time = t;
+        assert_int_equal(sw_sample_job_run(&j), SW_RESULT_OK);
+        sw_sample_job jb = {.clip = baked, .skeleton = skel, .time = t, .out = b, .out_count = P};
+        assert_int_equal(sw_sample_job_run(&jb), SW_RESULT_OK);
+        sw_xform h = sw_pose_get(a, 0), hb = sw_pose_get(b, 0);
+        sw_vec3 expect = sw_quat_rotate(inv, sw_vec3_make(h.t.x - h0.t.x, 0.0f, h.t.z - h0.t.z));
+        expect.y = h.t.y;
+        sw_test_vec3_near(hb.t, expect, 2e-3f); /* file units (about 1/18 m): 0.1 mm */
+        sw_test_quat_near(hb.r, sw_quat_mul(inv, h.r), 1e-4f);
+        /* the character walked: the hips are metres away from the start */
+        if (f == 60) assert_true(sw_vec3_length(sw_vec3_make(expect.x, 0, expect.z)) > 5.0f);
+        /* other joints are untouched */
+        sw_test_quat_near(sw_pose_get(b, 5).r, sw_pose_get(a, 5).r, 1e-5f);
+    }
+    free(a);
+    free(b);
+    sw_bvh_result_free(&orig, NULL);
+    free(data);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_matches_c_desc), cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_mutations),      cmocka_unit_test(test_robot_example),
-        cmocka_unit_test(test_play_verb),
+        cmocka_unit_test(test_play_verb),           cmocka_unit_test(test_play_bake_root_motion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
