@@ -215,7 +215,7 @@ static sw_result sw__ai_flatten(sw__ai* c) {
         sw__vec_free(c, &parents);
         return r;
     }
-    /* Keep the vectors' blocks: record their capacities through nodes_count-sized copies. */
+    /* Exact-size arrays for the rest of the import. */
     c->nodes_count = (uint32_t)nodes.count;
     c->nodes = (const struct aiNode**)sw__ai_alloc(c, nodes.count, sizeof(*c->nodes));
     c->node_parent = (int32_t*)sw__ai_alloc(c, nodes.count, sizeof(int32_t));

@@ -13,9 +13,10 @@
  * rest pose and keys) unless `keep_pivots` is set or they are animated.
  *
  * Clips: key times become seconds (ticks / ticks per second); every channel
- * keeps its own key times; keys whose time does not increase are dropped;
- * rotations are normalized and made sign-continuous; interpolation is
- * linear; the duration is the longer of the animation's and its last key.
+ * keeps its own key times; keys at negative times or not after the previous
+ * key are dropped (a warning counts them); rotations are normalized and made
+ * sign-continuous; interpolation is linear (assimp's pre/post states are
+ * ignored); the duration is the longer of the animation's and its last key.
  * Empty or repeated clip names are made unique ("clip_0", "Walk_2").
  *
  * Meshes: triangles only (assimp triangulates; points and lines are

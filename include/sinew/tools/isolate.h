@@ -62,7 +62,10 @@ typedef struct sw_isolate_result {
  * into *out in the parent (options NULL: defaults).
  * Memory: out->data is allocated with `alloc` (NULL: libc); free with
  * sw_isolate_result_free. The child ends with _exit, so its allocations,
- * atexit handlers and leak checks do not run.
+ * atexit handlers and leak checks do not run; it resets the handlers of
+ * SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT first, so a crash shows as
+ * the signal (a sanitizer's or test framework's handler would turn it into
+ * an exit status).
  * Fails: INVALID_ARGUMENT (NULL fn or out); LIMIT "timed out" (the child
  * was killed); BAD_DATA "crashed (signal N)" for the common signals,
  * "crashed (other signal)" else (out->signal holds it); IO "fork", "pipe",
