@@ -857,7 +857,10 @@ sw_result sw_gltf_export(const sw_scene* scene, const sw_gltf_export_options* op
     sw__gx_joint_nodes(&g, s);
     /* Meshes, their skins and nodes; which joints they keep on re-import. */
     bool* covered = (bool*)sw_alloc(alloc, joints, 16);
-    if (!covered) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    if (!covered) {
+        sw__gx_free(&g);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    }
     memset(covered, 0, joints);
     const int16_t* parents = sw_skeleton_parents(s);
     for (uint32_t m = 0; m < scene->meshes_count; ++m) {

@@ -516,6 +516,63 @@ static void test_shared_times(void** state) {
     free_scene(&f);
 }
 
+/* An allocator that fails from the `fail_at`-th call on and tracks what is
+ * still allocated. */
+typedef struct counting_alloc {
+    int calls, fail_at;
+    long live;
+} counting_alloc;
+
+static void* counting_alloc_fn(void* user, size_t size, size_t align) {
+    counting_alloc* c = (counting_alloc*)user;
+    if (c->calls++ >= c->fail_at) return NULL;
+    void* p = aligned_alloc(align, (size + align - 1u) & ~(align - 1u));
+    if (p) ++c->live;
+    return p;
+}
+
+static void counting_free_fn(void* user, void* ptr, size_t size) {
+    (void)size;
+    counting_alloc* c = (counting_alloc*)user;
+    if (ptr) --c->live;
+    free(ptr);
+}
+
+/* Every allocation failure gives OUT_OF_MEMORY with nothing left allocated;
+ * past the last allocation the export succeeds with the same bytes. */
+static void test_allocation_failures(void** state) {
+    (void)state;
+    scene_fixture f;
+    make_scene(&f);
+    void* ref = NULL;
+    size_t ref_size = 0;
+    sw_error e = {0};
+    assert_int_equal(sw_gltf_export(&f.scene, NULL, NULL, &ref, &ref_size, &e), SW_RESULT_OK);
+    int k = 0;
+    for (;; ++k) {
+        counting_alloc c = {0, k, 0};
+        const sw_allocator a = {counting_alloc_fn, counting_free_fn, &c};
+        void* data = NULL;
+        size_t size = 0;
+        sw_result r = sw_gltf_export(&f.scene, NULL, &a, &data, &size, &e);
+        if (r == SW_RESULT_OK) {
+            assert_int_equal(size, ref_size);
+            assert_memory_equal(data, ref, size);
+            sw_free(&a, data, size);
+            assert_int_equal(c.live, 0);
+            break;
+        }
+        assert_int_equal(r, SW_RESULT_OUT_OF_MEMORY);
+        assert_string_equal(e.check, "allocation");
+        assert_null(data);
+        assert_int_equal(c.live, 0);
+    }
+    print_message("export of the fixture: %d allocations\n", k);
+    assert_true(k > 10);
+    sw_free(NULL, ref, ref_size);
+    free_scene(&f);
+}
+
 static void test_options_and_failures(void** state) {
     (void)state;
     scene_fixture f;
@@ -766,9 +823,10 @@ static void test_round_trip_bvh(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_glb_structure),        cmocka_unit_test(test_shared_times),
-        cmocka_unit_test(test_options_and_failures), cmocka_unit_test(test_round_trip_fixture),
-        cmocka_unit_test(test_round_trip_robot),     cmocka_unit_test(test_round_trip_bvh),
+        cmocka_unit_test(test_glb_structure),       cmocka_unit_test(test_shared_times),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_options_and_failures),
+        cmocka_unit_test(test_round_trip_fixture),  cmocka_unit_test(test_round_trip_robot),
+        cmocka_unit_test(test_round_trip_bvh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
