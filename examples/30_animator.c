@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
         {"once", SW_ANIMATOR_PARAM_TYPE_TRIGGER, 0.0f},
     };
     const sw_animator_member_desc members[] = {{"A", 0.0f, 0.0f}, {"B", 1.0f, 0.0f}};
-    const sw_animator_blend_space_desc spaces[] = {{"mix", "blend", NULL, members, 2, NULL, 0}};
+    const sw_animator_blend_space_desc spaces[] = {
+        {"mix", "blend", NULL, members, 2, NULL, 0, false}};
     const sw_animator_state_desc states[] = {
         {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL},
         {"OneShot", SW_ANIMATOR_MOTION_CLIP, "B", true, 1.5f, NULL},

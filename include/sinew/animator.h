@@ -57,9 +57,15 @@
  * band interpolation in cartesian space: member i gets
  * h_i = max(0, min over j != i of 1 - dot(p - p_i, p_j - p_i) / |p_j - p_i|^2),
  * weights h_i / sum h; continuous, 1 at a member, the two neighbours along an
- * edge). Members share one normalized phase: the blended cycle length is
- * L = sum w_i * duration_i and the phase advances by speed * dt / L, so each
- * clip plays at rate duration_i / L. With sync markers (event names such as
+ * edge). Directional 2D spaces (velocity-like parameters: direction times
+ * speed, as Unity's "freeform directional") use the bands in polar form: for
+ * members i, j the vectors p - p_i and p_j - p_i become
+ * ((|p| - |p_i|) / m, 2 * angle(p_i, p)) and ((|p_j| - |p_i|) / m,
+ * 2 * angle(p_i, p_j)) with m = (|p_i| + |p_j|) / 2 and signed angles, the
+ * angle terms 0 when p_i, p_j or p is at the origin; so speed and direction
+ * blend separately and a member at the origin (idle) fades by speed alone. Members share one
+ * normalized phase: the blended cycle length is L = sum w_i * duration_i and the phase advances by
+ * speed * dt / L, so each clip plays at rate duration_i / L. With sync markers (event names such as
  * "LeftFootDown", "RightFootDown"), every member must hold the same cyclic
  * sequence of those events; the phase then runs segment by segment between
  * markers (segment length blended the same way) and each clip is mapped
@@ -159,6 +165,7 @@ typedef struct sw_animator_blend_space_desc {
     uint32_t members_count;
     const char* const* sync_markers; /* optional event names, checked against the clips at bind */
     uint32_t sync_markers_count;
+    bool directional; /* 2D only: gradient bands in polar space (see the top); false: cartesian */
 } sw_animator_blend_space_desc;
 
 typedef enum sw_animator_motion {

@@ -657,6 +657,7 @@ static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
         bs[i].members_count = b->members_count;
         bs[i].first_marker = markers_at;
         bs[i].markers_count = b->sync_markers_count;
+        bs[i].directional = b->param_y && b->directional ? 1u : 0u;
         for (uint32_t m = 0; m < b->members_count; ++m) {
             sw__anim_member* o = &mem_out[members_at + m];
             o->clip = sw__anim_slot(cc, b->members[m].clip);
@@ -930,7 +931,8 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
                   b->first_member == members && b->members_count >= 1 &&
                   b->members_count <= SW_ANIMATOR_MAX_MEMBERS &&
                   b->members_count <= a->members_count - members && b->first_marker == markers &&
-                  b->markers_count <= SW_ANIMATOR_MAX_MARKERS &&
+                  b->markers_count <= SW_ANIMATOR_MAX_MARKERS && b->directional <= 1u &&
+                  (b->directional == 0u || b->param_y != SW_ANIMATOR_NONE) &&
                   b->markers_count <= a->markers_count - markers;
         if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "blend space", a->bspaces_offset, i);
         const sw__anim_member* m = &sw__anim_members(a)[members];

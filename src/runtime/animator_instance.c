@@ -343,12 +343,35 @@ static void sw__bspace_weights(const sw_animator* a, uint32_t bi, const float* p
     }
     float py = params[bs->param_y];
     float sum = 0.0f;
+    const float pr = sqrtf(px * px + py * py);
     for (uint32_t i = 0; i < n; ++i) {
         float h = 1.0f;
         float qx = px - m[i].x, qy = py - m[i].y;
+        const float ri = sqrtf(m[i].x * m[i].x + m[i].y * m[i].y);
         for (uint32_t j = 0; j < n; ++j) {
             if (j == i) continue;
             float ex = m[j].x - m[i].x, ey = m[j].y - m[i].y;
+            if (bs->directional) {
+                /* polar: (radial difference / mean radius, 2 * signed angle) */
+                const float rj = sqrtf(m[j].x * m[j].x + m[j].y * m[j].y);
+                const float mean = 0.5f * (ri + rj);
+                float aij = 0.0f, aip = 0.0f;
+                if (ri > 0.0f && rj > 0.0f && pr > 0.0f) {
+                    aij = atan2f(m[i].x * m[j].y - m[i].y * m[j].x,
+                                 m[i].x * m[j].x + m[i].y * m[j].y);
+                    aip = atan2f(m[i].x * py - m[i].y * px, m[i].x * px + m[i].y * py);
+                    /* opposite members: either way round leads to j; measure p's
+                     * angle unsigned so both sides are treated alike */
+                    if (fabsf(aij) > 3.14159f) {
+                        aij = 3.14159265f;
+                        aip = fabsf(aip);
+                    }
+                }
+                ex = (rj - ri) / mean;
+                ey = 2.0f * aij;
+                qx = (pr - ri) / mean;
+                qy = 2.0f * aip;
+            }
             float v = 1.0f - (qx * ex + qy * ey) / (ex * ex + ey * ey);
             if (v < h) h = v;
         }

@@ -23,6 +23,7 @@ typedef struct sw__anim_bspace {
     uint32_t param_x, param_y; /* param_y NONE: 1D */
     uint32_t first_member, members_count;
     uint32_t first_marker, markers_count;
+    uint32_t directional; /* 2D: polar gradient bands */
 } sw__anim_bspace;
 
 typedef struct sw__anim_member {

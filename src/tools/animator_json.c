@@ -155,7 +155,8 @@ static sw_result sw__aj_params(sw__aj* c, int32_t arr, sw_animator_desc* d) {
 }
 
 static sw_result sw__aj_spaces(sw__aj* c, int32_t arr, sw_animator_desc* d) {
-    static const char* const keys[] = {"name", "x", "y", "members", "sync_markers", NULL};
+    static const char* const keys[] = {"name",         "x",           "y", "members",
+                                       "sync_markers", "directional", NULL};
     static const char* const mkeys[] = {"clip", "x", "y", NULL};
     uint32_t i = 0;
     for (int32_t t = sw__json_first(c->j, arr); t >= 0; t = sw__json_next(c->j, arr, t), ++i) {
@@ -164,6 +165,7 @@ static sw_result sw__aj_spaces(sw__aj* c, int32_t arr, sw_animator_desc* d) {
         SW__AJ_TRY(sw__aj_str(c, t, "name", true, &b->name, "blend space name"));
         SW__AJ_TRY(sw__aj_str(c, t, "x", true, &b->param_x, "blend space x parameter"));
         SW__AJ_TRY(sw__aj_str(c, t, "y", false, &b->param_y, "blend space y parameter"));
+        SW__AJ_TRY(sw__aj_bool(c, t, "directional", &b->directional, "blend space directional"));
         int32_t ms;
         SW__AJ_TRY(sw__aj_array(c, t, "members", &ms, "blend space members"));
         if (ms < 0) return sw__aj_fail(c, t, "blend space members");

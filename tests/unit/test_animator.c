@@ -133,9 +133,9 @@ static const sw_animator_member_desc k_dir_members[] = {{"idle", 0.0f, 0.0f},
                                                         {"strafe", -1.0f, 0.7f}};
 static const char* const k_markers[] = {"LeftFootDown", "RightFootDown"};
 static const sw_animator_blend_space_desc k_spaces[] = {
-    {"loco", "speed", NULL, k_loco_members, 3, NULL, 0},
-    {"dir2d", "dir", "speed", k_dir_members, 5, NULL, 0},
-    {"synced", "speed", NULL, k_loco_members + 1, 2, k_markers, 2},
+    {"loco", "speed", NULL, k_loco_members, 3, NULL, 0, false},
+    {"dir2d", "dir", "speed", k_dir_members, 5, NULL, 0, false},
+    {"synced", "speed", NULL, k_loco_members + 1, 2, k_markers, 2, false},
 };
 static const sw_animator_condition_desc k_punch_cond[] = {{"punch", SW_ANIMATOR_OP_TRIGGER, 0}};
 static const sw_animator_state_desc k_base_states[] = {
@@ -612,6 +612,118 @@ static void test_blend_space_weights_continuous(void** state) {
         }
     }
     rig_close(&r);
+}
+
+/* Directional (polar) 2D space: idle at the origin, walk and run forward, strafes at the
+ * sides. Speed and direction blend separately. */
+static void polar_weights(rig* r, float x, float y, float* w) {
+    r->params[P_DIR] = x;
+    r->params[P_SPEED] = y;
+    rig_update(r, 0.0f, NULL, 0, NULL);
+    sw_animator_contribution c[16];
+    uint32_t n = contribs_of_state(r, 0, c, 16);
+    for (int i = 0; i < 7; ++i)
+        w[i] = 0.0f;
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) {
+        assert_true(c[i].weight >= 0.0f);
+        w[c[i].clip] += c[i].weight;
+        sum += c[i].weight;
+    }
+    assert_near(sum, 1.0f, 1e-5);
+}
+
+static void test_blend_space_directional(void** state) {
+    (void)state;
+    /* clips: idle 0, walk 1, run 2, strafe 3, aim 4 (used as the left strafe) */
+    const sw_animator_member_desc members[] = {{"idle", 0.0f, 0.0f},
+                                               {"walk", 0.0f, 1.4f},
+                                               {"run", 0.0f, 3.2f},
+                                               {"strafe", 1.4f, 0.0f},
+                                               {"aim", -1.4f, 0.0f}};
+    for (int polar = 0; polar < 2; ++polar) {
+        sw_animator_blend_space_desc spaces[3];
+        memcpy(spaces, k_spaces, sizeof spaces);
+        spaces[1].members = members;
+        spaces[1].directional = polar != 0;
+        sw_animator_state_desc states[3];
+        memcpy(states, k_base_states, sizeof states);
+        states[0].target = "dir2d";
+        sw_animator_machine_desc machines[3];
+        memcpy(machines, k_machines, sizeof machines);
+        machines[0].states = states;
+        sw_animator_desc d = base_desc();
+        d.blend_spaces = spaces;
+        d.machines = machines;
+        d.layers_count = 1;
+        d.machines_count = 1;
+        rig r;
+        rig_open(&r, &d);
+        /* slots: members first in desc order of all spaces: idle, walk, run, strafe (k_loco
+         * and dir2d), then aim */
+        const int idle = 0, walk = 1, run = 2, strafe = 3;
+        const int left = 4;
+        float w[7];
+        /* 1 at each member */
+        for (int m = 0; m < 5; ++m) {
+            polar_weights(&r, members[m].x, members[m].y, w);
+            int slot = m == 4 ? left : m;
+            assert_near(w[slot], 1.0f, 1e-5);
+        }
+        /* between walk and run on the forward axis: only those two, half and half */
+        polar_weights(&r, 0.0f, 2.3f, w);
+        assert_near(w[walk], 0.5f, 1e-5);
+        assert_near(w[run], 0.5f, 1e-5);
+        /* diagonal at walking speed: polar keeps idle out (speed 1.4 everywhere on the arc);
+         * cartesian lets idle in (the point is inside the idle-walk-strafe triangle) */
+        const float k = 1.4f / sqrtf(2.0f);
+        polar_weights(&r, k, k, w);
+        if (polar) {
+            assert_near(w[idle], 0.0f, 1e-6);
+            assert_near(w[walk], 0.5f, 1e-5);
+            assert_near(w[strafe], 0.5f, 1e-5);
+        } else {
+            assert_true(w[idle] > 0.1f);
+        }
+        /* continuity along arcs and rays away from the origin */
+        float prev[7];
+        for (int step = 0; step <= 720; ++step) {
+            float ang = (float)step * 3.14159265f / 360.0f;
+            float rad = 0.3f + 2.5f * (0.5f + 0.5f * sinf(ang * 3.0f));
+            polar_weights(&r, rad * sinf(ang), rad * cosf(ang), w);
+            if (step > 0) {
+                for (int i = 0; i < 7; ++i)
+                    assert_near(w[i], prev[i], 0.08);
+            }
+            memcpy(prev, w, sizeof prev);
+        }
+        /* full circles at fixed speeds (0.25 degree steps) and rays at fixed directions */
+        const float radii[] = {0.5f, 1.0f, 1.4f, 2.0f, 3.2f, 4.0f};
+        for (size_t ri = 0; ri < sizeof radii / sizeof radii[0]; ++ri) {
+            for (int step = 0; step <= 1440; ++step) {
+                float ang = (float)step * 3.14159265f / 720.0f;
+                polar_weights(&r, radii[ri] * sinf(ang), radii[ri] * cosf(ang), w);
+                if (step > 0) {
+                    for (int i = 0; i < 7; ++i)
+                        assert_near(w[i], prev[i], 0.03);
+                }
+                memcpy(prev, w, sizeof prev);
+            }
+        }
+        for (int dir = 0; dir < 36; ++dir) {
+            float ang = (float)dir * 3.14159265f / 18.0f + 0.01f;
+            for (int step = 0; step <= 400; ++step) {
+                float rad = 0.1f + (float)step * 0.01f;
+                polar_weights(&r, rad * sinf(ang), rad * cosf(ang), w);
+                if (step > 0) {
+                    for (int i = 0; i < 7; ++i)
+                        assert_near(w[i], prev[i], 0.05);
+                }
+                memcpy(prev, w, sizeof prev);
+            }
+        }
+        rig_close(&r);
+    }
 }
 
 /* ---- crossfades, cuts, finished ---- */
@@ -1397,7 +1509,8 @@ static void test_cmu_bvh(void** state) {
     const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f},
                                              {"go", SW_ANIMATOR_PARAM_TYPE_TRIGGER, 0.0f}};
     const sw_animator_member_desc members[] = {{n1, 0.0f, 0.0f}, {n2, 1.0f, 0.0f}};
-    const sw_animator_blend_space_desc spaces[] = {{"mix", "blend", NULL, members, 2, NULL, 0}};
+    const sw_animator_blend_space_desc spaces[] = {
+        {"mix", "blend", NULL, members, 2, NULL, 0, false}};
     const sw_animator_state_desc states[] = {
         {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL},
         {"Second", SW_ANIMATOR_MOTION_CLIP, n2, true, 0.0f, NULL},
@@ -1545,6 +1658,7 @@ int main(void) {
         cmocka_unit_test(test_bind_errors),
         cmocka_unit_test(test_blend_space_phase_and_cycle),
         cmocka_unit_test(test_blend_space_weights_continuous),
+        cmocka_unit_test(test_blend_space_directional),
         cmocka_unit_test(test_crossfade_cut_finished),
         cmocka_unit_test(test_play_and_interrupt),
         cmocka_unit_test(test_events_exactly_once),

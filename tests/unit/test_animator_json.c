@@ -23,7 +23,7 @@ static const char k_small[] =
     "  \"blend_spaces\": [{\"name\": \"loco\", \"x\": \"speed\", \"y\": \"n\",\n"
     "     \"members\": [{\"clip\": \"a\", \"x\": 0, \"y\": 0}, {\"clip\": \"b\", \"x\": 1.5, "
     "\"y\": 2}],\n"
-    "     \"sync_markers\": [\"L\", \"R\"]}],\n"
+    "     \"sync_markers\": [\"L\", \"R\"], \"directional\": true}],\n"
     "  \"machines\": [\n"
     "    {\"name\": \"M\", \"entry\": \"Loco\", \"states\": [\n"
     "       {\"name\": \"Hit\", \"clip\": \"c\", \"once\": true, \"speed\": 1.5},\n"
@@ -87,7 +87,8 @@ static void test_json_matches_c_desc(void** state) {
     };
     const sw_animator_member_desc members[] = {{"a", 0.0f, 0.0f}, {"b", 1.5f, 2.0f}};
     const char* const markers[] = {"L", "R"};
-    const sw_animator_blend_space_desc spaces[] = {{"loco", "speed", "n", members, 2, markers, 2}};
+    const sw_animator_blend_space_desc spaces[] = {
+        {"loco", "speed", "n", members, 2, markers, 2, true}};
     const sw_animator_state_desc m_states[] = {
         {"Hit", SW_ANIMATOR_MOTION_CLIP, "c", true, 1.5f, NULL},
         {"Loco", SW_ANIMATOR_MOTION_BLEND_SPACE, "loco", false, 0.0f, "speed"},
