@@ -44,7 +44,7 @@ typedef struct sw_mesh {
     uint32_t name_offset;            /* NUL-terminated */
     uint32_t positions_offset;       /* float[3 * V], bind space */
     uint32_t normals_offset;         /* float[3 * V], finite (unit length not checked), or 0 */
-    uint32_t uvs_offset;             /* float[2 * V] or 0 */
+    uint32_t uvs_offset;             /* float[2 * V], origin top left (glTF), or 0 */
     uint32_t joints_offset;          /* uint16_t[4 * V], palette indices */
     uint32_t weights_offset;         /* float[4 * V], each >= 0, summing to 1 within 1e-3 */
     uint32_t indices_offset;         /* uint32_t[I], each < V */
@@ -104,7 +104,7 @@ typedef struct sw_mesh_desc {
     uint32_t vertices_count;
     const float* positions;       /* 3 * V */
     const float* normals;         /* optional, 3 * V */
-    const float* uvs;             /* optional, 2 * V */
+    const float* uvs;             /* optional, 2 * V; origin at the top left, v down (as glTF) */
     const uint16_t* joints;       /* 4 * V palette indices (unused slots: weight 0) */
     const float* weights;         /* 4 * V */
     const uint32_t* indices;      /* optional: NULL means 0..V-1 (V a multiple of 3) */
