@@ -5,7 +5,8 @@
  * - sw_animator, the definition: parameters, blend spaces, state machines
  *   (states, transitions), layers and the root-motion joint. Built once from
  *   an sw_animator_desc into one contiguous, relocatable, immutable block
- *   (sw_animator_init / _create, like sw_skeleton). Clips are referenced by
+ *   (sw_animator_init / _create, like sw_skeleton; sw_animator_load validates
+ *   a stored copy in place). Clips are referenced by
  *   name: every distinct clip name becomes a clip slot, numbered in order of
  *   first use by blend-space members (desc order), then by clip states.
  * - sw_animator_bound, the definition bound to one skeleton and its clips:

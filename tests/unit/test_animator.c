@@ -838,6 +838,66 @@ static void test_play_and_interrupt(void** state) {
     rig_close(&r);
 }
 
+/* Interruption sources: A fades to B over 1 s; meanwhile y is set. NONE waits for the fade,
+ * CURRENT takes A's transition (to D), NEXT takes B's (to C). */
+static void test_interruption_sources(void** state) {
+    (void)state;
+    const sw_animator_param_desc params[] = {{"x", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f},
+                                             {"y", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
+    const sw_animator_state_desc states[] = {
+        {"A", SW_ANIMATOR_MOTION_CLIP, "idle", false, 0.0f, NULL},
+        {"B", SW_ANIMATOR_MOTION_CLIP, "walk", false, 0.0f, NULL},
+        {"C", SW_ANIMATOR_MOTION_CLIP, "run", false, 0.0f, NULL},
+        {"D", SW_ANIMATOR_MOTION_CLIP, "punch", false, 0.0f, NULL},
+    };
+    const sw_animator_condition_desc cx[] = {{"x", SW_ANIMATOR_OP_GREATER, 0.5f}};
+    const sw_animator_condition_desc cy[] = {{"y", SW_ANIMATOR_OP_GREATER, 0.5f}};
+    const sw_animator_interrupt modes[3] = {
+        SW_ANIMATOR_INTERRUPT_NONE, SW_ANIMATOR_INTERRUPT_CURRENT, SW_ANIMATOR_INTERRUPT_NEXT};
+    const uint32_t expect_after[3] = {1, 3, 2}; /* current state right after y is set */
+    for (int k = 0; k < 3; ++k) {
+        const sw_animator_transition_desc trans[] = {
+            {"A", "B", cx, 1, false, 0.0f, 1.0f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT, modes[k],
+             false},
+            {"A", "D", cy, 1, false, 0.0f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
+             SW_ANIMATOR_INTERRUPT_NONE, false},
+            {"B", "C", cy, 1, false, 0.0f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
+             SW_ANIMATOR_INTERRUPT_NONE, false},
+        };
+        const sw_animator_machine_desc machines[] = {{"M", states, 4, trans, 3, NULL}};
+        const sw_animator_layer_desc layers[] = {{"base", "M", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
+                                                  NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
+        sw_animator_desc d = {params, 2, NULL, 0, machines, 1, layers, 1, NULL, 0.0f};
+        rig r;
+        rig_open(&r, &d);
+        r.params[0] = 1.0f;
+        rig_update(&r, 0.1f, NULL, 0, NULL);
+        assert_int_equal(sw_animator_current_state(r.inst, r.bound, 0), 1);
+        r.params[0] = 0.0f;
+        rig_update(&r, 0.3f, NULL, 0, NULL); /* fade at 0.3 */
+        r.params[1] = 1.0f;
+        rig_update(&r, 0.1f, NULL, 0, NULL);
+        assert_int_equal(sw_animator_current_state(r.inst, r.bound, 0), expect_after[k]);
+        sw_animator_state_info info[8];
+        uint32_t n = sw_animator_states(r.inst, r.bound, info, 8);
+        float sum = 0.0f;
+        for (uint32_t i = 0; i < n; ++i)
+            sum += info[i].weight;
+        assert_near(sum, 1.0f, 1e-6);
+        if (k > 0) {
+            /* interrupted: three playing states, the weights before continue */
+            assert_int_equal(n, 3);
+            assert_near(info[0].weight, 0.6f, 1e-5);
+            assert_near(info[1].weight, 0.4f, 1e-5);
+        }
+        /* NONE: once the fade is over, B's own transition fires */
+        for (int f = 0; f < 8; ++f)
+            rig_update(&r, 0.1f, NULL, 0, NULL);
+        assert_int_equal(sw_animator_current_state(r.inst, r.bound, 0), k == 1 ? 3u : 2u);
+        rig_close(&r);
+    }
+}
+
 /* ---- events ---- */
 
 static void test_events_exactly_once(void** state) {
@@ -1661,6 +1721,7 @@ int main(void) {
         cmocka_unit_test(test_blend_space_directional),
         cmocka_unit_test(test_crossfade_cut_finished),
         cmocka_unit_test(test_play_and_interrupt),
+        cmocka_unit_test(test_interruption_sources),
         cmocka_unit_test(test_events_exactly_once),
         cmocka_unit_test(test_events_large_dt_and_capacity),
         cmocka_unit_test(test_root_motion_cycles_and_rates),
