@@ -465,6 +465,7 @@ static void test_four_legs(void** state) {
     }
     assert_near(st.pelvis.value, 0.0f, 1e-6);
     /* Going downhill instead: the body drops by the lowest foot. */
+    ik_rig_free(&r);
     ik_rig_init(&r, s);
     ground down = {.kind = GROUND_SLOPE, .angle = -20.0f * PI_F / 180.0f};
     sw_foot_job j2 = job;
