@@ -1077,8 +1077,10 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
         if (uvs_ok) {
             struct aiVector3D uv = m->mTextureCoords[0][v];
             if (!isfinite(uv.x) || !isfinite(uv.y)) uvs_ok = false;
+            /* assimp gives UVs with the origin bottom left (OpenGL);
+             * sw_mesh stores them top left, as glTF does. */
             t.uvs[2 * v + 0] = uv.x;
-            t.uvs[2 * v + 1] = uv.y;
+            t.uvs[2 * v + 1] = 1.0f - uv.y;
         }
     }
     if (r == SW_RESULT_OK && t.normals && !normals_ok) {

@@ -585,6 +585,50 @@ static const sw_clip_track* float_track(const sw_clip* c, const char* name) {
     return &sw_clip_tracks(c)[c->tracks_count - c->float_tracks_count + (uint32_t)f];
 }
 
+/* UVs: OBJ stores them with the origin bottom left; sw_mesh keeps glTF's top
+ * left origin, so every imported (u, v) must be some "vt u v" line's
+ * (u, 1 - v), read from the text here. */
+static void test_obj_uvs_top_left(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "OBJ/spider.obj")) return;
+    FILE* f = fopen(path, "r");
+    assert_non_null(f);
+    static float vt[4096][2];
+    uint32_t vt_count = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f) && vt_count < 4096) {
+        float u, v;
+        if (sscanf(line, "vt %f %f", &u, &v) == 2) {
+            vt[vt_count][0] = u;
+            vt[vt_count][1] = v;
+            ++vt_count;
+        }
+    }
+    fclose(f);
+    assert_true(vt_count > 0);
+    sw_scene s;
+    import_ok(path, NULL, &s);
+    uint32_t checked = 0;
+    for (uint32_t m = 0; m < s.meshes_count; ++m) {
+        const float* uv = sw_mesh_uvs(s.meshes[m]);
+        if (!uv) continue;
+        for (uint32_t v = 0; v < s.meshes[m]->vertices_count; ++v) {
+            bool found = false;
+            for (uint32_t k = 0; k < vt_count && !found; ++k) {
+                found = fabsf(uv[2 * v] - vt[k][0]) < 1e-6f &&
+                        fabsf(uv[2 * v + 1] - (1.0f - vt[k][1])) < 1e-6f;
+            }
+            if (!found) fail_msg("mesh %u vertex %u: uv (%g, %g) is no file vt flipped", m, v,
+                                 (double)uv[2 * v], (double)uv[2 * v + 1]);
+            ++checked;
+        }
+    }
+    assert_true(checked > 0);
+    print_message("spider.obj: %u vertex UVs equal a file vt with v flipped\n", checked);
+    sw_scene_free(&s, NULL);
+}
+
 static const sw_mesh* find_mesh(const sw_scene* s, const char* name) {
     for (uint32_t i = 0; i < s->meshes_count; ++i) {
         if (strcmp(sw_mesh_name(s->meshes[i]), name) == 0) return s->meshes[i];
@@ -1456,6 +1500,7 @@ int main(void) {
         cmocka_unit_test(test_collada_nested),
         cmocka_unit_test(test_robot_expressive),
         cmocka_unit_test(test_robot_morphs_against_native),
+        cmocka_unit_test(test_obj_uvs_top_left),
         cmocka_unit_test(test_robot_skinned_against_native),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_memory_equals_file),
