@@ -430,8 +430,9 @@ typedef struct sw_animator_root_motion {
  * layer, clip events (machine, playing state from oldest, member, time), then
  * FINISHED, then ENTER;
  * *events_count receives how many there were, which may exceed the capacity
- * (the extra ones are lost, everything else is still done). root_motion is
- * optional; without a root-motion joint it is zero.
+ * (the extra ones are lost, everything else is still done; the count
+ * saturates at UINT32_MAX). A state advances at most 1e12 cycles per update.
+ * root_motion is optional; without a root-motion joint it is zero.
  * Fails (nothing changed): INVALID_ARGUMENT (NULL inst, bound or
  * events_count; NULL params with params_count > 0; events NULL with a non-zero
  * capacity; dt negative or not finite; an instance whose layout does not match the bound

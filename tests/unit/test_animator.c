@@ -1377,6 +1377,54 @@ static void test_determinism(void** state) {
     free(b);
 }
 
+/* Extreme but valid inputs: huge dt, infinite parameters. No NaN anywhere, counts finite. */
+static void test_extreme_inputs(void** state) {
+    (void)state;
+    sw_animator_desc d = base_desc();
+    for (int space = 0; space < 2; ++space) {
+        sw_animator_state_desc states[3];
+        memcpy(states, k_base_states, sizeof states);
+        states[0].target = space ? "dir2d" : "loco";
+        sw_animator_machine_desc machines[3];
+        memcpy(machines, k_machines, sizeof machines);
+        machines[0].states = states;
+        d.machines = machines;
+        rig r;
+        rig_open(&r, &d);
+        const float values[] = {INFINITY, -INFINITY, 3.4e38f, -3.4e38f, 0.0f, 1e-30f};
+        const float dts[] = {3.4e38f, 1e-30f, 0.0f, 1e6f, 0.016f};
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
+            for (size_t k = 0; k < sizeof dts / sizeof dts[0]; ++k) {
+                r.params[P_SPEED] = values[i];
+                r.params[P_DIR] = values[(i + k) % 6];
+                r.params[P_LOCO_SPEED] = values[(i + 2 * k) % 6];
+                r.params[P_AIM] = values[(i + 3) % 6];
+                if (k == 2) r.params[P_PUNCH] = 1.0f;
+                sw_animator_event ev[8];
+                sw_animator_root_motion rm;
+                uint32_t n = rig_update(&r, dts[k], ev, 8, &rm);
+                /* 1e12 cycles of events in one update: the count saturates, never wraps */
+                for (uint32_t j = 0; j < n && j < 8; ++j)
+                    assert_non_null(ev[j].name);
+                assert_true(isfinite(rm.translation.x) && isfinite(rm.translation.z) &&
+                            isfinite(rm.yaw));
+                rig_eval(&r);
+                for (uint32_t j = 0; j < JOINTS; ++j) {
+                    sw_xform x = sw_pose_get(r.pose, j);
+                    assert_true(isfinite(x.t.x) && isfinite(x.t.y) && isfinite(x.t.z));
+                    assert_true(isfinite(x.r.x) && isfinite(x.r.w) && isfinite(x.s.x));
+                }
+                sw_animator_contribution c[32];
+                uint32_t nc = sw_animator_contributions(r.inst, r.bound, c, 32);
+                for (uint32_t j = 0; j < nc && j < 32; ++j) {
+                    assert_true(isfinite(c[j].weight) && isfinite(c[j].time));
+                }
+            }
+        }
+        rig_close(&r);
+    }
+}
+
 /* ---- argument tables for update and evaluate ---- */
 
 static void test_update_evaluate_arguments(void** state) {
@@ -1732,6 +1780,7 @@ int main(void) {
         cmocka_unit_test(test_nested_machine),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_update_evaluate_arguments),
+        cmocka_unit_test(test_extreme_inputs),
         cmocka_unit_test(test_idle_controller),
         cmocka_unit_test(test_load_hostile),
         cmocka_unit_test(test_cmu_bvh),
