@@ -2,8 +2,9 @@
  * the surface within 1 mm, no over-extension, the pelvis lowered only when
  * needed, the foot tilted to the normal within its limit), a synthetic walk
  * down a step (pelvis continuous, against the unsmoothed pop), weight 0 and
- * 0.5, a four-legged synthetic creature, and the validity table. The ground
- * is analytic: a height field hit by vertical rays. */
+ * 0.5, the capture itself jumping over a step and back, a four-legged
+ * synthetic creature, and the validity table. The ground is analytic: a
+ * height field hit by vertical rays. */
 #include "ik_fixture.h"
 
 #include "sinew/foot.h"
@@ -396,6 +397,47 @@ static void test_walk_over_step(void** state) {
     cmu_close(&c);
 }
 
+/* The capture itself (01_01: forward jumps along +Z and back) over a 10 cm
+ * step down at z = 1, 18 s at 60 fps: the pelvis never rises above the
+ * animation and moves less than 2 cm per frame, the legs are never longer
+ * than their bones, and the feet cross the edge down and back up. */
+static void test_cmu_clip_over_step(void** state) {
+    (void)state;
+    cmu c;
+    if (!cmu_open(&c)) return;
+    ground g = {.kind = GROUND_STEP, .height = -0.1f, .edge_z = 1.0f, .edge_x = NAN};
+    sw_foot_state st = {0};
+    float prev = 0.0f, worst = 0.0f, lowest = 0.0f;
+    uint32_t crossings = 0;
+    bool beyond_prev = false;
+    const float dt = 1.0f / 60.0f;
+    for (int f = 0; f < 1080; ++f) {
+        ik_rig_sample(&c.rig, c.bvh.clip, (float)f * dt);
+        const float hip_anim = ik_pos(&c.rig, c.hips).y;
+        const bool beyond = ik_pos(&c.rig, c.legs[0].ankle).z >= g.edge_z;
+        if (f > 0 && beyond != beyond_prev) crossings++;
+        beyond_prev = beyond;
+        sw_foot_job job = cmu_job(&c, &g, &st);
+        job.dt = dt;
+        assert_int_equal(sw_foot_job_run(&job), SW_RESULT_OK);
+        const float pelvis = ik_pos(&c.rig, c.hips).y - hip_anim;
+        assert_true(pelvis <= 1e-6f);
+        lowest = fminf(lowest, pelvis);
+        if (f > 0) worst = fmaxf(worst, fabsf(pelvis - prev));
+        prev = pelvis;
+        for (int i = 0; i < 2; ++i)
+            assert_true(ik_dist(ik_pos(&c.rig, c.legs[i].hip), ik_pos(&c.rig, c.legs[i].ankle)) <=
+                        c.leg_length[i] + 1e-5f);
+    }
+    print_message("CMU 01_01 over a 10 cm step: left foot crossed the edge %u times, pelvis down "
+                  "to %.3f m, at most %.4f m per frame\n",
+                  crossings, (double)lowest, (double)worst);
+    assert_true(crossings >= 2);
+    assert_true(lowest < -0.09f);
+    assert_true(worst < 0.02f);
+    cmu_close(&c);
+}
+
 /* ---- four legs ---- */
 
 static const sw_skeleton* make_quadruped(void) {
@@ -592,7 +634,8 @@ static void test_validity(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_up_and_hole), cmocka_unit_test(test_slope),
-        cmocka_unit_test(test_walk_over_step),   cmocka_unit_test(test_four_legs),
+        cmocka_unit_test(test_walk_over_step),   cmocka_unit_test(test_cmu_clip_over_step),
+        cmocka_unit_test(test_four_legs),
         cmocka_unit_test(test_validity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
