@@ -10,13 +10,15 @@
  *    28  u32      flags (0)
  *    32  sw_archive_chunk[chunks_count]
  *        chunks: 16-byte aligned blocks, each exactly a runtime object
- *        (sw_skeleton, sw_clip, sw_mesh) usable where it lies, placed after
+ *        (sw_skeleton, sw_clip, sw_mesh, sw_animator) usable where it lies, placed after
  *        the table in table order without overlapping; a chunk's size is its
  *        block's size field. Skeleton chunks have link SW_ARCHIVE_NO_LINK;
  *        a clip's link is the chunk index of a skeleton with the same
  *        joints_count; a mesh's link is the chunk index of a skeleton whose
  *        joints_count equals the mesh's skeleton_joints_count. Morph target
  *        weights are clip float tracks ("<mesh>.weights[k]"), not chunks.
+ *        Animator definitions name their clips and joints, so their chunks
+ *        have link SW_ARCHIVE_NO_LINK and bind to any skeleton and clips.
  *
  * Loading validates the header, the checksum, the chunk table (bounds,
  * alignment, no overlap, known kinds, links) and then every chunk with the
@@ -27,6 +29,7 @@
 #ifndef SINEW_ARCHIVE_H
 #define SINEW_ARCHIVE_H
 
+#include "animator.h"
 #include "clip.h"
 #include "mesh.h"
 #include "skeleton.h"
@@ -43,6 +46,7 @@ extern "C" {
 #define SW_ARCHIVE_KIND_SKELETON 0x4C454B53u /* "SKEL" */
 #define SW_ARCHIVE_KIND_CLIP 0x50494C43u     /* "CLIP" */
 #define SW_ARCHIVE_KIND_MESH 0x4853454Du     /* "MESH" */
+#define SW_ARCHIVE_KIND_ANIMATOR 0x4D494E41u /* "ANIM" */
 
 #define SW_ARCHIVE_NO_LINK 0xFFFFFFFFu
 
@@ -61,6 +65,7 @@ typedef struct sw_archive {
     uint32_t skeletons_count;
     uint32_t clips_count;
     uint32_t meshes_count;
+    uint32_t animators_count;
 } sw_archive;
 
 /* Validates `size` bytes at `data` (16-byte aligned) as an archive and fills
@@ -78,6 +83,8 @@ SINEW_API sw_result sw_archive_load(const void* data, size_t size, sw_archive* o
 SINEW_API const sw_skeleton* sw_archive_skeleton(const sw_archive* a, uint32_t i);
 SINEW_API const sw_clip* sw_archive_clip(const sw_archive* a, uint32_t i);
 SINEW_API const sw_mesh* sw_archive_mesh(const sw_archive* a, uint32_t i);
+/* The i-th animator definition in file order, or NULL when i is out of range. */
+SINEW_API const sw_animator* sw_archive_animator(const sw_archive* a, uint32_t i);
 /* Index (among skeletons) of the skeleton clip i belongs to, or -1. */
 SINEW_API int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i);
 /* Index (among skeletons) of the skeleton mesh i is bound to, or -1. */

@@ -140,12 +140,12 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
     /* Table: kinds, placement (aligned, after the table, in bounds, in file
      * order without overlap), links. */
     uint32_t prev_end = table_end;
-    uint32_t skeletons = 0, clips = 0, meshes = 0;
+    uint32_t skeletons = 0, clips = 0, meshes = 0, animators = 0;
     for (uint32_t i = 0; i < count; ++i) {
         sw_archive_chunk c = sw__chunk(d, i);
         const int64_t ci = (int64_t)i;
         if (c.kind != SW_ARCHIVE_KIND_SKELETON && c.kind != SW_ARCHIVE_KIND_CLIP &&
-            c.kind != SW_ARCHIVE_KIND_MESH) {
+            c.kind != SW_ARCHIVE_KIND_MESH && c.kind != SW_ARCHIVE_KIND_ANIMATOR) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunk kind", sw__chunk_field(i, 0), ci);
         }
         if ((c.offset & 15u) != 0) {
@@ -159,25 +159,29 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunk in bounds", sw__chunk_field(i, 12), ci);
         }
         prev_end = c.offset + c.size;
-        if (c.kind == SW_ARCHIVE_KIND_SKELETON) {
+        if (c.kind == SW_ARCHIVE_KIND_SKELETON || c.kind == SW_ARCHIVE_KIND_ANIMATOR) {
             if (c.link != SW_ARCHIVE_NO_LINK) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "skeleton has no link",
+                return sw__fail(err, SW_RESULT_BAD_DATA,
+                                c.kind == SW_ARCHIVE_KIND_SKELETON ? "skeleton has no link"
+                                                                   : "animator has no link",
                                 sw__chunk_field(i, 4), ci);
             }
-            ++skeletons;
-        } else if (c.kind == SW_ARCHIVE_KIND_CLIP) {
-            if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "clip links to a skeleton",
-                                sw__chunk_field(i, 4), ci);
-            }
-            ++clips;
-        } else {
-            if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "mesh links to a skeleton",
-                                sw__chunk_field(i, 4), ci);
-            }
-            ++meshes;
+            if (c.kind == SW_ARCHIVE_KIND_SKELETON)
+                ++skeletons;
+            else
+                ++animators;
+            continue;
         }
+        if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
+            return sw__fail(err, SW_RESULT_BAD_DATA,
+                            c.kind == SW_ARCHIVE_KIND_CLIP ? "clip links to a skeleton"
+                                                           : "mesh links to a skeleton",
+                            sw__chunk_field(i, 4), ci);
+        }
+        if (c.kind == SW_ARCHIVE_KIND_CLIP)
+            ++clips;
+        else
+            ++meshes;
     }
 
     /* Contents: skeletons first, so clips and meshes can be matched against them. */
@@ -215,6 +219,11 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
                                     (uint64_t)c.offset + offsetof(sw_mesh, skeleton_joints_count),
                                     i);
                 }
+            } else if (pass == 1 && c.kind == SW_ARCHIVE_KIND_ANIMATOR) {
+                const sw_animator* anim;
+                r = sw__chunk_result(sw_animator_load(block, c.size, &anim, err), &c, err);
+                if (r != SW_RESULT_OK) return r;
+                block_size = (uint32_t)sw_animator_size(anim);
             } else {
                 continue;
             }
@@ -230,6 +239,7 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
     out->skeletons_count = skeletons;
     out->clips_count = clips;
     out->meshes_count = meshes;
+    out->animators_count = animators;
     return SW_RESULT_OK;
 }
 
@@ -259,6 +269,12 @@ const sw_mesh* sw_archive_mesh(const sw_archive* a, uint32_t i) {
     int64_t c = sw__nth_chunk(a, SW_ARCHIVE_KIND_MESH, i);
     if (c < 0) return NULL;
     return (const sw_mesh*)(const void*)(a->data + sw__chunk(a->data, (uint32_t)c).offset);
+}
+
+const sw_animator* sw_archive_animator(const sw_archive* a, uint32_t i) {
+    int64_t c = sw__nth_chunk(a, SW_ARCHIVE_KIND_ANIMATOR, i);
+    if (c < 0) return NULL;
+    return (const sw_animator*)(const void*)(a->data + sw__chunk(a->data, (uint32_t)c).offset);
 }
 
 /* Index among skeletons of the skeleton linked by the i-th chunk of `kind`. */

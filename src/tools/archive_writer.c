@@ -1,7 +1,7 @@
-/* Writing .sinew archives: header, chunk table (skeletons first, then clips
- * and meshes,
- * each clip linked to its skeleton's chunk), 16-byte aligned blocks copied
- * as they are, CRC-32 of everything after the checksum field. */
+/* Writing .sinew archives: header, chunk table (skeletons first, then clips,
+ * meshes and animator definitions; clips and meshes linked to their
+ * skeleton's chunk), 16-byte aligned blocks copied as they are, CRC-32 of
+ * everything after the checksum field. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
@@ -27,6 +27,35 @@ static uint64_t sw__align16_u64(uint64_t v) {
     return (v + 15u) & ~(uint64_t)15u;
 }
 
+/* Writes chunk row `chunk` and copies its block to `*at`, advancing *at. */
+static void sw__put_chunk(uint8_t* d, uint32_t chunk, uint32_t kind, uint32_t link,
+                          const void* block, uint32_t size, uint32_t* at) {
+    uint8_t* row = d + SW_ARCHIVE_HEADER_SIZE + 16u * chunk;
+    sw__wr32(row, kind);
+    sw__wr32(row + 4, link);
+    sw__wr32(row + 8, *at);
+    sw__wr32(row + 12, size);
+    memcpy(d + *at, block, size);
+    *at += (uint32_t)sw__align16_u64(size);
+}
+
+/* Checks that linked object i (a clip or a mesh, with `joints` joints) is
+ * not NULL and that its skeleton exists and has as many joints. */
+static sw_result sw__check_linked(const sw_archive_contents* k, const void* object,
+                                  const uint32_t* skeletons, uint32_t i, uint32_t joints,
+                                  const char* not_null, const char* in_range,
+                                  const char* joints_match, sw_error* err) {
+    uint32_t s = skeletons ? skeletons[i] : 0u;
+    if (!object) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, not_null, 0, (int64_t)i);
+    if (s >= k->skeletons_count) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, in_range, 0, (int64_t)i);
+    }
+    if (joints != k->skeletons[s]->joints_count) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, joints_match, 0, (int64_t)i);
+    }
+    return SW_RESULT_OK;
+}
+
 sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocator* alloc,
                            void** out_data, size_t* out_size, sw_error* err) {
     if (!contents || !out_data || !out_size) {
@@ -42,7 +71,11 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     if (!k->meshes && k->meshes_count > 0) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "meshes not NULL", 0, -1);
     }
-    uint64_t chunks = (uint64_t)k->skeletons_count + k->clips_count + k->meshes_count;
+    if (!k->animators && k->animators_count > 0) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "animators not NULL", 0, -1);
+    }
+    uint64_t chunks = (uint64_t)k->skeletons_count + k->clips_count + k->meshes_count +
+                      k->animators_count;
     if (chunks > SW_ARCHIVE_MAX_CHUNKS) {
         return sw__fail(err, SW_RESULT_LIMIT, "chunks count", 0, -1);
     }
@@ -55,31 +88,26 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     }
     for (uint32_t i = 0; i < k->clips_count; ++i) {
         const sw_clip* c = k->clips[i];
-        uint32_t s = k->clip_skeletons ? k->clip_skeletons[i] : 0u;
-        if (!c) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clip not NULL", 0, (int64_t)i);
-        if (s >= k->skeletons_count) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clip skeleton in range", 0,
-                            (int64_t)i);
-        }
-        if (c->joints_count != k->skeletons[s]->joints_count) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clip joints match skeleton", 0,
-                            (int64_t)i);
-        }
+        sw_result r = sw__check_linked(k, c, k->clip_skeletons, i, c ? c->joints_count : 0,
+                                       "clip not NULL", "clip skeleton in range",
+                                       "clip joints match skeleton", err);
+        if (r != SW_RESULT_OK) return r;
         total += sw__align16_u64(c->size);
     }
     for (uint32_t i = 0; i < k->meshes_count; ++i) {
         const sw_mesh* m = k->meshes[i];
-        uint32_t s = k->mesh_skeletons ? k->mesh_skeletons[i] : 0u;
-        if (!m) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mesh not NULL", 0, (int64_t)i);
-        if (s >= k->skeletons_count) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mesh skeleton in range", 0,
-                            (int64_t)i);
-        }
-        if (m->skeleton_joints_count != k->skeletons[s]->joints_count) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "mesh joints match skeleton", 0,
-                            (int64_t)i);
-        }
+        sw_result r = sw__check_linked(k, m, k->mesh_skeletons, i,
+                                       m ? m->skeleton_joints_count : 0, "mesh not NULL",
+                                       "mesh skeleton in range", "mesh joints match skeleton",
+                                       err);
+        if (r != SW_RESULT_OK) return r;
         total += sw__align16_u64(m->size);
+    }
+    for (uint32_t i = 0; i < k->animators_count; ++i) {
+        if (!k->animators[i]) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "animator not NULL", 0, (int64_t)i);
+        }
+        total += sw__align16_u64(sw_animator_size(k->animators[i]));
     }
     if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "archive under 4 GiB", 0, -1);
 
@@ -93,35 +121,25 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     sw__wr32(d + 28, 0);
     uint32_t at = (uint32_t)sw__align16_u64(SW_ARCHIVE_HEADER_SIZE + 16u * chunks);
     uint32_t chunk = 0;
-    for (uint32_t i = 0; i < k->skeletons_count; ++i, ++chunk) {
+    /* Skeletons come first, so a skeleton's index is its chunk index. */
+    for (uint32_t i = 0; i < k->skeletons_count; ++i) {
         const sw_skeleton* s = k->skeletons[i];
-        uint8_t* row = d + SW_ARCHIVE_HEADER_SIZE + 16u * chunk;
-        sw__wr32(row, SW_ARCHIVE_KIND_SKELETON);
-        sw__wr32(row + 4, SW_ARCHIVE_NO_LINK);
-        sw__wr32(row + 8, at);
-        sw__wr32(row + 12, s->size);
-        memcpy(d + at, s, s->size);
-        at += (uint32_t)sw__align16_u64(s->size);
+        sw__put_chunk(d, chunk++, SW_ARCHIVE_KIND_SKELETON, SW_ARCHIVE_NO_LINK, s, s->size, &at);
     }
-    for (uint32_t i = 0; i < k->clips_count; ++i, ++chunk) {
+    for (uint32_t i = 0; i < k->clips_count; ++i) {
         const sw_clip* c = k->clips[i];
-        uint8_t* row = d + SW_ARCHIVE_HEADER_SIZE + 16u * chunk;
-        sw__wr32(row, SW_ARCHIVE_KIND_CLIP);
-        sw__wr32(row + 4, k->clip_skeletons ? k->clip_skeletons[i] : 0u);
-        sw__wr32(row + 8, at);
-        sw__wr32(row + 12, c->size);
-        memcpy(d + at, c, c->size);
-        at += (uint32_t)sw__align16_u64(c->size);
+        sw__put_chunk(d, chunk++, SW_ARCHIVE_KIND_CLIP,
+                      k->clip_skeletons ? k->clip_skeletons[i] : 0u, c, c->size, &at);
     }
-    for (uint32_t i = 0; i < k->meshes_count; ++i, ++chunk) {
+    for (uint32_t i = 0; i < k->meshes_count; ++i) {
         const sw_mesh* m = k->meshes[i];
-        uint8_t* row = d + SW_ARCHIVE_HEADER_SIZE + 16u * chunk;
-        sw__wr32(row, SW_ARCHIVE_KIND_MESH);
-        sw__wr32(row + 4, k->mesh_skeletons ? k->mesh_skeletons[i] : 0u);
-        sw__wr32(row + 8, at);
-        sw__wr32(row + 12, m->size);
-        memcpy(d + at, m, m->size);
-        at += (uint32_t)sw__align16_u64(m->size);
+        sw__put_chunk(d, chunk++, SW_ARCHIVE_KIND_MESH,
+                      k->mesh_skeletons ? k->mesh_skeletons[i] : 0u, m, m->size, &at);
+    }
+    for (uint32_t i = 0; i < k->animators_count; ++i) {
+        const sw_animator* a = k->animators[i];
+        sw__put_chunk(d, chunk++, SW_ARCHIVE_KIND_ANIMATOR, SW_ARCHIVE_NO_LINK, a,
+                      (uint32_t)sw_animator_size(a), &at);
     }
     SINEW_ASSERT(at == total);
     sw__wr32(d + 12, sw_crc32(0, d + 16, (size_t)total - 16u));

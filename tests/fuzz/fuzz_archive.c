@@ -159,6 +159,21 @@ static void load_and_use(const uint8_t* buf, size_t size) {
         if (s < 0) abort();
         acc += use_mesh(sw_archive_mesh(&a, i), sw_archive_skeleton(&a, (uint32_t)s));
     }
+    for (uint32_t i = 0; i < a.animators_count; ++i) {
+        /* Every name the definition holds must be readable in bounds. */
+        const sw_animator* an = sw_archive_animator(&a, i);
+        if (!an) abort();
+        for (uint32_t p = 0; p < sw_animator_params_count(an); ++p)
+            acc += (float)strlen(sw_animator_param_name(an, p));
+        for (uint32_t c = 0; c < sw_animator_clips_count(an); ++c)
+            acc += (float)strlen(sw_animator_clip_name(an, c));
+        for (uint32_t st = 0; st < sw_animator_states_count(an); ++st)
+            acc += (float)strlen(sw_animator_state_name(an, st)) +
+                   (float)sw_animator_state_machine(an, st);
+        for (uint32_t m = 0; m < sw_animator_machines_count(an); ++m)
+            acc += (float)strlen(sw_animator_machine_name(an, m));
+        acc += (float)sw_animator_layers_count(an);
+    }
     g_sink = acc;
 }
 

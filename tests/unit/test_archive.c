@@ -8,6 +8,7 @@
 #include "test_util.h"
 
 #include "runtime/internal.h"
+#include "sinew/tools/animator_json.h"
 #include "sinew/tools/archive_writer.h"
 
 #include <unistd.h>
@@ -179,7 +180,7 @@ static void make_set(set* s) {
     s->mesh_links[0] = 1;
     s->mesh_links[1] = 0;
     s->contents =
-        (sw_archive_contents){s->skels, 2, s->clips, 3, s->links, s->meshes, 2, s->mesh_links};
+        (sw_archive_contents){s->skels, 2, s->clips, 3, s->links, s->meshes, 2, s->mesh_links, NULL, 0};
 }
 
 static void free_set(set* s) {
@@ -301,7 +302,7 @@ static void test_round_trip(void** state) {
     sw_free(NULL, b2.data, b2.size);
 
     /* clip_skeletons NULL: every clip belongs to skeleton 0. */
-    sw_archive_contents one = {s.skels, 1, s.clips, 1, NULL, NULL, 0, NULL};
+    sw_archive_contents one = {s.skels, 1, s.clips, 1, NULL, NULL, 0, NULL, NULL, 0};
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(sw_archive_write(&one, NULL, &data, &size, &e), SW_RESULT_OK);
@@ -311,7 +312,7 @@ static void test_round_trip(void** state) {
     assert_int_equal(sw_archive_clip_skeleton(&a, 0), 0);
     sw_free(NULL, data, size);
     /* mesh_skeletons NULL: every mesh belongs to skeleton 0. */
-    sw_archive_contents body = {s.skels, 1, NULL, 0, NULL, &s.meshes[1], 1, NULL};
+    sw_archive_contents body = {s.skels, 1, NULL, 0, NULL, &s.meshes[1], 1, NULL, NULL, 0};
     assert_int_equal(sw_archive_write(&body, NULL, &data, &size, &e), SW_RESULT_OK);
     assert_int_equal(sw_archive_load(data, size, &a, &e), SW_RESULT_OK);
     assert_int_equal(a.meshes_count, 1);
@@ -506,6 +507,73 @@ static uint8_t* chunk_at(uint8_t* d, uint32_t i) {
     return d + rd32(row(d, i) + 8);
 }
 
+static void write_seed(const char* dir, const char* name, const sw_archive_contents* k) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sw_error e = {0};
+    assert_int_equal(sw_archive_write_file(k, path, &e), SW_RESULT_OK);
+}
+
+/* Animator definitions: an ANIM chunk round-trips byte for byte, is checked
+ * by sw_animator_load on load (every truncation and a resealed corruption of
+ * its contents fail), and refuses a link. */
+static void test_animator_chunk(void** state) {
+    (void)state;
+    sw_animator_json j = {0};
+    sw_error e = {0};
+    assert_int_equal(sw_animator_json_read_file(SINEW_TEST_DATA "/animator_cmu.json", NULL, &j, &e),
+                     SW_RESULT_OK);
+    const sw_skeleton* sk = make_skeleton(6, "a");
+    const sw_animator* anims[1] = {j.animator};
+    sw_archive_contents k = {0};
+    k.skeletons = &sk;
+    k.skeletons_count = 1;
+    k.animators = anims;
+    k.animators_count = 1;
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_OK);
+    sw_archive a;
+    assert_int_equal(sw_archive_load(data, size, &a, &e), SW_RESULT_OK);
+    assert_int_equal(a.animators_count, 1);
+    const sw_animator* got = sw_archive_animator(&a, 0);
+    assert_non_null(got);
+    assert_true(sw__aligned16(got));
+    assert_int_equal(sw_animator_size(got), sw_animator_size(j.animator));
+    assert_memory_equal(got, j.animator, sw_animator_size(got));
+    assert_null(sw_archive_animator(&a, 1));
+    assert_null(sw_archive_animator(NULL, 0));
+    const char* dir = getenv("SINEW_FUZZ_SEED_DIR");
+    if (dir && *dir) write_seed(dir, "seed_animator.sinew", &k);
+
+    uint8_t* d = aligned_alloc(16, size);
+    for (size_t n = 0; n < size; ++n) {
+        memcpy(d, data, n);
+        assert_int_not_equal(sw_archive_load(d, n, &a, &e), SW_RESULT_OK);
+    }
+    /* Chunk 1 is the animator: a link is refused, and a block whose size
+     * field is wrong fails inside the chunk once resealed. */
+    memcpy(d, data, size);
+    wr32(row(d, 1) + 4, 0);
+    reseal(d, size);
+    e = (sw_error){0};
+    assert_int_equal(sw_archive_load(d, size, &a, &e), SW_RESULT_BAD_DATA);
+    assert_string_equal(e.check, "animator has no link");
+    assert_int_equal(e.index, 1);
+    memcpy(d, data, size);
+    uint8_t* block = d + rd32(row(d, 1) + 8);
+    wr32(block, rd32(block) + 0x10000u);
+    reseal(d, size);
+    e = (sw_error){0};
+    assert_int_not_equal(sw_archive_load(d, size, &a, &e), SW_RESULT_OK);
+    assert_non_null(e.check);
+    assert_true(e.offset >= rd32(row(d, 1) + 8));
+    free(d);
+    sw_free(NULL, data, size);
+    sw_skeleton_destroy(sk, NULL);
+    sw_animator_json_free(&j, NULL);
+}
+
 static void test_hostile_contents(void** state) {
     (void)state;
     set s;
@@ -689,12 +757,6 @@ static void test_empty_archive(void** state) {
 
 /* ---- seeds for the fuzzer ---- */
 
-static void write_seed(const char* dir, const char* name, const sw_archive_contents* k) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    sw_error e = {0};
-    assert_int_equal(sw_archive_write_file(k, path, &e), SW_RESULT_OK);
-}
 
 static void test_seeds(void** state) {
     (void)state;
@@ -705,12 +767,12 @@ static void test_seeds(void** state) {
     const sw_skeleton* skels[2] = {s3, s6};
     const sw_clip* clips[2] = {c3, c6};
     const uint32_t links[2] = {0, 1};
-    const sw_archive_contents one = {skels, 1, NULL, 0, NULL, NULL, 0, NULL};
-    const sw_archive_contents with_clip = {skels, 1, clips, 1, NULL, NULL, 0, NULL};
-    const sw_archive_contents two = {skels, 2, clips, 2, links, NULL, 0, NULL};
+    const sw_archive_contents one = {skels, 1, NULL, 0, NULL, NULL, 0, NULL, NULL, 0};
+    const sw_archive_contents with_clip = {skels, 1, clips, 1, NULL, NULL, 0, NULL, NULL, 0};
+    const sw_archive_contents two = {skels, 2, clips, 2, links, NULL, 0, NULL, NULL, 0};
     const sw_mesh* m6 = make_mesh(6, "body");
     const uint32_t mesh_links[1] = {1};
-    const sw_archive_contents mesh = {skels, 2, clips, 2, links, &m6, 1, mesh_links};
+    const sw_archive_contents mesh = {skels, 2, clips, 2, links, &m6, 1, mesh_links, NULL, 0};
     const char* dir = getenv("SINEW_FUZZ_SEED_DIR");
     if (dir && *dir) {
         write_seed(dir, "seed_skeleton.sinew", &one);
@@ -754,6 +816,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc32),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_animator_chunk),
         cmocka_unit_test(test_writer_errors),
         cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_truncations),

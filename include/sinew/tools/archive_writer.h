@@ -17,11 +17,13 @@ typedef struct sw_archive_contents {
     const sw_mesh* const* meshes;
     uint32_t meshes_count;
     const uint32_t* mesh_skeletons; /* skeleton index of each mesh; NULL: all use skeleton 0 */
+    const sw_animator* const* animators; /* animator definitions (no skeleton link) */
+    uint32_t animators_count;
 } sw_archive_contents;
 
 /* Serialises the contents into one archive allocated with `alloc` (NULL:
  * libc, 16-byte aligned); *out_data / *out_size receive it, free with
- * sw_free(alloc, data, size). Chunks: skeletons, then clips, then meshes,
+ * sw_free(alloc, data, size). Chunks: skeletons, then clips, meshes and animators,
  * each in the given order. The result loads with sw_archive_load.
  * Fails: INVALID_ARGUMENT (NULL pointers, no skeleton, clip joint count or
  * mesh skeleton_joints_count not matching its skeleton, skeleton index out
