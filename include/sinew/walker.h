@@ -19,6 +19,9 @@
  *   another group (its partner or neighbour) is airborne. A group lifts when
  *   one of its legs passes `stride`; its other legs join when past half of
  *   it. When several groups are due, the one that has waited longest goes.
+ *   Once the body has stopped (below 1 cm/s and 0.01 rad/s), legs more than
+ *   a quarter stride from their ideal positions step back to them, group by
+ *   group, so a creature that stops settles into its rest stance.
  * - The body's height follows the ground under the ideal foot positions (the
  *   mean of the ray hits) at `height` above it, lowered by up to `move_dip`
  *   while moving, and lowered under overhead obstacles (rays up from the
@@ -136,11 +139,13 @@ typedef struct sw_walker_state {
     float ground_y[SW_WALKER_MAX_LEGS]; /* last ground height at each ideal position */
 } sw_walker_state;
 
-/* Places the body at `position` (its y is ignored: the body stands at its
- * height above the ground found by the rays) facing `heading`, at rest, with
- * every foot planted at its ideal position.
+/* Places the body above `position` facing `heading`, at rest, with every
+ * foot planted at its ideal position. The first ground rays start ray_up
+ * above position.y (give a point on or just above the ground); the body
+ * then stands at its height above the ground they find.
  * Fails: INVALID_ARGUMENT (NULL desc or state, or a desc sw_walker_job_validate
- * refuses; non-finite position or heading). */
+ * refuses; non-finite position or heading; state overlapping the desc or
+ * its legs). */
 SINEW_API sw_result sw_walker_init(const sw_walker_desc* desc, sw_vec3 position, float heading,
                                    sw_walker_state* state);
 

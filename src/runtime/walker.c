@@ -8,6 +8,11 @@
 #define SW__WALKER_PI 3.14159265358979f
 /* Fraction of stride past which the other legs of a lifting group join it. */
 #define SW__WALKER_JOIN 0.5f
+/* Once stopped (speed and turn rate below these), legs farther than this
+ * fraction of the stride from home step back to it. */
+#define SW__WALKER_SETTLE 0.25f
+#define SW__WALKER_STOPPED_SPEED 0.01f /* m/s */
+#define SW__WALKER_STOPPED_TURN 0.01f  /* rad/s */
 /* Ridge added to the plane fit (m^2 per leg), so two legs or one still give a plane. */
 #define SW__WALKER_RIDGE 1e-4f
 
@@ -304,11 +309,15 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
 
     /* A new group lifts when none is in the air. */
     if (st->airborne_group < 0) {
+        const bool stopped = speed < SW__WALKER_STOPPED_SPEED &&
+                             fabsf(st->turn_rate) < SW__WALKER_STOPPED_TURN;
+        const float due_at = stopped ? SW__WALKER_SETTLE * d->stride : d->stride;
+        const float join_at = stopped ? SW__WALKER_SETTLE * d->stride : SW__WALKER_JOIN * d->stride;
         int32_t pick = -1;
         for (uint32_t g = 0; g < SW_WALKER_MAX_GROUPS; ++g) {
             bool due = false;
             for (uint32_t i = 0; i < n; ++i)
-                if (d->legs[i].group == g && sw__walker_drift(&st->feet[i]) > d->stride) due = true;
+                if (d->legs[i].group == g && sw__walker_drift(&st->feet[i]) > due_at) due = true;
             if (due && (pick < 0 || st->group_last[g] < st->group_last[pick])) pick = (int32_t)g;
         }
         if (pick >= 0) {
@@ -317,7 +326,7 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
             for (uint32_t i = 0; i < n; ++i) {
                 sw_walker_foot* f = &st->feet[i];
                 if (d->legs[i].group != (uint32_t)pick ||
-                    !(sw__walker_drift(f) > SW__WALKER_JOIN * d->stride))
+                    !(sw__walker_drift(f) > join_at))
                     continue;
                 f->airborne = true;
                 f->phase = 0.0f;

@@ -193,8 +193,12 @@ static void test_spider_20s(void** state) {
         assert_true(sa.max_drift < 2.5f * 0.12f);
         assert_true(sa.max_ground_error < 0.01f);
         for (uint32_t i = 0; i < LEGS; ++i) assert_true(a.feet[i].steps > 10);
-        /* standing at the end: everything planted */
-        for (uint32_t i = 0; i < LEGS; ++i) assert_false(a.feet[i].airborne);
+        /* standing at the end: everything planted, settled near home */
+        for (uint32_t i = 0; i < LEGS; ++i) {
+            assert_false(a.feet[i].airborne);
+            assert_true(hypotf(a.feet[i].position.x - a.feet[i].ideal.x,
+                               a.feet[i].position.z - a.feet[i].ideal.z) <= 0.25f * 0.12f + 1e-4f);
+        }
         /* determinism */
         run_spider(rates[k], &b, &sb);
         assert_memory_equal(&a, &b, sizeof(a));
