@@ -9,6 +9,7 @@
 #include "blend.h"
 #include "chain.h"
 #include "clip.h"
+#include "foot.h"
 #include "hit.h"
 #include "ik.h"
 #include "local_to_model.h"
@@ -17,6 +18,8 @@
 #include "sample.h"
 #include "skeleton.h"
 #include "skinning.h"
+#include "spine.h"
 #include "spring.h"
+#include "walker.h"
 
 #endif
