@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "runtime/internal.h"
 #include "sinew/tools/bvh.h"
 
@@ -133,103 +134,20 @@ static sw__bvh_token sw__bvh_rest_of_line(sw__bvh_lexer* lx) {
 
 /* ---- numbers (locale-independent) ---- */
 
-typedef enum sw__bvh_num { SW__BVH_NUM_OK, SW__BVH_NUM_SYNTAX, SW__BVH_NUM_NONFINITE } sw__bvh_num;
-
-static bool sw__bvh_word_ieq(const char* s, size_t len, const char* word) {
-    size_t n = strlen(word);
-    if (len != n) return false;
-    for (size_t i = 0; i < n; ++i) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != word[i]) return false;
-    }
-    return true;
-}
-
-/* Parses a decimal number [+-](digits[.digits]|.digits)([eE][+-]digits); "nan",
- * "inf" and "infinity" (any case, signed) and overflow report NONFINITE. */
-static sw__bvh_num sw__bvh_parse_number(const char* s, size_t len, double* out) {
-    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = 0;
-    bool neg = false;
-    if (i < len && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
-    if (sw__bvh_word_ieq(s + i, len - i, "nan") || sw__bvh_word_ieq(s + i, len - i, "inf") ||
-        sw__bvh_word_ieq(s + i, len - i, "infinity")) {
-        return SW__BVH_NUM_NONFINITE;
-    }
-    uint64_t mant = 0;
-    int64_t exp10 = 0;
-    unsigned digits = 0, sig = 0;
-    while (i < len && s[i] >= '0' && s[i] <= '9') {
-        if (sig < 19) {
-            mant = mant * 10u + (uint64_t)(s[i] - '0');
-            if (mant != 0) ++sig;
-        } else {
-            ++exp10;
-        }
-        ++digits;
-        ++i;
-    }
-    if (i < len && s[i] == '.') {
-        ++i;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (sig < 19) {
-                mant = mant * 10u + (uint64_t)(s[i] - '0');
-                if (mant != 0) ++sig;
-                --exp10;
-            }
-            ++digits;
-            ++i;
-        }
-    }
-    if (digits == 0) return SW__BVH_NUM_SYNTAX;
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        ++i;
-        bool eneg = false;
-        if (i < len && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
-        unsigned edigits = 0;
-        int64_t e = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (e < 100000) e = e * 10 + (s[i] - '0');
-            ++edigits;
-            ++i;
-        }
-        if (edigits == 0) return SW__BVH_NUM_SYNTAX;
-        exp10 += eneg ? -e : e;
-    }
-    if (i != len) return SW__BVH_NUM_SYNTAX;
-    double v;
-    if (mant == 0) {
-        v = 0.0;
-    } else if (exp10 >= 0 && exp10 <= 22) {
-        v = (double)mant * pow10[exp10];
-    } else if (exp10 < 0 && exp10 >= -22) {
-        v = (double)mant / pow10[-exp10];
-    } else if (exp10 < -400) {
-        v = 0.0;
-    } else if (exp10 > 400) {
-        return SW__BVH_NUM_NONFINITE;
-    } else {
-        v = (double)mant * pow(10.0, (double)exp10);
-    }
-    if (!isfinite(v) || v > (double)FLT_MAX) return SW__BVH_NUM_NONFINITE; /* sinew stores floats */
-    *out = neg ? -v : v;
-    return SW__BVH_NUM_OK;
-}
-
 /* Next token as a finite number. */
 static sw_result sw__bvh_number(sw__bvh_lexer* lx, sw__bvh_token t, const char* check,
                                 double* out) {
-    sw__bvh_num n = sw__bvh_parse_number(t.s, t.len, out);
-    if (t.len == 0 || n == SW__BVH_NUM_SYNTAX) {
+    double v = 0.0;
+    sw__decimal_result n = sw__parse_decimal(t.s, t.len, SW__DECIMAL_LENIENT, &v);
+    if (t.len == 0 || n == SW__DECIMAL_SYNTAX) {
         return sw__bvh_fail(lx, SW_RESULT_PARSE, check, t.offset, t.line);
     }
-    if (n == SW__BVH_NUM_NONFINITE) {
+    /* sinew stores floats: beyond float range is as bad as infinity. */
+    if (n == SW__DECIMAL_NONFINITE || fabs(v) > (double)FLT_MAX) {
         return sw__bvh_fail(lx, SW_RESULT_BAD_DATA, "finite number (float range)", t.offset,
                             t.line);
     }
+    *out = v;
     return SW_RESULT_OK;
 }
 

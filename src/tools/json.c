@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "json.h"
 #include "runtime/internal.h"
 
@@ -199,81 +200,10 @@ bool sw__json_bool(const sw__json* j, int32_t t, bool* out) {
 }
 
 bool sw__json_number(const sw__json* j, int32_t t, double* out) {
-    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     if (sw__json_type_of(j, t) != SW__JSON_PRIMITIVE) return false;
     const char* s = j->text + j->tokens[t].start;
     const size_t len = j->tokens[t].end - j->tokens[t].start;
-    size_t i = 0;
-    bool neg = false;
-    if (i < len && s[i] == '-') {
-        neg = true;
-        ++i;
-    }
-    uint64_t mant = 0;
-    int64_t exp10 = 0;
-    unsigned sig = 0;
-    if (i >= len || s[i] < '0' || s[i] > '9') return false;
-    if (s[i] == '0') {
-        ++i;
-    } else {
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (sig < 19) {
-                mant = mant * 10u + (uint64_t)(s[i] - '0');
-                if (mant != 0) ++sig;
-            } else {
-                ++exp10;
-            }
-            ++i;
-        }
-    }
-    if (i < len && s[i] == '.') {
-        ++i;
-        size_t digits = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (sig < 19) {
-                mant = mant * 10u + (uint64_t)(s[i] - '0');
-                if (mant != 0) ++sig;
-                --exp10;
-            }
-            ++digits;
-            ++i;
-        }
-        if (digits == 0) return false;
-    }
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        ++i;
-        bool eneg = false;
-        if (i < len && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
-        size_t digits = 0;
-        int64_t e = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            if (e < 100000) e = e * 10 + (s[i] - '0');
-            ++digits;
-            ++i;
-        }
-        if (digits == 0) return false;
-        exp10 += eneg ? -e : e;
-    }
-    if (i != len) return false;
-    double v = (double)mant;
-    if (mant != 0) {
-        if (exp10 >= 0 && exp10 <= 22) {
-            v *= pow10[exp10];
-        } else if (exp10 < 0 && exp10 >= -22) {
-            v /= pow10[-exp10];
-        } else if (exp10 > 400) {
-            return false; /* overflow */
-        } else if (exp10 < -400) {
-            v = 0.0;
-        } else {
-            v *= pow(10.0, (double)exp10);
-        }
-    }
-    if (!isfinite(v)) return false;
-    *out = neg ? -v : v;
-    return true;
+    return sw__parse_decimal(s, len, SW__DECIMAL_JSON, out) == SW__DECIMAL_OK;
 }
 
 bool sw__json_int(const sw__json* j, int32_t t, int64_t lo, int64_t hi, int64_t* out) {
