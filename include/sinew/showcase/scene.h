@@ -1,0 +1,187 @@
+/* sinew/showcase/scene.h: the showcase scene run by `sinew demo` and the viewer.
+ *
+ * One ground plane (+Y up, metres) with several actors, each on its own
+ * spot, each showing a part of the library:
+ * - "locomotion": a humanoid walking round a circle; its speed rises and
+ *   falls through a spring, an animator blend space (idle / walk / jog,
+ *   synchronized by the clips' foot-plant events when every member has them)
+ *   follows the speed, and the animator's root motion moves it along the
+ *   circle;
+ * - "reach": a humanoid with one foot on a step (foot placement against the
+ *   scene's analytic ground), reaching for a floating orb with two-bone IK
+ *   whose weight fades in and out, its head following the camera within a
+ *   neck limit through a spring (look-at);
+ * - "caterpillar": follow-the-leader segments behind a head on a figure
+ *   eight, a wave bobbing down the body (one sphere per segment joint);
+ * - "arm": a two-bone arm whose target circles, sometimes out of reach;
+ * - "spider": the built-in eight-legged creature stepping with the walker
+ *   over bumpy ground and ducking under a beam;
+ * - "hit": a blocking humanoid taking hits: an instant cut to a hit state,
+ *   an additive pose shake, a hit pause, spine wander, and (on the scene's
+ *   camera) a camera shake and a field-of-view pulse;
+ * - "idle": a humanoid whose idle is varied by the animator's randomized
+ *   idle controller (it never repeats);
+ * - "props": the step, the beam, the orb, the bumpy ground patch and the
+ *   arm's target marker, as rigid meshes on a small skeleton.
+ *
+ * Every actor is a skeleton with skinned meshes, a local pose, its world
+ * transform (the root transform of its model matrices) and its model-space
+ * matrices in the world (model = world * FK), plus one skinning palette per
+ * mesh, all updated by sw_showcase_update and owned by the scene. A renderer
+ * skins mesh k of an actor with its palettes[k] (world space).
+ *
+ * Memory: sw_showcase_create allocates everything once (with options.alloc);
+ * sw_showcase_update never allocates, does no file IO and prints nothing.
+ * Determinism: the same options and the same sequence of update inputs give
+ * bit-identical poses and metrics.
+ *
+ * Needs only the runtime and the showcase library (it compiles for the
+ * WebAssembly viewer).
+ */
+#ifndef SINEW_SHOWCASE_SCENE_H
+#define SINEW_SHOWCASE_SCENE_H
+
+#include "../mesh.h"
+#include "../skeleton.h"
+#include "../tools/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_SHOWCASE_MAX_ACTORS 8
+#define SW_SHOWCASE_MAX_MESHES 64 /* per actor */
+
+/* Materials (colour indices) a renderer may map to its own colours. */
+typedef enum sw_showcase_material {
+    SW_SHOWCASE_MATERIAL_DEFAULT = 0, /* light grey */
+    SW_SHOWCASE_MATERIAL_SKIN,        /* humanoids */
+    SW_SHOWCASE_MATERIAL_CREATURE,    /* spider, caterpillar */
+    SW_SHOWCASE_MATERIAL_METAL,       /* the arm */
+    SW_SHOWCASE_MATERIAL_PROP,        /* step, beam, bumps */
+    SW_SHOWCASE_MATERIAL_TARGET,      /* orb, arm target */
+    SW_SHOWCASE_MATERIAL_HIT,         /* the blocking humanoid */
+    SW_SHOWCASE_MATERIAL_COUNT
+} sw_showcase_material;
+
+typedef struct sw_showcase_options {
+    /* Optional humanoid replacing the built-in one for every humanoid actor
+     * (not copied: it must outlive the scene). Clips are taken by
+     * clip_names, or else by name, case-insensitively: "idle", "walk",
+     * "jog" (or else "run"); a missing walk or jog falls back to the other
+     * and a missing idle to the slowest. Features whose joints the skeleton
+     * lacks (legs for foot placement, an arm for reaching, a spine for
+     * wander, a head for look-at) are left out, as reported by
+     * sw_showcase_metrics.features. */
+    const sw_scene* character;
+    const char* clip_names[3]; /* idle, walk, jog: exact clip names, NULL: by name */
+    uint32_t seed;             /* varies the idle controller and hit noise; 0 is a seed */
+    const sw_allocator* alloc; /* NULL: libc */
+} sw_showcase_options;
+
+/* Per-frame inputs. Zero means "the scene decides". */
+typedef struct sw_showcase_inputs {
+    bool has_camera;      /* false: the scene's own slow orbit */
+    sw_vec3 camera;       /* camera position (world), looked at by "reach" */
+    sw_vec3 camera_target; /* point the camera looks at (has_camera) */
+    bool has_look_target; /* "reach" looks here instead of at the camera */
+    sw_vec3 look_target;
+    bool has_reach_target; /* "reach" reaches here instead of the orb */
+    sw_vec3 reach_target;
+    bool has_speed; /* "locomotion" speed goal (m/s) instead of the scene's schedule */
+    float speed;
+} sw_showcase_inputs;
+
+/* A read-only view of one actor after the last update. */
+typedef struct sw_showcase_actor {
+    const char* name;
+    const sw_skeleton* skeleton;
+    const sw_mesh* const* meshes;
+    uint32_t meshes_count;
+    sw_showcase_material material;
+    sw_mat4 world;          /* root transform of the model matrices */
+    const sw_xform4* local; /* local pose, skeleton->packets_count packets */
+    const sw_mat4* model;   /* world-space model matrices, skeleton->joints_count */
+    const sw_mat4* const* palettes; /* per mesh: palette_count matrices (world space) */
+} sw_showcase_actor;
+
+/* The camera after the last update: position and rotation (looking down
+ * its -Z axis, +Y up) with the hit's camera shake on top, and the vertical
+ * field of view (radians) with the shake's and the pulse's offsets. */
+typedef struct sw_showcase_camera {
+    sw_xform view;
+    float fov_y;
+} sw_showcase_camera;
+
+/* Feature flags of sw_showcase_metrics.features. */
+#define SW_SHOWCASE_FEATURE_SYNC 1u       /* locomotion blend space synchronized by markers */
+#define SW_SHOWCASE_FEATURE_FOOT_IK 2u    /* "reach" foot placement on the step */
+#define SW_SHOWCASE_FEATURE_REACH 4u      /* "reach" two-bone arm */
+#define SW_SHOWCASE_FEATURE_LOOK 8u       /* "reach" look-at */
+#define SW_SHOWCASE_FEATURE_WANDER 16u    /* "hit" spine wander */
+#define SW_SHOWCASE_FEATURE_FOOT_TRACK 32u /* "locomotion" foot sliding measured */
+
+/* Figures measured while the scene runs (over every update so far). */
+typedef struct sw_showcase_metrics {
+    uint32_t features;   /* SW_SHOWCASE_FEATURE_* available with this character */
+    uint32_t updates;
+    /* Planted-foot sliding: horizontal drift (m) of a foot joint from where
+     * it was planted, while it stays planted; per step the largest drift. */
+    uint32_t locomotion_steps;
+    float locomotion_slide_max;  /* m, largest per step */
+    float locomotion_slide_mean; /* m, mean over steps */
+    uint32_t spider_steps;
+    float spider_slide_max;
+    float spider_slide_mean;
+    /* Largest change of a joint's model-space velocity (m/s) between two
+     * frames where a transition started (locomotion, hit). */
+    uint32_t transitions;
+    float transition_velocity_jump_max;
+    float hit_velocity_jump_max; /* the hit actor's instant cuts alone */
+    /* End-effector distance from its target (m) while the target is within
+     * reach (and, for "reach", at full weight). */
+    float reach_error_max;
+    float arm_error_max;
+    uint32_t arm_out_of_reach_frames;
+    /* Depth of a foot sole (ankle height above the rest floor subtracted) or
+     * a spider leg tip below the ground under it (m). */
+    float foot_penetration_max;
+    float spider_penetration_max;
+    uint32_t hits;
+} sw_showcase_metrics;
+
+typedef struct sw_showcase sw_showcase;
+
+/* Builds the scene: the built-in characters (or options->character), the
+ * animators, the props and every actor's state, placed at time 0.
+ * Memory: free with sw_showcase_destroy.
+ * Fails: INVALID_ARGUMENT (NULL out; a character without a skeleton or
+ * without clips); NOT_FOUND (a clip named in clip_names is missing, or no
+ * clip at all could be mapped; err->check says which); OUT_OF_MEMORY; any
+ * failure of the builders and binders it calls, with their err. */
+SINEW_API sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out,
+                                       sw_error* err);
+SINEW_API void sw_showcase_destroy(sw_showcase* s);
+
+/* Advances the scene by dt seconds (finite, >= 0; large steps are split
+ * into steps of at most 1/30 s) with optional inputs (NULL: none).
+ * Fails: INVALID_ARGUMENT (NULL scene, dt negative or not finite, non-finite
+ * inputs); a job failure (a defect) is returned as is. */
+SINEW_API sw_result sw_showcase_update(sw_showcase* s, float dt, const sw_showcase_inputs* in);
+
+/* Seconds simulated so far. */
+SINEW_API double sw_showcase_time(const sw_showcase* s);
+SINEW_API uint32_t sw_showcase_actors_count(const sw_showcase* s);
+/* View of actor i (i < actors_count), valid until the next update or
+ * destroy; a zeroed view for an index out of range. */
+SINEW_API sw_showcase_actor sw_showcase_get_actor(const sw_showcase* s, uint32_t i);
+SINEW_API sw_showcase_camera sw_showcase_get_camera(const sw_showcase* s);
+SINEW_API const sw_showcase_metrics* sw_showcase_get_metrics(const sw_showcase* s);
+/* Height of the scene's ground at (x, z) (the step, the bumps; 0 elsewhere). */
+SINEW_API float sw_showcase_ground_height(float x, float z);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
