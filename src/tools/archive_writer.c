@@ -2,13 +2,10 @@
  * meshes and animator definitions; clips and meshes linked to their
  * skeleton's chunk), 16-byte aligned blocks copied as they are, CRC-32 of
  * everything after the checksum field. */
-#define _POSIX_C_SOURCE 200809L
-
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "runtime/internal.h"
+#include "sinew/tools/file.h"
 #include "sinew/tools/archive_writer.h"
 
 static void sw__wr32(uint8_t* p, uint32_t v) {
@@ -155,26 +152,7 @@ sw_result sw_archive_write_file(const sw_archive_contents* contents, const char*
     size_t size = 0;
     sw_result r = sw_archive_write(contents, NULL, &data, &size, err);
     if (r != SW_RESULT_OK) return r;
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof tmp) {
-        sw_free(NULL, data, size);
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "path length", 0, -1);
-    }
-    FILE* f = fopen(tmp, "wb");
-    if (!f) {
-        sw_free(NULL, data, size);
-        return sw__fail(err, SW_RESULT_IO, "open temporary file", 0, -1);
-    }
-    const char* failed = NULL;
-    if (fwrite(data, 1, size, f) != size) failed = "write temporary file";
-    if (fflush(f) != 0 && !failed) failed = "flush temporary file";
-    if (fclose(f) != 0 && !failed) failed = "close temporary file";
+    r = sw_file_write_atomic(path, data, size, err);
     sw_free(NULL, data, size);
-    if (!failed && rename(tmp, path) != 0) failed = "rename into place";
-    if (failed) {
-        remove(tmp);
-        return sw__fail(err, SW_RESULT_IO, failed, 0, -1);
-    }
-    return SW_RESULT_OK;
+    return r;
 }

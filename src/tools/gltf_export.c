@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "runtime/internal.h"
+#include "sinew/tools/file.h"
 #include "sinew/mesh.h"
 #include "sinew/sample.h"
 #include "sinew/tools/gltf_export.h"
@@ -990,26 +990,7 @@ sw_result sw_gltf_export_file(const sw_scene* scene, const sw_gltf_export_option
     size_t size = 0;
     sw_result r = sw_gltf_export(scene, options, NULL, &data, &size, err);
     if (r != SW_RESULT_OK) return r;
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof tmp) {
-        sw_free(NULL, data, size);
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "path length", 0, -1);
-    }
-    FILE* f = fopen(tmp, "wb");
-    if (!f) {
-        sw_free(NULL, data, size);
-        return sw__fail(err, SW_RESULT_IO, "open temporary file", 0, -1);
-    }
-    const char* failed = NULL;
-    if (fwrite(data, 1, size, f) != size) failed = "write temporary file";
-    if (fflush(f) != 0 && !failed) failed = "flush temporary file";
-    if (fclose(f) != 0 && !failed) failed = "close temporary file";
+    r = sw_file_write_atomic(path, data, size, err);
     sw_free(NULL, data, size);
-    if (!failed && rename(tmp, path) != 0) failed = "rename into place";
-    if (failed) {
-        remove(tmp);
-        return sw__fail(err, SW_RESULT_IO, failed, 0, -1);
-    }
-    return SW_RESULT_OK;
+    return r;
 }
