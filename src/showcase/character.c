@@ -148,8 +148,18 @@ sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     sw_result r = sw__humanoid_skeleton(alloc, &out->skeleton, err);
+    if (r == SW_RESULT_OK) r = sw__scene_arrays(out, alloc, SW_SHOWCASE_HUMANOID_CLIPS, 1);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
-    (void)speeds;
+    out->meshes_count = 1;
+    r = sw__humanoid_mesh(out->skeleton, alloc, &out->meshes[0], err);
+    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    float measured[SW_SHOWCASE_HUMANOID_CLIPS] = {0};
+    for (uint32_t c = 0; c < SW_SHOWCASE_HUMANOID_CLIPS; ++c) {
+        r = sw__humanoid_clip(out->skeleton, c, alloc, &out->clips[c], &measured[c], err);
+        if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+        out->clips_count = c + 1u;
+    }
+    if (speeds) memcpy(speeds, measured, sizeof measured);
     return SW_RESULT_OK;
 }
 
@@ -159,7 +169,10 @@ sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error*
     memset(out, 0, sizeof *out);
     sw_result r = sw__spider_skeleton(alloc, &out->skeleton, err);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
-    r = sw__scene_arrays(out, alloc, 0, 0);
+    r = sw__scene_arrays(out, alloc, 0, 1);
+    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    out->meshes_count = 1;
+    r = sw__spider_mesh(out->skeleton, alloc, &out->meshes[0], err);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
     return SW_RESULT_OK;
 }

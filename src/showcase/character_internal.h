@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "sinew/sinew.h"
-#include "sinew/tools/scene.h"
+#include "sinew/showcase/character.h"
 
 /* Humanoid joint indices (parent-first). */
 enum {
@@ -51,5 +51,12 @@ sw_result sw__humanoid_skeleton(const sw_allocator* alloc, const sw_skeleton** o
 sw_result sw__spider_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err);
 float sw__spider_angle(uint32_t pair);
 void sw__rest_models(const sw_skeleton* skel, sw_mat4* models);
+sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc,
+                            const sw_mesh** out, sw_error* err);
+sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
+                          sw_error* err);
+/* Builds clip `index` (0 idle, 1 walk, 2 jog, 3 run); *speed = its speed (m/s). */
+sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_allocator* alloc,
+                            const sw_clip** out, float* speed, sw_error* err);
 
 #endif

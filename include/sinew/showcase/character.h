@@ -6,15 +6,29 @@
  *   skinned mesh made from its bones and four locomotion clips, "idle",
  *   "walk", "jog" and "run", made procedurally with the library's own gait,
  *   spring and IK code: feet plant without sliding at each clip's speed, and
- *   the clips carry "LeftFootDown" / "RightFootDown" events for sync markers.
+ *   the clips carry "LeftFootDown" / "RightFootDown" events for sync markers
+ *   (the left foot lands at 0, the right at half the cycle) and
+ *   "LeftFootUp" / "RightFootUp" where each plant ends; between a foot's
+ *   down and up events its ankle holds still in world space (to float
+ *   precision at the keys, within 2 mm between them at a run).
  *   The root joint "Hips" carries the root motion (forward along +Z).
+ *   Each clip is exactly one gait cycle: a whole number of frames at 30 Hz,
+ *   cubic keys (glTF CUBICSPLINE) with tangents taken from the generator;
+ *   the pose at the duration equals the pose at 0 with the Hips moved
+ *   speed * duration along +Z, so the clips loop seamlessly. Rest pose:
+ *   T-pose, every local rest rotation identity, ankles 7 cm above the
+ *   ground, and the idle clip keeps both feet still.
  *   Joint names follow the CMU/Mixamo convention: Hips, Spine, Spine1, Neck,
  *   Head, LeftShoulder, LeftArm, LeftForeArm, LeftHand, LeftUpLeg, LeftLeg,
  *   LeftFoot, LeftToeBase and their Right twins.
  * - a multi-legged creature ("sinew_spider") for the walker: a body joint
  *   "Body" and 8 legs "Leg<i>_Coxa", "Leg<i>_Femur", "Leg<i>_Tibia",
- *   "Leg<i>_Tip" (i = 0..7, even on the left), with a skinned mesh and no
- *   clips (the walker moves it).
+ *   "Leg<i>_Tip" (i = 0..7, even on the left (+X), legs 2k and 2k + 1 a
+ *   mirrored pair, pair 0 at the front), with a skinned mesh and no clips
+ *   (the walker moves it). The body sits 8 cm above the ground and every
+ *   tip touches the ground (y = 0) at rest, 31 cm from the body's axis.
+ * Meshes: capsules around the bones, every joint in the palette (palette
+ * entry i is joint i), up to 3 influences per vertex, normals, no UVs.
  * Both need only the runtime (they compile for the WebAssembly viewer).
  */
 #ifndef SINEW_SHOWCASE_CHARACTER_H
@@ -26,16 +40,18 @@
 extern "C" {
 #endif
 
-/* Walking speeds of the locomotion clips in metres per second, in the order
- * idle, walk, jog, run (idle is 0). */
+/* Number of locomotion clips of the humanoid: idle, walk, jog, run. Their
+ * speeds are 0, 1.4, 3.0 and 5.0 m/s. */
 #define SW_SHOWCASE_HUMANOID_CLIPS 4
 
 /* Builds the default humanoid: skeleton, one skinned mesh and the clips
  * idle, walk, jog, run (in that order), allocated with `alloc` (NULL: libc).
- * `speeds` (optional) receives each clip's forward speed in m/s.
+ * `speeds` (optional) receives each clip's forward speed in m/s: the root
+ * motion of one cycle divided by the clip's duration.
  * Memory: free with sw_scene_free and the same allocator.
- * Fails: OUT_OF_MEMORY, or the result of a builder with err naming its
- * check (a defect: the data is generated). */
+ * Fails: INVALID_ARGUMENT (NULL out); OUT_OF_MEMORY; or the result of a
+ * builder with err naming its check (a defect: the data is generated). On
+ * failure *out is zeroed with nothing left allocated. */
 SINEW_API sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
                                          float speeds[SW_SHOWCASE_HUMANOID_CLIPS],
                                          sw_error* err);
