@@ -3,7 +3,8 @@
 
 #include "common.h"
 
-int cli_play(int argc, char** argv); /* cli/play.c */
+int cli_play(int argc, char** argv);     /* cli/play.c */
+int cli_compress(int argc, char** argv); /* cli/compress.c */
 
 static void cli_usage(FILE* f) {
     fputs("usage: sinew VERB [ARGS]\n"
@@ -27,6 +28,9 @@ static void cli_usage(FILE* f) {
           "  validate FILE                      load with every check, print OK or the check\n"
           "  play FILE --animator DEF.json [--script SCRIPT] --seconds S [--fps F] [--json]\n"
           "       [--bake OUT.sinew]            run an animator (docs/animator.md) frame by frame\n"
+          "  compress IN -o OUT.sinew [--precision P] [--shell D] [--rate R] [--json]\n"
+          "       [--plot FILE.png]             error-bounded compression of every clip\n"
+          "                                     (docs/compression.md)\n"
           "  help                               this text\n"
           "\n"
           "options:\n"
@@ -66,7 +70,7 @@ int main(int argc, char** argv) {
     } verbs[] = {
         {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
         {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
-        {"play", cli_play},
+        {"play", cli_play},         {"compress", cli_compress},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);

@@ -20,6 +20,7 @@
  * check on what it wrote, and load runs it on untrusted bytes. */
 #include <string.h>
 
+#include "codec_quantized.h"
 #include "internal.h"
 
 #define SW__CLIP_HEADER ((uint32_t)sizeof(sw_clip))
@@ -424,7 +425,7 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
     if ((size_t)size > avail) {
         return sw__fail(err, SW_RESULT_TRUNCATED, "block in bounds", (uint64_t)avail, -1);
     }
-    if (c->codec != SW_CLIP_CODEC_RAW) {
+    if (c->codec != SW_CLIP_CODEC_RAW && c->codec != SW_CLIP_CODEC_QUANTIZED) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec", offsetof(sw_clip, codec), -1);
     }
     if ((c->flags & ~SW_CLIP_FLAG_ADDITIVE) != 0) {
@@ -533,6 +534,14 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
         if (e > 0 && events[e].time < events[e - 1u].time) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "events sorted by time", at, (int64_t)e);
         }
+    }
+    if (c->codec == SW_CLIP_CODEC_QUANTIZED) {
+        /* Joint motion lives in the codec payload (codec_quantized.c). */
+        if (joint_tracks != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "quantized clip has no raw joint tracks",
+                            offsetof(sw_clip, tracks_count), -1);
+        }
+        return sw__codec_quantized_check(c, err);
     }
     return SW_RESULT_OK;
 }

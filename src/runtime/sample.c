@@ -1,6 +1,7 @@
 /* The sampling job: clip -> local SoA pose at a time. */
 #include <string.h>
 
+#include "codec_quantized.h"
 #include "internal.h"
 
 /* Linear steps a cached cursor may take before the search falls back to a
@@ -17,7 +18,8 @@ sw_result sw_sample_job_validate(const sw_sample_job* job) {
     const sw_clip* clip = job->clip;
     const sw_skeleton* skel = job->skeleton;
     if (clip->joints_count != skel->joints_count) return SW_RESULT_INVALID_ARGUMENT;
-    if (clip->codec != SW_CLIP_CODEC_RAW) return SW_RESULT_INVALID_ARGUMENT;
+    if (clip->codec != SW_CLIP_CODEC_RAW && clip->codec != SW_CLIP_CODEC_QUANTIZED)
+        return SW_RESULT_INVALID_ARGUMENT;
     const sw_sample_cache* cache = job->cache;
     if (cache && !cache->cursors && cache->cursors_count > 0) return SW_RESULT_INVALID_ARGUMENT;
 
@@ -187,6 +189,16 @@ static void sw__sample_track(const sw_clip* clip, uint32_t index, float t, uint3
     sw__eval_track(clip, tr, sw__key_pos_of(clip, tr, t, k), out);
 }
 
+static void sw__sample_floats(const sw_sample_job* job, float t, uint32_t* cursors,
+                              bool cache_valid) {
+    const sw_clip* clip = job->clip;
+    if (job->floats) {
+        const uint32_t first = clip->tracks_count - clip->float_tracks_count;
+        for (uint32_t f = 0; f < clip->float_tracks_count; ++f)
+            sw__sample_track(clip, first + f, t, cursors, cache_valid, &job->floats[f]);
+    }
+}
+
 static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors, bool cache_valid) {
     const sw_clip* clip = job->clip;
     const sw_skeleton* skel = job->skeleton;
@@ -236,11 +248,7 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
         }
     }
 
-    if (job->floats) {
-        const uint32_t first = clip->tracks_count - clip->float_tracks_count;
-        for (uint32_t f = 0; f < clip->float_tracks_count; ++f)
-            sw__sample_track(clip, first + f, t, cursors, cache_valid, &job->floats[f]);
-    }
+    sw__sample_floats(job, t, cursors, cache_valid);
 }
 
 sw_result sw_sample_job_run(const sw_sample_job* job) {
@@ -262,6 +270,12 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
     switch ((sw_clip_codec)clip->codec) {
     case SW_CLIP_CODEC_RAW:
         sw__sample_raw(job, t, cursors, cache_valid);
+        break;
+    case SW_CLIP_CODEC_QUANTIZED:
+        /* Joint tracks from the codec payload (no cursors needed: keys are
+         * uniform), float tracks raw as above. */
+        sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
+        sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_NONE:
     default:

@@ -21,8 +21,8 @@
  *   camera) a camera shake and a field-of-view pulse;
  * - "idle": a humanoid whose idle is varied by the animator's randomized
  *   idle controller (it never repeats);
- * - "props": the step, the beam, the orb, the bumpy ground patch and the
- *   arm's target marker, as rigid meshes on a small skeleton.
+ * - "props": the step, the beam and the bumpy ground patch, as one rigid mesh;
+ * - "targets": the orb and the arm's target marker, on a small skeleton.
  *
  * Every actor is a skeleton with skinned meshes, a local pose, its world
  * transform (the root transform of its model matrices) and its model-space
@@ -49,7 +49,7 @@
 extern "C" {
 #endif
 
-#define SW_SHOWCASE_MAX_ACTORS 8
+#define SW_SHOWCASE_MAX_ACTORS 12
 #define SW_SHOWCASE_MAX_MESHES 64 /* per actor */
 
 /* Materials (colour indices) a renderer may map to its own colours. */
