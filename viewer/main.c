@@ -1,0 +1,1338 @@
+/* viewer/main.c: the sinew WebAssembly viewer (emscripten, WebGL2).
+ *
+ * The runtime plays a character (the built-in humanoid or spider, or a
+ * .sinew / .glb file opened from disk) and the page draws it with GPU
+ * skinning: each mesh's palette (sw_skinning_job) goes to a float texture,
+ * one row of four RGBA32F texels per matrix, and the vertex shader blends
+ * four joints per vertex. The page (viewer.js) owns the DOM: it calls the
+ * exported viewer_* functions below for input and reads viewer_status(), a
+ * JSON text, to show the state.
+ *
+ * Showcase mode (the default): the showcase scene (sinew/showcase/scene.h),
+ * the same as `sinew demo`, driven by the orbit camera, the mouse targets
+ * and the speed slider; the scene computes every actor's palettes.
+ *
+ * Character mode: clip A blended with clip B at the same normalized phase,
+ * or, for the humanoid, a locomotion blend of idle/walk/jog/run picked by a
+ * speed in m/s (horizontal root motion kept in place); then a look-at on
+ * the head and a two-bone reach of the right arm towards targets that
+ * follow the mouse.
+ */
+#include <GLES3/gl3.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sinew/showcase/character.h"
+#include "sinew/showcase/scene.h"
+#include "sinew/sinew.h"
+#include "sinew/tools/gltf.h"
+#include "sinew/tools/scene.h"
+
+#define VIEWER_PI 3.14159265358979f
+#define VIEWER_MAX_LINES 65536 /* line vertices per frame */
+
+/* ---------------------------------------------------------------- GPU mesh */
+
+typedef struct gpu_mesh {
+    const sw_mesh* mesh;
+    GLuint vao, buffers[4], ibo, palette_tex;
+    GLsizei index_count;
+    sw_mat4* palette; /* palette_count matrices, rewritten every frame */
+} gpu_mesh;
+
+/* ---------------------------------------------------------------- character */
+
+enum { SOURCE_NONE, SOURCE_SCENE, SOURCE_ARCHIVE };
+
+typedef struct character {
+    char name[128];
+    int source;
+    sw_scene scene;         /* SOURCE_SCENE */
+    uint8_t* archive_bytes; /* SOURCE_ARCHIVE: 16-byte aligned copy */
+    const sw_skeleton* skel;
+    const sw_clip** clips;
+    uint32_t clips_count;
+    const sw_mesh** meshes;
+    uint32_t meshes_count;
+    bool locomotion; /* the humanoid's idle/walk/jog/run */
+    float speeds[SW_SHOWCASE_HUMANOID_CLIPS];
+    sw_xform4 *pose, *pose_a, *pose_b;
+    uint32_t *cursors_a, *cursors_b;
+    sw_sample_cache cache_a, cache_b;
+    sw_mat4* model;
+    gpu_mesh* gpu;
+    int32_t look_joints[3]; /* spine, neck, head (-1 when absent) */
+    uint32_t look_count;
+    sw_vec3 head_forward; /* model +Z in the head's local space at rest */
+    uint32_t arm[3];
+    bool has_arm;
+    float height; /* rest pose height, for the camera and the target plane */
+} character;
+
+/* ---------------------------------------------------------------- showcase */
+
+typedef struct showcase_view {
+    sw_showcase* scene;
+    uint32_t actors_count;
+    gpu_mesh* gpu[SW_SHOWCASE_MAX_ACTORS];
+    uint32_t gpu_count[SW_SHOWCASE_MAX_ACTORS];
+    int32_t locomotion, reach; /* actor indices, -1 when absent */
+    sw_vec3 walker_pos;        /* locomotion actor's world position, last frame */
+    float walker_speed;        /* measured from its motion, smoothed */
+    bool walker_seen;
+    bool speed_set; /* the slider overrides the scene's speed schedule */
+    sw_vec3 center;
+    float extent;
+} showcase_view;
+
+/* ---------------------------------------------------------------- viewer */
+
+typedef struct viewer {
+    EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl;
+    int width, height;
+    GLuint skin_prog, line_prog;
+    GLint skin_view_proj, skin_world, skin_palette, skin_color;
+    GLint line_view_proj;
+    GLuint grid_vao, grid_vbo;
+    GLsizei grid_count;
+    GLuint lines_vao, lines_vbo;
+    float* lines;
+    uint32_t lines_count;
+
+    bool showcase_mode;
+    showcase_view sc;
+    character ch;
+    /* playback */
+    int clip_a, clip_b;
+    float blend, speed, phase, time_a;
+    bool paused;
+    float pending_step;
+    float loco_weights[SW_SHOWCASE_HUMANOID_CLIPS];
+    float loco_speed; /* smoothed speed */
+    /* toggles */
+    bool show_skeleton, show_mesh, look_on, ik_on, follow_mouse;
+    int target_mode; /* 0 look, 1 IK */
+    float ik_weight, look_weight;
+    sw_vec3 look_target, ik_target;
+    /* camera */
+    float yaw, pitch, distance;
+    sw_vec3 orbit_target;
+    sw_mat4 view_proj;
+    sw_vec3 eye;
+    uint64_t frames;
+    char error[512];
+    char* status;
+} viewer;
+
+static viewer g_viewer;
+
+/* ---------------------------------------------------------------- helpers */
+
+static void* aligned_calloc(size_t size) {
+    const size_t rounded = (size + 15u) & ~(size_t)15u;
+    void* p = aligned_alloc(16, rounded ? rounded : 16u);
+    if (p) memset(p, 0, rounded ? rounded : 16u);
+    return p;
+}
+
+static void set_error(const char* what, sw_result r, const sw_error* err) {
+    if (err && err->check) {
+        snprintf(g_viewer.error, sizeof g_viewer.error, "%s: %s (%s, offset %llu, index %lld)",
+                 what, sw_result_str(r), err->check, (unsigned long long)err->offset,
+                 (long long)err->index);
+    } else {
+        snprintf(g_viewer.error, sizeof g_viewer.error, "%s: %s", what, sw_result_str(r));
+    }
+}
+
+static sw_vec3 v3(float x, float y, float z) {
+    sw_vec3 v = {x, y, z};
+    return v;
+}
+static sw_vec3 v3_add(sw_vec3 a, sw_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static sw_vec3 v3_sub(sw_vec3 a, sw_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static sw_vec3 v3_scale(sw_vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
+static float v3_dot(sw_vec3 a, sw_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static sw_vec3 v3_cross(sw_vec3 a, sw_vec3 b) {
+    return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static sw_vec3 v3_norm(sw_vec3 a) {
+    const float l = sqrtf(v3_dot(a, a));
+    return l > 1e-12f ? v3_scale(a, 1.0f / l) : v3(0.0f, 0.0f, 0.0f);
+}
+static sw_vec3 mat_pos(const sw_mat4* m) { return v3(m->m[12], m->m[13], m->m[14]); }
+
+/* ---------------------------------------------------------------- GL setup */
+
+static const char* k_skin_vs =
+    "#version 300 es\n"
+    "layout(location=0) in vec3 a_pos;\n"
+    "layout(location=1) in vec3 a_nrm;\n"
+    "layout(location=2) in uvec4 a_joints;\n"
+    "layout(location=3) in vec4 a_weights;\n"
+    "uniform highp sampler2D u_palette;\n"
+    "uniform mat4 u_view_proj;\n"
+    "uniform mat4 u_world;\n"
+    "out vec3 v_nrm;\n"
+    "mat4 joint_matrix(uint j) {\n"
+    "  int r = int(j);\n"
+    "  return mat4(texelFetch(u_palette, ivec2(0, r), 0), texelFetch(u_palette, ivec2(1, r), 0),\n"
+    "              texelFetch(u_palette, ivec2(2, r), 0), texelFetch(u_palette, ivec2(3, r), 0));\n"
+    "}\n"
+    "void main() {\n"
+    "  mat4 s = a_weights.x * joint_matrix(a_joints.x) + a_weights.y * joint_matrix(a_joints.y)\n"
+    "         + a_weights.z * joint_matrix(a_joints.z) + a_weights.w * joint_matrix(a_joints.w);\n"
+    "  mat4 m = u_world * s;\n"
+    "  v_nrm = mat3(m) * a_nrm;\n"
+    "  gl_Position = u_view_proj * m * vec4(a_pos, 1.0);\n"
+    "}\n";
+
+static const char* k_skin_fs =
+    "#version 300 es\n"
+    "precision highp float;\n"
+    "in vec3 v_nrm;\n"
+    "uniform vec3 u_color;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "  vec3 n = normalize(v_nrm);\n"
+    "  if (!gl_FrontFacing) n = -n;\n"
+    "  float d = max(dot(n, normalize(vec3(0.4, 1.0, 0.5))), 0.0);\n"
+    "  float h = 0.5 + 0.5 * n.y;\n"
+    "  o_color = vec4(u_color * (0.25 + 0.2 * h + 0.6 * d), 1.0);\n"
+    "}\n";
+
+static const char* k_line_vs =
+    "#version 300 es\n"
+    "layout(location=0) in vec3 a_pos;\n"
+    "layout(location=1) in vec3 a_color;\n"
+    "uniform mat4 u_view_proj;\n"
+    "out vec3 v_color;\n"
+    "void main() { v_color = a_color; gl_Position = u_view_proj * vec4(a_pos, 1.0); }\n";
+
+static const char* k_line_fs =
+    "#version 300 es\n"
+    "precision mediump float;\n"
+    "in vec3 v_color;\n"
+    "out vec4 o_color;\n"
+    "void main() { o_color = vec4(v_color, 1.0); }\n";
+
+static GLuint compile(GLenum kind, const char* src) {
+    const GLuint s = glCreateShader(kind);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        printf("viewer: shader: %s\n", log);
+    }
+    return s;
+}
+
+static GLuint link_program(const char* vs, const char* fs) {
+    const GLuint p = glCreateProgram();
+    const GLuint a = compile(GL_VERTEX_SHADER, vs), b = compile(GL_FRAGMENT_SHADER, fs);
+    glAttachShader(p, a);
+    glAttachShader(p, b);
+    glLinkProgram(p);
+    glDeleteShader(a);
+    glDeleteShader(b);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        printf("viewer: program: %s\n", log);
+    }
+    return p;
+}
+
+static void push_line_vertex(sw_vec3 p, sw_vec3 c) {
+    viewer* v = &g_viewer;
+    if (v->lines_count >= VIEWER_MAX_LINES) return;
+    float* o = v->lines + 6u * v->lines_count++;
+    o[0] = p.x, o[1] = p.y, o[2] = p.z, o[3] = c.x, o[4] = c.y, o[5] = c.z;
+}
+
+static void push_line(sw_vec3 a, sw_vec3 b, sw_vec3 c) {
+    push_line_vertex(a, c);
+    push_line_vertex(b, c);
+}
+
+static void push_cross(sw_vec3 p, float r, sw_vec3 c) {
+    push_line(v3_sub(p, v3(r, 0, 0)), v3_add(p, v3(r, 0, 0)), c);
+    push_line(v3_sub(p, v3(0, r, 0)), v3_add(p, v3(0, r, 0)), c);
+    push_line(v3_sub(p, v3(0, 0, r)), v3_add(p, v3(0, 0, r)), c);
+}
+
+static void setup_line_vao(GLuint vao, GLuint vbo) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, (const void*)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, (const void*)12);
+    glBindVertexArray(0);
+}
+
+/* Ground: two triangles and a 1 m grid over 20 m, drawn with the line program. */
+static void build_grid(void) {
+    viewer* v = &g_viewer;
+    v->lines_count = 0;
+    const sw_vec3 ground = v3(0.30f, 0.32f, 0.35f);
+    const float e = 10.0f;
+    const sw_vec3 q[6] = {v3(-e, 0, -e), v3(-e, 0, e), v3(e, 0, e),
+                          v3(-e, 0, -e), v3(e, 0, e), v3(e, 0, -e)};
+    for (int i = 0; i < 6; ++i) push_line_vertex(q[i], ground);
+    for (int i = -10; i <= 10; ++i) {
+        const float f = (float)i;
+        const sw_vec3 c = i == 0 ? v3(0.55f, 0.58f, 0.62f) : v3(0.42f, 0.44f, 0.48f);
+        push_line(v3(f, 0.002f, -e), v3(f, 0.002f, e), c);
+        push_line(v3(-e, 0.002f, f), v3(e, 0.002f, f), c);
+    }
+    glGenVertexArrays(1, &v->grid_vao);
+    glGenBuffers(1, &v->grid_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, v->grid_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(v->lines_count * 24u), v->lines, GL_STATIC_DRAW);
+    setup_line_vao(v->grid_vao, v->grid_vbo);
+    v->grid_count = (GLsizei)v->lines_count;
+    v->lines_count = 0;
+}
+
+/* Normals for meshes that have none: area-weighted face normals summed per vertex. */
+static float* make_normals(const sw_mesh* m) {
+    const uint32_t n = m->vertices_count;
+    float* out = calloc(3u * (size_t)n, sizeof(float));
+    if (!out) return NULL;
+    const float* p = sw_mesh_positions(m);
+    const uint32_t* idx = sw_mesh_indices(m);
+    for (uint32_t t = 0; t + 2 < m->indices_count; t += 3) {
+        const uint32_t a = idx[t], b = idx[t + 1], c = idx[t + 2];
+        const sw_vec3 pa = v3(p[3 * a], p[3 * a + 1], p[3 * a + 2]);
+        const sw_vec3 pb = v3(p[3 * b], p[3 * b + 1], p[3 * b + 2]);
+        const sw_vec3 pc = v3(p[3 * c], p[3 * c + 1], p[3 * c + 2]);
+        const sw_vec3 f = v3_cross(v3_sub(pb, pa), v3_sub(pc, pa));
+        const uint32_t vs[3] = {a, b, c};
+        for (int k = 0; k < 3; ++k) {
+            out[3 * vs[k]] += f.x, out[3 * vs[k] + 1] += f.y, out[3 * vs[k] + 2] += f.z;
+        }
+    }
+    return out;
+}
+
+static bool gpu_mesh_create(gpu_mesh* g, const sw_mesh* m) {
+    memset(g, 0, sizeof *g);
+    g->mesh = m;
+    g->palette = aligned_calloc(sizeof(sw_mat4) * m->palette_count);
+    if (!g->palette) return false;
+    const size_t n = m->vertices_count;
+    glGenVertexArrays(1, &g->vao);
+    glGenBuffers(4, g->buffers);
+    glGenBuffers(1, &g->ibo);
+    glBindVertexArray(g->vao);
+
+    glBindBuffer(GL_ARRAY_BUFFER, g->buffers[0]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 12u), sw_mesh_positions(m), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, (const void*)0);
+
+    float* made = sw_mesh_normals(m) ? NULL : make_normals(m);
+    glBindBuffer(GL_ARRAY_BUFFER, g->buffers[1]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 12u), made ? made : sw_mesh_normals(m),
+                 GL_STATIC_DRAW);
+    free(made);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, (const void*)0);
+
+    glBindBuffer(GL_ARRAY_BUFFER, g->buffers[2]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 8u), sw_mesh_joints(m), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(2);
+    glVertexAttribIPointer(2, 4, GL_UNSIGNED_SHORT, 0, (const void*)0);
+
+    glBindBuffer(GL_ARRAY_BUFFER, g->buffers[3]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 16u), sw_mesh_weights(m), GL_STATIC_DRAW);
+    glEnableVertexAttribArray(3);
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, 0, (const void*)0);
+
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)m->indices_count * 4u),
+                 sw_mesh_indices(m), GL_STATIC_DRAW);
+    glBindVertexArray(0);
+    g->index_count = (GLsizei)m->indices_count;
+
+    glGenTextures(1, &g->palette_tex);
+    glBindTexture(GL_TEXTURE_2D, g->palette_tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 4, (GLsizei)m->palette_count, 0, GL_RGBA,
+                 GL_FLOAT, NULL);
+    return true;
+}
+
+static void gpu_mesh_destroy(gpu_mesh* g) {
+    if (g->vao) glDeleteVertexArrays(1, &g->vao);
+    if (g->buffers[0]) glDeleteBuffers(4, g->buffers);
+    if (g->ibo) glDeleteBuffers(1, &g->ibo);
+    if (g->palette_tex) glDeleteTextures(1, &g->palette_tex);
+    free(g->palette);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---------------------------------------------------------------- characters */
+
+static void character_free(character* c) {
+    for (uint32_t i = 0; c->gpu && i < c->meshes_count; ++i) gpu_mesh_destroy(&c->gpu[i]);
+    free(c->gpu);
+    free(c->pose);
+    free(c->pose_a);
+    free(c->pose_b);
+    free(c->cursors_a);
+    free(c->cursors_b);
+    free(c->model);
+    if (c->source == SOURCE_SCENE) {
+        sw_scene_free(&c->scene, NULL);
+    } else if (c->source == SOURCE_ARCHIVE) {
+        free((void*)c->clips);
+        free((void*)c->meshes);
+        free(c->archive_bytes);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+static uint32_t max_tracks(const character* c) {
+    uint32_t n = 1;
+    for (uint32_t i = 0; i < c->clips_count; ++i)
+        if (c->clips[i]->tracks_count > n) n = c->clips[i]->tracks_count;
+    return n;
+}
+
+/* Allocates the per-frame buffers, uploads the meshes and finds the joints
+ * the look-at and the reach use. The skeleton, clips and meshes are set. */
+static bool character_prepare(character* c) {
+    const sw_skeleton* s = c->skel;
+    const size_t packets = s->packets_count;
+    c->pose = aligned_calloc(packets * sizeof(sw_xform4));
+    c->pose_a = aligned_calloc(packets * sizeof(sw_xform4));
+    c->pose_b = aligned_calloc(packets * sizeof(sw_xform4));
+    c->model = aligned_calloc(s->joints_count * sizeof(sw_mat4));
+    const uint32_t tracks = max_tracks(c);
+    c->cursors_a = calloc(tracks, sizeof(uint32_t));
+    c->cursors_b = calloc(tracks, sizeof(uint32_t));
+    c->gpu = calloc(c->meshes_count ? c->meshes_count : 1u, sizeof(gpu_mesh));
+    if (!c->pose || !c->pose_a || !c->pose_b || !c->model || !c->cursors_a || !c->cursors_b ||
+        !c->gpu) {
+        return false;
+    }
+    sw_sample_cache_init(&c->cache_a, c->cursors_a, tracks);
+    sw_sample_cache_init(&c->cache_b, c->cursors_b, tracks);
+    for (uint32_t i = 0; i < c->meshes_count; ++i)
+        if (!gpu_mesh_create(&c->gpu[i], c->meshes[i])) return false;
+
+    /* Rest pose model matrices: height and the head's forward axis. */
+    memcpy(c->pose, sw_skeleton_rest_pose(s), packets * sizeof(sw_xform4));
+    const sw_local_to_model_job ltm = {.skeleton = s, .local = c->pose,
+                                       .local_count = s->packets_count, .out = c->model,
+                                       .out_count = s->joints_count};
+    if (sw_local_to_model_job_run(&ltm) != SW_RESULT_OK) return false;
+    float top = 0.0f;
+    for (uint32_t j = 0; j < s->joints_count; ++j)
+        if (c->model[j].m[13] > top) top = c->model[j].m[13];
+    c->height = top > 0.1f ? top : 1.0f;
+
+    static const char* const spine_names[] = {"Spine1", "Spine", "Chest", "Torso"};
+    static const char* const neck_names[] = {"Neck", "Neck1"};
+    static const char* const head_names[] = {"Head"};
+    int32_t spine = -1, neck = -1, head = -1;
+    for (size_t i = 0; i < sizeof spine_names / sizeof *spine_names && spine < 0; ++i)
+        spine = sw_skeleton_find_joint(s, spine_names[i]);
+    for (size_t i = 0; i < sizeof neck_names / sizeof *neck_names && neck < 0; ++i)
+        neck = sw_skeleton_find_joint(s, neck_names[i]);
+    for (size_t i = 0; i < sizeof head_names / sizeof *head_names && head < 0; ++i)
+        head = sw_skeleton_find_joint(s, head_names[i]);
+    c->look_count = 0;
+    if (head >= 0) {
+        /* Keep only joints that are ancestors of the head, root first. */
+        const int16_t* parents = sw_skeleton_parents(s);
+        const int32_t cand[2] = {spine, neck};
+        for (int k = 0; k < 2; ++k) {
+            bool ancestor = false;
+            for (int32_t j = parents[head]; j >= 0 && cand[k] >= 0; j = parents[j])
+                if (j == cand[k]) ancestor = true;
+            if (ancestor &&
+                (c->look_count == 0 || cand[k] > c->look_joints[c->look_count - 1]))
+                c->look_joints[c->look_count++] = cand[k];
+        }
+        c->look_joints[c->look_count++] = head;
+        sw_xform hx;
+        if (sw_mat4_decompose(&c->model[head], &hx))
+            c->head_forward = sw_quat_rotate(sw_quat_inverse(hx.r), v3(0.0f, 0.0f, 1.0f));
+        else
+            c->look_count = 0;
+    }
+    uint32_t arm[3];
+    c->has_arm = sw_ik_find_two_bone(s, "RightArm", "RightForeArm", "RightHand", arm) ==
+                     SW_RESULT_OK ||
+                 sw_ik_find_two_bone(s, "UpperArmR", "LowerArmR", "Palm2R", arm) == SW_RESULT_OK;
+    if (c->has_arm) memcpy(c->arm, arm, sizeof arm);
+    return true;
+}
+
+static void reset_playback(void) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    v->clip_a = c->clips_count > 0 ? 0 : -1;
+    v->clip_b = c->clips_count > 1 ? 1 : -1;
+    v->blend = 0.0f;
+    v->phase = 0.0f;
+    v->time_a = 0.0f;
+    if (c->locomotion) {
+        /* Start walking, well inside the walk/jog range. */
+        v->speed = c->speeds[1];
+        v->loco_speed = v->speed;
+    } else {
+        v->speed = 1.0f;
+    }
+    const float h = c->height;
+    v->orbit_target = v3(0.0f, 0.55f * h, 0.0f);
+    v->distance = 2.6f * h + 0.5f;
+    v->look_target = v3(0.6f * h, 0.9f * h, 1.2f * h);
+    v->ik_target = v3(-0.35f * h, 0.75f * h, 0.45f * h);
+}
+
+/* Takes ownership of a filled scene. */
+static bool use_scene(sw_scene* scene, const char* name, bool locomotion,
+                      const float* speeds) {
+    viewer* v = &g_viewer;
+    character_free(&v->ch);
+    character* c = &v->ch;
+    c->source = SOURCE_SCENE;
+    c->scene = *scene;
+    memset(scene, 0, sizeof *scene);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->skel = c->scene.skeleton;
+    c->clips = c->scene.clips;
+    c->clips_count = c->scene.clips_count;
+    c->meshes = c->scene.meshes;
+    c->meshes_count = c->scene.meshes_count;
+    c->locomotion = locomotion && c->clips_count == SW_SHOWCASE_HUMANOID_CLIPS;
+    if (speeds) memcpy(c->speeds, speeds, sizeof c->speeds);
+    if (!character_prepare(c)) {
+        set_error(name, SW_RESULT_OUT_OF_MEMORY, NULL);
+        character_free(c);
+        return false;
+    }
+    reset_playback();
+    return true;
+}
+
+static bool open_archive(const uint8_t* data, size_t size, const char* name) {
+    viewer* v = &g_viewer;
+    uint8_t* bytes = aligned_calloc(size);
+    if (!bytes) {
+        set_error(name, SW_RESULT_OUT_OF_MEMORY, NULL);
+        return false;
+    }
+    memcpy(bytes, data, size);
+    sw_archive a;
+    sw_error err = {0};
+    const sw_result r = sw_archive_load(bytes, size, &a, &err);
+    if (r != SW_RESULT_OK || a.skeletons_count == 0) {
+        set_error(name, r != SW_RESULT_OK ? r : SW_RESULT_NOT_FOUND, r ? &err : NULL);
+        free(bytes);
+        return false;
+    }
+    const sw_clip** clips = calloc(a.clips_count + 1u, sizeof *clips);
+    const sw_mesh** meshes = calloc(a.meshes_count + 1u, sizeof *meshes);
+    if (!clips || !meshes) {
+        free((void*)clips);
+        free((void*)meshes);
+        free(bytes);
+        set_error(name, SW_RESULT_OUT_OF_MEMORY, NULL);
+        return false;
+    }
+    uint32_t nc = 0, nm = 0;
+    for (uint32_t i = 0; i < a.clips_count; ++i)
+        if (sw_archive_clip_skeleton(&a, i) == 0) clips[nc++] = sw_archive_clip(&a, i);
+    for (uint32_t i = 0; i < a.meshes_count; ++i)
+        if (sw_archive_mesh_skeleton(&a, i) == 0) meshes[nm++] = sw_archive_mesh(&a, i);
+    character_free(&v->ch);
+    character* c = &v->ch;
+    c->source = SOURCE_ARCHIVE;
+    c->archive_bytes = bytes;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->skel = sw_archive_skeleton(&a, 0);
+    c->clips = clips;
+    c->clips_count = nc;
+    c->meshes = meshes;
+    c->meshes_count = nm;
+    if (!character_prepare(c)) {
+        set_error(name, SW_RESULT_OUT_OF_MEMORY, NULL);
+        character_free(c);
+        return false;
+    }
+    reset_playback();
+    return true;
+}
+
+static bool open_builtin(int which) {
+    sw_scene scene;
+    memset(&scene, 0, sizeof scene);
+    sw_error err = {0};
+    if (which == 1) {
+        const sw_result r = sw_showcase_spider(NULL, &scene, &err);
+        if (r != SW_RESULT_OK) {
+            set_error("sinew_spider", r, &err);
+            return false;
+        }
+        return use_scene(&scene, "sinew_spider", false, NULL);
+    }
+    float speeds[SW_SHOWCASE_HUMANOID_CLIPS];
+    const sw_result r = sw_showcase_humanoid(NULL, &scene, speeds, &err);
+    if (r != SW_RESULT_OK) {
+        set_error("sinew_humanoid", r, &err);
+        return false;
+    }
+    return use_scene(&scene, "sinew_humanoid", true, speeds);
+}
+
+/* ---------------------------------------------------------------- animation */
+
+static bool sample(character* c, int clip, float time, sw_sample_cache* cache, sw_xform4* out) {
+    const sw_sample_job job = {.clip = c->clips[clip], .skeleton = c->skel, .time = time,
+                               .cache = cache, .out = out, .out_count = c->skel->packets_count};
+    return sw_sample_job_run(&job) == SW_RESULT_OK;
+}
+
+static float wrap01(float p) {
+    p -= floorf(p);
+    return p >= 1.0f ? 0.0f : p;
+}
+
+static bool blend2(character* c, const sw_xform4* a, float wa, const sw_xform4* b, float wb) {
+    const sw_blend_layer layers[2] = {{.pose = a, .weight = wa}, {.pose = b, .weight = wb}};
+    const sw_blend_job job = {.layers = layers, .layers_count = 2,
+                              .rest_pose = sw_skeleton_rest_pose(c->skel),
+                              .packets_count = c->skel->packets_count, .out = c->pose,
+                              .out_count = c->skel->packets_count};
+    return sw_blend_job_run(&job) == SW_RESULT_OK;
+}
+
+/* Locomotion: the two clips around the speed, blended at one normalized phase. */
+static bool animate_locomotion(float dt) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    const float* s = c->speeds;
+    const int last = SW_SHOWCASE_HUMANOID_CLIPS - 1;
+    /* The speed follows the slider through a critically damped ease. */
+    v->loco_speed += (v->speed - v->loco_speed) * (1.0f - expf(-6.0f * dt));
+    const float speed = v->loco_speed;
+    int i = 0;
+    while (i < last - 1 && speed > s[i + 1]) ++i;
+    float t = (speed - s[i]) / (s[i + 1] - s[i]);
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    const float da = c->clips[i]->duration, db = c->clips[i + 1]->duration;
+    float cycle = da + (db - da) * t;
+    /* Beyond the run speed the run plays faster. */
+    const float rate = speed > s[last] && s[last] > 0.0f ? speed / s[last] : 1.0f;
+    if (cycle < 1e-3f) cycle = 1e-3f;
+    v->phase = wrap01(v->phase + dt * rate / cycle);
+    for (int k = 0; k <= last; ++k) v->loco_weights[k] = 0.0f;
+    v->loco_weights[i] = 1.0f - t;
+    v->loco_weights[i + 1] = t;
+    v->clip_a = i;
+    v->clip_b = i + 1;
+    v->blend = t;
+    v->time_a = v->phase * da;
+    if (!sample(c, i, v->phase * da, &c->cache_a, c->pose_a)) return false;
+    if (!sample(c, i + 1, v->phase * db, &c->cache_b, c->pose_b)) return false;
+    if (!blend2(c, c->pose_a, 1.0f - t, c->pose_b, t)) return false;
+    /* Root motion stays in place: the hips keep their height and sway only. */
+    sw_xform hips = sw_xform4_get(&c->pose[0], 0);
+    const sw_xform rest = sw_xform4_get(&sw_skeleton_rest_pose(c->skel)[0], 0);
+    hips.t.x = rest.t.x;
+    hips.t.z = rest.t.z;
+    sw_xform4_set(&c->pose[0], 0, hips);
+    return true;
+}
+
+static bool animate_clips(float dt) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    const sw_skeleton* s = c->skel;
+    if (v->clip_a < 0) {
+        memcpy(c->pose, sw_skeleton_rest_pose(s), s->packets_count * sizeof(sw_xform4));
+        return true;
+    }
+    const float da = c->clips[v->clip_a]->duration;
+    if (da > 1e-6f) v->phase = wrap01(v->phase + dt * v->speed / da);
+    v->time_a = v->phase * da;
+    const bool use_b = v->clip_b >= 0 && v->blend > 0.0f;
+    if (!sample(c, v->clip_a, v->time_a, &c->cache_a, use_b ? c->pose_a : c->pose)) return false;
+    if (!use_b) return true;
+    const float db = c->clips[v->clip_b]->duration;
+    if (!sample(c, v->clip_b, v->phase * db, &c->cache_b, c->pose_b)) return false;
+    return blend2(c, c->pose_a, 1.0f - v->blend, c->pose_b, v->blend);
+}
+
+static bool model_pass(character* c) {
+    const sw_local_to_model_job job = {.skeleton = c->skel, .local = c->pose,
+                                       .local_count = c->skel->packets_count, .out = c->model,
+                                       .out_count = c->skel->joints_count};
+    return sw_local_to_model_job_run(&job) == SW_RESULT_OK;
+}
+
+static bool apply_ik(float dt) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    const float k = 1.0f - expf(-5.0f * dt);
+    v->look_weight += ((v->look_on ? 1.0f : 0.0f) - v->look_weight) * k;
+    v->ik_weight += ((v->ik_on ? 1.0f : 0.0f) - v->ik_weight) * k;
+    if (c->look_count > 0 && v->look_weight > 1e-3f) {
+        sw_ik_look_at_joint joints[3];
+        static const float shares3[3] = {0.25f, 0.4f, 1.0f};
+        static const float shares2[2] = {0.4f, 1.0f};
+        for (uint32_t i = 0; i < c->look_count; ++i) {
+            joints[i].joint = (uint32_t)c->look_joints[i];
+            joints[i].share = c->look_count == 3 ? shares3[i]
+                              : c->look_count == 2 ? shares2[i]
+                                                   : 1.0f;
+        }
+        const sw_ik_look_at_job job = {
+            .skeleton = c->skel, .model = c->model, .model_count = c->skel->joints_count,
+            .joints = joints, .joints_count = c->look_count, .forward = c->head_forward,
+            .target = v->look_target, .limit_angle = 75.0f * VIEWER_PI / 180.0f,
+            .weight = v->look_weight > 1.0f ? 1.0f : v->look_weight, .pose = c->pose,
+            .pose_count = c->skel->packets_count};
+        if (sw_ik_look_at_job_run(&job) != SW_RESULT_OK || !model_pass(c)) return false;
+    }
+    if (c->has_arm && v->ik_weight > 1e-3f) {
+        const sw_ik_two_bone_job job = {
+            .skeleton = c->skel, .model = c->model, .model_count = c->skel->joints_count,
+            .start_joint = c->arm[0], .mid_joint = c->arm[1], .end_joint = c->arm[2],
+            .target = v->ik_target, .pole_mode = SW_IK_POLE_MODE_DIRECTION,
+            .pole = v3(0.0f, -0.6f, -1.0f),
+            .weight = v->ik_weight > 1.0f ? 1.0f : v->ik_weight, .softness = 0.05f,
+            .pose = c->pose, .pose_count = c->skel->packets_count};
+        if (sw_ik_two_bone_job_run(&job) != SW_RESULT_OK || !model_pass(c)) return false;
+    }
+    return true;
+}
+
+static bool update_palettes(character* c) {
+    for (uint32_t i = 0; i < c->meshes_count; ++i) {
+        gpu_mesh* g = &c->gpu[i];
+        const sw_mesh* m = g->mesh;
+        const sw_skinning_job job = {.model = c->model, .model_count = c->skel->joints_count,
+                                     .joints = sw_mesh_palette(m),
+                                     .inverse_bind = sw_mesh_inverse_binds(m),
+                                     .count = m->palette_count, .out = g->palette,
+                                     .out_count = m->palette_count};
+        if (sw_skinning_job_run(&job) != SW_RESULT_OK) return false;
+        glBindTexture(GL_TEXTURE_2D, g->palette_tex);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, (GLsizei)m->palette_count, GL_RGBA, GL_FLOAT,
+                        g->palette);
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- camera */
+
+static sw_mat4 perspective(float fovy, float aspect, float n, float f) {
+    sw_mat4 m;
+    memset(&m, 0, sizeof m);
+    const float t = 1.0f / tanf(0.5f * fovy);
+    m.m[0] = t / aspect;
+    m.m[5] = t;
+    m.m[10] = (f + n) / (n - f);
+    m.m[11] = -1.0f;
+    m.m[14] = 2.0f * f * n / (n - f);
+    return m;
+}
+
+static sw_mat4 look_at(sw_vec3 eye, sw_vec3 at, sw_vec3 up) {
+    const sw_vec3 f = v3_norm(v3_sub(at, eye));
+    const sw_vec3 s = v3_norm(v3_cross(f, up));
+    const sw_vec3 u = v3_cross(s, f);
+    sw_mat4 m = sw_mat4_identity();
+    m.m[0] = s.x, m.m[4] = s.y, m.m[8] = s.z;
+    m.m[1] = u.x, m.m[5] = u.y, m.m[9] = u.z;
+    m.m[2] = -f.x, m.m[6] = -f.y, m.m[10] = -f.z;
+    m.m[12] = -v3_dot(s, eye);
+    m.m[13] = -v3_dot(u, eye);
+    m.m[14] = v3_dot(f, eye);
+    return m;
+}
+
+static void update_camera(void) {
+    viewer* v = &g_viewer;
+    const float cp = cosf(v->pitch);
+    v->eye = v3_add(v->orbit_target, v3_scale(v3(cp * sinf(v->yaw), sinf(v->pitch),
+                                                 cp * cosf(v->yaw)),
+                                              v->distance));
+    const float aspect = v->height > 0 ? (float)v->width / (float)v->height : 1.0f;
+    const sw_mat4 proj = perspective(45.0f * VIEWER_PI / 180.0f, aspect, 0.02f, 200.0f);
+    const sw_mat4 view = look_at(v->eye, v->orbit_target, v3(0.0f, 1.0f, 0.0f));
+    v->view_proj = sw_mat4_mul(&proj, &view);
+}
+
+/* ---------------------------------------------------------------- showcase */
+
+static const float k_material_colors[SW_SHOWCASE_MATERIAL_COUNT][3] = {
+    {0.78f, 0.78f, 0.80f}, /* default */
+    {0.86f, 0.68f, 0.55f}, /* skin */
+    {0.45f, 0.70f, 0.40f}, /* creature */
+    {0.65f, 0.70f, 0.80f}, /* metal */
+    {0.55f, 0.50f, 0.45f}, /* prop */
+    {1.00f, 0.80f, 0.25f}, /* target */
+    {0.80f, 0.45f, 0.45f}, /* hit */
+};
+
+static void showcase_free(void) {
+    showcase_view* sv = &g_viewer.sc;
+    for (uint32_t a = 0; a < SW_SHOWCASE_MAX_ACTORS; ++a) {
+        for (uint32_t k = 0; sv->gpu[a] && k < sv->gpu_count[a]; ++k) gpu_mesh_destroy(&sv->gpu[a][k]);
+        free(sv->gpu[a]);
+    }
+    if (sv->scene) sw_showcase_destroy(sv->scene);
+    memset(sv, 0, sizeof *sv);
+}
+
+/* Creates the scene and uploads every actor's meshes (fixed for its life). */
+static bool showcase_open(void) {
+    viewer* v = &g_viewer;
+    showcase_view* sv = &v->sc;
+#if !SINEW_VIEWER_SHOWCASE
+    /* Built before src/showcase had the scene (see viewer/CMakeLists.txt). */
+    snprintf(v->error, sizeof v->error, "the showcase scene is not in this build");
+    (void)sv;
+    return false;
+#endif
+    if (!sv->scene) {
+        sw_showcase_options options;
+        memset(&options, 0, sizeof options);
+        sw_error err = {0};
+        const sw_result r = sw_showcase_create(&options, &sv->scene, &err);
+        if (r != SW_RESULT_OK) {
+            set_error("showcase", r, &err);
+            sv->scene = NULL;
+            return false;
+        }
+        sv->actors_count = sw_showcase_actors_count(sv->scene);
+        if (sv->actors_count > SW_SHOWCASE_MAX_ACTORS) sv->actors_count = SW_SHOWCASE_MAX_ACTORS;
+        sv->locomotion = sv->reach = -1;
+        sw_vec3 lo = v3(1e9f, 1e9f, 1e9f), hi = v3(-1e9f, -1e9f, -1e9f);
+        for (uint32_t a = 0; a < sv->actors_count; ++a) {
+            const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+            if (act.name && strcmp(act.name, "locomotion") == 0) sv->locomotion = (int32_t)a;
+            if (act.name && strcmp(act.name, "reach") == 0) sv->reach = (int32_t)a;
+            sv->gpu[a] = calloc(act.meshes_count ? act.meshes_count : 1u, sizeof(gpu_mesh));
+            if (!sv->gpu[a]) {
+                showcase_free();
+                set_error("showcase", SW_RESULT_OUT_OF_MEMORY, NULL);
+                return false;
+            }
+            for (uint32_t k = 0; k < act.meshes_count; ++k) {
+                if (!gpu_mesh_create(&sv->gpu[a][k], act.meshes[k])) {
+                    showcase_free();
+                    set_error("showcase", SW_RESULT_OUT_OF_MEMORY, NULL);
+                    return false;
+                }
+                sv->gpu_count[a] = k + 1;
+            }
+            const sw_vec3 p = mat_pos(&act.world);
+            lo = v3(fminf(lo.x, p.x), fminf(lo.y, p.y), fminf(lo.z, p.z));
+            hi = v3(fmaxf(hi.x, p.x), fmaxf(hi.y, p.y), fmaxf(hi.z, p.z));
+        }
+        sv->center = sv->actors_count ? v3_scale(v3_add(lo, hi), 0.5f) : v3(0, 0, 0);
+        sv->center.y = 0.8f;
+        sv->extent = sv->actors_count ? sqrtf(v3_dot(v3_sub(hi, lo), v3_sub(hi, lo))) : 4.0f;
+    }
+    v->showcase_mode = true;
+    v->paused = false;
+    sv->speed_set = false;
+    v->speed = 1.2f;
+    v->orbit_target = sv->center;
+    v->distance = 0.75f * sv->extent + 4.0f;
+    v->pitch = 0.35f;
+    const float h = 1.75f;
+    sw_vec3 base = sv->center;
+    if (sv->reach >= 0) {
+        const sw_showcase_actor reach = sw_showcase_get_actor(sv->scene, (uint32_t)sv->reach);
+        base = mat_pos(&reach.world);
+    }
+    v->look_target = v3_add(base, v3(0.6f * h, 0.9f * h, 1.2f * h));
+    v->ik_target = v3_add(base, v3(-0.35f * h, 0.75f * h, 0.45f * h));
+    v->look_on = false;
+    v->ik_on = false;
+    return true;
+}
+
+static bool showcase_step(float dt) {
+    viewer* v = &g_viewer;
+    showcase_view* sv = &v->sc;
+    sw_showcase_inputs in;
+    memset(&in, 0, sizeof in);
+    in.has_camera = true;
+    in.camera = v->eye;
+    in.camera_target = v->orbit_target;
+    in.has_look_target = v->look_on;
+    in.look_target = v->look_target;
+    in.has_reach_target = v->ik_on;
+    in.reach_target = v->ik_target;
+    in.has_speed = sv->speed_set;
+    in.speed = v->speed;
+    if (dt > 0.0f || v->frames == 0) {
+        const sw_result r = sw_showcase_update(sv->scene, dt, &in);
+        if (r != SW_RESULT_OK) {
+            set_error("showcase update", r, NULL);
+            return false;
+        }
+    }
+    /* The walker's speed, measured from its world position. */
+    if (sv->locomotion >= 0) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, (uint32_t)sv->locomotion);
+        const sw_vec3 p = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
+        if (sv->walker_seen && dt > 0.0f) {
+            const sw_vec3 d = v3_sub(p, sv->walker_pos);
+            const float inst = sqrtf(d.x * d.x + d.z * d.z) / dt;
+            sv->walker_speed += (inst - sv->walker_speed) * (1.0f - expf(-4.0f * dt));
+        }
+        sv->walker_pos = p;
+        sv->walker_seen = true;
+    }
+    for (uint32_t a = 0; a < sv->actors_count; ++a) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+        for (uint32_t k = 0; k < sv->gpu_count[a] && k < act.meshes_count; ++k) {
+            glBindTexture(GL_TEXTURE_2D, sv->gpu[a][k].palette_tex);
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, (GLsizei)act.meshes[k]->palette_count,
+                            GL_RGBA, GL_FLOAT, act.palettes[k]);
+        }
+    }
+    return true;
+}
+
+/* The scene's camera (with its shake and field-of-view pulse) when it stays
+ * by the orbit camera given as input; the orbit camera otherwise. */
+static void showcase_camera(void) {
+    viewer* v = &g_viewer;
+    const sw_showcase_camera cam = sw_showcase_get_camera(v->sc.scene);
+    const sw_vec3 d = v3_sub(cam.view.t, v->eye);
+    if (!(v3_dot(d, d) < 1.0f) || !(cam.fov_y > 0.1f && cam.fov_y < 2.5f)) return;
+    const sw_mat4 world = sw_mat4_from_xform(cam.view);
+    sw_mat4 view;
+    if (!sw_mat4_inverse_affine(&world, &view)) return;
+    const float aspect = v->height > 0 ? (float)v->width / (float)v->height : 1.0f;
+    const sw_mat4 proj = perspective(cam.fov_y, aspect, 0.02f, 200.0f);
+    v->view_proj = sw_mat4_mul(&proj, &view);
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+static void draw(void) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    glViewport(0, 0, v->width, v->height);
+    glClearColor(0.12f, 0.13f, 0.16f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+
+    glUseProgram(v->line_prog);
+    glUniformMatrix4fv(v->line_view_proj, 1, GL_FALSE, v->view_proj.m);
+    glBindVertexArray(v->grid_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glDrawArrays(GL_LINES, 6, v->grid_count - 6);
+
+    glUseProgram(v->skin_prog);
+    glUniformMatrix4fv(v->skin_view_proj, 1, GL_FALSE, v->view_proj.m);
+    const sw_mat4 world = sw_mat4_identity();
+    glUniformMatrix4fv(v->skin_world, 1, GL_FALSE, world.m);
+    glUniform1i(v->skin_palette, 0);
+    glActiveTexture(GL_TEXTURE0);
+    if (v->show_mesh && v->showcase_mode) {
+        const showcase_view* sv = &v->sc;
+        for (uint32_t a = 0; a < sv->actors_count; ++a) {
+            const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+            const uint32_t mat = (uint32_t)act.material < SW_SHOWCASE_MATERIAL_COUNT
+                                     ? (uint32_t)act.material
+                                     : 0u;
+            glUniform3fv(v->skin_color, 1, k_material_colors[mat]);
+            for (uint32_t k = 0; k < sv->gpu_count[a]; ++k) {
+                glBindTexture(GL_TEXTURE_2D, sv->gpu[a][k].palette_tex);
+                glBindVertexArray(sv->gpu[a][k].vao);
+                glDrawElements(GL_TRIANGLES, sv->gpu[a][k].index_count, GL_UNSIGNED_INT, 0);
+            }
+        }
+    } else if (v->show_mesh && c->meshes_count > 0) {
+        for (uint32_t i = 0; i < c->meshes_count; ++i) {
+            const float hue = (float)i * 0.37f;
+            glUniform3f(v->skin_color, 0.75f + 0.1f * sinf(hue), 0.62f + 0.1f * sinf(hue + 2.0f),
+                        0.5f + 0.1f * sinf(hue + 4.0f));
+            glBindTexture(GL_TEXTURE_2D, c->gpu[i].palette_tex);
+            glBindVertexArray(c->gpu[i].vao);
+            glDrawElements(GL_TRIANGLES, c->gpu[i].index_count, GL_UNSIGNED_INT, 0);
+        }
+    }
+
+    /* Lines drawn over everything: skeleton and targets. */
+    v->lines_count = 0;
+    if (v->showcase_mode) {
+        for (uint32_t a = 0; v->show_skeleton && a < v->sc.actors_count; ++a) {
+            const sw_showcase_actor act = sw_showcase_get_actor(v->sc.scene, a);
+            if (!act.skeleton || !act.model) continue;
+            const int16_t* parents = sw_skeleton_parents(act.skeleton);
+            for (uint32_t j = 0; j < act.skeleton->joints_count; ++j)
+                if (parents[j] >= 0)
+                    push_line(mat_pos(&act.model[parents[j]]), mat_pos(&act.model[j]),
+                              v3(0.3f, 0.9f, 1.0f));
+        }
+    } else if (c->skel && (v->show_skeleton || c->meshes_count == 0 || !v->show_mesh)) {
+        const int16_t* parents = sw_skeleton_parents(c->skel);
+        for (uint32_t j = 0; j < c->skel->joints_count; ++j) {
+            if (parents[j] < 0) continue;
+            push_line(mat_pos(&c->model[parents[j]]), mat_pos(&c->model[j]),
+                      v3(0.3f, 0.9f, 1.0f));
+        }
+    }
+    const bool sc = v->showcase_mode;
+    if (v->look_on && (sc || c->look_count > 0))
+        push_cross(v->look_target, 0.06f, v3(1.0f, 0.85f, 0.2f));
+    if (v->ik_on && (sc || c->has_arm)) push_cross(v->ik_target, 0.06f, v3(1.0f, 0.3f, 0.4f));
+    if (v->lines_count > 0) {
+        glDisable(GL_DEPTH_TEST);
+        glUseProgram(v->line_prog);
+        glBindBuffer(GL_ARRAY_BUFFER, v->lines_vbo);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(v->lines_count * 24u), v->lines,
+                     GL_STREAM_DRAW);
+        glBindVertexArray(v->lines_vao);
+        glDrawArrays(GL_LINES, 0, (GLsizei)v->lines_count);
+    }
+    glBindVertexArray(0);
+}
+
+/* ---------------------------------------------------------------- exports */
+
+/* Creates the WebGL2 context on `canvas` (a CSS selector), the GL objects and
+ * the default humanoid. Returns 0, or -1 (see viewer_error). */
+EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
+    viewer* v = &g_viewer;
+    EmscriptenWebGLContextAttributes attr;
+    emscripten_webgl_init_context_attributes(&attr);
+    attr.majorVersion = 2;
+    attr.minorVersion = 0;
+    attr.antialias = true;
+    attr.depth = true;
+    v->gl = emscripten_webgl_create_context(canvas, &attr);
+    if (v->gl <= 0) {
+        snprintf(v->error, sizeof v->error, "WebGL2 is not available");
+        return -1;
+    }
+    emscripten_webgl_make_context_current(v->gl);
+    v->skin_prog = link_program(k_skin_vs, k_skin_fs);
+    v->skin_view_proj = glGetUniformLocation(v->skin_prog, "u_view_proj");
+    v->skin_world = glGetUniformLocation(v->skin_prog, "u_world");
+    v->skin_palette = glGetUniformLocation(v->skin_prog, "u_palette");
+    v->skin_color = glGetUniformLocation(v->skin_prog, "u_color");
+    v->line_prog = link_program(k_line_vs, k_line_fs);
+    v->line_view_proj = glGetUniformLocation(v->line_prog, "u_view_proj");
+    v->lines = malloc(sizeof(float) * 6u * VIEWER_MAX_LINES);
+    v->status = malloc(65536);
+    if (!v->lines || !v->status) {
+        snprintf(v->error, sizeof v->error, "out of memory");
+        return -1;
+    }
+    build_grid();
+    glGenVertexArrays(1, &v->lines_vao);
+    glGenBuffers(1, &v->lines_vbo);
+    setup_line_vao(v->lines_vao, v->lines_vbo);
+    v->show_mesh = true;
+    v->look_on = true;
+    v->follow_mouse = true;
+    v->yaw = 0.6f;
+    v->pitch = 0.25f;
+    if (!open_builtin(0)) return -1;
+    /* Without the scene the page still plays the humanoid. */
+    if (!showcase_open()) printf("viewer: %s; showing the humanoid\n", v->error);
+    return 0;
+}
+
+/* Advances by dt seconds (unless paused), poses the character and draws. */
+EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
+    viewer* v = &g_viewer;
+    if (!v->gl || (!v->showcase_mode && !v->ch.skel)) return -1;
+    float dt = (float)dt_in;
+    if (!(dt >= 0.0f) || dt > 0.1f) dt = dt > 0.1f ? 0.1f : 0.0f;
+    float step = v->paused ? v->pending_step : dt;
+    v->pending_step = 0.0f;
+    emscripten_get_canvas_element_size("#canvas", &v->width, &v->height);
+    update_camera();
+    if (v->showcase_mode) {
+        if (!showcase_step(step)) return -1;
+        showcase_camera();
+        draw();
+        ++v->frames;
+        return 0;
+    }
+    const bool ok = v->ch.locomotion ? animate_locomotion(step) : animate_clips(step);
+    if (!ok || !model_pass(&v->ch) || !apply_ik(dt) || !update_palettes(&v->ch)) {
+        snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
+        return -1;
+    }
+    draw();
+    ++v->frames;
+    return 0;
+}
+
+/* Opens file bytes: a .sinew archive ("SINEWARC") or glTF 2.0 (.glb or
+ * .gltf text with embedded buffers). Returns 0, or an sw_result. */
+EMSCRIPTEN_KEEPALIVE int viewer_open(const uint8_t* data, uint32_t size, const char* name) {
+    g_viewer.error[0] = '\0';
+    g_viewer.showcase_mode = false;
+    if (!data || size == 0) {
+        set_error(name, SW_RESULT_INVALID_ARGUMENT, NULL);
+        return SW_RESULT_INVALID_ARGUMENT;
+    }
+    if (size >= 8 && memcmp(data, "SINEWARC", 8) == 0)
+        return open_archive(data, size, name) ? 0 : SW_RESULT_BAD_DATA;
+    sw_scene scene;
+    sw_error err = {0};
+    const sw_result r = sw_gltf_read(data, size, NULL, NULL, &scene, &err);
+    if (r != SW_RESULT_OK) {
+        set_error(name, r, &err);
+        return (int)r;
+    }
+    if (scene.warning[0]) printf("viewer: %s: %s\n", name, scene.warning);
+    return use_scene(&scene, name, false, NULL) ? 0 : SW_RESULT_OUT_OF_MEMORY;
+}
+
+/* Switches to a built-in character: 0 humanoid, 1 spider. */
+EMSCRIPTEN_KEEPALIVE int viewer_builtin(int which) {
+    g_viewer.showcase_mode = false;
+    g_viewer.error[0] = '\0';
+    return open_builtin(which) ? 0 : -1;
+}
+
+/* Switches to the showcase scene (created on first use, then resumed). */
+EMSCRIPTEN_KEEPALIVE int viewer_showcase(void) {
+    g_viewer.error[0] = '\0';
+    return showcase_open() ? 0 : -1;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) { return g_viewer.error; }
+
+/* Sets a named value: "speed", "blend", "paused", "step" (seconds, while
+ * paused), "phase" (0..1), "clip_a", "clip_b" (index, -1 none), "skeleton",
+ * "mesh", "look", "ik", "follow" (booleans as 0/1), "target" (0 look, 1 IK).
+ * Returns 0, or -1 for an unknown name or a value out of range. */
+EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    const float f = (float)value;
+    if (!(f == f)) return -1;
+    const bool on = f != 0.0f;
+    if (strcmp(name, "speed") == 0) {
+        v->speed = f < 0.0f ? 0.0f : f;
+        v->sc.speed_set = true;
+    } else if (strcmp(name, "blend") == 0) {
+        if (c->locomotion || v->showcase_mode) return -1; /* picked by the speed */
+        v->blend = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+    } else if (strcmp(name, "paused") == 0) {
+        v->paused = on;
+    } else if (strcmp(name, "step") == 0) {
+        v->pending_step += f;
+    } else if (strcmp(name, "phase") == 0) {
+        v->phase = wrap01(f);
+    } else if (strcmp(name, "clip_a") == 0 || strcmp(name, "clip_b") == 0) {
+        const int i = (int)value;
+        if (c->locomotion || v->showcase_mode || i < -1 || i >= (int)c->clips_count) return -1;
+        if (name[5] == 'a') {
+            if (i < 0) return -1;
+            v->clip_a = i;
+        } else {
+            v->clip_b = i;
+        }
+    } else if (strcmp(name, "skeleton") == 0) {
+        v->show_skeleton = on;
+    } else if (strcmp(name, "mesh") == 0) {
+        v->show_mesh = on;
+    } else if (strcmp(name, "look") == 0) {
+        v->look_on = on;
+    } else if (strcmp(name, "ik") == 0) {
+        v->ik_on = on;
+    } else if (strcmp(name, "follow") == 0) {
+        v->follow_mouse = on;
+    } else if (strcmp(name, "target") == 0) {
+        v->target_mode = on ? 1 : 0;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* Orbit camera: drag by (dx, dy) pixels; zoom by a factor. */
+EMSCRIPTEN_KEEPALIVE void viewer_orbit(double dx, double dy) {
+    viewer* v = &g_viewer;
+    v->yaw -= (float)dx * 0.008f;
+    v->pitch += (float)dy * 0.008f;
+    if (v->pitch > 1.45f) v->pitch = 1.45f;
+    if (v->pitch < -0.2f) v->pitch = -0.2f;
+}
+
+EMSCRIPTEN_KEEPALIVE void viewer_zoom(double factor) {
+    viewer* v = &g_viewer;
+    if (!(factor > 0.0)) return;
+    v->distance *= (float)factor;
+    if (v->distance < 0.3f) v->distance = 0.3f;
+    if (v->distance > 60.0f) v->distance = 60.0f;
+}
+
+/* The mouse at canvas pixel (x, y): kind 0 hover (moves the active target
+ * when follow is on), 1 click (always moves it). The target lies where the
+ * camera ray meets a vertical plane facing the camera, 0.5 m in front of
+ * the character's axis. Returns 1 when a target moved. */
+EMSCRIPTEN_KEEPALIVE int viewer_pointer(double x, double y, int kind) {
+    viewer* v = &g_viewer;
+    if (kind == 0 && !v->follow_mouse) return 0;
+    if (v->width <= 0 || v->height <= 0) return 0;
+    sw_mat4 inv;
+    if (!sw_mat4_inverse(&v->view_proj, &inv)) return 0;
+    const float nx = 2.0f * (float)x / (float)v->width - 1.0f;
+    const float ny = 1.0f - 2.0f * (float)y / (float)v->height;
+    const float near4[4] = {nx, ny, -1.0f, 1.0f}, far4[4] = {nx, ny, 1.0f, 1.0f};
+    float pn[4] = {0}, pf[4] = {0};
+    for (int r = 0; r < 4; ++r)
+        for (int k = 0; k < 4; ++k) {
+            pn[r] += inv.m[k * 4 + r] * near4[k];
+            pf[r] += inv.m[k * 4 + r] * far4[k];
+        }
+    if (fabsf(pn[3]) < 1e-12f || fabsf(pf[3]) < 1e-12f) return 0;
+    const sw_vec3 a = v3(pn[0] / pn[3], pn[1] / pn[3], pn[2] / pn[3]);
+    const sw_vec3 b = v3(pf[0] / pf[3], pf[1] / pf[3], pf[2] / pf[3]);
+    const sw_vec3 dir = v3_norm(v3_sub(b, a));
+    sw_vec3 n = v3_norm(v3(v->eye.x - v->orbit_target.x, 0.0f, v->eye.z - v->orbit_target.z));
+    if (v3_dot(n, n) < 0.5f) n = v3(0.0f, 0.0f, 1.0f);
+    sw_vec3 base = v3(0.0f, 0.0f, 0.0f);
+    if (v->showcase_mode && v->sc.reach >= 0) {
+        const sw_showcase_actor reach = sw_showcase_get_actor(v->sc.scene, (uint32_t)v->sc.reach);
+        base = mat_pos(&reach.world);
+    } else if (v->showcase_mode)
+        base = v->sc.center;
+    base.y = 0.0f;
+    const sw_vec3 p0 = v3_add(base, v3_scale(n, 0.5f));
+    const float den = v3_dot(dir, n);
+    if (fabsf(den) < 1e-6f) return 0;
+    const float t = v3_dot(v3_sub(p0, a), n) / den;
+    if (!(t > 0.0f)) return 0;
+    sw_vec3 hit = v3_add(a, v3_scale(dir, t));
+    if (hit.y < 0.0f) hit.y = 0.0f;
+    if (v->target_mode == 1)
+        v->ik_target = hit;
+    else
+        v->look_target = hit;
+    return 1;
+}
+
+static size_t put_json_string(char* out, size_t cap, const char* s) {
+    size_t n = 0;
+    if (n < cap) out[n++] = '"';
+    for (; *s && n + 7 < cap; ++s) {
+        const unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            out[n++] = '\\';
+            out[n++] = (char)ch;
+        } else if (ch < 0x20) {
+            n += (size_t)snprintf(out + n, cap - n, "\\u%04x", ch);
+        } else {
+            out[n++] = (char)ch;
+        }
+    }
+    if (n < cap) out[n++] = '"';
+    return n;
+}
+
+#define STATUS_PUT(...)                                                                    \
+    do {                                                                                   \
+        const int w_ = snprintf(o + n, n < cap ? cap - n : 0, __VA_ARGS__);                \
+        n += w_ > 0 ? (size_t)w_ : 0u;                                                     \
+    } while (0)
+
+/* The state as JSON text for the page (valid until the next call). */
+EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    char* o = v->status;
+    const size_t cap = 65536 - 256;
+    size_t n = 0;
+    STATUS_PUT("{\"mode\":\"%s\",\"character\":", v->showcase_mode ? "showcase" : "character");
+    if (v->showcase_mode) {
+        const showcase_view* sv = &v->sc;
+        uint32_t joints = 0, meshes = 0;
+        STATUS_PUT("\"showcase\",\"actors\":[");
+        for (uint32_t a = 0; a < sv->actors_count; ++a) {
+            const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+            if (a) STATUS_PUT(",");
+            n += put_json_string(o + n, cap - n, act.name ? act.name : "");
+            joints += act.skeleton ? act.skeleton->joints_count : 0u;
+            meshes += act.meshes_count;
+        }
+        const sw_showcase_metrics* m = sw_showcase_get_metrics(sv->scene);
+        STATUS_PUT("],\"joints\":%u,\"meshes\":%u,\"clips\":[],\"locomotion\":false,"
+                   "\"clip_a\":-1,\"clip_b\":-1,\"blend\":0,\"speed\":%.4f,\"phase\":0,"
+                   "\"time\":%.4f,\"duration\":0,\"paused\":%s,\"frames\":%llu,"
+                   "\"features\":%u,\"metrics\":{\"updates\":%u,\"hits\":%u,"
+                   "\"locomotion_steps\":%u,\"locomotion_slide_max\":%.5f},",
+                   joints, meshes, (double)v->speed, sw_showcase_time(sv->scene),
+                   v->paused ? "true" : "false", (unsigned long long)v->frames,
+                   m ? m->features : 0u, m ? m->updates : 0u, m ? m->hits : 0u,
+                   m ? m->locomotion_steps : 0u, m ? (double)m->locomotion_slide_max : 0.0);
+        if (sv->locomotion >= 0)
+            STATUS_PUT("\"walker\":{\"speed\":%.4f,\"goal\":%.4f,\"override\":%s},",
+                       (double)sv->walker_speed, (double)v->speed,
+                       sv->speed_set ? "true" : "false");
+    } else {
+    n += put_json_string(o + n, cap - n, c->name);
+    STATUS_PUT(",\"joints\":%u,\"meshes\":%u,\"clips\":[", c->skel ? c->skel->joints_count : 0u,
+               c->meshes_count);
+    for (uint32_t i = 0; i < c->clips_count && n < cap - 600; ++i) {
+        if (i) STATUS_PUT(",");
+        n += put_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
+    }
+    const float dur = v->clip_a >= 0 ? c->clips[v->clip_a]->duration : 0.0f;
+    STATUS_PUT("],\"locomotion\":%s,\"clip_a\":%d,\"clip_b\":%d,\"blend\":%.4f,"
+               "\"speed\":%.4f,\"phase\":%.5f,\"time\":%.5f,\"duration\":%.5f,\"paused\":%s,"
+               "\"frames\":%llu,",
+               c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
+               (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
+               v->paused ? "true" : "false", (unsigned long long)v->frames);
+    if (c->locomotion) {
+        STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
+                   "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",
+                   (double)v->loco_speed, (double)v->loco_weights[0],
+                   (double)v->loco_weights[1], (double)v->loco_weights[2],
+                   (double)v->loco_weights[3], (double)c->speeds[0], (double)c->speeds[1],
+                   (double)c->speeds[2], (double)c->speeds[3]);
+    }
+    }
+    STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+               "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+               "\"target_mode\":%d,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,\"error\":",
+               v->look_on ? "true" : "false",
+               v->showcase_mode || c->look_count ? "true" : "false",
+               (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
+               v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
+               (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z,
+               v->target_mode, v->follow_mouse ? "true" : "false",
+               v->show_skeleton ? "true" : "false", v->show_mesh ? "true" : "false");
+    n += put_json_string(o + n, 65536 - n - 2, v->error);
+    o[n++] = '}';
+    o[n] = '\0';
+    return o;
+}
+
+int main(void) { return 0; }

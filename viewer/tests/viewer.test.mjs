@@ -1,0 +1,304 @@
+// Browser tests of the sinew viewer: playwright-core drives Debian's
+// chromium (headless, WebGL2 through SwiftShader) over the built page served
+// by `python3 -m http.server` on 127.0.0.1.
+//
+//   node viewer/tests/viewer.test.mjs --dir build/viewer [--assets ../shared/assets]
+//
+// Exit codes: 0 all checks passed, 1 a check failed, 77 skipped (chromium,
+// playwright-core or the wasm build missing), as CTest's SKIP_RETURN_CODE.
+// Screenshots go to <dir>/screenshots/.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
+};
+const here = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.resolve(opt('--dir', path.join(here, '..', '..', 'build', 'viewer')));
+const assets = path.resolve(opt('--assets', path.join(here, '..', '..', '..', 'shared', 'assets')));
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const shots = path.join(dir, 'screenshots');
+
+function skip(why) {
+  console.log('SKIP: ' + why);
+  process.exit(77);
+}
+
+if (!fs.existsSync(path.join(dir, 'sinew_viewer.wasm')) ||
+    !fs.existsSync(path.join(dir, 'index.html'))) {
+  skip('no viewer build in ' + dir + ' (needs emscripten: apt-get install emscripten)');
+}
+if (!fs.existsSync(chromiumPath)) skip('no chromium at ' + chromiumPath + ' (apt-get install chromium)');
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  skip('playwright-core is not installed (npm ci --prefix viewer): ' + e.message);
+}
+
+// ---- a minimal PNG decoder (8-bit RGB/RGBA, not interlaced), for pixel diffs
+function decodePng(buf) {
+  let off = 8, width = 0, height = 0, type = 0;
+  const idat = [];
+  while (off < buf.length) {
+    const len = buf.readUInt32BE(off);
+    const kind = buf.toString('latin1', off + 4, off + 8);
+    const data = buf.subarray(off + 8, off + 8 + len);
+    if (kind === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error('unsupported PNG');
+      type = data[9];
+    } else if (kind === 'IDAT') {
+      idat.push(data);
+    }
+    off += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : type === 2 ? 3 : 0;
+  if (!bpp) throw new Error('unsupported PNG colour type ' + type);
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const out = Buffer.alloc(width * height * 4);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; ++y) {
+    const f = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let i = 0; i < stride; ++i) {
+      const a = i >= bpp ? line[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
+      let p = 0;
+      if (f === 1) p = a;
+      else if (f === 2) p = b;
+      else if (f === 3) p = (a + b) >> 1;
+      else if (f === 4) {
+        const q = a + b - c, pa = Math.abs(q - a), pb = Math.abs(q - b), pc = Math.abs(q - c);
+        p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      line[i] = (line[i] + p) & 255;
+    }
+    for (let x = 0; x < width; ++x) {
+      for (let k = 0; k < 3; ++k) out[(y * width + x) * 4 + k] = line[x * bpp + k];
+      out[(y * width + x) * 4 + 3] = bpp === 4 ? line[x * bpp + 3] : 255;
+    }
+    prev = line;
+  }
+  return { width, height, data: out };
+}
+
+function changedPixels(a, b) {
+  if (a.width !== b.width || a.height !== b.height) return a.width * a.height;
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) +
+      Math.abs(a.data[i + 2] - b.data[i + 2]);
+    if (d > 24) ++n;
+  }
+  return n;
+}
+
+// ---- checks
+let failures = 0;
+const results = [];
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    const note = await fn();
+    results.push(`ok - ${name}${note ? ' (' + note + ')' : ''} [${Date.now() - t0} ms]`);
+  } catch (e) {
+    ++failures;
+    results.push(`not ok - ${name}: ${e.message}`);
+  }
+  console.log(results[results.length - 1]);
+}
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(fn, what, ms = 20000) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out waiting for ' + what + (last instanceof Error ? ': ' + last.message : ''));
+}
+
+fs.mkdirSync(shots, { recursive: true });
+const port = await freePort();
+const server = spawn('python3', ['-m', 'http.server', '--bind', '127.0.0.1', String(port)],
+  { cwd: dir, stdio: 'ignore' });
+const base = `http://127.0.0.1:${port}/`;
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sinew-viewer-'));
+let context;
+const cleanup = async () => {
+  if (context) await context.close().catch(() => {});
+  server.kill();
+  fs.rmSync(profile, { recursive: true, force: true });
+};
+
+try {
+  await waitFor(async () => (await fetch(base + 'index.html')).ok, 'the http server');
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1100, height: 700 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] || await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
+  const status = () => page.evaluate(() => window.sinewViewer && window.sinewViewer.status);
+  const setRange = (id, value) => page.evaluate(([i, v]) => {
+    const el = document.getElementById(i);
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, [id, value]);
+  const canvas = page.locator('#canvas');
+
+  await check('page loads and animates with no console errors', async () => {
+    await page.goto(base + 'index.html');
+    const s = await waitFor(async () => {
+      const st = await status();
+      return st && st.frames > 10 && st;
+    }, 'ten frames');
+    assert(errors.length === 0, 'console errors: ' + errors.join(' | '));
+    const err = await page.locator('#error').textContent();
+    assert(!err, 'page error text: ' + err);
+    return `${s.character}, ${s.joints} joints, ${s.meshes} meshes`;
+  });
+
+  await check('frames animate (two canvas screenshots differ)', async () => {
+    const a = await canvas.screenshot({ path: path.join(shots, 'frame_a.png') });
+    const f0 = (await status()).frames;
+    await waitFor(async () => (await status()).frames >= f0 + 10, 'ten more frames');
+    await page.waitForTimeout(300);
+    const b = await canvas.screenshot({ path: path.join(shots, 'frame_b.png') });
+    const pa = decodePng(a), pb = decodePng(b);
+    const n = changedPixels(pa, pb);
+    assert(n > 100, `only ${n} pixels changed`);
+    return `${n} of ${pa.width * pa.height} pixels changed`;
+  });
+
+  await check('the speed slider changes the walker', async () => {
+    const before = await status();
+    assert(before.walker, 'no walker in the status');
+    const max = Number(await page.locator('#speed').getAttribute('max'));
+    await setRange('speed', 0);
+    const slow = await waitFor(async () => {
+      const s = await status();
+      return s.walker.speed < 0.15 && s;
+    }, 'the walker to slow down below 0.15 m/s', 15000);
+    await page.screenshot({ path: path.join(shots, 'speed_slow.png') });
+    await setRange('speed', max);
+    const fast = await waitFor(async () => {
+      const s = await status();
+      return s.walker.speed > 0.5 * max && s;
+    }, `the walker to pass ${0.5 * max} m/s`, 15000);
+    await page.screenshot({ path: path.join(shots, 'speed_fast.png') });
+    if (slow.walker.weights && fast.walker.weights) {
+      const w0 = slow.walker.weights, w1 = fast.walker.weights;
+      assert(w0[0] > 0.5, 'idle weight at rest ' + w0[0]);
+      assert(w1[0] < 0.01, 'idle weight at speed ' + w1[0]);
+    }
+    await setRange('speed', before.speed);
+    return `speed ${slow.walker.speed.toFixed(2)} -> ${fast.walker.speed.toFixed(2)} m/s`;
+  });
+
+  await check('a click moves the look target; hovering does not when follow is off', async () => {
+    await page.locator('#follow').uncheck();
+    const box = await canvas.boundingBox();
+    const t0 = (await status()).look.target;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
+    await page.waitForTimeout(100);
+    const t1 = (await status()).look.target;
+    assert(t0.every((x, i) => x === t1[i]), 'hover moved the target with follow off');
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.35);
+    const t2 = (await status()).look.target;
+    const d = Math.hypot(t2[0] - t1[0], t2[1] - t1[1], t2[2] - t1[2]);
+    assert(d > 0.05, 'target moved by ' + d.toFixed(3) + ' m only');
+    // A click further right lands further right on screen: the target's
+    // projection follows the mouse.
+    await page.mouse.click(box.x + box.width * 0.7, box.y + box.height * 0.35);
+    const t3 = (await status()).look.target;
+    const d2 = Math.hypot(t3[0] - t2[0], t3[1] - t2[1], t3[2] - t2[2]);
+    assert(d2 > 0.05, 'second click moved the target by ' + d2.toFixed(3) + ' m only');
+    assert(Math.abs(t3[1] - t2[1]) < 0.05, 'same screen row, but height changed');
+    await page.locator('#follow').check();
+    await page.screenshot({ path: path.join(shots, 'look_target.png') });
+    return `[${t1.map((x) => x.toFixed(2))}] -> [${t2.map((x) => x.toFixed(2))}]`;
+  });
+
+  await check('the skeleton toggle draws lines', async () => {
+    await page.locator('#mesh').uncheck();
+    await page.locator('#skeleton').check();
+    await page.waitForTimeout(300);
+    await canvas.screenshot({ path: path.join(shots, 'skeleton.png') });
+    await page.locator('#mesh').check();
+    const s = await status();
+    assert(s.skeleton === true && s.mesh === true, 'toggles not reported');
+  });
+
+  const robot = path.join(assets, 'RobotExpressive.glb');
+  if (fs.existsSync(robot)) {
+    await check('opening RobotExpressive.glb lists its clips', async () => {
+      await page.locator('#file').setInputFiles(robot);
+      const s = await waitFor(async () => {
+        const st = await status();
+        return st && st.character === 'RobotExpressive.glb' && st;
+      }, 'the robot to load');
+      assert(s.clips.length === 14, s.clips.length + ' clips');
+      for (const c of ['Idle', 'Walking', 'Running', 'Dance']) assert(s.clips.includes(c), 'no clip ' + c);
+      const options = await page.locator('#clip_a option').allTextContents();
+      assert(options.length === 14 && options.includes('Walking'), 'clip menu: ' + options.join(','));
+      await page.locator('#clip_a').selectOption({ label: 'Walking' });
+      await waitFor(async () => s.clips[(await status()).clip_a] === 'Walking', 'Walking selected');
+      const f0 = (await status()).frames;
+      await waitFor(async () => (await status()).frames > f0 + 20, 'frames');
+      const err = await page.locator('#error').textContent();
+      assert(!err, 'page error text: ' + err);
+      await page.screenshot({ path: path.join(shots, 'robot.png') });
+      return s.clips.join(', ');
+    });
+  } else {
+    console.log('SKIP: ' + robot + ' is absent, the glb check is left out');
+  }
+
+  await check('no console errors over the whole session', async () => {
+    assert(errors.length === 0, errors.join(' | '));
+  });
+} catch (e) {
+  ++failures;
+  console.log('not ok - session: ' + e.message);
+} finally {
+  await cleanup();
+}
+
+console.log(`${results.length - failures < 0 ? 0 : results.length - failures} passed, ${failures} failed; screenshots in ${shots}`);
+process.exit(failures ? 1 : 0);

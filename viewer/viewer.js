@@ -1,0 +1,216 @@
+// viewer/viewer.js: the page side of the sinew viewer. The WebAssembly module
+// (sinew_viewer.js / .wasm, built from viewer/main.c) owns the animation and
+// the WebGL2 drawing; this script owns the DOM: it forwards input to the
+// exported viewer_* functions and shows viewer_status() (JSON).
+'use strict';
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const canvas = $('canvas');
+  const state = { status: null, lastTime: 0, clipsKey: '', drag: null, mod: null };
+  // For the browser tests and the console.
+  window.sinewViewer = state;
+
+  function resize() {
+    const r = canvas.getBoundingClientRect();
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const w = Math.max(1, Math.round(r.width * dpr));
+    const h = Math.max(1, Math.round(r.height * dpr));
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+  }
+
+  function showError(text) {
+    $('error').textContent = text || '';
+  }
+
+  createSinewViewer({ canvas: canvas }).then((mod) => {
+    state.mod = mod;
+    const api = {
+      init: mod.cwrap('viewer_init', 'number', ['string']),
+      frame: mod.cwrap('viewer_frame', 'number', ['number']),
+      open: mod.cwrap('viewer_open', 'number', ['number', 'number', 'string']),
+      builtin: mod.cwrap('viewer_builtin', 'number', ['number']),
+      showcase: mod.cwrap('viewer_showcase', 'number', []),
+      set: mod.cwrap('viewer_set', 'number', ['string', 'number']),
+      orbit: mod.cwrap('viewer_orbit', null, ['number', 'number']),
+      zoom: mod.cwrap('viewer_zoom', null, ['number']),
+      pointer: mod.cwrap('viewer_pointer', 'number', ['number', 'number', 'number']),
+      status: mod.cwrap('viewer_status', 'string', []),
+      error: mod.cwrap('viewer_error', 'string', []),
+    };
+    state.api = api;
+    resize();
+    if (api.init('#canvas') !== 0) {
+      showError(api.error());
+      return;
+    }
+    wire(api);
+    if (readStatus().mode !== 'showcase') {
+      // This build has no showcase scene: the humanoid plays instead.
+      const opt = $('scene').querySelector('option[value=showcase]');
+      opt.disabled = true;
+      opt.textContent = 'Showcase scene (' + api.error() + ')';
+      $('scene').value = 'humanoid';
+    }
+    state.ready = true;
+    requestAnimationFrame(tick);
+  }).catch((e) => showError('could not start the viewer: ' + e));
+
+  function readStatus() {
+    state.status = JSON.parse(state.api.status());
+    return state.status;
+  }
+
+  function fillClips(s) {
+    const key = s.character + '|' + s.clips.join('|');
+    if (key === state.clipsKey) return;
+    state.clipsKey = key;
+    for (const id of ['clip_a', 'clip_b']) {
+      const sel = $(id);
+      sel.innerHTML = '';
+      if (id === 'clip_b') sel.add(new Option('(none)', '-1'));
+      s.clips.forEach((name, i) => sel.add(new Option(name, String(i))));
+    }
+  }
+
+  function render(s) {
+    fillClips(s);
+    const showcase = s.mode === 'showcase';
+    const loco = !showcase && s.locomotion;
+    $('clipbox').style.display = showcase ? 'none' : '';
+    $('clip_a').disabled = loco;
+    $('clip_b').disabled = loco;
+    $('blend').disabled = loco;
+    if (document.activeElement !== $('clip_a')) $('clip_a').value = String(s.clip_a);
+    if (document.activeElement !== $('clip_b')) $('clip_b').value = String(s.clip_b);
+    if (loco) $('blend').value = String(s.blend);
+    $('blend_value').textContent = s.blend.toFixed(2);
+    $('speed_label').textContent = showcase || loco ? 'Walker speed (m/s)' : 'Playback rate';
+    $('speed_value').textContent = s.speed.toFixed(2);
+    if (document.activeElement !== $('phase')) $('phase').value = String(s.phase);
+    $('time').textContent = s.time.toFixed(2) + ' / ' + s.duration.toFixed(2) + ' s';
+    $('pause').textContent = s.paused ? 'Play' : 'Pause';
+    const lines = [
+      'character: ' + s.character,
+      'joints ' + s.joints + ', meshes ' + s.meshes + ', clips ' + s.clips.length,
+    ];
+    if (s.walker) {
+      lines.push('walker speed ' + s.walker.speed.toFixed(2) + ' m/s');
+      if (s.walker.weights) {
+        lines.push('weights ' + s.walker.weights.map((w) => w.toFixed(2)).join(' '));
+      }
+    }
+    if (s.actors) lines.push('actors: ' + s.actors.join(', '));
+    lines.push('look target ' + s.look.target.map((x) => x.toFixed(2)).join(', '));
+    lines.push('reach target ' + s.ik.target.map((x) => x.toFixed(2)).join(', '));
+    lines.push('frames ' + s.frames);
+    $('status').textContent = lines.join('\n');
+  }
+
+  function tick(now) {
+    const dt = state.lastTime ? (now - state.lastTime) / 1000 : 0;
+    state.lastTime = now;
+    resize();
+    if (state.api.frame(dt) !== 0) showError(state.api.error());
+    render(readStatus());
+    requestAnimationFrame(tick);
+  }
+
+  function wire(api) {
+    const num = (id, name) => $(id).addEventListener('input', (e) => {
+      api.set(name, parseFloat(e.target.value));
+    });
+    const bool = (id, name) => $(id).addEventListener('change', (e) => {
+      api.set(name, e.target.checked ? 1 : 0);
+    });
+    num('speed', 'speed');
+    num('blend', 'blend');
+    num('phase', 'phase');
+    $('clip_a').addEventListener('change', (e) => api.set('clip_a', parseInt(e.target.value, 10)));
+    $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
+    $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
+    for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh']) bool(id, id);
+    $('pause').addEventListener('click', () => {
+      api.set('paused', state.status && state.status.paused ? 0 : 1);
+    });
+    $('step').addEventListener('click', () => {
+      api.set('paused', 1);
+      api.set('step', 1 / 30);
+    });
+    $('scene').addEventListener('change', (e) => {
+      const v = e.target.value;
+      const r = v === 'showcase' ? api.showcase() : api.builtin(v === 'spider' ? 1 : 0);
+      showError(r === 0 ? '' : api.error());
+      syncControls();
+    });
+    $('file').addEventListener('change', async (e) => {
+      const f = e.target.files && e.target.files[0];
+      if (!f) return;
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      const ptr = state.mod._malloc(bytes.length);
+      state.mod.HEAPU8.set(bytes, ptr);
+      const r = api.open(ptr, bytes.length, f.name);
+      state.mod._free(ptr);
+      showError(r === 0 ? '' : api.error());
+      if (r === 0) {
+        const sel = $('scene');
+        let opt = sel.querySelector('option[data-file]');
+        if (!opt) {
+          opt = new Option('', 'file');
+          opt.dataset.file = '1';
+          sel.add(opt);
+        }
+        opt.textContent = 'File: ' + f.name;
+        sel.value = 'file';
+        syncControls();
+      }
+    });
+
+    // Orbit camera: drag to turn, wheel to zoom; a click (no drag) places
+    // the active target, moving without a button moves it when following.
+    const pos = (e) => {
+      const r = canvas.getBoundingClientRect();
+      return [(e.clientX - r.left) * canvas.width / r.width,
+        (e.clientY - r.top) * canvas.height / r.height];
+    };
+    canvas.addEventListener('mousedown', (e) => {
+      state.drag = { x: e.clientX, y: e.clientY, moved: 0 };
+    });
+    window.addEventListener('mouseup', (e) => {
+      if (state.drag && state.drag.moved < 4 && e.target === canvas) {
+        const [x, y] = pos(e);
+        api.pointer(x, y, 1);
+      }
+      state.drag = null;
+    });
+    canvas.addEventListener('mousemove', (e) => {
+      if (state.drag) {
+        const dx = e.clientX - state.drag.x, dy = e.clientY - state.drag.y;
+        state.drag.moved += Math.abs(dx) + Math.abs(dy);
+        state.drag.x = e.clientX;
+        state.drag.y = e.clientY;
+        if (state.drag.moved >= 4) api.orbit(dx, dy);
+      } else {
+        const [x, y] = pos(e);
+        api.pointer(x, y, 0);
+      }
+    });
+    canvas.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      api.zoom(Math.exp(e.deltaY * 0.001));
+    }, { passive: false });
+    syncControls();
+  }
+
+  // Puts the sliders where the newly loaded character starts.
+  function syncControls() {
+    const s = readStatus();
+    $('speed').value = String(s.speed);
+    $('blend').value = String(s.blend);
+    state.clipsKey = '';
+    render(s);
+  }
+})();
