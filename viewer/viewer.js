@@ -104,6 +104,12 @@
       }
     }
     if (s.actors) lines.push('actors: ' + s.actors.join(', '));
+    // Feature switches the showcase API does not offer yet: shown, ticked
+    // when the scene reports the feature active (SW_SHOWCASE_FEATURE_*).
+    const f = showcase ? s.features : 0;
+    $('sync').checked = (f & 1) !== 0;
+    $('foot').checked = (f & 2) !== 0;
+    $('inertial').checked = false;
     lines.push('look target ' + s.look.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('reach target ' + s.ik.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('frames ' + s.frames);
