@@ -10,14 +10,14 @@
  * the spine counter-turns; the arms swing against the legs; the head is
  * steadied by a rotation spring; then two-bone IK places each ankle exactly
  * on its target with the foot's orientation. The hip height is lowered
- * where needed so that every planted ankle is within 97% of the leg's
+ * where needed so that every planted ankle is within 98% of the leg's
  * reach, so the IK always reaches. */
 #include <string.h>
 
 #include "showcase/character_internal.h"
 
 #define SW__RATE 30.0f
-#define SW__REACH 0.97f        /* planted targets within this fraction of the leg */
+#define SW__REACH 0.98f       /* planted targets within this fraction of the leg */
 #define SW__WARMUP_CYCLES 4u   /* cycles run before recording (the head spring settles) */
 #define SW__HEAD_HALF_LIFE 0.12f
 
@@ -43,7 +43,7 @@ typedef struct sw__gait {
 static const sw__gait sw__gaits[SW_SHOWCASE_HUMANOID_CLIPS] = {
     {"idle", 0.0f, 90, 0, 0.93f, 0.11f, 0.0f, 0.004f, 0.022f, 0.03f, 0.02f, 0.02f, 0.04f, 0.15f,
      0.0f, 0.025f},
-    {"walk", 1.4f, 34, 12, 0.95f, 0.10f, 0.09f, 0.018f, 0.022f, 0.08f, 0.04f, 0.05f, 0.35f, 0.35f,
+    {"walk", 1.4f, 34, 10, 0.95f, 0.10f, 0.09f, 0.018f, 0.022f, 0.08f, 0.04f, 0.05f, 0.35f, 0.35f,
      0.35f, 0.0f},
     {"jog", 3.0f, 24, 6, 0.93f, 0.085f, 0.16f, -0.025f, 0.015f, 0.10f, 0.03f, 0.12f, 0.5f, 1.2f,
      0.6f, 0.0f},
