@@ -20,7 +20,8 @@ static void pose(const sw_scene* s, const sw_clip* c, float t) {
         .clip = c, .skeleton = s->skeleton, .time = t, .out = local, .out_count = 16};
     const sw_local_to_model_job l2m = {
         .skeleton = s->skeleton, .local = local, .local_count = 16, .out = model, .out_count = 64};
-    if (sw_sample_job_run(&sample) != SW_RESULT_OK || sw_local_to_model_job_run(&l2m) != SW_RESULT_OK) {
+    if (sw_sample_job_run(&sample) != SW_RESULT_OK ||
+        sw_local_to_model_job_run(&l2m) != SW_RESULT_OK) {
         fprintf(stderr, "sampling failed\n");
         exit(1);
     }

@@ -2,8 +2,8 @@
  * The mesh generator is in mesh.c, the locomotion clips in gait.c. */
 #include <string.h>
 
-#include "sinew/showcase/character.h"
 #include "showcase/character_internal.h"
+#include "sinew/showcase/character.h"
 
 /* Humanoid rest pose: every local rotation is identity, so each offset is
  * also the bone in model space. T-pose, +Y up, facing +Z, the character's
@@ -45,8 +45,7 @@ static sw_xform sw__offset(float x, float y, float z) {
     return x0;
 }
 
-sw_result sw__humanoid_skeleton(const sw_allocator* alloc, const sw_skeleton** out,
-                                sw_error* err) {
+sw_result sw__humanoid_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err) {
     sw_skeleton_joint joints[SW__HUMANOID_JOINTS];
     for (uint32_t i = 0; i < SW__HUMANOID_JOINTS; ++i) {
         const sw__joint_def* d = &sw__humanoid_joints[i];
@@ -70,15 +69,12 @@ float sw__spider_angle(uint32_t pair) {
 }
 
 static const char* const sw__spider_names[SW__SPIDER_JOINTS] = {
-    "Body",
-    "Leg0_Coxa", "Leg0_Femur", "Leg0_Tibia", "Leg0_Tip",
-    "Leg1_Coxa", "Leg1_Femur", "Leg1_Tibia", "Leg1_Tip",
-    "Leg2_Coxa", "Leg2_Femur", "Leg2_Tibia", "Leg2_Tip",
-    "Leg3_Coxa", "Leg3_Femur", "Leg3_Tibia", "Leg3_Tip",
-    "Leg4_Coxa", "Leg4_Femur", "Leg4_Tibia", "Leg4_Tip",
-    "Leg5_Coxa", "Leg5_Femur", "Leg5_Tibia", "Leg5_Tip",
-    "Leg6_Coxa", "Leg6_Femur", "Leg6_Tibia", "Leg6_Tip",
-    "Leg7_Coxa", "Leg7_Femur", "Leg7_Tibia", "Leg7_Tip",
+    "Body",       "Leg0_Coxa",  "Leg0_Femur", "Leg0_Tibia", "Leg0_Tip",   "Leg1_Coxa",
+    "Leg1_Femur", "Leg1_Tibia", "Leg1_Tip",   "Leg2_Coxa",  "Leg2_Femur", "Leg2_Tibia",
+    "Leg2_Tip",   "Leg3_Coxa",  "Leg3_Femur", "Leg3_Tibia", "Leg3_Tip",   "Leg4_Coxa",
+    "Leg4_Femur", "Leg4_Tibia", "Leg4_Tip",   "Leg5_Coxa",  "Leg5_Femur", "Leg5_Tibia",
+    "Leg5_Tip",   "Leg6_Coxa",  "Leg6_Femur", "Leg6_Tibia", "Leg6_Tip",   "Leg7_Coxa",
+    "Leg7_Femur", "Leg7_Tibia", "Leg7_Tip",
 };
 
 sw_result sw__spider_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err) {

@@ -4,8 +4,8 @@
 
 #include <math.h>
 
-#include "sinew/sinew.h"
 #include "sinew/showcase/character.h"
+#include "sinew/sinew.h"
 
 /* Humanoid joint indices (parent-first). */
 enum {
@@ -46,13 +46,12 @@ enum {
 #define SW__SPIDER_FEMUR_UP 0.06f
 #define SW__SPIDER_TIBIA_OUT 0.12f
 
-sw_result sw__humanoid_skeleton(const sw_allocator* alloc, const sw_skeleton** out,
-                                sw_error* err);
+sw_result sw__humanoid_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err);
 sw_result sw__spider_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err);
 float sw__spider_angle(uint32_t pair);
 void sw__rest_models(const sw_skeleton* skel, sw_mat4* models);
-sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc,
-                            const sw_mesh** out, sw_error* err);
+sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
+                            sw_error* err);
 sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
                           sw_error* err);
 /* Builds clip `index` (0 idle, 1 walk, 2 jog, 3 run); *speed = its speed (m/s). */

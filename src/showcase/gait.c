@@ -17,8 +17,8 @@
 #include "showcase/character_internal.h"
 
 #define SW__RATE 30.0f
-#define SW__REACH 0.98f       /* planted targets within this fraction of the leg */
-#define SW__WARMUP_CYCLES 4u   /* cycles run before recording (the head spring settles) */
+#define SW__REACH 0.98f      /* planted targets within this fraction of the leg */
+#define SW__WARMUP_CYCLES 4u /* cycles run before recording (the head spring settles) */
 #define SW__HEAD_HALF_LIFE 0.12f
 
 typedef struct sw__gait {
@@ -187,8 +187,8 @@ static void sw__set_rotation(sw_xform4* pose, uint32_t joint, sw_quat r) {
 
 /* Poses frame at time t into w->pose (and its model matrices); the head
  * spring advances by dt. */
-static sw_result sw__pose_at(const sw__gait* g, float t, float base, sw_spring_quat* head,
-                             float dt, sw__gait_work* w) {
+static sw_result sw__pose_at(const sw__gait* g, float t, float base, sw_spring_quat* head, float dt,
+                             sw__gait_work* w) {
     const float T = (float)g->frames / SW__RATE;
     const float ph = sw__two_pi * t / T;
     const sw_xform4* rest = sw_skeleton_rest_pose(w->skel);
@@ -206,9 +206,9 @@ static sw_result sw__pose_at(const sw__gait* g, float t, float base, sw_spring_q
     const float breath = g->breath * sinf(ph);
     sw__set_rotation(w->pose, SW__SPINE,
                      sw_quat_mul(sw__rot(0, 1, 0, -0.6f * yaw), sw__rot(1, 0, 0, 0.4f * g->lean)));
-    sw__set_rotation(w->pose, SW__SPINE1,
-                     sw_quat_mul(sw__rot(0, 1, 0, -0.6f * yaw),
-                                 sw__rot(1, 0, 0, 0.2f * g->lean - breath)));
+    sw__set_rotation(
+        w->pose, SW__SPINE1,
+        sw_quat_mul(sw__rot(0, 1, 0, -0.6f * yaw), sw__rot(1, 0, 0, 0.2f * g->lean - breath)));
     sw__set_rotation(w->pose, SW__L_SHOULDER, sw__rot(0, 0, 1, 0.5f * breath));
     sw__set_rotation(w->pose, SW__R_SHOULDER, sw__rot(0, 0, 1, -0.5f * breath));
     /* a slight knee bend so each leg has a bend plane before the IK */
@@ -228,8 +228,8 @@ static sw_result sw__pose_at(const sw__gait* g, float t, float base, sw_spring_q
     for (int side = 0; side < 2; ++side) {
         const float sx = side == 0 ? 1.0f : -1.0f;
         const uint32_t sh = side == 0 ? SW__L_SHOULDER : SW__R_SHOULDER;
-        const float swing = g->planted == 0u ? sx * g->arm * sinf(ph) * 0.3f
-                                             : sx * g->arm * cosf(ph) - 0.05f;
+        const float swing =
+            g->planted == 0u ? sx * g->arm * sinf(ph) * 0.3f : sx * g->arm * cosf(ph) - 0.05f;
         const float flex = g->elbow - 0.3f * swing;
         const sw_quat down = sw__rot(0, 0, 1, -sx * 1.3f);
         const sw_quat arm = sw_quat_mul(sw__rot(1, 0, 0, swing), down);
@@ -290,13 +290,16 @@ static void sw__record(const sw__gait_work* w, uint32_t key, uint32_t keys) {
 static void sw__tangent(const sw__gait_work* w, const float* minus, const float* plus, float eps,
                         uint32_t key, uint32_t keys, float* tan_t, float* tan_r) {
     const float inv = 0.5f / eps;
-    for (uint32_t c = 0; c < 3u; ++c) tan_t[3u * key + c] = (plus[c] - minus[c]) * inv;
+    for (uint32_t c = 0; c < 3u; ++c)
+        tan_t[3u * key + c] = (plus[c] - minus[c]) * inv;
     for (uint32_t j = 0; j < w->skel->joints_count; ++j) {
         const float* q = &w->rotations[4u * ((size_t)j * keys + key)];
         const float* p = &plus[3u + 4u * j];
         const float* m = &minus[3u + 4u * j];
-        const float sp = (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]) < 0.0f ? -1.0f : 1.0f;
-        const float sm = (m[0] * q[0] + m[1] * q[1] + m[2] * q[2] + m[3] * q[3]) < 0.0f ? -1.0f : 1.0f;
+        const float sp =
+            (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]) < 0.0f ? -1.0f : 1.0f;
+        const float sm =
+            (m[0] * q[0] + m[1] * q[1] + m[2] * q[2] + m[3] * q[3]) < 0.0f ? -1.0f : 1.0f;
         for (uint32_t c = 0; c < 4u; ++c)
             tan_r[4u * ((size_t)j * keys + key) + c] = (sp * p[c] - sm * m[c]) * inv;
     }
@@ -352,8 +355,8 @@ sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_al
     w.rotations = (float*)sw_alloc(alloc, bytes_r, 16);
     sw_clip_track_desc* tracks = (sw_clip_track_desc*)sw_alloc(alloc, bytes_tracks, 16);
     sw_result r = SW_RESULT_OUT_OF_MEMORY;
-    if (w.pose && w.models && w.hips_t && w.rotations && tracks && cubic_t && cubic_r &&
-        tan_t && tan_r && plus && minus) {
+    if (w.pose && w.models && w.hips_t && w.rotations && tracks && cubic_t && cubic_r && tan_t &&
+        tan_r && plus && minus) {
         const float leg = 0.42f + 0.40f;
         const float base = sw__hips_base(g, leg);
         sw_spring_quat head = {.value = sw_quat_identity()};
@@ -394,10 +397,13 @@ sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_al
                     0.0f)
                     s = -1.0f;
                 float* trow = &tan_r[4u * (size_t)j * keys];
-                for (uint32_t c = 0; c < 4u; ++c) row[4u * N + c] = s * row[c];
-                for (uint32_t c = 0; c < 4u; ++c) trow[4u * N + c] = s * trow[c];
+                for (uint32_t c = 0; c < 4u; ++c)
+                    row[4u * N + c] = s * row[c];
+                for (uint32_t c = 0; c < 4u; ++c)
+                    trow[4u * N + c] = s * trow[c];
             }
-            for (uint32_t c = 0; c < 3u; ++c) tan_t[3u * N + c] = tan_t[c];
+            for (uint32_t c = 0; c < 3u; ++c)
+                tan_t[3u * N + c] = tan_t[c];
             sw__cubic_keys(w.hips_t, tan_t, keys, 3u, cubic_t);
             tracks[0] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
                                              .joint = SW__HIPS,

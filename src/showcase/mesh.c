@@ -91,8 +91,7 @@ static void sw__emit_part(const sw__part* p, sw__mesh_buf* m) {
         const sw_vec3 centre = sw_vec3_add(p->a, sw_vec3_scale(axis, s));
         /* weights: the part's joint, with a neighbour over the bands */
         float w_start = 0.0f, w_end = 0.0f;
-        if (p->start_blend >= 0 && p->band > 0.0f)
-            w_start = 0.5f - 0.5f * sw__smooth(s / p->band);
+        if (p->start_blend >= 0 && p->band > 0.0f) w_start = 0.5f - 0.5f * sw__smooth(s / p->band);
         if (p->end_blend >= 0 && p->band > 0.0f)
             w_end = 0.5f - 0.5f * sw__smooth((len - s) / p->band);
         for (uint32_t k = 0; k < SW__SLICES; ++k) {
@@ -168,7 +167,8 @@ static sw_result sw__build_mesh(const sw_skeleton* skel, const char* name, const
     sw_result r = SW_RESULT_OUT_OF_MEMORY;
     if (m.positions && m.normals && m.joints && m.weights && m.indices && palette && inverse &&
         models) {
-        for (uint32_t i = 0; i < parts_count; ++i) sw__emit_part(&parts[i], &m);
+        for (uint32_t i = 0; i < parts_count; ++i)
+            sw__emit_part(&parts[i], &m);
         sw__rest_models(skel, models);
         r = SW_RESULT_OK;
         for (uint32_t j = 0; j < joints_count && r == SW_RESULT_OK; ++j) {
@@ -211,49 +211,106 @@ static sw_vec3 sw__v(float x, float y, float z) {
     return sw_vec3_make(x, y, z);
 }
 
-sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc,
-                            const sw_mesh** out, sw_error* err) {
+sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
+                            sw_error* err) {
     /* Bind positions follow character.c's rest pose: hips 0.95, spine 1.05,
      * spine1 1.22, neck 1.42, head 1.52; shoulders (±0.04, 1.38), arms at
      * ±0.18, elbows ±0.46, wrists ±0.72; hip joints (±0.09, 0.89), knees
      * 0.47, ankles 0.07, toe bases (±0.09, 0.02, 0.13). */
     sw__part parts[5u + 2u * 8u];
     uint32_t n = 0;
-    parts[n++] = (sw__part){SW__HIPS, -1, SW__SPINE, sw__v(0, 0.90f, 0), sw__v(0, 1.05f, 0),
-                            0.14f, 0.135f, 0.68f, 0.05f};
-    parts[n++] = (sw__part){SW__SPINE, SW__HIPS, SW__SPINE1, sw__v(0, 1.05f, 0.0f),
-                            sw__v(0, 1.22f, 0.0f), 0.13f, 0.15f, 0.65f, 0.06f};
-    parts[n++] = (sw__part){SW__SPINE1, SW__SPINE, SW__NECK, sw__v(0, 1.22f, 0.0f),
-                            sw__v(0, 1.33f, 0.0f), 0.16f, 0.15f, 0.68f, 0.06f};
-    parts[n++] = (sw__part){SW__NECK, SW__SPINE1, SW__HEAD, sw__v(0, 1.40f, 0),
-                            sw__v(0, 1.52f, 0), 0.05f, 0.045f, 0.0f, 0.04f};
-    parts[n++] = (sw__part){SW__HEAD, -1, -1, sw__v(0, 1.60f, 0.01f), sw__v(0, 1.65f, 0.01f),
-                            0.095f, 0.09f, 0.0f, 0.0f};
+    parts[n++] =
+        (sw__part){SW__HIPS, -1,    SW__SPINE, sw__v(0, 0.90f, 0), sw__v(0, 1.05f, 0), 0.14f,
+                   0.135f,   0.68f, 0.05f};
+    parts[n++] = (sw__part){
+        SW__SPINE, SW__HIPS, SW__SPINE1, sw__v(0, 1.05f, 0.0f), sw__v(0, 1.22f, 0.0f), 0.13f,
+        0.15f,     0.65f,    0.06f};
+    parts[n++] = (sw__part){
+        SW__SPINE1, SW__SPINE, SW__NECK, sw__v(0, 1.22f, 0.0f), sw__v(0, 1.33f, 0.0f), 0.16f,
+        0.15f,      0.68f,     0.06f};
+    parts[n++] =
+        (sw__part){SW__NECK, SW__SPINE1, SW__HEAD, sw__v(0, 1.40f, 0), sw__v(0, 1.52f, 0), 0.05f,
+                   0.045f,   0.0f,       0.04f};
+    parts[n++] =
+        (sw__part){SW__HEAD, -1,   -1,  sw__v(0, 1.60f, 0.01f), sw__v(0, 1.65f, 0.01f), 0.095f,
+                   0.09f,    0.0f, 0.0f};
     for (int side = 0; side < 2; ++side) {
         const float sx = side == 0 ? 1.0f : -1.0f;
         const uint32_t sh = side == 0 ? SW__L_SHOULDER : SW__R_SHOULDER;
         const uint32_t up = side == 0 ? SW__L_UPLEG : SW__R_UPLEG;
-        parts[n++] = (sw__part){sh, SW__SPINE1, (int32_t)(sh + 1u), sw__v(sx * 0.06f, 1.38f, 0),
-                                sw__v(sx * 0.18f, 1.38f, 0), 0.055f, 0.05f, 0.0f, 0.04f};
-        parts[n++] = (sw__part){sh + 1u, (int32_t)sh, (int32_t)(sh + 2u),
-                                sw__v(sx * 0.18f, 1.38f, 0), sw__v(sx * 0.46f, 1.38f, 0), 0.048f,
-                                0.04f, 0.0f, 0.05f};
-        parts[n++] = (sw__part){sh + 2u, (int32_t)(sh + 1u), (int32_t)(sh + 3u),
-                                sw__v(sx * 0.46f, 1.38f, 0), sw__v(sx * 0.72f, 1.38f, 0), 0.038f,
-                                0.03f, 0.0f, 0.05f};
-        parts[n++] = (sw__part){sh + 3u, (int32_t)(sh + 2u), -1, sw__v(sx * 0.76f, 1.38f, 0),
-                                sw__v(sx * 0.84f, 1.38f, 0), 0.04f, 0.035f, 0.45f, 0.04f};
-        parts[n++] = (sw__part){up, SW__HIPS, (int32_t)(up + 1u), sw__v(sx * 0.09f, 0.89f, 0),
-                                sw__v(sx * 0.09f, 0.47f, 0), 0.08f, 0.055f, 0.0f, 0.06f};
-        parts[n++] = (sw__part){up + 1u, (int32_t)up, (int32_t)(up + 2u),
-                                sw__v(sx * 0.09f, 0.47f, 0), sw__v(sx * 0.09f, 0.08f, 0), 0.055f,
-                                0.04f, 0.0f, 0.06f};
+        parts[n++] = (sw__part){sh,
+                                SW__SPINE1,
+                                (int32_t)(sh + 1u),
+                                sw__v(sx * 0.06f, 1.38f, 0),
+                                sw__v(sx * 0.18f, 1.38f, 0),
+                                0.055f,
+                                0.05f,
+                                0.0f,
+                                0.04f};
+        parts[n++] = (sw__part){sh + 1u,
+                                (int32_t)sh,
+                                (int32_t)(sh + 2u),
+                                sw__v(sx * 0.18f, 1.38f, 0),
+                                sw__v(sx * 0.46f, 1.38f, 0),
+                                0.048f,
+                                0.04f,
+                                0.0f,
+                                0.05f};
+        parts[n++] = (sw__part){sh + 2u,
+                                (int32_t)(sh + 1u),
+                                (int32_t)(sh + 3u),
+                                sw__v(sx * 0.46f, 1.38f, 0),
+                                sw__v(sx * 0.72f, 1.38f, 0),
+                                0.038f,
+                                0.03f,
+                                0.0f,
+                                0.05f};
+        parts[n++] = (sw__part){sh + 3u,
+                                (int32_t)(sh + 2u),
+                                -1,
+                                sw__v(sx * 0.76f, 1.38f, 0),
+                                sw__v(sx * 0.84f, 1.38f, 0),
+                                0.04f,
+                                0.035f,
+                                0.45f,
+                                0.04f};
+        parts[n++] = (sw__part){up,
+                                SW__HIPS,
+                                (int32_t)(up + 1u),
+                                sw__v(sx * 0.09f, 0.89f, 0),
+                                sw__v(sx * 0.09f, 0.47f, 0),
+                                0.08f,
+                                0.055f,
+                                0.0f,
+                                0.06f};
+        parts[n++] = (sw__part){up + 1u,
+                                (int32_t)up,
+                                (int32_t)(up + 2u),
+                                sw__v(sx * 0.09f, 0.47f, 0),
+                                sw__v(sx * 0.09f, 0.08f, 0),
+                                0.055f,
+                                0.04f,
+                                0.0f,
+                                0.06f};
         /* the foot: heel to the ball, bottom at the ground; the toes beyond */
-        parts[n++] = (sw__part){up + 2u, -1, (int32_t)(up + 3u),
+        parts[n++] = (sw__part){up + 2u,
+                                -1,
+                                (int32_t)(up + 3u),
                                 sw__v(sx * 0.09f, 0.045f, -0.04f),
-                                sw__v(sx * 0.09f, 0.035f, 0.13f), 0.045f, 0.035f, 0.0f, 0.03f};
-        parts[n++] = (sw__part){up + 3u, (int32_t)(up + 2u), -1, sw__v(sx * 0.09f, 0.033f, 0.15f),
-                                sw__v(sx * 0.09f, 0.03f, 0.20f), 0.033f, 0.03f, 0.0f, 0.03f};
+                                sw__v(sx * 0.09f, 0.035f, 0.13f),
+                                0.045f,
+                                0.035f,
+                                0.0f,
+                                0.03f};
+        parts[n++] = (sw__part){up + 3u,
+                                (int32_t)(up + 2u),
+                                -1,
+                                sw__v(sx * 0.09f, 0.033f, 0.15f),
+                                sw__v(sx * 0.09f, 0.03f, 0.20f),
+                                0.033f,
+                                0.03f,
+                                0.0f,
+                                0.03f};
     }
     return sw__build_mesh(skel, "sinew_humanoid", parts, n, alloc, out, err);
 }
@@ -263,8 +320,9 @@ sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, co
     sw__part parts[1u + 3u * SW__SPIDER_LEGS];
     uint32_t n = 0;
     const float by = SW__SPIDER_BODY_Y;
-    parts[n++] = (sw__part){0, -1, -1, sw__v(0, by + 0.01f, 0.04f), sw__v(0, by + 0.02f, -0.09f),
-                            0.05f, 0.06f, 0.8f, 0.0f};
+    parts[n++] = (sw__part){
+        0,     -1,   -1,  sw__v(0, by + 0.01f, 0.04f), sw__v(0, by + 0.02f, -0.09f), 0.05f,
+        0.06f, 0.8f, 0.0f};
     sw_mat4 models[SW__SPIDER_JOINTS];
     sw__rest_models(skel, models);
     for (uint32_t leg = 0; leg < SW__SPIDER_LEGS; ++leg) {
@@ -275,9 +333,15 @@ sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, co
             const sw_vec3 a = sw__v(models[j].m[12], models[j].m[13], models[j].m[14]);
             const sw_vec3 b =
                 sw__v(models[j + 1u].m[12], models[j + 1u].m[13], models[j + 1u].m[14]);
-            parts[n++] = (sw__part){j, s == 0u ? 0 : (int32_t)(j - 1u),
-                                    s == 2u ? -1 : (int32_t)(j + 1u), a, b, radii[s],
-                                    radii[s + 1u], 0.0f, 0.02f};
+            parts[n++] = (sw__part){j,
+                                    s == 0u ? 0 : (int32_t)(j - 1u),
+                                    s == 2u ? -1 : (int32_t)(j + 1u),
+                                    a,
+                                    b,
+                                    radii[s],
+                                    radii[s + 1u],
+                                    0.0f,
+                                    0.02f};
         }
     }
     return sw__build_mesh(skel, "sinew_spider", parts, n, alloc, out, err);

@@ -42,11 +42,8 @@ typedef struct posed {
 } posed;
 
 static void pose_clip(const sw_scene* s, const sw_clip* c, float t, posed* p) {
-    const sw_sample_job sample = {.clip = c,
-                                  .skeleton = s->skeleton,
-                                  .time = t,
-                                  .out = p->local,
-                                  .out_count = 16};
+    const sw_sample_job sample = {
+        .clip = c, .skeleton = s->skeleton, .time = t, .out = p->local, .out_count = 16};
     assert_int_equal(sw_sample_job_run(&sample), SW_RESULT_OK);
     const sw_local_to_model_job l2m = {.skeleton = s->skeleton,
                                        .local = p->local,
@@ -179,8 +176,8 @@ static void test_humanoid_skeleton(void** state) {
     }
     print_message("humanoid: %u joints, mesh %u vertices %u triangles, height %.3f m, lowest "
                   "%.4f m\n",
-                  s.skeleton->joints_count, m->vertices_count, m->indices_count / 3u,
-                  (double)hi, (double)lo);
+                  s.skeleton->joints_count, m->vertices_count, m->indices_count / 3u, (double)hi,
+                  (double)lo);
     assert_true(hi > 1.70f && hi < 1.80f);
     assert_true(lo > -0.005f && lo < 0.01f);
     sw_scene_free(&s, NULL);
@@ -198,7 +195,8 @@ static void test_humanoid_mesh(void** state) {
     const sw_mesh* m = s.meshes[0];
     for (uint32_t v = 0; v < 4u * m->vertices_count; ++v)
         if (sw_mesh_weights(m)[v] > 0.0f) used[sw_mesh_joints(m)[v]]++;
-    for (uint32_t j = 0; j < HUMANOID_JOINTS; ++j) assert_true(used[j] > 0u);
+    for (uint32_t j = 0; j < HUMANOID_JOINTS; ++j)
+        assert_true(used[j] > 0u);
     sw_scene_free(&s, NULL);
 }
 
@@ -296,8 +294,10 @@ static void test_feet_do_not_slide(void** state) {
                     const float d = sw_vec3_length(sw_vec3_sub(joint_pos(p, feet[f]), plant));
                     slide = d > slide ? d : slide;
                 }
-                if (pass == 0) slide_keys = slide > slide_keys ? slide : slide_keys;
-                else slide_fine = slide > slide_fine ? slide : slide_fine;
+                if (pass == 0)
+                    slide_keys = slide > slide_keys ? slide : slide_keys;
+                else
+                    slide_fine = slide > slide_fine ? slide : slide_fine;
             }
         }
         print_message("%-4s: planted-foot sliding %.4f cm per step at the keys, %.4f cm "
@@ -314,7 +314,7 @@ static void test_feet_do_not_slide(void** state) {
         assert_near(v, speeds[c], 0.01 * speeds[c]);
     }
     /* the ground: ankles never below the foot's height, in every clip: exactly
-     * at the keys, within the cubic interpolation's error (< 2 mm) between */
+     * at the keys, within 0.1 mm (the cubic interpolation's error) between */
     for (uint32_t c = 0; c < 4u; ++c) {
         float lowest_keys = 1e9f, lowest = 1e9f;
         const uint32_t n = (uint32_t)lroundf(s.clips[c]->duration * 240.0f);
@@ -331,7 +331,7 @@ static void test_feet_do_not_slide(void** state) {
                       sw_clip_name(s.clips[c]), (double)(100.0f * lowest_keys),
                       (double)(100.0f * lowest));
         assert_true(lowest_keys >= -1e-5f);
-        assert_true(lowest >= -2e-3f);
+        assert_true(lowest >= -1e-4f);
     }
     free(p);
     sw_scene_free(&s, NULL);
@@ -395,7 +395,7 @@ static void test_spider(void** state) {
             prev = j;
         }
         const sw_vec3 tip = rest_pos(s.skeleton, prev);
-        assert_near(tip.y, 0.0f, 1e-5); /* on the ground at rest */
+        assert_near(tip.y, 0.0f, 1e-5);                           /* on the ground at rest */
         assert_true(leg % 2 == 0 ? tip.x > 0.1f : tip.x < -0.1f); /* even legs on the left */
         const float r = sqrtf(tip.x * tip.x + tip.z * tip.z);
         span = 2.0f * r > span ? 2.0f * r : span;
@@ -403,8 +403,8 @@ static void test_spider(void** state) {
     assert_true(span > 0.5f && span < 0.7f);
     assert_true(rest_pos(s.skeleton, 0).y > 0.03f); /* the body off the ground */
     const float worst = check_mesh(s.skeleton, s.meshes[0], spider_radius);
-    print_message("spider: span %.3f m, mesh %u vertices, farthest vertex %.3f m\n",
-                  (double)span, s.meshes[0]->vertices_count, (double)worst);
+    print_message("spider: span %.3f m, mesh %u vertices, farthest vertex %.3f m\n", (double)span,
+                  s.meshes[0]->vertices_count, (double)worst);
     sw_scene_free(&s, NULL);
 }
 
@@ -424,7 +424,8 @@ static void test_gltf_round_trip(void** state) {
         if (r != SW_RESULT_OK) fail_msg("read back: %s (%s)", sw_result_str(r), err.check);
         assert_int_equal(back.skeleton->joints_count, s.skeleton->joints_count);
         for (uint32_t j = 0; j < s.skeleton->joints_count; ++j)
-            assert_true(sw_skeleton_find_joint(back.skeleton, sw_skeleton_joint_name(s.skeleton, j)) >= 0);
+            assert_true(
+                sw_skeleton_find_joint(back.skeleton, sw_skeleton_joint_name(s.skeleton, j)) >= 0);
         assert_int_equal(back.clips_count, s.clips_count);
         for (uint32_t c = 0; c < s.clips_count; ++c) {
             assert_string_equal(sw_clip_name(back.clips[c]), sw_clip_name(s.clips[c]));
@@ -487,10 +488,10 @@ static void test_allocation_failures(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_humanoid_skeleton),  cmocka_unit_test(test_humanoid_mesh),
+        cmocka_unit_test(test_humanoid_skeleton),   cmocka_unit_test(test_humanoid_mesh),
         cmocka_unit_test(test_clip_names_and_loop), cmocka_unit_test(test_feet_do_not_slide),
-        cmocka_unit_test(test_idle_feet_still),    cmocka_unit_test(test_spider),
-        cmocka_unit_test(test_gltf_round_trip),    cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_idle_feet_still),     cmocka_unit_test(test_spider),
+        cmocka_unit_test(test_gltf_round_trip),     cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,8 +53,7 @@ extern "C" {
  * builder with err naming its check (a defect: the data is generated). On
  * failure *out is zeroed with nothing left allocated. */
 SINEW_API sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
-                                         float speeds[SW_SHOWCASE_HUMANOID_CLIPS],
-                                         sw_error* err);
+                                         float speeds[SW_SHOWCASE_HUMANOID_CLIPS], sw_error* err);
 
 /* Builds the default eight-legged creature: skeleton and one skinned mesh,
  * no clips. Memory and failures as sw_showcase_humanoid. */
