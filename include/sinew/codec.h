@@ -1,0 +1,101 @@
+/* sinew/codec.h: the quantized clip codec (SW_CLIP_CODEC_QUANTIZED).
+ *
+ * A quantized clip is an sw_clip block (sinew/clip.h) whose joint track
+ * table holds SW_CLIP_NO_TRACK everywhere and whose track array holds only
+ * the raw float tracks; the joint motion lives in a codec payload at
+ * sw_clip_codec_offset(c), 16-byte aligned, made by sw_compress_clip
+ * (sinew/tools/compress.h) and validated in full by sw_clip_load. It is
+ * sampled by the ordinary sampling job (sinew/sample.h), with or without a
+ * cache, without allocating.
+ *
+ * The motion is sampled uniformly: samples_count samples, sample i at time
+ * i / rate (the last at most at the clip's duration). Each joint slot
+ * (joint-major translation, rotation, scale) is one of
+ *     default   SW_CODEC_SLOT_DEFAULT: the skeleton's rest value (identity
+ *               for additive clips), no data;
+ *     constant  SW_CODEC_SLOT_CONSTANT | c: float[4] constants[c] (x y z and
+ *               0 for translation and scale, x y z w unit for rotations);
+ *     animated  a < animated_count: track record a.
+ * Animated tracks are cut into segments of segment_samples sample
+ * intervals (the last may be shorter). Segment s covers samples
+ * [s * L, s * L + n] (n = min(L, samples_count - 1 - s * L)), both ends
+ * included, so a pose is decoded from one segment. Its data, at
+ * segment_offsets[s] from the payload, starts with H, the byte count of the
+ * track headers (4 bytes, little-endian); then, for each animated track in
+ * order, H bytes in all,
+ *     one format byte: bits 0-3 bits per component minus 1 (1..16),
+ *                      bits 4-6 log2 of the key stride k (k divides n),
+ *                      bit 7 segment range present;
+ *     rotations only, one byte: d, the component (0 x .. 3 w) left out in
+ *                      this segment (0..3);
+ *     when bit 7 is set, 6 bytes: lo[3], hi[3] (lo <= hi), the segment's
+ *                      range in 255ths of the track's clip range;
+ *                      without it lo = 0, hi = 255;
+ * then one bit stream (LSB first within little-endian bytes) holding, per
+ * track in order, n / k + 1 keys (sample s * L + key * k) of 3 components
+ * of b bits each. Component c of a key decodes, in float arithmetic in this
+ * order, as
+ *     e  = extent_i * (1 / 255)
+ *     v  = (min_i + lo_c * e) + q * ((hi_c - lo_c) * e * (1 / (2^b - 1)))
+ * where i = c for translations and scales. Rotations store three components
+ * of the quaternion, in x y z w order without d (i is the quaternion
+ * component), signed so that component d is >= 0, and rebuild it as
+ * sqrt(max(0, 1 - a^2 - b^2 - c^2)); the compressor leaves out the
+ * component farthest from 0 over the segment. Between keys, translations
+ * and scales interpolate linearly, rotations by normalized lerp on the
+ * shorter arc. The payload ends with at least 4 spare bytes after the last
+ * segment (the decoder reads 3 bytes at a time).
+ */
+#ifndef SINEW_CODEC_H
+#define SINEW_CODEC_H
+
+#include "clip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SW_CODEC_SLOT_DEFAULT 0xFFFFFFFFu
+#define SW_CODEC_SLOT_CONSTANT 0x80000000u
+#define SW_CODEC_MAX_SEGMENT_SAMPLES 256u
+#define SW_CODEC_MAX_BITS 16u
+
+/* Payload header (64 bytes). Offsets are in bytes from the payload start. */
+typedef struct sw_codec_header {
+    uint32_t size;             /* bytes of the payload, a multiple of 16 */
+    uint32_t samples_count;    /* >= 2 */
+    float rate;                /* samples per second, finite > 0 */
+    uint32_t segment_samples;  /* L: a power of two in [1, SW_CODEC_MAX_SEGMENT_SAMPLES] */
+    uint32_t segments_count;   /* ceil((samples_count - 1) / L) */
+    uint32_t animated_count;   /* animated tracks */
+    uint32_t constants_count;  /* constant values */
+    uint32_t slots_offset;     /* uint32_t[joints_count * 3] */
+    uint32_t tracks_offset;    /* sw_codec_track[animated_count] */
+    uint32_t constants_offset; /* float[constants_count * 4] */
+    uint32_t segments_offset;  /* uint32_t[segments_count + 1]: segment data offsets,
+                                  increasing; the last is the end of the data */
+    uint32_t reserved[5];      /* zero */
+} sw_codec_header;
+
+/* Animated track record (36 bytes). */
+typedef struct sw_codec_track {
+    uint16_t joint;   /* joint index */
+    uint8_t kind;     /* sw_track_kind: translation, rotation or scale */
+    uint8_t reserved; /* zero */
+    float min[4];     /* clip range per component (x y z, and w for rotations; else 0), finite */
+    float extent[4];  /* finite >= 0 */
+} sw_codec_track;
+
+/* Offset of the codec payload: the joint track table, 16-byte aligned up. */
+static inline uint32_t sw_clip_codec_offset(const sw_clip* c) {
+    return (c->joint_tracks_offset + 12u * c->joints_count + 15u) & ~15u;
+}
+static inline const sw_codec_header* sw_clip_codec_header(const sw_clip* c) {
+    return (const sw_codec_header*)(const void*)((const char*)c + sw_clip_codec_offset(c));
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,306 @@
+/* The quantized codec: payload validation and the decoder behind the
+ * sampling job (layout: sinew/codec.h). */
+#include <string.h>
+
+#include "codec_quantized.h"
+#include "internal.h"
+
+/* An array of count * elem bytes at off inside a payload of size bytes,
+ * after its header; compared by subtraction. */
+static bool sw__codec_array_ok(uint32_t off, uint64_t count, uint64_t elem, uint32_t size) {
+    if (off < sizeof(sw_codec_header) || off > size || (off & 3u) != 0) return false;
+    return count * elem <= (uint64_t)(size - off);
+}
+
+#define SW__CODEC_FIELD(q, field) ((uint64_t)(q) + offsetof(sw_codec_header, field))
+
+sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
+    const uint32_t q = sw_clip_codec_offset(c);
+    const uint32_t n = c->joints_count;
+    if (q < c->joint_tracks_offset || q > c->size ||
+        (uint64_t)(c->size - q) < sizeof(sw_codec_header)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec header in bounds", q, -1);
+    }
+    const sw_codec_header* h = sw_clip_codec_header(c);
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t size = h->size;
+    if (size < sizeof(sw_codec_header) || (size & 15u) != 0 || size > c->size - q) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec size in bounds", SW__CODEC_FIELD(q, size),
+                        -1);
+    }
+    for (uint32_t i = 0; i < 5u; ++i) {
+        if (h->reserved[i] != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec reserved zero",
+                            SW__CODEC_FIELD(q, reserved), (int64_t)i);
+        }
+    }
+    if (h->samples_count < 2u || h->samples_count > SW_CLIP_MAX_KEYS) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec samples count in [2, max keys]",
+                        SW__CODEC_FIELD(q, samples_count), -1);
+    }
+    if (!(isfinite(h->rate) && h->rate > 0.0f)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec rate > 0", SW__CODEC_FIELD(q, rate), -1);
+    }
+    const uint32_t L = h->segment_samples;
+    if (L == 0 || L > SW_CODEC_MAX_SEGMENT_SAMPLES || (L & (L - 1u)) != 0) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment samples a power of two",
+                        SW__CODEC_FIELD(q, segment_samples), -1);
+    }
+    if (h->segments_count != (h->samples_count - 1u + L - 1u) / L) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segments count",
+                        SW__CODEC_FIELD(q, segments_count), -1);
+    }
+    if (h->animated_count > 3u * n || h->constants_count > 3u * n) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec track counts <= 3 * joints",
+                        SW__CODEC_FIELD(q, animated_count), -1);
+    }
+    if (!sw__codec_array_ok(h->slots_offset, 3u * (uint64_t)n, 4u, size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec slots in bounds",
+                        SW__CODEC_FIELD(q, slots_offset), -1);
+    }
+    if (!sw__codec_array_ok(h->tracks_offset, h->animated_count, sizeof(sw_codec_track), size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec tracks in bounds",
+                        SW__CODEC_FIELD(q, tracks_offset), -1);
+    }
+    if (!sw__codec_array_ok(h->constants_offset, h->constants_count, 16u, size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec constants in bounds",
+                        SW__CODEC_FIELD(q, constants_offset), -1);
+    }
+    if (!sw__codec_array_ok(h->segments_offset, (uint64_t)h->segments_count + 1u, 4u, size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment offsets in bounds",
+                        SW__CODEC_FIELD(q, segments_offset), -1);
+    }
+
+    /* Slots: default, a constant, or the next animated track (slot order),
+     * whose record names this joint and kind. */
+    const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
+    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
+    const float* constants = (const float*)(const void*)(base + h->constants_offset);
+    uint32_t next = 0;
+    for (uint32_t s = 0; s < 3u * n; ++s) {
+        const uint32_t v = slots[s];
+        const uint64_t at = (uint64_t)q + h->slots_offset + 4u * (uint64_t)s;
+        if (v == SW_CODEC_SLOT_DEFAULT) continue;
+        if (v & SW_CODEC_SLOT_CONSTANT) {
+            const uint32_t k = v & ~SW_CODEC_SLOT_CONSTANT;
+            if (k >= h->constants_count) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec constant index in range", at,
+                                (int64_t)s);
+            }
+            const float* cv = constants + 4u * (size_t)k;
+            for (uint32_t i = 0; i < 4u; ++i) {
+                if (!isfinite(cv[i])) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec constants finite", at,
+                                    (int64_t)s);
+                }
+            }
+            if (s % 3u == 1u) {
+                double len = sqrt((double)cv[0] * cv[0] + (double)cv[1] * cv[1] +
+                                  (double)cv[2] * cv[2] + (double)cv[3] * cv[3]);
+                if (!(fabs(len - 1.0) <= 1e-3)) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec constant rotations unit", at,
+                                    (int64_t)s);
+                }
+            }
+            continue;
+        }
+        if (v != next || v >= h->animated_count) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec animated tracks in slot order", at,
+                            (int64_t)s);
+        }
+        const sw_codec_track* t = &tracks[v];
+        const uint64_t tat = (uint64_t)q + h->tracks_offset + sizeof(sw_codec_track) * (uint64_t)v;
+        if (t->joint != s / 3u || t->kind != s % 3u + 1u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec track matches its slot", tat,
+                            (int64_t)v);
+        }
+        if (t->reserved != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec reserved zero", tat, (int64_t)v);
+        }
+        for (uint32_t i = 0; i < 4u; ++i) {
+            if (!isfinite(t->min[i]) || !isfinite(t->extent[i]) || !(t->extent[i] >= 0.0f) ||
+                !isfinite(t->min[i] + t->extent[i])) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec track range finite", tat,
+                                (int64_t)v);
+            }
+        }
+        ++next;
+    }
+    if (next != h->animated_count) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec every animated track in a slot",
+                        SW__CODEC_FIELD(q, animated_count), (int64_t)next);
+    }
+
+    /* Segments: increasing offsets, 4 spare bytes after the last, each
+     * holding its headers and every key bit. */
+    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+    const uint32_t S = h->segments_count;
+    if (offs[S] > size || size - offs[S] < 4u) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec padding after segments",
+                        (uint64_t)q + h->segments_offset + 4u * (uint64_t)S, (int64_t)S);
+    }
+    for (uint32_t s = 0; s < S; ++s) {
+        const uint64_t at = (uint64_t)q + h->segments_offset + 4u * (uint64_t)s;
+        if (offs[s] < sizeof(sw_codec_header) || offs[s] > offs[s + 1u]) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment offsets increasing", at,
+                            (int64_t)s);
+        }
+        const uint32_t bytes = offs[s + 1u] - offs[s];
+        const uint8_t* d = base + offs[s];
+        if (bytes < 4u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count in bounds", at,
+                            (int64_t)s);
+        }
+        const uint32_t hbytes = sw__codec_le32(d);
+        if (hbytes > bytes - 4u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", at,
+                            (int64_t)s);
+        }
+        const uint32_t first = s * L;
+        const uint32_t rest = h->samples_count - 1u - first;
+        const uint32_t span = rest < L ? rest : L;
+        uint32_t used = 0;
+        uint64_t bits = 0;
+        for (uint32_t a = 0; a < h->animated_count; ++a) {
+            const uint64_t hat = (uint64_t)q + offs[s] + 4u + used;
+            if (used >= hbytes) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            const uint32_t fmt = d[4u + used];
+            const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+            if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment",
+                                hat, (int64_t)s);
+            }
+            used += 1u;
+            if (tracks[a].kind == SW_TRACK_KIND_ROTATION) {
+                if (used >= hbytes) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds",
+                                    hat, (int64_t)s);
+                }
+                if (d[4u + used] > 3u) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 3",
+                                    hat + 1u, (int64_t)s);
+                }
+                used += 1u;
+            }
+            if (fmt & SW__CODEC_FMT_RANGE) {
+                if (hbytes - used < 6u) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds",
+                                    hat, (int64_t)s);
+                }
+                for (uint32_t i = 0; i < 3u; ++i) {
+                    if (d[4u + used + i] > d[4u + used + 3u + i]) {
+                        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment range lo <= hi",
+                                        hat, (int64_t)s);
+                    }
+                }
+                used += 6u;
+            }
+            bits += (uint64_t)((span >> sl) + 1u) * 3u * SW__CODEC_FMT_BITS(fmt);
+        }
+        if (used != hbytes) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count", at, (int64_t)s);
+        }
+        if ((bits + 7u) / 8u > (uint64_t)(bytes - 4u - hbytes)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment keys in bounds", at,
+                            (int64_t)s);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                sw_xform4* out) {
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
+    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
+    const float* constants = (const float*)(const void*)(base + h->constants_offset);
+    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
+    const uint32_t joints = skel->joints_count;
+
+    /* Rest (or identity), then constants. */
+    if (additive) {
+        for (uint32_t p = 0; p < skel->packets_count; ++p)
+            sw_xform4_identity(&out[p]);
+    } else {
+        memcpy(out, sw_skeleton_rest_pose(skel), sizeof(sw_xform4) * skel->packets_count);
+    }
+    for (uint32_t j = joints; j < 4u * skel->packets_count; ++j) {
+        sw_xform4* o = &out[j >> 2];
+        const uint32_t l = j & 3u;
+        o->tx[l] = o->ty[l] = o->tz[l] = 0.0f;
+        o->rx[l] = o->ry[l] = o->rz[l] = 0.0f;
+        o->rw[l] = 1.0f;
+        o->sx[l] = o->sy[l] = o->sz[l] = 1.0f;
+    }
+    if (h->constants_count > 0) {
+        for (uint32_t s = 0; s < 3u * joints; ++s) {
+            const uint32_t v = slots[s];
+            if (v == SW_CODEC_SLOT_DEFAULT || !(v & SW_CODEC_SLOT_CONSTANT)) continue;
+            const float* cv = constants + 4u * (size_t)(v & ~SW_CODEC_SLOT_CONSTANT);
+            sw_xform4* o = &out[s / 12u];
+            const uint32_t l = (s / 3u) & 3u;
+            switch (s % 3u) {
+            case 0:
+                o->tx[l] = cv[0];
+                o->ty[l] = cv[1];
+                o->tz[l] = cv[2];
+                break;
+            case 1:
+                o->rx[l] = cv[0];
+                o->ry[l] = cv[1];
+                o->rz[l] = cv[2];
+                o->rw[l] = cv[3];
+                break;
+            default:
+                o->sx[l] = cv[0];
+                o->sy[l] = cv[1];
+                o->sz[l] = cv[2];
+                break;
+            }
+        }
+    }
+    if (h->animated_count == 0) return;
+
+    /* Animated tracks: two keys each from the one segment holding t. */
+    const sw__codec_pos pos = sw__codec_pos_of(h, t);
+    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+    const uint8_t* d = base + offs[pos.segment];
+    const uint8_t* hd = d + 4;
+    const uint8_t* bits = hd + sw__codec_le32(d);
+    uint64_t at = 0;
+    for (uint32_t a = 0; a < h->animated_count; ++a) {
+        const sw_codec_track* tr = &tracks[a];
+        sw__codec_seg_track ts;
+        hd = sw__codec_parse(tr, hd, &ts);
+        float u;
+        const uint32_t k = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
+        float ka[3], kb[3], v[4];
+        sw__codec_key(bits, at, k, &ts, ka);
+        sw__codec_key(bits, at, k + 1u, &ts, kb);
+        at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * 3u * ts.bits;
+        sw_xform4* o = &out[tr->joint >> 2];
+        const uint32_t l = tr->joint & 3u;
+        if (tr->kind == SW_TRACK_KIND_ROTATION) {
+            sw__codec_interp(ka, kb, u, true, ts.dropped, v);
+            o->rx[l] = v[0];
+            o->ry[l] = v[1];
+            o->rz[l] = v[2];
+            o->rw[l] = v[3];
+        } else {
+            sw__codec_interp(ka, kb, u, false, 0u, v);
+            if (tr->kind == SW_TRACK_KIND_TRANSLATION) {
+                o->tx[l] = v[0];
+                o->ty[l] = v[1];
+                o->tz[l] = v[2];
+            } else {
+                o->sx[l] = v[0];
+                o->sy[l] = v[1];
+                o->sz[l] = v[2];
+            }
+        }
+    }
+}
