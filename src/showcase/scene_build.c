@@ -1,0 +1,217 @@
+/* Showcase scene: the analytic ground, the allocation list and the builder
+ * of the generated rigid meshes (props, caterpillar, arm, targets). */
+#include "showcase/scene_internal.h"
+
+static float sw__smoothstep(float a, float b, float x) {
+    float t = (x - a) / (b - a);
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    return t * t * (3.0f - 2.0f * t);
+}
+
+/* Bumps: a product of two sines, faded out towards the patch's edge. */
+static float sw__bumps(float x, float z) {
+    const float dx = x - SW__SC_SPIDER_X, dz = z - SW__SC_SPIDER_Z;
+    const float r = sqrtf(dx * dx + dz * dz);
+    if (r >= SW__SC_BUMPS_R) return 0.0f;
+    const float fade = 1.0f - sw__smoothstep(0.7f * SW__SC_BUMPS_R, SW__SC_BUMPS_R, r);
+    const float s = (0.5f + 0.5f * sinf(4.3f * dx + 0.4f)) * (0.5f + 0.5f * sinf(3.9f * dz + 1.1f));
+    return SW__SC_BUMPS_A * s * fade;
+}
+
+float sw__sc_ground(float x, float z, sw_vec3* normal) {
+    const float sx = x - SW__SC_REACH_X, sz = z - SW__SC_REACH_Z;
+    if (sx >= SW__SC_STEP_X0 && sx <= SW__SC_STEP_X1 && sz >= SW__SC_STEP_Z0 &&
+        sz <= SW__SC_STEP_Z1) {
+        if (normal) *normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
+        return SW__SC_STEP_H;
+    }
+    const float h = sw__bumps(x, z);
+    if (normal) {
+        if (h == 0.0f && sw__bumps(x + 0.01f, z) == 0.0f && sw__bumps(x, z + 0.01f) == 0.0f) {
+            *normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
+        } else {
+            const float e = 0.005f;
+            const float gx = (sw__bumps(x + e, z) - sw__bumps(x - e, z)) / (2.0f * e);
+            const float gz = (sw__bumps(x, z + e) - sw__bumps(x, z - e)) / (2.0f * e);
+            *normal = sw_vec3_normalize(sw_vec3_make(-gx, 1.0f, -gz));
+        }
+    }
+    return h;
+}
+
+float sw_showcase_ground_height(float x, float z) {
+    return sw__sc_ground(x, z, NULL);
+}
+
+bool sw__sc_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                sw_vec3* normal) {
+    (void)user;
+    if (dir.y < -0.999f) { /* down: the ground under the ray's start */
+        sw_vec3 n;
+        const float g = sw__sc_ground(from.x, from.z, &n);
+        const float d = from.y - g;
+        if (d < 0.0f || d > max_distance) return false;
+        *point = sw_vec3_make(from.x, g, from.z);
+        *normal = n;
+        return true;
+    }
+    if (dir.y > 0.999f) { /* up: the beam's underside */
+        const float dx = from.x - SW__SC_SPIDER_X, dz = from.z - SW__SC_SPIDER_Z;
+        if (fabsf(dx) > SW__SC_BEAM_HALF || dz < SW__SC_BEAM_Z0 || dz > SW__SC_BEAM_Z1)
+            return false;
+        const float d = SW__SC_BEAM_Y - from.y;
+        if (d < 0.0f || d > max_distance) return false;
+        *point = sw_vec3_make(from.x, SW__SC_BEAM_Y, from.z);
+        *normal = sw_vec3_make(0.0f, -1.0f, 0.0f);
+        return true;
+    }
+    return false; /* only vertical rays are asked for */
+}
+
+/* ---- memory ---- */
+
+void* sw__sc_alloc(sw__sc_mem* m, size_t n) {
+    if (m->count == SW__SC_MAX_ALLOCS || n == 0) return NULL;
+    void* p = sw_alloc(&m->alloc, n, 16);
+    if (!p) return NULL;
+    memset(p, 0, n);
+    m->blocks[m->count].p = p;
+    m->blocks[m->count].n = n;
+    ++m->count;
+    return p;
+}
+
+void sw__sc_mem_free(sw__sc_mem* m) {
+    for (uint32_t i = m->count; i-- > 0;) sw_free(&m->alloc, m->blocks[i].p, m->blocks[i].n);
+    for (uint32_t i = 0; i < m->skeletons_count; ++i) sw_skeleton_destroy(m->skeletons[i], &m->alloc);
+    for (uint32_t i = 0; i < m->meshes_count; ++i) sw_mesh_destroy(m->meshes[i], &m->alloc);
+    for (uint32_t i = 0; i < m->clips_count; ++i) sw_clip_destroy(m->clips[i], &m->alloc);
+    for (uint32_t i = 0; i < m->animators_count; ++i)
+        sw_animator_destroy(m->animators[i], &m->alloc);
+    m->count = m->skeletons_count = m->meshes_count = m->clips_count = m->animators_count = 0;
+}
+
+sw_result sw__sc_skeleton(sw__sc_mem* m, const sw_skeleton_joint* joints, uint32_t count,
+                          const sw_skeleton** out, sw_error* err) {
+    if (m->skeletons_count == SW__SC_MAX_OWNED) return SW_RESULT_LIMIT;
+    const sw_skeleton_desc desc = {.joints = joints, .joints_count = count};
+    const sw_result r = sw_skeleton_create(&desc, &m->alloc, out, err);
+    if (r == SW_RESULT_OK) m->skeletons[m->skeletons_count++] = *out;
+    return r;
+}
+
+void sw__sc_models(const sw_skeleton* s, const sw_xform4* local, sw_mat4* out) {
+    const sw_local_to_model_job job = {.skeleton = s, .local = local,
+                                       .local_count = s->packets_count, .out = out,
+                                       .out_count = s->joints_count};
+    (void)sw_local_to_model_job_run(&job);
+}
+
+/* ---- mesh builder ---- */
+
+sw_result sw__mb_init(sw__mb* b, sw__sc_mem* m, uint32_t v_cap, uint32_t i_cap) {
+    memset(b, 0, sizeof *b);
+    b->pos = (float*)sw__sc_alloc(m, (size_t)v_cap * 3 * sizeof(float));
+    b->nrm = (float*)sw__sc_alloc(m, (size_t)v_cap * 3 * sizeof(float));
+    b->joints = (uint16_t*)sw__sc_alloc(m, (size_t)v_cap * 4 * sizeof(uint16_t));
+    b->weights = (float*)sw__sc_alloc(m, (size_t)v_cap * 4 * sizeof(float));
+    b->idx = (uint32_t*)sw__sc_alloc(m, (size_t)i_cap * sizeof(uint32_t));
+    if (!b->pos || !b->nrm || !b->joints || !b->weights || !b->idx) return SW_RESULT_OUT_OF_MEMORY;
+    b->v_cap = v_cap;
+    b->i_cap = i_cap;
+    return SW_RESULT_OK;
+}
+
+static uint32_t sw__mb_vertex(sw__mb* b, uint16_t e, sw_vec3 p, sw_vec3 n) {
+    SINEW_ASSERT(b->v < b->v_cap);
+    const uint32_t v = b->v++;
+    b->pos[3 * v] = p.x, b->pos[3 * v + 1] = p.y, b->pos[3 * v + 2] = p.z;
+    b->nrm[3 * v] = n.x, b->nrm[3 * v + 1] = n.y, b->nrm[3 * v + 2] = n.z;
+    b->joints[4 * v] = e;
+    b->weights[4 * v] = 1.0f;
+    return v;
+}
+
+static void sw__mb_tri(sw__mb* b, uint32_t a, uint32_t c, uint32_t d) {
+    SINEW_ASSERT(b->i + 3 <= b->i_cap);
+    b->idx[b->i++] = a;
+    b->idx[b->i++] = c;
+    b->idx[b->i++] = d;
+}
+
+void sw__mb_box(sw__mb* b, uint16_t e, sw_vec3 c, sw_vec3 h, sw_quat q) {
+    static const float axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+                                     {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int f = 0; f < 6; ++f) {
+        const sw_vec3 n = sw_vec3_make(axes[f][0], axes[f][1], axes[f][2]);
+        /* Two tangents perpendicular to n (faces are drawn two-sided). */
+        const sw_vec3 uu = fabsf(n.x) > 0.5f ? sw_vec3_make(0, 1, 0) : sw_vec3_make(1, 0, 0);
+        const sw_vec3 vv = sw_vec3_cross(n, uu);
+        uint32_t idx[4];
+        for (int k = 0; k < 4; ++k) {
+            const float su = (k == 1 || k == 2) ? 1.0f : -1.0f;
+            const float sv = (k >= 2) ? 1.0f : -1.0f;
+            sw_vec3 p = sw_vec3_add(n, sw_vec3_add(sw_vec3_scale(uu, su), sw_vec3_scale(vv, sv)));
+            p = sw_vec3_mul(p, h);
+            idx[k] = sw__mb_vertex(b, e, sw_vec3_add(c, sw_quat_rotate(q, p)), sw_quat_rotate(q, n));
+        }
+        sw__mb_tri(b, idx[0], idx[1], idx[2]);
+        sw__mb_tri(b, idx[0], idx[2], idx[3]);
+    }
+}
+
+void sw__mb_sphere(sw__mb* b, uint16_t e, sw_vec3 c, float radius, uint32_t slices,
+                   uint32_t stacks) {
+    const uint32_t first = b->v;
+    for (uint32_t i = 0; i <= stacks; ++i) {
+        const float th = 3.14159265f * (float)i / (float)stacks;
+        for (uint32_t j = 0; j <= slices; ++j) {
+            const float ph = 6.2831853f * (float)j / (float)slices;
+            const sw_vec3 n = sw_vec3_make(sinf(th) * cosf(ph), cosf(th), sinf(th) * sinf(ph));
+            sw__mb_vertex(b, e, sw_vec3_add(c, sw_vec3_scale(n, radius)), n);
+        }
+    }
+    for (uint32_t i = 0; i < stacks; ++i) {
+        for (uint32_t j = 0; j < slices; ++j) {
+            const uint32_t a = first + i * (slices + 1) + j, d = a + slices + 1;
+            sw__mb_tri(b, a, a + 1, d);
+            sw__mb_tri(b, a + 1, d + 1, d);
+        }
+    }
+}
+
+void sw__mb_patch(sw__mb* b, uint16_t e, float x0, float x1, float z0, float z1, uint32_t n) {
+    const uint32_t first = b->v;
+    for (uint32_t i = 0; i <= n; ++i) {
+        for (uint32_t j = 0; j <= n; ++j) {
+            const float x = x0 + (x1 - x0) * (float)j / (float)n;
+            const float z = z0 + (z1 - z0) * (float)i / (float)n;
+            sw_vec3 nrm;
+            /* 3 mm above the plane so the patch wins the depth test at its rim. */
+            const float y = sw__sc_ground(x, z, &nrm) + 0.003f;
+            sw__mb_vertex(b, e, sw_vec3_make(x, y, z), nrm);
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        for (uint32_t j = 0; j < n; ++j) {
+            const uint32_t a = first + i * (n + 1) + j, d = a + n + 1;
+            sw__mb_tri(b, a, d, a + 1);
+            sw__mb_tri(b, a + 1, d, d + 1);
+        }
+    }
+}
+
+sw_result sw__mb_build(sw__mb* b, sw__sc_mem* m, const char* name, const uint16_t* palette,
+                       const sw_mat4* inverse_binds, uint32_t palette_count,
+                       uint32_t skeleton_joints, const sw_mesh** out, sw_error* err) {
+    if (m->meshes_count == SW__SC_MAX_OWNED) return SW_RESULT_LIMIT;
+    const sw_mesh_desc desc = {
+        .name = name, .vertices_count = b->v, .positions = b->pos, .normals = b->nrm,
+        .joints = b->joints, .weights = b->weights, .indices = b->idx, .indices_count = b->i,
+        .palette = palette, .inverse_binds = inverse_binds, .palette_count = palette_count,
+        .skeleton_joints_count = skeleton_joints,
+    };
+    const sw_result r = sw_mesh_create(&desc, &m->alloc, out, err);
+    if (r == SW_RESULT_OK) m->meshes[m->meshes_count++] = *out;
+    return r;
+}

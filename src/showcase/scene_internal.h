@@ -1,0 +1,104 @@
+/* Internal declarations of the showcase scene (src/showcase/scene*.c). */
+#ifndef SINEW_SHOWCASE_SCENE_INTERNAL_H
+#define SINEW_SHOWCASE_SCENE_INTERNAL_H
+
+#include <math.h>
+#include <string.h>
+
+#include "sinew/showcase/scene.h"
+#include "sinew/sinew.h"
+
+#define SW__SC_MAX_ALLOCS 160
+#define SW__SC_MAX_OWNED 48
+#define SW__SC_SEGMENTS 12 /* caterpillar */
+#define SW__SPIDER_LEGS_MAX 8
+#define SW__SC_STEP 1.0f / 30.0f
+
+/* Spots on the ground (x, z). */
+#define SW__SC_LOCO_X 0.0f
+#define SW__SC_LOCO_Z 0.0f
+#define SW__SC_LOCO_R 2.6f
+#define SW__SC_REACH_X (-4.2f)
+#define SW__SC_REACH_Z 3.0f
+#define SW__SC_IDLE_X (-5.0f)
+#define SW__SC_IDLE_Z (-0.5f)
+#define SW__SC_HIT_X 5.0f
+#define SW__SC_HIT_Z (-0.5f)
+#define SW__SC_CAT_X 4.2f
+#define SW__SC_CAT_Z 3.2f
+#define SW__SC_ARM_X 4.2f
+#define SW__SC_ARM_Z (-4.2f)
+#define SW__SC_SPIDER_X (-4.2f)
+#define SW__SC_SPIDER_Z (-4.2f)
+#define SW__SC_SPIDER_R 1.1f
+/* The step under "reach"'s left foot (x0, x1, z0, z1 relative to the spot, height). */
+#define SW__SC_STEP_X0 0.02f
+#define SW__SC_STEP_X1 0.34f
+#define SW__SC_STEP_Z0 (-0.22f)
+#define SW__SC_STEP_Z1 0.30f
+#define SW__SC_STEP_H 0.16f
+/* Bumps around the spider's spot and the beam across its path. */
+#define SW__SC_BUMPS_R 2.0f
+#define SW__SC_BUMPS_A 0.035f
+#define SW__SC_BEAM_Z0 0.95f /* relative to the spider spot */
+#define SW__SC_BEAM_Z1 1.25f
+#define SW__SC_BEAM_HALF 1.9f /* half length along x */
+#define SW__SC_BEAM_Y 0.115f  /* bottom */
+#define SW__SC_BEAM_T 0.06f   /* thickness */
+
+/* Ground height and normal (analytic). */
+float sw__sc_ground(float x, float z, sw_vec3* normal);
+/* Ray callback over the ground (down rays) and the beam (up rays). */
+bool sw__sc_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                sw_vec3* normal);
+
+/* Allocation list of a scene: everything is freed at destroy. */
+typedef struct sw__sc_mem {
+    sw_allocator alloc;
+    struct {
+        void* p;
+        size_t n;
+    } blocks[SW__SC_MAX_ALLOCS];
+    uint32_t count;
+    const sw_skeleton* skeletons[SW__SC_MAX_OWNED];
+    uint32_t skeletons_count;
+    const sw_mesh* meshes[SW__SC_MAX_OWNED];
+    uint32_t meshes_count;
+    const sw_clip* clips[SW__SC_MAX_OWNED];
+    uint32_t clips_count;
+    const sw_animator* animators[SW__SC_MAX_OWNED];
+    uint32_t animators_count;
+} sw__sc_mem;
+
+void* sw__sc_alloc(sw__sc_mem* m, size_t n);
+void sw__sc_mem_free(sw__sc_mem* m);
+
+/* Mesh builder: rigid parts (boxes, spheres, height patches) on palette entries. */
+typedef struct sw__mb {
+    float* pos;
+    float* nrm;
+    uint16_t* joints;
+    float* weights;
+    uint32_t* idx;
+    uint32_t v, i, v_cap, i_cap;
+} sw__mb;
+
+sw_result sw__mb_init(sw__mb* b, sw__sc_mem* m, uint32_t v_cap, uint32_t i_cap);
+/* Box centred at c with half extents h, turned by q, on palette entry e. */
+void sw__mb_box(sw__mb* b, uint16_t e, sw_vec3 c, sw_vec3 h, sw_quat q);
+void sw__mb_sphere(sw__mb* b, uint16_t e, sw_vec3 c, float radius, uint32_t slices,
+                   uint32_t stacks);
+/* Height patch over [x0, x1] x [z0, z1] with n x n cells, from the ground. */
+void sw__mb_patch(sw__mb* b, uint16_t e, float x0, float x1, float z0, float z1, uint32_t n);
+/* Builds the mesh: palette joints and their inverse binds. */
+sw_result sw__mb_build(sw__mb* b, sw__sc_mem* m, const char* name, const uint16_t* palette,
+                       const sw_mat4* inverse_binds, uint32_t palette_count,
+                       uint32_t skeleton_joints, const sw_mesh** out, sw_error* err);
+
+/* A skeleton owned by the scene. */
+sw_result sw__sc_skeleton(sw__sc_mem* m, const sw_skeleton_joint* joints, uint32_t count,
+                          const sw_skeleton** out, sw_error* err);
+/* Model matrices of a local pose (root at the identity). */
+void sw__sc_models(const sw_skeleton* s, const sw_xform4* local, sw_mat4* out);
+
+#endif
