@@ -1,0 +1,573 @@
+/* sinew demo [--seconds S] [--fps F] [--out DIR] [--character FILE [--map FILE]]
+ *            [--frame-size WxH] [--seed N]:
+ * runs the showcase scene (sinew/showcase/scene.h) headless and writes
+ * DIR/demo.glb (every actor's skeleton and mesh under one root, with a clip
+ * of the evaluated motion at the frame rate), DIR/demo.png (a film strip of
+ * six frames drawn by the software rasterizer) and DIR/metrics.json, then
+ * prints a summary table. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "sinew/showcase/scene.h"
+#include "sinew/tools/file.h"
+#include "sinew/tools/gltf_export.h"
+#include "sinew/tools/png.h"
+#include "sinew/tools/raster.h"
+
+#define DEMO_STRIP_FRAMES 6
+#define DEMO_STRIP_COLUMNS 3
+#define DEMO_MAX_JOINTS 1024
+
+typedef struct demo_args {
+    double seconds, fps;
+    const char* out;
+    const char* character;
+    const char* map;
+    uint32_t frame_w, frame_h;
+    uint32_t seed;
+} demo_args;
+
+static int demo_usage(void) {
+    cli_error("demo", "usage: sinew demo [--seconds S] [--fps F] [--out DIR] [--character FILE "
+                      "[--map FILE]] [--frame-size WxH] [--seed N]");
+    return CLI_EXIT_USAGE;
+}
+
+static int demo_parse(int argc, char** argv, demo_args* a) {
+    *a = (demo_args){.seconds = 10.0, .fps = 30.0, .out = ".", .frame_w = 320, .frame_h = 240};
+    for (int i = 1; i < argc; ++i) {
+        const char* arg = argv[i];
+        const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+        double v = 0.0;
+        if (strcmp(arg, "--seconds") == 0 && next) {
+            if (!cli_parse_double(next, &v) || !(v > 0.0) || v > 3600.0) {
+                cli_error("demo", "--seconds must be in (0, 3600]: \"%s\"", next);
+                return CLI_EXIT_USAGE;
+            }
+            a->seconds = v;
+        } else if (strcmp(arg, "--fps") == 0 && next) {
+            if (!cli_parse_double(next, &v) || !(v >= 1.0) || v > 240.0) {
+                cli_error("demo", "--fps must be in [1, 240]: \"%s\"", next);
+                return CLI_EXIT_USAGE;
+            }
+            a->fps = v;
+        } else if (strcmp(arg, "--out") == 0 && next) {
+            a->out = next;
+        } else if (strcmp(arg, "--character") == 0 && next) {
+            a->character = next;
+        } else if (strcmp(arg, "--map") == 0 && next) {
+            a->map = next;
+        } else if (strcmp(arg, "--frame-size") == 0 && next) {
+            unsigned w = 0, h = 0;
+            char tail = 0;
+            if (sscanf(next, "%ux%u%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 2048 ||
+                h > 2048) {
+                cli_error("demo", "--frame-size must be WxH within 16..2048: \"%s\"", next);
+                return CLI_EXIT_USAGE;
+            }
+            a->frame_w = w;
+            a->frame_h = h;
+        } else if (strcmp(arg, "--seed") == 0 && next) {
+            if (!cli_parse_double(next, &v) || v < 0.0 || v > 4294967295.0 || v != (double)(uint32_t)v) {
+                cli_error("demo", "--seed must be a whole number in [0, 2^32): \"%s\"", next);
+                return CLI_EXIT_USAGE;
+            }
+            a->seed = (uint32_t)v;
+        } else {
+            return demo_usage();
+        }
+        ++i;
+    }
+    if (a->map && !a->character) {
+        cli_error("demo", "--map needs --character");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Reads "idle=NAME", "walk=NAME", "jog=NAME" (or "run=NAME") lines; '#' comments. */
+static bool demo_read_map(const char* path, char names[3][256]) {
+    FILE* f = fopen(path, "r");
+    if (!f) {
+        cli_error("demo", "%s: cannot open map file", path);
+        return false;
+    }
+    char line[512];
+    int n = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        ++n;
+        line[strcspn(line, "\r\n")] = 0;
+        char* p = line;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p == 0 || *p == '#') continue;
+        char* eq = strchr(p, '=');
+        if (!eq || eq[1] == 0) {
+            cli_error("demo", "%s:%d: expected ROLE=CLIP", path, n);
+            ok = false;
+            break;
+        }
+        *eq = 0;
+        int role = strcmp(p, "idle") == 0 ? 0
+                   : strcmp(p, "walk") == 0 ? 1
+                   : (strcmp(p, "jog") == 0 || strcmp(p, "run") == 0) ? 2
+                                                                      : -1;
+        if (role < 0) {
+            cli_error("demo", "%s:%d: unknown role \"%s\" (idle, walk, jog or run)", path, n, p);
+            ok = false;
+            break;
+        }
+        snprintf(names[role], 256, "%s", eq + 1);
+    }
+    fclose(f);
+    return ok;
+}
+
+/* ---- recording and baking ---- */
+
+typedef struct demo_track {
+    sw_xform* world;  /* frames */
+    sw_xform4* local; /* frames * packets */
+} demo_track;
+
+static sw_quat demo_continuous(sw_quat prev, sw_quat q) {
+    return sw_quat_dot(prev, q) < 0.0f ? sw_quat_negate(q) : q;
+}
+
+/* Appends one joint property track (1 key when constant). */
+static float* demo_track_values(uint32_t frames, uint32_t comps, const float* src, uint32_t stride,
+                                float* dst, uint32_t* keys) {
+    bool constant = true;
+    for (uint32_t f = 1; f < frames && constant; ++f)
+        for (uint32_t c = 0; c < comps && constant; ++c)
+            constant = src[(size_t)f * stride + c] == src[c];
+    *keys = constant ? 1u : frames;
+    for (uint32_t f = 0; f < *keys; ++f)
+        for (uint32_t c = 0; c < comps; ++c) dst[(size_t)f * comps + c] = src[(size_t)f * stride + c];
+    return dst + (size_t)*keys * comps;
+}
+
+static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint32_t frames,
+                          double fps, const char* path, size_t* glb_size, uint32_t* joints_out) {
+    const uint32_t na = sw_showcase_actors_count(sc);
+    uint32_t total = 1, meshes_total = 0;
+    for (uint32_t i = 0; i < na; ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
+        total += 1u + a.skeleton->joints_count;
+        meshes_total += a.meshes_count;
+    }
+    if (total > DEMO_MAX_JOINTS) {
+        cli_error("demo", "the scene has %u joints, more than a skeleton holds (%u)", total,
+                  DEMO_MAX_JOINTS);
+        return CLI_EXIT_FAIL;
+    }
+    *joints_out = total;
+    int rc = CLI_EXIT_FAIL;
+    sw_skeleton_joint* joints = (sw_skeleton_joint*)calloc(total, sizeof *joints);
+    char* names = (char*)calloc(total, 300);
+    sw_clip_track_desc* ct = (sw_clip_track_desc*)calloc(3u * total, sizeof *ct);
+    /* values: per joint at most T(3) + R(4) + S(3) floats per frame */
+    float* values = (float*)malloc((size_t)total * 10u * frames * sizeof(float));
+    float* scratch = (float*)malloc((size_t)frames * 10u * sizeof(float));
+    const sw_mesh** meshes = (const sw_mesh**)calloc(meshes_total + 1u, sizeof *meshes);
+    uint32_t meshes_count = 0;
+    const sw_skeleton* skel = NULL;
+    const sw_clip* clip = NULL;
+    if (!joints || !names || !ct || !values || !scratch || !meshes) {
+        cli_error("demo", "out of memory");
+        goto done;
+    }
+    joints[0] = (sw_skeleton_joint){"demo", -1, sw_xform_identity()};
+    uint32_t at = 1, tc = 0;
+    float* v = values;
+    uint32_t keys = 0;
+    for (uint32_t i = 0; i < na; ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
+        const sw_skeleton* s = a.skeleton;
+        const uint32_t place = at++;
+        snprintf(names + place * 300u, 300, "%s", a.name);
+        joints[place] = (sw_skeleton_joint){names + place * 300u, 0, sw_xform_identity()};
+        /* placement track: the actor's world transform */
+        for (uint32_t f = 0; f < frames; ++f) {
+            sw_xform w = tracks[i].world[f];
+            if (f > 0) w.r = demo_continuous(tracks[i].world[f - 1].r, w.r);
+            tracks[i].world[f].r = w.r;
+            memcpy(scratch + 10u * f, &w.t, 3 * sizeof(float));
+            memcpy(scratch + 10u * f + 3, &w.r, 4 * sizeof(float));
+            memcpy(scratch + 10u * f + 7, &w.s, 3 * sizeof(float));
+        }
+        static const sw_track_kind kinds[3] = {SW_TRACK_KIND_TRANSLATION, SW_TRACK_KIND_ROTATION,
+                                               SW_TRACK_KIND_SCALE};
+        static const uint32_t comps[3] = {3, 4, 3}, offs[3] = {0, 3, 7};
+        for (uint32_t k = 0; k < 3; ++k) {
+            float* start = v;
+            v = demo_track_values(frames, comps[k], scratch + offs[k], 10, v, &keys);
+            ct[tc++] = (sw_clip_track_desc){.joint = place, .kind = kinds[k], .keys_count = keys,
+                                            .start = 0.0f, .rate = (float)fps, .values = start};
+        }
+        const int16_t* parents = sw_skeleton_parents(s);
+        const sw_xform4* rest = sw_skeleton_rest_pose(s);
+        for (uint32_t j = 0; j < s->joints_count; ++j) {
+            const uint32_t id = at + j;
+            snprintf(names + id * 300u, 300, "%s:%s", a.name, sw_skeleton_joint_name(s, j));
+            joints[id] = (sw_skeleton_joint){names + id * 300u,
+                                             parents[j] < 0 ? (int32_t)place : (int32_t)at + parents[j],
+                                             sw_pose_get(rest, j)};
+            sw_quat prev = sw_quat_identity();
+            for (uint32_t f = 0; f < frames; ++f) {
+                sw_xform x = sw_pose_get(tracks[i].local + (size_t)f * s->packets_count, j);
+                x.r = f > 0 ? demo_continuous(prev, x.r) : x.r;
+                prev = x.r;
+                memcpy(scratch + 10u * f, &x.t, 3 * sizeof(float));
+                memcpy(scratch + 10u * f + 3, &x.r, 4 * sizeof(float));
+                memcpy(scratch + 10u * f + 7, &x.s, 3 * sizeof(float));
+            }
+            for (uint32_t k = 0; k < 3; ++k) {
+                float* start = v;
+                v = demo_track_values(frames, comps[k], scratch + offs[k], 10, v, &keys);
+                ct[tc++] = (sw_clip_track_desc){.joint = id, .kind = kinds[k], .keys_count = keys,
+                                                .start = 0.0f, .rate = (float)fps, .values = start};
+            }
+        }
+        at += s->joints_count;
+    }
+    sw_error err = {0};
+    const sw_skeleton_desc sd = {.joints = joints, .joints_count = total};
+    sw_result r = sw_skeleton_create(&sd, NULL, &skel, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", "skeleton", SW_ASSET_FORMAT_NONE, r, &err);
+        goto done;
+    }
+    const float duration = (float)((double)(frames - 1) / fps);
+    const sw_clip_desc cd = {.name = "demo", .duration = duration, .joints_count = total,
+                             .tracks = ct, .tracks_count = tc};
+    r = sw_clip_create(&cd, NULL, &clip, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", "clip", SW_ASSET_FORMAT_NONE, r, &err);
+        goto done;
+    }
+    /* Meshes: each actor's, with its palette moved to the actor's joints. */
+    at = 1;
+    for (uint32_t i = 0; i < na && r == SW_RESULT_OK; ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
+        const uint32_t base = at + 1;
+        for (uint32_t k = 0; k < a.meshes_count && r == SW_RESULT_OK; ++k) {
+            const sw_mesh* m = a.meshes[k];
+            uint16_t* pal = (uint16_t*)malloc(m->palette_count * sizeof(uint16_t));
+            const char** mnames = m->morph_targets_count
+                                      ? (const char**)calloc(m->morph_targets_count, sizeof(char*))
+                                      : NULL;
+            if (!pal || (m->morph_targets_count && !mnames)) {
+                free(pal);
+                free((void*)mnames);
+                r = SW_RESULT_OUT_OF_MEMORY;
+                break;
+            }
+            for (uint32_t p = 0; p < m->palette_count; ++p)
+                pal[p] = (uint16_t)(base + sw_mesh_palette(m)[p]);
+            for (uint32_t t = 0; t < m->morph_targets_count; ++t) mnames[t] = sw_mesh_morph_name(m, t);
+            char mname[300];
+            snprintf(mname, sizeof mname, "%s:%s", a.name, sw_mesh_name(m));
+            const sw_mesh_desc md = {
+                .name = mname, .vertices_count = m->vertices_count,
+                .positions = sw_mesh_positions(m), .normals = sw_mesh_normals(m),
+                .uvs = sw_mesh_uvs(m), .joints = sw_mesh_joints(m), .weights = sw_mesh_weights(m),
+                .indices = sw_mesh_indices(m), .indices_count = m->indices_count, .palette = pal,
+                .inverse_binds = sw_mesh_inverse_binds(m), .palette_count = m->palette_count,
+                .skeleton_joints_count = total, .morph_targets_count = m->morph_targets_count,
+                .morph_positions = sw_mesh_morph_positions(m),
+                .morph_normals = sw_mesh_morph_normals(m), .morph_names = mnames};
+            r = sw_mesh_create(&md, NULL, &meshes[meshes_count], &err);
+            if (r == SW_RESULT_OK) ++meshes_count;
+            else cli_report("demo", mname, SW_ASSET_FORMAT_NONE, r, &err);
+            free(pal);
+            free((void*)mnames);
+        }
+        at += 1u + a.skeleton->joints_count;
+    }
+    if (r != SW_RESULT_OK) goto done;
+    const sw_clip* clips[1] = {clip};
+    const sw_scene scene = {.skeleton = skel, .clips = clips, .clips_count = 1,
+                            .meshes = meshes, .meshes_count = meshes_count};
+    void* data = NULL;
+    r = sw_gltf_export(&scene, NULL, NULL, &data, glb_size, &err);
+    if (r == SW_RESULT_OK) {
+        r = sw_file_write_atomic(path, data, *glb_size, &err);
+        sw_free(NULL, data, *glb_size);
+    }
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", path, SW_ASSET_FORMAT_NONE, r, &err);
+        goto done;
+    }
+    rc = CLI_EXIT_OK;
+done:
+    for (uint32_t k = 0; k < meshes_count; ++k) sw_mesh_destroy(meshes[k], NULL);
+    if (clip) sw_clip_destroy(clip, NULL);
+    if (skel) sw_skeleton_destroy(skel, NULL);
+    free(joints);
+    free(names);
+    free(ct);
+    free(values);
+    free(scratch);
+    free((void*)meshes);
+    return rc;
+}
+
+/* ---- picture ---- */
+
+static void demo_materials(sw_raster* r) {
+    static const uint8_t colors[SW_SHOWCASE_MATERIAL_COUNT][3] = {
+        {205, 205, 210}, /* default */
+        {226, 178, 140}, /* skin */
+        {120, 170, 80},  /* creature */
+        {150, 160, 180}, /* metal */
+        {150, 120, 90},  /* prop */
+        {240, 200, 40},  /* target */
+        {200, 90, 80},   /* hit */
+    };
+    for (uint32_t m = 0; m < SW_SHOWCASE_MATERIAL_COUNT; ++m)
+        sw_raster_set_material(r, m, colors[m][0], colors[m][1], colors[m][2]);
+}
+
+static int demo_render(const sw_showcase* sc, sw_raster* frame, uint8_t* strip, uint32_t strip_w,
+                       uint32_t slot) {
+    const sw_showcase_camera c = sw_showcase_get_camera(sc);
+    const sw_raster_camera cam = {.view = c.view, .fov_y = c.fov_y};
+    sw_raster_clear(frame, &cam);
+    for (uint32_t i = 0; i < sw_showcase_actors_count(sc); ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
+        for (uint32_t k = 0; k < a.meshes_count; ++k) {
+            const sw_result r =
+                sw_raster_draw_mesh(frame, &cam, a.meshes[k], a.palettes[k], (uint32_t)a.material);
+            if (r != SW_RESULT_OK) {
+                cli_error("demo", "drawing %s: %s", a.name, sw_result_str(r));
+                return CLI_EXIT_FAIL;
+            }
+        }
+    }
+    const uint32_t x0 = (slot % DEMO_STRIP_COLUMNS) * frame->width;
+    const uint32_t y0 = (slot / DEMO_STRIP_COLUMNS) * frame->height;
+    for (uint32_t y = 0; y < frame->height; ++y)
+        memcpy(strip + (size_t)(y0 + y) * strip_w + x0, frame->pixels + (size_t)y * frame->width,
+               frame->width);
+    return CLI_EXIT_OK;
+}
+
+/* ---- output ---- */
+
+static void demo_json_cm(FILE* f, const char* key, float metres, bool comma) {
+    fprintf(f, "    \"%s\": ", key);
+    cli_json_number(f, (double)metres * 100.0);
+    fputs(comma ? ",\n" : "\n", f);
+}
+
+static int demo_write_metrics(const char* path, const demo_args* a, uint32_t frames,
+                              const sw_showcase_metrics* m, const char* character) {
+    FILE* f = fopen(path, "w");
+    if (!f) {
+        cli_error("demo", "%s: cannot write", path);
+        return CLI_EXIT_FAIL;
+    }
+    fputs("{\n  \"seconds\": ", f);
+    cli_json_number(f, a->seconds);
+    fputs(",\n  \"fps\": ", f);
+    cli_json_number(f, a->fps);
+    fprintf(f, ",\n  \"frames\": %u,\n  \"character\": ", frames);
+    cli_json_string(f, character);
+    fprintf(f,
+            ",\n  \"features\": {\"sync_markers\": %s, \"foot_ik\": %s, \"reach\": %s, "
+            "\"look_at\": %s, \"spine_wander\": %s, \"foot_tracking\": %s},\n",
+            (m->features & SW_SHOWCASE_FEATURE_SYNC) ? "true" : "false",
+            (m->features & SW_SHOWCASE_FEATURE_FOOT_IK) ? "true" : "false",
+            (m->features & SW_SHOWCASE_FEATURE_REACH) ? "true" : "false",
+            (m->features & SW_SHOWCASE_FEATURE_LOOK) ? "true" : "false",
+            (m->features & SW_SHOWCASE_FEATURE_WANDER) ? "true" : "false",
+            (m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK) ? "true" : "false");
+    fprintf(f, "  \"locomotion\": {\n    \"steps\": %u,\n", m->locomotion_steps);
+    demo_json_cm(f, "sliding_cm_max", m->locomotion_slide_max, true);
+    demo_json_cm(f, "sliding_cm_mean", m->locomotion_slide_mean, false);
+    fprintf(f, "  },\n  \"walker\": {\n    \"steps\": %u,\n", m->spider_steps);
+    demo_json_cm(f, "sliding_cm_max", m->spider_slide_max, true);
+    demo_json_cm(f, "sliding_cm_mean", m->spider_slide_mean, true);
+    demo_json_cm(f, "penetration_cm_max", m->spider_penetration_max, false);
+    fprintf(f, "  },\n  \"transitions\": {\n    \"count\": %u,\n", m->transitions);
+    fputs("    \"velocity_jump_max_m_per_s\": ", f);
+    cli_json_number(f, m->transition_velocity_jump_max);
+    fputs(",\n    \"hit_cut_velocity_jump_max_m_per_s\": ", f);
+    cli_json_number(f, m->hit_velocity_jump_max);
+    fprintf(f, ",\n    \"hits\": %u\n  },\n  \"ik\": {\n", m->hits);
+    demo_json_cm(f, "reach_error_cm_max", m->reach_error_max, true);
+    demo_json_cm(f, "arm_error_cm_max", m->arm_error_max, true);
+    fprintf(f, "    \"arm_out_of_reach_frames\": %u\n  },\n  \"feet\": {\n",
+            m->arm_out_of_reach_frames);
+    demo_json_cm(f, "penetration_cm_max", m->foot_penetration_max, false);
+    fputs("  }\n}\n", f);
+    const bool ok = !ferror(f);
+    if (fclose(f) != 0 || !ok) {
+        cli_error("demo", "%s: write failed", path);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint32_t frames,
+                         const char* character, uint32_t joints, size_t glb_size,
+                         uint32_t strip_w, uint32_t strip_h) {
+    printf("sinew demo: %.3g s at %.3g fps (%u frames), character %s\n", a->seconds, a->fps,
+           frames, character);
+    printf("  %-44s %s\n", "metric", "value");
+    printf("  %-44s max %.2f, mean %.2f over %u steps\n", "locomotion planted-foot sliding (cm)",
+           (double)m->locomotion_slide_max * 100.0, (double)m->locomotion_slide_mean * 100.0,
+           m->locomotion_steps);
+    printf("  %-44s max %.3f, mean %.3f over %u steps\n", "walker planted-foot sliding (cm)",
+           (double)m->spider_slide_max * 100.0, (double)m->spider_slide_mean * 100.0,
+           m->spider_steps);
+    printf("  %-44s %.3f over %u transitions\n", "crossfade joint velocity jump (m/s)",
+           (double)m->transition_velocity_jump_max, m->transitions);
+    printf("  %-44s %.3f over %u hits\n", "hit cut joint velocity jump (m/s)",
+           (double)m->hit_velocity_jump_max, m->hits);
+    printf("  %-44s %.4f\n", "reach IK end-effector error (cm)", (double)m->reach_error_max * 100.0);
+    printf("  %-44s %.4f (%u frames out of reach)\n", "arm IK end-effector error (cm)",
+           (double)m->arm_error_max * 100.0, m->arm_out_of_reach_frames);
+    printf("  %-44s %.3f\n", "foot ground penetration (cm)", (double)m->foot_penetration_max * 100.0);
+    printf("  %-44s %.3f\n", "walker tip ground penetration (cm)",
+           (double)m->spider_penetration_max * 100.0);
+    if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_IK))
+        printf("  note: no hip-knee-ankle chain found: foot placement skipped\n");
+    if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK))
+        printf("  note: clips without LeftFootDown/RightFootDown events: locomotion sliding not "
+               "measured, blend space synchronized by normalized phase\n");
+    if (!(m->features & SW_SHOWCASE_FEATURE_REACH)) printf("  note: no arm chain: reach skipped\n");
+    printf("wrote %s/demo.glb (%zu bytes, %u joints), %s/demo.png (%ux%u), %s/metrics.json\n",
+           a->out, glb_size, joints, a->out, strip_w, strip_h, a->out);
+}
+
+int cli_demo(int argc, char** argv);
+
+int cli_demo(int argc, char** argv) {
+    demo_args a;
+    int rc = demo_parse(argc, argv, &a);
+    if (rc != CLI_EXIT_OK) return rc;
+    if (mkdir(a.out, 0777) != 0 && errno != EEXIST) {
+        cli_error("demo", "%s: cannot create the output folder", a.out);
+        return CLI_EXIT_FAIL;
+    }
+    sw_asset asset;
+    memset(&asset, 0, sizeof asset);
+    sw_scene character;
+    memset(&character, 0, sizeof character);
+    char map_names[3][256] = {"", "", ""};
+    sw_showcase_options opt = {.seed = a.seed};
+    const char* character_name = "sinew_humanoid (built in)";
+    sw_error err = {0};
+    if (a.character) {
+        const sw_result r = sw_asset_open(a.character, NULL, &asset, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("demo", a.character, asset.format, r, &err);
+            return CLI_EXIT_FAIL;
+        }
+        cli_warn_asset("demo", a.character, &asset);
+        character.skeleton = asset.skeleton;
+        character.clips = (const sw_clip**)asset.clips;
+        character.clips_count = asset.clips_count;
+        character.meshes = (const sw_mesh**)asset.meshes;
+        character.meshes_count = asset.meshes_count;
+        opt.character = &character;
+        character_name = a.character;
+        if (a.map) {
+            if (!demo_read_map(a.map, map_names)) {
+                sw_asset_free(&asset);
+                return CLI_EXIT_FAIL;
+            }
+            for (int k = 0; k < 3; ++k) opt.clip_names[k] = map_names[k][0] ? map_names[k] : NULL;
+        }
+    }
+    sw_showcase* sc = NULL;
+    sw_result r = sw_showcase_create(&opt, &sc, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", a.character ? a.character : "showcase", SW_ASSET_FORMAT_NONE, r, &err);
+        sw_asset_free(&asset);
+        return CLI_EXIT_FAIL;
+    }
+    const uint32_t frames = (uint32_t)(a.seconds * a.fps + 0.5) + 1u;
+    const uint32_t na = sw_showcase_actors_count(sc);
+    demo_track tracks[SW_SHOWCASE_MAX_ACTORS];
+    memset(tracks, 0, sizeof tracks);
+    sw_raster frame;
+    memset(&frame, 0, sizeof frame);
+    const uint32_t strip_w = a.frame_w * DEMO_STRIP_COLUMNS;
+    const uint32_t strip_h = a.frame_h * ((DEMO_STRIP_FRAMES + DEMO_STRIP_COLUMNS - 1) / DEMO_STRIP_COLUMNS);
+    uint8_t* strip = (uint8_t*)calloc((size_t)strip_w * strip_h, 1);
+    rc = CLI_EXIT_FAIL;
+    if (!strip || sw_raster_init(&frame, a.frame_w, a.frame_h, NULL) != SW_RESULT_OK) {
+        cli_error("demo", "out of memory");
+        goto done;
+    }
+    demo_materials(&frame);
+    for (uint32_t i = 0; i < na; ++i) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sc, i);
+        tracks[i].world = (sw_xform*)malloc(frames * sizeof(sw_xform));
+        tracks[i].local = (sw_xform4*)malloc((size_t)frames * act.skeleton->packets_count * sizeof(sw_xform4));
+        if (!tracks[i].world || !tracks[i].local) {
+            cli_error("demo", "out of memory");
+            goto done;
+        }
+    }
+    uint32_t slot = 0;
+    for (uint32_t f = 0; f < frames; ++f) {
+        if (f > 0) {
+            r = sw_showcase_update(sc, (float)(1.0 / a.fps), NULL);
+            if (r != SW_RESULT_OK) {
+                cli_error("demo", "update at frame %u: %s", f, sw_result_str(r));
+                goto done;
+            }
+        }
+        for (uint32_t i = 0; i < na; ++i) {
+            const sw_showcase_actor act = sw_showcase_get_actor(sc, i);
+            sw_xform w;
+            sw_mat4_decompose(&act.world, &w);
+            tracks[i].world[f] = w;
+            memcpy(tracks[i].local + (size_t)f * act.skeleton->packets_count, act.local,
+                   act.skeleton->packets_count * sizeof(sw_xform4));
+        }
+        /* Six frames spread over the run (the first a little in, once things move). */
+        while (slot < DEMO_STRIP_FRAMES &&
+               f == (uint32_t)((double)(frames - 1) * (0.08 + 0.92 * slot / (DEMO_STRIP_FRAMES - 1)) + 0.5)) {
+            if (demo_render(sc, &frame, strip, strip_w, slot) != CLI_EXIT_OK) goto done;
+            ++slot;
+        }
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/demo.png", a.out);
+    const sw_png_image img = {.width = strip_w, .height = strip_h,
+                              .format = SW_PNG_FORMAT_INDEXED, .pixels = strip,
+                              .palette = frame.palette, .palette_count = SW_RASTER_PALETTE_COUNT};
+    r = sw_png_write_file(&img, path);
+    if (r != SW_RESULT_OK) {
+        cli_error("demo", "%s: %s", path, sw_result_str(r));
+        goto done;
+    }
+    snprintf(path, sizeof path, "%s/demo.glb", a.out);
+    size_t glb_size = 0;
+    uint32_t joints = 0;
+    if (demo_write_glb(sc, tracks, frames, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK) goto done;
+    snprintf(path, sizeof path, "%s/metrics.json", a.out);
+    const sw_showcase_metrics* m = sw_showcase_get_metrics(sc);
+    if (demo_write_metrics(path, &a, frames, m, character_name) != CLI_EXIT_OK) goto done;
+    demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h);
+    rc = CLI_EXIT_OK;
+done:
+    for (uint32_t i = 0; i < na; ++i) {
+        free(tracks[i].world);
+        free(tracks[i].local);
+    }
+    free(strip);
+    sw_raster_free(&frame);
+    sw_showcase_destroy(sc);
+    sw_asset_free(&asset);
+    return rc;
+}
