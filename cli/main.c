@@ -5,6 +5,7 @@
 
 int cli_play(int argc, char** argv);     /* cli/play.c */
 int cli_compress(int argc, char** argv); /* cli/compress.c */
+int cli_demo(int argc, char** argv);     /* cli/demo.c */
 
 static void cli_usage(FILE* f) {
     fputs("usage: sinew VERB [ARGS]\n"
@@ -31,6 +32,9 @@ static void cli_usage(FILE* f) {
           "  compress IN -o OUT.sinew [--precision P] [--shell D] [--rate R] [--json]\n"
           "       [--plot FILE.png]             error-bounded compression of every clip\n"
           "                                     (docs/compression.md)\n"
+          "  demo [--seconds S] [--fps F] [--out DIR] [--character FILE [--map FILE]]\n"
+          "       [--frame-size WxH] [--seed N] run the showcase scene headless: demo.glb,\n"
+          "                                     demo.png, metrics.json (docs/showcase.md)\n"
           "  help                               this text\n"
           "\n"
           "options:\n"
@@ -70,7 +74,7 @@ int main(int argc, char** argv) {
     } verbs[] = {
         {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
         {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
-        {"play", cli_play},         {"compress", cli_compress},
+        {"play", cli_play},         {"compress", cli_compress}, {"demo", cli_demo},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);
