@@ -20,6 +20,8 @@
 #define SW__REACH 0.98f      /* planted targets within this fraction of the leg */
 #define SW__WARMUP_CYCLES 4u /* cycles run before recording (the head spring settles) */
 #define SW__HEAD_HALF_LIFE 0.12f
+#define SW__THIGH 0.42f /* hip joint to knee, as in character.c */
+#define SW__SHIN 0.40f  /* knee to ankle */
 
 typedef struct sw__gait {
     const char* name;
@@ -185,6 +187,22 @@ static void sw__set_rotation(sw_xform4* pose, uint32_t joint, sw_quat r) {
     sw_pose_set(pose, joint, x);
 }
 
+/* A swing target past the planted limit (SW__REACH of the leg, measured
+ * from the hip joint `hip`) is drawn in along the hip-target line so that
+ * its distance eases from there towards, but never reaches, 99.5% of the
+ * leg: continuous with the planted targets (slope 1 at the limit) and
+ * never straight, so the knee never flips through straight between keys. */
+static sw_vec3 sw__soft_reach(const sw_mat4* hip, sw_vec3 target) {
+    const float leg = SW__THIGH + SW__SHIN;
+    const float d0 = SW__REACH * leg, span = (0.995f - SW__REACH) * leg;
+    const sw_vec3 h = sw_vec3_make(hip->m[12], hip->m[13], hip->m[14]);
+    const sw_vec3 v = sw_vec3_sub(target, h);
+    const float d = sw_vec3_length(v);
+    if (d <= d0) return target;
+    const float eased = d0 + span * (1.0f - expf(-(d - d0) / span));
+    return sw_vec3_add(h, sw_vec3_scale(v, eased / d));
+}
+
 /* Poses frame at time t into w->pose (and its model matrices); the head
  * spring advances by dt. */
 static sw_result sw__pose_at(const sw__gait* g, float t, float base, sw_spring_quat* head, float dt,
@@ -244,7 +262,8 @@ static sw_result sw__pose_at(const sw__gait* g, float t, float base, sw_spring_q
     for (int side = 0; side < 2; ++side) {
         const float sx = side == 0 ? 1.0f : -1.0f;
         const uint32_t up = side == 0 ? SW__L_UPLEG : SW__R_UPLEG;
-        const sw__foot f = sw__foot_at(g, sx, side == 0 ? 0.0f : 0.5f * T, t);
+        sw__foot f = sw__foot_at(g, sx, side == 0 ? 0.0f : 0.5f * T, t);
+        if (!f.planted) f.ankle = sw__soft_reach(&w->models[up], f.ankle);
         const sw_ik_two_bone_job leg = {
             .skeleton = w->skel,
             .model = w->models,
@@ -357,8 +376,7 @@ sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_al
     sw_result r = SW_RESULT_OUT_OF_MEMORY;
     if (w.pose && w.models && w.hips_t && w.rotations && tracks && cubic_t && cubic_r && tan_t &&
         tan_r && plus && minus) {
-        const float leg = 0.42f + 0.40f;
-        const float base = sw__hips_base(g, leg);
+        const float base = sw__hips_base(g, SW__THIGH + SW__SHIN);
         sw_spring_quat head = {.value = sw_quat_identity()};
         r = SW_RESULT_OK;
         /* warm-up cycles settle the spring; then one recorded cycle */

@@ -314,7 +314,7 @@ static void test_feet_do_not_slide(void** state) {
         assert_near(v, speeds[c], 0.01 * speeds[c]);
     }
     /* the ground: ankles never below the foot's height, in every clip: exactly
-     * at the keys, within 0.1 mm (the cubic interpolation's error) between */
+     * at the keys, within 0.5 mm (the cubic interpolation's error) between */
     for (uint32_t c = 0; c < 4u; ++c) {
         float lowest_keys = 1e9f, lowest = 1e9f;
         const uint32_t n = (uint32_t)lroundf(s.clips[c]->duration * 240.0f);
@@ -331,7 +331,7 @@ static void test_feet_do_not_slide(void** state) {
                       sw_clip_name(s.clips[c]), (double)(100.0f * lowest_keys),
                       (double)(100.0f * lowest));
         assert_true(lowest_keys >= -1e-5f);
-        assert_true(lowest >= -1e-4f);
+        assert_true(lowest >= -5e-4f);
     }
     free(p);
     sw_scene_free(&s, NULL);
@@ -367,6 +367,107 @@ static void test_idle_feet_still(void** state) {
     /* it does move: the weight shifts sideways */
     assert_true(hips_x > 0.01f);
     free(p);
+    sw_scene_free(&s, NULL);
+}
+
+/* Knees bend forward all the time: the knee sits at least 1 cm ahead (along
+ * the hips' forward axis) of the line from the hip joint to the ankle, in
+ * every clip at 240 Hz (a leg driven straight would flip between keys). */
+static void test_knees_bend_forward(void** state) {
+    (void)state;
+    sw_scene s;
+    assert_int_equal(sw_showcase_humanoid(NULL, &s, NULL, NULL), SW_RESULT_OK);
+    posed* p = malloc(sizeof *p);
+    const int32_t hips[2] = {sw_skeleton_find_joint(s.skeleton, "LeftUpLeg"),
+                             sw_skeleton_find_joint(s.skeleton, "RightUpLeg")};
+    for (uint32_t c = 0; c < s.clips_count; ++c) {
+        float least = 1e9f;
+        const uint32_t n = (uint32_t)lroundf(s.clips[c]->duration * 240.0f);
+        for (uint32_t i = 0; i <= n; ++i) {
+            pose_clip(&s, s.clips[c], (float)i / 240.0f, p);
+            const sw_vec3 fwd = sw_quat_rotate(sw_pose_get(p->local, 0).r, sw_vec3_make(0, 0, 1));
+            for (int f = 0; f < 2; ++f) {
+                const int32_t knee = sw_skeleton_find_joint(
+                    s.skeleton, sw_skeleton_joint_name(s.skeleton, (uint32_t)hips[f] + 1u));
+                const int32_t ankle =
+                    sw_skeleton_parents(s.skeleton)[knee + 1] == knee ? knee + 1 : -1;
+                assert_true(ankle > 0);
+                const sw_vec3 a = joint_pos(p, hips[f]), k = joint_pos(p, knee),
+                              e = joint_pos(p, ankle);
+                const sw_vec3 axis = sw_vec3_normalize(sw_vec3_sub(e, a));
+                sw_vec3 off = sw_vec3_sub(k, a);
+                off = sw_vec3_sub(off, sw_vec3_scale(axis, sw_vec3_dot(off, axis)));
+                const float ahead = sw_vec3_dot(off, fwd);
+                least = ahead < least ? ahead : least;
+            }
+        }
+        print_message("%-4s: knees at least %.1f cm ahead of the hip-ankle line\n",
+                      sw_clip_name(s.clips[c]), (double)(100.0f * least));
+        assert_true(least > 0.01f);
+    }
+    free(p);
+    sw_scene_free(&s, NULL);
+}
+
+/* The loop is smooth, not only continuous: every joint's velocity at the
+ * end of the clip equals its velocity at the start (second-order one-sided
+ * differences over 1/4000 s: rotations within 0.05 rad/s, the Hips
+ * translation within 5 mm/s). */
+static sw_vec3 rot_vec(sw_quat ref, sw_quat q) { /* small rotation from ref to q */
+    sw_quat d = sw_quat_mul(sw_quat_conjugate(ref), q);
+    if (d.w < 0.0f) d = sw_quat_negate(d);
+    return sw_vec3_make(2.0f * d.x, 2.0f * d.y, 2.0f * d.z);
+}
+
+static void test_loop_velocity(void** state) {
+    (void)state;
+    sw_scene s;
+    assert_int_equal(sw_showcase_humanoid(NULL, &s, NULL, NULL), SW_RESULT_OK);
+    posed* p[6];
+    for (int i = 0; i < 6; ++i)
+        p[i] = malloc(sizeof *p[i]);
+    const float d = 1.0f / 4000.0f;
+    for (uint32_t c = 0; c < s.clips_count; ++c) {
+        const sw_clip* clip = s.clips[c];
+        const float T = clip->duration;
+        const float times[6] = {0.0f, d, 2.0f * d, T - 2.0f * d, T - d, T};
+        for (int i = 0; i < 6; ++i)
+            pose_clip(&s, clip, times[i], p[i]);
+        float worst_r = 0.0f, worst_t = 0.0f;
+        for (uint32_t j = 0; j < s.skeleton->joints_count; ++j) {
+            sw_xform x[6];
+            for (int i = 0; i < 6; ++i)
+                x[i] = sw_pose_get(p[i]->local, j);
+            /* rotations as small rotation vectors from the pose at 0 (= at T) */
+            const sw_quat ref = x[0].r;
+            const sw_vec3 s1 = rot_vec(ref, x[1].r), s2 = rot_vec(ref, x[2].r);
+            const sw_vec3 e2 = rot_vec(ref, x[3].r), e1 = rot_vec(ref, x[4].r);
+            const sw_vec3 eT = rot_vec(ref, x[5].r);
+            /* start: (-3 f(0) + 4 f(d) - f(2d)) / 2d; end: (3 f(T) - 4 f(T-d) + f(T-2d)) / 2d */
+            const sw_vec3 vs = sw_vec3_scale(sw_vec3_sub(sw_vec3_scale(s1, 4.0f), s2), 0.5f / d);
+            const sw_vec3 ve = sw_vec3_scale(
+                sw_vec3_add(sw_vec3_sub(sw_vec3_scale(eT, 3.0f), sw_vec3_scale(e1, 4.0f)), e2),
+                0.5f / d);
+            const float dr = sw_vec3_length(sw_vec3_sub(vs, ve));
+            worst_r = dr > worst_r ? dr : worst_r;
+            const sw_vec3 ts = sw_vec3_scale(
+                sw_vec3_sub(sw_vec3_add(sw_vec3_scale(x[0].t, -3.0f), sw_vec3_scale(x[1].t, 4.0f)),
+                            x[2].t),
+                0.5f / d);
+            const sw_vec3 te = sw_vec3_scale(
+                sw_vec3_add(sw_vec3_sub(sw_vec3_scale(x[5].t, 3.0f), sw_vec3_scale(x[4].t, 4.0f)),
+                            x[3].t),
+                0.5f / d);
+            const float dt = sw_vec3_length(sw_vec3_sub(ts, te));
+            worst_t = dt > worst_t ? dt : worst_t;
+        }
+        print_message("%-4s: velocity jump across the loop %.4f rad/s, %.5f m/s\n",
+                      sw_clip_name(clip), (double)worst_r, (double)worst_t);
+        assert_true(worst_r < 0.05f);
+        assert_true(worst_t < 5e-3f);
+    }
+    for (int i = 0; i < 6; ++i)
+        free(p[i]);
     sw_scene_free(&s, NULL);
 }
 
@@ -490,7 +591,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_humanoid_skeleton),   cmocka_unit_test(test_humanoid_mesh),
         cmocka_unit_test(test_clip_names_and_loop), cmocka_unit_test(test_feet_do_not_slide),
-        cmocka_unit_test(test_idle_feet_still),     cmocka_unit_test(test_spider),
+        cmocka_unit_test(test_idle_feet_still),     cmocka_unit_test(test_knees_bend_forward),
+        cmocka_unit_test(test_loop_velocity),       cmocka_unit_test(test_spider),
         cmocka_unit_test(test_gltf_round_trip),     cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
