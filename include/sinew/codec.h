@@ -23,9 +23,10 @@
  * segment_offsets[s] from the payload, starts with H, the byte count of the
  * track headers (4 bytes, little-endian); then, for each animated track in
  * order, H bytes in all,
- *     one format byte: bits 0-3 bits per component minus 1 (1..16),
+ *     one format byte: bits 0-3 b0 - 1, the bits of component 0 (1..16),
  *                      bits 4-6 log2 of the key stride k (k divides n),
  *                      bit 7 segment range present;
+ *     one byte:        bits 0-3 b1 - 1, bits 4-7 b2 - 1 (components 1, 2);
  *     rotations only, one byte: d, the component (0 x .. 3 w) left out in
  *                      this segment (0..3);
  *     when bit 7 is set, 6 bytes: lo[3], hi[3] (lo <= hi), the segment's
@@ -33,10 +34,10 @@
  *                      without it lo = 0, hi = 255;
  * then one bit stream (LSB first within little-endian bytes) holding, per
  * track in order, n / k + 1 keys (sample s * L + key * k) of 3 components
- * of b bits each. Component c of a key decodes, in float arithmetic in this
- * order, as
+ * of b0, b1, b2 bits. Component c of a key decodes, in float arithmetic in
+ * this order, as
  *     e  = extent_i * (1 / 255)
- *     v  = (min_i + lo_c * e) + q * ((hi_c - lo_c) * e * (1 / (2^b - 1)))
+ *     v  = (min_i + lo_c * e) + q * ((hi_c - lo_c) * e * (1 / (2^b_c - 1)))
  * where i = c for translations and scales. Rotations store three components
  * of the quaternion, in x y z w order without d (i is the quaternion
  * component), signed so that component d is >= 0, and rebuild it as

@@ -169,11 +169,18 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
             }
             const uint32_t fmt = d[4u + used];
             const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+            if (hbytes - used < 2u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            const uint32_t b1 = d[4u + used + 1u];
+            const uint32_t key_bits =
+                SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
             if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
                 return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment",
                                 hat, (int64_t)s);
             }
-            used += 1u;
+            used += 2u;
             if (tracks[a].kind == SW_TRACK_KIND_ROTATION) {
                 if (used >= hbytes) {
                     return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds",
@@ -181,7 +188,7 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
                 }
                 if (d[4u + used] > 3u) {
                     return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 3",
-                                    hat + 1u, (int64_t)s);
+                                    hat + 2u, (int64_t)s);
                 }
                 used += 1u;
             }
@@ -198,7 +205,7 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
                 }
                 used += 6u;
             }
-            bits += (uint64_t)((span >> sl) + 1u) * 3u * SW__CODEC_FMT_BITS(fmt);
+            bits += (uint64_t)((span >> sl) + 1u) * key_bits;
         }
         if (used != hbytes) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count", at, (int64_t)s);
@@ -281,7 +288,7 @@ void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, fl
         float ka[3], kb[3], v[4];
         sw__codec_key(bits, at, k, &ts, ka);
         sw__codec_key(bits, at, k + 1u, &ts, kb);
-        at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * 3u * ts.bits;
+        at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
         sw_xform4* o = &out[tr->joint >> 2];
         const uint32_t l = tr->joint & 3u;
         if (tr->kind == SW_TRACK_KIND_ROTATION) {

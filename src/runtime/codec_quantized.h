@@ -34,12 +34,15 @@ static const float sw__codec_inv_levels[17] = {
 typedef struct sw__codec_seg_track {
     float lo[3];
     float scale[3];
-    uint32_t bits;        /* per component, 1..16 */
+    uint32_t bits[3];     /* per component, 1..16 */
+    uint32_t key_bits;    /* their sum */
     uint32_t stride_log2; /* key stride 2^stride_log2 samples */
     uint32_t dropped;     /* rotations: component left out; else 4 */
 } sw__codec_seg_track;
 
 #define SW__CODEC_FMT_BITS(fmt) (((uint32_t)(fmt)&15u) + 1u)
+#define SW__CODEC_FMT_BITS1(b1) (((uint32_t)(b1)&15u) + 1u)
+#define SW__CODEC_FMT_BITS2(b1) (((uint32_t)(b1) >> 4) + 1u)
 #define SW__CODEC_FMT_STRIDE_LOG2(fmt) (((uint32_t)(fmt) >> 4) & 7u)
 #define SW__CODEC_FMT_RANGE 0x80u
 
@@ -53,9 +56,12 @@ static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uin
                                              sw__codec_seg_track* ts) {
     const uint32_t fmt = h[0];
     uint32_t lo[3] = {0u, 0u, 0u}, hi[3] = {255u, 255u, 255u};
-    ts->bits = SW__CODEC_FMT_BITS(fmt);
+    ts->bits[0] = SW__CODEC_FMT_BITS(fmt);
+    ts->bits[1] = SW__CODEC_FMT_BITS1(h[1]);
+    ts->bits[2] = SW__CODEC_FMT_BITS2(h[1]);
+    ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2];
     ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
-    h += 1;
+    h += 2;
     if (tr->kind == SW_TRACK_KIND_ROTATION) {
         ts->dropped = (uint32_t)h[0] & 3u;
         h += 1;
@@ -71,12 +77,11 @@ static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uin
         hi[2] = h[5];
         h += 6;
     }
-    const float inv = sw__codec_inv_levels[ts->bits];
     for (uint32_t c = 0; c < 3u; ++c) {
         const uint32_t i = sw__codec_kept[ts->dropped][c];
         const float e = tr->extent[i] * (1.0f / 255.0f);
         ts->lo[c] = tr->min[i] + (float)lo[c] * e;
-        ts->scale[c] = (float)(hi[c] - lo[c]) * e * inv;
+        ts->scale[c] = (float)(hi[c] - lo[c]) * e * sw__codec_inv_levels[ts->bits[c]];
     }
     return h;
 }
@@ -91,11 +96,10 @@ static inline uint32_t sw__codec_read(const uint8_t* data, uint64_t bit, uint32_
 /* Key `key` of a track whose keys start at bit `base`: 3 decoded components. */
 static inline void sw__codec_key(const uint8_t* bits, uint64_t base, uint32_t key,
                                  const sw__codec_seg_track* ts, float out[3]) {
-    const uint32_t b = ts->bits;
-    uint64_t at = base + (uint64_t)key * 3u * b;
+    uint64_t at = base + (uint64_t)key * ts->key_bits;
     for (uint32_t c = 0; c < 3u; ++c) {
-        out[c] = ts->lo[c] + (float)sw__codec_read(bits, at, b) * ts->scale[c];
-        at += b;
+        out[c] = ts->lo[c] + (float)sw__codec_read(bits, at, ts->bits[c]) * ts->scale[c];
+        at += ts->bits[c];
     }
 }
 
