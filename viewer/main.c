@@ -70,7 +70,9 @@ typedef struct character {
     sw_vec3 head_forward; /* model +Z in the head's local space at rest */
     uint32_t arm[3];
     bool has_arm;
-    float height; /* rest pose height, for the camera and the target plane */
+    float height;        /* size of the first pose, for the camera and the targets */
+    sw_vec3 center;      /* centre of the first pose */
+    sw_vec3 root_offset; /* centre minus joint 0, in the first pose */
 } character;
 
 /* ---------------------------------------------------------------- showcase */
@@ -441,10 +443,32 @@ static bool character_prepare(character* c) {
                                        .local_count = s->packets_count, .out = c->model,
                                        .out_count = s->joints_count};
     if (sw_local_to_model_job_run(&ltm) != SW_RESULT_OK) return false;
-    float top = 0.0f;
-    for (uint32_t j = 0; j < s->joints_count; ++j)
-        if (c->model[j].m[13] > top) top = c->model[j].m[13];
-    c->height = top > 0.1f ? top : 1.0f;
+    /* Extent of the first clip's first pose (or the rest pose): camera
+     * framing and target placement. */
+    if (c->clips_count > 0) {
+        const sw_sample_job job = {.clip = c->clips[0], .skeleton = s, .time = 0.0f,
+                                   .out = c->pose_a, .out_count = s->packets_count};
+        sw_mat4* m = c->model;
+        if (sw_sample_job_run(&job) == SW_RESULT_OK) {
+            const sw_local_to_model_job l2m = {.skeleton = s, .local = c->pose_a,
+                                               .local_count = s->packets_count, .out = m,
+                                               .out_count = s->joints_count};
+            if (sw_local_to_model_job_run(&l2m) != SW_RESULT_OK) return false;
+        }
+    }
+    sw_vec3 lo = mat_pos(&c->model[0]), hi = lo;
+    for (uint32_t j = 1; j < s->joints_count; ++j) {
+        const sw_vec3 p = mat_pos(&c->model[j]);
+        lo = v3(fminf(lo.x, p.x), fminf(lo.y, p.y), fminf(lo.z, p.z));
+        hi = v3(fmaxf(hi.x, p.x), fmaxf(hi.y, p.y), fmaxf(hi.z, p.z));
+    }
+    const sw_vec3 ext = v3_sub(hi, lo);
+    const float size = fmaxf(fmaxf(ext.x, hi.y - fminf(lo.y, 0.0f)), ext.z);
+    c->height = size > 0.1f ? size : 1.0f;
+    c->center = v3_scale(v3_add(lo, hi), 0.5f);
+    c->root_offset = v3_sub(c->center, mat_pos(&c->model[0]));
+    /* Back to the rest pose for the head's forward axis. */
+    if (sw_local_to_model_job_run(&ltm) != SW_RESULT_OK) return false;
 
     static const char* const spine_names[] = {"Spine1", "Spine", "Chest", "Torso"};
     static const char* const neck_names[] = {"Neck", "Neck1"};
@@ -500,10 +524,20 @@ static void reset_playback(void) {
         v->speed = 1.0f;
     }
     const float h = c->height;
-    v->orbit_target = v3(0.0f, 0.55f * h, 0.0f);
-    v->distance = 2.6f * h + 0.5f;
-    v->look_target = v3(0.6f * h, 0.9f * h, 1.2f * h);
-    v->ik_target = v3(-0.35f * h, 0.75f * h, 0.45f * h);
+    v->orbit_target = c->center;
+    v->distance = 2.8f * h + 0.5f;
+    v->look_target = v3_add(c->center, v3(0.6f * h, 0.4f * h, 1.2f * h));
+    v->ik_target = v3_add(c->center, v3(-0.35f * h, 0.25f * h, 0.45f * h));
+}
+
+/* The camera follows the character's root horizontally. */
+static void follow_character(float dt) {
+    viewer* v = &g_viewer;
+    const character* c = &v->ch;
+    const sw_vec3 goal = v3_add(mat_pos(&c->model[0]), c->root_offset);
+    const float k = 1.0f - expf(-3.0f * dt);
+    v->orbit_target.x += (goal.x - v->orbit_target.x) * k;
+    v->orbit_target.z += (goal.z - v->orbit_target.z) * k;
 }
 
 /* Takes ownership of a filled scene. */
@@ -1080,7 +1114,12 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
         return 0;
     }
     const bool ok = v->ch.locomotion ? animate_locomotion(step) : animate_clips(step);
-    if (!ok || !model_pass(&v->ch) || !apply_ik(dt) || !update_palettes(&v->ch)) {
+    if (!ok || !model_pass(&v->ch)) {
+        snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
+        return -1;
+    }
+    follow_character(dt);
+    if (!apply_ik(dt) || !update_palettes(&v->ch)) {
         snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
         return -1;
     }
@@ -1221,10 +1260,14 @@ EMSCRIPTEN_KEEPALIVE int viewer_pointer(double x, double y, int kind) {
     if (v->showcase_mode && v->sc.reach >= 0) {
         const sw_showcase_actor reach = sw_showcase_get_actor(v->sc.scene, (uint32_t)v->sc.reach);
         base = mat_pos(&reach.world);
-    } else if (v->showcase_mode)
+    } else if (v->showcase_mode) {
         base = v->sc.center;
+    } else {
+        base = v->orbit_target;
+    }
     base.y = 0.0f;
-    const sw_vec3 p0 = v3_add(base, v3_scale(n, 0.5f));
+    const float ahead = v->showcase_mode ? 0.5f : 0.3f * v->ch.height;
+    const sw_vec3 p0 = v3_add(base, v3_scale(n, ahead));
     const float den = v3_dot(dir, n);
     if (fabsf(den) < 1e-6f) return 0;
     const float t = v3_dot(v3_sub(p0, a), n) / den;

@@ -93,6 +93,13 @@
     if (document.activeElement !== $('phase')) $('phase').value = String(s.phase);
     $('time').textContent = s.time.toFixed(2) + ' / ' + s.duration.toFixed(2) + ' s';
     $('pause').textContent = s.paused ? 'Play' : 'Pause';
+    $('look').checked = s.look.on;
+    $('ik').checked = s.ik.on;
+    $('follow').checked = s.follow;
+    $('skeleton').checked = s.skeleton;
+    $('mesh').checked = s.mesh;
+    $('look').disabled = !s.look.available;
+    $('ik').disabled = !s.ik.available;
     const lines = [
       'character: ' + s.character,
       'joints ' + s.joints + ', meshes ' + s.meshes + ', clips ' + s.clips.length,

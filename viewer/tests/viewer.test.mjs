@@ -3,11 +3,12 @@
 // by `python3 -m http.server` on 127.0.0.1.
 //
 //   node viewer/tests/viewer.test.mjs --dir build/viewer [--assets ../shared/assets]
+//        [--cli build/sinew]
 //
 // Exit codes: 0 all checks passed, 1 a check failed, 77 skipped (chromium,
 // playwright-core or the wasm build missing), as CTest's SKIP_RETURN_CODE.
 // Screenshots go to <dir>/screenshots/.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -22,6 +23,7 @@ const opt = (name, def) => {
 const here = path.dirname(new URL(import.meta.url).pathname);
 const dir = path.resolve(opt('--dir', path.join(here, '..', '..', 'build', 'viewer')));
 const assets = path.resolve(opt('--assets', path.join(here, '..', '..', '..', 'shared', 'assets')));
+const cli = opt('--cli', '');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = path.join(dir, 'screenshots');
 
@@ -206,7 +208,10 @@ try {
     return `${n} of ${pa.width * pa.height} pixels changed`;
   });
 
-  await check('the speed slider changes the walker', async () => {
+  // The walker's speed: in the showcase scene measured from the locomotion
+  // actor's motion; for the humanoid the eased locomotion speed, with the
+  // idle/walk/jog/run weights.
+  async function speedCheck(tag) {
     const before = await status();
     assert(before.walker, 'no walker in the status');
     const max = Number(await page.locator('#speed').getAttribute('max'));
@@ -215,13 +220,14 @@ try {
       const s = await status();
       return s.walker.speed < 0.15 && s;
     }, 'the walker to slow down below 0.15 m/s', 15000);
-    await page.screenshot({ path: path.join(shots, 'speed_slow.png') });
+    await page.screenshot({ path: path.join(shots, `speed_slow_${tag}.png`) });
     await setRange('speed', max);
+    // Beyond a walk (the humanoid's walk is about 1.4 m/s).
     const fast = await waitFor(async () => {
       const s = await status();
-      return s.walker.speed > 0.5 * max && s;
-    }, `the walker to pass ${0.5 * max} m/s`, 15000);
-    await page.screenshot({ path: path.join(shots, 'speed_fast.png') });
+      return s.walker.speed > 1.6 && s;
+    }, `the walker to pass 1.6 m/s (slider at ${max})`, 15000);
+    await page.screenshot({ path: path.join(shots, `speed_fast_${tag}.png`) });
     if (slow.walker.weights && fast.walker.weights) {
       const w0 = slow.walker.weights, w1 = fast.walker.weights;
       assert(w0[0] > 0.5, 'idle weight at rest ' + w0[0]);
@@ -229,10 +235,21 @@ try {
     }
     await setRange('speed', before.speed);
     return `speed ${slow.walker.speed.toFixed(2)} -> ${fast.walker.speed.toFixed(2)} m/s`;
+  }
+  await check('the speed slider changes the showcase walker', async () => {
+    assert((await status()).mode === 'showcase', 'not on the showcase scene');
+    return speedCheck('showcase');
   });
 
   await check('a click moves the look target; hovering does not when follow is off', async () => {
+    // Paused, so that the scene's camera shake holds still between clicks.
+    await page.locator('#look').check();
     await page.locator('#follow').uncheck();
+    await page.locator('#pause').click();
+    await waitFor(async () => {
+      const s = await status();
+      return s.look.on && !s.follow && s.paused;
+    }, 'look on, follow off, paused');
     const box = await canvas.boundingBox();
     const t0 = (await status()).look.target;
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
@@ -251,18 +268,47 @@ try {
     assert(d2 > 0.05, 'second click moved the target by ' + d2.toFixed(3) + ' m only');
     assert(Math.abs(t3[1] - t2[1]) < 0.05, 'same screen row, but height changed');
     await page.locator('#follow').check();
+    await page.locator('#pause').click();
+    await waitFor(async () => !(await status()).paused, 'playing again');
+    await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shots, 'look_target.png') });
     return `[${t1.map((x) => x.toFixed(2))}] -> [${t2.map((x) => x.toFixed(2))}]`;
   });
 
   await check('the skeleton toggle draws lines', async () => {
-    await page.locator('#mesh').uncheck();
+    // Skeleton lines are cyan (0.3, 0.9, 1.0): count such pixels with the
+    // skeleton off and on, over the meshes.
+    const cyan = (png) => {
+      let n = 0;
+      for (let i = 0; i < png.data.length; i += 4) {
+        const r = png.data[i], g = png.data[i + 1], b = png.data[i + 2];
+        if (b > 200 && g > 170 && r < 140) ++n;
+      }
+      return n;
+    };
+    await page.locator('#skeleton').uncheck();
+    await waitFor(async () => !(await status()).skeleton, 'the toggle');
+    await page.waitForTimeout(200);
+    const off = cyan(decodePng(await canvas.screenshot()));
     await page.locator('#skeleton').check();
-    await page.waitForTimeout(300);
-    await canvas.screenshot({ path: path.join(shots, 'skeleton.png') });
-    await page.locator('#mesh').check();
-    const s = await status();
-    assert(s.skeleton === true && s.mesh === true, 'toggles not reported');
+    await waitFor(async () => (await status()).skeleton, 'the skeleton toggle');
+    await page.waitForTimeout(200);
+    const on = cyan(decodePng(await canvas.screenshot({ path: path.join(shots, 'skeleton.png') })));
+    assert(on > off + 50, `cyan pixels: ${off} without the skeleton, ${on} with it`);
+    return `${off} -> ${on} skeleton pixels`;
+  });
+
+  await check('the humanoid: locomotion blend follows the speed slider', async () => {
+    await page.locator('#scene').selectOption('humanoid');
+    const s = await waitFor(async () => {
+      const st = await status();
+      return st.mode === 'character' && st.character === 'sinew_humanoid' && st;
+    }, 'the humanoid');
+    assert(s.clips.join(',') === 'idle,walk,jog,run', 'clips ' + s.clips.join(','));
+    assert(s.locomotion && s.walker.weights.length === 4, 'no locomotion blend');
+    const note = await speedCheck('humanoid');
+    await canvas.screenshot({ path: path.join(shots, 'humanoid.png') });
+    return note;
   });
 
   const robot = path.join(assets, 'RobotExpressive.glb');
@@ -288,6 +334,31 @@ try {
     });
   } else {
     console.log('SKIP: ' + robot + ' is absent, the glb check is left out');
+  }
+
+  const bvh = '/usr/share/assimp/models/BVH/01_01.bvh';
+  if (cli && fs.existsSync(cli) && fs.existsSync(bvh)) {
+    await check('opening a .sinew archive (CMU 01_01 converted by the CLI)', async () => {
+      const out = path.join(profile, '01_01.sinew');
+      const r = spawnSync(cli, ['convert', bvh, '-o', out, '--scale', '0.056444'],
+        { encoding: 'utf8' });
+      assert(r.status === 0, 'sinew convert failed: ' + r.stderr);
+      await page.locator('#file').setInputFiles(out);
+      const s = await waitFor(async () => {
+        const st = await status();
+        return st && st.character === '01_01.sinew' && st;
+      }, 'the archive to load');
+      assert(s.joints >= 20 && s.meshes === 0 && s.clips.length === 1,
+        `${s.joints} joints, ${s.meshes} meshes, ${s.clips.length} clips`);
+      const p0 = (await status()).phase;
+      await waitFor(async () => (await status()).phase !== p0, 'the clip to play');
+      const err = await page.locator('#error').textContent();
+      assert(!err, 'page error text: ' + err);
+      await page.screenshot({ path: path.join(shots, 'archive_bvh.png') });
+      return `${s.joints} joints, clip ${s.clips[0]} of ${s.duration.toFixed(1)} s`;
+    });
+  } else {
+    console.log('SKIP: no CLI (--cli) or no ' + bvh + ', the .sinew check is left out');
   }
 
   await check('no console errors over the whole session', async () => {
