@@ -50,6 +50,7 @@ typedef struct sw__sc_human {
     float ankle_height; /* model-space ankle height in the idle pose (character units) */
     sw_vec3 head_forward; /* head-local axis that faces +Z in the idle pose */
     float scale;          /* character units to metres */
+    float lift;           /* world height of the character's origin (its feet on the ground) */
 } sw__sc_human;
 
 typedef struct sw__sc_plant {
@@ -367,6 +368,38 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
     const float head_y = h->head >= 0 ? model[h->head].m[13] - bottom : top - bottom;
     h->scale = head_y > 1e-6f ? (h->head >= 0 ? 1.52f : 1.65f) / head_y : 1.0f;
     if (sc->builtin_owned) h->scale = 1.0f;
+    h->lift = 0.0f;
+    if (!sc->builtin_owned && sc->chr->meshes_count > 0) {
+        /* A file's character: size it from its skinned meshes in the idle
+         * pose (1.75 m tall) and put its lowest vertex on the ground. */
+        sw_mat4* pal = (sw_mat4*)sw__sc_alloc(&sc->mem, 1024 * sizeof(sw_mat4));
+        if (!pal) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+        float lo = INFINITY, hi = -INFINITY;
+        for (uint32_t k = 0; k < sc->chr->meshes_count; ++k) {
+            const sw_mesh* m = sc->chr->meshes[k];
+            const sw_skinning_job job = {.model = model, .model_count = s->joints_count,
+                                         .joints = sw_mesh_palette(m),
+                                         .inverse_bind = sw_mesh_inverse_binds(m),
+                                         .count = m->palette_count, .out = pal,
+                                         .out_count = 1024};
+            if (sw_skinning_job_run(&job) != SW_RESULT_OK) continue;
+            const float* pos = sw_mesh_positions(m);
+            const uint16_t* jv = sw_mesh_joints(m);
+            const float* wv = sw_mesh_weights(m);
+            for (uint32_t v = 0; v < m->vertices_count; ++v) {
+                const sw_vec3 p = sw_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+                float y = 0.0f;
+                for (uint32_t c = 0; c < 4; ++c)
+                    if (wv[4 * v + c] > 0.0f) y += wv[4 * v + c] * sw_mat4_point(&pal[jv[4 * v + c]], p).y;
+                lo = fminf(lo, y);
+                hi = fmaxf(hi, y);
+            }
+        }
+        if (hi - lo > 1e-6f && isfinite(hi - lo)) {
+            h->scale = 1.75f / (hi - lo);
+            h->lift = -lo * h->scale;
+        }
+    }
     h->ankle_height = h->legs ? fminf(model[h->l_foot].m[13], model[h->r_foot].m[13]) : 0.0f;
     h->head_forward = sw_vec3_make(0, 0, 1);
     if (h->head >= 0) {
@@ -428,7 +461,7 @@ static sw_result sw__loco_setup(sw_showcase* sc, sw_error* err) {
         .root_motion_joint = sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips)};
     if (move_sync) sc->metrics.features |= SW_SHOWCASE_FEATURE_SYNC;
     if (move_sync && sc->hum.legs) sc->metrics.features |= SW_SHOWCASE_FEATURE_FOOT_TRACK;
-    sc->loco_pos = sw_vec3_make(SW__SC_LOCO_X - SW__SC_LOCO_R, 0.0f, SW__SC_LOCO_Z);
+    sc->loco_pos = sw_vec3_make(SW__SC_LOCO_X - SW__SC_LOCO_R, sc->hum.lift, SW__SC_LOCO_Z);
     sc->loco_heading = 0.0f;
     const uint32_t n = sc->chr->skeleton->joints_count;
     sc->loco_vel.prev_pos = (sw_vec3*)sw__sc_alloc(&sc->mem, n * sizeof(sw_vec3));
@@ -813,8 +846,8 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
         if (sc->hum.reach) sc->metrics.features |= SW_SHOWCASE_FEATURE_REACH;
         if (sc->hum.head >= 0) sc->metrics.features |= SW_SHOWCASE_FEATURE_LOOK;
         /* Without legs to place, stand beside the step rather than in it. */
-        sc->reach_spot = sw_vec3_make(SW__SC_REACH_X - (sc->hum.legs ? 0.0f : 0.7f), 0.0f,
-                                      SW__SC_REACH_Z);
+        sc->reach_spot = sw_vec3_make(SW__SC_REACH_X - (sc->hum.legs ? 0.0f : 0.7f),
+                                      sc->hum.lift, SW__SC_REACH_Z);
     }
     if (r == SW_RESULT_OK) r = sw__cat_setup(sc, err);
     if (r == SW_RESULT_OK) r = sw__arm_setup(sc, err);
@@ -880,7 +913,7 @@ static void sw__penetration(const sw_showcase* sc, const sw__sc_actor* a, float*
     const int32_t feet[2] = {sc->hum.l_foot, sc->hum.r_foot};
     for (uint32_t f = 0; f < 2; ++f) {
         const sw_vec3 p = sw__pos(&a->model[feet[f]]);
-        const float sole = p.y - sc->hum.ankle_height * sc->hum.scale;
+        const float sole = p.y - sc->hum.lift - sc->hum.ankle_height * sc->hum.scale;
         *pen = fmaxf(*pen, sw__sc_ground(p.x, p.z, NULL) - sole);
     }
 }
@@ -975,7 +1008,7 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
         const sw_foot_job foot = {
             .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
             .root_transform = &a->world, .pelvis = (uint32_t)h->hips, .legs = legs,
-            .legs_count = 2, .ray = sw__sc_ray, .dt = dt, .weight = 1.0f,
+            .legs_count = 2, .ray = sw__sc_ray, .floor_height = h->lift, .dt = dt, .weight = 1.0f,
             .state = &sc->reach_feet, .pose = a->local, .pose_count = a->skel->packets_count};
         r = sw_foot_job_run(&foot);
         if (r != SW_RESULT_OK) return r;
@@ -1040,7 +1073,7 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
 
 static sw_result sw__cat_update(sw_showcase* sc, float t) {
     sw__sc_actor* a = &sc->actors[SW__A_CAT];
-    const float th = 0.42f * t, am = 1.3f;
+    const float th = 0.42f * t, am = 1.05f;
     const sw_vec3 head = sw_vec3_make(SW__SC_CAT_X + am * sinf(th), 0.0f,
                                       SW__SC_CAT_Z + am * sinf(th) * cosf(th));
     const sw_vec3 step = sw_vec3_sub(head, sc->cat_points[0]);
@@ -1134,7 +1167,7 @@ static sw_result sw__spider_update(sw_showcase* sc, float dt) {
 static sw_result sw__hit_update(sw_showcase* sc, float dt) {
     sw__sc_actor* a = &sc->actors[SW__A_HIT];
     const float k = sc->hum.scale;
-    a->world = sw__world(sw_vec3_make(SW__SC_HIT_X, 0.0f, SW__SC_HIT_Z), -0.35f, k);
+    a->world = sw__world(sw_vec3_make(SW__SC_HIT_X, sc->hum.lift, SW__SC_HIT_Z), -0.35f, k);
     if (sc->time >= sc->next_hit) {
         sc->next_hit += 1.8;
         ++sc->metrics.hits;
@@ -1194,7 +1227,7 @@ static sw_result sw__hit_update(sw_showcase* sc, float dt) {
 static sw_result sw__idle_update(sw_showcase* sc, float dt) {
     sw__sc_actor* a = &sc->actors[SW__A_IDLE];
     const float yaw = 0.45f;
-    a->world = sw__world(sw_vec3_make(SW__SC_IDLE_X, 0.0f, SW__SC_IDLE_Z), yaw, sc->hum.scale);
+    a->world = sw__world(sw_vec3_make(SW__SC_IDLE_X, sc->hum.lift, SW__SC_IDLE_Z), yaw, sc->hum.scale);
     sw_result r = sw_animator_idle_update(&sc->idle_ctl, sc->idle.params, sc->idle.params_count, dt);
     if (r != SW_RESULT_OK) return r;
     uint32_t ne = 0;
@@ -1246,9 +1279,9 @@ static void sw__camera_update(sw_showcase* sc, float t) {
         eye = sc->in.camera;
         at = sc->in.camera_target;
     } else {
-        const float ang = 0.35f * sinf(0.08f * t);
-        eye = sw_vec3_make(10.5f * sinf(ang), 5.2f, 10.5f * cosf(ang));
-        at = sw_vec3_make(0.0f, 0.2f, -0.6f);
+        const float ang = 0.25f * sinf(0.08f * t);
+        eye = sw_vec3_make(8.6f * sinf(ang), 4.4f, 8.6f * cosf(ang));
+        at = sw_vec3_make(0.0f, 0.3f, -0.5f);
     }
     sw_xform view = sw_xform_identity();
     view.t = eye;
@@ -1262,7 +1295,7 @@ static void sw__camera_update(sw_showcase* sc, float t) {
         m.m[8] = z.x, m.m[9] = z.y, m.m[10] = z.z;
         view.r = sw_quat_from_mat4(&m);
     }
-    float fov = 0.8f;
+    float fov = 0.9f;
     if (sc->since_hit_real >= 0.0f) {
         const sw_shake_sample s = sw_shake_eval(&sc->shake, sc->since_hit_real);
         view = sw_shake_apply(view, &s);

@@ -16,21 +16,21 @@
 
 /* Spots on the ground (x, z). */
 #define SW__SC_LOCO_X 0.0f
-#define SW__SC_LOCO_Z 0.0f
-#define SW__SC_LOCO_R 2.6f
-#define SW__SC_REACH_X (-4.2f)
-#define SW__SC_REACH_Z 3.0f
-#define SW__SC_IDLE_X (-5.0f)
-#define SW__SC_IDLE_Z (-0.5f)
-#define SW__SC_HIT_X 5.0f
-#define SW__SC_HIT_Z (-0.5f)
-#define SW__SC_CAT_X 4.2f
-#define SW__SC_CAT_Z 3.2f
-#define SW__SC_ARM_X 4.2f
-#define SW__SC_ARM_Z (-4.2f)
-#define SW__SC_SPIDER_X (-4.2f)
-#define SW__SC_SPIDER_Z (-4.2f)
-#define SW__SC_SPIDER_R 1.1f
+#define SW__SC_LOCO_Z 0.3f
+#define SW__SC_LOCO_R 2.2f
+#define SW__SC_REACH_X (-3.6f)
+#define SW__SC_REACH_Z 2.6f
+#define SW__SC_IDLE_X (-4.2f)
+#define SW__SC_IDLE_Z (-0.6f)
+#define SW__SC_HIT_X 4.2f
+#define SW__SC_HIT_Z (-0.6f)
+#define SW__SC_CAT_X 3.6f
+#define SW__SC_CAT_Z 2.6f
+#define SW__SC_ARM_X 3.3f
+#define SW__SC_ARM_Z (-3.3f)
+#define SW__SC_SPIDER_X (-3.1f)
+#define SW__SC_SPIDER_Z (-3.1f)
+#define SW__SC_SPIDER_R 0.9f
 /* The step under "reach"'s left foot (x0, x1, z0, z1 relative to the spot, height). */
 #define SW__SC_STEP_X0 0.02f
 #define SW__SC_STEP_X1 0.34f
@@ -38,11 +38,11 @@
 #define SW__SC_STEP_Z1 0.30f
 #define SW__SC_STEP_H 0.16f
 /* Bumps around the spider's spot and the beam across its path. */
-#define SW__SC_BUMPS_R 2.0f
+#define SW__SC_BUMPS_R 1.6f
 #define SW__SC_BUMPS_A 0.035f
-#define SW__SC_BEAM_Z0 0.95f /* relative to the spider spot */
-#define SW__SC_BEAM_Z1 1.25f
-#define SW__SC_BEAM_HALF 1.9f /* half length along x */
+#define SW__SC_BEAM_Z0 0.75f /* relative to the spider spot */
+#define SW__SC_BEAM_Z1 1.05f
+#define SW__SC_BEAM_HALF 1.5f /* half length along x */
 #define SW__SC_BEAM_Y 0.115f  /* bottom */
 #define SW__SC_BEAM_T 0.06f   /* thickness */
 
