@@ -79,9 +79,14 @@ void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]
 double sw__compress_vertex_error(const double a[12], const double b[12], double shell) {
     double worst = 0.0;
     for (uint32_t axis = 0; axis < 3u; ++axis) {
+        /* The local vertex lies at `shell` from the joint in model space
+         * under the reference (a): shell over a's scale along the axis. */
+        const double* col = a + 3u * axis;
+        const double len = sqrt(col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
+        const double at = len > 0.0 ? shell / len : shell;
         double d2 = 0.0;
         for (uint32_t r = 0; r < 3u; ++r) {
-            double d = shell * (a[3u * axis + r] - b[3u * axis + r]) + (a[9u + r] - b[9u + r]);
+            double d = at * (a[3u * axis + r] - b[3u * axis + r]) + (a[9u + r] - b[9u + r]);
             d2 += d * d;
         }
         if (d2 > worst) worst = d2;

@@ -10,8 +10,9 @@ float sw__compress_time(uint32_t i, float rate, float duration);
 void sw__compress_mat_from(const float t[3], const float q[4], const float s[3], double m[12]);
 /* out = a * b (b applied first). */
 void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]);
-/* Largest distance between the virtual vertices at `shell` on the X, Y, Z
- * axes under a and under b. */
+/* Largest distance between the virtual vertices on the X, Y, Z axes under
+ * a (the reference) and under b; each vertex at `shell` from the joint in
+ * model space under a. */
 double sw__compress_vertex_error(const double a[12], const double b[12], double shell);
 
 #endif

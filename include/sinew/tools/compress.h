@@ -6,7 +6,12 @@
  * through the sampling job at the same uniform times, their model-space
  * transforms computed along the hierarchy, and the error of a joint at a
  * sample is the largest distance between a vertex transformed by one and by
- * the other. Errors are in the clip's own length units.
+ * the other. Errors are in model-space units. The shell is a model-space
+ * distance: each local vertex sits at shell / s along its axis, s the
+ * reference's model-space scale along that axis, so that it lies `shell`
+ * from the joint (rigs scaled in their hierarchy, like RobotExpressive's
+ * armature at 100, keep a shell in metres); with unit scales, as in BVH,
+ * this is exactly ACL's vertex.
  *
  * The compressor resamples a clip uniformly, leaves out tracks that stay at
  * the rest value, stores constant tracks once, and quantizes the rest
