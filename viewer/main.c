@@ -842,12 +842,6 @@ static void showcase_free(void) {
 static bool showcase_open(void) {
     viewer* v = &g_viewer;
     showcase_view* sv = &v->sc;
-#if !SINEW_VIEWER_SHOWCASE
-    /* Built before src/showcase had the scene (see viewer/CMakeLists.txt). */
-    snprintf(v->error, sizeof v->error, "the showcase scene is not in this build");
-    (void)sv;
-    return false;
-#endif
     if (!sv->scene) {
         sw_showcase_options options;
         memset(&options, 0, sizeof options);
