@@ -1280,8 +1280,8 @@ static void sw__camera_update(sw_showcase* sc, float t) {
         at = sc->in.camera_target;
     } else {
         const float ang = 0.25f * sinf(0.08f * t);
-        eye = sw_vec3_make(8.6f * sinf(ang), 4.4f, 8.6f * cosf(ang));
-        at = sw_vec3_make(0.0f, 0.3f, -0.5f);
+        eye = sw_vec3_make(8.2f * sinf(ang), 3.6f, 8.2f * cosf(ang));
+        at = sw_vec3_make(0.0f, 0.45f, -0.4f);
     }
     sw_xform view = sw_xform_identity();
     view.t = eye;
@@ -1295,7 +1295,7 @@ static void sw__camera_update(sw_showcase* sc, float t) {
         m.m[8] = z.x, m.m[9] = z.y, m.m[10] = z.z;
         view.r = sw_quat_from_mat4(&m);
     }
-    float fov = 0.9f;
+    float fov = 0.95f;
     if (sc->since_hit_real >= 0.0f) {
         const sw_shake_sample s = sw_shake_eval(&sc->shake, sc->since_hit_real);
         view = sw_shake_apply(view, &s);

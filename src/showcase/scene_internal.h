@@ -43,7 +43,7 @@
 #define SW__SC_BEAM_Z0 0.75f /* relative to the spider spot */
 #define SW__SC_BEAM_Z1 1.05f
 #define SW__SC_BEAM_HALF 1.5f /* half length along x */
-#define SW__SC_BEAM_Y 0.115f  /* bottom */
+#define SW__SC_BEAM_Y 0.125f  /* bottom */
 #define SW__SC_BEAM_T 0.06f   /* thickness */
 
 /* Ground height and normal (analytic). */

@@ -117,7 +117,9 @@ void sw_raster_clear(sw_raster* r, const sw_raster_camera* cam) {
             const float foot = t / f * sqrtf(sw_vec3_dot(dw, dw)) / fmaxf(-dw.y, 0.05f);
             const float w = fminf(0.6f * foot, 0.2f);
             const float fx = hx - floorf(hx), fz = hz - floorf(hz);
-            const bool line = fminf(fx, 1.0f - fx) < w * 0.5f || fminf(fz, 1.0f - fz) < w * 0.5f;
+            /* Where 1 m spans fewer than 4 pixels lines would only alias: leave them out. */
+            const bool line = foot < 0.25f &&
+                              (fminf(fx, 1.0f - fx) < w * 0.5f || fminf(fz, 1.0f - fz) < w * 0.5f);
             r->pixels[i] = line ? SW__RASTER_GRID : SW__RASTER_GROUND;
             r->depth[i] = 1.0f / t;
         }

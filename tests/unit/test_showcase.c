@@ -65,7 +65,7 @@ static void test_actors_move(void** state) {
     assert_near(sw_showcase_time(s), 12.0, 1e-3);
     print_message("spider body above the ground: %.3f m in the open, %.3f m under the beam\n",
                   (double)open, (double)under);
-    assert_true(under < open - 0.015f);
+    assert_true(under < open - 0.01f);
     for (uint32_t i = 0; i < n; ++i) {
         const sw_showcase_actor a = sw_showcase_get_actor(s, i);
         for (uint32_t j = 0; j < a.skeleton->joints_count; ++j) assert_true(finite_mat(&a.model[j]));
