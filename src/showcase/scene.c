@@ -92,7 +92,11 @@ struct sw_showcase {
     sw_spring_float loco_speed;
     sw_vec3 loco_pos;
     float loco_heading;
-    sw__sc_plant loco_feet[2];
+    sw__sc_plant loco_feet[2]; /* after the foot lock */
+    sw__sc_plant loco_raw[2];  /* the animation alone */
+    sw_vec3 lock_anchor[2];
+    float lock_weight[2];
+    double raw_slide_sum;
     sw__sc_velocity loco_vel;
     /* reach */
     uint32_t* reach_cursors;
@@ -918,6 +922,27 @@ static void sw__penetration(const sw_showcase* sc, const sw__sc_actor* a, float*
     }
 }
 
+/* A foot is planted from its down event to its up event (or, for clips
+ * without up events, the other foot's down event); per plant the largest
+ * horizontal drift of its ankle from where it landed. */
+static void sw__track_feet(sw_showcase* sc, const sw__sc_actor* a, const bool down[2],
+                           const bool up[2], sw__sc_plant plants[2], uint32_t* steps, float* max,
+                           double* sum) {
+    const int32_t feet[2] = {sc->hum.l_foot, sc->hum.r_foot};
+    for (uint32_t f = 0; f < 2; ++f) {
+        sw__sc_plant* p = &plants[f];
+        const sw_vec3 pos = sw__pos(&a->model[feet[f]]);
+        if (p->planted) {
+            if (up[f] || down[1 - f]) sw__close_step(p, steps, max, sum);
+            else p->drift = fmaxf(p->drift, sw__hdist(pos, p->anchor));
+        }
+        if (down[f]) {
+            sw__close_step(p, steps, max, sum);
+            *p = (sw__sc_plant){true, pos, 0.0f};
+        }
+    }
+}
+
 static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
     sw__sc_actor* a = &sc->actors[SW__A_LOCO];
     float goal = 0.0f;
@@ -958,24 +983,39 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
     }
     sw_showcase_metrics* m = &sc->metrics;
     if (m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK) {
-        /* A foot is planted from its down event to its up event (or, for
-         * clips without up events, the other foot's down event). */
-        const int32_t feet[2] = {sc->hum.l_foot, sc->hum.r_foot};
+        /* The animation alone: drift of each planted ankle (turning along the
+         * circle while the clips walk straight makes the feet slide). */
+        sw__track_feet(sc, a, down, up, sc->loco_raw, &m->locomotion_unlocked_steps,
+                       &m->locomotion_unlocked_slide_max, &sc->raw_slide_sum);
+        m->locomotion_unlocked_slide_mean =
+            m->locomotion_unlocked_steps
+                ? (float)(sc->raw_slide_sum / m->locomotion_unlocked_steps)
+                : 0.0f;
+        /* Foot lock: two-bone IK holds a planted ankle where it landed, and
+         * lets go over 0.12 s once the foot lifts. */
+        const sw__sc_human* h = &sc->hum;
+        const int32_t hip[2] = {h->l_upleg, h->r_upleg}, knee[2] = {h->l_leg, h->r_leg};
+        const int32_t ankle[2] = {h->l_foot, h->r_foot};
         for (uint32_t f = 0; f < 2; ++f) {
-            sw__sc_plant* p = &sc->loco_feet[f];
-            const sw_vec3 pos = sw__pos(&a->model[feet[f]]);
-            if (p->planted) {
-                if (up[f] || down[1 - f]) {
-                    sw__close_step(p, &m->locomotion_steps, &m->locomotion_slide_max, &sc->slide_sum);
-                } else {
-                    p->drift = fmaxf(p->drift, sw__hdist(pos, p->anchor));
-                }
+            if (sc->loco_raw[f].planted) {
+                sc->lock_anchor[f] = sc->loco_raw[f].anchor;
+                sc->lock_weight[f] = 1.0f;
+            } else {
+                sc->lock_weight[f] = fmaxf(0.0f, sc->lock_weight[f] - dt / 0.12f);
             }
-            if (down[f]) {
-                sw__close_step(p, &m->locomotion_steps, &m->locomotion_slide_max, &sc->slide_sum);
-                *p = (sw__sc_plant){true, pos, 0.0f};
-            }
+            if (sc->lock_weight[f] <= 0.0f) continue;
+            const sw_ik_two_bone_job ik = {
+                .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
+                .root_transform = &a->world, .start_joint = (uint32_t)hip[f],
+                .mid_joint = (uint32_t)knee[f], .end_joint = (uint32_t)ankle[f],
+                .target = sc->lock_anchor[f], .weight = sc->lock_weight[f], .pose = a->local,
+                .pose_count = a->skel->packets_count};
+            r = sw_ik_two_bone_job_run(&ik);
+            if (r != SW_RESULT_OK) return r;
+            sw__models(a);
         }
+        sw__track_feet(sc, a, down, up, sc->loco_feet, &m->locomotion_steps,
+                       &m->locomotion_slide_max, &sc->slide_sum);
         m->locomotion_slide_mean =
             m->locomotion_steps ? (float)(sc->slide_sum / m->locomotion_steps) : 0.0f;
     }

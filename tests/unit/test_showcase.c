@@ -83,11 +83,14 @@ static void test_actors_move(void** state) {
         free(first[i]);
     }
     const sw_showcase_metrics* m = sw_showcase_get_metrics(s);
-    print_message("walker: %u steps, sliding max %.3f cm; locomotion: %u steps, sliding max %.2f "
-                  "cm, mean %.2f cm; reach error %.4f cm; arm error %.4f cm (%u frames out of "
-                  "reach); penetration feet %.2f cm, tips %.3f cm; hits %u\n",
+    print_message("walker: %u steps, sliding max %.3f cm; locomotion: %u steps, sliding max %.3f "
+                  "cm locked, %.2f cm (mean %.2f cm) unlocked; reach error %.4f cm; arm error "
+                  "%.4f cm (%u frames out of reach); penetration feet %.2f cm, tips %.3f cm; "
+                  "hits %u\n",
                   m->spider_steps, (double)m->spider_slide_max * 100.0, m->locomotion_steps,
-                  (double)m->locomotion_slide_max * 100.0, (double)m->locomotion_slide_mean * 100.0,
+                  (double)m->locomotion_slide_max * 100.0,
+                  (double)m->locomotion_unlocked_slide_max * 100.0,
+                  (double)m->locomotion_unlocked_slide_mean * 100.0,
                   (double)m->reach_error_max * 100.0, (double)m->arm_error_max * 100.0,
                   m->arm_out_of_reach_frames, (double)m->foot_penetration_max * 100.0,
                   (double)m->spider_penetration_max * 100.0, m->hits);
@@ -96,6 +99,9 @@ static void test_actors_move(void** state) {
     assert_true(m->spider_slide_max < 0.01f);
     assert_true(m->spider_penetration_max < 0.005f);
     assert_true(m->locomotion_steps > 10);
+    assert_int_equal(m->locomotion_unlocked_steps, m->locomotion_steps);
+    assert_true(m->locomotion_slide_max < 0.002f); /* the lock holds planted ankles */
+    assert_true(m->locomotion_unlocked_slide_max > m->locomotion_slide_max);
     assert_true(m->reach_error_max < 1e-3f);
     assert_true(m->arm_error_max < 1e-3f);
     assert_true(m->arm_out_of_reach_frames > 0); /* the target does leave the arm's reach */

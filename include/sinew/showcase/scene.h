@@ -5,8 +5,9 @@
  * - "locomotion": a humanoid walking round a circle; its speed rises and
  *   falls through a spring, an animator blend space (idle / walk / jog,
  *   synchronized by the clips' foot-plant events when every member has them)
- *   follows the speed, and the animator's root motion moves it along the
- *   circle;
+ *   follows the speed, the animator's root motion moves it along the
+ *   circle, and a foot lock (two-bone IK between each foot's down and up
+ *   events) keeps planted feet from sliding as it turns;
  * - "reach": a humanoid with one foot on a step (foot placement against the
  *   scene's analytic ground), reaching for a floating orb with two-bone IK
  *   whose weight fades in and out, its head following the camera within a
@@ -126,10 +127,15 @@ typedef struct sw_showcase_metrics {
     uint32_t features;   /* SW_SHOWCASE_FEATURE_* available with this character */
     uint32_t updates;
     /* Planted-foot sliding: horizontal drift (m) of a foot joint from where
-     * it was planted, while it stays planted; per step the largest drift. */
+     * it was planted, while it stays planted; per step the largest drift.
+     * "locomotion" is measured after its foot lock (two-bone IK holding
+     * planted ankles) and, as "unlocked", on the animation alone. */
     uint32_t locomotion_steps;
     float locomotion_slide_max;  /* m, largest per step */
     float locomotion_slide_mean; /* m, mean over steps */
+    uint32_t locomotion_unlocked_steps;
+    float locomotion_unlocked_slide_max;
+    float locomotion_unlocked_slide_mean;
     uint32_t spider_steps;
     float spider_slide_max;
     float spider_slide_mean;
