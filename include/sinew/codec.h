@@ -23,12 +23,15 @@
  * segment_offsets[s] from the payload, starts with H, the byte count of the
  * track headers (4 bytes, little-endian); then, for each animated track in
  * order, H bytes in all,
- *     one format byte: bits 0-3 b0 - 1, the bits of component 0 (1..16),
+ *     one format byte: bits 0-3 the bit code of component 0,
  *                      bits 4-6 log2 of the key stride k (k divides n),
  *                      bit 7 segment range present;
- *     one byte:        bits 0-3 b1 - 1, bits 4-7 b2 - 1 (components 1, 2);
+ *     one byte:        bits 0-3 and 4-7 the bit codes of components 1 and 2
+ *                      (code 0..13: 1..14 bits, 14: 17 bits, 15: 22 bits);
  *     rotations only, one byte: d, the component (0 x .. 3 w) left out in
- *                      this segment (0..3);
+ *                      this segment (0..3), or 4: each key starts with 2
+ *                      bits naming its own (the largest in magnitude) and
+ *                      its three others lie in [-1, 1] (min -1, extent 2);
  *     when bit 7 is set, 6 bytes: lo[3], hi[3] (lo <= hi), the segment's
  *                      range in 255ths of the track's clip range;
  *                      without it lo = 0, hi = 255;
@@ -45,7 +48,7 @@
  * component farthest from 0 over the segment. Between keys, translations
  * and scales interpolate linearly, rotations by normalized lerp on the
  * shorter arc. The payload ends with at least 4 spare bytes after the last
- * segment (the decoder reads 3 bytes at a time).
+ * segment (the decoder reads 4 bytes at a time).
  */
 #ifndef SINEW_CODEC_H
 #define SINEW_CODEC_H
@@ -59,7 +62,7 @@ extern "C" {
 #define SW_CODEC_SLOT_DEFAULT 0xFFFFFFFFu
 #define SW_CODEC_SLOT_CONSTANT 0x80000000u
 #define SW_CODEC_MAX_SEGMENT_SAMPLES 256u
-#define SW_CODEC_MAX_BITS 16u
+#define SW_CODEC_MAX_BITS 22u
 
 /* Payload header (64 bytes). Offsets are in bytes from the payload start. */
 typedef struct sw_codec_header {

@@ -174,7 +174,7 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
                                 (int64_t)s);
             }
             const uint32_t b1 = d[4u + used + 1u];
-            const uint32_t key_bits =
+            uint32_t key_bits =
                 SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
             if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
                 return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment",
@@ -186,10 +186,11 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
                     return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds",
                                     hat, (int64_t)s);
                 }
-                if (d[4u + used] > 3u) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 3",
+                if (d[4u + used] > 4u) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 4",
                                     hat + 2u, (int64_t)s);
                 }
+                if (d[4u + used] == 4u) key_bits += 2u;
                 used += 1u;
             }
             if (fmt & SW__CODEC_FMT_RANGE) {
@@ -286,19 +287,20 @@ void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, fl
         float u;
         const uint32_t k = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
         float ka[3], kb[3], v[4];
-        sw__codec_key(bits, at, k, &ts, ka);
-        sw__codec_key(bits, at, k + 1u, &ts, kb);
+        uint32_t da, db;
+        sw__codec_key(bits, at, k, &ts, ka, &da);
+        sw__codec_key(bits, at, k + 1u, &ts, kb, &db);
         at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
         sw_xform4* o = &out[tr->joint >> 2];
         const uint32_t l = tr->joint & 3u;
         if (tr->kind == SW_TRACK_KIND_ROTATION) {
-            sw__codec_interp(ka, kb, u, true, ts.dropped, v);
+            sw__codec_interp(ka, kb, u, true, da, db, v);
             o->rx[l] = v[0];
             o->ry[l] = v[1];
             o->rz[l] = v[2];
             o->rw[l] = v[3];
         } else {
-            sw__codec_interp(ka, kb, u, false, 0u, v);
+            sw__codec_interp(ka, kb, u, false, 0u, 0u, v);
             if (tr->kind == SW_TRACK_KIND_TRANSLATION) {
                 o->tx[l] = v[0];
                 o->ty[l] = v[1];

@@ -9,8 +9,8 @@
 #include "sinew/codec.h"
 #include "sinew/skeleton.h"
 
-/* 1 / (2^b - 1) for b = 0..16 (entry 0 unused). */
-static const float sw__codec_inv_levels[17] = {
+/* 1 / (2^b - 1) for b = 0..22 (entry 0 unused). */
+static const float sw__codec_inv_levels[23] = {
     0.0f,
     1.0f / 1.0f,
     1.0f / 3.0f,
@@ -28,21 +28,31 @@ static const float sw__codec_inv_levels[17] = {
     1.0f / 16383.0f,
     1.0f / 32767.0f,
     1.0f / 65535.0f,
+    1.0f / 131071.0f,
+    1.0f / 262143.0f,
+    1.0f / 524287.0f,
+    1.0f / 1048575.0f,
+    1.0f / 2097151.0f,
+    1.0f / 4194303.0f,
 };
+
+/* Bits of a 4-bit code. */
+static const uint8_t sw__codec_bits[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 22};
 
 /* One track's parameters in one segment. */
 typedef struct sw__codec_seg_track {
     float lo[3];
     float scale[3];
-    uint32_t bits[3];     /* per component, 1..16 */
+    uint32_t bits[3];     /* per component, 1..22 */
     uint32_t key_bits;    /* their sum */
     uint32_t stride_log2; /* key stride 2^stride_log2 samples */
-    uint32_t dropped;     /* rotations: component left out; else 4 */
+    uint32_t dropped;     /* rotations: component left out, or 5 when each key names
+                             its own; 4 for translations and scales */
 } sw__codec_seg_track;
 
-#define SW__CODEC_FMT_BITS(fmt) (((uint32_t)(fmt)&15u) + 1u)
-#define SW__CODEC_FMT_BITS1(b1) (((uint32_t)(b1)&15u) + 1u)
-#define SW__CODEC_FMT_BITS2(b1) (((uint32_t)(b1) >> 4) + 1u)
+#define SW__CODEC_FMT_BITS(fmt) ((uint32_t)sw__codec_bits[(uint32_t)(fmt)&15u])
+#define SW__CODEC_FMT_BITS1(b1) ((uint32_t)sw__codec_bits[(uint32_t)(b1)&15u])
+#define SW__CODEC_FMT_BITS2(b1) ((uint32_t)sw__codec_bits[((uint32_t)(b1) >> 4) & 15u])
 #define SW__CODEC_FMT_STRIDE_LOG2(fmt) (((uint32_t)(fmt) >> 4) & 7u)
 #define SW__CODEC_FMT_RANGE 0x80u
 
@@ -50,7 +60,10 @@ typedef struct sw__codec_seg_track {
  * (row 4: translations and scales). */
 static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}, {0, 1, 2}};
 
-/* Parses the header of one track at h (validated: the dropped byte <= 3);
+#define SW__CODEC_DROP_NONE 4u
+#define SW__CODEC_DROP_PER_KEY 5u
+
+/* Parses the header of one track at h (validated: the rotation byte <= 4);
  * returns the next header. */
 static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uint8_t* h,
                                              sw__codec_seg_track* ts) {
@@ -63,11 +76,13 @@ static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uin
     ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     h += 2;
     if (tr->kind == SW_TRACK_KIND_ROTATION) {
-        ts->dropped = (uint32_t)h[0] & 3u;
+        ts->dropped = h[0] == 4u ? SW__CODEC_DROP_PER_KEY : (uint32_t)h[0] & 3u;
         h += 1;
     } else {
-        ts->dropped = 4u;
+        ts->dropped = SW__CODEC_DROP_NONE;
     }
+    const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+    if (per_key) ts->key_bits += 2u;
     if (fmt & SW__CODEC_FMT_RANGE) {
         lo[0] = h[0];
         lo[1] = h[1];
@@ -78,25 +93,32 @@ static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uin
         h += 6;
     }
     for (uint32_t c = 0; c < 3u; ++c) {
-        const uint32_t i = sw__codec_kept[ts->dropped][c];
-        const float e = tr->extent[i] * (1.0f / 255.0f);
-        ts->lo[c] = tr->min[i] + (float)lo[c] * e;
+        /* per-key components: the three smallest, within [-1, 1] */
+        const uint32_t i = sw__codec_kept[per_key ? 3u : ts->dropped][c];
+        const float e = (per_key ? 2.0f : tr->extent[i]) * (1.0f / 255.0f);
+        ts->lo[c] = (per_key ? -1.0f : tr->min[i]) + (float)lo[c] * e;
         ts->scale[c] = (float)(hi[c] - lo[c]) * e * sw__codec_inv_levels[ts->bits[c]];
     }
     return h;
 }
 
-/* b bits at bit position `bit` of data, LSB first (reads 3 bytes). */
+/* b <= 22 bits at bit position `bit` of data, LSB first (reads 4 bytes). */
 static inline uint32_t sw__codec_read(const uint8_t* data, uint64_t bit, uint32_t b) {
     const uint8_t* p = data + (bit >> 3);
-    const uint32_t v = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
+    const uint32_t v = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+                       ((uint32_t)p[3] << 24);
     return (v >> (uint32_t)(bit & 7u)) & ((1u << b) - 1u);
 }
 
 /* Key `key` of a track whose keys start at bit `base`: 3 decoded components. */
 static inline void sw__codec_key(const uint8_t* bits, uint64_t base, uint32_t key,
-                                 const sw__codec_seg_track* ts, float out[3]) {
+                                 const sw__codec_seg_track* ts, float out[3], uint32_t* dropped) {
     uint64_t at = base + (uint64_t)key * ts->key_bits;
+    *dropped = ts->dropped;
+    if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
+        *dropped = sw__codec_read(bits, at, 2u);
+        at += 2u;
+    }
     for (uint32_t c = 0; c < 3u; ++c) {
         out[c] = ts->lo[c] + (float)sw__codec_read(bits, at, ts->bits[c]) * ts->scale[c];
         at += ts->bits[c];
@@ -113,17 +135,18 @@ static inline void sw__codec_rebuild(const float v[3], uint32_t dropped, float q
 }
 
 /* Interpolates two decoded keys at u into out: 3 values linearly, or for
- * rotations (dropped <= 3) 4 by normalized lerp on the shorter arc. */
+ * rotations (with the components da, db left out) 4 by normalized lerp on
+ * the shorter arc. */
 static inline void sw__codec_interp(const float a[3], const float b[3], float u, bool rotation,
-                                    uint32_t dropped, float* out) {
+                                    uint32_t da, uint32_t db, float* out) {
     if (!rotation) {
         for (uint32_t c = 0; c < 3u; ++c)
             out[c] = a[c] + (b[c] - a[c]) * u;
         return;
     }
     float qa[4], qb[4];
-    sw__codec_rebuild(a, dropped & 3u, qa);
-    sw__codec_rebuild(b, dropped & 3u, qb);
+    sw__codec_rebuild(a, da & 3u, qa);
+    sw__codec_rebuild(b, db & 3u, qb);
     if (qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3] < 0.0f) {
         qb[0] = -qb[0];
         qb[1] = -qb[1];

@@ -7,7 +7,7 @@
  *    value (default) and then at its mean (constant); a choice is kept when
  *    every joint of the sub-tree stays within a quarter of its precision at
  *    every sample.
- * 3. The other slots are animated: per segment, every track starts at 16
+ * 3. The other slots are animated: per segment, every track starts at 22
  *    bits, stride 1, with a segment range; then in six passes with growing
  *    error allowances (0.5, 0.6, ... 1 times the precision), each track in
  *    turn takes the cheapest (stride, range mode, bits per component) whose
@@ -29,8 +29,8 @@
 
 typedef struct sw__qset {
     uint8_t fmt;
-    uint8_t bits12; /* b1 - 1 | (b2 - 1) << 4 */
-    uint8_t dropped; /* rotations: 0..3; else 4 */
+    uint8_t bits12; /* bit codes of components 1 and 2 */
+    uint8_t dropped; /* rotations: 0..3, or 5 per key; else 4 */
     uint8_t lo[3];
     uint8_t hi[3];
 } sw__qset;
@@ -56,6 +56,7 @@ typedef struct sw__cz {
     float* cand;       /* [(L + 1) * 4] */
     float* keys;       /* [(L + 1) * 3] decoded keys */
     uint32_t* q;       /* [(L + 1) * 3] quantized keys */
+    uint32_t* kd;      /* [L + 1] the component each key leaves out */
     uint8_t* mode;     /* per slot: 0 default, 1 constant, 2 animated, 3 untracked */
     float* constant;   /* per slot: 4 floats */
     uint32_t A;
@@ -132,11 +133,21 @@ static bool sw__cz_eval(sw__cz* z, uint32_t slot, uint32_t a, uint32_t b, const 
 
 /* ---- quantization of one track in one segment ----------------------------- */
 
+/* The largest component of a rotation at sample i (left out per key). */
+static uint32_t sw__cz_key_drop(const sw__cz* z, uint32_t a, uint32_t i) {
+    const float* v = sw__cz_val(z->raw, z, z->aslot[a], i);
+    uint32_t d = 0;
+    for (uint32_t k = 1; k < 4u; ++k)
+        if (fabsf(v[k]) > fabsf(v[d])) d = k;
+    return d;
+}
+
 /* Stored component c of animated track a at sample i when component d
- * (4: none) is left out, signed so that it is >= 0. */
+ * (4: none, 5: the key's largest) is left out, signed so that it is >= 0. */
 static float sw__cz_comp(const sw__cz* z, uint32_t a, uint32_t i, uint32_t c, uint32_t d) {
     const float* v = sw__cz_val(z->raw, z, z->aslot[a], i);
-    if (d > 3u) return v[c];
+    if (d == SW__CODEC_DROP_NONE) return v[c];
+    if (d == SW__CODEC_DROP_PER_KEY) d = sw__cz_key_drop(z, a, i);
     const float s = v[d] < 0.0f ? -1.0f : 1.0f;
     return s * v[sw__codec_kept[d][c]];
 }
@@ -148,11 +159,13 @@ static uint32_t sw__cz_span(const sw__cz* z, uint32_t s) {
 
 static uint32_t sw__cz_key_bits(const sw__qset* set) {
     return SW__CODEC_FMT_BITS(set->fmt) + SW__CODEC_FMT_BITS1(set->bits12) +
-           SW__CODEC_FMT_BITS2(set->bits12);
+           SW__CODEC_FMT_BITS2(set->bits12) +
+           (set->dropped == SW__CODEC_DROP_PER_KEY ? 2u : 0u);
 }
 
 static uint32_t sw__cz_header_bytes(const sw__qset* set) {
-    return 2u + (set->dropped <= 3u ? 1u : 0u) + ((set->fmt & SW__CODEC_FMT_RANGE) ? 6u : 0u);
+    return 2u + (set->dropped != SW__CODEC_DROP_NONE ? 1u : 0u) +
+           ((set->fmt & SW__CODEC_FMT_RANGE) ? 6u : 0u);
 }
 
 static uint32_t sw__cz_cost(const sw__qset* set, uint32_t span) {
@@ -162,10 +175,10 @@ static uint32_t sw__cz_cost(const sw__qset* set, uint32_t span) {
 
 /* A setting with its segment range measured on the keys it stores. */
 static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_t sl, bool range,
-                                const uint32_t bits[3]) {
+                                const uint32_t codes[3]) {
     sw__qset set;
-    set.fmt = (uint8_t)((bits[0] - 1u) | (sl << 4) | (range ? SW__CODEC_FMT_RANGE : 0u));
-    set.bits12 = (uint8_t)((bits[1] - 1u) | ((bits[2] - 1u) << 4));
+    set.fmt = (uint8_t)(codes[0] | (sl << 4) | (range ? SW__CODEC_FMT_RANGE : 0u));
+    set.bits12 = (uint8_t)(codes[1] | (codes[2] << 4));
     set.dropped = z->drop[(size_t)s * z->A + a];
     for (uint32_t c = 0; c < 3u; ++c) {
         set.lo[c] = 0;
@@ -182,14 +195,16 @@ static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_
             if (v < vmin) vmin = v;
             if (v > vmax) vmax = v;
         }
-        const uint32_t ci = sw__codec_kept[set.dropped][c];
-        double e = tr->extent[ci];
+        const bool per_key = set.dropped == SW__CODEC_DROP_PER_KEY;
+        const uint32_t ci = sw__codec_kept[per_key ? 3u : set.dropped][c];
+        const double e = per_key ? 2.0 : (double)tr->extent[ci];
+        const double mn = per_key ? -1.0 : (double)tr->min[ci];
         if (!(e > 0.0)) {
             set.lo[c] = set.hi[c] = 0;
             continue;
         }
-        double lo = floor(((double)vmin - tr->min[ci]) / e * 255.0);
-        double hi = ceil(((double)vmax - tr->min[ci]) / e * 255.0);
+        double lo = floor(((double)vmin - mn) / e * 255.0);
+        double hi = ceil(((double)vmax - mn) / e * 255.0);
         if (lo < 0.0) lo = 0.0;
         if (lo > 255.0) lo = 255.0;
         if (hi < lo) hi = lo;
@@ -205,7 +220,8 @@ static uint32_t sw__cz_set_bytes(const sw__qset* set, uint8_t out[12]) {
     uint32_t n = 0;
     out[n++] = set->fmt;
     out[n++] = set->bits12;
-    if (set->dropped <= 3u) out[n++] = set->dropped;
+    if (set->dropped != SW__CODEC_DROP_NONE)
+        out[n++] = set->dropped == SW__CODEC_DROP_PER_KEY ? 4u : set->dropped;
     if (set->fmt & SW__CODEC_FMT_RANGE) {
         for (uint32_t c = 0; c < 3u; ++c)
             out[n + c] = set->lo[c];
@@ -230,6 +246,8 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
     const uint32_t nkeys = (span >> sl) + 1u;
 
     for (uint32_t k = 0; k < nkeys; ++k) {
+        z->kd[k] = set->dropped == SW__CODEC_DROP_PER_KEY ? sw__cz_key_drop(z, a, first + (k << sl))
+                                                          : set->dropped;
         for (uint32_t c = 0; c < 3u; ++c) {
             const float vc = sw__cz_comp(z, a, first + (k << sl), c, set->dropped);
             const uint32_t top = (1u << ts.bits[c]) - 1u;
@@ -260,7 +278,7 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
         float* o = z->cand + 4u * (size_t)p;
         o[3] = 0.0f;
         sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation,
-                         ts.dropped, o);
+                         z->kd[k], z->kd[k + 1u], o);
     }
 }
 
@@ -295,13 +313,15 @@ static void sw__cz_search(sw__cz* z, uint32_t a, uint32_t s, double factor) {
             if (hdr + keys * 3u >= best_cost) continue;
             /* Uniform bits up to a third over the best cost: lowering single
              * components may still bring it under. */
-            uint32_t bmax = (best_cost + best_cost / 3u - hdr) / (keys * 3u);
-            if (bmax > SW_CODEC_MAX_BITS) bmax = SW_CODEC_MAX_BITS;
+            const uint32_t bmax = (best_cost + best_cost / 3u - hdr) / (keys * 3u);
             if (bmax < 1u) continue;
-            uint32_t b[3] = {bmax, bmax, bmax};
+            uint32_t cmax = 15u; /* codes: bits increase with the code */
+            while (cmax > 0u && sw__codec_bits[cmax] > bmax)
+                --cmax;
+            uint32_t b[3] = {cmax, cmax, cmax};
             sw__qset set = sw__cz_make_set(z, a, s, sl, range, b);
             if (!sw__cz_try(z, a, s, &set, factor)) continue;
-            uint32_t lo = 1u, hi = bmax;
+            uint32_t lo = 0u, hi = cmax;
             while (lo < hi) {
                 const uint32_t mid = (lo + hi) / 2u;
                 const uint32_t mb[3] = {mid, mid, mid};
@@ -313,7 +333,7 @@ static void sw__cz_search(sw__cz* z, uint32_t a, uint32_t s, double factor) {
             }
             b[0] = b[1] = b[2] = hi;
             for (uint32_t c = 0; c < 3u; ++c) {
-                while (b[c] > 1u) {
+                while (b[c] > 0u) {
                     uint32_t tb[3] = {b[0], b[1], b[2]};
                     tb[c] -= 1u;
                     sw__qset ts = sw__cz_make_set(z, a, s, sl, range, tb);
@@ -351,6 +371,7 @@ static void sw__cz_free(sw__cz* z) {
     sw_free(al, z->cand, sizeof(float) * (L + 1u) * 4u);
     sw_free(al, z->keys, sizeof(float) * (L + 1u) * 3u);
     sw_free(al, z->q, sizeof(uint32_t) * (L + 1u) * 3u);
+    sw_free(al, z->kd, sizeof(uint32_t) * (L + 1u));
     sw_free(al, z->mode, 3u * J);
     sw_free(al, z->constant, sizeof(float) * 3u * J * 4u);
     sw_free(al, z->aslot, sizeof(uint32_t) * 3u * J);
@@ -374,6 +395,7 @@ static bool sw__cz_alloc(sw__cz* z) {
     z->cand = (float*)sw_alloc(al, sizeof(float) * (L + 1u) * 4u, 16);
     z->keys = (float*)sw_alloc(al, sizeof(float) * (L + 1u) * 3u, 16);
     z->q = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * (L + 1u) * 3u, 16);
+    z->kd = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * (L + 1u), 16);
     z->mode = (uint8_t*)sw_alloc(al, 3u * J, 16);
     z->constant = (float*)sw_alloc(al, sizeof(float) * 3u * J * 4u, 16);
     z->aslot = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * 3u * J, 16);
@@ -381,7 +403,7 @@ static bool sw__cz_alloc(sw__cz* z) {
     z->sets = (sw__qset*)sw_alloc(al, sizeof(sw__qset) * (size_t)z->S * 3u * J, 16);
     z->drop = (uint8_t*)sw_alloc(al, (size_t)z->S * 3u * J, 16);
     return z->thr && z->parents && z->sub_at && z->raw && z->dec && z->raw_m &&
-           z->dec_l && z->dec_m && z->scratch && z->cand && z->keys && z->q && z->mode &&
+           z->dec_l && z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
            z->constant && z->aslot && z->tracks && z->sets && z->drop;
 }
 
@@ -663,8 +685,11 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
             const uint32_t nkeys = (span >> SW__CODEC_FMT_STRIDE_LOG2(set->fmt)) + 1u;
             const uint32_t b[3] = {SW__CODEC_FMT_BITS(set->fmt), SW__CODEC_FMT_BITS1(set->bits12),
                                    SW__CODEC_FMT_BITS2(set->bits12)};
-            for (uint32_t k = 0; k < 3u * nkeys; ++k)
-                sw__put_bits(bits, &at, z->q[k], b[k % 3u]);
+            for (uint32_t k = 0; k < nkeys; ++k) {
+                if (set->dropped == SW__CODEC_DROP_PER_KEY) sw__put_bits(bits, &at, z->kd[k], 2u);
+                for (uint32_t cc = 0; cc < 3u; ++cc)
+                    sw__put_bits(bits, &at, z->q[3u * k + cc], b[cc]);
+            }
         }
         data += 4u + hb + (uint32_t)((at + 7u) / 8u);
     }
@@ -728,7 +753,9 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     z.L = o.segment_samples ? o.segment_samples : 32u;
     z.S = (z.N - 1u + z.L - 1u) / z.L;
     z.shell = o.shell > 0.0f ? o.shell : 3.0;
-    const double precision = o.precision > 0.0f ? o.precision : 0.01;
+    /* 0.5% under the precision: the metric's float model matrices differ
+     * from the search's double ones by a few ulps. */
+    const double precision = (o.precision > 0.0f ? o.precision : 0.01) * 0.995;
     if (!sw__cz_alloc(&z)) {
         sw__cz_free(&z);
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
@@ -737,8 +764,9 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     for (uint32_t j = 0; j < J; ++j) {
         z.parents[j] = parents[j];
         z.thr[j] = precision;
-        if (o.joint_precision && o.joint_precision[j] > 0.0f && o.joint_precision[j] < precision)
-            z.thr[j] = o.joint_precision[j];
+        if (o.joint_precision && o.joint_precision[j] > 0.0f &&
+            o.joint_precision[j] * 0.995 < precision)
+            z.thr[j] = o.joint_precision[j] * 0.995;
     }
     /* Descendants of each joint in index order (parents come first). */
     size_t count = 0;
@@ -802,7 +830,8 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
         float hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         for (uint32_t s = 0; s < z.S; ++s) {
             const uint32_t first = s * z.L, span = sw__cz_span(&z, s);
-            uint32_t d = 4u;
+            uint32_t d = SW__CODEC_DROP_NONE;
+            float best_low = 1.0f;
             if (t->kind == SW_TRACK_KIND_ROTATION) {
                 /* Leave out the component farthest from 0 over the segment. */
                 float best = -1.0f;
@@ -817,8 +846,13 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
                         d = k;
                     }
                 }
+                best_low = best;
             }
+            /* When every component comes near 0 in the segment (a wide turn),
+             * rebuilding one loses precision: each key names its largest. */
+            if (t->kind == SW_TRACK_KIND_ROTATION && best_low < 0.25f) d = SW__CODEC_DROP_PER_KEY;
             z.drop[(size_t)s * z.A + a] = (uint8_t)d;
+            if (d == SW__CODEC_DROP_PER_KEY) continue;
             for (uint32_t i = first; i <= first + span; ++i) {
                 for (uint32_t c = 0; c < 3u; ++c) {
                     const uint32_t ci = sw__codec_kept[d][c];
@@ -837,7 +871,7 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     }
     for (uint32_t s = 0; s < z.S; ++s) {
         for (uint32_t a = 0; a < z.A; ++a) {
-            const uint32_t b16[3] = {SW_CODEC_MAX_BITS, SW_CODEC_MAX_BITS, SW_CODEC_MAX_BITS};
+            const uint32_t b16[3] = {15u, 15u, 15u}; /* 22 bits */
             const sw__qset set = sw__cz_make_set(&z, a, s, 0, true, b16);
             sw__cz_commit(&z, a, s, &set);
         }

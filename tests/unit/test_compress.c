@@ -1,0 +1,754 @@
+/* Compression (issue 8): the quantized codec round trip on synthetic clips
+ * against the error bound, an independent decode-and-measure, what is kept
+ * (float tracks, events, names), cache against cold seeks, hostile blocks
+ * rejected by sw_clip_load with named checks (every truncation, flipped
+ * bytes, bad strides, ranges, bit counts), archive round trip, the CMU
+ * figures against ACL's, RobotExpressive's clips at 0.1 mm, argument
+ * checks. */
+#include "test_util.h"
+
+#include "runtime/internal.h"
+#include "sinew/codec.h"
+#include "sinew/tools/archive_writer.h"
+#include "sinew/tools/bvh.h"
+#include "sinew/tools/compress.h"
+#include "sinew/tools/gltf.h"
+
+/* ---- a synthetic rig and clip ---- */
+
+#define J 6
+#define KEYS 121 /* 2 s at 60 Hz */
+#define RATE 60.0f
+
+typedef struct fixture {
+    const sw_skeleton* skel;
+    const sw_clip* raw;
+    float t0[KEYS * 3];
+    float r[J][KEYS * 4];
+    float s2[KEYS * 3];
+    float w[KEYS];
+} fixture;
+
+static const sw_skeleton* make_skeleton(void) {
+    static const int32_t parents[J] = {-1, 0, 1, 2, 0, 4};
+    static const char* names[J] = {"root", "spine", "neck", "head", "arm", "hand"};
+    sw_skeleton_joint joints[J];
+    for (uint32_t j = 0; j < J; ++j) {
+        joints[j].name = names[j];
+        joints[j].parent = parents[j];
+        joints[j].rest = sw_xform_identity();
+        joints[j].rest.t = (sw_vec3){j == 4 ? 0.5f : 0.0f, j == 0 ? 0.0f : 1.0f, 0.0f};
+    }
+    sw_skeleton_desc d = {joints, J};
+    const sw_skeleton* s = NULL;
+    assert_int_equal(sw_skeleton_create(&d, NULL, &s, NULL), SW_RESULT_OK);
+    return s;
+}
+
+/* Root translation and rotations that move; joint 3's rotation track holds
+ * the rest value (a default), joint 5's a constant turn, joint 2 a scale
+ * track at 1 (a default); a float track and events. */
+static void make_clip(fixture* f, bool additive) {
+    for (uint32_t k = 0; k < KEYS; ++k) {
+        const float t = (float)k / RATE;
+        f->t0[3 * k] = sinf(t);
+        f->t0[3 * k + 1] = 0.1f * t;
+        f->t0[3 * k + 2] = cosf(2.0f * t);
+        for (uint32_t j = 0; j < J; ++j) {
+            sw_quat q;
+            if (j == 3) {
+                q = sw_quat_make(0, 0, 0, 1);
+            } else if (j == 5) {
+                q = sw_quat_from_axis_angle((sw_vec3){0, 0, 1}, 0.7f);
+            } else {
+                sw_vec3 axis = {1.0f, 0.3f * (float)j, 0.5f};
+                q = sw_quat_from_axis_angle(axis, 1.2f * sinf(t * (1.0f + 0.4f * (float)j)) +
+                                                      (j == 0 ? 2.0f * t : 0.0f));
+            }
+            f->r[j][4 * k] = q.x;
+            f->r[j][4 * k + 1] = q.y;
+            f->r[j][4 * k + 2] = q.z;
+            f->r[j][4 * k + 3] = q.w;
+        }
+        f->s2[3 * k] = f->s2[3 * k + 1] = f->s2[3 * k + 2] = 1.0f;
+        f->w[k] = t * t;
+    }
+    sw_clip_track_desc tracks[J + 3];
+    uint32_t n = 0;
+    memset(tracks, 0, sizeof tracks);
+    tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
+                                       .joint = 0,
+                                       .keys_count = KEYS,
+                                       .rate = RATE,
+                                       .values = f->t0};
+    for (uint32_t j = 0; j < J; ++j) {
+        tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                           .joint = j,
+                                           .keys_count = KEYS,
+                                           .rate = RATE,
+                                           .values = f->r[j]};
+    }
+    tracks[n++] = (sw_clip_track_desc){
+        .kind = SW_TRACK_KIND_SCALE, .joint = 2, .keys_count = KEYS, .rate = RATE, .values = f->s2};
+    tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
+                                       .name = "curve",
+                                       .keys_count = KEYS,
+                                       .rate = RATE,
+                                       .values = f->w};
+    const sw_clip_event_desc events[2] = {{1.5f, "step"}, {0.25f, "start"}};
+    sw_clip_desc d = {.name = "synthetic",
+                      .duration = (float)(KEYS - 1) / RATE,
+                      .joints_count = J,
+                      .additive = additive,
+                      .tracks = tracks,
+                      .tracks_count = n,
+                      .events = events,
+                      .events_count = 2};
+    assert_int_equal(sw_clip_create(&d, NULL, &f->raw, NULL), SW_RESULT_OK);
+}
+
+static fixture* fixture_new(bool additive) {
+    fixture* f = (fixture*)calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->skel = make_skeleton();
+    make_clip(f, additive);
+    return f;
+}
+
+static void fixture_free(fixture* f) {
+    sw_clip_destroy(f->raw, NULL);
+    sw_skeleton_destroy(f->skel, NULL);
+    free(f);
+}
+
+static const sw_clip* compress(const sw_skeleton* s, const sw_clip* c, float precision,
+                               float shell, uint32_t segment, sw_compress_stats* st) {
+    sw_compress_options o = {
+        .precision = precision, .shell = shell, .segment_samples = segment};
+    const sw_clip* out = NULL;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_compress_clip(s, c, &o, NULL, &out, st, &err);
+    if (r != SW_RESULT_OK) print_error("compress: %s (%s)\n", sw_result_str(r), err.check);
+    assert_int_equal(r, SW_RESULT_OK);
+    return out;
+}
+
+/* ---- an independent decode-and-measure ---- */
+
+/* Model matrices (3x4, double) of a pose by walking parents. */
+static void naive_model(const sw_skeleton* s, const sw_xform4* pose, double (*m)[12]) {
+    const int16_t* parents = sw_skeleton_parents(s);
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        const sw_xform x = sw_xform4_get(&pose[j / 4u], j % 4u);
+        const double qx = x.r.x, qy = x.r.y, qz = x.r.z, qw = x.r.w;
+        double l[12] = {
+            (1 - 2 * (qy * qy + qz * qz)) * x.s.x, 2 * (qx * qy + qw * qz) * x.s.x,
+            2 * (qx * qz - qw * qy) * x.s.x,       2 * (qx * qy - qw * qz) * x.s.y,
+            (1 - 2 * (qx * qx + qz * qz)) * x.s.y, 2 * (qy * qz + qw * qx) * x.s.y,
+            2 * (qx * qz + qw * qy) * x.s.z,       2 * (qy * qz - qw * qx) * x.s.z,
+            (1 - 2 * (qx * qx + qy * qy)) * x.s.z, x.t.x,
+            x.t.y,                                 x.t.z};
+        if (parents[j] < 0) {
+            memcpy(m[j], l, sizeof l);
+            continue;
+        }
+        const double* p = m[parents[j]];
+        for (int c = 0; c < 4; ++c) {
+            for (int r = 0; r < 3; ++r) {
+                m[j][3 * c + r] = p[r] * l[3 * c] + p[3 + r] * l[3 * c + 1] +
+                                  p[6 + r] * l[3 * c + 2] + (c == 3 ? p[9 + r] : 0.0);
+            }
+        }
+    }
+}
+
+/* Largest vertex distance over joints and samples (sample i at
+ * min(i / rate, duration)), vertices at `shell` in model space. */
+static double naive_error(const sw_skeleton* s, const sw_clip* a, const sw_clip* b, float rate,
+                          double shell) {
+    const uint32_t n = (uint32_t)ceil((double)a->duration * rate - 1e-3) + 1u;
+    sw_xform4* pa = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * s->packets_count);
+    sw_xform4* pb = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * s->packets_count);
+    double(*ma)[12] = calloc(s->joints_count, sizeof *ma);
+    double(*mb)[12] = calloc(s->joints_count, sizeof *mb);
+    assert_true(pa && pb && ma && mb);
+    double worst = 0.0;
+    for (uint32_t i = 0; i < (n < 2u ? 2u : n); ++i) {
+        float t = (float)i / rate;
+        if (t > a->duration) t = a->duration;
+        sw_sample_job ja = {
+            .clip = a, .skeleton = s, .time = t, .out = pa, .out_count = s->packets_count};
+        sw_sample_job jb = ja;
+        jb.clip = b;
+        jb.out = pb;
+        assert_int_equal(sw_sample_job_run(&ja), SW_RESULT_OK);
+        assert_int_equal(sw_sample_job_run(&jb), SW_RESULT_OK);
+        naive_model(s, pa, ma);
+        naive_model(s, pb, mb);
+        for (uint32_t j = 0; j < s->joints_count; ++j) {
+            for (int axis = 0; axis < 3; ++axis) {
+                const double* ca = &ma[j][3 * axis];
+                const double len = sqrt(ca[0] * ca[0] + ca[1] * ca[1] + ca[2] * ca[2]);
+                double d2 = 0.0;
+                for (int r = 0; r < 3; ++r) {
+                    const double va = ma[j][9 + r] + shell / len * ma[j][3 * axis + r];
+                    const double vb = mb[j][9 + r] + shell / len * mb[j][3 * axis + r];
+                    d2 += (va - vb) * (va - vb);
+                }
+                if (sqrt(d2) > worst) worst = sqrt(d2);
+            }
+        }
+    }
+    free(pa);
+    free(pb);
+    free(ma);
+    free(mb);
+    return worst;
+}
+
+/* ---- round trips ---- */
+
+static void test_round_trip_bound(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    static const float precisions[3] = {1e-2f, 1e-3f, 1e-4f};
+    static const uint32_t segments[3] = {4, 16, 64};
+    uint64_t last_size = 0;
+    for (int p = 0; p < 3; ++p) {
+        for (int s = 0; s < 3; ++s) {
+            sw_compress_stats st;
+            const sw_clip* c = compress(f->skel, f->raw, precisions[p], 1.0f, segments[s], &st);
+            assert_int_equal(c->codec, SW_CLIP_CODEC_QUANTIZED);
+            const sw_clip* loaded = NULL;
+            assert_int_equal(sw_clip_load(c, c->size, &loaded, NULL), SW_RESULT_OK);
+            /* the bound holds (float model matrices in the metric: 0.1% slack) */
+            if (!(st.error.max <= precisions[p] * 1.001f))
+                print_error("precision %g segment %u: max %g at joint %u, %g s\n",
+                            (double)precisions[p], segments[s], (double)st.error.max,
+                            st.error.worst_joint, (double)st.error.worst_time);
+            assert_true(st.error.max <= precisions[p] * 1.001f);
+            assert_true(st.error.p99 <= st.error.max);
+            const double indep = naive_error(f->skel, f->raw, c, RATE, 1.0);
+            assert_near(indep, st.error.max, 1e-5 + 1e-3 * precisions[p]);
+            assert_int_equal(st.error.samples_count, KEYS);
+            assert_int_equal(st.raw_bytes, 40u * J * KEYS);
+            assert_int_equal(st.compressed_bytes, c->size);
+            /* joint 3's rotation and joint 2's scale are rest values, joint
+             * 5's rotation is constant */
+            const sw_codec_header* h = sw_clip_codec_header(c);
+            const uint32_t* slots =
+                (const uint32_t*)(const void*)((const char*)h + h->slots_offset);
+            assert_int_equal(slots[3 * 3 + 1], SW_CODEC_SLOT_DEFAULT);
+            assert_int_equal(slots[3 * 2 + 2], SW_CODEC_SLOT_DEFAULT);
+            assert_true((slots[3 * 5 + 1] & SW_CODEC_SLOT_CONSTANT) != 0u &&
+                        slots[3 * 5 + 1] != SW_CODEC_SLOT_DEFAULT);
+            assert_int_equal(st.constant_tracks, 1);
+            assert_int_equal(st.animated_tracks, 5); /* root T, rotations 0 1 2 4 */
+            if (s == 1) {
+                /* tighter precision costs bytes */
+                assert_true(st.compressed_bytes >= last_size);
+                last_size = st.compressed_bytes;
+            }
+            sw_clip_destroy(c, NULL);
+        }
+    }
+    fixture_free(f);
+}
+
+/* Float tracks, events, name and flags survive; floats sample as raw. */
+static void test_kept_parts(void** state) {
+    (void)state;
+    for (int additive = 0; additive < 2; ++additive) {
+        fixture* f = fixture_new(additive != 0);
+        sw_compress_stats st;
+        const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 0, &st);
+        assert_string_equal(sw_clip_name(c), "synthetic");
+        assert_int_equal(c->flags, f->raw->flags);
+        assert_int_equal(c->float_tracks_count, 1);
+        assert_int_equal(c->tracks_count, 1);
+        assert_int_equal(sw_clip_find_float_track(c, "curve"), 0);
+        assert_int_equal(c->events_count, 2);
+        assert_string_equal(sw_clip_event_name(c, 0), "start");
+        assert_string_equal(sw_clip_event_name(c, 1), "step");
+        assert_true(c->duration == f->raw->duration);
+        for (uint32_t j = 0; j < J; ++j) {
+            for (int k = 0; k < 3; ++k)
+                assert_int_equal(sw_clip_joint_tracks(c, j)[k], SW_CLIP_NO_TRACK);
+        }
+        SINEW_ALIGN16 sw_xform4 pa[2], pb[2];
+        for (int i = 0; i <= 40; ++i) {
+            float fa = -1.0f, fb = -2.0f;
+            const float t = c->duration * (float)i / 40.0f;
+            sw_sample_job ja = {.clip = f->raw,
+                                .skeleton = f->skel,
+                                .time = t,
+                                .out = pa,
+                                .out_count = 2,
+                                .floats = &fa,
+                                .floats_count = 1};
+            sw_sample_job jb = ja;
+            jb.clip = c;
+            jb.out = pb;
+            jb.floats = &fb;
+            assert_int_equal(sw_sample_job_run(&ja), SW_RESULT_OK);
+            assert_int_equal(sw_sample_job_run(&jb), SW_RESULT_OK);
+            assert_true(fa == fb);
+            /* lanes past the joints hold identity */
+            for (uint32_t l = J % 4u; l < 4u; ++l) {
+                assert_true(pb[1].rw[l] == 1.0f && pb[1].sx[l] == 1.0f && pb[1].tx[l] == 0.0f);
+            }
+        }
+        if (additive) {
+            /* an additive clip's default slots are identity */
+            const double e = naive_error(f->skel, f->raw, c, RATE, 1.0);
+            assert_true(e <= 1.001e-3);
+        }
+        sw_clip_destroy(c, NULL);
+        fixture_free(f);
+    }
+}
+
+/* Forward playback with a cache and random seeks equal cold seeks bit for
+ * bit; the same clip decodes the same on every call. */
+static void test_cache_vs_cold(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 8, NULL);
+    uint32_t cursors[4];
+    sw_sample_cache cache;
+    sw_sample_cache_init(&cache, cursors, 4);
+    SINEW_ALIGN16 sw_xform4 warm[2], cold[2];
+    float fw, fc;
+    uint32_t seed = 7u;
+    for (int i = 0; i < 600; ++i) {
+        const float t = i < 300 ? (float)i * 0.0071f : sw_test_rand(&seed, -0.2f, 2.2f);
+        sw_sample_job jw = {.clip = c,
+                            .skeleton = f->skel,
+                            .time = t,
+                            .cache = &cache,
+                            .out = warm,
+                            .out_count = 2,
+                            .floats = &fw,
+                            .floats_count = 1};
+        sw_sample_job jc = jw;
+        jc.cache = NULL;
+        jc.out = cold;
+        jc.floats = &fc;
+        assert_int_equal(sw_sample_job_run(&jw), SW_RESULT_OK);
+        assert_int_equal(sw_sample_job_run(&jc), SW_RESULT_OK);
+        assert_memory_equal(warm, cold, sizeof warm);
+        assert_memory_equal(&fw, &fc, sizeof fw);
+        for (uint32_t j = 0; j < J; ++j) {
+            const sw_xform x = sw_xform4_get(&cold[j / 4u], j % 4u);
+            const float len =
+                sqrtf(x.r.x * x.r.x + x.r.y * x.r.y + x.r.z * x.r.z + x.r.w * x.r.w);
+            assert_near(len, 1.0f, 1e-5f);
+        }
+    }
+    /* a cache with fewer cursors than the clip's tracks is refused */
+    sw_sample_cache small;
+    sw_sample_cache_init(&small, cursors, 0);
+    sw_sample_job j0 = {
+        .clip = c, .skeleton = f->skel, .time = 0.5f, .cache = &small, .out = warm, .out_count = 2};
+    assert_int_equal(sw_sample_job_validate(&j0), SW_RESULT_BUFFER_TOO_SMALL);
+    sw_clip_destroy(c, NULL);
+    fixture_free(f);
+}
+
+/* ---- hostile blocks ---- */
+
+typedef struct hostile {
+    unsigned char* mem;
+    size_t size;
+    sw_clip* c;
+    sw_codec_header* h;
+} hostile;
+
+static void hostile_reset(hostile* b, const sw_clip* src) {
+    memcpy(b->mem, src, src->size);
+    b->size = src->size;
+    b->c = (sw_clip*)(void*)b->mem;
+    b->h = (sw_codec_header*)(void*)(b->mem + sw_clip_codec_offset(b->c));
+}
+
+static uint8_t* seg_data(hostile* b, uint32_t s) {
+    const uint32_t* offs =
+        (const uint32_t*)(const void*)((const char*)b->h + b->h->segments_offset);
+    return (uint8_t*)b->h + offs[s];
+}
+
+static sw_codec_track* track_rec(hostile* b, uint32_t a) {
+    return (sw_codec_track*)(void*)((char*)b->h + b->h->tracks_offset) + a;
+}
+
+/* Header of track a in segment s. */
+static uint8_t* track_header(hostile* b, uint32_t s, uint32_t a) {
+    uint8_t* h = seg_data(b, s) + 4;
+    for (uint32_t i = 0; i < a; ++i) {
+        h += 2;
+        if (track_rec(b, i)->kind == SW_TRACK_KIND_ROTATION) h += 1;
+        if (h[-2 - (track_rec(b, i)->kind == SW_TRACK_KIND_ROTATION ? 1 : 0)] & 0x80u) h += 6;
+    }
+    return h;
+}
+
+#define HOSTILE(mutation, expect_result, expect_check)                                          \
+    do {                                                                                       \
+        hostile_reset(&b, c);                                                                  \
+        mutation;                                                                              \
+        sw_error err;                                                                          \
+        memset(&err, 0, sizeof err);                                                           \
+        const sw_clip* out = NULL;                                                             \
+        sw_result r = sw_clip_load(b.mem, b.size, &out, &err);                                 \
+        if (r != (expect_result) || !err.check || strcmp(err.check, expect_check) != 0)        \
+            print_error("%s: got %s \"%s\", expected \"%s\"\n", #mutation, sw_result_str(r),    \
+                        err.check ? err.check : "(none)", expect_check);                       \
+        assert_int_equal(r, expect_result);                                                    \
+        assert_string_equal(err.check, expect_check);                                          \
+    } while (0)
+
+static void test_hostile(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 16, NULL);
+    hostile b;
+    b.mem = (unsigned char*)aligned_alloc(16, c->size + 64u);
+    assert_non_null(b.mem);
+    hostile_reset(&b, c);
+    const uint32_t S = b.h->segments_count;
+    assert_true(S >= 4u);
+    /* the track with a segment range and the first rotation */
+    uint32_t rot = 0;
+    while (track_rec(&b, rot)->kind != SW_TRACK_KIND_ROTATION)
+        ++rot;
+    const uint32_t* slots = (const uint32_t*)(const void*)((const char*)b.h + b.h->slots_offset);
+    uint32_t const_slot = 0;
+    while (!(slots[const_slot] != SW_CODEC_SLOT_DEFAULT &&
+             (slots[const_slot] & SW_CODEC_SLOT_CONSTANT)))
+        ++const_slot;
+    assert_int_equal(const_slot % 3u, 1u); /* joint 5's rotation */
+
+    const sw_result BAD = SW_RESULT_BAD_DATA;
+    HOSTILE(b.h->samples_count = 1, BAD, "codec samples count in [2, max keys]");
+    HOSTILE(b.h->rate = NAN, BAD, "codec rate > 0");
+    HOSTILE(b.h->rate = 0.0f, BAD, "codec rate > 0");
+    HOSTILE(b.h->segment_samples = 12, BAD, "codec segment samples a power of two");
+    HOSTILE(b.h->segment_samples = 512, BAD, "codec segment samples a power of two");
+    HOSTILE(b.h->segments_count += 1, BAD, "codec segments count");
+    HOSTILE(b.h->reserved[2] = 1, BAD, "codec reserved zero");
+    HOSTILE(b.h->size = b.c->size, BAD, "codec size in bounds");
+    HOSTILE(b.h->size = 8, BAD, "codec size in bounds");
+    HOSTILE(b.h->animated_count = 3 * J + 1, BAD, "codec track counts <= 3 * joints");
+    HOSTILE(b.h->tracks_offset = b.h->size - 4, BAD, "codec tracks in bounds");
+    HOSTILE(b.h->slots_offset = 2, BAD, "codec slots in bounds");
+    HOSTILE(b.h->constants_offset = b.h->size, BAD, "codec constants in bounds");
+    HOSTILE(b.h->segments_offset = b.h->size - 8, BAD, "codec segment offsets in bounds");
+    HOSTILE(b.h->animated_count -= 1, BAD, "codec animated tracks in slot order");
+    HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->slots_offset))[const_slot] =
+                SW_CODEC_SLOT_CONSTANT | 99u,
+            BAD, "codec constant index in range");
+    HOSTILE(((float*)(void*)((char*)b.h + b.h->constants_offset))[0] += 0.5f, BAD,
+            "codec constant rotations unit");
+    HOSTILE(((float*)(void*)((char*)b.h + b.h->constants_offset))[1] = INFINITY, BAD,
+            "codec constants finite");
+    HOSTILE(track_rec(&b, 0)->min[1] = NAN, BAD, "codec track range finite");
+    HOSTILE(track_rec(&b, 0)->extent[2] = -1.0f, BAD, "codec track range finite");
+    HOSTILE(track_rec(&b, 0)->joint = 5, BAD, "codec track matches its slot");
+    HOSTILE(track_rec(&b, 0)->kind = SW_TRACK_KIND_SCALE, BAD, "codec track matches its slot");
+    HOSTILE(track_rec(&b, 0)->reserved = 1, BAD, "codec reserved zero");
+    HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[1] =
+                ((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[0] - 1u,
+            BAD, "codec segment offsets increasing");
+    HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[1] -= 5, BAD,
+            "codec segment keys in bounds");
+    HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[S] = b.h->size - 2, BAD,
+            "codec padding after segments");
+    HOSTILE(seg_data(&b, 0)[0] += 1, BAD, "codec segment header count");
+    HOSTILE(seg_data(&b, 0)[3] = 0x7f, BAD, "codec segment headers in bounds");
+    /* a stride that does not divide the segment (16 samples: 32 never does) */
+    HOSTILE(track_header(&b, 0, 0)[0] = (uint8_t)((track_header(&b, 0, 0)[0] & 0x8fu) | 0x50u),
+            BAD, "codec key stride divides the segment");
+    /* a left-out component past w */
+    HOSTILE(track_header(&b, 1, rot)[2] = 5, BAD, "codec dropped component <= 4");
+    /* more bits than the segment holds */
+    HOSTILE(
+        for (uint32_t a = 0; a < b.h->animated_count; ++a) {
+            uint8_t* th = track_header(&b, 0, a);
+            th[0] = (uint8_t)((th[0] & 0x80u) | 0x0fu); /* stride 1, 16 bits */
+            th[1] = 0xff;
+        },
+        BAD, "codec segment keys in bounds");
+    /* lo > hi in a segment range */
+    {
+        uint32_t s = 0, a = 0;
+        bool found = false;
+        hostile_reset(&b, c);
+        for (s = 0; s < S && !found; ++s) {
+            for (a = 0; a < b.h->animated_count && !found; ++a)
+                found = (track_header(&b, s, a)[0] & 0x80u) != 0u;
+        }
+        assert_true(found);
+        --s;
+        --a;
+        const uint32_t lo_at = 2u + (track_rec(&b, a)->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u);
+        HOSTILE((track_header(&b, s, a)[lo_at] = 200, track_header(&b, s, a)[lo_at + 3u] = 100),
+                BAD, "codec segment range lo <= hi");
+    }
+    /* the raw part: a joint track is not allowed beside the payload */
+    HOSTILE(b.c->codec = SW_CLIP_CODEC_QUANTIZED + 1u, BAD, "codec");
+
+    /* every truncation of the bytes, and every shorter declared size */
+    for (size_t n = 0; n < c->size; ++n) {
+        hostile_reset(&b, c);
+        const sw_clip* out = NULL;
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_not_equal(sw_clip_load(b.mem, n, &out, &err), SW_RESULT_OK);
+        assert_non_null(err.check);
+    }
+    for (uint32_t n = 48; n + 16u < c->size; n += 4) {
+        hostile_reset(&b, c);
+        b.c->size = n;
+        const sw_clip* out = NULL;
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_not_equal(sw_clip_load(b.mem, c->size, &out, &err), SW_RESULT_OK);
+        assert_non_null(err.check);
+    }
+    /* every byte flipped: rejected with a check, or loads and samples finite
+     * unit-rotation poses */
+    uint32_t rejected = 0, accepted = 0;
+    for (size_t i = 0; i < c->size; ++i) {
+        hostile_reset(&b, c);
+        b.mem[i] ^= 0xA5u;
+        const sw_clip* out = NULL;
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        sw_result r = sw_clip_load(b.mem, c->size, &out, &err);
+        if (r != SW_RESULT_OK) {
+            assert_non_null(err.check);
+            ++rejected;
+            continue;
+        }
+        ++accepted;
+        if (out->joints_count != J) continue;
+        SINEW_ALIGN16 sw_xform4 pose[2];
+        for (int k = 0; k <= 8; ++k) {
+            sw_sample_job job = {.clip = out,
+                                 .skeleton = f->skel,
+                                 .time = out->duration * (float)k / 8.0f,
+                                 .out = pose,
+                                 .out_count = 2};
+            if (!(job.time == job.time)) job.time = 0.0f;
+            assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+            const float* v = (const float*)(const void*)pose;
+            for (size_t e = 0; e < sizeof(pose) / (sizeof(float)); ++e)
+                assert_true(isfinite(v[e]));
+        }
+    }
+    print_message("flipped bytes: %u rejected, %u loaded and sampled\n", rejected, accepted);
+    assert_true(rejected > 0 && accepted > 0);
+    free(b.mem);
+    sw_clip_destroy(c, NULL);
+    fixture_free(f);
+}
+
+/* Compressed clips travel in archives as CLIP chunks. */
+static void test_archive_round_trip(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 0, NULL);
+    const sw_clip* clips[2] = {c, f->raw};
+    sw_archive_contents contents;
+    memset(&contents, 0, sizeof contents);
+    contents.skeletons = &f->skel;
+    contents.skeletons_count = 1;
+    contents.clips = clips;
+    contents.clips_count = 2;
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(sw_archive_write(&contents, NULL, &data, &size, NULL), SW_RESULT_OK);
+    sw_archive a;
+    assert_int_equal(sw_archive_load(data, size, &a, NULL), SW_RESULT_OK);
+    const sw_clip* back = sw_archive_clip(&a, 0);
+    assert_int_equal(back->codec, SW_CLIP_CODEC_QUANTIZED);
+    assert_int_equal(back->size, c->size);
+    assert_memory_equal(back, c, c->size);
+    SINEW_ALIGN16 sw_xform4 pa[2], pb[2];
+    sw_sample_job ja = {.clip = c, .skeleton = f->skel, .time = 0.77f, .out = pa, .out_count = 2};
+    sw_sample_job jb = ja;
+    jb.clip = back;
+    jb.skeleton = sw_archive_skeleton(&a, 0);
+    jb.out = pb;
+    assert_int_equal(sw_sample_job_run(&ja), SW_RESULT_OK);
+    assert_int_equal(sw_sample_job_run(&jb), SW_RESULT_OK);
+    assert_memory_equal(pa, pb, sizeof pa);
+    sw_free(NULL, data, size);
+    sw_clip_destroy(c, NULL);
+    fixture_free(f);
+}
+
+/* ---- arguments ---- */
+
+static void test_arguments(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* out = NULL;
+    sw_compress_options o = {0};
+    const sw_result INV = SW_RESULT_INVALID_ARGUMENT;
+    assert_int_equal(sw_compress_clip(NULL, f->raw, NULL, NULL, &out, NULL, NULL), INV);
+    assert_int_equal(sw_compress_clip(f->skel, NULL, NULL, NULL, &out, NULL, NULL), INV);
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, NULL, NULL, NULL, NULL, NULL), INV);
+    o.precision = -1.0f;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, NULL, NULL), INV);
+    o.precision = 0.0f;
+    o.shell = NAN;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, NULL, NULL), INV);
+    o.shell = 0.0f;
+    o.rate = INFINITY;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, NULL, NULL), INV);
+    o.rate = 0.0f;
+    o.segment_samples = 24;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, NULL, NULL), INV);
+    o.segment_samples = 2;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, NULL, NULL), INV);
+    o.segment_samples = 0;
+    float jp[J] = {0, 0, 0, -1, 0, 0};
+    o.joint_precision = jp;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, NULL, NULL), INV);
+    /* a compressed clip is not compressed again */
+    const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 0, NULL);
+    assert_int_equal(sw_compress_clip(f->skel, c, NULL, NULL, &out, NULL, NULL), INV);
+    /* the metric */
+    sw_clip_error e;
+    sw_clip_error_desc d = {.skeleton = f->skel, .reference = f->raw, .clip = c};
+    assert_int_equal(sw_clip_error_measure(NULL, NULL, &e, NULL), INV);
+    assert_int_equal(sw_clip_error_measure(&d, NULL, NULL, NULL), INV);
+    d.shell = -1.0f;
+    assert_int_equal(sw_clip_error_measure(&d, NULL, &e, NULL), INV);
+    d.shell = 0.0f;
+    d.rate = NAN;
+    assert_int_equal(sw_clip_error_measure(&d, NULL, &e, NULL), INV);
+    d.rate = 0.0f;
+    float few[4];
+    d.errors = few;
+    d.errors_count = 4;
+    assert_int_equal(sw_clip_error_measure(&d, NULL, &e, NULL), SW_RESULT_BUFFER_TOO_SMALL);
+    d.errors = NULL;
+    d.errors_count = 0;
+    /* a clip against itself: zero */
+    d.clip = f->raw;
+    assert_int_equal(sw_clip_error_measure(&d, NULL, &e, NULL), SW_RESULT_OK);
+    assert_true(e.max == 0.0f && e.p99 == 0.0f);
+    assert_int_equal(e.samples_count, KEYS);
+    assert_near(sw_compress_sample_rate(f->raw), RATE, 1e-3f);
+    /* per-joint precision: the hand held ten times tighter */
+    float tight[J] = {0, 0, 0, 0, 0, 1e-4f};
+    o.joint_precision = tight;
+    o.precision = 1e-3f;
+    o.shell = 1.0f;
+    sw_compress_stats st;
+    const sw_clip* t = NULL;
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &t, &st, NULL), SW_RESULT_OK);
+    d.clip = t;
+    d.shell = 1.0f;
+    float* errs = (float*)malloc(sizeof(float) * KEYS * J);
+    d.errors = errs;
+    d.errors_count = (uint64_t)KEYS * J;
+    assert_int_equal(sw_clip_error_measure(&d, NULL, &e, NULL), SW_RESULT_OK);
+    for (uint32_t i = 0; i < KEYS; ++i)
+        assert_true(errs[i * J + 5] <= 1.001e-4f);
+    free(errs);
+    sw_clip_destroy(t, NULL);
+    sw_clip_destroy(c, NULL);
+    fixture_free(f);
+}
+
+/* ---- real data ---- */
+
+/* CMU at precision 0.01, shell 3 (file units): ratios above ACL's and a
+ * decoded max error no larger than ACL's (issue 8), agreeing with an
+ * independent measure. */
+static void test_cmu_against_acl(void** state) {
+    (void)state;
+    static const struct {
+        const char* file;
+        double acl_ratio, acl_error;
+    } cases[3] = {
+        {"BVH/01_01.bvh", 16.32, 0.0178},
+        {"BVH/01_03.bvh", 15.72, 0.0186},
+        {"BVH/Boxing_Toes.bvh", 9.83, 0.0266},
+    };
+    for (int i = 0; i < 3; ++i) {
+        char path[512];
+        if (!sw_test_model_path(path, sizeof path, cases[i].file)) continue;
+        size_t size = 0;
+        char* text = (char*)sw_test_read_file(path, &size);
+        assert_non_null(text);
+        sw_bvh_result res;
+        assert_int_equal(sw_bvh_read(text, size, NULL, NULL, &res, NULL), SW_RESULT_OK);
+        free(text);
+        sw_compress_stats st;
+        const sw_clip* c = compress(res.skeleton, res.clip, 0.01f, 3.0f, 0, &st);
+        const double indep =
+            naive_error(res.skeleton, res.clip, c, sw_compress_sample_rate(res.clip), 3.0);
+        print_message("%s: %u joints x %u samples, %llu -> %llu bytes, ratio %.2f (ACL %.2f), "
+                      "max error %.5f (ACL %.4f, independent %.5f), p99 %.5f, %.2f s\n",
+                      cases[i].file, res.skeleton->joints_count, st.error.samples_count,
+                      (unsigned long long)st.raw_bytes, (unsigned long long)st.compressed_bytes,
+                      st.ratio, cases[i].acl_ratio, (double)st.error.max, cases[i].acl_error,
+                      indep, (double)st.error.p99, st.seconds);
+        assert_int_equal(st.raw_bytes, 40ull * res.skeleton->joints_count * res.frames_read);
+        assert_true(st.ratio > cases[i].acl_ratio);
+        assert_true(st.error.max <= cases[i].acl_error);
+        assert_true(indep <= cases[i].acl_error);
+        assert_near(indep, st.error.max, 1e-4);
+        sw_clip_destroy(c, NULL);
+        sw_bvh_result_free(&res, NULL);
+    }
+}
+
+/* RobotExpressive's 14 clips: under 0.1 mm at a 10 cm shell (metres). */
+static void test_robot_expressive(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
+    sw_scene scene;
+    memset(&scene, 0, sizeof scene);
+    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &scene, NULL), SW_RESULT_OK);
+    assert_int_equal(scene.clips_count, 14);
+    uint64_t raw = 0, packed = 0, source = 0;
+    double worst = 0.0;
+    for (uint32_t i = 0; i < scene.clips_count; ++i) {
+        sw_compress_stats st;
+        const sw_clip* c = compress(scene.skeleton, scene.clips[i], 1e-4f, 0.1f, 0, &st);
+        const double indep = naive_error(scene.skeleton, scene.clips[i], c,
+                                         sw_compress_sample_rate(scene.clips[i]), 0.1);
+        if (!(st.error.max < 1e-4f))
+            print_error("%s: %g\n", sw_clip_name(scene.clips[i]), (double)st.error.max);
+        assert_true(st.error.max < 1e-4f);
+        assert_true(indep < 1e-4);
+        assert_near(indep, st.error.max, 2e-6);
+        raw += st.raw_bytes;
+        packed += st.compressed_bytes;
+        source += scene.clips[i]->size;
+        if (st.error.max > worst) worst = st.error.max;
+        sw_clip_destroy(c, NULL);
+    }
+    print_message("RobotExpressive: 14 clips, raw (40 B/joint/sample) %llu, raw sinew clips %llu, "
+                  "compressed %llu bytes, max error %.3g m\n",
+                  (unsigned long long)raw, (unsigned long long)source,
+                  (unsigned long long)packed, worst);
+    sw_scene_free(&scene, NULL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_bound),   cmocka_unit_test(test_kept_parts),
+        cmocka_unit_test(test_cache_vs_cold),      cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_archive_round_trip), cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_cmu_against_acl),    cmocka_unit_test(test_robot_expressive),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
