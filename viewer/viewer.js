@@ -90,8 +90,11 @@
     $('blend_value').textContent = s.blend.toFixed(2);
     $('speed_label').textContent = showcase || loco ? 'Walker speed (m/s)' : 'Playback rate';
     $('speed_value').textContent = s.speed.toFixed(2);
+    // The scene runs on its own clock: no clip to scrub.
+    $('phase').style.visibility = showcase ? 'hidden' : '';
     if (document.activeElement !== $('phase')) $('phase').value = String(s.phase);
-    $('time').textContent = s.time.toFixed(2) + ' / ' + s.duration.toFixed(2) + ' s';
+    $('time').textContent = showcase ? 'scene time ' + s.time.toFixed(2) + ' s'
+      : s.time.toFixed(2) + ' / ' + s.duration.toFixed(2) + ' s';
     $('pause').textContent = s.paused ? 'Play' : 'Pause';
     $('look').checked = s.look.on;
     $('ik').checked = s.ik.on;

@@ -132,7 +132,7 @@ async function freePort() {
   });
 }
 
-async function waitFor(fn, what, ms = 20000) {
+async function waitFor(fn, what, ms = 30000) {
   const end = Date.now() + ms;
   let last;
   while (Date.now() < end) {
@@ -177,6 +177,15 @@ try {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
   const status = () => page.evaluate(() => window.sinewViewer && window.sinewViewer.status);
+  // The page refreshes its status once per frame: after an action, wait for
+  // a status from a later frame.
+  const freshStatus = async () => {
+    const f = (await status()).frames;
+    return waitFor(async () => {
+      const s = await status();
+      return s.frames > f + 1 && s;
+    }, 'a new frame');
+  };
   const setRange = (id, value) => page.evaluate(([i, v]) => {
     const el = document.getElementById(i);
     el.value = String(v);
@@ -219,14 +228,14 @@ try {
     const slow = await waitFor(async () => {
       const s = await status();
       return s.walker.speed < 0.15 && s;
-    }, 'the walker to slow down below 0.15 m/s', 15000);
+    }, 'the walker to slow down below 0.15 m/s', 30000);
     await page.screenshot({ path: path.join(shots, `speed_slow_${tag}.png`) });
     await setRange('speed', max);
     // Beyond a walk (the humanoid's walk is about 1.4 m/s).
     const fast = await waitFor(async () => {
       const s = await status();
       return s.walker.speed > 1.6 && s;
-    }, `the walker to pass 1.6 m/s (slider at ${max})`, 15000);
+    }, `the walker to pass 1.6 m/s (slider at ${max})`, 30000);
     await page.screenshot({ path: path.join(shots, `speed_fast_${tag}.png`) });
     if (slow.walker.weights && fast.walker.weights) {
       const w0 = slow.walker.weights, w1 = fast.walker.weights;
@@ -251,28 +260,30 @@ try {
       return s.look.on && !s.follow && s.paused;
     }, 'look on, follow off, paused');
     const box = await canvas.boundingBox();
-    const t0 = (await status()).look.target;
-    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
-    await page.waitForTimeout(100);
-    const t1 = (await status()).look.target;
-    assert(t0.every((x, i) => x === t1[i]), 'hover moved the target with follow off');
-    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.35);
-    const t2 = (await status()).look.target;
-    const d = Math.hypot(t2[0] - t1[0], t2[1] - t1[1], t2[2] - t1[2]);
-    assert(d > 0.05, 'target moved by ' + d.toFixed(3) + ' m only');
-    // A click further right lands further right on screen: the target's
-    // projection follows the mouse.
-    await page.mouse.click(box.x + box.width * 0.7, box.y + box.height * 0.35);
-    const t3 = (await status()).look.target;
-    const d2 = Math.hypot(t3[0] - t2[0], t3[1] - t2[1], t3[2] - t2[2]);
-    assert(d2 > 0.05, 'second click moved the target by ' + d2.toFixed(3) + ' m only');
-    assert(Math.abs(t3[1] - t2[1]) < 0.05, 'same screen row, but height changed');
-    await page.locator('#follow').check();
-    await page.locator('#pause').click();
-    await waitFor(async () => !(await status()).paused, 'playing again');
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(shots, 'look_target.png') });
-    return `[${t1.map((x) => x.toFixed(2))}] -> [${t2.map((x) => x.toFixed(2))}]`;
+    try {
+      const t0 = (await freshStatus()).look.target;
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.35);
+      const t1 = (await freshStatus()).look.target;
+      assert(t0.every((x, i) => x === t1[i]), 'hover moved the target with follow off');
+      await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.35);
+      const t2 = (await freshStatus()).look.target;
+      const d = Math.hypot(t2[0] - t1[0], t2[1] - t1[1], t2[2] - t1[2]);
+      assert(d > 0.05, 'target moved by ' + d.toFixed(3) + ' m only');
+      // A click further right on the same row: the target moves sideways on
+      // the vertical target plane, at the same height.
+      await page.mouse.click(box.x + box.width * 0.7, box.y + box.height * 0.35);
+      const t3 = (await freshStatus()).look.target;
+      const d2 = Math.hypot(t3[0] - t2[0], t3[1] - t2[1], t3[2] - t2[2]);
+      assert(d2 > 0.05, 'second click moved the target by ' + d2.toFixed(3) + ' m only');
+      assert(Math.abs(t3[1] - t2[1]) < 0.05, 'same screen row, but height changed');
+      return `[${t1.map((x) => x.toFixed(2))}] -> [${t2.map((x) => x.toFixed(2))}]`;
+    } finally {
+      await page.locator('#follow').check();
+      await page.locator('#pause').click();
+      await waitFor(async () => !(await status()).paused, 'playing again');
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(shots, 'look_target.png') });
+    }
   });
 
   await check('the skeleton toggle draws lines', async () => {
