@@ -72,7 +72,8 @@ static int demo_parse(int argc, char** argv, demo_args* a) {
             a->frame_w = w;
             a->frame_h = h;
         } else if (strcmp(arg, "--seed") == 0 && next) {
-            if (!cli_parse_double(next, &v) || v < 0.0 || v > 4294967295.0 || v != (double)(uint32_t)v) {
+            if (!cli_parse_double(next, &v) || v < 0.0 || v > 4294967295.0 ||
+                v != (double)(uint32_t)v) {
                 cli_error("demo", "--seed must be a whole number in [0, 2^32): \"%s\"", next);
                 return CLI_EXIT_USAGE;
             }
@@ -103,7 +104,8 @@ static bool demo_read_map(const char* path, char names[3][256]) {
         ++n;
         line[strcspn(line, "\r\n")] = 0;
         char* p = line;
-        while (*p == ' ' || *p == '\t') ++p;
+        while (*p == ' ' || *p == '\t')
+            ++p;
         if (*p == 0 || *p == '#') continue;
         char* eq = strchr(p, '=');
         if (!eq || eq[1] == 0) {
@@ -112,8 +114,8 @@ static bool demo_read_map(const char* path, char names[3][256]) {
             break;
         }
         *eq = 0;
-        int role = strcmp(p, "idle") == 0 ? 0
-                   : strcmp(p, "walk") == 0 ? 1
+        int role = strcmp(p, "idle") == 0                             ? 0
+                   : strcmp(p, "walk") == 0                           ? 1
                    : (strcmp(p, "jog") == 0 || strcmp(p, "run") == 0) ? 2
                                                                       : -1;
         if (role < 0) {
@@ -147,7 +149,8 @@ static float* demo_track_values(uint32_t frames, uint32_t comps, const float* sr
             constant = src[(size_t)f * stride + c] == src[c];
     *keys = constant ? 1u : frames;
     for (uint32_t f = 0; f < *keys; ++f)
-        for (uint32_t c = 0; c < comps; ++c) dst[(size_t)f * comps + c] = src[(size_t)f * stride + c];
+        for (uint32_t c = 0; c < comps; ++c)
+            dst[(size_t)f * comps + c] = src[(size_t)f * stride + c];
     return dst + (size_t)*keys * comps;
 }
 
@@ -206,17 +209,21 @@ static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint3
         for (uint32_t k = 0; k < 3; ++k) {
             float* start = v;
             v = demo_track_values(frames, comps[k], scratch + offs[k], 10, v, &keys);
-            ct[tc++] = (sw_clip_track_desc){.joint = place, .kind = kinds[k], .keys_count = keys,
-                                            .start = 0.0f, .rate = (float)fps, .values = start};
+            ct[tc++] = (sw_clip_track_desc){.joint = place,
+                                            .kind = kinds[k],
+                                            .keys_count = keys,
+                                            .start = 0.0f,
+                                            .rate = (float)fps,
+                                            .values = start};
         }
         const int16_t* parents = sw_skeleton_parents(s);
         const sw_xform4* rest = sw_skeleton_rest_pose(s);
         for (uint32_t j = 0; j < s->joints_count; ++j) {
             const uint32_t id = at + j;
             snprintf(names + id * 300u, 300, "%s:%s", a.name, sw_skeleton_joint_name(s, j));
-            joints[id] = (sw_skeleton_joint){names + id * 300u,
-                                             parents[j] < 0 ? (int32_t)place : (int32_t)at + parents[j],
-                                             sw_pose_get(rest, j)};
+            joints[id] = (sw_skeleton_joint){
+                names + id * 300u, parents[j] < 0 ? (int32_t)place : (int32_t)at + parents[j],
+                sw_pose_get(rest, j)};
             sw_quat prev = sw_quat_identity();
             for (uint32_t f = 0; f < frames; ++f) {
                 sw_xform x = sw_pose_get(tracks[i].local + (size_t)f * s->packets_count, j);
@@ -229,8 +236,12 @@ static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint3
             for (uint32_t k = 0; k < 3; ++k) {
                 float* start = v;
                 v = demo_track_values(frames, comps[k], scratch + offs[k], 10, v, &keys);
-                ct[tc++] = (sw_clip_track_desc){.joint = id, .kind = kinds[k], .keys_count = keys,
-                                                .start = 0.0f, .rate = (float)fps, .values = start};
+                ct[tc++] = (sw_clip_track_desc){.joint = id,
+                                                .kind = kinds[k],
+                                                .keys_count = keys,
+                                                .start = 0.0f,
+                                                .rate = (float)fps,
+                                                .values = start};
             }
         }
         at += s->joints_count;
@@ -243,8 +254,11 @@ static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint3
         goto done;
     }
     const float duration = (float)((double)(frames - 1) / fps);
-    const sw_clip_desc cd = {.name = "demo", .duration = duration, .joints_count = total,
-                             .tracks = ct, .tracks_count = tc};
+    const sw_clip_desc cd = {.name = "demo",
+                             .duration = duration,
+                             .joints_count = total,
+                             .tracks = ct,
+                             .tracks_count = tc};
     r = sw_clip_create(&cd, NULL, &clip, &err);
     if (r != SW_RESULT_OK) {
         cli_report("demo", "clip", SW_ASSET_FORMAT_NONE, r, &err);
@@ -269,21 +283,32 @@ static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint3
             }
             for (uint32_t p = 0; p < m->palette_count; ++p)
                 pal[p] = (uint16_t)(base + sw_mesh_palette(m)[p]);
-            for (uint32_t t = 0; t < m->morph_targets_count; ++t) mnames[t] = sw_mesh_morph_name(m, t);
+            for (uint32_t t = 0; t < m->morph_targets_count; ++t)
+                mnames[t] = sw_mesh_morph_name(m, t);
             char mname[300];
             snprintf(mname, sizeof mname, "%s:%s", a.name, sw_mesh_name(m));
-            const sw_mesh_desc md = {
-                .name = mname, .vertices_count = m->vertices_count,
-                .positions = sw_mesh_positions(m), .normals = sw_mesh_normals(m),
-                .uvs = sw_mesh_uvs(m), .joints = sw_mesh_joints(m), .weights = sw_mesh_weights(m),
-                .indices = sw_mesh_indices(m), .indices_count = m->indices_count, .palette = pal,
-                .inverse_binds = sw_mesh_inverse_binds(m), .palette_count = m->palette_count,
-                .skeleton_joints_count = total, .morph_targets_count = m->morph_targets_count,
-                .morph_positions = sw_mesh_morph_positions(m),
-                .morph_normals = sw_mesh_morph_normals(m), .morph_names = mnames};
+            const sw_mesh_desc md = {.name = mname,
+                                     .vertices_count = m->vertices_count,
+                                     .positions = sw_mesh_positions(m),
+                                     .normals = sw_mesh_normals(m),
+                                     .uvs = sw_mesh_uvs(m),
+                                     .joints = sw_mesh_joints(m),
+                                     .weights = sw_mesh_weights(m),
+                                     .indices = sw_mesh_indices(m),
+                                     .indices_count = m->indices_count,
+                                     .palette = pal,
+                                     .inverse_binds = sw_mesh_inverse_binds(m),
+                                     .palette_count = m->palette_count,
+                                     .skeleton_joints_count = total,
+                                     .morph_targets_count = m->morph_targets_count,
+                                     .morph_positions = sw_mesh_morph_positions(m),
+                                     .morph_normals = sw_mesh_morph_normals(m),
+                                     .morph_names = mnames};
             r = sw_mesh_create(&md, NULL, &meshes[meshes_count], &err);
-            if (r == SW_RESULT_OK) ++meshes_count;
-            else cli_report("demo", mname, SW_ASSET_FORMAT_NONE, r, &err);
+            if (r == SW_RESULT_OK)
+                ++meshes_count;
+            else
+                cli_report("demo", mname, SW_ASSET_FORMAT_NONE, r, &err);
             free(pal);
             free((void*)mnames);
         }
@@ -291,8 +316,11 @@ static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint3
     }
     if (r != SW_RESULT_OK) goto done;
     const sw_clip* clips[1] = {clip};
-    const sw_scene scene = {.skeleton = skel, .clips = clips, .clips_count = 1,
-                            .meshes = meshes, .meshes_count = meshes_count};
+    const sw_scene scene = {.skeleton = skel,
+                            .clips = clips,
+                            .clips_count = 1,
+                            .meshes = meshes,
+                            .meshes_count = meshes_count};
     void* data = NULL;
     r = sw_gltf_export(&scene, NULL, NULL, &data, glb_size, &err);
     if (r == SW_RESULT_OK) {
@@ -305,7 +333,8 @@ static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint3
     }
     rc = CLI_EXIT_OK;
 done:
-    for (uint32_t k = 0; k < meshes_count; ++k) sw_mesh_destroy(meshes[k], NULL);
+    for (uint32_t k = 0; k < meshes_count; ++k)
+        sw_mesh_destroy(meshes[k], NULL);
     if (clip) sw_clip_destroy(clip, NULL);
     if (skel) sw_skeleton_destroy(skel, NULL);
     free(joints);
@@ -417,10 +446,10 @@ static int demo_write_metrics(const char* path, const demo_args* a, uint32_t fra
 }
 
 static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint32_t frames,
-                         const char* character, uint32_t joints, size_t glb_size,
-                         uint32_t strip_w, uint32_t strip_h) {
-    printf("sinew demo: %.3g s at %.3g fps (%u frames), character %s\n", a->seconds, a->fps,
-           frames, character);
+                         const char* character, uint32_t joints, size_t glb_size, uint32_t strip_w,
+                         uint32_t strip_h) {
+    printf("sinew demo: %.3g s at %.3g fps (%u frames), character %s\n", a->seconds, a->fps, frames,
+           character);
     printf("  %-44s %s\n", "metric", "value");
     printf("  %-44s max %.3f, mean %.3f over %u steps\n",
            "locomotion planted-foot sliding, locked (cm)", (double)m->locomotion_slide_max * 100.0,
@@ -435,10 +464,12 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
            (double)m->transition_velocity_jump_max, m->transitions);
     printf("  %-44s %.3f over %u hits\n", "hit cut joint velocity jump (m/s)",
            (double)m->hit_velocity_jump_max, m->hits);
-    printf("  %-44s %.4f\n", "reach IK end-effector error (cm)", (double)m->reach_error_max * 100.0);
+    printf("  %-44s %.4f\n", "reach IK end-effector error (cm)",
+           (double)m->reach_error_max * 100.0);
     printf("  %-44s %.4f (%u frames out of reach)\n", "arm IK end-effector error (cm)",
            (double)m->arm_error_max * 100.0, m->arm_out_of_reach_frames);
-    printf("  %-44s %.3f\n", "foot ground penetration (cm)", (double)m->foot_penetration_max * 100.0);
+    printf("  %-44s %.3f\n", "foot ground penetration (cm)",
+           (double)m->foot_penetration_max * 100.0);
     printf("  %-44s %.3f\n", "walker tip ground penetration (cm)",
            (double)m->spider_penetration_max * 100.0);
     if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_IK))
@@ -488,7 +519,8 @@ int cli_demo(int argc, char** argv) {
                 sw_asset_free(&asset);
                 return CLI_EXIT_FAIL;
             }
-            for (int k = 0; k < 3; ++k) opt.clip_names[k] = map_names[k][0] ? map_names[k] : NULL;
+            for (int k = 0; k < 3; ++k)
+                opt.clip_names[k] = map_names[k][0] ? map_names[k] : NULL;
         }
     }
     sw_showcase* sc = NULL;
@@ -505,7 +537,8 @@ int cli_demo(int argc, char** argv) {
     sw_raster frame;
     memset(&frame, 0, sizeof frame);
     const uint32_t strip_w = a.frame_w * DEMO_STRIP_COLUMNS;
-    const uint32_t strip_h = a.frame_h * ((DEMO_STRIP_FRAMES + DEMO_STRIP_COLUMNS - 1) / DEMO_STRIP_COLUMNS);
+    const uint32_t strip_h =
+        a.frame_h * ((DEMO_STRIP_FRAMES + DEMO_STRIP_COLUMNS - 1) / DEMO_STRIP_COLUMNS);
     uint8_t* strip = (uint8_t*)calloc((size_t)strip_w * strip_h, 1);
     rc = CLI_EXIT_FAIL;
     if (!strip || sw_raster_init(&frame, a.frame_w, a.frame_h, NULL) != SW_RESULT_OK) {
@@ -516,7 +549,8 @@ int cli_demo(int argc, char** argv) {
     for (uint32_t i = 0; i < na; ++i) {
         const sw_showcase_actor act = sw_showcase_get_actor(sc, i);
         tracks[i].world = (sw_xform*)malloc(frames * sizeof(sw_xform));
-        tracks[i].local = (sw_xform4*)malloc((size_t)frames * act.skeleton->packets_count * sizeof(sw_xform4));
+        tracks[i].local =
+            (sw_xform4*)malloc((size_t)frames * act.skeleton->packets_count * sizeof(sw_xform4));
         if (!tracks[i].world || !tracks[i].local) {
             cli_error("demo", "out of memory");
             goto done;
@@ -540,17 +574,22 @@ int cli_demo(int argc, char** argv) {
                    act.skeleton->packets_count * sizeof(sw_xform4));
         }
         /* Six frames spread over the run (the first a little in, once things move). */
-        while (slot < DEMO_STRIP_FRAMES &&
-               f == (uint32_t)((double)(frames - 1) * (0.08 + 0.92 * slot / (DEMO_STRIP_FRAMES - 1)) + 0.5)) {
+        while (
+            slot < DEMO_STRIP_FRAMES &&
+            f == (uint32_t)((double)(frames - 1) * (0.08 + 0.92 * slot / (DEMO_STRIP_FRAMES - 1)) +
+                            0.5)) {
             if (demo_render(sc, &frame, strip, strip_w, slot) != CLI_EXIT_OK) goto done;
             ++slot;
         }
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/demo.png", a.out);
-    const sw_png_image img = {.width = strip_w, .height = strip_h,
-                              .format = SW_PNG_FORMAT_INDEXED, .pixels = strip,
-                              .palette = frame.palette, .palette_count = SW_RASTER_PALETTE_COUNT};
+    const sw_png_image img = {.width = strip_w,
+                              .height = strip_h,
+                              .format = SW_PNG_FORMAT_INDEXED,
+                              .pixels = strip,
+                              .palette = frame.palette,
+                              .palette_count = SW_RASTER_PALETTE_COUNT};
     r = sw_png_write_file(&img, path);
     if (r != SW_RESULT_OK) {
         cli_error("demo", "%s: %s", path, sw_result_str(r));
@@ -559,7 +598,8 @@ int cli_demo(int argc, char** argv) {
     snprintf(path, sizeof path, "%s/demo.glb", a.out);
     size_t glb_size = 0;
     uint32_t joints = 0;
-    if (demo_write_glb(sc, tracks, frames, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK) goto done;
+    if (demo_write_glb(sc, tracks, frames, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK)
+        goto done;
     snprintf(path, sizeof path, "%s/metrics.json", a.out);
     const sw_showcase_metrics* m = sw_showcase_get_metrics(sc);
     if (demo_write_metrics(path, &a, frames, m, character_name) != CLI_EXIT_OK) goto done;

@@ -3,8 +3,8 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "sinew/showcase/character.h"
 #include "showcase/scene_internal.h"
+#include "sinew/showcase/character.h"
 
 enum {
     SW__A_LOCO = 0,
@@ -47,7 +47,7 @@ typedef struct sw__sc_human {
     int32_t r_arm, r_forearm, r_hand;
     int32_t l_upleg, l_leg, l_foot, r_upleg, r_leg, r_foot;
     bool legs, reach;
-    float ankle_height; /* model-space ankle height in the idle pose (character units) */
+    float ankle_height;   /* model-space ankle height in the idle pose (character units) */
     sw_vec3 head_forward; /* head-local axis that faces +Z in the idle pose */
     float scale;          /* character units to metres */
     float lift;           /* world height of the character's origin (its feet on the ground) */
@@ -170,7 +170,8 @@ static bool sw__contains_ci(const char* s, const char* word) {
     const size_t n = strlen(word);
     for (; *s; ++s) {
         size_t k = 0;
-        while (k < n && s[k] && tolower((unsigned char)s[k]) == word[k]) ++k;
+        while (k < n && s[k] && tolower((unsigned char)s[k]) == word[k])
+            ++k;
         if (k == n) return true;
     }
     return false;
@@ -190,7 +191,8 @@ static int32_t sw__find(const sw_skeleton* s, const char* const* names, uint32_t
             if (lj <= ln || (jn[lj - ln - 1] != ':' && jn[lj - ln - 1] != '_')) continue;
             bool same = true;
             for (size_t k = 0; k < ln && same; ++k)
-                same = tolower((unsigned char)jn[lj - ln + k]) == tolower((unsigned char)names[i][k]);
+                same =
+                    tolower((unsigned char)jn[lj - ln + k]) == tolower((unsigned char)names[i][k]);
             if (same) return (int32_t)j;
         }
     }
@@ -223,8 +225,8 @@ static sw_result sw__fail(sw_error* err, sw_result r, const char* check) {
 
 /* Samples `clip` at `time` into `local` (no cache). */
 static void sw__sample(const sw_skeleton* s, const sw_clip* clip, float time, sw_xform4* local) {
-    const sw_sample_job job = {.clip = clip, .skeleton = s, .time = time, .out = local,
-                               .out_count = s->packets_count};
+    const sw_sample_job job = {
+        .clip = clip, .skeleton = s, .time = time, .out = local, .out_count = s->packets_count};
     (void)sw_sample_job_run(&job);
 }
 
@@ -355,8 +357,8 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
     h->legs = sw__is_ancestor(s, h->hips, h->l_upleg) && sw__is_ancestor(s, h->l_upleg, h->l_leg) &&
               sw__is_ancestor(s, h->l_leg, h->l_foot) && sw__is_ancestor(s, h->hips, h->r_upleg) &&
               sw__is_ancestor(s, h->r_upleg, h->r_leg) && sw__is_ancestor(s, h->r_leg, h->r_foot);
-    h->reach = sw__is_ancestor(s, h->r_arm, h->r_forearm) &&
-               sw__is_ancestor(s, h->r_forearm, h->r_hand);
+    h->reach =
+        sw__is_ancestor(s, h->r_arm, h->r_forearm) && sw__is_ancestor(s, h->r_forearm, h->r_hand);
     /* The idle pose at time 0 gives the ankle height, the size and the head's forward axis. */
     sw_xform4* local = (sw_xform4*)sw__sc_alloc(&sc->mem, s->packets_count * sizeof(sw_xform4));
     sw_mat4* model = (sw_mat4*)sw__sc_alloc(&sc->mem, s->joints_count * sizeof(sw_mat4));
@@ -381,10 +383,12 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
         float lo = INFINITY, hi = -INFINITY;
         for (uint32_t k = 0; k < sc->chr->meshes_count; ++k) {
             const sw_mesh* m = sc->chr->meshes[k];
-            const sw_skinning_job job = {.model = model, .model_count = s->joints_count,
+            const sw_skinning_job job = {.model = model,
+                                         .model_count = s->joints_count,
                                          .joints = sw_mesh_palette(m),
                                          .inverse_bind = sw_mesh_inverse_binds(m),
-                                         .count = m->palette_count, .out = pal,
+                                         .count = m->palette_count,
+                                         .out = pal,
                                          .out_count = 1024};
             if (sw_skinning_job_run(&job) != SW_RESULT_OK) continue;
             const float* pos = sw_mesh_positions(m);
@@ -394,7 +398,8 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
                 const sw_vec3 p = sw_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
                 float y = 0.0f;
                 for (uint32_t c = 0; c < 4; ++c)
-                    if (wv[4 * v + c] > 0.0f) y += wv[4 * v + c] * sw_mat4_point(&pal[jv[4 * v + c]], p).y;
+                    if (wv[4 * v + c] > 0.0f)
+                        y += wv[4 * v + c] * sw_mat4_point(&pal[jv[4 * v + c]], p).y;
                 lo = fminf(lo, y);
                 hi = fmaxf(hi, y);
             }
@@ -420,48 +425,62 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
 
 static sw_result sw__loco_setup(sw_showcase* sc, sw_error* err) {
     static const char* const markers[2] = {"LeftFootDown", "RightFootDown"};
-    const bool move_sync = sw__has_event(sc->clip_walk, markers[0]) &&
-                           sw__has_event(sc->clip_walk, markers[1]) &&
-                           sw__has_event(sc->clip_jog, markers[0]) &&
-                           sw__has_event(sc->clip_jog, markers[1]);
+    const bool move_sync =
+        sw__has_event(sc->clip_walk, markers[0]) && sw__has_event(sc->clip_walk, markers[1]) &&
+        sw__has_event(sc->clip_jog, markers[0]) && sw__has_event(sc->clip_jog, markers[1]);
     const bool idle_sync = move_sync && sw__has_event(sc->clip_idle, markers[0]) &&
                            sw__has_event(sc->clip_idle, markers[1]);
     const bool two_moves = sc->clip_walk != sc->clip_jog;
     const sw_animator_param_desc params[1] = {{.name = "speed"}};
     sw_animator_member_desc members[3];
     uint32_t mc = 0;
-    if (idle_sync || !move_sync) members[mc++] = (sw_animator_member_desc){sw_clip_name(sc->clip_idle), 0.0f, 0.0f};
+    if (idle_sync || !move_sync)
+        members[mc++] = (sw_animator_member_desc){sw_clip_name(sc->clip_idle), 0.0f, 0.0f};
     if (sc->clip_walk != sc->clip_idle)
-        members[mc++] = (sw_animator_member_desc){sw_clip_name(sc->clip_walk), sc->speed_walk, 0.0f};
+        members[mc++] =
+            (sw_animator_member_desc){sw_clip_name(sc->clip_walk), sc->speed_walk, 0.0f};
     if (two_moves && sc->clip_jog != sc->clip_idle)
         members[mc++] = (sw_animator_member_desc){sw_clip_name(sc->clip_jog), sc->speed_jog, 0.0f};
-    const sw_animator_blend_space_desc space = {
-        .name = "move", .param_x = "speed", .members = members, .members_count = mc,
-        .sync_markers = move_sync ? markers : NULL, .sync_markers_count = move_sync ? 2u : 0u};
+    const sw_animator_blend_space_desc space = {.name = "move",
+                                                .param_x = "speed",
+                                                .members = members,
+                                                .members_count = mc,
+                                                .sync_markers = move_sync ? markers : NULL,
+                                                .sync_markers_count = move_sync ? 2u : 0u};
     /* Idle as its own state when it lacks the markers: crossfades by speed. */
     const bool split = move_sync && !idle_sync;
     const sw_animator_state_desc states[2] = {
         {.name = "Move", .motion = SW_ANIMATOR_MOTION_BLEND_SPACE, .target = "move"},
         {.name = "Idle", .motion = SW_ANIMATOR_MOTION_CLIP, .target = sw_clip_name(sc->clip_idle)},
     };
-    const sw_animator_condition_desc go = {.param = "speed", .op = SW_ANIMATOR_OP_GREATER,
-                                           .value = 0.25f * sc->speed_walk};
-    const sw_animator_condition_desc stop = {.param = "speed", .op = SW_ANIMATOR_OP_LESS,
-                                             .value = 0.15f * sc->speed_walk};
+    const sw_animator_condition_desc go = {
+        .param = "speed", .op = SW_ANIMATOR_OP_GREATER, .value = 0.25f * sc->speed_walk};
+    const sw_animator_condition_desc stop = {
+        .param = "speed", .op = SW_ANIMATOR_OP_LESS, .value = 0.15f * sc->speed_walk};
     const sw_animator_transition_desc tr[2] = {
         {.from = "Idle", .to = "Move", .conditions = &go, .conditions_count = 1, .duration = 0.3f},
-        {.from = "Move", .to = "Idle", .conditions = &stop, .conditions_count = 1,
+        {.from = "Move",
+         .to = "Idle",
+         .conditions = &stop,
+         .conditions_count = 1,
          .duration = 0.3f},
     };
-    const sw_animator_machine_desc machine = {.name = "Locomotion", .states = states,
+    const sw_animator_machine_desc machine = {.name = "Locomotion",
+                                              .states = states,
                                               .states_count = split ? 2u : 1u,
                                               .transitions = split ? tr : NULL,
                                               .transitions_count = split ? 2u : 0u,
                                               .entry = split ? "Idle" : "Move"};
     const sw_animator_layer_desc layer = {.name = "Base", .machine = "Locomotion"};
     const sw_animator_desc desc = {
-        .params = params, .params_count = 1, .blend_spaces = &space, .blend_spaces_count = 1,
-        .machines = &machine, .machines_count = 1, .layers = &layer, .layers_count = 1,
+        .params = params,
+        .params_count = 1,
+        .blend_spaces = &space,
+        .blend_spaces_count = 1,
+        .machines = &machine,
+        .machines_count = 1,
+        .layers = &layer,
+        .layers_count = 1,
         .root_motion_joint = sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips)};
     if (move_sync) sc->metrics.features |= SW_SHOWCASE_FEATURE_SYNC;
     if (move_sync && sc->hum.legs) sc->metrics.features |= SW_SHOWCASE_FEATURE_FOOT_TRACK;
@@ -484,7 +503,8 @@ static sw_result sw__hit_clip(sw_showcase* sc, const sw_clip** out, sw_error* er
     const sw_skeleton* s = sc->chr->skeleton;
     sw_xform4* local = (sw_xform4*)sw__sc_alloc(&sc->mem, s->packets_count * sizeof(sw_xform4));
     const uint32_t n = s->joints_count;
-    sw_clip_track_desc* tracks = (sw_clip_track_desc*)sw__sc_alloc(&sc->mem, 3u * n * sizeof(sw_clip_track_desc));
+    sw_clip_track_desc* tracks =
+        (sw_clip_track_desc*)sw__sc_alloc(&sc->mem, 3u * n * sizeof(sw_clip_track_desc));
     float* values = (float*)sw__sc_alloc(&sc->mem, (size_t)n * (3 + 4 * 4 + 3) * sizeof(float));
     if (!local || !tracks || !values) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
     sw__sample(s, sc->clip_idle, 0.0f, local);
@@ -498,8 +518,11 @@ static sw_result sw__hit_clip(sw_showcase* sc, const sw_clip** out, sw_error* er
                             (int32_t)j == sc->hum.neck;
         const bool push = (int32_t)j == sc->hum.hips;
         v[0] = x.t.x, v[1] = x.t.y, v[2] = x.t.z;
-        tracks[tc++] = (sw_clip_track_desc){.joint = j, .kind = SW_TRACK_KIND_TRANSLATION,
-                                            .keys_count = 1, .times = times, .values = v};
+        tracks[tc++] = (sw_clip_track_desc){.joint = j,
+                                            .kind = SW_TRACK_KIND_TRANSLATION,
+                                            .keys_count = 1,
+                                            .times = times,
+                                            .values = v};
         v += 3;
         if (push) {
             /* replace the single key by four: pushed back 6 cm (character units) */
@@ -514,20 +537,26 @@ static sw_result sw__hit_clip(sw_showcase* sc, const sw_clip** out, sw_error* er
         }
         const uint32_t keys = flinch ? 4u : 1u;
         for (uint32_t k = 0; k < keys; ++k) {
-            const sw_quat q = sw_quat_normalize(sw_quat_mul(
-                x.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.32f * bend[k])));
+            const sw_quat q = sw_quat_normalize(
+                sw_quat_mul(x.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.32f * bend[k])));
             v[4 * k] = q.x, v[4 * k + 1] = q.y, v[4 * k + 2] = q.z, v[4 * k + 3] = q.w;
         }
-        tracks[tc++] = (sw_clip_track_desc){.joint = j, .kind = SW_TRACK_KIND_ROTATION,
-                                            .keys_count = keys, .times = times, .values = v};
+        tracks[tc++] = (sw_clip_track_desc){.joint = j,
+                                            .kind = SW_TRACK_KIND_ROTATION,
+                                            .keys_count = keys,
+                                            .times = times,
+                                            .values = v};
         v += 4 * keys;
         v[0] = x.s.x, v[1] = x.s.y, v[2] = x.s.z;
-        tracks[tc++] = (sw_clip_track_desc){.joint = j, .kind = SW_TRACK_KIND_SCALE,
-                                            .keys_count = 1, .times = times, .values = v};
+        tracks[tc++] = (sw_clip_track_desc){
+            .joint = j, .kind = SW_TRACK_KIND_SCALE, .keys_count = 1, .times = times, .values = v};
         v += 3;
     }
-    const sw_clip_desc desc = {.name = "sinew_hit", .duration = times[3], .joints_count = n,
-                               .tracks = tracks, .tracks_count = tc};
+    const sw_clip_desc desc = {.name = "sinew_hit",
+                               .duration = times[3],
+                               .joints_count = n,
+                               .tracks = tracks,
+                               .tracks_count = tc};
     if (sc->mem.clips_count == SW__SC_MAX_OWNED) return SW_RESULT_LIMIT;
     const sw_result r = sw_clip_create(&desc, &sc->mem.alloc, out, err);
     if (r == SW_RESULT_OK) sc->mem.clips[sc->mem.clips_count++] = *out;
@@ -535,28 +564,38 @@ static sw_result sw__hit_clip(sw_showcase* sc, const sw_clip** out, sw_error* er
 }
 
 static sw_result sw__hit_setup(sw_showcase* sc, sw_error* err) {
-    const sw_animator_param_desc params[1] = {{.name = "hit", .type = SW_ANIMATOR_PARAM_TYPE_TRIGGER}};
+    const sw_animator_param_desc params[1] = {
+        {.name = "hit", .type = SW_ANIMATOR_PARAM_TYPE_TRIGGER}};
     const sw_animator_state_desc states[2] = {
         {.name = "Guard", .motion = SW_ANIMATOR_MOTION_CLIP, .target = sw_clip_name(sc->clip_idle)},
         {.name = "Hit", .motion = SW_ANIMATOR_MOTION_CLIP, .target = "sinew_hit", .once = true},
     };
     const sw_animator_condition_desc cond = {.param = "hit", .op = SW_ANIMATOR_OP_TRIGGER};
     const sw_animator_transition_desc tr[2] = {
-        {.from = NULL, .to = "Hit", .conditions = &cond, .conditions_count = 1, .duration = 0.0f,
+        {.from = NULL,
+         .to = "Hit",
+         .conditions = &cond,
+         .conditions_count = 1,
+         .duration = 0.0f,
          .to_self = true},
-        {.from = "Hit", .to = "Guard", .has_exit_time = true, .exit_time = 1.0f,
-         .duration = 0.25f},
+        {.from = "Hit", .to = "Guard", .has_exit_time = true, .exit_time = 1.0f, .duration = 0.25f},
     };
-    const sw_animator_machine_desc machine = {.name = "Block", .states = states,
-                                              .states_count = 2, .transitions = tr,
+    const sw_animator_machine_desc machine = {.name = "Block",
+                                              .states = states,
+                                              .states_count = 2,
+                                              .transitions = tr,
                                               .transitions_count = 2};
     const sw_animator_layer_desc layer = {.name = "Base", .machine = "Block"};
-    const sw_animator_desc desc = {.params = params, .params_count = 1, .machines = &machine,
-                                   .machines_count = 1, .layers = &layer, .layers_count = 1};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 1,
+                                   .machines = &machine,
+                                   .machines_count = 1,
+                                   .layers = &layer,
+                                   .layers_count = 1};
     sw_result r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->hit, err);
     if (r != SW_RESULT_OK) return r;
-    const int32_t shake[6] = {sc->hum.spine1, sc->hum.neck, sc->hum.head, sc->hum.r_arm,
-                              sc->hum.r_forearm, sc->hum.spine};
+    const int32_t shake[6] = {sc->hum.spine1, sc->hum.neck,      sc->hum.head,
+                              sc->hum.r_arm,  sc->hum.r_forearm, sc->hum.spine};
     for (uint32_t k = 0; k < 6; ++k)
         if (shake[k] >= 0) sc->shake_joints[sc->shake_joints_count++] = (uint32_t)shake[k];
     const int32_t chain[4] = {sc->hum.spine, sc->hum.spine1, sc->hum.neck, sc->hum.head};
@@ -575,32 +614,64 @@ static sw_result sw__hit_setup(sw_showcase* sc, sw_error* err) {
 }
 
 static sw_result sw__idle_setup(sw_showcase* sc, sw_error* err) {
-    const sw_animator_param_desc params[4] = {
-        {.name = "energy"}, {.name = "tempo", .value = 1.0f}, {.name = "look_x"}, {.name = "look_y"}};
+    const sw_animator_param_desc params[4] = {{.name = "energy"},
+                                              {.name = "tempo", .value = 1.0f},
+                                              {.name = "look_x"},
+                                              {.name = "look_y"}};
     sw_animator_member_desc members[2] = {{sw_clip_name(sc->clip_idle), 0.0f, 0.0f},
                                           {sw_clip_name(sc->clip_walk), 1.0f, 0.0f}};
-    const sw_animator_blend_space_desc space = {.name = "mix", .param_x = "energy",
+    const sw_animator_blend_space_desc space = {.name = "mix",
+                                                .param_x = "energy",
                                                 .members = members,
-                                                .members_count = sc->clip_walk != sc->clip_idle ? 2u : 1u};
-    const sw_animator_state_desc state = {.name = "Idle", .motion = SW_ANIMATOR_MOTION_BLEND_SPACE,
-                                          .target = "mix", .speed_param = "tempo"};
+                                                .members_count =
+                                                    sc->clip_walk != sc->clip_idle ? 2u : 1u};
+    const sw_animator_state_desc state = {.name = "Idle",
+                                          .motion = SW_ANIMATOR_MOTION_BLEND_SPACE,
+                                          .target = "mix",
+                                          .speed_param = "tempo"};
     const sw_animator_machine_desc machine = {.name = "Idle", .states = &state, .states_count = 1};
     const sw_animator_layer_desc layer = {.name = "Base", .machine = "Idle"};
     const sw_animator_desc desc = {
-        .params = params, .params_count = 4, .blend_spaces = &space, .blend_spaces_count = 1,
-        .machines = &machine, .machines_count = 1, .layers = &layer, .layers_count = 1,
+        .params = params,
+        .params_count = 4,
+        .blend_spaces = &space,
+        .blend_spaces_count = 1,
+        .machines = &machine,
+        .machines_count = 1,
+        .layers = &layer,
+        .layers_count = 1,
         .root_motion_joint = sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips)};
     sw_result r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->idle, err);
     if (r != SW_RESULT_OK) return r;
     const sw_animator_idle_channel ch[4] = {
-        {.param = 0, .min = 0.0f, .max = 0.3f, .min_speed = 0.05f, .max_speed = 0.2f,
-         .min_hold = 0.5f, .max_hold = 2.5f},
-        {.param = 1, .min = 0.75f, .max = 1.25f, .min_speed = 0.05f, .max_speed = 0.15f,
-         .min_hold = 1.0f, .max_hold = 3.0f},
-        {.param = 2, .min = -1.0f, .max = 1.0f, .min_speed = 0.3f, .max_speed = 1.0f,
-         .min_hold = 0.4f, .max_hold = 2.0f},
-        {.param = 3, .min = -0.35f, .max = 0.25f, .min_speed = 0.2f, .max_speed = 0.6f,
-         .min_hold = 0.5f, .max_hold = 2.0f},
+        {.param = 0,
+         .min = 0.0f,
+         .max = 0.3f,
+         .min_speed = 0.05f,
+         .max_speed = 0.2f,
+         .min_hold = 0.5f,
+         .max_hold = 2.5f},
+        {.param = 1,
+         .min = 0.75f,
+         .max = 1.25f,
+         .min_speed = 0.05f,
+         .max_speed = 0.15f,
+         .min_hold = 1.0f,
+         .max_hold = 3.0f},
+        {.param = 2,
+         .min = -1.0f,
+         .max = 1.0f,
+         .min_speed = 0.3f,
+         .max_speed = 1.0f,
+         .min_hold = 0.4f,
+         .max_hold = 2.0f},
+        {.param = 3,
+         .min = -0.35f,
+         .max = 0.25f,
+         .min_speed = 0.2f,
+         .max_speed = 0.6f,
+         .min_hold = 0.5f,
+         .max_hold = 2.0f},
     };
     return sw_animator_idle_init(&sc->idle_ctl, ch, 4, 0x51DE0000ull + sc->seed);
 }
@@ -770,7 +841,8 @@ static sw_result sw__spider_setup(sw_showcase* sc, sw_error* err) {
         const uint32_t pair = i / 2u;
         sc->legs[legs] = (sw_walker_leg){.rest = sw_vec3_make(tip.x, 0.0f, tip.z),
                                          .group = (pair + (i % 2u)) % 2u};
-        sc->chains[legs] = (sw_walker_chain){.joints = sc->chain_joints[legs], .joints_count = 4,
+        sc->chains[legs] = (sw_walker_chain){.joints = sc->chain_joints[legs],
+                                             .joints_count = 4,
                                              .solver = SW_WALKER_SOLVER_FABRIK,
                                              .pole = sw_vec3_make(0, 1, 0)};
         sc->spider_tips[legs] = sc->chain_joints[legs][3];
@@ -778,20 +850,27 @@ static sw_result sw__spider_setup(sw_showcase* sc, sw_error* err) {
     }
     if (legs == 0) return sw__fail(err, SW_RESULT_NOT_FOUND, "spider legs Leg<i>_Coxa..Tip");
     sc->spider_legs = legs;
-    sc->walker = (sw_walker_desc){
-        .legs = sc->legs, .legs_count = legs, .height = body_y, .min_height = 0.4f * body_y,
-        .clearance = 0.055f, .stride = 0.07f, .step_duration = 0.18f, .step_height = 0.04f,
-        .move_dip = 0.008f, .ray_up = 0.1f, .ray = sw__sc_ray, .ray_user = NULL};
+    sc->walker = (sw_walker_desc){.legs = sc->legs,
+                                  .legs_count = legs,
+                                  .height = body_y,
+                                  .min_height = 0.4f * body_y,
+                                  .clearance = 0.055f,
+                                  .stride = 0.07f,
+                                  .step_duration = 0.18f,
+                                  .step_height = 0.04f,
+                                  .move_dip = 0.008f,
+                                  .ray_up = 0.1f,
+                                  .ray = sw__sc_ray,
+                                  .ray_user = NULL};
     r = sw_walker_init(&sc->walker,
-                       sw_vec3_make(SW__SC_SPIDER_X - SW__SC_SPIDER_R, 0.0f, SW__SC_SPIDER_Z),
-                       0.0f, &sc->walker_state);
+                       sw_vec3_make(SW__SC_SPIDER_X - SW__SC_SPIDER_R, 0.0f, SW__SC_SPIDER_Z), 0.0f,
+                       &sc->walker_state);
     if (r != SW_RESULT_OK) return sw__fail(err, r, "walker init");
     return sw__actor(sc, SW__A_SPIDER, "spider", s, sc->spider.meshes, sc->spider.meshes_count,
                      SW_SHOWCASE_MATERIAL_CREATURE);
 }
 
-sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out,
-                             sw_error* err) {
+sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out, sw_error* err) {
     if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     *out = NULL;
@@ -823,7 +902,8 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
         if (!sc->clips_all) {
             r = SW_RESULT_OUT_OF_MEMORY;
         } else {
-            for (uint32_t k = 0; k < sc->chr->clips_count; ++k) sc->clips_all[k] = sc->chr->clips[k];
+            for (uint32_t k = 0; k < sc->chr->clips_count; ++k)
+                sc->clips_all[k] = sc->chr->clips[k];
             sc->clips_all[sc->chr->clips_count] = hit_clip;
         }
     }
@@ -842,16 +922,18 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     if (r == SW_RESULT_OK)
         r = sw__actor(sc, SW__A_IDLE, "idle", hs, hm, hmc, SW_SHOWCASE_MATERIAL_DEFAULT);
     if (r == SW_RESULT_OK) {
-        sc->reach_cursors = (uint32_t*)sw__sc_alloc(
-            &sc->mem, (sc->clip_idle->tracks_count + 1u) * sizeof(uint32_t));
-        if (!sc->reach_cursors) r = SW_RESULT_OUT_OF_MEMORY;
-        else sw_sample_cache_init(&sc->reach_cache, sc->reach_cursors, sc->clip_idle->tracks_count);
+        sc->reach_cursors = (uint32_t*)sw__sc_alloc(&sc->mem, (sc->clip_idle->tracks_count + 1u) *
+                                                                  sizeof(uint32_t));
+        if (!sc->reach_cursors)
+            r = SW_RESULT_OUT_OF_MEMORY;
+        else
+            sw_sample_cache_init(&sc->reach_cache, sc->reach_cursors, sc->clip_idle->tracks_count);
         if (sc->hum.legs) sc->metrics.features |= SW_SHOWCASE_FEATURE_FOOT_IK;
         if (sc->hum.reach) sc->metrics.features |= SW_SHOWCASE_FEATURE_REACH;
         if (sc->hum.head >= 0) sc->metrics.features |= SW_SHOWCASE_FEATURE_LOOK;
         /* Without legs to place, stand beside the step rather than in it. */
-        sc->reach_spot = sw_vec3_make(SW__SC_REACH_X - (sc->hum.legs ? 0.0f : 0.7f),
-                                      sc->hum.lift, SW__SC_REACH_Z);
+        sc->reach_spot = sw_vec3_make(SW__SC_REACH_X - (sc->hum.legs ? 0.0f : 0.7f), sc->hum.lift,
+                                      SW__SC_REACH_Z);
     }
     if (r == SW_RESULT_OK) r = sw__cat_setup(sc, err);
     if (r == SW_RESULT_OK) r = sw__arm_setup(sc, err);
@@ -881,9 +963,11 @@ void sw_showcase_destroy(sw_showcase* s) {
 /* ---- per-frame ---- */
 
 static void sw__models(sw__sc_actor* a) {
-    const sw_local_to_model_job job = {.skeleton = a->skel, .local = a->local,
+    const sw_local_to_model_job job = {.skeleton = a->skel,
+                                       .local = a->local,
                                        .local_count = a->skel->packets_count,
-                                       .root_transform = &a->world, .out = a->model,
+                                       .root_transform = &a->world,
+                                       .out = a->model,
                                        .out_count = a->skel->joints_count};
     (void)sw_local_to_model_job_run(&job);
 }
@@ -895,7 +979,8 @@ static float sw__velocity_jump(sw__sc_velocity* v, const sw__sc_actor* a, float 
     for (uint32_t j = 0; j < n; ++j) {
         const sw_vec3 p = sw__pos(&a->model[j]);
         sw_vec3 vel = sw_vec3_make(0, 0, 0);
-        if (v->valid >= 1 && dt > 0.0f) vel = sw_vec3_scale(sw_vec3_sub(p, v->prev_pos[j]), 1.0f / dt);
+        if (v->valid >= 1 && dt > 0.0f)
+            vel = sw_vec3_scale(sw_vec3_sub(p, v->prev_pos[j]), 1.0f / dt);
         if (v->valid >= 2) jump = fmaxf(jump, sw_vec3_length(sw_vec3_sub(vel, v->prev_vel[j])));
         v->prev_pos[j] = p;
         v->prev_vel[j] = vel;
@@ -933,8 +1018,10 @@ static void sw__track_feet(sw_showcase* sc, const sw__sc_actor* a, const bool do
         sw__sc_plant* p = &plants[f];
         const sw_vec3 pos = sw__pos(&a->model[feet[f]]);
         if (p->planted) {
-            if (up[f] || down[1 - f]) sw__close_step(p, steps, max, sum);
-            else p->drift = fmaxf(p->drift, sw__hdist(pos, p->anchor));
+            if (up[f] || down[1 - f])
+                sw__close_step(p, steps, max, sum);
+            else
+                p->drift = fmaxf(p->drift, sw__hdist(pos, p->anchor));
         }
         if (down[f]) {
             sw__close_step(p, steps, max, sum);
@@ -950,8 +1037,11 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
         goal = sc->in.speed;
     } else {
         const float p = fmodf(t, 14.0f);
-        goal = p < 2.0f ? 0.0f : p < 5.5f ? sc->speed_walk : p < 9.0f ? sc->speed_jog
-                                : p < 11.5f ? sc->speed_walk : 0.0f;
+        goal = p < 2.0f    ? 0.0f
+               : p < 5.5f  ? sc->speed_walk
+               : p < 9.0f  ? sc->speed_jog
+               : p < 11.5f ? sc->speed_walk
+                           : 0.0f;
     }
     sw_spring_float_update(&sc->loco_speed, goal, 0.5f, dt);
     sc->loco.params[0] = fmaxf(sc->loco_speed.value, 0.0f);
@@ -961,8 +1051,8 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
     sw_result r = sw_animator_update(sc->loco.inst, sc->loco.bound, sc->loco.params,
                                      sc->loco.params_count, dt, events, 16, &ne, &rm);
     if (r != SW_RESULT_OK) return r;
-    r = sw_animator_evaluate(sc->loco.inst, sc->loco.bound, sc->loco.scratch,
-                             sc->loco.scratch_size, a->local, a->skel->packets_count);
+    r = sw_animator_evaluate(sc->loco.inst, sc->loco.bound, sc->loco.scratch, sc->loco.scratch_size,
+                             a->local, a->skel->packets_count);
     if (r != SW_RESULT_OK) return r;
     sw_vec3 d = sw_vec3_scale(rm.translation, sc->hum.scale);
     if (sc->in_place) d = sw_vec3_make(0.0f, 0.0f, sc->loco.params[0] * dt);
@@ -988,9 +1078,8 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
         sw__track_feet(sc, a, down, up, sc->loco_raw, &m->locomotion_unlocked_steps,
                        &m->locomotion_unlocked_slide_max, &sc->raw_slide_sum);
         m->locomotion_unlocked_slide_mean =
-            m->locomotion_unlocked_steps
-                ? (float)(sc->raw_slide_sum / m->locomotion_unlocked_steps)
-                : 0.0f;
+            m->locomotion_unlocked_steps ? (float)(sc->raw_slide_sum / m->locomotion_unlocked_steps)
+                                         : 0.0f;
         /* Foot lock: two-bone IK holds a planted ankle where it landed, and
          * lets go over 0.12 s once the foot lifts. */
         const sw__sc_human* h = &sc->hum;
@@ -1004,12 +1093,17 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
                 sc->lock_weight[f] = fmaxf(0.0f, sc->lock_weight[f] - dt / 0.12f);
             }
             if (sc->lock_weight[f] <= 0.0f) continue;
-            const sw_ik_two_bone_job ik = {
-                .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-                .root_transform = &a->world, .start_joint = (uint32_t)hip[f],
-                .mid_joint = (uint32_t)knee[f], .end_joint = (uint32_t)ankle[f],
-                .target = sc->lock_anchor[f], .weight = sc->lock_weight[f], .pose = a->local,
-                .pose_count = a->skel->packets_count};
+            const sw_ik_two_bone_job ik = {.skeleton = a->skel,
+                                           .model = a->model,
+                                           .model_count = a->skel->joints_count,
+                                           .root_transform = &a->world,
+                                           .start_joint = (uint32_t)hip[f],
+                                           .mid_joint = (uint32_t)knee[f],
+                                           .end_joint = (uint32_t)ankle[f],
+                                           .target = sc->lock_anchor[f],
+                                           .weight = sc->lock_weight[f],
+                                           .pose = a->local,
+                                           .pose_count = a->skel->packets_count};
             r = sw_ik_two_bone_job_run(&ik);
             if (r != SW_RESULT_OK) return r;
             sw__models(a);
@@ -1034,9 +1128,11 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
     const float k = h->scale;
     a->world = sw__world(sc->reach_spot, 0.0f, k);
     const float dur = sc->clip_idle->duration;
-    const sw_sample_job sample = {.clip = sc->clip_idle, .skeleton = a->skel,
+    const sw_sample_job sample = {.clip = sc->clip_idle,
+                                  .skeleton = a->skel,
                                   .time = dur > 0.0f ? fmodf(t, dur) : 0.0f,
-                                  .cache = &sc->reach_cache, .out = a->local,
+                                  .cache = &sc->reach_cache,
+                                  .out = a->local,
                                   .out_count = a->skel->packets_count};
     sw_result r = sw_sample_job_run(&sample);
     if (r != SW_RESULT_OK) return r;
@@ -1044,12 +1140,23 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
     if (h->legs) {
         const sw_foot_leg legs[2] = {
             {.hip = (uint32_t)h->l_upleg, .knee = (uint32_t)h->l_leg, .ankle = (uint32_t)h->l_foot},
-            {.hip = (uint32_t)h->r_upleg, .knee = (uint32_t)h->r_leg, .ankle = (uint32_t)h->r_foot}};
-        const sw_foot_job foot = {
-            .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-            .root_transform = &a->world, .pelvis = (uint32_t)h->hips, .legs = legs,
-            .legs_count = 2, .ray = sw__sc_ray, .floor_height = h->lift, .dt = dt, .weight = 1.0f,
-            .state = &sc->reach_feet, .pose = a->local, .pose_count = a->skel->packets_count};
+            {.hip = (uint32_t)h->r_upleg,
+             .knee = (uint32_t)h->r_leg,
+             .ankle = (uint32_t)h->r_foot}};
+        const sw_foot_job foot = {.skeleton = a->skel,
+                                  .model = a->model,
+                                  .model_count = a->skel->joints_count,
+                                  .root_transform = &a->world,
+                                  .pelvis = (uint32_t)h->hips,
+                                  .legs = legs,
+                                  .legs_count = 2,
+                                  .ray = sw__sc_ray,
+                                  .floor_height = h->lift,
+                                  .dt = dt,
+                                  .weight = 1.0f,
+                                  .state = &sc->reach_feet,
+                                  .pose = a->local,
+                                  .pose_count = a->skel->packets_count};
         r = sw_foot_job_run(&foot);
         if (r != SW_RESULT_OK) return r;
     }
@@ -1070,11 +1177,18 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
             last = js[i];
         }
         chain[n - 1].share = 1.0f;
-        const sw_ik_look_at_job look = {
-            .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-            .root_transform = &a->world, .joints = chain, .joints_count = n,
-            .forward = h->head_forward, .target = sc->look.value, .limit_angle = 1.05f,
-            .weight = 1.0f, .pose = a->local, .pose_count = a->skel->packets_count};
+        const sw_ik_look_at_job look = {.skeleton = a->skel,
+                                        .model = a->model,
+                                        .model_count = a->skel->joints_count,
+                                        .root_transform = &a->world,
+                                        .joints = chain,
+                                        .joints_count = n,
+                                        .forward = h->head_forward,
+                                        .target = sc->look.value,
+                                        .limit_angle = 1.05f,
+                                        .weight = 1.0f,
+                                        .pose = a->local,
+                                        .pose_count = a->skel->packets_count};
         r = sw_ik_look_at_job_run(&look);
         if (r != SW_RESULT_OK) return r;
         sw__models(a);
@@ -1089,20 +1203,27 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
     const float ph = fmodf(t, 6.0f);
     const float w = sw__smooth(1.0f, 1.8f, ph) * (1.0f - sw__smooth(4.0f, 4.8f, ph));
     if (h->reach) {
-        const sw_ik_two_bone_job ik = {
-            .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-            .root_transform = &a->world, .start_joint = (uint32_t)h->r_arm,
-            .mid_joint = (uint32_t)h->r_forearm, .end_joint = (uint32_t)h->r_hand,
-            .target = target, .pole_mode = SW_IK_POLE_MODE_DIRECTION,
-            .pole = sw_vec3_make(-0.6f, -1.0f, -0.2f), .weight = w, .pose = a->local,
-            .pose_count = a->skel->packets_count};
+        const sw_ik_two_bone_job ik = {.skeleton = a->skel,
+                                       .model = a->model,
+                                       .model_count = a->skel->joints_count,
+                                       .root_transform = &a->world,
+                                       .start_joint = (uint32_t)h->r_arm,
+                                       .mid_joint = (uint32_t)h->r_forearm,
+                                       .end_joint = (uint32_t)h->r_hand,
+                                       .target = target,
+                                       .pole_mode = SW_IK_POLE_MODE_DIRECTION,
+                                       .pole = sw_vec3_make(-0.6f, -1.0f, -0.2f),
+                                       .weight = w,
+                                       .pose = a->local,
+                                       .pose_count = a->skel->packets_count};
         r = sw_ik_two_bone_job_run(&ik);
         if (r != SW_RESULT_OK) return r;
         sw__models(a);
         const sw_vec3 sh = sw__pos(&a->model[h->r_arm]);
         const sw_vec3 el = sw__pos(&a->model[h->r_forearm]);
         const sw_vec3 ha = sw__pos(&a->model[h->r_hand]);
-        const float reach = sw_vec3_length(sw_vec3_sub(el, sh)) + sw_vec3_length(sw_vec3_sub(ha, el));
+        const float reach =
+            sw_vec3_length(sw_vec3_sub(el, sh)) + sw_vec3_length(sw_vec3_sub(ha, el));
         if (w >= 0.999f && sw_vec3_length(sw_vec3_sub(target, sh)) < 0.98f * reach)
             sc->metrics.reach_error_max =
                 fmaxf(sc->metrics.reach_error_max, sw_vec3_length(sw_vec3_sub(ha, target)));
@@ -1114,20 +1235,23 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
 static sw_result sw__cat_update(sw_showcase* sc, float t) {
     sw__sc_actor* a = &sc->actors[SW__A_CAT];
     const float th = 0.42f * t, am = 1.05f;
-    const sw_vec3 head = sw_vec3_make(SW__SC_CAT_X + am * sinf(th), 0.0f,
-                                      SW__SC_CAT_Z + am * sinf(th) * cosf(th));
+    const sw_vec3 head =
+        sw_vec3_make(SW__SC_CAT_X + am * sinf(th), 0.0f, SW__SC_CAT_Z + am * sinf(th) * cosf(th));
     const sw_vec3 step = sw_vec3_sub(head, sc->cat_points[0]);
     if (sw_vec3_length(step) > 1e-5f) sc->cat_heading = sw_vec3_normalize(step);
-    const sw_chain_follow_job job = {.head = head, .lengths = sc->cat_lengths,
+    const sw_chain_follow_job job = {.head = head,
+                                     .lengths = sc->cat_lengths,
                                      .lengths_count = SW__SC_SEGMENTS - 1,
-                                     .points = sc->cat_points, .points_count = SW__SC_SEGMENTS};
+                                     .points = sc->cat_points,
+                                     .points_count = SW__SC_SEGMENTS};
     const sw_result r = sw_chain_follow_job_run(&job);
     if (r != SW_RESULT_OK) return r;
     a->world = sw_mat4_identity();
     memcpy(a->local, sw_skeleton_rest_pose(a->skel), a->skel->packets_count * sizeof(sw_xform4));
     for (uint32_t i = 0; i < SW__SC_SEGMENTS; ++i) {
-        const sw_vec3 dir = i == 0 ? sc->cat_heading
-                                   : sw_vec3_normalize(sw_vec3_sub(sc->cat_points[i - 1], sc->cat_points[i]));
+        const sw_vec3 dir =
+            i == 0 ? sc->cat_heading
+                   : sw_vec3_normalize(sw_vec3_sub(sc->cat_points[i - 1], sc->cat_points[i]));
         const float s = sinf(5.0f * t - 0.75f * (float)i);
         const float bob = 0.07f * (s > 0.0f ? s * s : 0.0f);
         sw_xform x = sw_xform_identity();
@@ -1146,20 +1270,29 @@ static sw_result sw__arm_update(sw_showcase* sc, float t) {
     sw__models(a);
     const sw_vec3 sh = sw__pos(&a->model[1]);
     const float th = 0.8f * t, rad = 0.78f + 0.32f * sinf(0.37f * t + 0.5f);
-    sc->arm_target = sw_vec3_add(sh, sw_vec3_make(rad * cosf(th), 0.25f * sinf(1.3f * t) + 0.1f,
-                                                  rad * sinf(th)));
-    const sw_ik_two_bone_job ik = {
-        .skeleton = a->skel, .model = a->model, .model_count = 4, .root_transform = &a->world,
-        .start_joint = 1, .mid_joint = 2, .end_joint = 3, .target = sc->arm_target,
-        .pole_mode = SW_IK_POLE_MODE_DIRECTION, .pole = sw_vec3_make(0, 1, 0), .weight = 1.0f,
-        .pose = a->local, .pose_count = a->skel->packets_count};
+    sc->arm_target = sw_vec3_add(
+        sh, sw_vec3_make(rad * cosf(th), 0.25f * sinf(1.3f * t) + 0.1f, rad * sinf(th)));
+    const sw_ik_two_bone_job ik = {.skeleton = a->skel,
+                                   .model = a->model,
+                                   .model_count = 4,
+                                   .root_transform = &a->world,
+                                   .start_joint = 1,
+                                   .mid_joint = 2,
+                                   .end_joint = 3,
+                                   .target = sc->arm_target,
+                                   .pole_mode = SW_IK_POLE_MODE_DIRECTION,
+                                   .pole = sw_vec3_make(0, 1, 0),
+                                   .weight = 1.0f,
+                                   .pose = a->local,
+                                   .pose_count = a->skel->packets_count};
     const sw_result r = sw_ik_two_bone_job_run(&ik);
     if (r != SW_RESULT_OK) return r;
     sw__models(a);
     const float d = sw_vec3_length(sw_vec3_sub(sc->arm_target, sh));
     if (d <= 0.999f * (0.55f + 0.5f)) {
-        sc->metrics.arm_error_max = fmaxf(
-            sc->metrics.arm_error_max, sw_vec3_length(sw_vec3_sub(sw__pos(&a->model[3]), sc->arm_target)));
+        sc->metrics.arm_error_max =
+            fmaxf(sc->metrics.arm_error_max,
+                  sw_vec3_length(sw_vec3_sub(sw__pos(&a->model[3]), sc->arm_target)));
     } else {
         ++sc->metrics.arm_out_of_reach_frames;
     }
@@ -1169,20 +1302,27 @@ static sw_result sw__arm_update(sw_showcase* sc, float t) {
 static sw_result sw__spider_update(sw_showcase* sc, float dt) {
     sw__sc_actor* a = &sc->actors[SW__A_SPIDER];
     const float v = 0.22f, h = sc->walker_state.heading;
-    const sw_walker_job job = {.desc = &sc->walker, .state = &sc->walker_state,
+    const sw_walker_job job = {.desc = &sc->walker,
+                               .state = &sc->walker_state,
                                .velocity = sw_vec3_make(v * sinf(h), 0.0f, v * cosf(h)),
-                               .turn_rate = v / SW__SC_SPIDER_R, .dt = dt};
+                               .turn_rate = v / SW__SC_SPIDER_R,
+                               .dt = dt};
     sw_result r = sw_walker_job_run(&job);
     if (r != SW_RESULT_OK) return r;
     a->world = sw_walker_body_matrix(&sc->walker_state);
     memcpy(a->local, sw_skeleton_rest_pose(a->skel), a->skel->packets_count * sizeof(sw_xform4));
     sw_pose_set(a->local, 0, sw_xform_identity()); /* the body joint sits on the body matrix */
     sw__models(a);
-    const sw_walker_pose_job pose = {
-        .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-        .root_transform = &a->world, .state = &sc->walker_state, .chains = sc->chains,
-        .chains_count = sc->spider_legs, .weight = 1.0f, .pose = a->local,
-        .pose_count = a->skel->packets_count};
+    const sw_walker_pose_job pose = {.skeleton = a->skel,
+                                     .model = a->model,
+                                     .model_count = a->skel->joints_count,
+                                     .root_transform = &a->world,
+                                     .state = &sc->walker_state,
+                                     .chains = sc->chains,
+                                     .chains_count = sc->spider_legs,
+                                     .weight = 1.0f,
+                                     .pose = a->local,
+                                     .pose_count = a->skel->packets_count};
     r = sw_walker_pose_job_run(&pose);
     if (r != SW_RESULT_OK) return r;
     sw__models(a);
@@ -1215,13 +1355,17 @@ static sw_result sw__hit_update(sw_showcase* sc, float dt) {
         sw_hit_pause_start(&sc->pause, 0.09f, 0.0f);
         sc->since_hit_real = 0.0f;
         sc->since_hit = 0.0f;
-        sc->shake = (sw_shake_desc){
-            .position_amplitude = sw_vec3_make(0.05f, 0.04f, 0.0f), .position_frequency = 14.0f,
-            .rotation_amplitude = sw_vec3_make(0.012f, 0.012f, 0.02f), .rotation_frequency = 11.0f,
-            .fov_amplitude = 0.01f, .fade_in = 0.01f, .hold = 0.06f, .fade_out = 0.35f,
-            .seed = sc->seed * 31u + sc->metrics.hits};
-        sc->pulse = (sw_fov_pulse_desc){.amount = 0.06f, .attack = 0.04f, .hold = 0.05f,
-                                        .release = 0.3f};
+        sc->shake = (sw_shake_desc){.position_amplitude = sw_vec3_make(0.05f, 0.04f, 0.0f),
+                                    .position_frequency = 14.0f,
+                                    .rotation_amplitude = sw_vec3_make(0.012f, 0.012f, 0.02f),
+                                    .rotation_frequency = 11.0f,
+                                    .fov_amplitude = 0.01f,
+                                    .fade_in = 0.01f,
+                                    .hold = 0.06f,
+                                    .fade_out = 0.35f,
+                                    .seed = sc->seed * 31u + sc->metrics.hits};
+        sc->pulse =
+            (sw_fov_pulse_desc){.amount = 0.06f, .attack = 0.04f, .hold = 0.05f, .release = 0.3f};
     }
     const float adt = sw_hit_pause_scale_dt(&sc->pause, dt);
     sc->since_hit += adt;
@@ -1236,21 +1380,30 @@ static sw_result sw__hit_update(sw_showcase* sc, float dt) {
     if (sc->shake_joints_count > 0 && sc->metrics.hits > 0) {
         const sw_pose_shake_job shake = {.joints = sc->shake_joints,
                                          .joints_count = sc->shake_joints_count,
-                                         .amplitude = 0.14f, .frequency = 9.0f, .half_life = 0.12f,
-                                         .time = sc->since_hit, .seed = sc->metrics.hits,
-                                         .pose = a->local, .pose_count = a->skel->packets_count};
+                                         .amplitude = 0.14f,
+                                         .frequency = 9.0f,
+                                         .half_life = 0.12f,
+                                         .time = sc->since_hit,
+                                         .seed = sc->metrics.hits,
+                                         .pose = a->local,
+                                         .pose_count = a->skel->packets_count};
         r = sw_pose_shake_job_run(&shake);
         if (r != SW_RESULT_OK) return r;
     }
     sw__models(a);
     if (sc->spine_count >= 2) {
-        const sw_spine_wander_job wander = {
-            .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-            .root_transform = &a->world, .joints = sc->spine_chain,
-            .joints_count = sc->spine_count, .range = sw_vec3_make(0.05f * k, 0.02f * k, 0.05f * k),
-            .seed = sc->metrics.hits, .time = sc->since_hit,
-            .weight = 0.35f + 0.65f * expf(-sc->since_hit / 0.8f), .pose = a->local,
-            .pose_count = a->skel->packets_count};
+        const sw_spine_wander_job wander = {.skeleton = a->skel,
+                                            .model = a->model,
+                                            .model_count = a->skel->joints_count,
+                                            .root_transform = &a->world,
+                                            .joints = sc->spine_chain,
+                                            .joints_count = sc->spine_count,
+                                            .range = sw_vec3_make(0.05f * k, 0.02f * k, 0.05f * k),
+                                            .seed = sc->metrics.hits,
+                                            .time = sc->since_hit,
+                                            .weight = 0.35f + 0.65f * expf(-sc->since_hit / 0.8f),
+                                            .pose = a->local,
+                                            .pose_count = a->skel->packets_count};
         r = sw_spine_wander_job_run(&wander);
         if (r != SW_RESULT_OK) return r;
         sw__models(a);
@@ -1267,15 +1420,17 @@ static sw_result sw__hit_update(sw_showcase* sc, float dt) {
 static sw_result sw__idle_update(sw_showcase* sc, float dt) {
     sw__sc_actor* a = &sc->actors[SW__A_IDLE];
     const float yaw = 0.45f;
-    a->world = sw__world(sw_vec3_make(SW__SC_IDLE_X, sc->hum.lift, SW__SC_IDLE_Z), yaw, sc->hum.scale);
-    sw_result r = sw_animator_idle_update(&sc->idle_ctl, sc->idle.params, sc->idle.params_count, dt);
+    a->world =
+        sw__world(sw_vec3_make(SW__SC_IDLE_X, sc->hum.lift, SW__SC_IDLE_Z), yaw, sc->hum.scale);
+    sw_result r =
+        sw_animator_idle_update(&sc->idle_ctl, sc->idle.params, sc->idle.params_count, dt);
     if (r != SW_RESULT_OK) return r;
     uint32_t ne = 0;
     r = sw_animator_update(sc->idle.inst, sc->idle.bound, sc->idle.params, sc->idle.params_count,
                            dt, NULL, 0, &ne, NULL);
     if (r != SW_RESULT_OK) return r;
-    r = sw_animator_evaluate(sc->idle.inst, sc->idle.bound, sc->idle.scratch,
-                             sc->idle.scratch_size, a->local, a->skel->packets_count);
+    r = sw_animator_evaluate(sc->idle.inst, sc->idle.bound, sc->idle.scratch, sc->idle.scratch_size,
+                             a->local, a->skel->packets_count);
     if (r != SW_RESULT_OK) return r;
     sw__models(a);
     const sw__sc_human* h = &sc->hum;
@@ -1288,12 +1443,18 @@ static sw_result sw__idle_update(sw_showcase* sc, float dt) {
         if (h->neck >= 0 && sw__is_ancestor(a->skel, h->neck, h->head))
             chain[n++] = (sw_ik_look_at_joint){(uint32_t)h->neck, 0.4f};
         chain[n++] = (sw_ik_look_at_joint){(uint32_t)h->head, 1.0f};
-        const sw_ik_look_at_job look = {
-            .skeleton = a->skel, .model = a->model, .model_count = a->skel->joints_count,
-            .root_transform = &a->world, .joints = chain, .joints_count = n,
-            .forward = h->head_forward, .target = sw_vec3_add(head, sw_vec3_scale(dir, 2.0f)),
-            .limit_angle = 1.2f, .weight = 1.0f, .pose = a->local,
-            .pose_count = a->skel->packets_count};
+        const sw_ik_look_at_job look = {.skeleton = a->skel,
+                                        .model = a->model,
+                                        .model_count = a->skel->joints_count,
+                                        .root_transform = &a->world,
+                                        .joints = chain,
+                                        .joints_count = n,
+                                        .forward = h->head_forward,
+                                        .target = sw_vec3_add(head, sw_vec3_scale(dir, 2.0f)),
+                                        .limit_angle = 1.2f,
+                                        .weight = 1.0f,
+                                        .pose = a->local,
+                                        .pose_count = a->skel->packets_count};
         r = sw_ik_look_at_job_run(&look);
         if (r != SW_RESULT_OK) return r;
         sw__models(a);
@@ -1350,10 +1511,12 @@ static sw_result sw__palettes(sw_showcase* sc) {
         sw__sc_actor* a = &sc->actors[i];
         for (uint32_t k = 0; k < a->meshes_count; ++k) {
             const sw_mesh* m = a->meshes[k];
-            const sw_skinning_job job = {.model = a->model, .model_count = a->skel->joints_count,
+            const sw_skinning_job job = {.model = a->model,
+                                         .model_count = a->skel->joints_count,
                                          .joints = sw_mesh_palette(m),
                                          .inverse_bind = sw_mesh_inverse_binds(m),
-                                         .count = m->palette_count, .out = a->palettes[k],
+                                         .count = m->palette_count,
+                                         .out = a->palettes[k],
                                          .out_count = m->palette_count};
             const sw_result r = sw_skinning_job_run(&job);
             if (r != SW_RESULT_OK) return r;
@@ -1388,8 +1551,7 @@ sw_result sw_showcase_update(sw_showcase* s, float dt, const sw_showcase_inputs*
     if (!s || !(dt >= 0.0f) || !isfinite(dt)) return SW_RESULT_INVALID_ARGUMENT;
     if (in) {
         if (!sw__finite3(in->camera) || !sw__finite3(in->camera_target) ||
-            !sw__finite3(in->look_target) || !sw__finite3(in->reach_target) ||
-            !isfinite(in->speed))
+            !sw__finite3(in->look_target) || !sw__finite3(in->reach_target) || !isfinite(in->speed))
             return SW_RESULT_INVALID_ARGUMENT;
         s->in = *in;
     } else {

@@ -82,10 +82,14 @@ void* sw__sc_alloc(sw__sc_mem* m, size_t n) {
 }
 
 void sw__sc_mem_free(sw__sc_mem* m) {
-    for (uint32_t i = m->count; i-- > 0;) sw_free(&m->alloc, m->blocks[i].p, m->blocks[i].n);
-    for (uint32_t i = 0; i < m->skeletons_count; ++i) sw_skeleton_destroy(m->skeletons[i], &m->alloc);
-    for (uint32_t i = 0; i < m->meshes_count; ++i) sw_mesh_destroy(m->meshes[i], &m->alloc);
-    for (uint32_t i = 0; i < m->clips_count; ++i) sw_clip_destroy(m->clips[i], &m->alloc);
+    for (uint32_t i = m->count; i-- > 0;)
+        sw_free(&m->alloc, m->blocks[i].p, m->blocks[i].n);
+    for (uint32_t i = 0; i < m->skeletons_count; ++i)
+        sw_skeleton_destroy(m->skeletons[i], &m->alloc);
+    for (uint32_t i = 0; i < m->meshes_count; ++i)
+        sw_mesh_destroy(m->meshes[i], &m->alloc);
+    for (uint32_t i = 0; i < m->clips_count; ++i)
+        sw_clip_destroy(m->clips[i], &m->alloc);
     for (uint32_t i = 0; i < m->animators_count; ++i)
         sw_animator_destroy(m->animators[i], &m->alloc);
     m->count = m->skeletons_count = m->meshes_count = m->clips_count = m->animators_count = 0;
@@ -101,8 +105,10 @@ sw_result sw__sc_skeleton(sw__sc_mem* m, const sw_skeleton_joint* joints, uint32
 }
 
 void sw__sc_models(const sw_skeleton* s, const sw_xform4* local, sw_mat4* out) {
-    const sw_local_to_model_job job = {.skeleton = s, .local = local,
-                                       .local_count = s->packets_count, .out = out,
+    const sw_local_to_model_job job = {.skeleton = s,
+                                       .local = local,
+                                       .local_count = s->packets_count,
+                                       .out = out,
                                        .out_count = s->joints_count};
     (void)sw_local_to_model_job_run(&job);
 }
@@ -140,8 +146,8 @@ static void sw__mb_tri(sw__mb* b, uint32_t a, uint32_t c, uint32_t d) {
 }
 
 void sw__mb_box(sw__mb* b, uint16_t e, sw_vec3 c, sw_vec3 h, sw_quat q) {
-    static const float axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
-                                     {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    static const float axes[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                     {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     for (int f = 0; f < 6; ++f) {
         const sw_vec3 n = sw_vec3_make(axes[f][0], axes[f][1], axes[f][2]);
         /* Two tangents perpendicular to n (faces are drawn two-sided). */
@@ -153,7 +159,8 @@ void sw__mb_box(sw__mb* b, uint16_t e, sw_vec3 c, sw_vec3 h, sw_quat q) {
             const float sv = (k >= 2) ? 1.0f : -1.0f;
             sw_vec3 p = sw_vec3_add(n, sw_vec3_add(sw_vec3_scale(uu, su), sw_vec3_scale(vv, sv)));
             p = sw_vec3_mul(p, h);
-            idx[k] = sw__mb_vertex(b, e, sw_vec3_add(c, sw_quat_rotate(q, p)), sw_quat_rotate(q, n));
+            idx[k] =
+                sw__mb_vertex(b, e, sw_vec3_add(c, sw_quat_rotate(q, p)), sw_quat_rotate(q, n));
         }
         sw__mb_tri(b, idx[0], idx[1], idx[2]);
         sw__mb_tri(b, idx[0], idx[2], idx[3]);
@@ -206,9 +213,17 @@ sw_result sw__mb_build(sw__mb* b, sw__sc_mem* m, const char* name, const uint16_
                        uint32_t skeleton_joints, const sw_mesh** out, sw_error* err) {
     if (m->meshes_count == SW__SC_MAX_OWNED) return SW_RESULT_LIMIT;
     const sw_mesh_desc desc = {
-        .name = name, .vertices_count = b->v, .positions = b->pos, .normals = b->nrm,
-        .joints = b->joints, .weights = b->weights, .indices = b->idx, .indices_count = b->i,
-        .palette = palette, .inverse_binds = inverse_binds, .palette_count = palette_count,
+        .name = name,
+        .vertices_count = b->v,
+        .positions = b->pos,
+        .normals = b->nrm,
+        .joints = b->joints,
+        .weights = b->weights,
+        .indices = b->idx,
+        .indices_count = b->i,
+        .palette = palette,
+        .inverse_binds = inverse_binds,
+        .palette_count = palette_count,
         .skeleton_joints_count = skeleton_joints,
     };
     const sw_result r = sw_mesh_create(&desc, &m->alloc, out, err);

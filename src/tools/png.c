@@ -28,10 +28,13 @@ uint32_t sw_adler32(uint32_t adler, const void* data, size_t size) {
 static uint32_t sw__png_bpp(sw_png_format f) {
     switch (f) {
     case SW_PNG_FORMAT_DEFAULT:
-    case SW_PNG_FORMAT_RGB: return 3;
-    case SW_PNG_FORMAT_RGBA: return 4;
+    case SW_PNG_FORMAT_RGB:
+        return 3;
+    case SW_PNG_FORMAT_RGBA:
+        return 4;
     case SW_PNG_FORMAT_GRAY:
-    case SW_PNG_FORMAT_INDEXED: return 1;
+    case SW_PNG_FORMAT_INDEXED:
+        return 1;
     }
     return 0;
 }
@@ -129,8 +132,8 @@ sw_result sw_png_encode(const sw_png_image* img, const sw_allocator* alloc, void
     *z++ = 0x78; /* deflate, 32 KiB window */
     *z++ = 0x01; /* no dictionary, fastest; (0x78 * 256 + 0x01) % 31 == 0 */
     const size_t row = (size_t)img->width * sw__png_bpp(img->format);
-    size_t left = raw;    /* bytes of the filtered image still to store */
-    size_t in_row = 0;    /* position inside the current row (0: the filter byte) */
+    size_t left = raw; /* bytes of the filtered image still to store */
+    size_t in_row = 0; /* position inside the current row (0: the filter byte) */
     const uint8_t* src = img->pixels;
     uint32_t adler = 1;
     while (left > 0) {

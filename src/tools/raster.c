@@ -43,7 +43,8 @@ sw_result sw_raster_init(sw_raster* r, uint32_t width, uint32_t height, const sw
     sw__set_color(r, SW__RASTER_GROUND, 168, 172, 160);
     sw__set_color(r, SW__RASTER_GRID, 128, 132, 122);
     sw__set_color(r, 3, 0, 0, 0);
-    for (uint32_t m = 0; m < SW_RASTER_MATERIALS; ++m) sw_raster_set_material(r, m, 200, 200, 200);
+    for (uint32_t m = 0; m < SW_RASTER_MATERIALS; ++m)
+        sw_raster_set_material(r, m, 200, 200, 200);
     memset(r->pixels, SW__RASTER_SKY, n);
     memset(r->depth, 0, n * sizeof(float));
     return SW_RESULT_OK;
@@ -104,9 +105,9 @@ void sw_raster_clear(sw_raster* r, const sw_raster_camera* cam) {
             const size_t i = (size_t)py * r->width + px;
             r->pixels[i] = SW__RASTER_SKY;
             r->depth[i] = 0.0f;
-            const sw_vec3 dc = sw_vec3_make(((float)px + 0.5f - 0.5f * (float)r->width) / f,
-                                            -((float)py + 0.5f - 0.5f * (float)r->height) / f,
-                                            -1.0f);
+            const sw_vec3 dc =
+                sw_vec3_make(((float)px + 0.5f - 0.5f * (float)r->width) / f,
+                             -((float)py + 0.5f - 0.5f * (float)r->height) / f, -1.0f);
             const sw_vec3 dw = sw_quat_rotate(cam->view.r, dc);
             if (!(dw.y < 0.0f) || !(eye.y > 0.0f)) continue;
             const float t = -eye.y / dw.y; /* distance along the view axis (dc.z = -1) */
@@ -150,7 +151,8 @@ static void sw__triangle(sw_raster* r, const float sx[3], const float sy[3], con
             const float b1 = sw__edge(sx[2], sy[2], sx[0], sy[0], px, py) * inv;
             const float b2 = 1.0f - b0 - b1;
             if (b0 < 0.0f || b1 < 0.0f || b2 < 0.0f) continue;
-            const float z = b0 * iz[0] + b1 * iz[1] + b2 * iz[2]; /* 1 / depth is affine on screen */
+            const float z =
+                b0 * iz[0] + b1 * iz[1] + b2 * iz[2]; /* 1 / depth is affine on screen */
             const size_t i = (size_t)y * r->width + (size_t)x;
             if (z > r->depth[i]) {
                 r->depth[i] = z;
@@ -189,7 +191,8 @@ sw_result sw_raster_draw_mesh(sw_raster* r, const sw_raster_camera* cam, const s
     const sw_vec3 light = sw_vec3_normalize(sw_vec3_make(0.4f, 1.0f, 0.3f));
     const uint32_t* idx = sw_mesh_indices(mesh);
     for (uint32_t t = 0; t + 2 < mesh->indices_count; t += 3) {
-        const sw_vec3 a = r->skinned_[idx[t]], b = r->skinned_[idx[t + 1]], c = r->skinned_[idx[t + 2]];
+        const sw_vec3 a = r->skinned_[idx[t]], b = r->skinned_[idx[t + 1]],
+                      c = r->skinned_[idx[t + 2]];
         float sx[3], sy[3], iz[3], d;
         const sw_vec3 pts[3] = {a, b, c};
         bool visible = true;

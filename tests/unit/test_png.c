@@ -19,7 +19,8 @@ static uint32_t naive_crc32(const uint8_t* p, size_t n) {
     uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; ++i) {
         c ^= p[i];
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+        for (int k = 0; k < 8; ++k)
+            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
     }
     return ~c;
 }
@@ -47,7 +48,8 @@ static void test_adler32(void** state) {
     assert_non_null(buf);
     memset(buf, 0xFF, n);
     assert_int_equal(sw_adler32(1, buf, n), naive_adler32(buf, n));
-    for (size_t i = 0; i < n; ++i) buf[i] = (uint8_t)(next_rand() >> 24);
+    for (size_t i = 0; i < n; ++i)
+        buf[i] = (uint8_t)(next_rand() >> 24);
     assert_int_equal(sw_adler32(1, buf, n), naive_adler32(buf, n));
     /* Continuing equals one pass. */
     assert_int_equal(sw_adler32(sw_adler32(1, buf, 777), buf + 777, n - 777),
@@ -136,18 +138,23 @@ static uint8_t* decode(const uint8_t* png, size_t size, uint32_t* w, uint32_t* h
 }
 
 static void round_trip(uint32_t w, uint32_t h, sw_png_format format, uint8_t expect_type) {
-    const uint32_t bpp = format == SW_PNG_FORMAT_RGBA ? 4u
+    const uint32_t bpp = format == SW_PNG_FORMAT_RGBA                                        ? 4u
                          : (format == SW_PNG_FORMAT_GRAY || format == SW_PNG_FORMAT_INDEXED) ? 1u
                                                                                              : 3u;
     const size_t n = (size_t)w * h * bpp;
     uint8_t* px = (uint8_t*)malloc(n);
     uint8_t pal[256 * 3];
-    for (uint32_t i = 0; i < 256 * 3; ++i) pal[i] = (uint8_t)(i * 7u);
+    for (uint32_t i = 0; i < 256 * 3; ++i)
+        pal[i] = (uint8_t)(i * 7u);
     for (size_t i = 0; i < n; ++i)
-        px[i] = (uint8_t)(format == SW_PNG_FORMAT_INDEXED ? (next_rand() % 200u)
-                                                          : (next_rand() >> 24));
-    const sw_png_image img = {.width = w, .height = h, .format = format, .pixels = px,
-                              .palette = pal, .palette_count = 200};
+        px[i] =
+            (uint8_t)(format == SW_PNG_FORMAT_INDEXED ? (next_rand() % 200u) : (next_rand() >> 24));
+    const sw_png_image img = {.width = w,
+                              .height = h,
+                              .format = format,
+                              .pixels = px,
+                              .palette = pal,
+                              .palette_count = 200};
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(sw_png_encode(&img, NULL, &data, &size), SW_RESULT_OK);
@@ -189,8 +196,12 @@ static void test_validity(void** state) {
     (void)state;
     uint8_t px[4 * 4 * 4] = {0};
     const uint8_t pal[6] = {0, 0, 0, 255, 255, 255};
-    const sw_png_image good = {.width = 4, .height = 4, .format = SW_PNG_FORMAT_INDEXED,
-                               .pixels = px, .palette = pal, .palette_count = 2};
+    const sw_png_image good = {.width = 4,
+                               .height = 4,
+                               .format = SW_PNG_FORMAT_INDEXED,
+                               .pixels = px,
+                               .palette = pal,
+                               .palette_count = 2};
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(sw_png_encode(&good, NULL, &data, &size), SW_RESULT_OK);
@@ -205,7 +216,8 @@ static void test_validity(void** state) {
         sw_png_image img;
         sw_result expect;
     } cases[8];
-    for (int i = 0; i < 8; ++i) cases[i].img = good;
+    for (int i = 0; i < 8; ++i)
+        cases[i].img = good;
     cases[0].img.pixels = NULL, cases[0].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[1].img.format = (sw_png_format)99, cases[1].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[2].img.palette = NULL, cases[2].expect = SW_RESULT_INVALID_ARGUMENT;
@@ -258,7 +270,8 @@ static void test_python_decodes(void** state) {
              "while at < len(b):\n"
              "    n, t = struct.unpack(\">I4s\", b[at:at + 8])\n"
              "    d = b[at + 8:at + 8 + n]\n"
-             "    if zlib.crc32(t + d) != struct.unpack(\">I\", b[at + 8 + n:at + 12 + n])[0]: sys.exit(3)\n"
+             "    if zlib.crc32(t + d) != struct.unpack(\">I\", b[at + 8 + n:at + 12 + n])[0]: "
+             "sys.exit(3)\n"
              "    if t == b\"IHDR\": w, h = struct.unpack(\">II\", d[:8])\n"
              "    if t == b\"IDAT\": idat += d\n"
              "    at += 12 + n\n"

@@ -25,7 +25,8 @@ static sw_showcase* make(uint32_t seed) {
     sw_showcase* s = NULL;
     sw_error err = {0};
     const sw_result r = sw_showcase_create(&opt, &s, &err);
-    if (r != SW_RESULT_OK) fail_msg("create: %s (%s)", sw_result_str(r), err.check ? err.check : "");
+    if (r != SW_RESULT_OK)
+        fail_msg("create: %s (%s)", sw_result_str(r), err.check ? err.check : "");
     return s;
 }
 
@@ -38,10 +39,11 @@ static int32_t actor_index(const sw_showcase* s, const char* name) {
 static void test_actors_move(void** state) {
     (void)state;
     sw_showcase* s = make(0);
-    static const char* const names[] = {"locomotion", "reach", "caterpillar", "arm", "spider",
+    static const char* const names[] = {"locomotion", "reach", "caterpillar", "arm",    "spider",
                                         "hit",        "idle",  "props",       "targets"};
     assert_int_equal(sw_showcase_actors_count(s), 9);
-    for (uint32_t k = 0; k < 9; ++k) assert_true(actor_index(s, names[k]) >= 0);
+    for (uint32_t k = 0; k < 9; ++k)
+        assert_true(actor_index(s, names[k]) >= 0);
     assert_int_equal(sw_showcase_get_actor(s, 99).skeleton, NULL);
     const uint32_t n = sw_showcase_actors_count(s);
     sw_mat4* first[SW_SHOWCASE_MAX_ACTORS];
@@ -68,18 +70,22 @@ static void test_actors_move(void** state) {
     assert_true(under < open - 0.01f);
     for (uint32_t i = 0; i < n; ++i) {
         const sw_showcase_actor a = sw_showcase_get_actor(s, i);
-        for (uint32_t j = 0; j < a.skeleton->joints_count; ++j) assert_true(finite_mat(&a.model[j]));
+        for (uint32_t j = 0; j < a.skeleton->joints_count; ++j)
+            assert_true(finite_mat(&a.model[j]));
         for (uint32_t k = 0; k < a.meshes_count; ++k)
             for (uint32_t p = 0; p < a.meshes[k]->palette_count; ++p)
                 assert_true(finite_mat(&a.palettes[k][p]));
         float moved = 0.0f;
         for (uint32_t j = 0; j < a.skeleton->joints_count; ++j)
-            moved = fmaxf(moved, sw_vec3_length(sw_vec3_make(a.model[j].m[12] - first[i][j].m[12],
-                                                             a.model[j].m[13] - first[i][j].m[13],
-                                                             a.model[j].m[14] - first[i][j].m[14])));
+            moved =
+                fmaxf(moved, sw_vec3_length(sw_vec3_make(a.model[j].m[12] - first[i][j].m[12],
+                                                         a.model[j].m[13] - first[i][j].m[13],
+                                                         a.model[j].m[14] - first[i][j].m[14])));
         /* everything but the props moves */
-        if (strcmp(a.name, "props") != 0) assert_true(moved > 0.01f);
-        else assert_true(moved == 0.0f);
+        if (strcmp(a.name, "props") != 0)
+            assert_true(moved > 0.01f);
+        else
+            assert_true(moved == 0.0f);
         free(first[i]);
     }
     const sw_showcase_metrics* m = sw_showcase_get_metrics(s);
@@ -105,8 +111,9 @@ static void test_actors_move(void** state) {
     assert_true(m->reach_error_max < 1e-3f);
     assert_true(m->arm_error_max < 1e-3f);
     assert_true(m->arm_out_of_reach_frames > 0); /* the target does leave the arm's reach */
-    uint32_t hits = 0; /* at 1.2 s, then every 1.8 s */
-    for (double h = 1.2; h <= sw_showcase_time(s); h += 1.8) ++hits;
+    uint32_t hits = 0;                           /* at 1.2 s, then every 1.8 s */
+    for (double h = 1.2; h <= sw_showcase_time(s); h += 1.8)
+        ++hits;
     assert_int_equal(m->hits, hits);
     assert_true(m->transitions >= 1);
     sw_showcase_destroy(s);
@@ -125,16 +132,18 @@ static void test_inputs(void** state) {
                                        sw_showcase_get_actor(s, (uint32_t)loco).world.m[14]);
     /* A reach target just in front of the shoulder; locomotion held at speed 0. */
     sw_showcase_inputs in = {.has_speed = true, .speed = 0.0f, .has_reach_target = true};
-    in.reach_target = sw_vec3_add(sw_vec3_make(r0.model[shoulder].m[12], r0.model[shoulder].m[13],
-                                               r0.model[shoulder].m[14]),
-                                  sw_vec3_make(-0.1f, -0.1f, 0.35f));
-    for (int f = 0; f < 90; ++f) assert_int_equal(sw_showcase_update(s, 1.0f / 30.0f, &in), SW_RESULT_OK);
+    in.reach_target = sw_vec3_add(
+        sw_vec3_make(r0.model[shoulder].m[12], r0.model[shoulder].m[13], r0.model[shoulder].m[14]),
+        sw_vec3_make(-0.1f, -0.1f, 0.35f));
+    for (int f = 0; f < 90; ++f)
+        assert_int_equal(sw_showcase_update(s, 1.0f / 30.0f, &in), SW_RESULT_OK);
     /* t = 3 s: the reach weight is 1 from 1.8 s to 4 s */
     const sw_showcase_actor r = sw_showcase_get_actor(s, (uint32_t)reach);
     const sw_vec3 h = sw_vec3_make(r.model[hand].m[12], r.model[hand].m[13], r.model[hand].m[14]);
     sw_test_vec3_near(h, in.reach_target, 1e-3f);
     const sw_showcase_actor l = sw_showcase_get_actor(s, (uint32_t)loco);
-    assert_true(sw_vec3_length(sw_vec3_sub(sw_vec3_make(l.world.m[12], 0, l.world.m[14]), start)) < 0.05f);
+    assert_true(sw_vec3_length(sw_vec3_sub(sw_vec3_make(l.world.m[12], 0, l.world.m[14]), start)) <
+                0.05f);
     /* Invalid calls change nothing. */
     const double t = sw_showcase_time(s);
     assert_int_equal(sw_showcase_update(NULL, 0.1f, NULL), SW_RESULT_INVALID_ARGUMENT);
@@ -180,7 +189,8 @@ static void test_deterministic(void** state) {
         assert_int_equal(sw_showcase_update(b, dt, NULL), SW_RESULT_OK);
         assert_int_equal(sw_showcase_update(c, dt, NULL), SW_RESULT_OK);
         for (uint32_t i = 0; i < sw_showcase_actors_count(a); ++i) {
-            const sw_showcase_actor x = sw_showcase_get_actor(a, i), y = sw_showcase_get_actor(b, i);
+            const sw_showcase_actor x = sw_showcase_get_actor(a, i),
+                                    y = sw_showcase_get_actor(b, i);
             assert_memory_equal(x.model, y.model, x.skeleton->joints_count * sizeof(sw_mat4));
             assert_memory_equal(x.local, y.local, x.skeleton->packets_count * sizeof(sw_xform4));
         }
@@ -249,15 +259,25 @@ static void test_demo_files(void** state) {
     sw_scene sc;
     sw_error err = {0};
     assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &sc, &err), SW_RESULT_OK);
-    static const char* const names[] = {"locomotion", "reach", "caterpillar", "arm", "spider",
-                                        "hit", "idle", "props", "targets", "spider:Leg7_Tip",
-                                        "locomotion:Hips", "caterpillar:Segment11"};
+    static const char* const names[] = {"locomotion",
+                                        "reach",
+                                        "caterpillar",
+                                        "arm",
+                                        "spider",
+                                        "hit",
+                                        "idle",
+                                        "props",
+                                        "targets",
+                                        "spider:Leg7_Tip",
+                                        "locomotion:Hips",
+                                        "caterpillar:Segment11"};
     for (uint32_t k = 0; k < sizeof names / sizeof names[0]; ++k)
         assert_true(sw_skeleton_find_joint(sc.skeleton, names[k]) >= 0);
     assert_int_equal(sc.clips_count, 1);
     assert_string_equal(sw_clip_name(sc.clips[0]), "demo");
     assert_near(sc.clips[0]->duration, 3.0, 1e-4);
-    assert_int_equal(sc.meshes_count, 9); /* 4 humanoids, spider, caterpillar, arm, props, targets */
+    assert_int_equal(sc.meshes_count,
+                     9); /* 4 humanoids, spider, caterpillar, arm, props, targets */
     sw_scene_free(&sc, NULL);
     /* metrics.json: valid JSON (Python when present) with the walker under 1 cm per step. */
     snprintf(path, sizeof path, "%s/a/metrics.json", g_dir);
@@ -276,8 +296,8 @@ static void test_demo_files(void** state) {
     free(text);
     const bool python = system("python3 -c 'import zlib, json' >/dev/null 2>&1") == 0;
     if (python) {
-        snprintf(args, sizeof args, "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'",
-                 path);
+        snprintf(args, sizeof args,
+                 "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", path);
         assert_int_equal(system(args), 0);
         /* demo.png: decode with zlib, 960x480 indexed, many colours used. */
         snprintf(args, sizeof args,
@@ -292,8 +312,10 @@ static void test_demo_files(void** state) {
                  "    if t == b\"IDAT\": idat += d\n"
                  "    at += 12 + n\n"
                  "raw = zlib.decompress(idat)\n"
-                 "used = set(raw[y * (w + 1) + 1:(y + 1) * (w + 1)][x] for y in range(0, h, 3) for x in range(0, w, 3))\n"
-                 "sys.exit(0 if (w, h, ct, len(raw)) == (960, 480, 3, h * (w + 1)) and len(used) > 20 else 5)\n"
+                 "used = set(raw[y * (w + 1) + 1:(y + 1) * (w + 1)][x] for y in range(0, h, 3) for "
+                 "x in range(0, w, 3))\n"
+                 "sys.exit(0 if (w, h, ct, len(raw)) == (960, 480, 3, h * (w + 1)) and len(used) > "
+                 "20 else 5)\n"
                  "' '%s/a/demo.png'",
                  g_dir);
         assert_int_equal(system(args), 0);
@@ -316,9 +338,11 @@ static void test_demo_deterministic(void** state) {
     (void)state;
     if (!have_cli()) return;
     char args[1024], a[512], b[512];
-    snprintf(args, sizeof args, "demo --seconds 2 --fps 24 --out '%s/d1' --frame-size 64x48", g_dir);
+    snprintf(args, sizeof args, "demo --seconds 2 --fps 24 --out '%s/d1' --frame-size 64x48",
+             g_dir);
     assert_int_equal(run_cli(args, NULL, 0), 0);
-    snprintf(args, sizeof args, "demo --seconds 2 --fps 24 --out '%s/d2' --frame-size 64x48", g_dir);
+    snprintf(args, sizeof args, "demo --seconds 2 --fps 24 --out '%s/d2' --frame-size 64x48",
+             g_dir);
     assert_int_equal(run_cli(args, NULL, 0), 0);
     static const char* const files[] = {"demo.glb", "metrics.json", "demo.png"};
     for (int k = 0; k < 3; ++k) {
@@ -402,8 +426,8 @@ static int teardown(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_actors_move),       cmocka_unit_test(test_inputs),
-        cmocka_unit_test(test_deterministic),     cmocka_unit_test(test_demo_files),
+        cmocka_unit_test(test_actors_move),        cmocka_unit_test(test_inputs),
+        cmocka_unit_test(test_deterministic),      cmocka_unit_test(test_demo_files),
         cmocka_unit_test(test_demo_deterministic), cmocka_unit_test(test_demo_usage),
         cmocka_unit_test(test_demo_robot),
     };

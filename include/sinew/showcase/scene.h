@@ -82,10 +82,10 @@ typedef struct sw_showcase_options {
 
 /* Per-frame inputs. Zero means "the scene decides". */
 typedef struct sw_showcase_inputs {
-    bool has_camera;      /* false: the scene's own slow orbit */
-    sw_vec3 camera;       /* camera position (world), looked at by "reach" */
+    bool has_camera;       /* false: the scene's own slow orbit */
+    sw_vec3 camera;        /* camera position (world), looked at by "reach" */
     sw_vec3 camera_target; /* point the camera looks at (has_camera) */
-    bool has_look_target; /* "reach" looks here instead of at the camera */
+    bool has_look_target;  /* "reach" looks here instead of at the camera */
     sw_vec3 look_target;
     bool has_reach_target; /* "reach" reaches here instead of the orb */
     sw_vec3 reach_target;
@@ -100,9 +100,9 @@ typedef struct sw_showcase_actor {
     const sw_mesh* const* meshes;
     uint32_t meshes_count;
     sw_showcase_material material;
-    sw_mat4 world;          /* root transform of the model matrices */
-    const sw_xform4* local; /* local pose, skeleton->packets_count packets */
-    const sw_mat4* model;   /* world-space model matrices, skeleton->joints_count */
+    sw_mat4 world;                  /* root transform of the model matrices */
+    const sw_xform4* local;         /* local pose, skeleton->packets_count packets */
+    const sw_mat4* model;           /* world-space model matrices, skeleton->joints_count */
     const sw_mat4* const* palettes; /* per mesh: palette_count matrices (world space) */
 } sw_showcase_actor;
 
@@ -115,16 +115,16 @@ typedef struct sw_showcase_camera {
 } sw_showcase_camera;
 
 /* Feature flags of sw_showcase_metrics.features. */
-#define SW_SHOWCASE_FEATURE_SYNC 1u       /* locomotion blend space synchronized by markers */
-#define SW_SHOWCASE_FEATURE_FOOT_IK 2u    /* "reach" foot placement on the step */
-#define SW_SHOWCASE_FEATURE_REACH 4u      /* "reach" two-bone arm */
-#define SW_SHOWCASE_FEATURE_LOOK 8u       /* "reach" look-at */
-#define SW_SHOWCASE_FEATURE_WANDER 16u    /* "hit" spine wander */
+#define SW_SHOWCASE_FEATURE_SYNC 1u        /* locomotion blend space synchronized by markers */
+#define SW_SHOWCASE_FEATURE_FOOT_IK 2u     /* "reach" foot placement on the step */
+#define SW_SHOWCASE_FEATURE_REACH 4u       /* "reach" two-bone arm */
+#define SW_SHOWCASE_FEATURE_LOOK 8u        /* "reach" look-at */
+#define SW_SHOWCASE_FEATURE_WANDER 16u     /* "hit" spine wander */
 #define SW_SHOWCASE_FEATURE_FOOT_TRACK 32u /* "locomotion" foot sliding measured */
 
 /* Figures measured while the scene runs (over every update so far). */
 typedef struct sw_showcase_metrics {
-    uint32_t features;   /* SW_SHOWCASE_FEATURE_* available with this character */
+    uint32_t features; /* SW_SHOWCASE_FEATURE_* available with this character */
     uint32_t updates;
     /* Planted-foot sliding: horizontal drift (m) of a foot joint from where
      * it was planted, while it stays planted; per step the largest drift.

@@ -36,8 +36,8 @@ typedef struct sw_raster_camera {
 
 typedef struct sw_raster {
     uint32_t width, height;
-    uint8_t* pixels;     /* width * height palette indices, rows top to bottom */
-    float* depth;        /* width * height: 1 / distance along the view axis (0: nothing) */
+    uint8_t* pixels;          /* width * height palette indices, rows top to bottom */
+    float* depth;             /* width * height: 1 / distance along the view axis (0: nothing) */
     uint8_t palette[3 * 256]; /* RGB of each index (SW_RASTER_PALETTE_COUNT used) */
     /* owned */
     sw_vec3* skinned_; /* vertex scratch */
