@@ -932,7 +932,7 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
         if (sc->hum.reach) sc->metrics.features |= SW_SHOWCASE_FEATURE_REACH;
         if (sc->hum.head >= 0) sc->metrics.features |= SW_SHOWCASE_FEATURE_LOOK;
         /* Without legs to place, stand beside the step rather than in it. */
-        sc->reach_spot = sw_vec3_make(SW__SC_REACH_X - (sc->hum.legs ? 0.0f : 0.7f), sc->hum.lift,
+        sc->reach_spot = sw_vec3_make(SW__SC_REACH_X - (sc->hum.legs ? 0.0f : -0.85f), sc->hum.lift,
                                       SW__SC_REACH_Z);
     }
     if (r == SW_RESULT_OK) r = sw__cat_setup(sc, err);
