@@ -8,7 +8,7 @@
 #include "sinew/showcase/scene.h"
 #include "sinew/sinew.h"
 
-#define SW__SC_MAX_ALLOCS 160
+#define SW__SC_MAX_ALLOCS 512
 #define SW__SC_MAX_OWNED 48
 #define SW__SC_SEGMENTS 12 /* caterpillar */
 #define SW__SPIDER_LEGS_MAX 8

@@ -119,6 +119,56 @@ static void test_actors_move(void** state) {
     sw_showcase_destroy(s);
 }
 
+/* An allocator that fails from allocation number `fail_at` on and counts the
+ * blocks still live (by block, not by the size given back to free_fn). */
+typedef struct counting {
+    uint32_t calls, fail_at;
+    size_t live;
+} counting;
+
+static void* counting_alloc(void* user, size_t size, size_t align) {
+    counting* c = (counting*)user;
+    if (c->calls++ >= c->fail_at) return NULL;
+    void* p = aligned_alloc(align, (size + align - 1) / align * align);
+    if (p) ++c->live;
+    return p;
+}
+
+static void counting_free(void* user, void* ptr, size_t size) {
+    counting* c = (counting*)user;
+    if (!ptr) return;
+    (void)size;
+    --c->live;
+    free(ptr);
+}
+
+/* Every allocation failure gives OUT_OF_MEMORY with nothing left allocated. */
+static void test_allocation_failures(void** state) {
+    (void)state;
+    uint32_t n = 0;
+    for (;; ++n) {
+        counting c = {.fail_at = n};
+        const sw_allocator alloc = {counting_alloc, counting_free, &c};
+        const sw_showcase_options opt = {.alloc = &alloc};
+        sw_showcase* s = NULL;
+        sw_error err = {0};
+        const sw_result r = sw_showcase_create(&opt, &s, &err);
+        if (r == SW_RESULT_OK) {
+            assert_int_equal(sw_showcase_update(s, 0.5f, NULL), SW_RESULT_OK);
+            assert_true(c.calls == n); /* update allocates nothing */
+            sw_showcase_destroy(s);
+            assert_int_equal(c.live, 0);
+            break;
+        }
+        assert_int_equal(r, SW_RESULT_OUT_OF_MEMORY);
+        assert_null(s);
+        assert_int_equal(c.live, 0);
+        assert_true(n < 10000);
+    }
+    print_message("create makes %u allocations\n", n);
+    assert_true(n > 10);
+}
+
 static void test_inputs(void** state) {
     (void)state;
     sw_showcase* s = make(0);
@@ -426,10 +476,10 @@ static int teardown(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_actors_move),        cmocka_unit_test(test_inputs),
-        cmocka_unit_test(test_deterministic),      cmocka_unit_test(test_demo_files),
-        cmocka_unit_test(test_demo_deterministic), cmocka_unit_test(test_demo_usage),
-        cmocka_unit_test(test_demo_robot),
+        cmocka_unit_test(test_actors_move),   cmocka_unit_test(test_inputs),
+        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_demo_files),    cmocka_unit_test(test_demo_deterministic),
+        cmocka_unit_test(test_demo_usage),    cmocka_unit_test(test_demo_robot),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
