@@ -326,8 +326,48 @@ static void test_demo_files(void** state) {
     assert_int_equal(sc.clips_count, 1);
     assert_string_equal(sw_clip_name(sc.clips[0]), "demo");
     assert_near(sc.clips[0]->duration, 3.0, 1e-4);
-    assert_int_equal(sc.meshes_count,
-                     9); /* 4 humanoids, spider, caterpillar, arm, props, targets */
+    /* 4 humanoids, spider, caterpillar, arm, props, targets */
+    assert_int_equal(sc.meshes_count, 9);
+    /* The baked clip at 2 s puts joints where the scene had them at frame 60. */
+    sw_showcase* live = make(0);
+    for (int f = 0; f < 60; ++f)
+        assert_int_equal(sw_showcase_update(live, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+    const sw_skeleton* skel = sc.skeleton;
+    sw_xform4* pose = (sw_xform4*)aligned_alloc(16, skel->packets_count * sizeof(sw_xform4));
+    sw_mat4* model = (sw_mat4*)malloc(skel->joints_count * sizeof(sw_mat4));
+    const sw_sample_job sj = {.clip = sc.clips[0],
+                              .skeleton = skel,
+                              .time = 2.0f,
+                              .out = pose,
+                              .out_count = skel->packets_count};
+    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
+    const sw_local_to_model_job lj = {.skeleton = skel,
+                                      .local = pose,
+                                      .local_count = skel->packets_count,
+                                      .out = model,
+                                      .out_count = skel->joints_count};
+    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+    static const char* const probes[][2] = {{"locomotion", "LeftFoot"},
+                                            {"spider", "Leg5_Tip"},
+                                            {"caterpillar", "Segment7"},
+                                            {"hit", "Head"},
+                                            {"arm", "Hand"},
+                                            {"reach", "RightHand"}};
+    for (uint32_t k = 0; k < 6; ++k) {
+        const sw_showcase_actor a =
+            sw_showcase_get_actor(live, (uint32_t)actor_index(live, probes[k][0]));
+        const int32_t j = sw_skeleton_find_joint(a.skeleton, probes[k][1]);
+        char name[128];
+        snprintf(name, sizeof name, "%s:%s", probes[k][0], probes[k][1]);
+        const int32_t g = sw_skeleton_find_joint(skel, name);
+        assert_true(j >= 0 && g >= 0);
+        sw_test_vec3_near(sw_vec3_make(model[g].m[12], model[g].m[13], model[g].m[14]),
+                          sw_vec3_make(a.model[j].m[12], a.model[j].m[13], a.model[j].m[14]),
+                          1e-4f);
+    }
+    free(pose);
+    free(model);
+    sw_showcase_destroy(live);
     sw_scene_free(&sc, NULL);
     /* metrics.json: valid JSON (Python when present) with the walker under 1 cm per step. */
     snprintf(path, sizeof path, "%s/a/metrics.json", g_dir);
