@@ -169,6 +169,36 @@ static void test_allocation_failures(void** state) {
     assert_true(n > 10);
 }
 
+/* The randomized idle never repeats: for no period up to 20 s does the head
+ * retrace its path over the last 20 s within 1 cm. */
+static void test_idle_never_repeats(void** state) {
+    (void)state;
+    sw_showcase* s = make(3);
+    const uint32_t idle = (uint32_t)actor_index(s, "idle");
+    const int32_t head = sw_skeleton_find_joint(sw_showcase_get_actor(s, idle).skeleton, "Head");
+    assert_true(head >= 0);
+    enum { N = 400 }; /* every 0.1 s for 40 s */
+    sw_vec3* p = (sw_vec3*)malloc(N * sizeof(sw_vec3));
+    for (int i = 0; i < N; ++i) {
+        for (int k = 0; k < 3; ++k)
+            assert_int_equal(sw_showcase_update(s, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+        const sw_mat4* m = &sw_showcase_get_actor(s, idle).model[head];
+        p[i] = sw_vec3_make(m->m[12], m->m[13], m->m[14]);
+    }
+    float closest = 1e9f;
+    for (int lag = 5; lag <= 200; ++lag) {
+        float worst = 0.0f;
+        for (int i = N - 200; i < N; ++i)
+            worst = fmaxf(worst, sw_vec3_length(sw_vec3_sub(p[i], p[i - lag])));
+        closest = fminf(closest, worst);
+    }
+    print_message("idle head: closest repeat over 20 s differs by %.1f cm\n",
+                  (double)closest * 100.0);
+    assert_true(closest > 0.01f);
+    free(p);
+    sw_showcase_destroy(s);
+}
+
 static void test_inputs(void** state) {
     (void)state;
     sw_showcase* s = make(0);
@@ -516,10 +546,11 @@ static int teardown(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_actors_move),   cmocka_unit_test(test_inputs),
-        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_demo_files),    cmocka_unit_test(test_demo_deterministic),
-        cmocka_unit_test(test_demo_usage),    cmocka_unit_test(test_demo_robot),
+        cmocka_unit_test(test_actors_move),         cmocka_unit_test(test_inputs),
+        cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_idle_never_repeats),
+        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_demo_files),
+        cmocka_unit_test(test_demo_deterministic),  cmocka_unit_test(test_demo_usage),
+        cmocka_unit_test(test_demo_robot),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
