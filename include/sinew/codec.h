@@ -46,9 +46,10 @@
  * component), signed so that component d is >= 0, and rebuild it as
  * sqrt(max(0, 1 - a^2 - b^2 - c^2)); the compressor leaves out the
  * component farthest from 0 over the segment. Between keys, translations
- * and scales interpolate linearly, rotations by normalized lerp on the
- * shorter arc. The payload ends with at least 4 spare bytes after the last
- * segment (the decoder reads 4 bytes at a time).
+ * and scales interpolate linearly; rotations leaving out the same component
+ * interpolate the three stored ones linearly and rebuild the fourth, others
+ * (per-key) by normalized lerp on the shorter arc. The payload ends with at least 8 spare bytes after the last
+ * segment (the decoder reads 8 bytes at a time).
  */
 #ifndef SINEW_CODEC_H
 #define SINEW_CODEC_H

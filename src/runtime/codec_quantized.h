@@ -5,9 +5,10 @@
 #define SINEW_RUNTIME_CODEC_QUANTIZED_H
 
 #include <math.h>
+#include <string.h>
 
+#include "internal.h"
 #include "sinew/codec.h"
-#include "sinew/skeleton.h"
 
 /* 1 / (2^b - 1) for b = 0..22 (entry 0 unused). */
 static const float sw__codec_inv_levels[23] = {
@@ -64,42 +65,51 @@ static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0
 #define SW__CODEC_DROP_PER_KEY 5u
 
 /* Parses the header of one track at h (validated: the rotation byte <= 4);
- * returns the next header. */
+ * returns the next header. Branch-free on the data (the range flag varies
+ * from track to track): it may read up to 7 bytes past the header, which
+ * validation keeps inside the payload (headers, then key bits, then 8 spare
+ * bytes). */
 static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uint8_t* h,
                                              sw__codec_seg_track* ts) {
     const uint32_t fmt = h[0];
-    uint32_t lo[3] = {0u, 0u, 0u}, hi[3] = {255u, 255u, 255u};
+    const uint32_t b12 = h[1];
     ts->bits[0] = SW__CODEC_FMT_BITS(fmt);
-    ts->bits[1] = SW__CODEC_FMT_BITS1(h[1]);
-    ts->bits[2] = SW__CODEC_FMT_BITS2(h[1]);
-    ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2];
+    ts->bits[1] = SW__CODEC_FMT_BITS1(b12);
+    ts->bits[2] = SW__CODEC_FMT_BITS2(b12);
     ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
-    h += 2;
-    if (tr->kind == SW_TRACK_KIND_ROTATION) {
-        ts->dropped = h[0] == 4u ? SW__CODEC_DROP_PER_KEY : (uint32_t)h[0] & 3u;
-        h += 1;
-    } else {
-        ts->dropped = SW__CODEC_DROP_NONE;
-    }
+    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    const uint32_t rb = h[2];
+    const uint32_t dropped = rb == 4u ? SW__CODEC_DROP_PER_KEY : (rb & 3u);
+    ts->dropped = rot ? dropped : SW__CODEC_DROP_NONE;
     const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
-    if (per_key) ts->key_bits += 2u;
-    if (fmt & SW__CODEC_FMT_RANGE) {
-        lo[0] = h[0];
-        lo[1] = h[1];
-        lo[2] = h[2];
-        hi[0] = h[3];
-        hi[1] = h[4];
-        hi[2] = h[5];
-        h += 6;
-    }
+    ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2] + (per_key ? 2u : 0u);
+    const uint8_t* r = h + 2u + rot;
+    const uint32_t has = fmt >> 7; /* 0 or 1 */
+    const uint32_t kept = per_key ? 3u : ts->dropped;
     for (uint32_t c = 0; c < 3u; ++c) {
+        const uint32_t lo = has * r[c];
+        const uint32_t hi = has ? r[3u + c] : 255u;
         /* per-key components: the three smallest, within [-1, 1] */
-        const uint32_t i = sw__codec_kept[per_key ? 3u : ts->dropped][c];
+        const uint32_t i = sw__codec_kept[kept][c];
         const float e = (per_key ? 2.0f : tr->extent[i]) * (1.0f / 255.0f);
-        ts->lo[c] = (per_key ? -1.0f : tr->min[i]) + (float)lo[c] * e;
-        ts->scale[c] = (float)(hi[c] - lo[c]) * e * sw__codec_inv_levels[ts->bits[c]];
+        ts->lo[c] = (per_key ? -1.0f : tr->min[i]) + (float)lo * e;
+        ts->scale[c] = (float)(hi - lo) * e * sw__codec_inv_levels[ts->bits[c]];
     }
-    return h;
+    return r + 6u * has;
+}
+
+/* 8 little-endian bytes at p as an integer (one unaligned load). */
+static inline uint64_t sw__codec_load64(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i)
+        v = (v << 8) | p[i];
+    return v;
+#else
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#endif
 }
 
 /* b <= 22 bits at bit position `bit` of data, LSB first (reads 4 bytes). */
@@ -115,6 +125,20 @@ static inline void sw__codec_key(const uint8_t* bits, uint64_t base, uint32_t ke
                                  const sw__codec_seg_track* ts, float out[3], uint32_t* dropped) {
     uint64_t at = base + (uint64_t)key * ts->key_bits;
     *dropped = ts->dropped;
+    if (ts->key_bits <= 57u) {
+        /* the whole key from one load (57 + 7 bits of shift fit in 64) */
+        uint64_t v = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
+            *dropped = (uint32_t)(v & 3u);
+            v >>= 2;
+        }
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const uint32_t q = (uint32_t)(v & ((1u << ts->bits[c]) - 1u));
+            out[c] = ts->lo[c] + (float)q * ts->scale[c];
+            v >>= ts->bits[c];
+        }
+        return;
+    }
     if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
         *dropped = sw__codec_read(bits, at, 2u);
         at += 2u;
@@ -123,6 +147,35 @@ static inline void sw__codec_key(const uint8_t* bits, uint64_t base, uint32_t ke
         out[c] = ts->lo[c] + (float)sw__codec_read(bits, at, ts->bits[c]) * ts->scale[c];
         at += ts->bits[c];
     }
+}
+
+/* Keys k and k + 1 of a track whose keys start at bit `base` (adjacent in
+ * the stream: one load when both fit in it). */
+static inline void sw__codec_keys2(const uint8_t* bits, uint64_t base, uint32_t key,
+                                   const sw__codec_seg_track* ts, float ka[3], float kb[3],
+                                   uint32_t* da, uint32_t* db) {
+    if (ts->key_bits <= 28u) {
+        const uint64_t at = base + (uint64_t)key * ts->key_bits;
+        uint64_t v = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+        float* outs[2] = {ka, kb};
+        uint32_t* drops[2] = {da, db};
+        for (uint32_t k = 0; k < 2u; ++k) {
+            *drops[k] = ts->dropped;
+            if (per_key) {
+                *drops[k] = (uint32_t)(v & 3u);
+                v >>= 2;
+            }
+            for (uint32_t c = 0; c < 3u; ++c) {
+                const uint32_t q = (uint32_t)(v & ((1u << ts->bits[c]) - 1u));
+                outs[k][c] = ts->lo[c] + (float)q * ts->scale[c];
+                v >>= ts->bits[c];
+            }
+        }
+        return;
+    }
+    sw__codec_key(bits, base, key, ts, ka, da);
+    sw__codec_key(bits, base, key + 1u, ts, kb, db);
 }
 
 /* Full quaternion from three stored components. */
@@ -134,14 +187,23 @@ static inline void sw__codec_rebuild(const float v[3], uint32_t dropped, float q
     q[sw__codec_kept[dropped][2]] = v[2];
 }
 
-/* Interpolates two decoded keys at u into out: 3 values linearly, or for
- * rotations (with the components da, db left out) 4 by normalized lerp on
- * the shorter arc. */
+/* Interpolates two decoded keys at u into out: 3 values linearly; for
+ * rotations leaving out the same component (da == db), the three stored
+ * components linearly and the fourth rebuilt (unit by construction, one
+ * square root); else (per-key components) 4 by normalized lerp on the
+ * shorter arc. */
 static inline void sw__codec_interp(const float a[3], const float b[3], float u, bool rotation,
                                     uint32_t da, uint32_t db, float* out) {
     if (!rotation) {
         for (uint32_t c = 0; c < 3u; ++c)
             out[c] = a[c] + (b[c] - a[c]) * u;
+        return;
+    }
+    if (da == db) {
+        float v[3];
+        for (uint32_t c = 0; c < 3u; ++c)
+            v[c] = a[c] + (b[c] - a[c]) * u;
+        sw__codec_rebuild(v, da & 3u, out);
         return;
     }
     float qa[4], qb[4];
@@ -198,8 +260,11 @@ static inline sw__codec_pos sw__codec_pos_of(const sw_codec_header* h, float t) 
 
 /* Key index and fraction of position p for a track with stride 2^sl in a
  * segment of n intervals. */
+static const float sw__codec_inv_pow2[8] = {1.0f,    0.5f,     0.25f,     0.125f,
+                                            0.0625f, 0.03125f, 0.015625f, 0.0078125f};
+
 static inline uint32_t sw__codec_key_at(float p, uint32_t n, uint32_t sl, float* u) {
-    const float ps = p * (1.0f / (float)(1u << sl));
+    const float ps = p * sw__codec_inv_pow2[sl & 7u];
     const uint32_t keys = (n >> sl) + 1u;
     uint32_t j = (uint32_t)ps;
     if (j > keys - 2u) j = keys - 2u;
@@ -220,5 +285,27 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
  * (skeleton->packets_count packets; lanes past the joints get identity). */
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
                                 sw_xform4* out);
+
+/* The decoder's interpolation step over a batch of tracks: per track the
+ * two keys' three components, the fraction u, and whether it is a rotation
+ * (then the fourth component is rebuilt). out[c][i]: the three components
+ * and the rebuilt one (0 for translations and scales). */
+#define SW__CODEC_BATCH 16u
+typedef struct sw__codec_batch {
+    float a[3][SW__CODEC_BATCH];
+    float b[3][SW__CODEC_BATCH];
+    float u[SW__CODEC_BATCH];
+    int32_t rotation[SW__CODEC_BATCH]; /* 1 or 0 */
+} sw__codec_batch;
+
+/* Scalar reference and SSE2 path (bit for bit the same; tests compare). */
+void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+#if SINEW_HAS_SSE2
+void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+#endif
+void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+/* The decoder with the scalar (simd false) or best path. */
+void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, bool simd);
 
 #endif

@@ -596,7 +596,7 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
         }
         total += 4u + hb + (bits + 7u) / 8u;
     }
-    total = (total + 4u + 15u) & ~(uint64_t)15u;
+    total = (total + 8u + 15u) & ~(uint64_t)15u; /* 8 spare bytes: 64-bit key loads */
     const uint32_t q = rc->tracks_offset;
     if (total + raw_size > 0xFFFFFFF0u) {
         sw_free(al, raw, raw_size);
