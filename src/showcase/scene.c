@@ -598,10 +598,20 @@ static sw_result sw__hit_setup(sw_showcase* sc, sw_error* err) {
                               sc->hum.r_arm,  sc->hum.r_forearm, sc->hum.spine};
     for (uint32_t k = 0; k < 6; ++k)
         if (shake[k] >= 0) sc->shake_joints[sc->shake_joints_count++] = (uint32_t)shake[k];
+    /* The wander chain: joints in ancestor order, skipping one that sits on
+     * the joint before it (CMU's Neck on Spine1): FABRIK needs bones. */
+    const sw_skeleton* hs = sc->chr->skeleton;
+    sw_xform4* local = (sw_xform4*)sw__sc_alloc(&sc->mem, hs->packets_count * sizeof(sw_xform4));
+    sw_mat4* model = (sw_mat4*)sw__sc_alloc(&sc->mem, hs->joints_count * sizeof(sw_mat4));
+    if (!local || !model) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+    sw__sample(hs, sc->clip_idle, 0.0f, local);
+    sw__sc_models(hs, local, model);
     const int32_t chain[4] = {sc->hum.spine, sc->hum.spine1, sc->hum.neck, sc->hum.head};
     int32_t last = -1;
     for (uint32_t k = 0; k < 4; ++k) {
-        if (chain[k] < 0 || (last >= 0 && !sw__is_ancestor(sc->chr->skeleton, last, chain[k])))
+        if (chain[k] < 0 || (last >= 0 && !sw__is_ancestor(hs, last, chain[k]))) continue;
+        if (last >= 0 &&
+            sw_vec3_length(sw_vec3_sub(sw__pos(&model[chain[k]]), sw__pos(&model[last]))) < 1e-4f)
             continue;
         sc->spine_chain[sc->spine_count++] = (uint32_t)chain[k];
         last = chain[k];
@@ -940,7 +950,10 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     if (r == SW_RESULT_OK) r = sw__props_setup(sc, err);
     if (r == SW_RESULT_OK) r = sw__targets_setup(sc, err);
     if (r == SW_RESULT_OK) r = sw__spider_setup(sc, err);
-    if (r == SW_RESULT_OK) r = sw_showcase_update(sc, 0.0f, NULL);
+    if (r == SW_RESULT_OK) {
+        r = sw_showcase_update(sc, 0.0f, NULL);
+        if (r != SW_RESULT_OK) sw__fail(err, r, "first update (a job refused the character)");
+    }
     if (r != SW_RESULT_OK) {
         sw__fail(err, r, r == SW_RESULT_OUT_OF_MEMORY ? "allocation" : "showcase setup");
         sw_showcase_destroy(sc);

@@ -531,6 +531,18 @@ static void test_demo_robot(void** state) {
     assert_non_null(strstr(log, "named clip exists"));
 }
 
+/* A capture without meshes or foot events (CMU 01_01, whose Neck sits on
+ * Spine1) drives every humanoid. */
+static void test_demo_bvh(void** state) {
+    (void)state;
+    if (!have_cli()) return;
+    char bvh[512], args[2048], log[8192];
+    if (!sw_test_model_path(bvh, sizeof bvh, "BVH/01_01.bvh")) return;
+    snprintf(args, sizeof args, "demo --seconds 1 --out '%s/b' --character '%s'", g_dir, bvh);
+    assert_int_equal(run_cli(args, log, sizeof log), 0);
+    assert_non_null(strstr(log, "locomotion sliding not measured"));
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_showcase_XXXXXX");
@@ -550,7 +562,7 @@ int main(void) {
         cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_idle_never_repeats),
         cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_demo_files),
         cmocka_unit_test(test_demo_deterministic),  cmocka_unit_test(test_demo_usage),
-        cmocka_unit_test(test_demo_robot),
+        cmocka_unit_test(test_demo_robot),          cmocka_unit_test(test_demo_bvh),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
