@@ -409,6 +409,12 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
             h->lift = -lo * h->scale;
         }
     }
+    /* Two-bone IK needs bones: drop a chain with a joint on the one before it. */
+#define SW__BONE(a, b) (sw_vec3_length(sw_vec3_sub(sw__pos(&model[a]), sw__pos(&model[b]))) > 1e-4f)
+    h->legs = h->legs && SW__BONE(h->l_upleg, h->l_leg) && SW__BONE(h->l_leg, h->l_foot) &&
+              SW__BONE(h->r_upleg, h->r_leg) && SW__BONE(h->r_leg, h->r_foot);
+    h->reach = h->reach && SW__BONE(h->r_arm, h->r_forearm) && SW__BONE(h->r_forearm, h->r_hand);
+#undef SW__BONE
     h->ankle_height = h->legs ? fminf(model[h->l_foot].m[13], model[h->r_foot].m[13]) : 0.0f;
     h->head_forward = sw_vec3_make(0, 0, 1);
     if (h->head >= 0) {
