@@ -5,6 +5,9 @@
  * bytes, bad strides, ranges, bit counts), archive round trip, the CMU
  * figures against ACL's, RobotExpressive's clips at 0.1 mm, argument
  * checks. */
+#define _POSIX_C_SOURCE 200809L
+#include <unistd.h>
+
 #include "test_util.h"
 
 #include "runtime/codec_quantized.h"
@@ -783,6 +786,104 @@ static void test_robot_expressive(void** state) {
     sw_scene_free(&scene, NULL);
 }
 
+/* ---- the CLI end to end ---- */
+
+static char* run_capture(const char* cmd) {
+    FILE* p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1u << 20, n = 0;
+    char* buf = (char*)malloc(cap);
+    assert_non_null(buf);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - 1 - n, p)) > 0) {
+        n += got;
+        if (n + 1 >= cap) {
+            cap *= 2;
+            buf = (char*)realloc(buf, cap);
+            assert_non_null(buf);
+        }
+    }
+    buf[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    return buf;
+}
+
+/* The last number after `key` in text. */
+static double json_last(const char* text, const char* key) {
+    const char* at = NULL;
+    for (const char* p = strstr(text, key); p; p = strstr(p + 1, key))
+        at = p;
+    assert_non_null(at);
+    return strtod(at + strlen(key), NULL);
+}
+
+/* Reads every "t": [x, y, z] of a sample --json output. */
+static uint32_t sample_positions(const char* text, double* out, uint32_t cap) {
+    uint32_t n = 0;
+    for (const char* p = strstr(text, "\"t\": ["); p && n < cap; p = strstr(p + 1, "\"t\": [")) {
+        char* end = NULL;
+        const char* q = p + 6;
+        for (int c = 0; c < 3; ++c) {
+            out[3 * n + (uint32_t)c] = strtod(q, &end);
+            q = end + 1;
+        }
+        ++n;
+    }
+    return n;
+}
+
+/* sinew compress --json on 01_01 reports a ratio above ACL's with an error
+ * no larger than ACL's, and sinew sample gives the same joint positions on
+ * the compressed archive as on the BVH file within the reported error. */
+static void test_cli(void** state) {
+    (void)state;
+    const char* cli = SINEW_CLI_PATH;
+    char path[512];
+    if (!cli[0]) {
+        print_message("skipped: the CLI is not built\n");
+        return;
+    }
+    if (!sw_test_model_path(path, sizeof path, "BVH/01_01.bvh")) return;
+    char out[] = "/tmp/sinew_test_compress_XXXXXX";
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' compress '%s' -o '%s' --precision 0.01 --shell 3 --json", cli,
+             path, out);
+    char* report = run_capture(cmd);
+    const double ratio = json_last(report, "\"ratio\": ");
+    const double max_error = json_last(report, "\"max_error\": ");
+    print_message("sinew compress --json: total ratio %.3f, max error %.5f\n", ratio, max_error);
+    assert_true(ratio > 16.32);
+    assert_true(max_error <= 0.0178);
+    free(report);
+    static const double times[4] = {0.5, 7.25, 15.0, 22.9};
+    double a[64 * 3], b[64 * 3];
+    double worst = 0.0;
+    for (int i = 0; i < 4; ++i) {
+        snprintf(cmd, sizeof cmd, "'%s' sample '%s' --time %g --json", cli, path, times[i]);
+        char* ra = run_capture(cmd);
+        snprintf(cmd, sizeof cmd, "'%s' sample '%s' --time %g --json", cli, out, times[i]);
+        char* rb = run_capture(cmd);
+        const uint32_t na = sample_positions(ra, a, 64), nb = sample_positions(rb, b, 64);
+        assert_int_equal(na, 31);
+        assert_int_equal(nb, 31);
+        for (uint32_t k = 0; k < 3u * na; k += 3u) {
+            const double d = sqrt((a[k] - b[k]) * (a[k] - b[k]) +
+                                  (a[k + 1] - b[k + 1]) * (a[k + 1] - b[k + 1]) +
+                                  (a[k + 2] - b[k + 2]) * (a[k + 2] - b[k + 2]));
+            if (d > worst) worst = d;
+        }
+        free(ra);
+        free(rb);
+    }
+    print_message("sinew sample: joint positions within %.5f of the raw clip (reported %.5f)\n",
+                  worst, max_error);
+    assert_true(worst <= max_error);
+    remove(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_bound),   cmocka_unit_test(test_kept_parts),
@@ -790,6 +891,7 @@ int main(void) {
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_archive_round_trip), cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_cmu_against_acl),    cmocka_unit_test(test_robot_expressive),
+        cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
