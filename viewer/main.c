@@ -87,6 +87,8 @@ typedef struct showcase_view {
     float walker_speed;        /* measured from its motion, smoothed */
     bool walker_seen;
     bool speed_set; /* the slider overrides the scene's speed schedule */
+    bool custom;    /* built with the loaded character (options.character) */
+    sw_scene character_view; /* pointers into g_viewer.ch, which must outlive the scene */
     sw_vec3 center;
     float extent;
 } showcase_view;
@@ -389,7 +391,11 @@ static void gpu_mesh_destroy(gpu_mesh* g) {
 
 /* ---------------------------------------------------------------- characters */
 
+static void showcase_free(void);
+
 static void character_free(character* c) {
+    /* A scene built on this character refers to it. */
+    if (g_viewer.sc.custom) showcase_free();
     for (uint32_t i = 0; c->gpu && i < c->meshes_count; ++i) gpu_mesh_destroy(&c->gpu[i]);
     free(c->gpu);
     free(c->pose);
@@ -838,20 +844,39 @@ static void showcase_free(void) {
     memset(sv, 0, sizeof *sv);
 }
 
-/* Creates the scene and uploads every actor's meshes (fixed for its life). */
-static bool showcase_open(void) {
+/* Creates the scene (with the loaded character as its humanoid when
+ * `with_character`) and uploads every actor's meshes (fixed for its life);
+ * an existing scene of the same kind is resumed. */
+static bool showcase_open(bool with_character) {
     viewer* v = &g_viewer;
     showcase_view* sv = &v->sc;
+    if (sv->scene && (sv->custom || with_character)) showcase_free();
+    if (!sv->scene) v->showcase_mode = false;
     if (!sv->scene) {
         sw_showcase_options options;
         memset(&options, 0, sizeof options);
+        if (with_character) {
+            character* c = &v->ch;
+            if (!c->skel || c->clips_count == 0) {
+                snprintf(v->error, sizeof v->error, "%s has no clips for the scene", c->name);
+                return false;
+            }
+            memset(&sv->character_view, 0, sizeof sv->character_view);
+            sv->character_view.skeleton = c->skel;
+            sv->character_view.clips = c->clips;
+            sv->character_view.clips_count = c->clips_count;
+            sv->character_view.meshes = c->meshes;
+            sv->character_view.meshes_count = c->meshes_count;
+            options.character = &sv->character_view;
+        }
         sw_error err = {0};
         const sw_result r = sw_showcase_create(&options, &sv->scene, &err);
         if (r != SW_RESULT_OK) {
-            set_error("showcase", r, &err);
+            set_error(with_character ? v->ch.name : "showcase", r, &err);
             sv->scene = NULL;
             return false;
         }
+        sv->custom = with_character;
         sv->actors_count = sw_showcase_actors_count(sv->scene);
         if (sv->actors_count > SW_SHOWCASE_MAX_ACTORS) sv->actors_count = SW_SHOWCASE_MAX_ACTORS;
         sv->locomotion = sv->reach = -1;
@@ -1015,10 +1040,15 @@ static void draw(void) {
             const sw_showcase_actor act = sw_showcase_get_actor(v->sc.scene, a);
             if (!act.skeleton || !act.model) continue;
             const int16_t* parents = sw_skeleton_parents(act.skeleton);
-            for (uint32_t j = 0; j < act.skeleton->joints_count; ++j)
-                if (parents[j] >= 0)
-                    push_line(mat_pos(&act.model[parents[j]]), mat_pos(&act.model[j]),
-                              v3(0.3f, 0.9f, 1.0f));
+            for (uint32_t j = 0; j < act.skeleton->joints_count; ++j) {
+                if (parents[j] < 0) continue;
+                const sw_vec3 p = mat_pos(&act.model[parents[j]]), q = mat_pos(&act.model[j]);
+                /* Some actors (caterpillar, targets) hang free parts under a
+                 * root at the origin: those links are not bones. */
+                const sw_vec3 d = v3_sub(q, p);
+                if (parents[parents[j]] < 0 && v3_dot(d, d) > 1.0f) continue;
+                push_line(p, q, v3(0.3f, 0.9f, 1.0f));
+            }
         }
     } else if (c->skel && (v->show_skeleton || c->meshes_count == 0 || !v->show_mesh)) {
         const int16_t* parents = sw_skeleton_parents(c->skel);
@@ -1086,7 +1116,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
     v->pitch = 0.25f;
     if (!open_builtin(0)) return -1;
     /* Without the scene the page still plays the humanoid. */
-    if (!showcase_open()) printf("viewer: %s; showing the humanoid\n", v->error);
+    if (!showcase_open(false)) printf("viewer: %s; showing the humanoid\n", v->error);
     return 0;
 }
 
@@ -1151,10 +1181,13 @@ EMSCRIPTEN_KEEPALIVE int viewer_builtin(int which) {
     return open_builtin(which) ? 0 : -1;
 }
 
-/* Switches to the showcase scene (created on first use, then resumed). */
-EMSCRIPTEN_KEEPALIVE int viewer_showcase(void) {
+/* Switches to the showcase scene: with_character 0 the built-in characters
+ * (created on first use, then resumed), 1 a new scene whose humanoids are
+ * the character last opened (its clips picked by name: idle, walk, jog or
+ * run). Returns 0, or -1 (see viewer_error). */
+EMSCRIPTEN_KEEPALIVE int viewer_showcase(int with_character) {
     g_viewer.error[0] = '\0';
-    return showcase_open() ? 0 : -1;
+    return showcase_open(with_character != 0) ? 0 : -1;
 }
 
 EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) { return g_viewer.error; }
@@ -1310,7 +1343,9 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     if (v->showcase_mode) {
         const showcase_view* sv = &v->sc;
         uint32_t joints = 0, meshes = 0;
-        STATUS_PUT("\"showcase\",\"actors\":[");
+        STATUS_PUT("\"showcase\",\"scene_character\":");
+        n += put_json_string(o + n, cap - n, sv->custom ? v->ch.name : "sinew_humanoid");
+        STATUS_PUT(",\"actors\":[");
         for (uint32_t a = 0; a < sv->actors_count; ++a) {
             const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
             if (a) STATUS_PUT(",");

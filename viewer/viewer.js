@@ -33,7 +33,7 @@
       frame: mod.cwrap('viewer_frame', 'number', ['number']),
       open: mod.cwrap('viewer_open', 'number', ['number', 'number', 'string']),
       builtin: mod.cwrap('viewer_builtin', 'number', ['number']),
-      showcase: mod.cwrap('viewer_showcase', 'number', []),
+      showcase: mod.cwrap('viewer_showcase', 'number', ['number']),
       set: mod.cwrap('viewer_set', 'number', ['string', 'number']),
       orbit: mod.cwrap('viewer_orbit', null, ['number', 'number']),
       zoom: mod.cwrap('viewer_zoom', null, ['number']),
@@ -81,6 +81,7 @@
     const showcase = s.mode === 'showcase';
     const loco = !showcase && s.locomotion;
     $('clipbox').style.display = showcase ? 'none' : '';
+    $('showcase_char').disabled = showcase || s.clips.length === 0;
     $('clip_a').disabled = loco;
     $('clip_b').disabled = loco;
     $('blend').disabled = loco;
@@ -113,7 +114,10 @@
         lines.push('weights ' + s.walker.weights.map((w) => w.toFixed(2)).join(' '));
       }
     }
-    if (s.actors) lines.push('actors: ' + s.actors.join(', '));
+    if (s.actors) {
+      lines.push('scene character: ' + s.scene_character);
+      lines.push('actors: ' + s.actors.join(', '));
+    }
     // Feature switches the showcase API does not offer yet: shown, ticked
     // when the scene reports the feature active (SW_SHOWCASE_FEATURE_*).
     const f = showcase ? s.features : 0;
@@ -158,25 +162,44 @@
     });
     $('scene').addEventListener('change', (e) => {
       const v = e.target.value;
-      const r = v === 'showcase' ? api.showcase() : api.builtin(v === 'spider' ? 1 : 0);
+      let r;
+      if (v === 'showcase') r = api.showcase(0);
+      else if (v === 'showcase_char') r = api.showcase(1);
+      else if (v === 'file') r = openBytes(state.file.bytes, state.file.name);
+      else r = api.builtin(v === 'spider' ? 1 : 0);
+      if (v === 'humanoid' || v === 'spider') dropOption('showcase_char');
       showError(r === 0 ? '' : api.error());
+      syncControls();
+    });
+    $('showcase_char').addEventListener('click', () => {
+      const r = api.showcase(1);
+      showError(r === 0 ? '' : api.error());
+      if (r === 0) {
+        const sel = $('scene');
+        let opt = sel.querySelector('option[value=showcase_char]');
+        if (!opt) {
+          opt = new Option('', 'showcase_char');
+          sel.add(opt);
+        }
+        opt.textContent = 'Showcase scene with ' + readStatus().scene_character;
+        sel.value = 'showcase_char';
+      }
       syncControls();
     });
     $('file').addEventListener('change', async (e) => {
       const f = e.target.files && e.target.files[0];
       if (!f) return;
       const bytes = new Uint8Array(await f.arrayBuffer());
-      const ptr = state.mod._malloc(bytes.length);
-      state.mod.HEAPU8.set(bytes, ptr);
-      const r = api.open(ptr, bytes.length, f.name);
-      state.mod._free(ptr);
+      const r = openBytes(bytes, f.name);
       showError(r === 0 ? '' : api.error());
       if (r === 0) {
+        // Kept to reopen it from the scene menu.
+        state.file = { bytes: bytes, name: f.name };
+        dropOption('showcase_char');
         const sel = $('scene');
-        let opt = sel.querySelector('option[data-file]');
+        let opt = sel.querySelector('option[value=file]');
         if (!opt) {
           opt = new Option('', 'file');
-          opt.dataset.file = '1';
           sel.add(opt);
         }
         opt.textContent = 'File: ' + f.name;
@@ -219,6 +242,19 @@
       api.zoom(Math.exp(e.deltaY * 0.001));
     }, { passive: false });
     syncControls();
+  }
+
+  function openBytes(bytes, name) {
+    const ptr = state.mod._malloc(bytes.length);
+    state.mod.HEAPU8.set(bytes, ptr);
+    const r = state.api.open(ptr, bytes.length, name);
+    state.mod._free(ptr);
+    return r;
+  }
+
+  function dropOption(value) {
+    const opt = $('scene').querySelector('option[value=' + value + ']');
+    if (opt) opt.remove();
   }
 
   // Puts the sliders where the newly loaded character starts.

@@ -286,6 +286,26 @@ try {
     }
   });
 
+  await check('pause holds the scene; step advances it by 1/30 s', async () => {
+    await page.locator('#pause').click();
+    const s0 = await waitFor(async () => {
+      const st = await status();
+      return st.paused && st;
+    }, 'paused');
+    const held = await freshStatus();
+    assert(held.time === s0.time, `time moved while paused: ${s0.time} -> ${held.time}`);
+    await page.locator('#step').click();
+    const s1 = await waitFor(async () => {
+      const st = await status();
+      return st.time !== s0.time && st;
+    }, 'a step');
+    const dt = s1.time - s0.time;
+    assert(Math.abs(dt - 1 / 30) < 2e-4, 'step of ' + dt + ' s');
+    await page.locator('#pause').click();
+    await waitFor(async () => !(await status()).paused, 'playing again');
+    return `${s0.time.toFixed(4)} -> ${s1.time.toFixed(4)} s`;
+  });
+
   await check('the skeleton toggle draws lines', async () => {
     // Skeleton lines are cyan (0.3, 0.9, 1.0): count such pixels with the
     // skeleton off and on, over the meshes.
@@ -343,8 +363,25 @@ try {
       await page.screenshot({ path: path.join(shots, 'robot.png') });
       return s.clips.join(', ');
     });
+    await check('the showcase scene runs with the robot as its humanoids', async () => {
+      await page.locator('#showcase_char').click();
+      const s = await waitFor(async () => {
+        const st = await status();
+        return st.mode === 'showcase' && st.scene_character === 'RobotExpressive.glb' && st;
+      }, 'the scene with the robot');
+      assert(s.actors.includes('locomotion') && s.actors.includes('reach'), 'actors ' + s.actors);
+      const a = decodePng(await canvas.screenshot());
+      const t0 = s.time;
+      await waitFor(async () => (await status()).time > t0 + 0.5, 'half a second of scene time');
+      const b = decodePng(await canvas.screenshot({ path: path.join(shots, 'showcase_robot.png') }));
+      const n = changedPixels(a, b);
+      assert(n > 100, `only ${n} pixels changed`);
+      const err = await page.locator('#error').textContent();
+      assert(!err, 'page error text: ' + err);
+      return `${s.actors.length} actors, ${s.joints} joints, ${n} pixels changed`;
+    });
   } else {
-    console.log('SKIP: ' + robot + ' is absent, the glb check is left out');
+    console.log('SKIP: ' + robot + ' is absent, the glb checks are left out');
   }
 
   const bvh = '/usr/share/assimp/models/BVH/01_01.bvh';
