@@ -792,6 +792,74 @@ static void test_robot_skinned_against_native(void** state) {
     sw_scene_free(&n, NULL);
 }
 
+/* The two glTF paths check each other joint by joint: every joint of the
+ * native reader's skeleton has a namesake in assimp's (which adds holder
+ * nodes of unskinned meshes), and their model-space matrices agree for all
+ * 14 clips at 25 times each (matrices compared, so rotations up to sign
+ * do not matter). */
+static void test_robot_joints_against_native(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
+    sw_scene a, n;
+    import_ok(path, NULL, &a);
+    sw_error e = {0};
+    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &n, &e), SW_RESULT_OK);
+    assert_int_equal(a.clips_count, n.clips_count);
+    int32_t map[SW_SKELETON_MAX_JOINTS];
+    uint32_t matched = 0;
+    for (uint32_t j = 0; j < n.skeleton->joints_count; ++j) {
+        map[j] = sw_skeleton_find_joint(a.skeleton, sw_skeleton_joint_name(n.skeleton, j));
+        if (map[j] >= 0) ++matched;
+    }
+    sw_xform4* la = alloc_pose(a.skeleton);
+    sw_xform4* ln = alloc_pose(n.skeleton);
+    sw_mat4* ma = alloc_model(a.skeleton);
+    sw_mat4* mn = alloc_model(n.skeleton);
+    double max_t = 0.0, max_r = 0.0;
+    uint32_t compared = 0;
+    for (uint32_t c = 0; c < n.clips_count; ++c) {
+        const sw_clip* cn = n.clips[c];
+        const sw_clip* ca = find_clip(&a, sw_clip_name(cn));
+        for (int k = 0; k < 25; ++k) {
+            const float t = cn->duration * (float)k / 24.0f;
+            model_pose(a.skeleton, ca, t, la, ma);
+            model_pose(n.skeleton, cn, t, ln, mn);
+            for (uint32_t j = 0; j < n.skeleton->joints_count; ++j) {
+                if (map[j] < 0) continue;
+                const sw_mat4* x = &ma[map[j]];
+                const sw_mat4* y = &mn[j];
+                for (int i = 0; i < 16; ++i) {
+                    double d = fabs((double)x->m[i] - y->m[i]);
+                    if (i >= 12 && i < 15) {
+                        if (d > max_t) max_t = d;
+                    } else {
+                        /* Relative: the armature's scale of 100 is in these columns. */
+                        d /= fmax(1.0, fabs((double)y->m[i]));
+                        if (d > max_r) max_r = d;
+                    }
+                }
+                ++compared;
+            }
+        }
+    }
+    print_message("RobotExpressive joints, assimp vs sw_gltf_read: %u of %u native joints "
+                  "matched by name, %u joint poses over 14 clips; max translation deviation "
+                  "%.3g m, max rotation-scale deviation %.3g (relative)\n",
+                  matched, n.skeleton->joints_count, compared, max_t, max_r);
+    /* Joints the native reader keeps for the skin and its ancestors must
+     * all exist on the assimp side. */
+    assert_int_equal(matched, n.skeleton->joints_count);
+    assert_true(max_t <= 1e-4);
+    assert_true(max_r <= 1e-4);
+    free(la);
+    free(ln);
+    free(ma);
+    free(mn);
+    sw_scene_free(&a, NULL);
+    sw_scene_free(&n, NULL);
+}
+
 /* ---- options and arguments ---- */
 
 static void test_arguments(void** state) {
@@ -1502,6 +1570,7 @@ int main(void) {
         cmocka_unit_test(test_robot_morphs_against_native),
         cmocka_unit_test(test_obj_uvs_top_left),
         cmocka_unit_test(test_robot_skinned_against_native),
+        cmocka_unit_test(test_robot_joints_against_native),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_memory_equals_file),
         cmocka_unit_test(test_keys_clean),
