@@ -29,6 +29,7 @@
 #include "sinew/showcase/character.h"
 #include "sinew/showcase/scene.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/compress.h"
 #include "sinew/tools/gltf.h"
 #include "sinew/tools/scene.h"
 
@@ -58,6 +59,10 @@ typedef struct character {
     uint32_t clips_count;
     const sw_mesh** meshes;
     uint32_t meshes_count;
+    const sw_clip** packed; /* compressed twins of clips (sw_compress_clip), or NULL */
+    bool use_packed;        /* play the compressed clips */
+    uint64_t raw_bytes, packed_bytes;
+    float packed_error; /* largest measured error over the clips */
     bool locomotion; /* the humanoid's idle/walk/jog/run */
     float speeds[SW_SHOWCASE_HUMANOID_CLIPS];
     sw_xform4 *pose, *pose_a, *pose_b;
@@ -404,6 +409,9 @@ static void character_free(character* c) {
     free(c->cursors_a);
     free(c->cursors_b);
     free(c->model);
+    for (uint32_t i = 0; c->packed && i < c->clips_count; ++i)
+        if (c->packed[i]) sw_clip_destroy(c->packed[i], NULL);
+    free((void*)c->packed);
     if (c->source == SOURCE_SCENE) {
         sw_scene_free(&c->scene, NULL);
     } else if (c->source == SOURCE_ARCHIVE) {
@@ -642,10 +650,63 @@ static bool open_builtin(int which) {
     return use_scene(&scene, "sinew_humanoid", true, speeds);
 }
 
+/* Compresses every clip of the character once (default options: 1 cm
+ * precision with a 3 m shell) for the compressed-vs-raw switch; the sample
+ * caches grow to the compressed clips' track counts. */
+static bool character_compress(character* c) {
+    if (c->packed) return true;
+    if (c->clips_count == 0) {
+        snprintf(g_viewer.error, sizeof g_viewer.error, "%s has no clips to compress", c->name);
+        return false;
+    }
+    const sw_clip** packed = calloc(c->clips_count, sizeof *packed);
+    if (!packed) return false;
+    uint64_t raw = 0, bytes = 0;
+    float worst = 0.0f;
+    uint32_t tracks = max_tracks(c);
+    for (uint32_t i = 0; i < c->clips_count; ++i) {
+        sw_compress_stats stats;
+        sw_error err = {0};
+        const sw_result r =
+            sw_compress_clip(c->skel, c->clips[i], NULL, NULL, &packed[i], &stats, &err);
+        if (r != SW_RESULT_OK) {
+            set_error(sw_clip_name(c->clips[i]), r, &err);
+            for (uint32_t k = 0; k < i; ++k) sw_clip_destroy(packed[k], NULL);
+            free((void*)packed);
+            return false;
+        }
+        raw += stats.raw_bytes;
+        bytes += stats.compressed_bytes;
+        if (stats.error.max > worst) worst = stats.error.max;
+        if (packed[i]->tracks_count > tracks) tracks = packed[i]->tracks_count;
+    }
+    uint32_t* a = calloc(tracks, sizeof(uint32_t));
+    uint32_t* b = calloc(tracks, sizeof(uint32_t));
+    if (!a || !b) {
+        free(a);
+        free(b);
+        for (uint32_t k = 0; k < c->clips_count; ++k) sw_clip_destroy(packed[k], NULL);
+        free((void*)packed);
+        return false;
+    }
+    free(c->cursors_a);
+    free(c->cursors_b);
+    c->cursors_a = a;
+    c->cursors_b = b;
+    sw_sample_cache_init(&c->cache_a, a, tracks);
+    sw_sample_cache_init(&c->cache_b, b, tracks);
+    c->packed = packed;
+    c->raw_bytes = raw;
+    c->packed_bytes = bytes;
+    c->packed_error = worst;
+    return true;
+}
+
 /* ---------------------------------------------------------------- animation */
 
 static bool sample(character* c, int clip, float time, sw_sample_cache* cache, sw_xform4* out) {
-    const sw_sample_job job = {.clip = c->clips[clip], .skeleton = c->skel, .time = time,
+    const sw_clip* const* set = c->use_packed && c->packed ? c->packed : c->clips;
+    const sw_sample_job job = {.clip = set[clip], .skeleton = c->skel, .time = time,
                                .cache = cache, .out = out, .out_count = c->skel->packets_count};
     return sw_sample_job_run(&job) == SW_RESULT_OK;
 }
@@ -1223,6 +1284,10 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         } else {
             v->clip_b = i;
         }
+    } else if (strcmp(name, "compressed") == 0) {
+        if (v->showcase_mode) return -1;
+        if (on && !character_compress(c)) return -1;
+        c->use_packed = on;
     } else if (strcmp(name, "skeleton") == 0) {
         v->show_skeleton = on;
     } else if (strcmp(name, "mesh") == 0) {
@@ -1382,6 +1447,10 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
                c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
                (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
                v->paused ? "true" : "false", (unsigned long long)v->frames);
+    STATUS_PUT("\"compressed\":{\"on\":%s,\"raw_bytes\":%llu,\"bytes\":%llu,"
+               "\"max_error\":%.6f},",
+               c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
+               (unsigned long long)c->packed_bytes, (double)c->packed_error);
     if (c->locomotion) {
         STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
                    "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",

@@ -97,6 +97,14 @@
     $('time').textContent = showcase ? 'scene time ' + s.time.toFixed(2) + ' s'
       : s.time.toFixed(2) + ' / ' + s.duration.toFixed(2) + ' s';
     $('pause').textContent = s.paused ? 'Play' : 'Pause';
+    if (s.compressed) {
+      $('compressed').checked = s.compressed.on;
+      $('compressed').disabled = s.clips.length === 0;
+      const c = s.compressed;
+      $('compressed_info').textContent = c.bytes ? 'compressed ' + (c.bytes / 1024).toFixed(1) +
+        ' KB of ' + (c.raw_bytes / 1024).toFixed(1) + ' KB raw, max error ' +
+        (c.max_error * 1000).toFixed(2) + ' mm' : '';
+    }
     $('look').checked = s.look.on;
     $('ik').checked = s.ik.on;
     $('follow').checked = s.follow;
@@ -153,6 +161,10 @@
     $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
     for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh']) bool(id, id);
+    $('compressed').addEventListener('change', (e) => {
+      const r = api.set('compressed', e.target.checked ? 1 : 0);
+      showError(r === 0 ? '' : api.error());
+    });
     $('pause').addEventListener('click', () => {
       api.set('paused', state.status && state.status.paused ? 0 : 1);
     });

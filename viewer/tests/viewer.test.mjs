@@ -342,6 +342,25 @@ try {
     return note;
   });
 
+  await check('the humanoid plays compressed clips', async () => {
+    await page.locator('#compressed').check();
+    const s = await waitFor(async () => {
+      const st = await status();
+      return st.compressed.on && st;
+    }, 'the compressed clips');
+    const c = s.compressed;
+    assert(c.bytes > 0 && c.bytes < c.raw_bytes, `${c.bytes} compressed of ${c.raw_bytes} raw bytes`);
+    // sw_compress_clip's default precision is 1 cm.
+    assert(c.max_error <= 0.0101, 'max error ' + c.max_error + ' m');
+    const p0 = s.phase;
+    await waitFor(async () => (await status()).phase !== p0, 'the clips to play');
+    await page.locator('#compressed').uncheck();
+    await waitFor(async () => !(await status()).compressed.on, 'raw clips again');
+    const err = await page.locator('#error').textContent();
+    assert(!err, 'page error text: ' + err);
+    return `${(c.raw_bytes / c.bytes).toFixed(1)}:1, max error ${(c.max_error * 1000).toFixed(2)} mm`;
+  });
+
   const robot = path.join(assets, 'RobotExpressive.glb');
   if (fs.existsSync(robot)) {
     await check('opening RobotExpressive.glb lists its clips', async () => {
