@@ -114,17 +114,21 @@ void sw__rest_models(const sw_skeleton* skel, sw_mat4* models) {
     }
 }
 
+/* Allocates the scene's arrays zeroed and sets their counts at once, so
+ * that sw_scene_free releases a partly built scene with the right sizes. */
 static sw_result sw__scene_arrays(sw_scene* s, const sw_allocator* alloc, uint32_t clips,
                                   uint32_t meshes) {
     if (clips > 0) {
         s->clips = (const sw_clip**)sw_alloc(alloc, clips * sizeof(void*), _Alignof(void*));
         if (!s->clips) return SW_RESULT_OUT_OF_MEMORY;
         memset((void*)s->clips, 0, clips * sizeof(void*));
+        s->clips_count = clips;
     }
     if (meshes > 0) {
         s->meshes = (const sw_mesh**)sw_alloc(alloc, meshes * sizeof(void*), _Alignof(void*));
         if (!s->meshes) return SW_RESULT_OUT_OF_MEMORY;
         memset((void*)s->meshes, 0, meshes * sizeof(void*));
+        s->meshes_count = meshes;
     }
     return SW_RESULT_OK;
 }
@@ -146,14 +150,12 @@ sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
     sw_result r = sw__humanoid_skeleton(alloc, &out->skeleton, err);
     if (r == SW_RESULT_OK) r = sw__scene_arrays(out, alloc, SW_SHOWCASE_HUMANOID_CLIPS, 1);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
-    out->meshes_count = 1;
     r = sw__humanoid_mesh(out->skeleton, alloc, &out->meshes[0], err);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
     float measured[SW_SHOWCASE_HUMANOID_CLIPS] = {0};
     for (uint32_t c = 0; c < SW_SHOWCASE_HUMANOID_CLIPS; ++c) {
         r = sw__humanoid_clip(out->skeleton, c, alloc, &out->clips[c], &measured[c], err);
         if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
-        out->clips_count = c + 1u;
     }
     if (speeds) memcpy(speeds, measured, sizeof measured);
     return SW_RESULT_OK;
@@ -167,7 +169,6 @@ sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error*
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
     r = sw__scene_arrays(out, alloc, 0, 1);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
-    out->meshes_count = 1;
     r = sw__spider_mesh(out->skeleton, alloc, &out->meshes[0], err);
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
     return SW_RESULT_OK;

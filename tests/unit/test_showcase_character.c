@@ -541,28 +541,35 @@ static void test_gltf_round_trip(void** state) {
     }
 }
 
-/* Allocation failures at every index fail cleanly with nothing left over. */
+/* Allocation failures at every index fail cleanly with nothing left over,
+ * and every free receives the size that was allocated (blocks and bytes
+ * both balance). */
 typedef struct counting {
-    int64_t fail_at, calls, live;
+    int64_t fail_at, calls, live, live_bytes;
 } counting;
 static void* count_alloc(void* user, size_t size, size_t align) {
     counting* c = (counting*)user;
     if (c->calls++ == c->fail_at) return NULL;
     void* p = aligned_alloc(align, (size + align - 1) / align * align);
-    if (p) c->live++;
+    if (p) {
+        c->live++;
+        c->live_bytes += (int64_t)size;
+    }
     return p;
 }
 static void count_free(void* user, void* ptr, size_t size) {
-    (void)size;
     counting* c = (counting*)user;
-    if (ptr) c->live--;
+    if (ptr) {
+        c->live--;
+        c->live_bytes -= (int64_t)size;
+    }
     free(ptr);
 }
 
 static void test_allocation_failures(void** state) {
     (void)state;
     for (int which = 0; which < 2; ++which) {
-        counting c = {-1, 0, 0};
+        counting c = {-1, 0, 0, 0};
         const sw_allocator a = {count_alloc, count_free, &c};
         sw_scene s;
         assert_int_equal(which == 0 ? sw_showcase_humanoid(&a, &s, NULL, NULL)
@@ -570,9 +577,10 @@ static void test_allocation_failures(void** state) {
                          SW_RESULT_OK);
         sw_scene_free(&s, &a);
         assert_int_equal(c.live, 0);
+        assert_int_equal(c.live_bytes, 0);
         const int64_t total = c.calls;
         for (int64_t i = 0; i < total; ++i) {
-            counting f = {i, 0, 0};
+            counting f = {i, 0, 0, 0};
             const sw_allocator fa = {count_alloc, count_free, &f};
             sw_error err;
             const sw_result r = which == 0 ? sw_showcase_humanoid(&fa, &s, NULL, &err)
@@ -581,6 +589,7 @@ static void test_allocation_failures(void** state) {
             assert_int_equal(err.result, SW_RESULT_OUT_OF_MEMORY);
             assert_null(s.skeleton);
             assert_int_equal(f.live, 0);
+            assert_int_equal(f.live_bytes, 0);
         }
     }
     assert_int_equal(sw_showcase_humanoid(NULL, NULL, NULL, NULL), SW_RESULT_INVALID_ARGUMENT);

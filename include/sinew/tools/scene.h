@@ -28,7 +28,9 @@ typedef struct sw_scene {
 
 /* Frees the skeleton, clips, meshes and arrays of a scene filled by an
  * importer with `alloc` (NULL: libc), and zeroes it. A zeroed scene is a
- * no-op. */
+ * no-op. A partly built scene frees cleanly when its counts give the sizes
+ * the arrays were allocated with and the entries not built yet are NULL
+ * (builders zero the arrays and set the counts right after allocating). */
 SINEW_API void sw_scene_free(sw_scene* s, const sw_allocator* alloc);
 
 /* Appends a remark to s->warning ("; "-separated), truncating when full. */
