@@ -45,7 +45,9 @@ typedef struct sw__codec_seg_track {
     float lo[3];
     float scale[3];
     uint32_t bits[3];     /* per component, 1..22 */
-    uint32_t key_bits;    /* their sum */
+    uint32_t key_bits;    /* their sum (+ 2 for per-key rotations) */
+    uint32_t shift[3];    /* bit offset of each component inside a key */
+    uint32_t mask[3];     /* (1 << bits) - 1 */
     uint32_t stride_log2; /* key stride 2^stride_log2 samples */
     uint32_t dropped;     /* rotations: component left out, or 5 when each key names
                              its own; 4 for translations and scales */
@@ -83,6 +85,13 @@ static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uin
     ts->dropped = rot ? dropped : SW__CODEC_DROP_NONE;
     const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
     ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2] + (per_key ? 2u : 0u);
+    const uint32_t first = per_key ? 2u : 0u;
+    ts->shift[0] = first;
+    ts->shift[1] = first + ts->bits[0];
+    ts->shift[2] = first + ts->bits[0] + ts->bits[1];
+    ts->mask[0] = (1u << ts->bits[0]) - 1u;
+    ts->mask[1] = (1u << ts->bits[1]) - 1u;
+    ts->mask[2] = (1u << ts->bits[2]) - 1u;
     const uint8_t* r = h + 2u + rot;
     const uint32_t has = fmt >> 7; /* 0 or 1 */
     const uint32_t kept = per_key ? 3u : ts->dropped;
@@ -156,22 +165,17 @@ static inline void sw__codec_keys2(const uint8_t* bits, uint64_t base, uint32_t 
                                    uint32_t* da, uint32_t* db) {
     if (ts->key_bits <= 28u) {
         const uint64_t at = base + (uint64_t)key * ts->key_bits;
-        uint64_t v = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
-        const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
-        float* outs[2] = {ka, kb};
-        uint32_t* drops[2] = {da, db};
-        for (uint32_t k = 0; k < 2u; ++k) {
-            *drops[k] = ts->dropped;
-            if (per_key) {
-                *drops[k] = (uint32_t)(v & 3u);
-                v >>= 2;
-            }
-            for (uint32_t c = 0; c < 3u; ++c) {
-                const uint32_t q = (uint32_t)(v & ((1u << ts->bits[c]) - 1u));
-                outs[k][c] = ts->lo[c] + (float)q * ts->scale[c];
-                v >>= ts->bits[c];
-            }
+        const uint64_t va = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        const uint64_t vb = va >> ts->key_bits;
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const int32_t qa = (int32_t)((uint32_t)(va >> ts->shift[c]) & ts->mask[c]);
+            const int32_t qb = (int32_t)((uint32_t)(vb >> ts->shift[c]) & ts->mask[c]);
+            ka[c] = ts->lo[c] + (float)qa * ts->scale[c];
+            kb[c] = ts->lo[c] + (float)qb * ts->scale[c];
         }
+        const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+        *da = per_key ? (uint32_t)(va & 3u) : ts->dropped;
+        *db = per_key ? (uint32_t)(vb & 3u) : ts->dropped;
         return;
     }
     sw__codec_key(bits, base, key, ts, ka, da);
