@@ -102,6 +102,7 @@ typedef struct showcase_view {
 
 typedef struct viewer {
     EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl;
+    char canvas[128]; /* CSS selector of the canvas */
     int width, height;
     GLuint skin_prog, line_prog;
     GLint skin_view_proj, skin_world, skin_palette, skin_color;
@@ -1141,13 +1142,14 @@ static void draw(void) {
  * the default humanoid. Returns 0, or -1 (see viewer_error). */
 EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
     viewer* v = &g_viewer;
+    snprintf(v->canvas, sizeof v->canvas, "%s", canvas ? canvas : "#canvas");
     EmscriptenWebGLContextAttributes attr;
     emscripten_webgl_init_context_attributes(&attr);
     attr.majorVersion = 2;
     attr.minorVersion = 0;
     attr.antialias = true;
     attr.depth = true;
-    v->gl = emscripten_webgl_create_context(canvas, &attr);
+    v->gl = emscripten_webgl_create_context(v->canvas, &attr);
     if (v->gl <= 0) {
         snprintf(v->error, sizeof v->error, "WebGL2 is not available");
         return -1;
@@ -1189,7 +1191,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
     if (!(dt >= 0.0f) || dt > 0.1f) dt = dt > 0.1f ? 0.1f : 0.0f;
     float step = v->paused ? v->pending_step : dt;
     v->pending_step = 0.0f;
-    emscripten_get_canvas_element_size("#canvas", &v->width, &v->height);
+    emscripten_get_canvas_element_size(v->canvas, &v->width, &v->height);
     update_camera();
     if (v->showcase_mode) {
         if (!showcase_step(step)) return -1;
