@@ -123,6 +123,7 @@ typedef struct viewer {
     float pending_step;
     float loco_weights[SW_SHOWCASE_HUMANOID_CLIPS];
     float loco_speed; /* smoothed speed */
+    float ground_travel; /* metres walked in place: the grid scrolls by it */
     /* toggles */
     bool show_skeleton, show_mesh, look_on, ik_on, follow_mouse;
     int target_mode; /* 0 look, 1 IK */
@@ -745,6 +746,9 @@ static bool animate_locomotion(float dt) {
     const float rate = speed > s[last] && s[last] > 0.0f ? speed / s[last] : 1.0f;
     if (cycle < 1e-3f) cycle = 1e-3f;
     v->phase = wrap01(v->phase + dt * rate / cycle);
+    /* The blend's root speed is the eased speed itself (weights interpolate
+     * the clip speeds linearly; faster than the run, the run plays faster). */
+    v->ground_travel = fmodf(v->ground_travel + speed * dt, 1.0f);
     for (int k = 0; k <= last; ++k) v->loco_weights[k] = 0.0f;
     v->loco_weights[i] = 1.0f - t;
     v->loco_weights[i + 1] = t;
@@ -1059,7 +1063,12 @@ static void draw(void) {
     glEnable(GL_DEPTH_TEST);
 
     glUseProgram(v->line_prog);
-    glUniformMatrix4fv(v->line_view_proj, 1, GL_FALSE, v->view_proj.m);
+    /* A character walking in place (root motion removed) walks over a
+     * scrolling grid instead, so planted feet stay on it. */
+    sw_mat4 scroll = sw_mat4_identity();
+    if (!v->showcase_mode && c->locomotion) scroll.m[14] = -v->ground_travel;
+    const sw_mat4 grid_vp = sw_mat4_mul(&v->view_proj, &scroll);
+    glUniformMatrix4fv(v->line_view_proj, 1, GL_FALSE, grid_vp.m);
     glBindVertexArray(v->grid_vao);
     glDrawArrays(GL_TRIANGLES, 0, 6);
     glDrawArrays(GL_LINES, 6, v->grid_count - 6);
@@ -1096,6 +1105,8 @@ static void draw(void) {
     }
 
     /* Lines drawn over everything: skeleton and targets. */
+    glUseProgram(v->line_prog);
+    glUniformMatrix4fv(v->line_view_proj, 1, GL_FALSE, v->view_proj.m);
     v->lines_count = 0;
     if (v->showcase_mode) {
         for (uint32_t a = 0; v->show_skeleton && a < v->sc.actors_count; ++a) {
