@@ -223,13 +223,17 @@ void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n,
                              float out[4][SW__CODEC_BATCH]) {
     for (uint32_t i = 0; i < n; ++i) {
         const float u = b->u[i];
-        const float v0 = b->a[0][i] + (b->b[0][i] - b->a[0][i]) * u;
-        const float v1 = b->a[1][i] + (b->b[1][i] - b->a[1][i]) * u;
-        const float v2 = b->a[2][i] + (b->b[2][i] - b->a[2][i]) * u;
-        const float ww = ((1.0f - v0 * v0) - v1 * v1) - v2 * v2;
-        out[0][i] = v0;
-        out[1][i] = v1;
-        out[2][i] = v2;
+        float v[3];
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const float e = b->extent[c][i] * (1.0f / 255.0f);
+            const float lo = b->min[c][i] + (float)b->lo8[c][i] * e;
+            const float scale = (float)b->span8[c][i] * e * b->inv[c][i];
+            const float ka = lo + (float)b->qa[c][i] * scale;
+            const float kb = lo + (float)b->qb[c][i] * scale;
+            v[c] = ka + (kb - ka) * u;
+            out[c][i] = v[c];
+        }
+        const float ww = ((1.0f - v[0] * v[0]) - v[1] * v[1]) - v[2] * v[2];
         out[3][i] = b->rotation[i] && ww > 0.0f ? sqrtf(ww) : 0.0f;
     }
 }
@@ -241,14 +245,26 @@ void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n,
  * scalar path (max(ww, 0) then sqrt gives +0 where it gives 0). */
 void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]) {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128 k255 = _mm_set1_ps(1.0f / 255.0f);
     uint32_t i = 0;
     for (; i + 4u <= n; i += 4u) {
         const __m128 u = _mm_loadu_ps(&b->u[i]);
         __m128 v[3];
         for (uint32_t c = 0; c < 3u; ++c) {
-            const __m128 a = _mm_loadu_ps(&b->a[c][i]);
-            const __m128 bb = _mm_loadu_ps(&b->b[c][i]);
-            v[c] = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(bb, a), u));
+            const __m128 e = _mm_mul_ps(_mm_loadu_ps(&b->extent[c][i]), k255);
+            const __m128 lo8 =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->lo8[c][i]));
+            const __m128 span8 =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->span8[c][i]));
+            const __m128 lo = _mm_add_ps(_mm_loadu_ps(&b->min[c][i]), _mm_mul_ps(lo8, e));
+            const __m128 scale = _mm_mul_ps(_mm_mul_ps(span8, e), _mm_loadu_ps(&b->inv[c][i]));
+            const __m128 qa =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->qa[c][i]));
+            const __m128 qb =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->qb[c][i]));
+            const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qa, scale));
+            const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qb, scale));
+            v[c] = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), u));
             _mm_storeu_ps(&out[c][i], v[c]);
         }
         __m128 ww = _mm_sub_ps(one, _mm_mul_ps(v[0], v[0]));
@@ -260,14 +276,19 @@ void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW
         _mm_storeu_ps(&out[3][i], _mm_and_ps(w, mask));
     }
     if (i < n) {
-        /* the tail through the scalar path on a shifted view */
+        /* the tail through the scalar path on a shifted copy */
         float tail[4][SW__CODEC_BATCH];
         sw__codec_batch rest;
         const uint32_t m = n - i;
         for (uint32_t k = 0; k < m; ++k) {
             for (uint32_t c = 0; c < 3u; ++c) {
-                rest.a[c][k] = b->a[c][i + k];
-                rest.b[c][k] = b->b[c][i + k];
+                rest.min[c][k] = b->min[c][i + k];
+                rest.extent[c][k] = b->extent[c][i + k];
+                rest.lo8[c][k] = b->lo8[c][i + k];
+                rest.span8[c][k] = b->span8[c][i + k];
+                rest.inv[c][k] = b->inv[c][i + k];
+                rest.qa[c][k] = b->qa[c][i + k];
+                rest.qb[c][k] = b->qb[c][i + k];
             }
             rest.u[k] = b->u[i + k];
             rest.rotation[k] = b->rotation[i + k];
@@ -359,17 +380,46 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
     for (uint32_t a = 0; a < h->animated_count; ++a) {
         const sw_codec_track* tr = &tracks[a];
         sw__codec_seg_track ts;
-        hd = sw__codec_parse(tr, hd, &ts);
+        const uint8_t* this_header = hd;
+        hd = sw__codec_parse_header(tr, hd, &ts);
         float u;
         const uint32_t k = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
-        float ka[3], kb[3];
-        uint32_t da, db;
-        sw__codec_keys2(bits, at, k, &ts, ka, kb, &da, &db);
+        const uint64_t key_at = at + (uint64_t)k * ts.key_bits;
         at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
         sw_xform4* o = &out[tr->joint >> 2];
         const uint32_t l = tr->joint & 3u;
+        uint32_t da = ts.dropped, db = ts.dropped;
+        if (ts.key_bits <= 28u) {
+            /* both keys from one load */
+            const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+            const uint64_t vb = va >> ts.key_bits;
+            for (uint32_t c = 0; c < 3u; ++c) {
+                batch.qa[c][n] = (int32_t)((uint32_t)(va >> ts.shift[c]) & ts.mask[c]);
+                batch.qb[c][n] = (int32_t)((uint32_t)(vb >> ts.shift[c]) & ts.mask[c]);
+            }
+            if (ts.dropped == SW__CODEC_DROP_PER_KEY) {
+                da = (uint32_t)(va & 3u);
+                db = (uint32_t)(vb & 3u);
+            }
+        } else {
+            const uint64_t kb_at = key_at + ts.key_bits;
+            for (uint32_t c = 0; c < 3u; ++c) {
+                batch.qa[c][n] = (int32_t)sw__codec_read(bits, key_at + ts.shift[c], ts.bits[c]);
+                batch.qb[c][n] = (int32_t)sw__codec_read(bits, kb_at + ts.shift[c], ts.bits[c]);
+            }
+            if (ts.dropped == SW__CODEC_DROP_PER_KEY) {
+                da = sw__codec_read(bits, key_at, 2u);
+                db = sw__codec_read(bits, kb_at, 2u);
+            }
+        }
         if (tr->kind == SW_TRACK_KIND_ROTATION && da != db) {
-            float v[4];
+            /* per-key components that differ: normalized lerp, here */
+            float ka[3], kb[3], v[4];
+            sw__codec_parse(tr, this_header, &ts);
+            for (uint32_t c = 0; c < 3u; ++c) {
+                ka[c] = ts.lo[c] + (float)batch.qa[c][n] * ts.scale[c];
+                kb[c] = ts.lo[c] + (float)batch.qb[c][n] * ts.scale[c];
+            }
             sw__codec_interp(ka, kb, u, true, da, db, v);
             o->rx[l] = v[0];
             o->ry[l] = v[1];
@@ -378,8 +428,10 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
             continue;
         }
         for (uint32_t c = 0; c < 3u; ++c) {
-            batch.a[c][n] = ka[c];
-            batch.b[c][n] = kb[c];
+            sw__codec_range(tr, &ts, c, &batch.min[c][n], &batch.extent[c][n]);
+            batch.lo8[c][n] = (int32_t)ts.lo8[c];
+            batch.span8[c][n] = (int32_t)(ts.hi8[c] - ts.lo8[c]);
+            batch.inv[c][n] = sw__codec_inv_levels[ts.bits[c]];
         }
         batch.u[n] = u;
         if (tr->kind == SW_TRACK_KIND_ROTATION) {
@@ -397,7 +449,7 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
             dst[2][n] = tk ? &o->tz[l] : &o->sz[l];
             dst[3][n] = &sink;
         }
-        if (++n == SW__CODEC_BATCH || a + 1u == h->animated_count) {
+        if (++n == SW__CODEC_BATCH) {
             float res[4][SW__CODEC_BATCH];
             if (simd)
                 sw__codec_finish_best(&batch, n, res);

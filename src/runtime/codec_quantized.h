@@ -48,6 +48,7 @@ typedef struct sw__codec_seg_track {
     uint32_t key_bits;    /* their sum (+ 2 for per-key rotations) */
     uint32_t shift[3];    /* bit offset of each component inside a key */
     uint32_t mask[3];     /* (1 << bits) - 1 */
+    uint32_t lo8[3], hi8[3]; /* segment range bytes (0 and 255 without) */
     uint32_t stride_log2; /* key stride 2^stride_log2 samples */
     uint32_t dropped;     /* rotations: component left out, or 5 when each key names
                              its own; 4 for translations and scales */
@@ -66,13 +67,13 @@ static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0
 #define SW__CODEC_DROP_NONE 4u
 #define SW__CODEC_DROP_PER_KEY 5u
 
-/* Parses the header of one track at h (validated: the rotation byte <= 4);
- * returns the next header. Branch-free on the data (the range flag varies
- * from track to track): it may read up to 7 bytes past the header, which
- * validation keeps inside the payload (headers, then key bits, then 8 spare
- * bytes). */
-static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uint8_t* h,
-                                             sw__codec_seg_track* ts) {
+/* Parses the header of one track at h (validated: the rotation byte <= 4)
+ * into ts, all but the float range parameters (lo, scale); returns the next
+ * header. Branch-free on the data (the range flag varies from track to
+ * track): it may read up to 7 bytes past the header, which validation keeps
+ * inside the payload (headers, then key bits, then 8 spare bytes). */
+static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, const uint8_t* h,
+                                                    sw__codec_seg_track* ts) {
     const uint32_t fmt = h[0];
     const uint32_t b12 = h[1];
     ts->bits[0] = SW__CODEC_FMT_BITS(fmt);
@@ -94,17 +95,36 @@ static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uin
     ts->mask[2] = (1u << ts->bits[2]) - 1u;
     const uint8_t* r = h + 2u + rot;
     const uint32_t has = fmt >> 7; /* 0 or 1 */
-    const uint32_t kept = per_key ? 3u : ts->dropped;
     for (uint32_t c = 0; c < 3u; ++c) {
-        const uint32_t lo = has * r[c];
-        const uint32_t hi = has ? r[3u + c] : 255u;
-        /* per-key components: the three smallest, within [-1, 1] */
-        const uint32_t i = sw__codec_kept[kept][c];
-        const float e = (per_key ? 2.0f : tr->extent[i]) * (1.0f / 255.0f);
-        ts->lo[c] = (per_key ? -1.0f : tr->min[i]) + (float)lo * e;
-        ts->scale[c] = (float)(hi - lo) * e * sw__codec_inv_levels[ts->bits[c]];
+        ts->lo8[c] = has * r[c];
+        ts->hi8[c] = has ? r[3u + c] : 255u;
     }
     return r + 6u * has;
+}
+
+/* The range of component c: the clip range's minimum and extent (per-key
+ * rotations: -1 and 2). */
+static inline void sw__codec_range(const sw_codec_track* tr, const sw__codec_seg_track* ts,
+                                   uint32_t c, float* min, float* extent) {
+    const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+    const uint32_t i = sw__codec_kept[per_key ? 3u : ts->dropped][c];
+    *min = per_key ? -1.0f : tr->min[i];
+    *extent = per_key ? 2.0f : tr->extent[i];
+}
+
+/* Dequantization, in this order: e = extent * (1 / 255), lo = min + lo8 * e,
+ * scale = (hi8 - lo8) * e * (1 / (2^b - 1)), value = lo + q * scale. */
+static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uint8_t* h,
+                                             sw__codec_seg_track* ts) {
+    h = sw__codec_parse_header(tr, h, ts);
+    for (uint32_t c = 0; c < 3u; ++c) {
+        float mn, ex;
+        sw__codec_range(tr, ts, c, &mn, &ex);
+        const float e = ex * (1.0f / 255.0f);
+        ts->lo[c] = mn + (float)ts->lo8[c] * e;
+        ts->scale[c] = (float)(ts->hi8[c] - ts->lo8[c]) * e * sw__codec_inv_levels[ts->bits[c]];
+    }
+    return h;
 }
 
 /* 8 little-endian bytes at p as an integer (one unaligned load). */
@@ -290,14 +310,22 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
                                 sw_xform4* out);
 
-/* The decoder's interpolation step over a batch of tracks: per track the
- * two keys' three components, the fraction u, and whether it is a rotation
- * (then the fourth component is rebuilt). out[c][i]: the three components
- * and the rebuilt one (0 for translations and scales). */
+/* The decoder's arithmetic over a batch of tracks: per track and component
+ * the range (min, extent, lo8, hi8 - lo8, 1 / (2^b - 1)) and the two keys'
+ * quantized values, the fraction u, and whether it is a rotation (then the
+ * fourth component is rebuilt). out[c][i]: the three interpolated
+ * components and the rebuilt one (0 for translations and scales); the same
+ * operations in the same order as sw__codec_parse, sw__codec_key and
+ * sw__codec_interp. */
 #define SW__CODEC_BATCH 16u
 typedef struct sw__codec_batch {
-    float a[3][SW__CODEC_BATCH];
-    float b[3][SW__CODEC_BATCH];
+    float min[3][SW__CODEC_BATCH];
+    float extent[3][SW__CODEC_BATCH];
+    int32_t lo8[3][SW__CODEC_BATCH];
+    int32_t span8[3][SW__CODEC_BATCH]; /* hi8 - lo8 */
+    float inv[3][SW__CODEC_BATCH];
+    int32_t qa[3][SW__CODEC_BATCH];
+    int32_t qb[3][SW__CODEC_BATCH];
     float u[SW__CODEC_BATCH];
     int32_t rotation[SW__CODEC_BATCH]; /* 1 or 0 */
 } sw__codec_batch;

@@ -371,8 +371,15 @@ static void test_scalar_simd(void** state) {
             memset(&b, 0, sizeof b);
             for (uint32_t i = 0; i < n; ++i) {
                 for (uint32_t c = 0; c < 3u; ++c) {
-                    b.a[c][i] = sw_test_rand(&seed, -0.8f, 0.8f);
-                    b.b[c][i] = sw_test_rand(&seed, -0.8f, 0.8f);
+                    const uint32_t bits = 1u + (uint32_t)sw_test_rand(&seed, 0.0f, 21.99f);
+                    const int32_t top = (int32_t)((1u << bits) - 1u);
+                    b.min[c][i] = sw_test_rand(&seed, -1.0f, 0.0f);
+                    b.extent[c][i] = sw_test_rand(&seed, 0.0f, 1.0f);
+                    b.lo8[c][i] = (int32_t)sw_test_rand(&seed, 0.0f, 128.0f);
+                    b.span8[c][i] = (int32_t)sw_test_rand(&seed, 0.0f, 127.0f);
+                    b.inv[c][i] = sw__codec_inv_levels[bits];
+                    b.qa[c][i] = (int32_t)sw_test_rand(&seed, 0.0f, (float)top);
+                    b.qb[c][i] = (int32_t)sw_test_rand(&seed, 0.0f, (float)top);
                 }
                 b.u[i] = sw_test_rand(&seed, 0.0f, 1.0f);
                 b.rotation[i] = sw_test_rand(&seed, 0.0f, 1.0f) < 0.7f ? 1 : 0;
