@@ -908,6 +908,7 @@ static void showcase_free(void) {
     }
     if (sv->scene) sw_showcase_destroy(sv->scene);
     memset(sv, 0, sizeof *sv);
+    g_viewer.showcase_mode = false;
 }
 
 /* Creates the scene (with the loaded character as its humanoid when
@@ -1229,14 +1230,18 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
 /* Opens file bytes: a .sinew archive ("SINEWARC") or glTF 2.0 (.glb or
  * .gltf text with embedded buffers). Returns 0, or an sw_result. */
 EMSCRIPTEN_KEEPALIVE int viewer_open(const uint8_t* data, uint32_t size, const char* name) {
-    g_viewer.error[0] = '\0';
-    g_viewer.showcase_mode = false;
+    viewer* v = &g_viewer;
+    v->error[0] = '\0';
     if (!data || size == 0) {
         set_error(name, SW_RESULT_INVALID_ARGUMENT, NULL);
         return SW_RESULT_INVALID_ARGUMENT;
     }
-    if (size >= 8 && memcmp(data, "SINEWARC", 8) == 0)
-        return open_archive(data, size, name) ? 0 : SW_RESULT_BAD_DATA;
+    /* On failure the view stays as it was. */
+    if (size >= 8 && memcmp(data, "SINEWARC", 8) == 0) {
+        if (!open_archive(data, size, name)) return SW_RESULT_BAD_DATA;
+        v->showcase_mode = false;
+        return 0;
+    }
     sw_scene scene;
     sw_error err = {0};
     const sw_result r = sw_gltf_read(data, size, NULL, NULL, &scene, &err);
@@ -1245,7 +1250,9 @@ EMSCRIPTEN_KEEPALIVE int viewer_open(const uint8_t* data, uint32_t size, const c
         return (int)r;
     }
     if (scene.warning[0]) printf("viewer: %s: %s\n", name, scene.warning);
-    return use_scene(&scene, name, false, NULL) ? 0 : SW_RESULT_OUT_OF_MEMORY;
+    if (!use_scene(&scene, name, false, NULL)) return SW_RESULT_OUT_OF_MEMORY;
+    v->showcase_mode = false;
+    return 0;
 }
 
 /* Switches to a built-in character: 0 humanoid, 1 spider. */

@@ -403,6 +403,19 @@ try {
     console.log('SKIP: ' + robot + ' is absent, the glb checks are left out');
   }
 
+  await check('a file that is not glTF or .sinew is refused with a message', async () => {
+    const before = await status();
+    await page.locator('#file').setInputFiles({
+      name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF but not really'),
+    });
+    const text = await waitFor(async () => page.locator('#error').textContent(), 'an error message');
+    assert(/broken\.glb: /.test(text), 'message: ' + text);
+    const after = await freshStatus();
+    assert(after.character === before.character && after.mode === before.mode,
+      `view changed: ${before.mode}/${before.character} -> ${after.mode}/${after.character}`);
+    return text;
+  });
+
   const bvh = '/usr/share/assimp/models/BVH/01_01.bvh';
   if (cli && fs.existsSync(cli) && fs.existsSync(bvh)) {
     await check('opening a .sinew archive (CMU 01_01 converted by the CLI)', async () => {
