@@ -136,7 +136,8 @@ int main(int argc, char** argv) {
            path, joints, st.error.samples_count, (unsigned long long)st.raw_bytes,
            (unsigned long long)st.compressed_bytes, st.ratio, (double)st.error.max, st.seconds);
 
-    sw_xform4* pose = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * bvh.skeleton->packets_count);
+    sw_xform4* pose =
+        (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * bvh.skeleton->packets_count);
     uint32_t* cursors = (uint32_t*)calloc(bvh.clip->tracks_count + 1u, sizeof(uint32_t));
     float* seeks = (float*)malloc(sizeof(float) * POSES);
     if (!pose || !cursors || !seeks) return 1;

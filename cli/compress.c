@@ -41,8 +41,8 @@ static void cli__progress(uint32_t done, uint32_t total, const char* name) {
 /* Error of every joint over time for one clip, as a PNG through gnuplot. */
 static int cli__plot(const char* png, const sw_skeleton* skel, const sw_clip* raw,
                      const sw_clip* packed, float shell, float rate, float precision) {
-    sw_clip_error_desc d = {.skeleton = skel, .reference = raw, .clip = packed, .shell = shell,
-                            .rate = rate};
+    sw_clip_error_desc d = {
+        .skeleton = skel, .reference = raw, .clip = packed, .shell = shell, .rate = rate};
     const uint32_t N = sw_compress_samples_count(raw, rate);
     const uint32_t J = skel->joints_count;
     d.errors_count = (uint64_t)N * J;

@@ -48,8 +48,8 @@
  * component farthest from 0 over the segment. Between keys, translations
  * and scales interpolate linearly; rotations leaving out the same component
  * interpolate the three stored ones linearly and rebuild the fourth, others
- * (per-key) by normalized lerp on the shorter arc. The payload ends with at least 8 spare bytes after the last
- * segment (the decoder reads 8 bytes at a time).
+ * (per-key) by normalized lerp on the shorter arc. The payload ends with at least 8 spare bytes
+ * after the last segment (the decoder reads 8 bytes at a time).
  */
 #ifndef SINEW_CODEC_H
 #define SINEW_CODEC_H

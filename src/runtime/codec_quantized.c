@@ -183,8 +183,8 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
             used += 2u;
             if (tracks[a].kind == SW_TRACK_KIND_ROTATION) {
                 if (used >= hbytes) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds",
-                                    hat, (int64_t)s);
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                    (int64_t)s);
                 }
                 if (d[4u + used] > 4u) {
                     return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 4",
@@ -195,8 +195,8 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
             }
             if (fmt & SW__CODEC_FMT_RANGE) {
                 if (hbytes - used < 6u) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds",
-                                    hat, (int64_t)s);
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                    (int64_t)s);
                 }
                 for (uint32_t i = 0; i < 3u; ++i) {
                     if (d[4u + used + i] > d[4u + used + 3u + i]) {
@@ -219,8 +219,7 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
     return SW_RESULT_OK;
 }
 
-void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n,
-                             float out[4][SW__CODEC_BATCH]) {
+void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]) {
     for (uint32_t i = 0; i < n; ++i) {
         const float u = b->u[i];
         float v[3];

@@ -44,14 +44,14 @@ static const uint8_t sw__codec_bits[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
 typedef struct sw__codec_seg_track {
     float lo[3];
     float scale[3];
-    uint32_t bits[3];     /* per component, 1..22 */
-    uint32_t key_bits;    /* their sum (+ 2 for per-key rotations) */
-    uint32_t shift[3];    /* bit offset of each component inside a key */
-    uint32_t mask[3];     /* (1 << bits) - 1 */
+    uint32_t bits[3];        /* per component, 1..22 */
+    uint32_t key_bits;       /* their sum (+ 2 for per-key rotations) */
+    uint32_t shift[3];       /* bit offset of each component inside a key */
+    uint32_t mask[3];        /* (1 << bits) - 1 */
     uint32_t lo8[3], hi8[3]; /* segment range bytes (0 and 255 without) */
-    uint32_t stride_log2; /* key stride 2^stride_log2 samples */
-    uint32_t dropped;     /* rotations: component left out, or 5 when each key names
-                             its own; 4 for translations and scales */
+    uint32_t stride_log2;    /* key stride 2^stride_log2 samples */
+    uint32_t dropped;        /* rotations: component left out, or 5 when each key names
+                                its own; 4 for translations and scales */
 } sw__codec_seg_track;
 
 #define SW__CODEC_FMT_BITS(fmt) ((uint32_t)sw__codec_bits[(uint32_t)(fmt)&15u])
@@ -144,8 +144,8 @@ static inline uint64_t sw__codec_load64(const uint8_t* p) {
 /* b <= 22 bits at bit position `bit` of data, LSB first (reads 4 bytes). */
 static inline uint32_t sw__codec_read(const uint8_t* data, uint64_t bit, uint32_t b) {
     const uint8_t* p = data + (bit >> 3);
-    const uint32_t v = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-                       ((uint32_t)p[3] << 24);
+    const uint32_t v =
+        (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
     return (v >> (uint32_t)(bit & 7u)) & ((1u << b) - 1u);
 }
 
@@ -297,8 +297,7 @@ static inline uint32_t sw__codec_key_at(float p, uint32_t n, uint32_t sl, float*
 }
 
 static inline uint32_t sw__codec_le32(const uint8_t* p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 /* Full check of a quantized clip's payload (the rest of the block checked

@@ -21,15 +21,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "sinew/sinew.h"
-#include "sinew/tools/compress.h"
 #include "runtime/codec_quantized.h"
 #include "runtime/internal.h"
+#include "sinew/sinew.h"
+#include "sinew/tools/compress.h"
 #include "tools/compress_internal.h"
 
 typedef struct sw__qset {
     uint8_t fmt;
-    uint8_t bits12; /* bit codes of components 1 and 2 */
+    uint8_t bits12;  /* bit codes of components 1 and 2 */
     uint8_t dropped; /* rotations: 0..3, or 5 per key; else 4 */
     uint8_t lo[3];
     uint8_t hi[3];
@@ -42,28 +42,28 @@ typedef struct sw__cz {
     uint32_t J, N, L, S;
     float rate;
     double shell;
-    double* thr;       /* per joint */
-    int32_t* parents;  /* per joint */
-    uint32_t* sub;     /* descendants of each joint, in index order */
+    double* thr;      /* per joint */
+    int32_t* parents; /* per joint */
+    uint32_t* sub;    /* descendants of each joint, in index order */
     size_t sub_count;
-    uint32_t* sub_at;  /* J + 1 */
-    float* raw;        /* [slot][sample][4] */
-    float* dec;        /* same: what the decoder returns */
-    double* raw_m;     /* [sample][joint][12] model */
-    double* dec_l;     /* local matrices of dec */
-    double* dec_m;     /* model matrices of dec */
-    double* scratch;   /* [joint][12] */
-    float* cand;       /* [(L + 1) * 4] */
-    float* keys;       /* [(L + 1) * 3] decoded keys */
-    uint32_t* q;       /* [(L + 1) * 3] quantized keys */
-    uint32_t* kd;      /* [L + 1] the component each key leaves out */
-    uint8_t* mode;     /* per slot: 0 default, 1 constant, 2 animated, 3 untracked */
-    float* constant;   /* per slot: 4 floats */
+    uint32_t* sub_at; /* J + 1 */
+    float* raw;       /* [slot][sample][4] */
+    float* dec;       /* same: what the decoder returns */
+    double* raw_m;    /* [sample][joint][12] model */
+    double* dec_l;    /* local matrices of dec */
+    double* dec_m;    /* model matrices of dec */
+    double* scratch;  /* [joint][12] */
+    float* cand;      /* [(L + 1) * 4] */
+    float* keys;      /* [(L + 1) * 3] decoded keys */
+    uint32_t* q;      /* [(L + 1) * 3] quantized keys */
+    uint32_t* kd;     /* [L + 1] the component each key leaves out */
+    uint8_t* mode;    /* per slot: 0 default, 1 constant, 2 animated, 3 untracked */
+    float* constant;  /* per slot: 4 floats */
     uint32_t A;
-    uint32_t* aslot;   /* per animated track: slot */
+    uint32_t* aslot; /* per animated track: slot */
     sw_codec_track* tracks;
-    sw__qset* sets;    /* [segment * A + a] */
-    uint8_t* drop;     /* [segment * A + a]: rotation component left out, 4 otherwise */
+    sw__qset* sets; /* [segment * A + a] */
+    uint8_t* drop;  /* [segment * A + a]: rotation component left out, 4 otherwise */
 } sw__cz;
 
 #define SW__SLOT_DEFAULT 0u
@@ -159,8 +159,7 @@ static uint32_t sw__cz_span(const sw__cz* z, uint32_t s) {
 
 static uint32_t sw__cz_key_bits(const sw__qset* set) {
     return SW__CODEC_FMT_BITS(set->fmt) + SW__CODEC_FMT_BITS1(set->bits12) +
-           SW__CODEC_FMT_BITS2(set->bits12) +
-           (set->dropped == SW__CODEC_DROP_PER_KEY ? 2u : 0u);
+           SW__CODEC_FMT_BITS2(set->bits12) + (set->dropped == SW__CODEC_DROP_PER_KEY ? 2u : 0u);
 }
 
 static uint32_t sw__cz_header_bytes(const sw__qset* set) {
@@ -277,8 +276,8 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
         const uint32_t k = sw__codec_key_at(fp, span, sl, &u);
         float* o = z->cand + 4u * (size_t)p;
         o[3] = 0.0f;
-        sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation,
-                         z->kd[k], z->kd[k + 1u], o);
+        sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation, z->kd[k],
+                         z->kd[k + 1u], o);
     }
 }
 
@@ -402,8 +401,8 @@ static bool sw__cz_alloc(sw__cz* z) {
     z->tracks = (sw_codec_track*)sw_alloc(al, sizeof(sw_codec_track) * 3u * J, 16);
     z->sets = (sw__qset*)sw_alloc(al, sizeof(sw__qset) * (size_t)z->S * 3u * J, 16);
     z->drop = (uint8_t*)sw_alloc(al, (size_t)z->S * 3u * J, 16);
-    return z->thr && z->parents && z->sub_at && z->raw && z->dec && z->raw_m &&
-           z->dec_l && z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
+    return z->thr && z->parents && z->sub_at && z->raw && z->dec && z->raw_m && z->dec_l &&
+           z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
            z->constant && z->aslot && z->tracks && z->sets && z->drop;
 }
 
@@ -486,8 +485,8 @@ static void sw__cz_constants(sw__cz* z, float* cand_all) {
         for (uint32_t c = 0; c < 4u; ++c)
             mean[c] /= (double)z->N;
         if (kind == 1u) {
-            double len = sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] +
-                              mean[3] * mean[3]);
+            double len =
+                sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] + mean[3] * mean[3]);
             if (!(len > 1e-6)) {
                 z->mode[slot] = SW__SLOT_ANIMATED;
                 continue;
@@ -545,7 +544,8 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
         fd[f].name = sw_clip_float_track_name(src, f);
         fd[f].interp = (sw_interp)t->interp;
         fd[f].keys_count = t->keys_count;
-        fd[f].times = t->uniform ? NULL : (const float*)(const void*)((const char*)src + t->times_offset);
+        fd[f].times =
+            t->uniform ? NULL : (const float*)(const void*)((const char*)src + t->times_offset);
         fd[f].start = t->start;
         fd[f].rate = t->rate;
         fd[f].values = sw_clip_track_values(src, t);
@@ -735,8 +735,8 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     if (o.joint_precision) {
         for (uint32_t j = 0; j < J; ++j) {
             if (!isfinite(o.joint_precision[j]) || o.joint_precision[j] < 0.0f) {
-                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint precision finite >= 0",
-                                0, (int64_t)j);
+                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint precision finite >= 0", 0,
+                                (int64_t)j);
             }
         }
     }
@@ -867,7 +867,6 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
             t->min[c] = lo[c];
             t->extent[c] = hi[c] - lo[c];
         }
-
     }
     for (uint32_t s = 0; s < z.S; ++s) {
         for (uint32_t a = 0; a < z.A; ++a) {
@@ -904,9 +903,11 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
         stats->default_tracks = counts[SW__SLOT_DEFAULT] + counts[SW__SLOT_UNTRACKED];
         stats->constant_tracks = counts[SW__SLOT_CONSTANT];
         stats->animated_tracks = counts[SW__SLOT_ANIMATED];
-        const sw_clip_error_desc ed = {
-            .skeleton = skel, .reference = clip, .clip = *out, .shell = (float)z.shell,
-            .rate = z.rate};
+        const sw_clip_error_desc ed = {.skeleton = skel,
+                                       .reference = clip,
+                                       .clip = *out,
+                                       .shell = (float)z.shell,
+                                       .rate = z.rate};
         r = sw_clip_error_measure(&ed, alloc, &stats->error, err);
         if (r != SW_RESULT_OK) {
             sw_clip_destroy(*out, alloc);

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/internal.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/compress.h"
-#include "runtime/internal.h"
 #include "tools/compress_internal.h"
 
 float sw_compress_sample_rate(const sw_clip* clip) {

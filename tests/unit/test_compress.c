@@ -125,10 +125,9 @@ static void fixture_free(fixture* f) {
     free(f);
 }
 
-static const sw_clip* compress(const sw_skeleton* s, const sw_clip* c, float precision,
-                               float shell, uint32_t segment, sw_compress_stats* st) {
-    sw_compress_options o = {
-        .precision = precision, .shell = shell, .segment_samples = segment};
+static const sw_clip* compress(const sw_skeleton* s, const sw_clip* c, float precision, float shell,
+                               uint32_t segment, sw_compress_stats* st) {
+    sw_compress_options o = {.precision = precision, .shell = shell, .segment_samples = segment};
     const sw_clip* out = NULL;
     sw_error err;
     memset(&err, 0, sizeof err);
@@ -146,13 +145,18 @@ static void naive_model(const sw_skeleton* s, const sw_xform4* pose, double (*m)
     for (uint32_t j = 0; j < s->joints_count; ++j) {
         const sw_xform x = sw_xform4_get(&pose[j / 4u], j % 4u);
         const double qx = x.r.x, qy = x.r.y, qz = x.r.z, qw = x.r.w;
-        double l[12] = {
-            (1 - 2 * (qy * qy + qz * qz)) * x.s.x, 2 * (qx * qy + qw * qz) * x.s.x,
-            2 * (qx * qz - qw * qy) * x.s.x,       2 * (qx * qy - qw * qz) * x.s.y,
-            (1 - 2 * (qx * qx + qz * qz)) * x.s.y, 2 * (qy * qz + qw * qx) * x.s.y,
-            2 * (qx * qz + qw * qy) * x.s.z,       2 * (qy * qz - qw * qx) * x.s.z,
-            (1 - 2 * (qx * qx + qy * qy)) * x.s.z, x.t.x,
-            x.t.y,                                 x.t.z};
+        double l[12] = {(1 - 2 * (qy * qy + qz * qz)) * x.s.x,
+                        2 * (qx * qy + qw * qz) * x.s.x,
+                        2 * (qx * qz - qw * qy) * x.s.x,
+                        2 * (qx * qy - qw * qz) * x.s.y,
+                        (1 - 2 * (qx * qx + qz * qz)) * x.s.y,
+                        2 * (qy * qz + qw * qx) * x.s.y,
+                        2 * (qx * qz + qw * qy) * x.s.z,
+                        2 * (qy * qz - qw * qx) * x.s.z,
+                        (1 - 2 * (qx * qx + qy * qy)) * x.s.z,
+                        x.t.x,
+                        x.t.y,
+                        x.t.z};
         if (parents[j] < 0) {
             memcpy(m[j], l, sizeof l);
             continue;
@@ -345,8 +349,7 @@ static void test_cache_vs_cold(void** state) {
         assert_memory_equal(&fw, &fc, sizeof fw);
         for (uint32_t j = 0; j < J; ++j) {
             const sw_xform x = sw_xform4_get(&cold[j / 4u], j % 4u);
-            const float len =
-                sqrtf(x.r.x * x.r.x + x.r.y * x.r.y + x.r.z * x.r.z + x.r.w * x.r.w);
+            const float len = sqrtf(x.r.x * x.r.x + x.r.y * x.r.y + x.r.z * x.r.z + x.r.w * x.r.w);
             assert_near(len, 1.0f, 1e-5f);
         }
     }
@@ -443,19 +446,19 @@ static uint8_t* track_header(hostile* b, uint32_t s, uint32_t a) {
     return h;
 }
 
-#define HOSTILE(mutation, expect_result, expect_check)                                          \
-    do {                                                                                       \
-        hostile_reset(&b, c);                                                                  \
-        mutation;                                                                              \
-        sw_error err;                                                                          \
-        memset(&err, 0, sizeof err);                                                           \
-        const sw_clip* out = NULL;                                                             \
-        sw_result r = sw_clip_load(b.mem, b.size, &out, &err);                                 \
-        if (r != (expect_result) || !err.check || strcmp(err.check, expect_check) != 0)        \
-            print_error("%s: got %s \"%s\", expected \"%s\"\n", #mutation, sw_result_str(r),    \
-                        err.check ? err.check : "(none)", expect_check);                       \
-        assert_int_equal(r, expect_result);                                                    \
-        assert_string_equal(err.check, expect_check);                                          \
+#define HOSTILE(mutation, expect_result, expect_check)                                             \
+    do {                                                                                           \
+        hostile_reset(&b, c);                                                                      \
+        mutation;                                                                                  \
+        sw_error err;                                                                              \
+        memset(&err, 0, sizeof err);                                                               \
+        const sw_clip* out = NULL;                                                                 \
+        sw_result r = sw_clip_load(b.mem, b.size, &out, &err);                                     \
+        if (r != (expect_result) || !err.check || strcmp(err.check, expect_check) != 0)            \
+            print_error("%s: got %s \"%s\", expected \"%s\"\n", #mutation, sw_result_str(r),       \
+                        err.check ? err.check : "(none)", expect_check);                           \
+        assert_int_equal(r, expect_result);                                                        \
+        assert_string_equal(err.check, expect_check);                                              \
     } while (0)
 
 static void test_hostile(void** state) {
@@ -517,8 +520,8 @@ static void test_hostile(void** state) {
     HOSTILE(seg_data(&b, 0)[0] += 1, BAD, "codec segment header count");
     HOSTILE(seg_data(&b, 0)[3] = 0x7f, BAD, "codec segment headers in bounds");
     /* a stride that does not divide the segment (16 samples: 32 never does) */
-    HOSTILE(track_header(&b, 0, 0)[0] = (uint8_t)((track_header(&b, 0, 0)[0] & 0x8fu) | 0x50u),
-            BAD, "codec key stride divides the segment");
+    HOSTILE(track_header(&b, 0, 0)[0] = (uint8_t)((track_header(&b, 0, 0)[0] & 0x8fu) | 0x50u), BAD,
+            "codec key stride divides the segment");
     /* a left-out component past w */
     HOSTILE(track_header(&b, 1, rot)[2] = 5, BAD, "codec dropped component <= 4");
     /* more bits than the segment holds */
@@ -747,8 +750,8 @@ static void test_cmu_against_acl(void** state) {
                       "max error %.5f (ACL %.4f, independent %.5f), p99 %.5f, %.2f s\n",
                       cases[i].file, res.skeleton->joints_count, st.error.samples_count,
                       (unsigned long long)st.raw_bytes, (unsigned long long)st.compressed_bytes,
-                      st.ratio, cases[i].acl_ratio, (double)st.error.max, cases[i].acl_error,
-                      indep, (double)st.error.p99, st.seconds);
+                      st.ratio, cases[i].acl_ratio, (double)st.error.max, cases[i].acl_error, indep,
+                      (double)st.error.p99, st.seconds);
         assert_int_equal(st.raw_bytes, 40ull * res.skeleton->joints_count * res.frames_read);
         assert_true(st.ratio > cases[i].acl_ratio);
         assert_true(st.error.max <= cases[i].acl_error);
@@ -788,8 +791,8 @@ static void test_robot_expressive(void** state) {
     }
     print_message("RobotExpressive: 14 clips, raw (40 B/joint/sample) %llu, raw sinew clips %llu, "
                   "compressed %llu bytes, max error %.3g m\n",
-                  (unsigned long long)raw, (unsigned long long)source,
-                  (unsigned long long)packed, worst);
+                  (unsigned long long)raw, (unsigned long long)source, (unsigned long long)packed,
+                  worst);
     sw_scene_free(&scene, NULL);
 }
 
@@ -877,9 +880,9 @@ static void test_cli(void** state) {
         assert_int_equal(na, 31);
         assert_int_equal(nb, 31);
         for (uint32_t k = 0; k < 3u * na; k += 3u) {
-            const double d = sqrt((a[k] - b[k]) * (a[k] - b[k]) +
-                                  (a[k + 1] - b[k + 1]) * (a[k + 1] - b[k + 1]) +
-                                  (a[k + 2] - b[k + 2]) * (a[k + 2] - b[k + 2]));
+            const double d =
+                sqrt((a[k] - b[k]) * (a[k] - b[k]) + (a[k + 1] - b[k + 1]) * (a[k + 1] - b[k + 1]) +
+                     (a[k + 2] - b[k + 2]) * (a[k + 2] - b[k + 2]));
             if (d > worst) worst = d;
         }
         free(ra);
@@ -893,12 +896,11 @@ static void test_cli(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip_bound),   cmocka_unit_test(test_kept_parts),
-        cmocka_unit_test(test_cache_vs_cold),      cmocka_unit_test(test_scalar_simd),
-        cmocka_unit_test(test_hostile),
-        cmocka_unit_test(test_archive_round_trip), cmocka_unit_test(test_arguments),
-        cmocka_unit_test(test_cmu_against_acl),    cmocka_unit_test(test_robot_expressive),
-        cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_round_trip_bound), cmocka_unit_test(test_kept_parts),
+        cmocka_unit_test(test_cache_vs_cold),    cmocka_unit_test(test_scalar_simd),
+        cmocka_unit_test(test_hostile),          cmocka_unit_test(test_archive_round_trip),
+        cmocka_unit_test(test_arguments),        cmocka_unit_test(test_cmu_against_acl),
+        cmocka_unit_test(test_robot_expressive), cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,8 +98,7 @@ typedef struct sw_compress_stats {
  * [4, 256]); LIMIT (more than SW_CLIP_MAX_KEYS samples); OUT_OF_MEMORY. */
 SINEW_API sw_result sw_compress_clip(const sw_skeleton* skeleton, const sw_clip* clip,
                                      const sw_compress_options* options, const sw_allocator* alloc,
-                                     const sw_clip** out, sw_compress_stats* stats,
-                                     sw_error* err);
+                                     const sw_clip** out, sw_compress_stats* stats, sw_error* err);
 
 #ifdef __cplusplus
 }
