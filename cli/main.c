@@ -6,6 +6,7 @@
 int cli_play(int argc, char** argv);     /* cli/play.c */
 int cli_compress(int argc, char** argv); /* cli/compress.c */
 int cli_demo(int argc, char** argv);     /* cli/demo.c */
+int cli_mirror(int argc, char** argv);   /* cli/mirror.c */
 
 static void cli_usage(FILE* f) {
     fputs("usage: sinew VERB [ARGS]\n"
@@ -35,6 +36,9 @@ static void cli_usage(FILE* f) {
           "  demo [--seconds S] [--fps F] [--out DIR] [--character FILE [--map FILE]]\n"
           "       [--frame-size WxH] [--seed N] run the showcase scene headless: demo.glb,\n"
           "                                     demo.png, metrics.json (docs/showcase.md)\n"
+          "  mirror IN -o OUT.sinew|OUT.glb [--clips A,B] [--axis x|y|z] [--pair A,B]...\n"
+          "                                     every clip mirrored left for right\n"
+          "                                     (docs/mirroring.md)\n"
           "  help                               this text\n"
           "\n"
           "options:\n"
@@ -75,6 +79,7 @@ int main(int argc, char** argv) {
         {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
         {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
         {"play", cli_play},         {"compress", cli_compress}, {"demo", cli_demo},
+        {"mirror", cli_mirror},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);
