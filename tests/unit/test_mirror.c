@@ -2,18 +2,22 @@
  * identity, model-space positions reflect with twins swapped) on
  * RobotExpressive, CMU 01_01 and the built-in humanoid, a rest pose whose
  * twins have different local axes, and the offline bake. */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "runtime/internal.h"
 #include "sinew/mirror.h"
 #include "sinew/showcase/character.h"
+#include "sinew/tools/asset.h"
 #include "sinew/tools/bvh.h"
 #include "sinew/tools/gltf.h"
 #include "sinew/tools/mirror_bake.h"
@@ -847,13 +851,67 @@ static void test_bake_tracks(void** state) {
     sw_skeleton_destroy(s, NULL);
 }
 
+/* ---- the CLI ---- */
+
+/* sinew mirror writes .sinew and .glb files whose clips sample to the
+ * mirror job's poses of the original; a bad command line exits 2. */
+static void test_cli(void** state) {
+    (void)state;
+    const char* cli = SINEW_CLI_PATH;
+    char path[512];
+    if (!cli[0]) {
+        print_message("skipped: the CLI is not built\n");
+        return;
+    }
+    if (!sw_test_model_path(path, sizeof path, "BVH/01_01.bvh")) return;
+    sw_asset orig;
+    sw_error e = {0};
+    assert_int_equal(sw_asset_open(path, NULL, &orig, &e), SW_RESULT_OK);
+    const sw_mirror* m = make_mirror(orig.skeleton, NULL, 0);
+    static const char* const exts[2] = {".sinew", ".glb"};
+    for (int x = 0; x < 2; ++x) {
+        char out[256], cmd[1024];
+        snprintf(out, sizeof out, "/tmp/sinew_test_mirror_%d%s", (int)getpid(), exts[x]);
+        snprintf(cmd, sizeof cmd, "'%s' mirror '%s' -o '%s' > /dev/null", cli, path, out);
+        assert_int_equal(system(cmd), 0);
+        sw_asset got;
+        sw_result r = sw_asset_open(out, NULL, &got, &e);
+        if (r != SW_RESULT_OK) fail_msg("%s: %s (%s)", out, sw_result_str(r), e.check);
+        assert_int_equal(got.clips_count, 1);
+        assert_int_equal(got.skeleton->joints_count, orig.skeleton->joints_count);
+        assert_string_equal(sw_clip_name(got.clips[0]), "motion_mirrored");
+        float worst = bake_check(orig.skeleton, m, orig.clips[0], got.clips[0], 301);
+        print_message("sinew mirror -> %s: sampled vs job on the original, worst %.3g\n", exts[x],
+                      (double)worst);
+        assert_true(worst <= 1e-4f);
+        sw_asset_free(&got);
+        remove(out);
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' mirror '%s' 2> /dev/null", cli, path);
+    int status = system(cmd);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    snprintf(cmd, sizeof cmd, "'%s' mirror '%s' -o /tmp/x.sinew --pair Nope,Hips 2> /dev/null", cli,
+             path);
+    status = system(cmd);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    sw_mirror_destroy(m, NULL);
+    sw_asset_free(&orig);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_swap_name_table), cmocka_unit_test(test_twin_table),
-        cmocka_unit_test(test_asymmetric_rest), cmocka_unit_test(test_axis_detection),
-        cmocka_unit_test(test_humanoid),        cmocka_unit_test(test_cmu),
-        cmocka_unit_test(test_robot),           cmocka_unit_test(test_job_validity),
-        cmocka_unit_test(test_bake_humanoid),   cmocka_unit_test(test_bake_tracks),
+        cmocka_unit_test(test_swap_name_table),
+        cmocka_unit_test(test_twin_table),
+        cmocka_unit_test(test_asymmetric_rest),
+        cmocka_unit_test(test_axis_detection),
+        cmocka_unit_test(test_humanoid),
+        cmocka_unit_test(test_cmu),
+        cmocka_unit_test(test_robot),
+        cmocka_unit_test(test_job_validity),
+        cmocka_unit_test(test_bake_humanoid),
+        cmocka_unit_test(test_bake_tracks),
+        cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
