@@ -93,6 +93,7 @@ typedef struct showcase_view {
     bool walker_seen;
     bool speed_set; /* the slider overrides the scene's speed schedule */
     bool custom;    /* built with the loaded character (options.character) */
+    int32_t focus;  /* actor the camera follows, -1: the whole scene */
     sw_scene character_view; /* pointers into g_viewer.ch, which must outlive the scene */
     sw_vec3 center;
     float extent;
@@ -300,11 +301,16 @@ static void build_grid(void) {
     const sw_vec3 q[6] = {v3(-e, 0, -e), v3(-e, 0, e), v3(e, 0, e),
                           v3(-e, 0, -e), v3(e, 0, e), v3(e, 0, -e)};
     for (int i = 0; i < 6; ++i) push_line_vertex(q[i], ground);
+    /* 1 m segments: long lines with an end behind the camera were dropped
+     * whole by the rasterizer (SwiftShader) when the camera stood inside. */
     for (int i = -10; i <= 10; ++i) {
         const float f = (float)i;
         const sw_vec3 c = i == 0 ? v3(0.55f, 0.58f, 0.62f) : v3(0.42f, 0.44f, 0.48f);
-        push_line(v3(f, 0.002f, -e), v3(f, 0.002f, e), c);
-        push_line(v3(-e, 0.002f, f), v3(e, 0.002f, f), c);
+        for (int k = -10; k < 10; ++k) {
+            const float g = (float)k;
+            push_line(v3(f, 0.002f, g), v3(f, 0.002f, g + 1.0f), c);
+            push_line(v3(g, 0.002f, f), v3(g + 1.0f, 0.002f, f), c);
+        }
     }
     glGenVertexArrays(1, &v->grid_vao);
     glGenBuffers(1, &v->grid_vbo);
@@ -977,6 +983,7 @@ static bool showcase_open(bool with_character) {
     v->showcase_mode = true;
     v->paused = false;
     sv->speed_set = false;
+    sv->focus = -1;
     v->speed = 1.2f;
     v->orbit_target = sv->center;
     v->distance = 0.75f * sv->extent + 4.0f;
@@ -1027,6 +1034,13 @@ static bool showcase_step(float dt) {
         sv->walker_pos = p;
         sv->walker_seen = true;
     }
+    if (sv->focus >= 0 && (uint32_t)sv->focus < sv->actors_count) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, (uint32_t)sv->focus);
+        const sw_vec3 p = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
+        const float k = 1.0f - expf(-4.0f * (dt > 0.0f ? dt : 0.0f));
+        v->orbit_target.x += (p.x - v->orbit_target.x) * k;
+        v->orbit_target.z += (p.z - v->orbit_target.z) * k;
+    }
     for (uint32_t a = 0; a < sv->actors_count; ++a) {
         const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
         for (uint32_t k = 0; k < sv->gpu_count[a] && k < act.meshes_count; ++k) {
@@ -1071,8 +1085,12 @@ static void draw(void) {
     const sw_mat4 grid_vp = sw_mat4_mul(&v->view_proj, &scroll);
     glUniformMatrix4fv(v->line_view_proj, 1, GL_FALSE, grid_vp.m);
     glBindVertexArray(v->grid_vao);
+    /* Ground and grid are the background: drawn without depth, so that the
+     * grid lines never fight the ground plane for it. */
+    glDisable(GL_DEPTH_TEST);
     glDrawArrays(GL_TRIANGLES, 0, 6);
     glDrawArrays(GL_LINES, 6, v->grid_count - 6);
+    glEnable(GL_DEPTH_TEST);
 
     glUseProgram(v->skin_prog);
     glUniformMatrix4fv(v->skin_view_proj, 1, GL_FALSE, v->view_proj.m);
@@ -1304,6 +1322,20 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         } else {
             v->clip_b = i;
         }
+    } else if (strcmp(name, "focus") == 0) {
+        /* Showcase: the camera goes to actor i and follows it; -1 the scene. */
+        const int i = (int)value;
+        if (!v->showcase_mode || i < -1 || i >= (int)v->sc.actors_count) return -1;
+        v->sc.focus = i;
+        if (i < 0) {
+            v->orbit_target = v->sc.center;
+            v->distance = 0.75f * v->sc.extent + 4.0f;
+        } else {
+            const sw_showcase_actor act = sw_showcase_get_actor(v->sc.scene, (uint32_t)i);
+            const sw_vec3 p = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
+            v->orbit_target = v3(p.x, 0.9f, p.z);
+            v->distance = 4.0f;
+        }
     } else if (strcmp(name, "compressed") == 0) {
         if (v->showcase_mode) return -1;
         if (on && !character_compress(c)) return -1;
@@ -1442,10 +1474,10 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
         STATUS_PUT("],\"joints\":%u,\"meshes\":%u,\"clips\":[],\"locomotion\":false,"
                    "\"clip_a\":-1,\"clip_b\":-1,\"blend\":0,\"speed\":%.4f,\"phase\":0,"
                    "\"time\":%.4f,\"duration\":0,\"paused\":%s,\"frames\":%llu,"
-                   "\"features\":%u,\"metrics\":{\"updates\":%u,\"hits\":%u,"
+                   "\"focus\":%d,\"features\":%u,\"metrics\":{\"updates\":%u,\"hits\":%u,"
                    "\"locomotion_steps\":%u,\"locomotion_slide_max\":%.5f},",
                    joints, meshes, (double)v->speed, sw_showcase_time(sv->scene),
-                   v->paused ? "true" : "false", (unsigned long long)v->frames,
+                   v->paused ? "true" : "false", (unsigned long long)v->frames, sv->focus,
                    m ? m->features : 0u, m ? m->updates : 0u, m ? m->hits : 0u,
                    m ? m->locomotion_steps : 0u, m ? (double)m->locomotion_slide_max : 0.0);
         if (sv->locomotion >= 0)

@@ -76,11 +76,24 @@
     }
   }
 
+  function fillActors(s) {
+    const key = (s.actors || []).join('|') + '|' + s.scene_character;
+    if (key === state.actorsKey) return;
+    state.actorsKey = key;
+    const sel = $('focus');
+    sel.innerHTML = '';
+    sel.add(new Option('the whole scene', '-1'));
+    (s.actors || []).forEach((name, i) => sel.add(new Option(name, String(i))));
+  }
+
   function render(s) {
     fillClips(s);
+    fillActors(s);
     const showcase = s.mode === 'showcase';
     const loco = !showcase && s.locomotion;
     $('clipbox').style.display = showcase ? 'none' : '';
+    $('focusbox').style.display = showcase ? '' : 'none';
+    if (showcase && document.activeElement !== $('focus')) $('focus').value = String(s.focus);
     $('showcase_char').disabled = showcase || s.clips.length === 0;
     $('clip_a').disabled = loco;
     $('clip_b').disabled = loco;
@@ -159,6 +172,7 @@
     num('phase', 'phase');
     $('clip_a').addEventListener('change', (e) => api.set('clip_a', parseInt(e.target.value, 10)));
     $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
+    $('focus').addEventListener('change', (e) => api.set('focus', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
     for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh']) bool(id, id);
     $('compressed').addEventListener('change', (e) => {

@@ -329,6 +329,22 @@ try {
     return `${off} -> ${on} skeleton pixels`;
   });
 
+  await check('the camera goes to an actor chosen in the menu', async () => {
+    const s = await status();
+    const i = s.actors.indexOf('spider');
+    assert(i >= 0, 'no spider actor: ' + s.actors);
+    const wide = decodePng(await canvas.screenshot());
+    await page.locator('#focus').selectOption(String(i));
+    await waitFor(async () => (await status()).focus === i, 'the focus');
+    await page.waitForTimeout(500);
+    const near = decodePng(await canvas.screenshot({ path: path.join(shots, 'focus_spider.png') }));
+    const n = changedPixels(wide, near);
+    assert(n > 0.2 * wide.width * wide.height, `only ${n} pixels changed`);
+    await page.locator('#focus').selectOption('-1');
+    await waitFor(async () => (await status()).focus === -1, 'the whole scene');
+    return `${n} pixels changed`;
+  });
+
   await check('the humanoid: locomotion blend follows the speed slider', async () => {
     await page.locator('#scene').selectOption('humanoid');
     const s = await waitFor(async () => {
