@@ -172,7 +172,10 @@ try {
   const page = context.pages()[0] || await context.newPage();
   const errors = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    // emscripten prints stderr as warnings: sanitizer reports of a
+    // -fsanitize build of the viewer land there.
+    const t = m.text();
+    if (m.type() === 'error' || /runtime error|Sanitizer/.test(t)) errors.push(t);
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('requestfailed', (r) => errors.push('request failed: ' + r.url()));
