@@ -1,5 +1,6 @@
 /* sinew mirror IN -o OUT.sinew|OUT.glb [--clips A,B] [--axis x|y|z] [--pair A,B]...
- * [asset options]: every clip mirrored (sinew/tools/mirror_bake.h), written
+ * [asset options]: every clip mirrored (sinew/tools/mirror_bake.h; the
+ * meshes' bind pose as the reference when there are skinned meshes), written
  * with the skeleton and the meshes as they are. */
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,17 @@ int cli_mirror(int argc, char** argv) {
     md.skeleton = asset.skeleton;
     md.pairs = pairs;
     md.pairs_count = pairs_count;
+    /* Skinned meshes mirror as meshes with their bind pose as the reference. */
+    sw_mat4* frames = (sw_mat4*)malloc(sizeof(sw_mat4) * asset.skeleton->joints_count);
+    if (frames && asset.meshes_count &&
+        sw_mirror_bind_frames(asset.skeleton, asset.meshes, asset.meshes_count, frames,
+                              asset.skeleton->joints_count) == SW_RESULT_OK) {
+        md.frames = frames;
+        md.frames_count = asset.skeleton->joints_count;
+    }
     const sw_mirror* mirror = NULL;
     r = sw_mirror_create(&md, NULL, &mirror, &err);
+    free(frames);
     const uint32_t n = asset.clips_count;
     const sw_clip** clips = (const sw_clip**)calloc(n ? n : 1u, sizeof *clips);
     if (r != SW_RESULT_OK) {

@@ -10,20 +10,18 @@
  * What a mirrored pose is: with R the reflection through the plane, the
  * mirrored pose puts every joint k where R puts its twin j,
  *     model'_k = R * model_j * R * C_j,
- * where C_j is the constant rotation that makes the mirrored rest rotation
- * of j equal the rest rotation of k in model space. So rigs whose rest pose
- * is not mirror-symmetric in its local axes (bone rolls, +X down one arm and
- * -X down the other) mirror correctly: the delta of j to its rest pose is
- * reflected and applied to k's rest pose. Per joint this reduces to local
- * space with two constant rotations (pre_k, post_k):
- *     r'_k = pre_k * reflect(r_j) * post_k,  t'_k = pre_k * reflect(t_j),
- *     s'_k = s_j,
- * where reflect() negates the two quaternion (or the one vector) components
- * across the plane's normal. Model-space positions of the mirrored pose are
- * the reflection of the original's with twins swapped (bone lengths travel
- * with the twin); root translation and yaw, hence root motion, are mirrored
- * too. Mirroring twice gives the pose back. Scale is carried over per
- * component, which is exact for uniform scale.
+ * where C_j is the constant rotation that makes the mirrored reference
+ * rotation of j equal the reference rotation of k in model space (the
+ * reference is the rest pose, or the frames given, e.g. a mesh's bind pose). So rigs whose rest
+ * pose is not mirror-symmetric in its local axes (bone rolls, +X down one arm and -X down the
+ * other) mirror correctly: the delta of j to its rest pose is reflected and applied to k's rest
+ * pose. Per joint this reduces to local space with two constant rotations (pre_k, post_k): r'_k =
+ * pre_k * reflect(r_j) * post_k,  t'_k = pre_k * reflect(t_j), s'_k = s_j, where reflect() negates
+ * the two quaternion (or the one vector) components across the plane's normal. Model-space
+ * positions of the mirrored pose are the reflection of the original's with twins swapped (bone
+ * lengths travel with the twin); root translation and yaw, hence root motion, are mirrored too.
+ * Mirroring twice gives the pose back. Scale is carried over per component, which is exact for
+ * uniform scale.
  *
  *     size_t n = sw_mirror_measure(&desc);
  *     sw_mirror_init(mem, n, &desc, &mirror, &err);      // once
@@ -63,6 +61,14 @@ typedef struct sw_mirror_desc {
     uint32_t pairs_count;
     sw_mirror_axis axis; /* DEFAULT: detected */
     bool no_patterns;    /* true: only the manual pairs make twins (default false) */
+    /* Optional model-space reference frame of each joint (joints_count
+     * matrices; only their rotations are used): the pose whose mirror image
+     * is itself. NULL: the skeleton's rest pose. Give the bind pose of a
+     * skinned mesh when it differs from the rest pose, so the skinned mesh
+     * mirrors as a mesh (sw_mirror_bind_frames in sinew/tools/mirror_bake.h
+     * makes them). */
+    const sw_mat4* frames;
+    uint32_t frames_count;
 } sw_mirror_desc;
 
 /* Block header. Offsets are in bytes from the start of this struct. */
@@ -75,7 +81,8 @@ typedef struct sw_mirror {
     uint32_t twins_offset;      /* uint16_t[joints_count]: twin of each joint (itself if none) */
     uint32_t pre_offset;        /* sw_quat[joints_count]: pre_k, by output joint */
     uint32_t post_offset;       /* sw_quat[joints_count]: post_k, by output joint */
-    uint32_t rest_model_offset; /* sw_quat[joints_count] rotations, then float[4] positions */
+    uint32_t rest_model_offset; /* sw_quat[joints_count] reference model rotations (rest or
+                                   frames), then float[4] rest model positions */
     uint32_t reserved[3];       /* zero */
 } sw_mirror;
 
@@ -106,7 +113,9 @@ SINEW_API size_t sw_mirror_measure(const sw_mirror_desc* desc);
  * the largest sum over twin pairs of |rest position difference| along it.
  * Memory: the caller owns mem; desc is not referenced afterwards.
  * Fails: INVALID_ARGUMENT (NULL desc, skeleton, out or mem, NULL pair name,
- * unknown axis, skeleton with 0 or too many joints); MISALIGNED;
+ * unknown axis, skeleton with 0 or too many joints, frames_count below
+ * joints_count when frames is set); BAD_DATA for a frame with a zero or
+ * non-finite column; MISALIGNED;
  * BUFFER_TOO_SMALL; NOT_FOUND for a pair naming an unknown joint; BAD_DATA
  * for a joint in two pairs, or a twin whose parent is not the twin of the
  * other's parent (the hierarchy must be symmetric: fix it with pairs).

@@ -157,6 +157,19 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
     if (jc == 0 || jc > SW_SKELETON_MAX_JOINTS) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "skeleton joints in 1..max", 0, -1);
     }
+    if (desc->frames && desc->frames_count < jc) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "frames_count >= joints", 0, -1);
+    }
+    for (uint32_t j = 0; desc->frames && j < jc; ++j) {
+        sw_xform x;
+        bool finite = true;
+        for (int i = 0; i < 16; ++i)
+            finite = finite && isfinite(desc->frames[j].m[i]);
+        if (!finite || !sw_mat4_decompose(&desc->frames[j], &x)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "frame finite with nonzero columns", 0,
+                            (int64_t)j);
+        }
+    }
     if (!sw__aligned16(mem))
         return sw__fail(err, SW_RESULT_MISALIGNED, "mem 16-byte aligned", 0, -1);
     const size_t need = sw__mirror_size(jc);
@@ -283,7 +296,14 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
     }
     m->axis = axis;
 
-    /* D_j = conj(reflect(restQ_j)) * restQ_twin(j), kept in post[j] first. */
+    /* Reference rotations: the frames given replace the rest rotations
+     * (rest_model keeps the reference actually used). */
+    for (uint32_t j = 0; desc->frames && j < jc; ++j) {
+        sw_xform x;
+        (void)sw_mat4_decompose(&desc->frames[j], &x);
+        rest_rot[j] = sw_quat_normalize(x.r);
+    }
+    /* D_j = conj(reflect(refQ_j)) * refQ_twin(j), kept in post[j] first. */
     for (uint32_t j = 0; j < jc; ++j) {
         post[j] = sw_quat_normalize(sw_quat_mul(
             sw_quat_conjugate(sw__reflect_quat(rest_rot[j], axis)), rest_rot[twins[j]]));

@@ -230,3 +230,31 @@ done:
     sw_free(alloc, names, names_bytes);
     return r;
 }
+
+sw_result sw_mirror_bind_frames(const sw_skeleton* skeleton, const sw_mesh* const* meshes,
+                                uint32_t meshes_count, sw_mat4* out, uint32_t out_count) {
+    if (!skeleton || !out || (meshes_count && !meshes)) return SW_RESULT_INVALID_ARGUMENT;
+    if (out_count < skeleton->joints_count) return SW_RESULT_BUFFER_TOO_SMALL;
+    for (uint32_t i = 0; i < meshes_count; ++i) {
+        if (!meshes[i] || meshes[i]->skeleton_joints_count != skeleton->joints_count)
+            return SW_RESULT_INVALID_ARGUMENT;
+    }
+    sw_local_to_model_job job = {.skeleton = skeleton,
+                                 .local = sw_skeleton_rest_pose(skeleton),
+                                 .local_count = skeleton->packets_count,
+                                 .out = out,
+                                 .out_count = out_count};
+    sw_result r = sw_local_to_model_job_run(&job);
+    if (r != SW_RESULT_OK) return r;
+    for (uint32_t i = meshes_count; i-- > 0;) { /* backwards: the first mesh wins */
+        const sw_mesh* m = meshes[i];
+        const uint16_t* pal = sw_mesh_palette(m);
+        const sw_mat4* ib = sw_mesh_inverse_binds(m);
+        for (uint32_t p = m->palette_count; p-- > 0;) {
+            sw_mat4 bind;
+            if (!sw_mat4_inverse_affine(&ib[p], &bind)) return SW_RESULT_BAD_DATA;
+            out[pal[p]] = bind;
+        }
+    }
+    return SW_RESULT_OK;
+}

@@ -96,7 +96,8 @@ typedef struct check_stats {
  * library's per-joint corrections, the model-space result: positions are the
  * reflection of the twin's, and every joint's rotation relative to its rest
  * rotation in model space is the reflection of its twin's. */
-static check_stats check_pose(const sw_skeleton* s, const sw_mirror* m, const sw_xform4* pose) {
+static check_stats check_pose(const sw_skeleton* s, const sw_mirror* m, const sw_xform4* pose,
+                              const sw_mat4* frames) {
     const uint32_t P = s->packets_count, J = s->joints_count;
     sw_xform4* once = new_pose(P);
     sw_xform4* twice = new_pose(P);
@@ -121,7 +122,10 @@ static check_stats check_pose(const sw_skeleton* s, const sw_mirror* m, const sw
     assert_non_null(mr);
     model_of(s, pose, mo);
     model_of(s, once, mm);
-    model_of(s, sw_skeleton_rest_pose(s), mr);
+    if (frames)
+        memcpy(mr, frames, sizeof(sw_mat4) * J);
+    else
+        model_of(s, sw_skeleton_rest_pose(s), mr);
     for (uint32_t k = 0; k < J; ++k) {
         const uint32_t j = sw_mirror_twin(m, k);
         sw_vec3 want = reflect(sw_vec3_make(mo[j].m[12], mo[j].m[13], mo[j].m[14]), m->axis);
@@ -175,7 +179,8 @@ static void sample(const sw_skeleton* s, const sw_clip* c, float t, sw_xform4* o
 /* Checks random poses and `clip` sampled at `n` times; tolerance on
  * positions in skeleton units. */
 static check_stats check_skeleton(const char* what, const sw_skeleton* s, const sw_mirror* m,
-                                  const sw_clip* clip, float pos_tol, float move) {
+                                  const sw_mat4* frames, const sw_clip* clip, float pos_tol,
+                                  float move) {
     sw_xform4* pose = new_pose(s->packets_count);
     uint32_t seed = 12345u;
     check_stats worst = {0, 0, 0};
@@ -186,7 +191,7 @@ static check_stats check_skeleton(const char* what, const sw_skeleton* s, const 
             memcpy(pose, sw_skeleton_rest_pose(s), sizeof(sw_xform4) * s->packets_count);
         else
             random_pose(s, &seed, 1.2f, move, pose);
-        check_stats st = check_pose(s, m, pose);
+        check_stats st = check_pose(s, m, pose, frames);
         worst.twice = fmaxf(worst.twice, st.twice);
         worst.position = fmaxf(worst.position, st.position);
         worst.rotation = fmaxf(worst.rotation, st.rotation);
@@ -411,7 +416,7 @@ static void test_asymmetric_rest(void** state) {
         sw_test_vec3_near(a.t, b.t, 1e-5f);
         sw_test_quat_near(a.r, b.r, 1e-5f);
     }
-    check_skeleton("asymmetric rest", s, m, NULL, 1e-5f, 0.5f);
+    check_skeleton("asymmetric rest", s, m, NULL, NULL, 1e-5f, 0.5f);
 
     /* Raising the left arm by 50 degrees about model +Z (towards +Y) must
      * raise the right arm by 50 degrees about model -Z. */
@@ -470,7 +475,8 @@ static void test_axis_detection(void** state) {
         assert_int_equal(sw_skeleton_create(&d, NULL, &s, NULL), SW_RESULT_OK);
         const sw_mirror* m = make_mirror(s, NULL, 0);
         assert_int_equal(m->axis, axis);
-        check_skeleton(axis == SW_MIRROR_AXIS_Y ? "axis Y" : "axis Z", s, m, NULL, 1e-5f, 0.3f);
+        check_skeleton(axis == SW_MIRROR_AXIS_Y ? "axis Y" : "axis Z", s, m, NULL, NULL, 1e-5f,
+                       0.3f);
         sw_mirror_destroy(m, NULL);
         /* Given axis wins over detection. */
         sw_mirror_desc md = {.skeleton = s, .axis = SW_MIRROR_AXIS_X};
@@ -490,7 +496,7 @@ static void test_humanoid(void** state) {
     const sw_mirror* m = make_mirror(sc.skeleton, NULL, 0);
     assert_int_equal(m->axis, SW_MIRROR_AXIS_X);
     assert_int_equal(m->pairs_count, 8); /* shoulder, arm, forearm, hand, upleg, leg, foot, toe */
-    check_skeleton("humanoid walk", sc.skeleton, m, sc.clips[1], 1e-4f, 2.0f);
+    check_skeleton("humanoid walk", sc.skeleton, m, NULL, sc.clips[1], 1e-4f, 2.0f);
     sw_mirror_destroy(m, NULL);
     sw_scene_free(&sc, NULL);
 }
@@ -509,10 +515,87 @@ static void test_cmu(void** state) {
     const sw_mirror* m = make_mirror(b.skeleton, NULL, 0);
     assert_int_equal(m->axis, SW_MIRROR_AXIS_X);
     assert_true(m->pairs_count >= 10);
-    check_skeleton("CMU 01_01", b.skeleton, m, b.clip, 1e-4f, 2.0f);
+    check_skeleton("CMU 01_01", b.skeleton, m, NULL, b.clip, 1e-4f, 2.0f);
     sw_mirror_destroy(m, NULL);
     sw_bvh_result_free(&b, NULL);
     free(text);
+}
+
+/* Skins every vertex of the meshes with `pose` into out (3 floats each);
+ * returns the count. */
+static uint32_t skin_all(const sw_skeleton* s, const sw_mesh* const* meshes, uint32_t n,
+                         const sw_xform4* pose, float* out) {
+    sw_mat4* model = (sw_mat4*)malloc(sizeof(sw_mat4) * s->joints_count);
+    sw_mat4* pal = (sw_mat4*)malloc(sizeof(sw_mat4) * 1024);
+    assert_non_null(model);
+    assert_non_null(pal);
+    model_of(s, pose, model);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const sw_mesh* m = meshes[i];
+        sw_skinning_job sk = {.model = model,
+                              .model_count = s->joints_count,
+                              .joints = sw_mesh_palette(m),
+                              .inverse_bind = sw_mesh_inverse_binds(m),
+                              .count = m->palette_count,
+                              .out = pal,
+                              .out_count = 1024};
+        assert_int_equal(sw_skinning_job_run(&sk), SW_RESULT_OK);
+        const float* p = sw_mesh_positions(m);
+        const uint16_t* jn = sw_mesh_joints(m);
+        const float* w = sw_mesh_weights(m);
+        for (uint32_t v = 0; v < m->vertices_count; ++v) {
+            sw_vec3 acc = {0, 0, 0};
+            const sw_vec3 pv = sw_vec3_make(p[3 * v], p[3 * v + 1], p[3 * v + 2]);
+            for (int k = 0; k < 4; ++k) {
+                const float wk = w[4 * v + (uint32_t)k];
+                if (wk == 0.0f) continue;
+                acc = sw_vec3_add(
+                    acc, sw_vec3_scale(sw_mat4_point(&pal[jn[4 * v + (uint32_t)k]], pv), wk));
+            }
+            out[3 * count] = acc.x, out[3 * count + 1] = acc.y, out[3 * count + 2] = acc.z;
+            ++count;
+        }
+    }
+    free(model);
+    free(pal);
+    return count;
+}
+
+/* Worst distance from a mirrored skinned vertex (every 7th) to the nearest
+ * reflected original vertex: the skinned mesh mirrors as a mesh. */
+static float mesh_mirror_error(const sw_skeleton* s, const sw_mesh* const* meshes, uint32_t n,
+                               const sw_mirror* m, const sw_xform4* pose) {
+    uint32_t V = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        V += meshes[i]->vertices_count;
+    float* a = (float*)malloc(sizeof(float) * 3 * V);
+    float* b = (float*)malloc(sizeof(float) * 3 * V);
+    sw_xform4* mir = new_pose(s->packets_count);
+    assert_non_null(a);
+    assert_non_null(b);
+    sw_mirror_job job = {.mirror = m,
+                         .in = pose,
+                         .in_count = s->packets_count,
+                         .out = mir,
+                         .out_count = s->packets_count};
+    assert_int_equal(sw_mirror_job_run(&job), SW_RESULT_OK);
+    assert_int_equal(skin_all(s, meshes, n, pose, a), V);
+    assert_int_equal(skin_all(s, meshes, n, mir, b), V);
+    float worst = 0.0f;
+    for (uint32_t v = 0; v < V; v += 7) {
+        float best = INFINITY;
+        for (uint32_t u = 0; u < V; ++u) {
+            float rx = -a[3 * u] - b[3 * v], ry = a[3 * u + 1] - b[3 * v + 1],
+                  rz = a[3 * u + 2] - b[3 * v + 2];
+            best = fminf(best, rx * rx + ry * ry + rz * rz);
+        }
+        worst = fmaxf(worst, sqrtf(best));
+    }
+    free(a);
+    free(b);
+    free(mir);
+    return worst;
 }
 
 static void test_robot(void** state) {
@@ -523,14 +606,63 @@ static void test_robot(void** state) {
     sw_error e = {0};
     sw_result r = sw_gltf_read_file(path, NULL, NULL, &sc, &e);
     if (r != SW_RESULT_OK) fail_msg("RobotExpressive.glb: %s (%s)", sw_result_str(r), e.check);
-    const sw_mirror* m = make_mirror(sc.skeleton, NULL, 0);
+    const sw_skeleton* s = sc.skeleton;
+    /* Reference: the rest pose. Positions in the file's model space. */
+    const sw_mirror* m = make_mirror(s, NULL, 0);
     assert_true(m->pairs_count >= 15);
-    /* Positions in the file's model space (metres at the root). */
     for (uint32_t c = 0; c < sc.clips_count; ++c) {
         char what[96];
         snprintf(what, sizeof what, "RobotExpressive %s", sw_clip_name(sc.clips[c]));
-        check_skeleton(what, sc.skeleton, m, sc.clips[c], 1e-4f, 1.0f);
+        check_skeleton(what, s, m, NULL, sc.clips[c], 1e-4f, 1.0f);
     }
+    /* Reference: the meshes' bind pose (not the rest pose in this file). */
+    sw_mat4* frames = (sw_mat4*)malloc(sizeof(sw_mat4) * s->joints_count);
+    assert_non_null(frames);
+    assert_int_equal(sw_mirror_bind_frames(s, (const sw_mesh* const*)sc.meshes, sc.meshes_count,
+                                           frames, s->joints_count),
+                     SW_RESULT_OK);
+    sw_mirror_desc d = {.skeleton = s, .frames = frames, .frames_count = s->joints_count};
+    const sw_mirror* mb = NULL;
+    assert_int_equal(sw_mirror_create(&d, NULL, &mb, &e), SW_RESULT_OK);
+    uint32_t wave = 0;
+    while (wave + 1u < sc.clips_count && strcmp(sw_clip_name(sc.clips[wave]), "Wave") != 0)
+        ++wave;
+    check_skeleton("RobotExpressive Wave, bind frames", s, mb, frames, sc.clips[wave], 1e-4f, 1.0f);
+    /* The skinned mesh: with the bind frames every mirrored vertex lands on
+     * a reflected original vertex; with the rest pose as the reference the
+     * head and body turn away (why the frames exist). */
+    sw_xform4* pose = new_pose(s->packets_count);
+    float worst_bind = 0.0f, worst_rest = 0.0f;
+    /* The model itself is not exactly symmetric (ArmL has 296 vertices,
+     * ArmR 284): its floor is the error at the rest pose, which is
+     * symmetric in model space. */
+    memcpy(pose, sw_skeleton_rest_pose(s), sizeof(sw_xform4) * s->packets_count);
+    const float floor_err =
+        mesh_mirror_error(s, (const sw_mesh* const*)sc.meshes, sc.meshes_count, mb, pose);
+    for (int i = 0; i < 3; ++i) {
+        sample(s, sc.clips[wave], sc.clips[wave]->duration * (0.2f + 0.3f * (float)i), pose, NULL);
+        worst_bind = fmaxf(worst_bind, mesh_mirror_error(s, (const sw_mesh* const*)sc.meshes,
+                                                         sc.meshes_count, mb, pose));
+        worst_rest = fmaxf(worst_rest, mesh_mirror_error(s, (const sw_mesh* const*)sc.meshes,
+                                                         sc.meshes_count, m, pose));
+    }
+    print_message("RobotExpressive Wave skinned: mirrored vertex to nearest reflected vertex, "
+                  "bind frames %.3g, rest pose as reference %.3g (the model's own asymmetry at "
+                  "rest %.3g)\n",
+                  (double)worst_bind, (double)worst_rest, (double)floor_err);
+    assert_true(worst_bind <= 1.05f * floor_err + 1e-3f);
+    assert_true(worst_rest > 4.0f * worst_bind);
+    /* Frames validity. */
+    const sw_mirror* bad = NULL;
+    d.frames_count = s->joints_count - 1u;
+    assert_int_equal(sw_mirror_create(&d, NULL, &bad, &e), SW_RESULT_INVALID_ARGUMENT);
+    d.frames_count = s->joints_count;
+    frames[3].m[5] = NAN;
+    assert_int_equal(sw_mirror_create(&d, NULL, &bad, &e), SW_RESULT_BAD_DATA);
+    assert_int_equal(e.index, 3);
+    free(pose);
+    free(frames);
+    sw_mirror_destroy(mb, NULL);
     sw_mirror_destroy(m, NULL);
     sw_scene_free(&sc, NULL);
 }

@@ -18,6 +18,7 @@
 #define SINEW_TOOLS_MIRROR_BAKE_H
 
 #include "../clip.h"
+#include "../mesh.h"
 #include "../mirror.h"
 
 #ifdef __cplusplus
@@ -27,6 +28,17 @@ extern "C" {
 typedef struct sw_mirror_bake_options {
     const char* name; /* NULL: the clip's name followed by "_mirrored" */
 } sw_mirror_bake_options;
+
+/* Model-space reference frames for sw_mirror_desc.frames: the rest pose's
+ * model matrices, replaced for every joint in a mesh palette by its bind
+ * pose (the inverse of the mesh's inverse bind matrix; the first mesh that
+ * skins the joint wins). With them a skinned mesh whose bind pose is not the
+ * rest pose (RobotExpressive) mirrors as a mesh.
+ * Fails: INVALID_ARGUMENT (NULL skeleton or out, NULL meshes with a count, a
+ * mesh for another joint count); BUFFER_TOO_SMALL (out_count below
+ * joints_count); BAD_DATA (an inverse bind matrix that does not invert). */
+SINEW_API sw_result sw_mirror_bind_frames(const sw_skeleton* skeleton, const sw_mesh* const* meshes,
+                                          uint32_t meshes_count, sw_mat4* out, uint32_t out_count);
 
 /* Builds the mirrored clip of `clip` (raw, not additive) for `skeleton`
  * with `mirror` built from that skeleton; options may be NULL. The clip is
