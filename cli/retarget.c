@@ -1,0 +1,282 @@
+/* sinew retarget SRC --to TARGET -o OUT [--map FILE] [--clips A,B] [--scale S]
+ *                 [--to-scale S] [--no-ik] [--rate R] [--print-map]:
+ * carries SRC's clips onto TARGET's skeleton (docs/retargeting.md) and writes
+ * the target's skeleton, its meshes and the retargeted clips as .sinew, or
+ * as .glb when OUT ends in .glb. TARGET may be the word "default" (the
+ * built-in humanoid). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "sinew/showcase/character.h"
+#include "sinew/tools/archive_writer.h"
+#include "sinew/tools/gltf_export.h"
+#include "sinew/tools/retarget_map.h"
+
+typedef struct cli_rt_args {
+    cli_asset_args src;
+    const char* in;
+    const char* to;
+    const char* out;
+    const char* map;
+    float to_scale;
+    float rate;
+    bool no_ik;
+    bool print_map;
+} cli_rt_args;
+
+static void cli_rt_usage(void) {
+    cli_error("retarget", "usage: sinew retarget SRC --to TARGET|default -o OUT.sinew|OUT.glb "
+                          "[--map FILE] [--clips A,B] [--scale S] [--to-scale S] [--no-ik] "
+                          "[--rate R] [--print-map]");
+}
+
+static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
+    for (int i = 1; i < argc; ++i) {
+        const char* arg = argv[i];
+        const int used = cli_asset_option("retarget", argc, argv, &i, &a->src);
+        if (used < 0) return CLI_EXIT_USAGE;
+        if (used) continue;
+        const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+        if ((strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) && next) {
+            a->out = argv[++i];
+        } else if (strcmp(arg, "--to") == 0 && next) {
+            a->to = argv[++i];
+        } else if (strcmp(arg, "--map") == 0 && next) {
+            a->map = argv[++i];
+        } else if (strcmp(arg, "--to-scale") == 0 && next) {
+            if (!cli_parse_scale("retarget", argv[++i], &a->to_scale)) return CLI_EXIT_USAGE;
+        } else if (strcmp(arg, "--rate") == 0 && next) {
+            double v = 0.0;
+            if (!cli_parse_double(argv[++i], &v) || !(v > 0.0) || v > 10000.0) {
+                cli_error("retarget", "--rate needs keys per second in (0, 10000]");
+                return CLI_EXIT_USAGE;
+            }
+            a->rate = (float)v;
+        } else if (strcmp(arg, "--no-ik") == 0) {
+            a->no_ik = true;
+        } else if (strcmp(arg, "--print-map") == 0) {
+            a->print_map = true;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            cli_error("retarget", "unknown option or missing value \"%s\"", arg);
+            return CLI_EXIT_USAGE;
+        } else if (!a->in) {
+            a->in = arg;
+        } else {
+            cli_error("retarget", "one SRC file expected");
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!a->in || !a->to || (!a->out && !a->print_map)) {
+        cli_rt_usage();
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static bool cli_rt_ends_with(const char* s, const char* suffix) {
+    const size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return false;
+    for (size_t i = 0; i < m; ++i)
+        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20)) return false;
+    return true;
+}
+
+static int cli_rt_apply_map_file(const char* path, sw_retarget_joint_map* jm) {
+    size_t size = 0;
+    FILE* f = fopen(path, "rb");
+    if (!f) {
+        cli_error("retarget", "%s: cannot open map file", path);
+        return CLI_EXIT_FAIL;
+    }
+    char* text = NULL;
+    size_t cap = 0;
+    for (;;) {
+        if (size == cap) {
+            cap = cap ? cap * 2 : 4096;
+            char* grown = realloc(text, cap);
+            if (!grown) {
+                free(text);
+                fclose(f);
+                cli_error("retarget", "%s: out of memory", path);
+                return CLI_EXIT_FAIL;
+            }
+            text = grown;
+        }
+        const size_t got = fread(text + size, 1, cap - size, f);
+        size += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    sw_error err = {0};
+    const sw_result r = sw_retarget_joint_map_parse(jm, text, size, &err);
+    free(text);
+    if (r != SW_RESULT_OK) {
+        cli_error("retarget", "%s:%lld: %s (check \"%s\")", path, (long long)err.index,
+                  sw_result_str(r), err.check ? err.check : "");
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_retarget(int argc, char** argv) {
+    cli_rt_args a;
+    memset(&a, 0, sizeof a);
+    int code = cli_rt_parse(argc, argv, &a);
+    if (code != CLI_EXIT_OK) return code;
+
+    sw_asset src, tgt_asset;
+    memset(&src, 0, sizeof src);
+    memset(&tgt_asset, 0, sizeof tgt_asset);
+    sw_scene human;
+    memset(&human, 0, sizeof human);
+    sw_retarget_map* map = NULL;
+    const sw_clip** baked = NULL;
+    uint32_t baked_count = 0;
+    sw_error err = {0};
+    code = CLI_EXIT_FAIL;
+
+    sw_result r = sw_asset_open(a.in, &a.src.opt, &src, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("retarget", a.in, src.format, r, &err);
+        if (src.warning[0]) cli_error("retarget", "%s: %s", a.in, src.warning);
+        return CLI_EXIT_FAIL;
+    }
+    cli_warn_asset("retarget", a.in, &src);
+    if (src.clips_count == 0) {
+        cli_error("retarget", "%s: no clips to retarget", a.in);
+        goto done;
+    }
+    const sw_skeleton* tskel = NULL;
+    const sw_mesh* const* tmeshes = NULL;
+    uint32_t tmeshes_count = 0;
+    if (strcmp(a.to, "default") == 0) {
+        r = sw_showcase_humanoid(NULL, &human, NULL, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("retarget", "default humanoid", SW_ASSET_FORMAT_NONE, r, &err);
+            goto done;
+        }
+        tskel = human.skeleton;
+        tmeshes = (const sw_mesh* const*)human.meshes;
+        tmeshes_count = human.meshes_count;
+    } else {
+        const sw_asset_options topt = {.scale = a.to_scale};
+        r = sw_asset_open(a.to, &topt, &tgt_asset, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("retarget", a.to, tgt_asset.format, r, &err);
+            if (tgt_asset.warning[0]) cli_error("retarget", "%s: %s", a.to, tgt_asset.warning);
+            goto done;
+        }
+        cli_warn_asset("retarget", a.to, &tgt_asset);
+        tskel = tgt_asset.skeleton;
+        tmeshes = tgt_asset.meshes;
+        tmeshes_count = tgt_asset.meshes_count;
+    }
+
+    sw_retarget_joint_map* jm = malloc(sizeof *jm);
+    sw_retarget_pair* pairs = malloc(SW_SKELETON_MAX_JOINTS * sizeof *pairs);
+    map = malloc(sizeof *map);
+    if (!jm || !pairs || !map) {
+        free(jm);
+        free(pairs);
+        cli_error("retarget", "out of memory");
+        goto done;
+    }
+    sw_retarget_joint_map_auto(src.skeleton, tskel, jm);
+    if (a.map && cli_rt_apply_map_file(a.map, jm) != CLI_EXIT_OK) {
+        free(jm);
+        free(pairs);
+        goto done;
+    }
+    if (a.print_map) {
+        printf("# sinew retarget map: source=target (%u of %u target joints mapped)\n",
+               sw_retarget_joint_map_count(jm), tskel->joints_count);
+        for (uint32_t t = 0; t < tskel->joints_count; ++t) {
+            if (jm->source_of[t] >= 0)
+                printf("%s=%s\n", sw_skeleton_joint_name(src.skeleton, (uint32_t)jm->source_of[t]),
+                       sw_skeleton_joint_name(tskel, t));
+            else
+                printf("=%s\n", sw_skeleton_joint_name(tskel, t));
+        }
+        if (!a.out) {
+            free(jm);
+            free(pairs);
+            code = CLI_EXIT_OK;
+            goto done;
+        }
+    }
+    sw_retarget_limb limbs[SW_RETARGET_MAX_LIMBS];
+    sw_retarget_map_desc desc;
+    r = sw_retarget_joint_map_desc(jm, !a.no_ik, pairs, limbs, &desc);
+    const uint32_t mapped = sw_retarget_joint_map_count(jm);
+    if (r == SW_RESULT_OK) r = sw_retarget_map_init(&desc, map, &err);
+    free(jm);
+    free(pairs);
+    if (r != SW_RESULT_OK) {
+        if (r == SW_RESULT_NOT_FOUND) err.check = "a joint of the target mapped";
+        cli_report("retarget", a.to, SW_ASSET_FORMAT_NONE, r, &err);
+        goto done;
+    }
+
+    baked = calloc(src.clips_count, sizeof *baked);
+    if (!baked) {
+        cli_error("retarget", "out of memory");
+        goto done;
+    }
+    const sw_retarget_bake_options bopt = {.rate = a.rate, .ik_weight = a.no_ik ? 0.0f : 1.0f};
+    for (uint32_t c = 0; c < src.clips_count; ++c) {
+        float ground = 0.0f;
+        map->source_ground = 0.0f;
+        if (sw_retarget_fit_ground(map, src.skeleton, src.clips[c], tskel, &ground) == SW_RESULT_OK)
+            map->source_ground = ground;
+        r = sw_retarget_bake(map, src.skeleton, src.clips[c], tskel, &bopt, NULL, &baked[c], &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("retarget", a.in, SW_ASSET_FORMAT_NONE, r, &err);
+            cli_error("retarget", "clip \"%s\" failed", sw_clip_name(src.clips[c]));
+            goto done;
+        }
+        baked_count = c + 1;
+        printf("  clip \"%s\": %.3g s, %u tracks, source ground %.4g\n", sw_clip_name(baked[c]),
+               (double)baked[c]->duration, baked[c]->tracks_count, (double)map->source_ground);
+    }
+
+    if (cli_rt_ends_with(a.out, ".glb")) {
+        sw_scene scene;
+        memset(&scene, 0, sizeof scene);
+        scene.skeleton = tskel;
+        scene.clips = baked;
+        scene.clips_count = baked_count;
+        scene.meshes = (const sw_mesh**)(uintptr_t)tmeshes;
+        scene.meshes_count = tmeshes_count;
+        r = sw_gltf_export_file(&scene, NULL, a.out, &err);
+    } else {
+        const sw_archive_contents contents = {
+            .skeletons = &tskel,
+            .skeletons_count = 1,
+            .clips = baked,
+            .clips_count = baked_count,
+            .meshes = tmeshes,
+            .meshes_count = tmeshes_count,
+        };
+        r = sw_archive_write_file(&contents, a.out, &err);
+    }
+    if (r != SW_RESULT_OK) {
+        cli_report("retarget", a.out, SW_ASSET_FORMAT_NONE, r, &err);
+        goto done;
+    }
+    printf("sinew retarget: %s -> %s: %u of %u target joints mapped, scale %.4g, foot IK %s, "
+           "%u clip%s, %u mesh%s -> %s\n",
+           a.in, a.to, mapped, tskel->joints_count, (double)map->root_scale,
+           map->limbs_count && !a.no_ik ? "on" : "off", baked_count, baked_count == 1 ? "" : "s",
+           tmeshes_count, tmeshes_count == 1 ? "" : "es", a.out);
+    code = CLI_EXIT_OK;
+done:
+    for (uint32_t c = 0; c < baked_count; ++c)
+        sw_clip_destroy(baked[c], NULL);
+    free(baked);
+    free(map);
+    sw_scene_free(&human, NULL);
+    sw_asset_free(&tgt_asset);
+    sw_asset_free(&src);
+    return code;
+}
