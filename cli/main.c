@@ -6,6 +6,7 @@
 int cli_play(int argc, char** argv);     /* cli/play.c */
 int cli_compress(int argc, char** argv); /* cli/compress.c */
 int cli_demo(int argc, char** argv);     /* cli/demo.c */
+int cli_retarget(int argc, char** argv); /* cli/retarget.c */
 int cli_mirror(int argc, char** argv);   /* cli/mirror.c */
 
 static void cli_usage(FILE* f) {
@@ -39,6 +40,10 @@ static void cli_usage(FILE* f) {
           "  mirror IN -o OUT.sinew|OUT.glb [--clips A,B] [--axis x|y|z] [--pair A,B]...\n"
           "                                     every clip mirrored left for right\n"
           "                                     (docs/mirroring.md)\n"
+          "  retarget SRC --to TARGET|default -o OUT.sinew|OUT.glb [--map FILE] [--clips A,B]\n"
+          "       [--scale S] [--to-scale S] [--no-ik] [--rate R] [--print-map]\n"
+          "                                     carry SRC's clips onto TARGET's skeleton\n"
+          "                                     (docs/retargeting.md)\n"
           "  help                               this text\n"
           "\n"
           "options:\n"
@@ -79,6 +84,7 @@ int main(int argc, char** argv) {
         {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
         {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
         {"play", cli_play},         {"compress", cli_compress}, {"demo", cli_demo},
+        {"retarget", cli_retarget},
         {"mirror", cli_mirror},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
