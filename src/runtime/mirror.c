@@ -382,9 +382,37 @@ sw_result sw_mirror_job_run(const sw_mirror_job* job) {
     if (r != SW_RESULT_OK) return r;
     const sw_mirror* m = job->mirror;
     const uint16_t* twins = (const uint16_t*)(const void*)((const char*)m + m->twins_offset);
+    const sw_quat* pre = sw__mq(m, m->pre_offset);
+    const sw_quat* post = sw__mq(m, m->post_offset);
+    const uint32_t axis = m->axis;
+    /* Sign of each reflected component: the one along the normal keeps its
+     * sign in a rotation and flips in a translation. */
+    const float qs[3] = {axis == SW_MIRROR_AXIS_X ? 1.0f : -1.0f,
+                         axis == SW_MIRROR_AXIS_Y ? 1.0f : -1.0f,
+                         axis == SW_MIRROR_AXIS_Z ? 1.0f : -1.0f};
+    const float ts[3] = {-qs[0], -qs[1], -qs[2]};
     sw_xform4_identity(&job->out[m->packets_count - 1u]);
     for (uint32_t k = 0; k < m->joints_count; ++k) {
-        sw_pose_set(job->out, k, sw_mirror_xform(m, k, sw_pose_get(job->in, twins[k])));
+        const uint32_t j = twins[k];
+        const sw_xform4* a = &job->in[j >> 2];
+        const uint32_t la = j & 3u;
+        sw_xform4* o = &job->out[k >> 2];
+        const uint32_t lo = k & 3u;
+        const sw_quat q =
+            sw_quat_make(qs[0] * a->rx[la], qs[1] * a->ry[la], qs[2] * a->rz[la], a->rw[la]);
+        const sw_vec3 t = sw_vec3_make(ts[0] * a->tx[la], ts[1] * a->ty[la], ts[2] * a->tz[la]);
+        const sw_quat rq = sw_quat_mul(sw_quat_mul(pre[k], q), post[k]);
+        const sw_vec3 rt = sw_quat_rotate(pre[k], t);
+        o->tx[lo] = rt.x;
+        o->ty[lo] = rt.y;
+        o->tz[lo] = rt.z;
+        o->rx[lo] = rq.x;
+        o->ry[lo] = rq.y;
+        o->rz[lo] = rq.z;
+        o->rw[lo] = rq.w;
+        o->sx[lo] = a->sx[la];
+        o->sy[lo] = a->sy[la];
+        o->sz[lo] = a->sz[la];
     }
     return SW_RESULT_OK;
 }
