@@ -9,8 +9,13 @@
  *       D = Q_s(pose) * inverse(Q_s(rest)),   Q_t = D * Q_t(rest),
  *   and the target's local rotation is inverse(Q_parent(t)) * Q_t;
  * - unmapped target joints keep their rest local transform (they follow
- *   their parent); mapped ones keep their rest local translation and scale
- *   (the target's own bone lengths);
+ *   their parent); mapped ones keep their rest local scale and their rest
+ *   local translation (the target's own bone lengths) plus the source's
+ *   translation away from its rest, carried through the parents' rest
+ *   orientations and scaled: with P the parents' model rest rotations and
+ *   S their model scales,
+ *       t_t = rest_t + conj(P_t) * P_s * (t_s - rest_s) * root_scale * S_s / S_t
+ *   (zero for the usual rigs whose joints only rotate);
  * - the root pair (the mapped target joint with the most mapped joints
  *   below it, the first in parent-first order on a tie: the pelvis/hips)
  *   also carries its translation: with g_s and g_t the heights of the
@@ -86,6 +91,7 @@ typedef struct sw_retarget_map {
     uint8_t placed[SW_SKELETON_MAX_JOINTS];    /* 1: translation from the source (see top) */
     sw_quat source_rest_model[SW_SKELETON_MAX_JOINTS]; /* model rest rotation per source joint */
     sw_quat target_rest_model[SW_SKELETON_MAX_JOINTS]; /* model rest rotation per target joint */
+    float delta_scale[SW_SKELETON_MAX_JOINTS]; /* per target joint: root_scale * S_s / S_t */
     sw_retarget_limb limbs[SW_RETARGET_MAX_LIMBS];
 } sw_retarget_map;
 

@@ -137,6 +137,14 @@ sw_result sw_retarget_map_init(const sw_retarget_map_desc* desc, sw_retarget_map
                                        !sw__retarget_is_ancestor(tgt, (uint32_t)root_target, t)));
     for (uint32_t s = 0; s < sn; ++s)
         map->source_rest_model[s] = smodel[s].r;
+    const int16_t* sparents = sw_skeleton_parents(src);
+    for (uint32_t t = 0; t < tn; ++t) {
+        map->delta_scale[t] = 0.0f;
+        if (seen[t] < 0) continue;
+        const int32_t sp = sparents[seen[t]], tp = tparents[t];
+        const float ss = sp < 0 ? 1.0f : smodel[sp].s.x, ts = tp < 0 ? 1.0f : tmodel[tp].s.x;
+        if (ts != 0.0f && isfinite(ss / ts)) map->delta_scale[t] = scale * ss / ts;
+    }
     for (uint32_t i = 0; i < desc->limbs_count; ++i)
         map->limbs[i] = desc->limbs[i];
     return SW_RESULT_OK;
@@ -223,6 +231,7 @@ sw_result sw_retarget_job_run(const sw_retarget_job* job) {
 
     const int16_t* tparents = sw_skeleton_parents(tgt);
     const sw_xform4* trest = sw_skeleton_rest_pose(tgt);
+    const sw_xform4* srest = sw_skeleton_rest_pose(src);
     for (uint32_t p = 0; p < tgt->packets_count; ++p)
         sw_xform4_identity(&job->out[p]);
     for (uint32_t t = 0; t < tn; ++t) {
@@ -236,6 +245,15 @@ sw_result sw_retarget_job_run(const sw_retarget_job* job) {
             local.r = parent < 0
                           ? q
                           : sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(tmodel[parent].r), q));
+            const sw_vec3 ds = sw_vec3_sub(sw_pose_get(job->source_pose, (uint32_t)s).t,
+                                           sw_pose_get(srest, (uint32_t)s).t);
+            if (ds.x != 0.0f || ds.y != 0.0f || ds.z != 0.0f) {
+                const int32_t sp = sparents[s];
+                const sw_quat ps = sp < 0 ? sw_quat_identity() : map->source_rest_model[sp];
+                const sw_quat pt = parent < 0 ? sw_quat_identity() : map->target_rest_model[parent];
+                const sw_vec3 dt = sw_quat_rotate(sw_quat_mul(sw_quat_conjugate(pt), ps), ds);
+                local.t = sw_vec3_add(local.t, sw_vec3_scale(dt, map->delta_scale[t]));
+            }
             if (map->placed[t]) {
                 const sw_vec3 pos = sw__retarget_place(map, smodel[s].t);
                 local.t = parent < 0 ? pos : sw_xform_point(sw_xform_inverse(tmodel[parent]), pos);

@@ -364,8 +364,8 @@ static void test_map_edits_and_file(void** state) {
 
 /* Retargets every 7th frame of the CMU clip from `src` onto `tgt` and checks
  * that tgt's model positions are `k` times src's, within tol * max(1, |p|). */
-static void rt_check_positions(const sw_asset* cmu, const sw_skeleton* tgt, float k, float tol,
-                               bool check_local) {
+static void rt_check_positions_clip(const sw_asset* cmu, uint32_t clip_index,
+                                    const sw_skeleton* tgt, float k, float tol, bool check_local) {
     const sw_skeleton* src = cmu->skeleton;
     sw_retarget_map* map = malloc(sizeof *map);
     assert_non_null(map);
@@ -378,7 +378,7 @@ static void rt_check_positions(const sw_asset* cmu, const sw_skeleton* tgt, floa
     sw_xform4* out = rt_pose(tgt);
     sw_mat4* ms = malloc(src->joints_count * sizeof(sw_mat4));
     sw_mat4* mt = malloc(tgt->joints_count * sizeof(sw_mat4));
-    const sw_clip* clip = cmu->clips[0];
+    const sw_clip* clip = cmu->clips[clip_index];
     float worst = 0.0f;
     for (float t = 0.0f; t <= clip->duration; t += 7.0f / 120.0f) {
         rt_sample(clip, src, t, in);
@@ -408,6 +408,11 @@ static void rt_check_positions(const sw_asset* cmu, const sw_skeleton* tgt, floa
     free(map);
 }
 
+static void rt_check_positions(const sw_asset* a, const sw_skeleton* tgt, float k, float tol,
+                               bool check_local) {
+    rt_check_positions_clip(a, 0, tgt, k, tol, check_local);
+}
+
 static void test_identity(void** state) {
     (void)state;
     sw_asset cmu;
@@ -433,6 +438,24 @@ static void test_scaled_copy(void** state) {
     rt_check_positions(&cmu, small, k, 1e-4f, false);
     sw_skeleton_destroy(small, NULL);
     sw_asset_free(&cmu);
+}
+
+/* RobotExpressive onto itself and onto a scaled copy: its IK-rig feet are
+ * animated by translation, carried as the source's offsets from its rest. */
+static void test_identity_robot(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
+    sw_asset robot;
+    sw_error err = {0};
+    assert_int_equal(sw_asset_open(path, NULL, &robot, &err), SW_RESULT_OK);
+    const uint32_t walking = (uint32_t)sw_asset_find_clip(&robot, "Walking");
+    rt_check_positions_clip(&robot, walking, robot.skeleton, 1.0f, 1e-5f, false);
+    float k = 0.5f;
+    const sw_skeleton* small = rt_copy(robot.skeleton, rt_scale_joint, &k);
+    rt_check_positions_clip(&robot, walking, small, k, 1e-4f, false);
+    sw_skeleton_destroy(small, NULL);
+    sw_asset_free(&robot);
 }
 
 /* Each joint's rest rotation gains an extra turn E_j on its own side
@@ -922,6 +945,7 @@ int main(void) {
         cmocka_unit_test(test_auto_map_cmu_humanoid_robot),
         cmocka_unit_test(test_map_edits_and_file),
         cmocka_unit_test(test_identity),
+        cmocka_unit_test(test_identity_robot),
         cmocka_unit_test(test_scaled_copy),
         cmocka_unit_test(test_other_rest_orientations),
         cmocka_unit_test(test_cmu_onto_humanoid),
