@@ -309,6 +309,43 @@ void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW
 #endif
 }
 
+/* Pose fields (sw_xform4 float arrays: tx ty tz 0-2, rx ry rz rw 3-6,
+ * sx sy sz 7-9) of a batch's four results: translation, scale, then
+ * rotations leaving out x, y, z, w. */
+static const uint8_t sw__codec_dst_fields[6][4] = {{0, 1, 2, 0}, {7, 8, 9, 7}, {4, 5, 6, 3},
+                                                   {3, 5, 6, 4}, {3, 4, 6, 5}, {3, 4, 5, 6}};
+
+/* Finishes a batch of n tracks (padded with zero tracks to a multiple of 4
+ * so that the SSE2 path needs no tail) and stores the results. */
+static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__CODEC_BATCH],
+                            float* of, bool simd) {
+    const uint32_t n4 = (n + 3u) & ~3u;
+    for (uint32_t i = n; i < n4; ++i) {
+        for (uint32_t c = 0; c < 3u; ++c) {
+            b->min[c][i] = 0.0f;
+            b->extent[c][i] = 0.0f;
+            b->lo8[c][i] = 0;
+            b->span8[c][i] = 0;
+            b->inv[c][i] = 0.0f;
+            b->qa[c][i] = 0;
+            b->qb[c][i] = 0;
+        }
+        b->u[i] = 0.0f;
+        b->rotation[i] = 0;
+    }
+    float res[4][SW__CODEC_BATCH];
+    if (simd)
+        sw__codec_finish_best(b, n4, res);
+    else
+        sw__codec_finish_scalar(b, n4, res);
+    for (uint32_t i = 0; i < n; ++i) {
+        of[dst[3][i]] = res[3][i];
+        of[dst[0][i]] = res[0][i];
+        of[dst[1][i]] = res[1][i];
+        of[dst[2][i]] = res[2][i];
+    }
+}
+
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, bool simd) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
@@ -365,118 +402,125 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
 
     /* Animated tracks: two keys each from the one segment holding t,
      * gathered in batches; the interpolation of a batch runs 4 tracks at a
-     * time where SSE2 is compiled in. */
+     * time where SSE2 is compiled in. The header of each track is parsed
+     * straight into the batch (no per-track parameter record), and the
+     * results are scattered by float index into the SoA pose. */
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
     const uint8_t* d = base + offs[pos.segment];
     const uint8_t* hd = d + 4;
     const uint8_t* bits = hd + sw__codec_le32(d);
+    float* of = (float*)(void*)out;
     uint64_t at = 0;
     sw__codec_batch batch;
-    float* dst[4][SW__CODEC_BATCH];
-    float sink = 0.0f;
+    uint32_t dst[4][SW__CODEC_BATCH];
     uint32_t n = 0;
     for (uint32_t a = 0; a < h->animated_count; ++a) {
         const sw_codec_track* tr = &tracks[a];
-        sw__codec_seg_track ts;
         const uint8_t* this_header = hd;
-        hd = sw__codec_parse_header(tr, hd, &ts);
+        const uint32_t fmt = hd[0], b12 = hd[1], rb = hd[2];
+        const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+        const uint32_t b0 = sw__codec_bits[fmt & 15u];
+        const uint32_t b1 = sw__codec_bits[b12 & 15u];
+        const uint32_t b2 = sw__codec_bits[b12 >> 4];
+        const uint32_t per_key = rot & (rb == 4u ? 1u : 0u);
+        /* the kept components' row: the left-out one, 3 (x y z) otherwise */
+        const uint32_t drow = rot && rb < 4u ? rb : 3u;
+        const uint32_t first = per_key << 1;
+        const uint32_t kb = b0 + b1 + b2 + first;
+        const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+        const uint32_t has = fmt >> 7;
+        /* the range bytes, or lo 0 and hi 255 (8 bytes read: headers are
+         * followed by key bits and at least 8 spare bytes) */
+        const uint8_t* r = hd + 2u + rot;
+        const uint64_t rmask = 0u - (uint64_t)has;
+        const uint64_t rv = (sw__codec_load64(r) & rmask) | (~rmask & 0x0000FFFFFF000000ull);
+        hd = r + 6u * has;
+
         float u;
-        const uint32_t k = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
-        const uint64_t key_at = at + (uint64_t)k * ts.key_bits;
-        at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
-        sw_xform4* o = &out[tr->joint >> 2];
-        const uint32_t l = tr->joint & 3u;
-        uint32_t da = ts.dropped, db = ts.dropped;
-        if (ts.key_bits <= 28u) {
-            /* both keys from one load */
+        const uint32_t k = sw__codec_key_at(pos.p, pos.span, sl, &u);
+        const uint64_t key_at = at + (uint64_t)k * kb;
+        at += (uint64_t)((pos.span >> sl) + 1u) * kb;
+        const uint32_t m0 = (1u << b0) - 1u, m1 = (1u << b1) - 1u, m2 = (1u << b2) - 1u;
+        const uint32_t s1 = first + b0, s2 = s1 + b1;
+        uint32_t qa[3], qb[3], da = drow, db = drow;
+        if (kb <= 57u) {
+            /* each key from one load; both from one when they fit */
+            const uint64_t kb_at = key_at + kb;
             const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
-            const uint64_t vb = va >> ts.key_bits;
-            for (uint32_t c = 0; c < 3u; ++c) {
-                batch.qa[c][n] = (int32_t)((uint32_t)(va >> ts.shift[c]) & ts.mask[c]);
-                batch.qb[c][n] = (int32_t)((uint32_t)(vb >> ts.shift[c]) & ts.mask[c]);
-            }
-            if (ts.dropped == SW__CODEC_DROP_PER_KEY) {
+            const uint64_t vb =
+                kb <= 28u ? va >> kb
+                          : sw__codec_load64(bits + (kb_at >> 3)) >> (uint32_t)(kb_at & 7u);
+            qa[0] = (uint32_t)(va >> first) & m0;
+            qa[1] = (uint32_t)(va >> s1) & m1;
+            qa[2] = (uint32_t)(va >> s2) & m2;
+            qb[0] = (uint32_t)(vb >> first) & m0;
+            qb[1] = (uint32_t)(vb >> s1) & m1;
+            qb[2] = (uint32_t)(vb >> s2) & m2;
+            if (per_key) {
                 da = (uint32_t)(va & 3u);
                 db = (uint32_t)(vb & 3u);
             }
         } else {
-            const uint64_t kb_at = key_at + ts.key_bits;
-            for (uint32_t c = 0; c < 3u; ++c) {
-                batch.qa[c][n] = (int32_t)sw__codec_read(bits, key_at + ts.shift[c], ts.bits[c]);
-                batch.qb[c][n] = (int32_t)sw__codec_read(bits, kb_at + ts.shift[c], ts.bits[c]);
-            }
-            if (ts.dropped == SW__CODEC_DROP_PER_KEY) {
+            /* wider keys (up to 68 bits): component by component */
+            const uint64_t kb_at = key_at + kb;
+            qa[0] = sw__codec_read(bits, key_at + first, b0);
+            qa[1] = sw__codec_read(bits, key_at + s1, b1);
+            qa[2] = sw__codec_read(bits, key_at + s2, b2);
+            qb[0] = sw__codec_read(bits, kb_at + first, b0);
+            qb[1] = sw__codec_read(bits, kb_at + s1, b1);
+            qb[2] = sw__codec_read(bits, kb_at + s2, b2);
+            if (per_key) {
                 da = sw__codec_read(bits, key_at, 2u);
                 db = sw__codec_read(bits, kb_at, 2u);
             }
         }
-        if (tr->kind == SW_TRACK_KIND_ROTATION && da != db) {
+        const uint32_t lane = ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
+        if (rot && da != db) {
             /* per-key components that differ: normalized lerp, here */
-            float ka[3], kb[3], v[4];
+            sw__codec_seg_track ts;
+            float ka[3], kbv[3], v[4];
             sw__codec_parse(tr, this_header, &ts);
             for (uint32_t c = 0; c < 3u; ++c) {
-                ka[c] = ts.lo[c] + (float)batch.qa[c][n] * ts.scale[c];
-                kb[c] = ts.lo[c] + (float)batch.qb[c][n] * ts.scale[c];
+                ka[c] = ts.lo[c] + (float)(int32_t)qa[c] * ts.scale[c];
+                kbv[c] = ts.lo[c] + (float)(int32_t)qb[c] * ts.scale[c];
             }
-            sw__codec_interp(ka, kb, u, true, da, db, v);
-            o->rx[l] = v[0];
-            o->ry[l] = v[1];
-            o->rz[l] = v[2];
-            o->rw[l] = v[3];
+            sw__codec_interp(ka, kbv, u, true, da, db, v);
+            for (uint32_t c = 0; c < 4u; ++c)
+                of[lane + 4u * (3u + c)] = v[c];
             continue;
         }
         for (uint32_t c = 0; c < 3u; ++c) {
-            sw__codec_range(tr, &ts, c, &batch.min[c][n], &batch.extent[c][n]);
-            batch.lo8[c][n] = (int32_t)ts.lo8[c];
-            batch.span8[c][n] = (int32_t)(ts.hi8[c] - ts.lo8[c]);
-            batch.inv[c][n] = sw__codec_inv_levels[ts.bits[c]];
+            batch.qa[c][n] = (int32_t)qa[c];
+            batch.qb[c][n] = (int32_t)qb[c];
         }
+        const uint8_t* kept = sw__codec_kept[drow];
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const int32_t lo8 = (int32_t)((rv >> (8u * c)) & 255u);
+            const int32_t hi8 = (int32_t)((rv >> (24u + 8u * c)) & 255u);
+            batch.min[c][n] = per_key ? -1.0f : tr->min[kept[c]];
+            batch.extent[c][n] = per_key ? 2.0f : tr->extent[kept[c]];
+            batch.lo8[c][n] = lo8;
+            batch.span8[c][n] = hi8 - lo8;
+        }
+        batch.inv[0][n] = sw__codec_inv_levels[b0];
+        batch.inv[1][n] = sw__codec_inv_levels[b1];
+        batch.inv[2][n] = sw__codec_inv_levels[b2];
         batch.u[n] = u;
-        if (tr->kind == SW_TRACK_KIND_ROTATION) {
-            float* q[4] = {&o->rx[l], &o->ry[l], &o->rz[l], &o->rw[l]};
-            batch.rotation[n] = 1u;
-            dst[0][n] = q[sw__codec_kept[da][0]];
-            dst[1][n] = q[sw__codec_kept[da][1]];
-            dst[2][n] = q[sw__codec_kept[da][2]];
-            dst[3][n] = q[da];
-        } else {
-            const bool tk = tr->kind == SW_TRACK_KIND_TRANSLATION;
-            batch.rotation[n] = 0u;
-            dst[0][n] = tk ? &o->tx[l] : &o->sx[l];
-            dst[1][n] = tk ? &o->ty[l] : &o->sy[l];
-            dst[2][n] = tk ? &o->tz[l] : &o->sz[l];
-            dst[3][n] = &sink;
-        }
+        batch.rotation[n] = (int32_t)rot;
+        /* float index of each result in the pose (a translation's or
+         * scale's fourth, 0, goes to its x, written before it) */
+        const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + da : (uint32_t)tr->kind >> 1];
+        dst[0][n] = lane + 4u * fields[0];
+        dst[1][n] = lane + 4u * fields[1];
+        dst[2][n] = lane + 4u * fields[2];
+        dst[3][n] = lane + 4u * fields[3];
         if (++n == SW__CODEC_BATCH) {
-            float res[4][SW__CODEC_BATCH];
-            if (simd)
-                sw__codec_finish_best(&batch, n, res);
-            else
-                sw__codec_finish_scalar(&batch, n, res);
-            for (uint32_t i = 0; i < n; ++i) {
-                *dst[0][i] = res[0][i];
-                *dst[1][i] = res[1][i];
-                *dst[2][i] = res[2][i];
-                *dst[3][i] = res[3][i];
-            }
+            sw__codec_flush(&batch, n, dst, of, simd);
             n = 0;
         }
     }
-    if (n > 0) {
-        float res[4][SW__CODEC_BATCH];
-        if (simd)
-            sw__codec_finish_best(&batch, n, res);
-        else
-            sw__codec_finish_scalar(&batch, n, res);
-        for (uint32_t i = 0; i < n; ++i) {
-            *dst[0][i] = res[0][i];
-            *dst[1][i] = res[1][i];
-            *dst[2][i] = res[2][i];
-            *dst[3][i] = res[3][i];
-        }
-    }
-    (void)sink;
+    if (n > 0) sw__codec_flush(&batch, n, dst, of, simd);
 }
 
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,

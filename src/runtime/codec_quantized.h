@@ -316,7 +316,7 @@ void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, fl
  * components and the rebuilt one (0 for translations and scales); the same
  * operations in the same order as sw__codec_parse, sw__codec_key and
  * sw__codec_interp. */
-#define SW__CODEC_BATCH 16u
+#define SW__CODEC_BATCH 32u
 typedef struct sw__codec_batch {
     float min[3][SW__CODEC_BATCH];
     float extent[3][SW__CODEC_BATCH];
