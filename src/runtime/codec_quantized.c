@@ -346,6 +346,63 @@ static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__
     }
 }
 
+#if SINEW_HAS_SSE2
+/* One track of the SSE2 decoder, its three components in lanes 0-2: the
+ * same IEEE operations in the same order as sw__codec_finish_scalar (so the
+ * scalar batch path gives the same bits), results stored at to[] (the
+ * rebuilt fourth only for rotations). r: the track's range bytes when has
+ * is 1 (8 bytes readable). */
+static inline void sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                        const uint8_t* r, uint32_t has, const uint32_t b[3],
+                                        const uint32_t qa[3], const uint32_t qb[3], float u,
+                                        uint32_t rot, const uint32_t to[4], float* of) {
+    static const float pk_min[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+    static const float pk_ext[4] = {2.0f, 2.0f, 2.0f, 2.0f};
+    __m128 mn = _mm_loadu_ps(per_key ? pk_min : tr->min);
+    __m128 ex = _mm_loadu_ps(per_key ? pk_ext : tr->extent);
+    /* kept components: lane c holds component c below the left-out one,
+     * c + 1 from it on */
+    const __m128 below =
+        _mm_castsi128_ps(_mm_cmplt_epi32(_mm_set_epi32(3, 2, 1, 0), _mm_set1_epi32((int32_t)drow)));
+    mn = _mm_or_ps(_mm_and_ps(below, mn),
+                   _mm_andnot_ps(below, _mm_shuffle_ps(mn, mn, _MM_SHUFFLE(3, 3, 2, 1))));
+    ex = _mm_or_ps(_mm_and_ps(below, ex),
+                   _mm_andnot_ps(below, _mm_shuffle_ps(ex, ex, _MM_SHUFFLE(3, 3, 2, 1))));
+    /* range bytes lo[3] hi[3], or 0 and 255 */
+    const __m128i hm = _mm_set1_epi32(-(int32_t)has);
+    const __m128i dflt = _mm_set_epi32(0, 0, 0x0000FFFF, (int32_t)0xFF000000u);
+    const __m128i rb =
+        _mm_or_si128(_mm_and_si128(_mm_loadl_epi64((const __m128i*)(const void*)r), hm),
+                     _mm_andnot_si128(hm, dflt));
+    const __m128i z = _mm_setzero_si128();
+    const __m128i w16 = _mm_unpacklo_epi8(rb, z);
+    const __m128i lo8 = _mm_unpacklo_epi16(w16, z);
+    const __m128i hi8 = _mm_unpacklo_epi16(_mm_srli_si128(w16, 6), z);
+    const __m128 inv = _mm_set_ps(0.0f, sw__codec_inv_levels[b[2]], sw__codec_inv_levels[b[1]],
+                                  sw__codec_inv_levels[b[0]]);
+    const __m128 e = _mm_mul_ps(ex, _mm_set1_ps(1.0f / 255.0f));
+    const __m128 lo = _mm_add_ps(mn, _mm_mul_ps(_mm_cvtepi32_ps(lo8), e));
+    const __m128 scale = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(hi8, lo8)), e), inv);
+    const __m128 qva =
+        _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qa[2], (int32_t)qa[1], (int32_t)qa[0]));
+    const __m128 qvb =
+        _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0]));
+    const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
+    const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+    const __m128 v = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), _mm_set1_ps(u)));
+    if (rot) {
+        const __m128 sq = _mm_mul_ps(v, v);
+        __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
+        ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+        ww = _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
+        _mm_store_ss(&of[to[3]], _mm_sqrt_ss(_mm_max_ss(ww, _mm_setzero_ps())));
+    }
+    _mm_store_ss(&of[to[0]], v);
+    _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
+}
+#endif
+
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, bool simd) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
@@ -490,6 +547,18 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
                 of[lane + 4u * (3u + c)] = v[c];
             continue;
         }
+        /* float index of each result in the pose (a translation's or
+         * scale's fourth, 0, goes to its x, written before it) */
+        const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + da : (uint32_t)tr->kind >> 1];
+#if SINEW_HAS_SSE2
+        if (simd) {
+            const uint32_t bb[3] = {b0, b1, b2};
+            const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
+                                    lane + 4u * fields[2], lane + 4u * fields[3]};
+            sw__codec_track_sse2(tr, per_key, drow, r, has, bb, qa, qb, u, rot, to, of);
+            continue;
+        }
+#endif
         for (uint32_t c = 0; c < 3u; ++c) {
             batch.qa[c][n] = (int32_t)qa[c];
             batch.qb[c][n] = (int32_t)qb[c];
@@ -508,9 +577,6 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
         batch.inv[2][n] = sw__codec_inv_levels[b2];
         batch.u[n] = u;
         batch.rotation[n] = (int32_t)rot;
-        /* float index of each result in the pose (a translation's or
-         * scale's fourth, 0, goes to its x, written before it) */
-        const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + da : (uint32_t)tr->kind >> 1];
         dst[0][n] = lane + 4u * fields[0];
         dst[1][n] = lane + 4u * fields[1];
         dst[2][n] = lane + 4u * fields[2];
