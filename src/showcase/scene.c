@@ -87,8 +87,13 @@ struct sw_showcase {
     uint32_t clips_all_count;
     sw__sc_human hum;
     double slide_sum, spider_slide_sum;
-    /* locomotion */
+    /* locomotion: the default animator (synchronized blend space,
+     * crossfades), its inertialized twin (when it has transitions) and the
+     * unsynchronized one (clips on layers); all updated every frame */
     sw__sc_anim loco;
+    sw__sc_anim loco_inert;
+    sw__sc_anim loco_free;
+    bool has_loco_inert, has_loco_free;
     sw_spring_float loco_speed;
     sw_vec3 loco_pos;
     float loco_heading;
@@ -120,8 +125,12 @@ struct sw_showcase {
     uint32_t spider_tips[SW__SPIDER_LEGS_MAX];
     sw__sc_plant spider_feet[SW__SPIDER_LEGS_MAX];
     uint32_t spider_legs;
-    /* hit */
+    /* hit: crossfaded (default) and inertialized animators, side by side */
     sw__sc_anim hit;
+    sw__sc_anim hit_inert;
+    sw_xform4* alt_local; /* the variant not shown */
+    sw_mat4* alt_model;
+    sw_showcase_status status;
     sw_hit_pause pause;
     double next_hit;
     float since_hit_real; /* < 0 before the first hit */
@@ -429,6 +438,65 @@ static sw_result sw__human_setup(sw_showcase* sc, sw_error* err) {
     return SW_RESULT_OK;
 }
 
+/* The unsynchronized locomotion: idle on the base layer, walk and jog on
+ * override layers weighted by parameters (sw__free_weights), each clip at its
+ * own rate; events only from a clip with at least half the pose. */
+static sw_result sw__loco_free_setup(sw_showcase* sc, sw_error* err) {
+    const bool two_moves = sc->clip_walk != sc->clip_jog;
+    const sw_animator_param_desc params[2] = {{.name = "w_walk"}, {.name = "w_jog"}};
+    const sw_animator_state_desc states[3] = {
+        {.name = "Idle", .motion = SW_ANIMATOR_MOTION_CLIP, .target = sw_clip_name(sc->clip_idle)},
+        {.name = "Walk", .motion = SW_ANIMATOR_MOTION_CLIP, .target = sw_clip_name(sc->clip_walk)},
+        {.name = "Jog", .motion = SW_ANIMATOR_MOTION_CLIP, .target = sw_clip_name(sc->clip_jog)},
+    };
+    const sw_animator_machine_desc machines[3] = {
+        {.name = "IdleM", .states = &states[0], .states_count = 1},
+        {.name = "WalkM", .states = &states[1], .states_count = 1},
+        {.name = "JogM", .states = &states[2], .states_count = 1},
+    };
+    const sw_animator_layer_desc layers[3] = {
+        {.name = "Base", .machine = "IdleM"},
+        {.name = "Walk", .machine = "WalkM", .weight_param = "w_walk"},
+        {.name = "Jog", .machine = "JogM", .weight_param = "w_jog"},
+    };
+    const uint32_t n = two_moves ? 3u : 2u;
+    const sw_animator_desc desc = {
+        .params = params,
+        .params_count = 2,
+        .machines = machines,
+        .machines_count = n,
+        .layers = layers,
+        .layers_count = n,
+        .root_motion_joint = sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips),
+        .event_weight_threshold = 0.5f};
+    const sw_result r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->loco_free, err);
+    sc->has_loco_free = r == SW_RESULT_OK;
+    return r;
+}
+
+/* Layer weights of the unsynchronized locomotion giving the blend space's
+ * weights (idle, walk, jog at speeds 0, walk, jog; linear between neighbours):
+ * lerp(lerp(idle, walk, a), jog, b). */
+static void sw__free_weights(const sw_showcase* sc, float speed, float* a, float* b) {
+    const bool two_moves = sc->clip_walk != sc->clip_jog;
+    float wi = 0.0f, ww = 0.0f, wj = 0.0f;
+    if (speed <= 0.0f) {
+        wi = 1.0f;
+    } else if (speed < sc->speed_walk) {
+        ww = speed / sc->speed_walk;
+        wi = 1.0f - ww;
+    } else if (two_moves && speed < sc->speed_jog) {
+        wj = (speed - sc->speed_walk) / (sc->speed_jog - sc->speed_walk);
+        ww = 1.0f - wj;
+    } else if (two_moves) {
+        wj = 1.0f;
+    } else {
+        ww = 1.0f;
+    }
+    *a = wi + ww > 0.0f ? ww / (wi + ww) : 1.0f;
+    *b = wj;
+}
+
 static sw_result sw__loco_setup(sw_showcase* sc, sw_error* err) {
     static const char* const markers[2] = {"LeftFootDown", "RightFootDown"};
     const bool move_sync =
@@ -463,7 +531,7 @@ static sw_result sw__loco_setup(sw_showcase* sc, sw_error* err) {
         .param = "speed", .op = SW_ANIMATOR_OP_GREATER, .value = 0.25f * sc->speed_walk};
     const sw_animator_condition_desc stop = {
         .param = "speed", .op = SW_ANIMATOR_OP_LESS, .value = 0.15f * sc->speed_walk};
-    const sw_animator_transition_desc tr[2] = {
+    sw_animator_transition_desc tr[2] = {
         {.from = "Idle", .to = "Move", .conditions = &go, .conditions_count = 1, .duration = 0.3f},
         {.from = "Move",
          .to = "Idle",
@@ -500,7 +568,14 @@ static sw_result sw__loco_setup(sw_showcase* sc, sw_error* err) {
     if (!sc->loco_vel.prev_pos || !sc->loco_vel.prev_vel || !sc->hit_vel.prev_pos ||
         !sc->hit_vel.prev_vel)
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
-    return sw__anim(sc, &desc, sc->chr->skeleton, &sc->loco, err);
+    sw_result r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->loco, err);
+    if (r == SW_RESULT_OK && split) {
+        tr[0].mode = tr[1].mode = SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE;
+        r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->loco_inert, err);
+        sc->has_loco_inert = r == SW_RESULT_OK;
+    }
+    if (r == SW_RESULT_OK && sc->clip_walk != sc->clip_idle) r = sw__loco_free_setup(sc, err);
+    return r;
 }
 
 /* The hit clip: the idle pose at time 0 held, the spine and neck flinching
@@ -577,7 +652,7 @@ static sw_result sw__hit_setup(sw_showcase* sc, sw_error* err) {
         {.name = "Hit", .motion = SW_ANIMATOR_MOTION_CLIP, .target = "sinew_hit", .once = true},
     };
     const sw_animator_condition_desc cond = {.param = "hit", .op = SW_ANIMATOR_OP_TRIGGER};
-    const sw_animator_transition_desc tr[2] = {
+    sw_animator_transition_desc tr[2] = {
         {.from = NULL,
          .to = "Hit",
          .conditions = &cond,
@@ -600,6 +675,17 @@ static sw_result sw__hit_setup(sw_showcase* sc, sw_error* err) {
                                    .layers_count = 1};
     sw_result r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->hit, err);
     if (r != SW_RESULT_OK) return r;
+    /* The inertialized twin: the cut to "Hit" blended out over 0.15 s. */
+    tr[0].mode = tr[1].mode = SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE;
+    tr[0].duration = 0.15f;
+    r = sw__anim(sc, &desc, sc->chr->skeleton, &sc->hit_inert, err);
+    if (r != SW_RESULT_OK) return r;
+    sc->alt_local =
+        (sw_xform4*)sw__sc_alloc(&sc->mem, sc->chr->skeleton->packets_count * sizeof(sw_xform4));
+    sc->alt_model =
+        (sw_mat4*)sw__sc_alloc(&sc->mem, sc->chr->skeleton->joints_count * sizeof(sw_mat4));
+    if (!sc->alt_local || !sc->alt_model)
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
     const int32_t shake[6] = {sc->hum.spine1, sc->hum.neck,      sc->hum.head,
                               sc->hum.r_arm,  sc->hum.r_forearm, sc->hum.spine};
     for (uint32_t k = 0; k < 6; ++k)
@@ -1064,15 +1150,62 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
     }
     sw_spring_float_update(&sc->loco_speed, goal, 0.5f, dt);
     sc->loco.params[0] = fmaxf(sc->loco_speed.value, 0.0f);
-    sw_animator_event events[16];
-    uint32_t ne = 0;
-    sw_animator_root_motion rm = {{0, 0, 0}, 0};
+    sw_animator_event events[16], ev_alt[16];
+    uint32_t ne = 0, ne_alt = 0;
+    sw_animator_root_motion rm = {{0, 0, 0}, 0}, rm_alt = {{0, 0, 0}, 0};
     sw_result r = sw_animator_update(sc->loco.inst, sc->loco.bound, sc->loco.params,
                                      sc->loco.params_count, dt, events, 16, &ne, &rm);
     if (r != SW_RESULT_OK) return r;
-    r = sw_animator_evaluate(sc->loco.inst, sc->loco.bound, sc->loco.scratch, sc->loco.scratch_size,
+    /* The variants run side by side; the shown one gives the pose and the
+     * events, the synchronized one (of the chosen transition mode) the root motion. */
+    const bool inert = sc->in.transitions == SW_SHOWCASE_TRANSITIONS_INERTIALIZE;
+    const sw__sc_anim* shown = &sc->loco;
+    if (sc->has_loco_inert) {
+        sc->loco_inert.params[0] = sc->loco.params[0];
+        r = sw_animator_update(sc->loco_inert.inst, sc->loco_inert.bound, sc->loco_inert.params,
+                               sc->loco_inert.params_count, dt, inert ? events : ev_alt, 16,
+                               inert ? &ne : &ne_alt, inert ? &rm : &rm_alt);
+        if (r != SW_RESULT_OK) return r;
+        /* evaluated every frame: inertialization needs the previous outputs */
+        r = sw_animator_evaluate(sc->loco_inert.inst, sc->loco_inert.bound, sc->loco_inert.scratch,
+                                 sc->loco_inert.scratch_size, a->local, a->skel->packets_count);
+        if (r != SW_RESULT_OK) return r;
+        if (inert) shown = &sc->loco_inert;
+    }
+    if (sc->has_loco_free) {
+        sw__free_weights(sc, sc->loco.params[0], &sc->loco_free.params[0],
+                         &sc->loco_free.params[1]);
+        r = sw_animator_update(sc->loco_free.inst, sc->loco_free.bound, sc->loco_free.params,
+                               sc->loco_free.params_count, dt, sc->in.no_sync ? events : ev_alt, 16,
+                               sc->in.no_sync ? &ne : &ne_alt, NULL);
+        if (r != SW_RESULT_OK) return r;
+        if (sc->in.no_sync) shown = &sc->loco_free;
+    }
+    r = sw_animator_evaluate(shown->inst, shown->bound, shown->scratch, shown->scratch_size,
                              a->local, a->skel->packets_count);
     if (r != SW_RESULT_OK) return r;
+    /* Phase spread of the shown walk and jog weighing more than 5% of the pose each. */
+    sw_animator_contribution con[8];
+    const uint32_t nc = sw_animator_contributions(shown->inst, shown->bound, con, 8);
+    float lw[3] = {1.0f, 1.0f, 1.0f};
+    if (shown == &sc->loco_free) {
+        const float la = sc->loco_free.params[0], lb = sc->loco_free.params[1];
+        lw[0] = (1.0f - la) * (1.0f - lb), lw[1] = la * (1.0f - lb), lw[2] = lb;
+    }
+    float spread = 0.0f;
+    for (uint32_t i = 0; i < nc && i < 8; ++i)
+        for (uint32_t j = i + 1; j < nc && j < 8; ++j) {
+            const float wi = con[i].weight * (con[i].layer < 3 ? lw[con[i].layer] : 0.0f);
+            const float wj = con[j].weight * (con[j].layer < 3 ? lw[con[j].layer] : 0.0f);
+            const sw_clip* ci = sw_animator_bound_clip(shown->bound, con[i].clip);
+            const sw_clip* cj = sw_animator_bound_clip(shown->bound, con[j].clip);
+            if (wi <= 0.05f || wj <= 0.05f || ci == cj || ci == sc->clip_idle ||
+                cj == sc->clip_idle)
+                continue;
+            const float d = fabsf(con[i].phase - con[j].phase);
+            spread = fmaxf(spread, fminf(d, 1.0f - d));
+        }
+    sc->status.locomotion_phase_spread = spread;
     sw_vec3 d = sw_vec3_scale(rm.translation, sc->hum.scale);
     if (sc->in_place) d = sw_vec3_make(0.0f, 0.0f, sc->loco.params[0] * dt);
     const sw_quat yaw = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), sc->loco_heading);
@@ -1105,7 +1238,9 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
         const int32_t hip[2] = {h->l_upleg, h->r_upleg}, knee[2] = {h->l_leg, h->r_leg};
         const int32_t ankle[2] = {h->l_foot, h->r_foot};
         for (uint32_t f = 0; f < 2; ++f) {
-            if (sc->loco_raw[f].planted) {
+            if (sc->in.no_foot_placement) {
+                sc->lock_weight[f] = 0.0f;
+            } else if (sc->loco_raw[f].planted) {
                 sc->lock_anchor[f] = sc->loco_raw[f].anchor;
                 sc->lock_weight[f] = 1.0f;
             } else {
@@ -1127,6 +1262,7 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
             if (r != SW_RESULT_OK) return r;
             sw__models(a);
         }
+        sc->status.locomotion_lock_weight = fmaxf(sc->lock_weight[0], sc->lock_weight[1]);
         sw__track_feet(sc, a, down, up, sc->loco_feet, &m->locomotion_steps,
                        &m->locomotion_slide_max, &sc->slide_sum);
         m->locomotion_slide_mean =
@@ -1156,7 +1292,7 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
     sw_result r = sw_sample_job_run(&sample);
     if (r != SW_RESULT_OK) return r;
     sw__models(a);
-    if (h->legs) {
+    if (h->legs && !sc->in.no_foot_placement) {
         const sw_foot_leg legs[2] = {
             {.hip = (uint32_t)h->l_upleg, .knee = (uint32_t)h->l_leg, .ankle = (uint32_t)h->l_foot},
             {.hip = (uint32_t)h->r_upleg,
@@ -1248,6 +1384,11 @@ static sw_result sw__reach_update(sw_showcase* sc, float dt, float t) {
                 fmaxf(sc->metrics.reach_error_max, sw_vec3_length(sw_vec3_sub(ha, target)));
     }
     sw__penetration(sc, a, &sc->metrics.foot_penetration_max);
+    if (h->legs) {
+        const sw_vec3 p = sw__pos(&a->model[h->l_foot]);
+        const float sole = p.y - h->lift - h->ankle_height * h->scale;
+        sc->status.reach_foot_gap = sole - sw__sc_ground(p.x, p.z, NULL);
+    }
     return SW_RESULT_OK;
 }
 
@@ -1388,14 +1529,49 @@ static sw_result sw__hit_update(sw_showcase* sc, float dt) {
     }
     const float adt = sw_hit_pause_scale_dt(&sc->pause, dt);
     sc->since_hit += adt;
-    sw_animator_event events[8];
-    uint32_t ne = 0;
-    sw_result r = sw_animator_update(sc->hit.inst, sc->hit.bound, sc->hit.params,
-                                     sc->hit.params_count, adt, events, 8, &ne, NULL);
+    sw_animator_event events[8], ev_alt[8];
+    uint32_t ne = 0, ne_alt = 0;
+    const bool inert = sc->in.transitions == SW_SHOWCASE_TRANSITIONS_INERTIALIZE;
+    sc->hit_inert.params[0] = sc->hit.params[0];
+    sw_result r =
+        sw_animator_update(sc->hit.inst, sc->hit.bound, sc->hit.params, sc->hit.params_count, adt,
+                           inert ? ev_alt : events, 8, inert ? &ne_alt : &ne, NULL);
     if (r != SW_RESULT_OK) return r;
-    r = sw_animator_evaluate(sc->hit.inst, sc->hit.bound, sc->hit.scratch, sc->hit.scratch_size,
+    r = sw_animator_update(sc->hit_inert.inst, sc->hit_inert.bound, sc->hit_inert.params,
+                           sc->hit_inert.params_count, adt, inert ? events : ev_alt, 8,
+                           inert ? &ne : &ne_alt, NULL);
+    if (r != SW_RESULT_OK) return r;
+    /* Both evaluated every frame (inertialization needs the previous
+     * outputs); the other variant goes to alt_local. */
+    const sw__sc_anim* shown = inert ? &sc->hit_inert : &sc->hit;
+    const sw__sc_anim* other = inert ? &sc->hit : &sc->hit_inert;
+    r = sw_animator_evaluate(other->inst, other->bound, other->scratch, other->scratch_size,
+                             sc->alt_local, a->skel->packets_count);
+    if (r != SW_RESULT_OK) return r;
+    r = sw_animator_evaluate(shown->inst, shown->bound, shown->scratch, shown->scratch_size,
                              a->local, a->skel->packets_count);
     if (r != SW_RESULT_OK) return r;
+    sw_animator_state_info states[SW_ANIMATOR_MAX_FADES];
+    sc->status.hit_states =
+        sw_animator_states(shown->inst, shown->bound, states, SW_ANIMATOR_MAX_FADES);
+    if (sc->status.hit_states > 1) ++sc->status.hit_crossfade_updates;
+    sc->status.hit_offset = 0.0f;
+    if (inert) {
+        /* The offset: the inertialized pose against the crossfaded one. */
+        sw__models(a);
+        const sw_local_to_model_job fk = {.skeleton = a->skel,
+                                          .local = sc->alt_local,
+                                          .local_count = a->skel->packets_count,
+                                          .root_transform = &a->world,
+                                          .out = sc->alt_model,
+                                          .out_count = a->skel->joints_count};
+        r = sw_local_to_model_job_run(&fk);
+        if (r != SW_RESULT_OK) return r;
+        for (uint32_t j = 0; j < a->skel->joints_count; ++j)
+            sc->status.hit_offset = fmaxf(
+                sc->status.hit_offset,
+                sw_vec3_length(sw_vec3_sub(sw__pos(&a->model[j]), sw__pos(&sc->alt_model[j]))));
+    }
     if (sc->shake_joints_count > 0 && sc->metrics.hits > 0) {
         const sw_pose_shake_job shake = {.joints = sc->shake_joints,
                                          .joints_count = sc->shake_joints_count,
@@ -1570,7 +1746,8 @@ sw_result sw_showcase_update(sw_showcase* s, float dt, const sw_showcase_inputs*
     if (!s || !(dt >= 0.0f) || !isfinite(dt)) return SW_RESULT_INVALID_ARGUMENT;
     if (in) {
         if (!sw__finite3(in->camera) || !sw__finite3(in->camera_target) ||
-            !sw__finite3(in->look_target) || !sw__finite3(in->reach_target) || !isfinite(in->speed))
+            !sw__finite3(in->look_target) || !sw__finite3(in->reach_target) ||
+            !isfinite(in->speed) || (unsigned)in->transitions > SW_SHOWCASE_TRANSITIONS_INERTIALIZE)
             return SW_RESULT_INVALID_ARGUMENT;
         s->in = *in;
     } else {
@@ -1617,4 +1794,10 @@ sw_showcase_camera sw_showcase_get_camera(const sw_showcase* s) {
 
 const sw_showcase_metrics* sw_showcase_get_metrics(const sw_showcase* s) {
     return s ? &s->metrics : NULL;
+}
+
+sw_showcase_status sw_showcase_get_status(const sw_showcase* s) {
+    sw_showcase_status st;
+    memset(&st, 0, sizeof st);
+    return s ? s->status : st;
 }

@@ -257,6 +257,134 @@ static void test_inputs(void** state) {
     assert_null(sw_showcase_get_metrics(NULL));
 }
 
+/* Toggles: foot placement off leaves the stepped foot in the step and the
+ * locomotion feet unlocked; the defaults are the zero inputs. */
+static void test_toggle_foot_placement(void** state) {
+    (void)state;
+    sw_showcase* on = make(0);
+    sw_showcase* off = make(0);
+    assert_true(sw_showcase_get_metrics(on)->features & SW_SHOWCASE_FEATURE_FOOT_IK);
+    assert_true(sw_showcase_get_metrics(on)->features & SW_SHOWCASE_FEATURE_FOOT_TRACK);
+    const sw_showcase_inputs in_off = {.no_foot_placement = true};
+    float gap_on = 0.0f, gap_off = 0.0f, lock_on = 0.0f, lock_off = 0.0f;
+    for (int f = 0; f < 300; ++f) {
+        assert_int_equal(sw_showcase_update(on, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_showcase_update(off, 1.0f / 30.0f, &in_off), SW_RESULT_OK);
+        const sw_showcase_status a = sw_showcase_get_status(on), b = sw_showcase_get_status(off);
+        if (f >= 30) {
+            gap_on = fmaxf(gap_on, fabsf(a.reach_foot_gap));
+            gap_off = fmaxf(gap_off, -b.reach_foot_gap);
+        }
+        lock_on = fmaxf(lock_on, a.locomotion_lock_weight);
+        lock_off = fmaxf(lock_off, b.locomotion_lock_weight);
+    }
+    /* placed on the step (16 cm) within 2 cm; without placement in it */
+    assert_true(gap_on < 0.02f);
+    assert_true(gap_off > 0.12f);
+    const sw_showcase_metrics* ma = sw_showcase_get_metrics(on);
+    const sw_showcase_metrics* mb = sw_showcase_get_metrics(off);
+    assert_true(ma->foot_penetration_max < 0.02f);
+    assert_true(mb->foot_penetration_max > 0.12f);
+    /* the lock holds planted feet; without it they drift as the animation alone */
+    assert_true(lock_on == 1.0f && lock_off == 0.0f);
+    assert_true(ma->locomotion_steps > 4 && mb->locomotion_steps > 4);
+    assert_true(ma->locomotion_slide_max < 0.5f * ma->locomotion_unlocked_slide_max);
+    assert_true(mb->locomotion_slide_max == mb->locomotion_unlocked_slide_max);
+    assert_true(mb->locomotion_unlocked_slide_max == ma->locomotion_unlocked_slide_max);
+    sw_showcase_destroy(on);
+    sw_showcase_destroy(off);
+}
+
+/* Sync off: walk and jog play at their own rates, their phases drift apart
+ * while both weigh; synchronized they stay together. */
+static void test_toggle_sync(void** state) {
+    (void)state;
+    sw_showcase* on = make(0);
+    sw_showcase* off = make(0);
+    assert_true(sw_showcase_get_metrics(on)->features & SW_SHOWCASE_FEATURE_SYNC);
+    const int32_t loco = actor_index(on, "locomotion");
+    const sw_showcase_inputs in_off = {.no_sync = true};
+    float spread_on = 0.0f, spread_off = 0.0f, pose_diff = 0.0f, root_diff = 0.0f;
+    for (int f = 0; f < 14 * 30; ++f) {
+        assert_int_equal(sw_showcase_update(on, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_showcase_update(off, 1.0f / 30.0f, &in_off), SW_RESULT_OK);
+        spread_on = fmaxf(spread_on, sw_showcase_get_status(on).locomotion_phase_spread);
+        spread_off = fmaxf(spread_off, sw_showcase_get_status(off).locomotion_phase_spread);
+        const sw_showcase_actor a = sw_showcase_get_actor(on, (uint32_t)loco);
+        const sw_showcase_actor b = sw_showcase_get_actor(off, (uint32_t)loco);
+        for (uint32_t j = 0; j < a.skeleton->joints_count; ++j)
+            pose_diff =
+                fmaxf(pose_diff,
+                      sw_vec3_length(sw_vec3_sub(
+                          sw_vec3_make(a.model[j].m[12], a.model[j].m[13], a.model[j].m[14]),
+                          sw_vec3_make(b.model[j].m[12], b.model[j].m[13], b.model[j].m[14]))));
+        root_diff = fmaxf(root_diff, fabsf(a.world.m[12] - b.world.m[12]) +
+                                         fabsf(a.world.m[14] - b.world.m[14]));
+    }
+    assert_true(spread_on < 0.01f);
+    assert_true(spread_off > 0.05f);
+    assert_true(pose_diff > 0.05f);
+    /* the path (root motion of the synchronized blend) is the same */
+    assert_true(root_diff < 1e-4f);
+    sw_showcase_destroy(on);
+    sw_showcase_destroy(off);
+}
+
+/* Inertialization: one state at a time (no crossfade weights), and an offset
+ * against the crossfaded pose that appears at the hit's cut and decays. */
+static void test_toggle_transitions(void** state) {
+    (void)state;
+    sw_showcase* cf = make(0);
+    sw_showcase* in = make(0);
+    sw_showcase* explicit_cf = make(0);
+    const sw_showcase_inputs inert = {.transitions = SW_SHOWCASE_TRANSITIONS_INERTIALIZE};
+    const sw_showcase_inputs cross = {.transitions = SW_SHOWCASE_TRANSITIONS_CROSSFADE};
+    uint32_t max_states_in = 0, hits = 0;
+    float offset_cut = 0.0f, offset_late = 1e9f, offset_cf = 0.0f;
+    double hit_time = -1.0;
+    for (int f = 0; f < 150; ++f) {
+        assert_int_equal(sw_showcase_update(cf, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_showcase_update(in, 1.0f / 30.0f, &inert), SW_RESULT_OK);
+        assert_int_equal(sw_showcase_update(explicit_cf, 1.0f / 30.0f, &cross), SW_RESULT_OK);
+        const sw_showcase_status si = sw_showcase_get_status(in);
+        max_states_in = si.hit_states > max_states_in ? si.hit_states : max_states_in;
+        offset_cf = fmaxf(offset_cf, sw_showcase_get_status(cf).hit_offset);
+        const double t = sw_showcase_time(in);
+        if (sw_showcase_get_metrics(in)->hits > hits) {
+            hits = sw_showcase_get_metrics(in)->hits;
+            if (hits == 1) hit_time = t;
+        }
+        if (hits == 1 && t < hit_time + 0.1) offset_cut = fmaxf(offset_cut, si.hit_offset);
+        /* 0.3 s of scene time after the first hit (the 0.15 s decay, the
+         * 0.09 s pause), before the hit state's exit at 0.45 s */
+        if (hits == 1 && t > hit_time + 0.3 && t < hit_time + 0.36)
+            offset_late = fminf(offset_late, si.hit_offset);
+    }
+    assert_true(hits >= 2);
+    assert_int_equal(max_states_in, 1);
+    assert_int_equal(sw_showcase_get_status(in).hit_crossfade_updates, 0);
+    assert_true(sw_showcase_get_status(cf).hit_crossfade_updates > 0);
+    assert_true(offset_cf == 0.0f);
+    assert_true(offset_cut > 0.005f);
+    assert_true(offset_late < 0.1f * offset_cut);
+    /* the inertialized cut moves joints less abruptly than the instant cut */
+    assert_true(sw_showcase_get_metrics(in)->hit_velocity_jump_max <
+                sw_showcase_get_metrics(cf)->hit_velocity_jump_max);
+    /* CROSSFADE is the default: same poses as no inputs */
+    const int32_t hit = actor_index(cf, "hit");
+    const sw_showcase_actor a = sw_showcase_get_actor(cf, (uint32_t)hit);
+    const sw_showcase_actor b = sw_showcase_get_actor(explicit_cf, (uint32_t)hit);
+    assert_memory_equal(a.model, b.model, a.skeleton->joints_count * sizeof(sw_mat4));
+    /* an unknown mode is refused */
+    const sw_showcase_inputs bad = {.transitions = (sw_showcase_transitions)3};
+    assert_int_equal(sw_showcase_update(in, 0.1f, &bad), SW_RESULT_INVALID_ARGUMENT);
+    const sw_showcase_status zero = sw_showcase_get_status(NULL);
+    assert_true(zero.hit_states == 0 && zero.reach_foot_gap == 0.0f);
+    sw_showcase_destroy(cf);
+    sw_showcase_destroy(in);
+    sw_showcase_destroy(explicit_cf);
+}
+
 static void test_deterministic(void** state) {
     (void)state;
     sw_showcase* a = make(7);
@@ -558,11 +686,19 @@ static int teardown(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_actors_move),         cmocka_unit_test(test_inputs),
-        cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_idle_never_repeats),
-        cmocka_unit_test(test_allocation_failures), cmocka_unit_test(test_demo_files),
-        cmocka_unit_test(test_demo_deterministic),  cmocka_unit_test(test_demo_usage),
-        cmocka_unit_test(test_demo_robot),          cmocka_unit_test(test_demo_bvh),
+        cmocka_unit_test(test_actors_move),
+        cmocka_unit_test(test_inputs),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_idle_never_repeats),
+        cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_demo_files),
+        cmocka_unit_test(test_demo_deterministic),
+        cmocka_unit_test(test_demo_usage),
+        cmocka_unit_test(test_demo_robot),
+        cmocka_unit_test(test_demo_bvh),
+        cmocka_unit_test(test_toggle_foot_placement),
+        cmocka_unit_test(test_toggle_sync),
+        cmocka_unit_test(test_toggle_transitions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -80,7 +80,18 @@ typedef struct sw_showcase_options {
     const sw_allocator* alloc; /* NULL: libc */
 } sw_showcase_options;
 
-/* Per-frame inputs. Zero means "the scene decides". */
+/* Transition mode of the "hit" actor's transitions and of "locomotion"'s
+ * idle / move transitions (see sw_showcase_inputs.transitions). */
+typedef enum sw_showcase_transitions {
+    SW_SHOWCASE_TRANSITIONS_DEFAULT = 0, /* crossfade (the hit itself an instant cut) */
+    SW_SHOWCASE_TRANSITIONS_CROSSFADE,
+    SW_SHOWCASE_TRANSITIONS_INERTIALIZE /* the hit and the fades inertialized instead */
+} sw_showcase_transitions;
+
+/* Per-frame inputs. Zero means "the scene decides" (the defaults: foot
+ * placement, sync and crossfades on). The animators of every variant run
+ * side by side from the start, so switching a toggle shows the variant at
+ * the same states and times (the pose may jump once). */
 typedef struct sw_showcase_inputs {
     bool has_camera;       /* false: the scene's own slow orbit */
     sw_vec3 camera;        /* camera position (world), looked at by "reach" */
@@ -91,6 +102,16 @@ typedef struct sw_showcase_inputs {
     sw_vec3 reach_target;
     bool has_speed; /* "locomotion" speed goal (m/s) instead of the scene's schedule */
     float speed;
+    /* Toggles. no_foot_placement: "reach" without foot placement (the foot
+     * over the step sinks into it) and "locomotion" without its foot lock
+     * (planted feet slide as the animation alone). no_sync: "locomotion"'s
+     * idle, walk and jog play each at its own rate, blended by the same
+     * weights (layers, not one synchronized blend space), so their feet
+     * drift out of step; root motion still comes from the synchronized
+     * blend. transitions: crossfade or inertialization. */
+    bool no_foot_placement;
+    bool no_sync;
+    sw_showcase_transitions transitions;
 } sw_showcase_inputs;
 
 /* A read-only view of one actor after the last update. */
@@ -156,6 +177,28 @@ typedef struct sw_showcase_metrics {
     uint32_t hits;
 } sw_showcase_metrics;
 
+/* What the toggles change, after the last update. */
+typedef struct sw_showcase_status {
+    /* "reach": height of the sole of the foot over the step above the ground
+     * under it (m; < 0: in the step). About 0 with foot placement. */
+    float reach_foot_gap;
+    /* "locomotion": largest foot-lock weight of the two feet (0 without the lock). */
+    float locomotion_lock_weight;
+    /* "locomotion": phase difference (cycles, 0 to 0.5) between its walk and
+     * jog clips while both weigh more than 5% of the pose (else 0); about 0
+     * when synchronized (clips with their markers at the same phases). */
+    float locomotion_phase_spread;
+    /* States playing in the "hit" actor's machine (2 or more while crossfading). */
+    uint32_t hit_states;
+    /* Updates so far during which the "hit" actor's machine was crossfading
+     * (more than one state playing). */
+    uint32_t hit_crossfade_updates;
+    /* Largest joint distance (m) between the "hit" actor's inertialized
+     * pose and the crossfaded one, over the updates since the last hit
+     * (0 with crossfades): the inertialization offset decaying. */
+    float hit_offset;
+} sw_showcase_status;
+
 typedef struct sw_showcase sw_showcase;
 
 /* Builds the scene: the built-in characters (or options->character), the
@@ -172,7 +215,7 @@ SINEW_API void sw_showcase_destroy(sw_showcase* s);
 /* Advances the scene by dt seconds (finite, >= 0; large steps are split
  * into steps of at most 1/30 s) with optional inputs (NULL: none).
  * Fails: INVALID_ARGUMENT (NULL scene, dt negative or not finite, non-finite
- * inputs); a job failure (a defect) is returned as is. */
+ * inputs, an unknown transitions value); a job failure (a defect) is returned as is. */
 SINEW_API sw_result sw_showcase_update(sw_showcase* s, float dt, const sw_showcase_inputs* in);
 
 /* Seconds simulated so far. */
@@ -183,6 +226,8 @@ SINEW_API uint32_t sw_showcase_actors_count(const sw_showcase* s);
 SINEW_API sw_showcase_actor sw_showcase_get_actor(const sw_showcase* s, uint32_t i);
 SINEW_API sw_showcase_camera sw_showcase_get_camera(const sw_showcase* s);
 SINEW_API const sw_showcase_metrics* sw_showcase_get_metrics(const sw_showcase* s);
+/* Status of the toggles' effects (zeroed for NULL). */
+SINEW_API sw_showcase_status sw_showcase_get_status(const sw_showcase* s);
 /* Height of the scene's ground at (x, z) (the step, the bumps; 0 elsewhere). */
 SINEW_API float sw_showcase_ground_height(float x, float z);
 
