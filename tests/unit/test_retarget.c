@@ -1,11 +1,14 @@
 /* Retargeting: name maps, the runtime job (identity, scaled copy, other rest
  * orientations), CMU walks onto the built-in humanoid and RobotExpressive
- * with foot IK (ground and sliding), the bake, map files, validity tables. */
+ * with foot IK (ground and sliding), the bake, map files, validity tables,
+ * the retarget verb of the CLI. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -938,6 +941,113 @@ static void test_bake(void** state) {
     sw_scene_free(&human, NULL);
 }
 
+/* ---- the CLI ---- */
+
+static int rt_cli(const char* args) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", SINEW_CLI_PATH, args);
+    const int st = system(cmd);
+    return st == -1 ? -1 : WEXITSTATUS(st);
+}
+
+static void test_cli(void** state) {
+    (void)state;
+    if (SINEW_CLI_PATH[0] == '\0') {
+        print_message("skipped: the CLI is not built\n");
+        return;
+    }
+    char bvh[512];
+    if (!sw_test_model_path(bvh, sizeof bvh, "BVH/01_01.bvh")) return;
+    char dir[] = "/tmp/sinew_retarget_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[4096], out[600];
+    /* onto the built-in humanoid, .sinew */
+    snprintf(out, sizeof out, "%s/cmu_humanoid.sinew", dir);
+    snprintf(args, sizeof args, "retarget '%s' --scale 0.056444 --to default -o '%s'", bvh, out);
+    assert_int_equal(rt_cli(args), 0);
+    sw_asset res;
+    sw_error err = {0};
+    assert_int_equal(sw_asset_open(out, NULL, &res, &err), SW_RESULT_OK);
+    sw_scene human;
+    assert_int_equal(sw_showcase_humanoid(NULL, &human, NULL, NULL), SW_RESULT_OK);
+    assert_int_equal(res.skeleton->joints_count, human.skeleton->joints_count);
+    assert_int_equal(res.clips_count, 1);
+    assert_int_equal(res.meshes_count, 1);
+    /* the written clip is the bake with the ground fitted and foot IK */
+    sw_asset cmu;
+    assert_true(rt_open_cmu("01_01.bvh", &cmu));
+    assert_near(res.clips[0]->duration, cmu.clips[0]->duration, 1e-6f);
+    sw_retarget_map* map = malloc(sizeof *map);
+    rt_map_auto(cmu.skeleton, human.skeleton, true, map);
+    assert_int_equal(sw_retarget_fit_ground(map, cmu.skeleton, cmu.clips[0], human.skeleton,
+                                            &map->source_ground),
+                     SW_RESULT_OK);
+    const sw_retarget_bake_options bopt = {.ik_weight = 1.0f};
+    const sw_clip* baked = NULL;
+    assert_int_equal(sw_retarget_bake(map, cmu.skeleton, cmu.clips[0], human.skeleton, &bopt, NULL,
+                                      &baked, &err),
+                     SW_RESULT_OK);
+    sw_xform4* a = rt_pose(human.skeleton);
+    sw_xform4* b = rt_pose(human.skeleton);
+    for (float t = 0.0f; t < baked->duration; t += 1.37f) {
+        rt_sample(baked, human.skeleton, t, a);
+        rt_sample(res.clips[0], res.skeleton, t, b);
+        for (uint32_t j = 0; j < human.skeleton->joints_count; ++j) {
+            sw_test_quat_near(sw_pose_get(a, j).r, sw_pose_get(b, j).r, 1e-6f);
+            sw_test_vec3_near(sw_pose_get(a, j).t, sw_pose_get(b, j).t, 1e-6f);
+        }
+    }
+    free(a);
+    free(b);
+    sw_clip_destroy(baked, NULL);
+    free(map);
+    sw_asset_free(&cmu);
+    sw_asset_free(&res);
+    sw_scene_free(&human, NULL);
+    /* sinew demo plays it */
+    snprintf(args, sizeof args, "demo --character '%s' --seconds 0.5 --out '%s/demo'", out, dir);
+    assert_int_equal(rt_cli(args), 0);
+    /* map files, usage */
+    char map_path[600];
+    snprintf(map_path, sizeof map_path, "%s/bad.map", dir);
+    FILE* f = fopen(map_path, "w");
+    assert_non_null(f);
+    fputs("Hips=Hips\nLeftFoot LeftFoot\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "retarget '%s' --to default --map '%s' -o '%s/x.sinew'", bvh,
+             map_path, dir);
+    assert_int_equal(rt_cli(args), 1);
+    snprintf(args, sizeof args, "retarget '%s' --to default --map '%s/none.map' -o '%s/x.sinew'",
+             bvh, dir, dir);
+    assert_int_equal(rt_cli(args), 1);
+    snprintf(args, sizeof args, "retarget '%s' -o '%s/x.sinew'", bvh, dir);
+    assert_int_equal(rt_cli(args), 2);
+    snprintf(args, sizeof args, "retarget '%s' --to default --bogus -o '%s/x.sinew'", bvh, dir);
+    assert_int_equal(rt_cli(args), 2);
+    snprintf(args, sizeof args, "retarget '%s/missing.bvh' --to default -o '%s/x.sinew'", dir, dir);
+    assert_int_equal(rt_cli(args), 1);
+    snprintf(args, sizeof args, "test ! -e '%s/x.sinew'", dir);
+    assert_int_equal(system(args), 0); /* no output written by the failures */
+    /* onto RobotExpressive, .glb */
+    char robot[512];
+    if (sw_test_asset_path(robot, sizeof robot, "RobotExpressive.glb")) {
+        snprintf(out, sizeof out, "%s/cmu_robot.glb", dir);
+        snprintf(args, sizeof args, "retarget '%s' --scale 0.056444 --to '%s' -o '%s'", bvh, robot,
+                 out);
+        assert_int_equal(rt_cli(args), 0);
+        assert_int_equal(sw_asset_open(out, NULL, &res, &err), SW_RESULT_OK);
+        assert_int_equal(res.skeleton->joints_count, 46);
+        assert_int_equal(res.clips_count, 1);
+        assert_int_equal(res.meshes_count, 19);
+        sw_asset_free(&res);
+        snprintf(args, sizeof args, "demo --character '%s' --seconds 0.5 --out '%s/demo2'", out,
+                 dir);
+        assert_int_equal(rt_cli(args), 0);
+    }
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    assert_int_equal(system(args), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bone_names),
@@ -952,6 +1062,7 @@ int main(void) {
         cmocka_unit_test(test_cmu_onto_robot),
         cmocka_unit_test(test_job_validity),
         cmocka_unit_test(test_bake),
+        cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
