@@ -149,9 +149,11 @@ static const sw__rt_synonym sw__rt_synonyms[] = {
 
 sw_retarget_bone sw_retarget_bone_from_name(const char* name) {
     if (!name) return SW_RETARGET_BONE_NONE;
-    char norm[SW__RT_NAME], base[SW__RT_NAME];
+    char norm[SW__RT_NAME], digitless[SW__RT_NAME];
     const sw__rt_side side = sw__rt_normalize(name, norm);
-    sw__rt_no_digits(norm, base);
+    sw__rt_no_digits(norm, digitless);
+    /* 3ds Max Biped: "Bip01 L Thigh" */
+    const char* base = strncmp(digitless, "bip", 3) == 0 ? digitless + 3 : digitless;
     for (size_t i = 0; i < sizeof sw__rt_synonyms / sizeof sw__rt_synonyms[0]; ++i) {
         const sw__rt_synonym* s = &sw__rt_synonyms[i];
         if (strcmp(base, s->base) != 0) continue;

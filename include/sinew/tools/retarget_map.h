@@ -6,7 +6,8 @@
  *    or '|' such as "mixamorig:" dropped, case and separators ignored, a
  *    side marker found in any position: Left/Right, L/R as a separate
  *    token, a trailing capital L/R after a lower-case letter, _l/_r, .L/.R)
- *    and looked up in a table of synonyms (hips/pelvis, upleg/thigh/upperleg,
+ *    and, without digits and a leading "bip" (3ds Max Biped: "Bip01 L Thigh"),
+ *    looked up in a table of synonyms (hips/pelvis, upleg/thigh/upperleg,
  *    leg/calf/lowerleg/shin, foot/ankle, toebase/toe/ball, shoulder/clavicle,
  *    arm/upperarm, forearm/lowerarm, hand/wrist/palm, neck, head), which
  *    covers Mixamo, the Unreal mannequin, CMU BVH, RobotExpressive and the
