@@ -521,6 +521,9 @@ static void test_cmu(void** state) {
     free(text);
 }
 
+static float bake_check(const sw_skeleton* s, const sw_mirror* m, const sw_clip* clip,
+                        const sw_clip* baked, int samples);
+
 /* Skins every vertex of the meshes with `pose` into out (3 floats each);
  * returns the count. */
 static uint32_t skin_all(const sw_skeleton* s, const sw_mesh* const* meshes, uint32_t n,
@@ -652,6 +655,18 @@ static void test_robot(void** state) {
                   (double)worst_bind, (double)worst_rest, (double)floor_err);
     assert_true(worst_bind <= 1.05f * floor_err + 1e-3f);
     assert_true(worst_rest > 4.0f * worst_bind);
+    /* Baking with the bind frames: untracked joints whose mirrored rest
+     * rotation is not their own get one-key tracks; every clip samples to
+     * the job's pose. */
+    for (uint32_t c = 0; c < sc.clips_count; ++c) {
+        const sw_clip* baked = NULL;
+        assert_int_equal(sw_mirror_bake_clip(s, mb, sc.clips[c], NULL, NULL, &baked, &e),
+                         SW_RESULT_OK);
+        const float w = bake_check(s, mb, sc.clips[c], baked, 157);
+        if (!(w <= 1e-4f))
+            fail_msg("%s baked with bind frames: %g", sw_clip_name(baked), (double)w);
+        sw_clip_destroy(baked, NULL);
+    }
     /* Frames validity. */
     const sw_mirror* bad = NULL;
     d.frames_count = s->joints_count - 1u;
