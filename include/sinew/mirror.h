@@ -117,8 +117,9 @@ SINEW_API size_t sw_mirror_measure(const sw_mirror_desc* desc);
  * joints_count when frames is set); BAD_DATA for a frame with a zero or
  * non-finite column; MISALIGNED;
  * BUFFER_TOO_SMALL; NOT_FOUND for a pair naming an unknown joint; BAD_DATA
- * for a joint in two pairs, or a twin whose parent is not the twin of the
- * other's parent (the hierarchy must be symmetric: fix it with pairs).
+ * for a joint in two pairs, or a manual pair whose parents are not twins
+ * (the hierarchy must be symmetric; pairs found from names that break it
+ * are dropped, their joints then mirror onto themselves).
  * err (optional) names the check; index is the pair or the joint. */
 SINEW_API sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc,
                                    const sw_mirror** out, sw_error* err);

@@ -238,8 +238,23 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
             }
         }
     }
-    /* The hierarchy must be symmetric: parent(twin(j)) == twin(parent(j)). */
+    /* The hierarchy must be symmetric: parent(twin(j)) == twin(parent(j)).
+     * Pairs found from names that break it are dropped (their joints mirror
+     * onto themselves), which may drop their children's pairs in turn. */
     const int16_t* parents = sw_skeleton_parents(skel);
+    for (bool dropped = true; dropped;) {
+        dropped = false;
+        for (uint32_t j = 0; j < jc; ++j) {
+            const uint32_t k = twins[j];
+            if (k == j || (fixed[j] && fixed[k])) continue;
+            const int32_t p = parents[j];
+            const int32_t pk = parents[k];
+            if ((p < 0 && pk < 0) || (p >= 0 && pk >= 0 && twins[p] == (uint32_t)pk)) continue;
+            twins[j] = (uint16_t)j;
+            twins[k] = (uint16_t)k;
+            dropped = true;
+        }
+    }
     uint32_t pairs = 0;
     for (uint32_t j = 0; j < jc; ++j) {
         const int32_t p = parents[j];

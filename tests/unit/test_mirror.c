@@ -291,11 +291,32 @@ static const sw_skeleton* names_skeleton(const char* const* names, const int32_t
 static void test_twin_table(void** state) {
     (void)state;
     static const char* const names[] = {
-        "Hips",   "LeftUpLeg", "RightUpLeg",  "Spine",       "UpperArmL", "UpperArmR",
-        "hand_l", "hand_r",    "Head",        "eye.L",       "eye.R",     "L_Clav",
-        "R_Clav", "LeftTail",  "Bip01_L_Toe", "Bip01_R_Toe", "lonely_l",
+        "Hips",
+        "LeftUpLeg",
+        "RightUpLeg",
+        "Spine",
+        "UpperArmL",
+        "UpperArmR",
+        "hand_l",
+        "hand_r",
+        "Head",
+        "eye.L",
+        "eye.R",
+        "L_Clav",
+        "R_Clav",
+        "LeftTail",
+        "Bip01_L_Toe",
+        "Bip01_R_Toe",
+        "lonely_l",
+        /* names that pair but parents that do not: dropped, and so are
+         * their children's pairs */
+        "LeftWing",
+        "RightWing",
+        "LeftFeather",
+        "RightFeather",
     };
-    static const int32_t parents[] = {-1, 0, 0, 0, 3, 3, 4, 5, 3, 8, 8, 3, 3, 0, 1, 2, 3};
+    static const int32_t parents[] = {-1, 0, 0, 0, 3, 3, 4, 5, 3,  8, 8,
+                                      3,  3, 0, 1, 2, 3, 0, 3, 17, 18};
     static const struct {
         const char* a;
         const char* b;
@@ -313,7 +334,9 @@ static void test_twin_table(void** state) {
         assert_int_equal(sw_mirror_twin(m, a), b);
         assert_int_equal(sw_mirror_twin(m, b), a);
     }
-    static const char* const selves[] = {"Hips", "Spine", "Head", "LeftTail", "lonely_l"};
+    static const char* const selves[] = {"Hips",      "Spine",       "Head",
+                                         "LeftTail",  "lonely_l",    "LeftWing",
+                                         "RightWing", "LeftFeather", "RightFeather"};
     for (size_t i = 0; i < sizeof selves / sizeof selves[0]; ++i) {
         uint32_t j = (uint32_t)sw_skeleton_find_joint(s, selves[i]);
         assert_int_equal(sw_mirror_twin(m, j), j);
