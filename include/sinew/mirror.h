@@ -12,16 +12,21 @@
  *     model'_k = R * model_j * R * C_j,
  * where C_j is the constant rotation that makes the mirrored reference
  * rotation of j equal the reference rotation of k in model space (the
- * reference is the rest pose, or the frames given, e.g. a mesh's bind pose). So rigs whose rest
- * pose is not mirror-symmetric in its local axes (bone rolls, +X down one arm and -X down the
- * other) mirror correctly: the delta of j to its rest pose is reflected and applied to k's rest
- * pose. Per joint this reduces to local space with two constant rotations (pre_k, post_k): r'_k =
- * pre_k * reflect(r_j) * post_k,  t'_k = pre_k * reflect(t_j), s'_k = s_j, where reflect() negates
- * the two quaternion (or the one vector) components across the plane's normal. Model-space
- * positions of the mirrored pose are the reflection of the original's with twins swapped (bone
- * lengths travel with the twin); root translation and yaw, hence root motion, are mirrored too.
- * Mirroring twice gives the pose back. Scale is carried over per component, which is exact for
- * uniform scale.
+ * reference is the rest pose, or the frames given, e.g. a mesh's bind
+ * pose). So rigs whose rest pose is not mirror-symmetric in its local axes
+ * (bone rolls, +X down one arm and -X down the other) mirror correctly: the
+ * delta of j to its reference is reflected and applied to k's reference.
+ * Per joint this reduces to local space with two constant rotations:
+ *     r'_k = pre_k * reflect(r_j) * post_k
+ *     t'_k = pre_k * reflect(t_j)
+ *     s'_k = s_j
+ * where reflect() keeps the quaternion component along the plane's normal
+ * and negates the other two, or negates the vector component along it.
+ * Model-space positions of the mirrored pose are the reflection of the
+ * original's with twins swapped (bone lengths travel with the twin); root
+ * translation and yaw, hence root motion, are mirrored too. Mirroring twice
+ * gives the pose back. Scale is carried over per component, which is exact
+ * for uniform scale.
  *
  *     size_t n = sw_mirror_measure(&desc);
  *     sw_mirror_init(mem, n, &desc, &mirror, &err);      // once
@@ -130,8 +135,10 @@ SINEW_API sw_result sw_mirror_create(const sw_mirror_desc* desc, const sw_alloca
                                      const sw_mirror** out, sw_error* err);
 SINEW_API void sw_mirror_destroy(const sw_mirror* m, const sw_allocator* alloc);
 
-/* Mirrors one transform of joint `twin(k)` into output joint k's local
- * space (the per-joint step of the job). */
+/* Mirrors one local transform of joint twin(k) into output joint k's local
+ * space (the per-joint step of the job). Linear in t and r (r is not
+ * normalized), so it also maps cubic tangents; k < joints_count (not
+ * checked). */
 SINEW_API sw_xform sw_mirror_xform(const sw_mirror* m, uint32_t k, sw_xform in_twin);
 
 typedef struct sw_mirror_job {
