@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
         printf("%-34s %12.1f %12.2f\n", label, figures[2 * c + 1], figures[2 * c + 1] / joints);
         if (ctx.sink == 12345.678) printf("\n");
     }
-    printf("compressed / raw: forward %.2f, seek %.2f\n", figures[2] / figures[0],
+    printf("compressed / raw: forward %.3f, seek %.3f\n", figures[2] / figures[0],
            figures[3] / figures[1]);
     free(pose);
     free(cursors);

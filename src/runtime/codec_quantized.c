@@ -309,6 +309,11 @@ void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW
 #endif
 }
 
+/* Masks (2^b - 1) of the bit codes. */
+static const uint32_t sw__codec_code_mask[16] = {
+    0x1u,   0x3u,   0x7u,   0xFu,   0x1Fu,   0x3Fu,   0x7Fu,    0xFFu,
+    0x1FFu, 0x3FFu, 0x7FFu, 0xFFFu, 0x1FFFu, 0x3FFFu, 0x1FFFFu, 0x3FFFFFu};
+
 /* Pose fields (sw_xform4 float arrays: tx ty tz 0-2, rx ry rz rw 3-6,
  * sx sy sz 7-9) of a batch's four results: translation, scale, then
  * rotations leaving out x, y, z, w. */
@@ -362,8 +367,9 @@ static inline void sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_k
     __m128 ex = _mm_loadu_ps(per_key ? pk_ext : tr->extent);
     /* kept components: lane c holds component c below the left-out one,
      * c + 1 from it on */
-    const __m128 below =
-        _mm_castsi128_ps(_mm_cmplt_epi32(_mm_set_epi32(3, 2, 1, 0), _mm_set1_epi32((int32_t)drow)));
+    SINEW_ALIGN16 static const uint32_t below_of[4][4] = {
+        {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}};
+    const __m128 below = _mm_load_ps((const float*)(const void*)below_of[drow]);
     mn = _mm_or_ps(_mm_and_ps(below, mn),
                    _mm_andnot_ps(below, _mm_shuffle_ps(mn, mn, _MM_SHUFFLE(3, 3, 2, 1))));
     ex = _mm_or_ps(_mm_and_ps(below, ex),
@@ -472,6 +478,14 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
     sw__codec_batch batch;
     uint32_t dst[4][SW__CODEC_BATCH];
     uint32_t n = 0;
+    /* key index, fraction and key count per key stride (one time, one
+     * segment: the same for every track of a stride) */
+    uint32_t key_j[8], key_n[8];
+    float key_u[8];
+    for (uint32_t sl = 0; sl < 8u; ++sl) {
+        key_j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &key_u[sl]);
+        key_n[sl] = (pos.span >> sl) + 1u;
+    }
     for (uint32_t a = 0; a < h->animated_count; ++a) {
         const sw_codec_track* tr = &tracks[a];
         const uint8_t* this_header = hd;
@@ -494,11 +508,12 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
         const uint64_t rv = (sw__codec_load64(r) & rmask) | (~rmask & 0x0000FFFFFF000000ull);
         hd = r + 6u * has;
 
-        float u;
-        const uint32_t k = sw__codec_key_at(pos.p, pos.span, sl, &u);
-        const uint64_t key_at = at + (uint64_t)k * kb;
-        at += (uint64_t)((pos.span >> sl) + 1u) * kb;
-        const uint32_t m0 = (1u << b0) - 1u, m1 = (1u << b1) - 1u, m2 = (1u << b2) - 1u;
+        const float u = key_u[sl];
+        const uint64_t key_at = at + (uint64_t)key_j[sl] * kb;
+        at += (uint64_t)key_n[sl] * kb;
+        const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
+        const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
+        const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
         const uint32_t s1 = first + b0, s2 = s1 + b1;
         uint32_t qa[3], qb[3], da = drow, db = drow;
         if (kb <= 57u) {
