@@ -127,6 +127,9 @@ typedef struct viewer {
     float ground_travel; /* metres walked in place: the grid scrolls by it */
     /* toggles */
     bool show_skeleton, show_mesh, look_on, ik_on, follow_mouse;
+    /* Showcase toggles (sw_showcase_inputs): off switches and the mode. */
+    bool foot_off, sync_off, inertial;
+    float hit_offset_max; /* largest inertialization offset since the mode was set */
     int target_mode; /* 0 look, 1 IK */
     float ik_weight, look_weight;
     sw_vec3 look_target, ik_target;
@@ -1015,12 +1018,18 @@ static bool showcase_step(float dt) {
     in.reach_target = v->ik_target;
     in.has_speed = sv->speed_set;
     in.speed = v->speed;
+    in.no_foot_placement = v->foot_off;
+    in.no_sync = v->sync_off;
+    in.transitions =
+        v->inertial ? SW_SHOWCASE_TRANSITIONS_INERTIALIZE : SW_SHOWCASE_TRANSITIONS_CROSSFADE;
     if (dt > 0.0f || v->frames == 0) {
         const sw_result r = sw_showcase_update(sv->scene, dt, &in);
         if (r != SW_RESULT_OK) {
             set_error("showcase update", r, NULL);
             return false;
         }
+        const float off = sw_showcase_get_status(sv->scene).hit_offset;
+        v->hit_offset_max = off > v->hit_offset_max ? off : v->hit_offset_max;
     }
     /* The walker's speed, measured from its world position. */
     if (sv->locomotion >= 0) {
@@ -1293,7 +1302,9 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) { return g_viewer.error; }
 
 /* Sets a named value: "speed", "blend", "paused", "step" (seconds, while
  * paused), "phase" (0..1), "clip_a", "clip_b" (index, -1 none), "skeleton",
- * "mesh", "look", "ik", "follow" (booleans as 0/1), "target" (0 look, 1 IK).
+ * "mesh", "look", "ik", "follow", the showcase's "foot" (foot placement and
+ * foot lock), "sync" (phase sync) and "inertial" (inertialization instead
+ * of crossfades) (booleans as 0/1), "target" (0 look, 1 IK).
  * Returns 0, or -1 for an unknown name or a value out of range. */
 EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
     viewer* v = &g_viewer;
@@ -1352,6 +1363,13 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         v->follow_mouse = on;
     } else if (strcmp(name, "target") == 0) {
         v->target_mode = on ? 1 : 0;
+    } else if (strcmp(name, "foot") == 0) {
+        v->foot_off = !on;
+    } else if (strcmp(name, "sync") == 0) {
+        v->sync_off = !on;
+    } else if (strcmp(name, "inertial") == 0) {
+        v->inertial = on;
+        v->hit_offset_max = 0.0f;
     } else {
         return -1;
     }
@@ -1480,6 +1498,17 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
                    v->paused ? "true" : "false", (unsigned long long)v->frames, sv->focus,
                    m ? m->features : 0u, m ? m->updates : 0u, m ? m->hits : 0u,
                    m ? m->locomotion_steps : 0u, m ? (double)m->locomotion_slide_max : 0.0);
+        const sw_showcase_status st = sw_showcase_get_status(sv->scene);
+        STATUS_PUT("\"toggles\":{\"foot\":%s,\"sync\":%s,\"inertial\":%s},"
+                   "\"scene_status\":{\"reach_foot_gap\":%.5f,\"lock_weight\":%.4f,"
+                   "\"phase_spread\":%.5f,\"hit_states\":%u,\"hit_crossfade_updates\":%u,"
+                   "\"hit_offset\":%.5f,\"hit_offset_max\":%.5f,\"foot_penetration_max\":%.5f},",
+                   v->foot_off ? "false" : "true", v->sync_off ? "false" : "true",
+                   v->inertial ? "true" : "false", (double)st.reach_foot_gap,
+                   (double)st.locomotion_lock_weight, (double)st.locomotion_phase_spread,
+                   st.hit_states, st.hit_crossfade_updates, (double)st.hit_offset,
+                   (double)v->hit_offset_max,
+                   m ? (double)m->foot_penetration_max : 0.0);
         if (sv->locomotion >= 0)
             STATUS_PUT("\"walker\":{\"speed\":%.4f,\"goal\":%.4f,\"override\":%s},",
                        (double)sv->walker_speed, (double)v->speed,

@@ -139,12 +139,27 @@
       lines.push('scene character: ' + s.scene_character);
       lines.push('actors: ' + s.actors.join(', '));
     }
-    // Feature switches the showcase API does not offer yet: shown, ticked
-    // when the scene reports the feature active (SW_SHOWCASE_FEATURE_*).
+    // Showcase toggles (sw_showcase_inputs); a feature the scene's
+    // character lacks (SW_SHOWCASE_FEATURE_*) leaves its toggle disabled.
     const f = showcase ? s.features : 0;
-    $('sync').checked = (f & 1) !== 0;
-    $('foot').checked = (f & 2) !== 0;
-    $('inertial').checked = false;
+    $('sync').disabled = (f & 1) === 0;
+    $('foot').disabled = (f & 2) === 0;
+    $('inertial').disabled = !showcase;
+    if (s.toggles) {
+      $('foot').checked = s.toggles.foot;
+      $('sync').checked = s.toggles.sync;
+      $('inertial').checked = s.toggles.inertial;
+    }
+    if (s.scene_status) {
+      const t = s.scene_status;
+      lines.push('stepped foot gap ' + (t.reach_foot_gap * 100).toFixed(1) + ' cm, foot lock ' +
+        t.lock_weight.toFixed(2));
+      lines.push('walk/jog phase spread ' + t.phase_spread.toFixed(3));
+      lines.push('hit: states ' + t.hit_states + ', crossfading updates ' +
+        t.hit_crossfade_updates + ', inertialization offset ' +
+        (t.hit_offset * 100).toFixed(1) + ' cm (largest ' + (t.hit_offset_max * 100).toFixed(1) +
+        ')');
+    }
     lines.push('look target ' + s.look.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('reach target ' + s.ik.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('frames ' + s.frames);
@@ -174,7 +189,9 @@
     $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
     $('focus').addEventListener('change', (e) => api.set('focus', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
-    for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh']) bool(id, id);
+    for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh', 'foot', 'sync', 'inertial']) {
+      bool(id, id);
+    }
     $('compressed').addEventListener('change', (e) => {
       const r = api.set('compressed', e.target.checked ? 1 : 0);
       showError(r === 0 ? '' : api.error());

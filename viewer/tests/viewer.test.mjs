@@ -253,6 +253,82 @@ try {
     return speedCheck('showcase');
   });
 
+  // The three showcase toggles, each against the status value it changes.
+  await check('foot placement toggle: the stepped foot sinks into the step when off', async () => {
+    assert(!(await page.locator('#foot').isDisabled()), 'foot toggle disabled');
+    const on = await waitFor(async () => {
+      const s = await status();
+      return s.toggles.foot && Math.abs(s.scene_status.reach_foot_gap) < 0.03 && s;
+    }, 'the stepped foot on the step');
+    await page.locator('#foot').uncheck();
+    const off = await waitFor(async () => {
+      const s = await status();
+      return !s.toggles.foot && s.scene_status.reach_foot_gap < -0.1 && s;
+    }, 'the stepped foot in the step');
+    assert(off.scene_status.lock_weight === 0, 'foot lock still on: ' + off.scene_status.lock_weight);
+    await page.screenshot({ path: path.join(shots, 'foot_off.png') });
+    await page.locator('#foot').check();
+    await waitFor(async () => {
+      const s = await status();
+      return s.toggles.foot && Math.abs(s.scene_status.reach_foot_gap) < 0.03 && s;
+    }, 'the stepped foot back on the step');
+    return `gap ${(on.scene_status.reach_foot_gap * 100).toFixed(1)} cm -> ` +
+      `${(off.scene_status.reach_foot_gap * 100).toFixed(1)} cm`;
+  });
+
+  await check('sync toggle: walk and jog phases drift apart when off', async () => {
+    assert(!(await page.locator('#sync').isDisabled()), 'sync toggle disabled');
+    const before = await status();
+    // Between the walk (1.4 m/s) and the jog: both clips weigh.
+    await setRange('speed', 2.2);
+    try {
+      await waitFor(async () => (await status()).walker.speed > 2.0, 'the walker at 2.2 m/s');
+      let spreadOn = 0;
+      for (let i = 0; i < 5; ++i) {
+        spreadOn = Math.max(spreadOn, (await freshStatus()).scene_status.phase_spread);
+      }
+      assert(spreadOn < 0.01, 'synchronized spread ' + spreadOn);
+      await page.locator('#sync').uncheck();
+      const off = await waitFor(async () => {
+        const s = await status();
+        return !s.toggles.sync && s.scene_status.phase_spread > 0.05 && s;
+      }, 'the phases to drift apart');
+      return `spread ${spreadOn.toFixed(3)} -> ${off.scene_status.phase_spread.toFixed(3)}`;
+    } finally {
+      await page.locator('#sync').check();
+      await setRange('speed', before.speed);
+    }
+  });
+
+  await check('inertialization toggle: no crossfading states, a decaying offset', async () => {
+    await page.locator('#inertial').check();
+    const s0 = await waitFor(async () => {
+      const s = await status();
+      return s.toggles.inertial && s;
+    }, 'inertialization on');
+    // A hit every 1.8 s: through one of them, never two states playing.
+    let offset = 0, states = 0, last = s0;
+    while (last.time < s0.time + 1.9) {
+      last = await freshStatus();
+      offset = last.scene_status.hit_offset_max;
+      states = Math.max(states, last.scene_status.hit_states);
+    }
+    const c0 = s0.scene_status.hit_crossfade_updates;
+    assert(last.scene_status.hit_crossfade_updates === c0, 'crossfades while inertialized: ' +
+      c0 + ' -> ' + last.scene_status.hit_crossfade_updates);
+    assert(states === 1, 'states playing at once: ' + states);
+    assert(offset > 0.002, 'no inertialization offset seen: ' + offset);
+    await page.locator('#inertial').uncheck();
+    const cf = await waitFor(async () => {
+      const s = await status();
+      return !s.toggles.inertial && s.scene_status.hit_crossfade_updates > c0 && s;
+    }, 'a crossfade again', 15000);
+    assert(cf.scene_status.hit_offset === 0 && cf.scene_status.hit_offset_max === 0,
+      'offset with crossfades');
+    return `offset up to ${(offset * 100).toFixed(1)} cm; crossfading updates ${c0} -> ` +
+      `${cf.scene_status.hit_crossfade_updates}`;
+  });
+
   await check('a click moves the look target; hovering does not when follow is off', async () => {
     // Paused, so that the scene's camera shake holds still between clicks.
     await page.locator('#look').check();

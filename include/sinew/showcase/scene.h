@@ -194,8 +194,8 @@ typedef struct sw_showcase_status {
      * (more than one state playing). */
     uint32_t hit_crossfade_updates;
     /* Largest joint distance (m) between the "hit" actor's inertialized
-     * pose and the crossfaded one, over the updates since the last hit
-     * (0 with crossfades): the inertialization offset decaying. */
+     * pose and the crossfaded one at the last update (0 with crossfades):
+     * the inertialization offset, appearing at each hit and decaying. */
     float hit_offset;
 } sw_showcase_status;
 
