@@ -354,13 +354,13 @@ static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__
 #if SINEW_HAS_SSE2
 /* One track of the SSE2 decoder, its three components in lanes 0-2: the
  * same IEEE operations in the same order as sw__codec_finish_scalar (so the
- * scalar batch path gives the same bits), results stored at to[] (the
- * rebuilt fourth only for rotations). r: the track's range bytes when has
- * is 1 (8 bytes readable). */
-static inline void sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
-                                        const uint8_t* r, uint32_t has, const uint32_t b[3],
-                                        const uint32_t qa[3], const uint32_t qb[3], float u,
-                                        uint32_t rot, const uint32_t to[4], float* of) {
+ * scalar batch path gives the same bits), the three results stored at
+ * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r:
+ * the track's range bytes when has is 1 (8 bytes readable). */
+static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                          const uint8_t* r, uint32_t has, const uint32_t b[3],
+                                          const uint32_t qa[3], const uint32_t qb[3], float u,
+                                          const uint32_t to[4], float* of) {
     static const float pk_min[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
     static const float pk_ext[4] = {2.0f, 2.0f, 2.0f, 2.0f};
     __m128 mn = _mm_loadu_ps(per_key ? pk_min : tr->min);
@@ -396,16 +396,24 @@ static inline void sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_k
     const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
     const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
     const __m128 v = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), _mm_set1_ps(u)));
-    if (rot) {
-        const __m128 sq = _mm_mul_ps(v, v);
-        __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
-        ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
-        ww = _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
-        _mm_store_ss(&of[to[3]], _mm_sqrt_ss(_mm_max_ss(ww, _mm_setzero_ps())));
-    }
     _mm_store_ss(&of[to[0]], v);
     _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
     _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
+    /* ww = ((1 - x^2) - y^2) - z^2 in lane 0 (rotations) */
+    const __m128 sq = _mm_mul_ps(v, v);
+    __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
+    ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
+}
+
+/* w = sqrt(max(ww, 0)) (the scalar path's ww > 0 ? sqrt(ww) : 0, bit for
+ * bit) for the n <= 4 pending rotations: lane i holds the one stored at
+ * to[n - 1 - i]. */
+static inline void sw__codec_rebuild4(__m128 wacc, const uint32_t to[4], uint32_t n, float* of) {
+    SINEW_ALIGN16 float w[4];
+    _mm_store_ps(w, _mm_sqrt_ps(_mm_max_ps(wacc, _mm_setzero_ps())));
+    for (uint32_t i = 0; i < n; ++i)
+        of[to[n - 1u - i]] = w[i];
 }
 #endif
 
@@ -478,6 +486,10 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
     sw__codec_batch batch;
     uint32_t dst[4][SW__CODEC_BATCH];
     uint32_t n = 0;
+#if SINEW_HAS_SSE2
+    __m128 wacc = _mm_setzero_ps();
+    uint32_t wto[4], wn = 0;
+#endif
     /* key index, fraction and key count per key stride (one time, one
      * segment: the same for every track of a stride) */
     uint32_t key_j[8], key_n[8];
@@ -570,7 +582,17 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
             const uint32_t bb[3] = {b0, b1, b2};
             const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
                                     lane + 4u * fields[2], lane + 4u * fields[3]};
-            sw__codec_track_sse2(tr, per_key, drow, r, has, bb, qa, qb, u, rot, to, of);
+            const __m128 ww =
+                sw__codec_track_sse2(tr, per_key, drow, r, has, bb, qa, qb, u, to, of);
+            if (rot) {
+                /* the square roots 4 at a time, off the track's chain */
+                wacc = _mm_move_ss(_mm_shuffle_ps(wacc, wacc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
+                wto[wn] = to[3];
+                if (++wn == 4u) {
+                    sw__codec_rebuild4(wacc, wto, wn, of);
+                    wn = 0;
+                }
+            }
             continue;
         }
 #endif
@@ -602,6 +624,9 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
         }
     }
     if (n > 0) sw__codec_flush(&batch, n, dst, of, simd);
+#if SINEW_HAS_SSE2
+    if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+#endif
 }
 
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
