@@ -500,6 +500,55 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
     }
     for (uint32_t a = 0; a < h->animated_count; ++a) {
         const sw_codec_track* tr = &tracks[a];
+#if SINEW_HAS_SSE2
+        if (simd) {
+            /* the common track: one left-out component (or none), both
+             * keys in one 64-bit load; the others take the general path */
+            const uint32_t fmt = hd[0], b12 = hd[1];
+            const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+            const uint32_t b0 = sw__codec_bits[fmt & 15u];
+            const uint32_t b1 = sw__codec_bits[b12 & 15u];
+            const uint32_t b2 = sw__codec_bits[b12 >> 4];
+            const uint32_t kb = b0 + b1 + b2;
+            const uint32_t drow = rot ? hd[2] : 3u;
+            if (drow < 4u && kb <= 28u) {
+                const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+                const uint32_t has = fmt >> 7;
+                const uint8_t* r = hd + 2u + rot;
+                hd = r + 6u * has;
+                const uint64_t key_at = at + (uint64_t)key_j[sl] * kb;
+                at += (uint64_t)key_n[sl] * kb;
+                const uint64_t va =
+                    sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+                const uint64_t vb = va >> kb;
+                const uint32_t s1 = b0, s2 = b0 + b1;
+                const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
+                const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
+                const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
+                const uint32_t qa[3] = {(uint32_t)va & m0, (uint32_t)(va >> s1) & m1,
+                                        (uint32_t)(va >> s2) & m2};
+                const uint32_t qb[3] = {(uint32_t)vb & m0, (uint32_t)(vb >> s1) & m1,
+                                        (uint32_t)(vb >> s2) & m2};
+                const uint32_t bb[3] = {b0, b1, b2};
+                const uint32_t lane = ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
+                const uint8_t* fields =
+                    sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
+                const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
+                                        lane + 4u * fields[2], lane + 4u * fields[3]};
+                const __m128 ww =
+                    sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, key_u[sl], to, of);
+                if (rot) {
+                    wacc = _mm_move_ss(_mm_shuffle_ps(wacc, wacc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
+                    wto[wn] = to[3];
+                    if (++wn == 4u) {
+                        sw__codec_rebuild4(wacc, wto, wn, of);
+                        wn = 0;
+                    }
+                }
+                continue;
+            }
+        }
+#endif
         const uint8_t* this_header = hd;
         const uint32_t fmt = hd[0], b12 = hd[1], rb = hd[2];
         const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
