@@ -494,7 +494,7 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
      * segment: the same for every track of a stride) */
     uint32_t key_j[8], key_n[8];
     float key_u[8];
-    for (uint32_t sl = 0; sl < 8u; ++sl) {
+    for (uint32_t sl = 0; sl < 8u && (1u << sl) <= pos.span; ++sl) {
         key_j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &key_u[sl]);
         key_n[sl] = (pos.span >> sl) + 1u;
     }
