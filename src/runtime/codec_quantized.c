@@ -369,11 +369,13 @@ static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per
      * c + 1 from it on */
     SINEW_ALIGN16 static const uint32_t below_of[4][4] = {
         {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}};
-    const __m128 below = _mm_load_ps((const float*)(const void*)below_of[drow]);
-    mn = _mm_or_ps(_mm_and_ps(below, mn),
-                   _mm_andnot_ps(below, _mm_shuffle_ps(mn, mn, _MM_SHUFFLE(3, 3, 2, 1))));
-    ex = _mm_or_ps(_mm_and_ps(below, ex),
-                   _mm_andnot_ps(below, _mm_shuffle_ps(ex, ex, _MM_SHUFFLE(3, 3, 2, 1))));
+    if (drow != 3u) {
+        const __m128 below = _mm_load_ps((const float*)(const void*)below_of[drow]);
+        mn = _mm_or_ps(_mm_and_ps(below, mn),
+                       _mm_andnot_ps(below, _mm_shuffle_ps(mn, mn, _MM_SHUFFLE(3, 3, 2, 1))));
+        ex = _mm_or_ps(_mm_and_ps(below, ex),
+                       _mm_andnot_ps(below, _mm_shuffle_ps(ex, ex, _MM_SHUFFLE(3, 3, 2, 1))));
+    }
     /* range bytes lo[3] hi[3], or 0 and 255 */
     const __m128i hm = _mm_set1_epi32(-(int32_t)has);
     const __m128i dflt = _mm_set_epi32(0, 0, 0x0000FFFF, (int32_t)0xFF000000u);
