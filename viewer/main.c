@@ -31,6 +31,7 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/compress.h"
 #include "sinew/tools/gltf.h"
+#include "sinew/tools/mirror_bake.h"
 #include "sinew/tools/scene.h"
 
 #define VIEWER_PI 3.14159265358979f
@@ -78,6 +79,12 @@ typedef struct character {
     float height;        /* size of the first pose, for the camera and the targets */
     sw_vec3 center;      /* centre of the first pose */
     sw_vec3 root_offset; /* centre minus joint 0, in the first pose */
+    /* Mirroring (sw_mirror_job on the displayed pose): data from the
+     * skeleton's twins and the meshes' bind frames, NULL when it could not
+     * be built; a probe joint with a twin, far from the plane. */
+    const sw_mirror* mirror;
+    sw_xform4* pose_m;
+    int32_t mirror_probe;
 } character;
 
 /* ---------------------------------------------------------------- showcase */
@@ -130,6 +137,8 @@ typedef struct viewer {
     /* Showcase toggles (sw_showcase_inputs): off switches and the mode. */
     bool foot_off, sync_off, inertial;
     float hit_offset_max; /* largest inertialization offset since the mode was set */
+    bool mirrored;        /* character mode: the displayed pose mirrored */
+    sw_vec3 probe_pos[2]; /* the mirror probe joint and its twin (model space) */
     int target_mode; /* 0 look, 1 IK */
     float ik_weight, look_weight;
     sw_vec3 look_target, ik_target;
@@ -420,6 +429,8 @@ static void character_free(character* c) {
     free(c->cursors_a);
     free(c->cursors_b);
     free(c->model);
+    free(c->pose_m);
+    if (c->mirror) sw_mirror_destroy(c->mirror, NULL);
     for (uint32_t i = 0; c->packed && i < c->clips_count; ++i)
         if (c->packed[i]) sw_clip_destroy(c->packed[i], NULL);
     free((void*)c->packed);
@@ -438,6 +449,45 @@ static uint32_t max_tracks(const character* c) {
     for (uint32_t i = 0; i < c->clips_count; ++i)
         if (c->clips[i]->tracks_count > n) n = c->clips[i]->tracks_count;
     return n;
+}
+
+/* Mirror data against the meshes' bind frames (the rest pose without meshes
+ * or when they disagree); no mirror when the skeleton has no twins. */
+static void character_mirror_setup(character* c) {
+    const sw_skeleton* s = c->skel;
+    c->mirror_probe = -1;
+    c->pose_m = aligned_calloc(s->packets_count * sizeof(sw_xform4));
+    sw_mat4* frames = aligned_calloc(s->joints_count * sizeof(sw_mat4));
+    if (!c->pose_m || !frames) {
+        free(frames);
+        return;
+    }
+    sw_mirror_desc desc = {.skeleton = s};
+    if (c->meshes_count > 0 && sw_mirror_bind_frames(s, c->meshes, c->meshes_count, frames,
+                                                     s->joints_count) == SW_RESULT_OK) {
+        desc.frames = frames;
+        desc.frames_count = s->joints_count;
+    }
+    if (sw_mirror_create(&desc, NULL, &c->mirror, NULL) != SW_RESULT_OK &&
+        (!desc.frames || (desc.frames = NULL, desc.frames_count = 0,
+                          sw_mirror_create(&desc, NULL, &c->mirror, NULL) != SW_RESULT_OK)))
+        c->mirror = NULL;
+    free(frames);
+    if (c->mirror && c->mirror->pairs_count == 0) {
+        sw_mirror_destroy(c->mirror, NULL);
+        c->mirror = NULL;
+    }
+    if (!c->mirror) return;
+    /* The probe: the twinned joint farthest from the plane at rest (c->model). */
+    const uint32_t axis = c->mirror->axis - 1u;
+    float best = -1.0f;
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        const float d = fabsf(c->model[j].m[12 + axis]);
+        if (sw_mirror_twin(c->mirror, j) != j && d > best) {
+            best = d;
+            c->mirror_probe = (int32_t)j;
+        }
+    }
 }
 
 /* Allocates the per-frame buffers, uploads the meshes and finds the joints
@@ -530,6 +580,7 @@ static bool character_prepare(character* c) {
                      SW_RESULT_OK ||
                  sw_ik_find_two_bone(s, "UpperArmR", "LowerArmR", "Palm2R", arm) == SW_RESULT_OK;
     if (c->has_arm) memcpy(c->arm, arm, sizeof arm);
+    character_mirror_setup(c);
     return true;
 }
 
@@ -1239,8 +1290,23 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
         ++v->frames;
         return 0;
     }
-    const bool ok = v->ch.locomotion ? animate_locomotion(step) : animate_clips(step);
-    if (!ok || !model_pass(&v->ch)) {
+    bool ok = v->ch.locomotion ? animate_locomotion(step) : animate_clips(step);
+    if (ok && v->mirrored && v->ch.mirror) {
+        character* c = &v->ch;
+        const sw_mirror_job job = {.mirror = c->mirror, .in = c->pose,
+                                   .in_count = c->skel->packets_count, .out = c->pose_m,
+                                   .out_count = c->skel->packets_count};
+        ok = sw_mirror_job_run(&job) == SW_RESULT_OK;
+        if (ok) memcpy(c->pose, c->pose_m, c->skel->packets_count * sizeof(sw_xform4));
+    }
+    if (ok) ok = model_pass(&v->ch);
+    if (ok && v->ch.mirror_probe >= 0) {
+        /* The probe and its twin before the targets' IK (the status shows them). */
+        const uint32_t j = (uint32_t)v->ch.mirror_probe;
+        v->probe_pos[0] = mat_pos(&v->ch.model[j]);
+        v->probe_pos[1] = mat_pos(&v->ch.model[sw_mirror_twin(v->ch.mirror, j)]);
+    }
+    if (!ok) {
         snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
         return -1;
     }
@@ -1363,6 +1429,9 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         v->follow_mouse = on;
     } else if (strcmp(name, "target") == 0) {
         v->target_mode = on ? 1 : 0;
+    } else if (strcmp(name, "mirrored") == 0) {
+        if (v->showcase_mode || (on && !c->mirror)) return -1;
+        v->mirrored = on;
     } else if (strcmp(name, "foot") == 0) {
         v->foot_off = !on;
     } else if (strcmp(name, "sync") == 0) {
@@ -1528,6 +1597,20 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
                c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
                (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
                v->paused ? "true" : "false", (unsigned long long)v->frames);
+    STATUS_PUT("\"mirror\":{\"on\":%s,\"available\":%s,\"pairs\":%u,\"axis\":%u,"
+               "\"probe\":",
+               v->mirrored && c->mirror ? "true" : "false", c->mirror ? "true" : "false",
+               c->mirror ? c->mirror->pairs_count : 0u, c->mirror ? c->mirror->axis : 0u);
+    const int32_t pj = c->mirror_probe;
+    n += put_json_string(o + n, cap - n, pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
+    STATUS_PUT(",\"twin\":");
+    n += put_json_string(o + n, cap - n,
+                         pj >= 0 ? sw_skeleton_joint_name(
+                                       c->skel, sw_mirror_twin(c->mirror, (uint32_t)pj))
+                                 : "");
+    STATUS_PUT(",\"probe_pos\":[%.5f,%.5f,%.5f],\"twin_pos\":[%.5f,%.5f,%.5f]},",
+               (double)v->probe_pos[0].x, (double)v->probe_pos[0].y, (double)v->probe_pos[0].z,
+               (double)v->probe_pos[1].x, (double)v->probe_pos[1].y, (double)v->probe_pos[1].z);
     STATUS_PUT("\"compressed\":{\"on\":%s,\"raw_bytes\":%llu,\"bytes\":%llu,"
                "\"max_error\":%.6f},",
                c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,

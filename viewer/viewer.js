@@ -150,6 +150,11 @@
       $('sync').checked = s.toggles.sync;
       $('inertial').checked = s.toggles.inertial;
     }
+    $('mirrored').disabled = showcase || !(s.mirror && s.mirror.available);
+    $('mirrored').checked = !showcase && !!(s.mirror && s.mirror.on);
+    if (s.mirror && s.mirror.available) {
+      lines.push('mirror: ' + s.mirror.pairs + ' twin pairs' + (s.mirror.on ? ', mirrored' : ''));
+    }
     if (s.scene_status) {
       const t = s.scene_status;
       lines.push('stepped foot gap ' + (t.reach_foot_gap * 100).toFixed(1) + ' cm, foot lock ' +
@@ -189,7 +194,8 @@
     $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
     $('focus').addEventListener('change', (e) => api.set('focus', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
-    for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh', 'foot', 'sync', 'inertial']) {
+    for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh', 'foot', 'sync', 'inertial',
+      'mirrored']) {
       bool(id, id);
     }
     $('compressed').addEventListener('change', (e) => {

@@ -437,6 +437,42 @@ try {
     return note;
   });
 
+  await check('the mirrored toggle mirrors the humanoid\'s pose', async () => {
+    // Paused: the same pose before and after, mirrored: the probe joint goes
+    // where the plane's reflection puts its twin, and the twin where it puts the probe.
+    await page.locator('#pause').click();
+    try {
+      await waitFor(async () => (await status()).paused, 'paused');
+      const a = await freshStatus();
+      assert(a.mirror.available && !a.mirror.on && a.mirror.pairs > 0, 'mirror not available');
+      assert(!(await page.locator('#mirrored').isDisabled()), 'mirrored toggle disabled');
+      await page.locator('#mirrored').check();
+      await waitFor(async () => (await status()).mirror.on, 'mirrored on');
+      const b = await freshStatus();
+      const ax = a.mirror.axis - 1;
+      const reflect = (p) => p.map((x, i) => (i === ax ? -x : x));
+      const dist = (p, q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+      const e1 = dist(b.mirror.probe_pos, reflect(a.mirror.twin_pos));
+      const e2 = dist(b.mirror.twin_pos, reflect(a.mirror.probe_pos));
+      const moved = dist(b.mirror.probe_pos, a.mirror.probe_pos);
+      assert(e1 < 1e-3 && e2 < 1e-3, `mirrored positions off by ${e1}, ${e2} m`);
+      assert(moved > 0.01, 'the probe moved by ' + moved + ' m only');
+      await canvas.screenshot({ path: path.join(shots, 'humanoid_mirrored.png') });
+      await page.locator('#mirrored').uncheck();
+      const c = await waitFor(async () => {
+        const st = await status();
+        return !st.mirror.on && st;
+      }, 'mirrored off');
+      const back = dist((await freshStatus()).mirror.probe_pos, a.mirror.probe_pos);
+      assert(back < 1e-5, 'not back after unmirroring: ' + back + ' m');
+      return `${c.mirror.pairs} pairs; ${a.mirror.probe} moved ${(moved * 100).toFixed(1)} cm, ` +
+        `mirror error ${(Math.max(e1, e2) * 1000).toFixed(3)} mm`;
+    } finally {
+      await page.locator('#pause').click();
+      await waitFor(async () => !(await status()).paused, 'playing again');
+    }
+  });
+
   await check('the humanoid plays compressed clips', async () => {
     await page.locator('#compressed').check();
     const s = await waitFor(async () => {
