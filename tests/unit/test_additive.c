@@ -6,30 +6,6 @@
 #define PACKETS 3
 #define JOINTS 10
 
-static sw_xform lane_get(const sw_xform4* pose, uint32_t j) {
-    const sw_xform4* p = &pose[j / 4];
-    const uint32_t l = j % 4;
-    sw_xform x = {{p->tx[l], p->ty[l], p->tz[l]},
-                  {p->rx[l], p->ry[l], p->rz[l], p->rw[l]},
-                  {p->sx[l], p->sy[l], p->sz[l]}};
-    return x;
-}
-
-static void lane_set(sw_xform4* pose, uint32_t j, sw_xform x) {
-    sw_xform4* p = &pose[j / 4];
-    const uint32_t l = j % 4;
-    p->tx[l] = x.t.x;
-    p->ty[l] = x.t.y;
-    p->tz[l] = x.t.z;
-    p->rx[l] = x.r.x;
-    p->ry[l] = x.r.y;
-    p->rz[l] = x.r.z;
-    p->rw[l] = x.r.w;
-    p->sx[l] = x.s.x;
-    p->sy[l] = x.s.y;
-    p->sz[l] = x.s.z;
-}
-
 static void random_pose(sw_xform4* pose, uint32_t seed) {
     uint32_t rng = seed;
     for (uint32_t j = 0; j < PACKETS * 4; ++j) {
@@ -41,13 +17,13 @@ static void random_pose(sw_xform4* pose, uint32_t seed) {
             x.s = sw_vec3_make(sw_test_rand(&rng, 0.5f, 1.5f), sw_test_rand(&rng, 0.5f, 1.5f),
                                sw_test_rand(&rng, 0.5f, 1.5f));
         }
-        lane_set(pose, j, x);
+        sw_pose_set(pose, j, x);
     }
 }
 
 static void expect_pose_near(const sw_xform4* a, const sw_xform4* b, float tol) {
     for (uint32_t j = 0; j < PACKETS * 4; ++j) {
-        const sw_xform x = lane_get(a, j), y = lane_get(b, j);
+        const sw_xform x = sw_pose_get(a, j), y = sw_pose_get(b, j);
         sw_test_vec3_near(x.t, y.t, tol);
         sw_test_quat_near(x.r, y.r, tol);
         sw_test_vec3_near(x.s, y.s, tol);
@@ -84,7 +60,7 @@ static void test_make_closed_form(void** state) {
                                       .out_count = PACKETS};
     assert_int_equal(sw_make_additive_job_run(&job), SW_RESULT_OK);
     for (uint32_t j = 0; j < JOINTS; ++j) {
-        const sw_xform p = lane_get(g_pose, j), r = lane_get(g_ref, j), d = lane_get(g_delta, j);
+        const sw_xform p = sw_pose_get(g_pose, j), r = sw_pose_get(g_ref, j), d = sw_pose_get(g_delta, j);
         sw_test_vec3_near(d.t, sw_vec3_make(p.t.x - r.t.x, p.t.y - r.t.y, p.t.z - r.t.z), 1e-6f);
         const double cr[4] = {-r.r.x, -r.r.y, -r.r.z, r.r.w};
         const double pr[4] = {p.r.x, p.r.y, p.r.z, p.r.w};
@@ -140,8 +116,8 @@ static void test_apply_against_naive(void** state) {
         for (uint32_t j = 0; j < JOINTS; ++j) {
             double t[3], r[4], s[3];
             const double wj = (double)w * ((trial & 1) ? (double)jw[j] : 1.0);
-            naive_apply(lane_get(g_ref, j), lane_get(g_delta, j), wj, t, r, s);
-            const sw_xform g = lane_get(g_out, j);
+            naive_apply(sw_pose_get(g_ref, j), sw_pose_get(g_delta, j), wj, t, r, s);
+            const sw_xform g = sw_pose_get(g_out, j);
             /* Tolerance 2e-6 on magnitudes <= 4: float against double. */
             sw_test_vec3_near(g.t, sw_vec3_make((float)t[0], (float)t[1], (float)t[2]), 2e-6f);
             sw_test_quat_near(g.r, sw_quat_make((float)r[0], (float)r[1], (float)r[2], (float)r[3]),

@@ -6,30 +6,6 @@
 #define PACKETS 3
 #define JOINTS 11 /* last packet has one identity padding lane */
 
-static sw_xform lane_get(const sw_xform4* pose, uint32_t j) {
-    const sw_xform4* p = &pose[j / 4];
-    const uint32_t l = j % 4;
-    sw_xform x = {{p->tx[l], p->ty[l], p->tz[l]},
-                  {p->rx[l], p->ry[l], p->rz[l], p->rw[l]},
-                  {p->sx[l], p->sy[l], p->sz[l]}};
-    return x;
-}
-
-static void lane_set(sw_xform4* pose, uint32_t j, sw_xform x) {
-    sw_xform4* p = &pose[j / 4];
-    const uint32_t l = j % 4;
-    p->tx[l] = x.t.x;
-    p->ty[l] = x.t.y;
-    p->tz[l] = x.t.z;
-    p->rx[l] = x.r.x;
-    p->ry[l] = x.r.y;
-    p->rz[l] = x.r.z;
-    p->rw[l] = x.r.w;
-    p->sx[l] = x.s.x;
-    p->sy[l] = x.s.y;
-    p->sz[l] = x.s.z;
-}
-
 static const sw_xform k_identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
 
 static void random_pose(sw_xform4* pose, uint32_t seed) {
@@ -43,13 +19,13 @@ static void random_pose(sw_xform4* pose, uint32_t seed) {
             x.s = sw_vec3_make(sw_test_rand(&rng, 0.5f, 1.5f), sw_test_rand(&rng, 0.5f, 1.5f),
                                sw_test_rand(&rng, 0.5f, 1.5f));
         }
-        lane_set(pose, j, x);
+        sw_pose_set(pose, j, x);
     }
 }
 
 static void expect_pose_near(const sw_xform4* a, const sw_xform4* b, float tol) {
     for (uint32_t j = 0; j < PACKETS * 4; ++j) {
-        const sw_xform x = lane_get(a, j), y = lane_get(b, j);
+        const sw_xform x = sw_pose_get(a, j), y = sw_pose_get(b, j);
         sw_test_vec3_near(x.t, y.t, tol);
         sw_test_quat_near(x.r, y.r, tol);
         sw_test_vec3_near(x.s, y.s, tol);
@@ -83,7 +59,7 @@ static void naive_blend(const sw_blend_layer* layers, uint32_t n, const sw_xform
         const double w = (double)layers[i].weight *
                          (layers[i].joint_weights ? (double)layers[i].joint_weights[j] : 1.0);
         if (w == 0.0) continue;
-        const sw_xform x = lane_get(layers[i].pose, j);
+        const sw_xform x = sw_pose_get(layers[i].pose, j);
         const double q[4] = {x.r.x, x.r.y, x.r.z, x.r.w};
         const double dot = r[0] * q[0] + r[1] * q[1] + r[2] * q[2] + r[3] * q[3];
         const double sign = dot < 0.0 ? -1.0 : 1.0;
@@ -96,7 +72,7 @@ static void naive_blend(const sw_blend_layer* layers, uint32_t n, const sw_xform
     const double th = threshold > 0.0f ? threshold : SW_BLEND_DEFAULT_THRESHOLD;
     const double fill = wsum < th ? th - wsum : 0.0;
     const double div = wsum > th ? wsum : th;
-    const sw_xform rx = lane_get(rest, j);
+    const sw_xform rx = sw_pose_get(rest, j);
     double rq[4] = {rx.r.x, rx.r.y, rx.r.z, rx.r.w};
     if (r[0] * rq[0] + r[1] * rq[1] + r[2] * rq[2] + r[3] * rq[3] < 0.0)
         for (int k = 0; k < 4; ++k)
@@ -121,7 +97,7 @@ static void expect_naive(const sw_blend_layer* layers, uint32_t n, const sw_xfor
     for (uint32_t j = 0; j < JOINTS; ++j) {
         dxf e;
         naive_blend(layers, n, rest, threshold, j, &e);
-        const sw_xform g = lane_get(got, j);
+        const sw_xform g = sw_pose_get(got, j);
         sw_test_vec3_near(g.t, sw_vec3_make((float)e.t[0], (float)e.t[1], (float)e.t[2]), tol);
         sw_test_vec3_near(g.s, sw_vec3_make((float)e.s[0], (float)e.s[1], (float)e.s[2]), tol);
         sw_test_quat_near(
@@ -175,7 +151,7 @@ static void test_joint_weights_select_per_joint(void** state) {
                                       {.pose = g_b, .weight = 1.0f, .joint_weights = wb}};
     assert_int_equal(blend(layers, 2, g_rest, 0.0f, g_out), SW_RESULT_OK);
     for (uint32_t j = 0; j < JOINTS; ++j) {
-        const sw_xform g = lane_get(g_out, j), e = lane_get(wa[j] > 0 ? g_a : g_b, j);
+        const sw_xform g = sw_pose_get(g_out, j), e = sw_pose_get(wa[j] > 0 ? g_a : g_b, j);
         sw_test_vec3_near(g.t, e.t, 1e-6f);
         sw_test_quat_near(g.r, e.r, 1e-6f);
         sw_test_vec3_near(g.s, e.s, 1e-6f);
@@ -247,8 +223,8 @@ static void test_threshold_fills_rest(void** state) {
         const double th = cases[i][1] > 0.0f ? cases[i][1] : 0.1;
         const double w = cases[i][0];
         for (uint32_t j = 0; j < JOINTS; ++j) {
-            const double e = (w * lane_get(g_a, j).t.x + (th - w) * lane_get(g_rest, j).t.x) / th;
-            assert_near(lane_get(g_out, j).t.x, e, 2e-6);
+            const double e = (w * sw_pose_get(g_a, j).t.x + (th - w) * sw_pose_get(g_rest, j).t.x) / th;
+            assert_near(sw_pose_get(g_out, j).t.x, e, 2e-6);
         }
     }
     /* No layers at all: the rest pose. */
@@ -286,7 +262,7 @@ static void test_opposite_signs_do_not_cancel(void** state) {
     assert_int_equal(blend(layers2, 2, g_rest, 0.0f, g_out), SW_RESULT_OK);
     expect_naive(layers2, 2, g_rest, 0.0f, g_out, 2e-6f);
     for (uint32_t j = 0; j < JOINTS; ++j) {
-        const sw_quat q = lane_get(g_out, j).r;
+        const sw_quat q = sw_pose_get(g_out, j).r;
         assert_near(sw_quat_dot(q, q), 1.0, 1e-5);
     }
 }
@@ -338,7 +314,7 @@ static void test_padding_lanes_identity(void** state) {
     const sw_blend_layer layers[2] = {{.pose = g_a, .weight = 0.3f}, {.pose = g_b, .weight = 0.4f}};
     assert_int_equal(blend(layers, 2, g_rest, 0.0f, g_out), SW_RESULT_OK);
     for (uint32_t j = JOINTS; j < PACKETS * 4; ++j) {
-        const sw_xform x = lane_get(g_out, j);
+        const sw_xform x = sw_pose_get(g_out, j);
         sw_test_vec3_near(x.t, k_identity.t, 1e-7f);
         sw_test_quat_near(x.r, k_identity.r, 1e-7f);
         sw_test_vec3_near(x.s, k_identity.s, 1e-7f);

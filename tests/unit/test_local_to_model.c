@@ -26,21 +26,6 @@ static const sw_skeleton* make_skeleton(void) {
     return s;
 }
 
-static void lane_set(sw_xform4* pose, uint32_t j, sw_xform x) {
-    sw_xform4* p = &pose[j / 4];
-    const uint32_t l = j % 4;
-    p->tx[l] = x.t.x;
-    p->ty[l] = x.t.y;
-    p->tz[l] = x.t.z;
-    p->rx[l] = x.r.x;
-    p->ry[l] = x.r.y;
-    p->rz[l] = x.r.z;
-    p->rw[l] = x.r.w;
-    p->sx[l] = x.s.x;
-    p->sy[l] = x.s.y;
-    p->sz[l] = x.s.z;
-}
-
 static sw_xform g_local_aos[PACKETS * 4];
 
 /* Translations up to ~10, scale near uniform (compared through matrices). */
@@ -56,7 +41,7 @@ static void random_pose(sw_xform4* pose, uint32_t seed) {
             x.s = sw_vec3_make(s, s * sw_test_rand(&rng, 0.9f, 1.1f), s);
         }
         g_local_aos[j] = x;
-        lane_set(pose, j, x);
+        sw_pose_set(pose, j, x);
     }
 }
 

@@ -306,15 +306,6 @@ static void naive_sample_track(const sw_clip_track_desc* d, float time, double* 
     }
 }
 
-static sw_xform lane_get(const sw_xform4* pose, uint32_t j) {
-    const sw_xform4* p = &pose[j / 4];
-    const uint32_t l = j % 4;
-    sw_xform x = {{p->tx[l], p->ty[l], p->tz[l]},
-                  {p->rx[l], p->ry[l], p->rz[l], p->rw[l]},
-                  {p->sx[l], p->sy[l], p->sz[l]}};
-    return x;
-}
-
 static bool is_identity(sw_xform x) {
     return x.t.x == 0.0f && x.t.y == 0.0f && x.t.z == 0.0f && x.r.x == 0.0f && x.r.y == 0.0f &&
            x.r.z == 0.0f && x.r.w == 1.0f && x.s.x == 1.0f && x.s.y == 1.0f && x.s.z == 1.0f;
@@ -328,7 +319,7 @@ static void check_against_naive(const sw_skeleton* skel, const sw_clip_track_des
     const sw_xform4* rest = sw_skeleton_rest_pose(skel);
     for (uint32_t j = 0; j < JOINTS; ++j) {
         sw_xform expect =
-            additive ? (sw_xform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}} : lane_get(rest, j);
+            additive ? (sw_xform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}} : sw_pose_get(rest, j);
         for (uint32_t i = 0; i < count; ++i) {
             const sw_clip_track_desc* d = &tracks[i];
             if (d->kind == SW_TRACK_KIND_FLOAT || d->joint != j) continue;
@@ -341,13 +332,13 @@ static void check_against_naive(const sw_skeleton* skel, const sw_clip_track_des
             else
                 expect.s = sw_vec3_make((float)v[0], (float)v[1], (float)v[2]);
         }
-        const sw_xform got = lane_get(pose, j);
+        const sw_xform got = sw_pose_get(pose, j);
         sw_test_vec3_near(got.t, expect.t, 2e-5f);
         sw_test_quat_near(got.r, expect.r, 2e-5f);
         sw_test_vec3_near(got.s, expect.s, 2e-5f);
     }
     for (uint32_t j = JOINTS; j < PACKETS * 4; ++j)
-        assert_true(is_identity(lane_get(pose, j)));
+        assert_true(is_identity(sw_pose_get(pose, j)));
     if (floats) {
         uint32_t f = 0;
         for (uint32_t i = 0; i < count; ++i) {
@@ -425,7 +416,7 @@ static void test_additive_clip_untracked_identity(void** state) {
     for (float t = 0.0f; t <= DURATION; t += 0.13f) {
         sample(clip, skel, t, NULL, pose, NULL);
         check_against_naive(skel, g_tracks, g_tracks_count, true, pose, NULL, t);
-        assert_true(is_identity(lane_get(pose, 4)));
+        assert_true(is_identity(sw_pose_get(pose, 4)));
     }
     sw_clip_destroy(clip, NULL);
     sw_skeleton_destroy(skel, NULL);
@@ -440,14 +431,14 @@ static void test_untracked_holds_rest(void** state) {
     const sw_xform4* rest = sw_skeleton_rest_pose(skel);
     SINEW_ALIGN16 sw_xform4 pose[PACKETS];
     sample(clip, skel, 0.77f, NULL, pose, NULL);
-    const sw_xform r4 = lane_get(rest, 4), g4 = lane_get(pose, 4);
+    const sw_xform r4 = sw_pose_get(rest, 4), g4 = sw_pose_get(pose, 4);
     assert_memory_equal(&r4, &g4, sizeof(sw_xform));
     /* Joint 1 has T and R tracks only: scale is the rest scale. */
-    assert_true(lane_get(pose, 1).s.x == lane_get(rest, 1).s.x);
-    assert_true(lane_get(pose, 1).s.z == lane_get(rest, 1).s.z);
+    assert_true(sw_pose_get(pose, 1).s.x == sw_pose_get(rest, 1).s.x);
+    assert_true(sw_pose_get(pose, 1).s.z == sw_pose_get(rest, 1).s.z);
     /* Joint 5 has only a one-key rotation: translation from rest, rotation the key. */
-    assert_true(lane_get(pose, 5).t.y == lane_get(rest, 5).t.y);
-    sw_test_quat_near(lane_get(pose, 5).r,
+    assert_true(sw_pose_get(pose, 5).t.y == sw_pose_get(rest, 5).t.y);
+    sw_test_quat_near(sw_pose_get(pose, 5).r,
                       sw_quat_make(g_r5_one[0], g_r5_one[1], g_r5_one[2], g_r5_one[3]), 1e-6f);
     sw_clip_destroy(clip, NULL);
     sw_skeleton_destroy(skel, NULL);
@@ -512,7 +503,7 @@ static void test_closed_forms(void** state) {
     }
     /* Rotation: identity -> 90 degrees about Y, at t = 0.5 is 45 degrees about Y. */
     sample(clip, skel, 0.5f, NULL, pose, floats);
-    sw_test_quat_near(lane_get(pose, 0).r,
+    sw_test_quat_near(sw_pose_get(pose, 0).r,
                       sw_quat_make(0.0f, (float)sin(3.14159265358979 / 8), 0.0f,
                                    (float)cos(3.14159265358979 / 8)),
                       1e-6f);
