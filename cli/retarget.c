@@ -1,5 +1,5 @@
 /* sinew retarget SRC --to TARGET -o OUT [--map FILE] [--clips A,B] [--scale S]
- *                 [--to-scale S] [--no-ik] [--rate R] [--print-map]:
+ *                 [--to-scale S] [--no-ik] [--no-foot-lock] [--rate R] [--print-map]:
  * carries SRC's clips onto TARGET's skeleton (docs/retargeting.md) and writes
  * the target's skeleton, its meshes and the retargeted clips as .sinew, or
  * as .glb when OUT ends in .glb. TARGET may be the word "default" (the
@@ -22,13 +22,14 @@ typedef struct cli_rt_args {
     float to_scale;
     float rate;
     bool no_ik;
+    bool no_foot_lock;
     bool print_map;
 } cli_rt_args;
 
 static void cli_rt_usage(void) {
     cli_error("retarget", "usage: sinew retarget SRC --to TARGET|default -o OUT.sinew|OUT.glb "
                           "[--map FILE] [--clips A,B] [--scale S] [--to-scale S] [--no-ik] "
-                          "[--rate R] [--print-map]");
+                          "[--no-foot-lock] [--rate R] [--print-map]");
 }
 
 static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
@@ -55,6 +56,8 @@ static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
             a->rate = (float)v;
         } else if (strcmp(arg, "--no-ik") == 0) {
             a->no_ik = true;
+        } else if (strcmp(arg, "--no-foot-lock") == 0) {
+            a->no_foot_lock = true;
         } else if (strcmp(arg, "--print-map") == 0) {
             a->print_map = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -223,7 +226,8 @@ int cli_retarget(int argc, char** argv) {
         cli_error("retarget", "out of memory");
         goto done;
     }
-    const sw_retarget_bake_options bopt = {.rate = a.rate, .ik_weight = a.no_ik ? 0.0f : 1.0f};
+    const sw_retarget_bake_options bopt = {
+        .rate = a.rate, .ik_weight = a.no_ik ? 0.0f : 1.0f, .foot_lock = !a.no_foot_lock};
     for (uint32_t c = 0; c < src.clips_count; ++c) {
         float ground = 0.0f;
         map->source_ground = 0.0f;
@@ -265,10 +269,10 @@ int cli_retarget(int argc, char** argv) {
         goto done;
     }
     printf("sinew retarget: %s -> %s: %u of %u target joints mapped, scale %.4g, foot IK %s, "
-           "%u clip%s, %u mesh%s -> %s\n",
+           "foot lock %s, %u clip%s, %u mesh%s -> %s\n",
            a.in, a.to, mapped, tskel->joints_count, (double)map->root_scale,
-           map->limbs_count && !a.no_ik ? "on" : "off", baked_count, baked_count == 1 ? "" : "s",
-           tmeshes_count, tmeshes_count == 1 ? "" : "es", a.out);
+           map->limbs_count && !a.no_ik ? "on" : "off", a.no_foot_lock ? "off" : "on", baked_count,
+           baked_count == 1 ? "" : "s", tmeshes_count, tmeshes_count == 1 ? "" : "es", a.out);
     code = CLI_EXIT_OK;
 done:
     for (uint32_t c = 0; c < baked_count; ++c)

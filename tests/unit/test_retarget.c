@@ -519,11 +519,23 @@ typedef struct rt_feet {
     float slide;        /* largest horizontal drift of a target ankle over one planted interval */
     float source_slide; /* same for the source, scaled */
     uint32_t steps;
-    float scale; /* the map's root_scale */
+    float scale;         /* the map's root_scale */
+    float jump_boundary; /* largest per-frame velocity change of a target foot or the root (m/s)
+                          * within 0.15 s of a plant's start or end */
+    float jump_all;      /* the same over every frame */
 } rt_feet;
 
+typedef enum rt_mode {
+    RT_JOB,         /* the runtime job on every frame */
+    RT_BAKE,        /* the bake, no foot lock */
+    RT_BAKE_LOCKED, /* the bake with the foot lock */
+} rt_mode;
+
+/* CMU clip `clip_index` onto `tgt` at 120 Hz (the clip's rate), the target
+ * pose from the job or from a bake at the same rate, measured against the
+ * SOURCE's planted frames (sw_retarget_find_planted, RT_PLANT_SPEED, 5 cm). */
 static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton* tgt, float ik,
-                    float ground, rt_feet* out) {
+                    float ground, rt_mode mode, rt_feet* out) {
     const sw_skeleton* src = cmu->skeleton;
     sw_retarget_map* map = malloc(sizeof *map);
     rt_map_auto(src, tgt, true, map);
@@ -553,14 +565,39 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
     const sw_clip* clip = cmu->clips[clip_index];
     const float dt = 1.0f / 120.0f;
     const uint32_t frames = (uint32_t)(clip->duration / dt);
-    float low_s[2] = {INFINITY, INFINITY};
+    const sw_clip* baked = NULL;
+    if (mode != RT_JOB) {
+        const sw_retarget_bake_options opt = {
+            .rate = 120.0f, .ik_weight = ik, .foot_lock = mode == RT_BAKE_LOCKED};
+        sw_error err = {0};
+        assert_int_equal(sw_retarget_bake(map, src, clip, tgt, &opt, NULL, &baked, &err),
+                         SW_RESULT_OK);
+    }
+    /* planted in the SOURCE: the ankle moves under RT_PLANT_SPEED within 5 cm
+     * of the lowest it gets in the clip (the definition the bake's lock uses) */
+    sw_vec3* src_feet = malloc(2u * frames * sizeof(sw_vec3));
+    uint8_t* planted = malloc(2u * frames);
     for (uint32_t f = 0; f < frames; ++f) {
         rt_sample(clip, src, (float)f * dt, in);
         rt_model(src, in, ms);
         for (int side = 0; side < 2; ++side)
-            low_s[side] = fminf(low_s[side], rt_pos(&ms[sf[side]]).y);
+            src_feet[(size_t)side * frames + f] = rt_pos(&ms[sf[side]]);
     }
-    sw_vec3 prev_s[2] = {{0, 0, 0}, {0, 0, 0}};
+    for (int side = 0; side < 2; ++side)
+        assert_int_equal(sw_retarget_find_planted(src_feet + (size_t)side * frames, frames, 120.0f,
+                                                  RT_PLANT_SPEED, 0.05f,
+                                                  planted + (size_t)side * frames),
+                         SW_RESULT_OK);
+    /* frames near a plant's start or end (where a lock fades in or out) */
+    const uint32_t near_frames = 18; /* 0.15 s */
+    uint8_t* near = calloc(frames, 1);
+    for (int side = 0; side < 2; ++side)
+        for (uint32_t f = 1; f < frames; ++f)
+            if (planted[(size_t)side * frames + f] != planted[(size_t)side * frames + f - 1])
+                for (uint32_t g = f > near_frames ? f - near_frames : 0;
+                     g < frames && g <= f + near_frames; ++g)
+                    near[g] = 1;
+    sw_vec3* hist = malloc(2u * tgt->joints_count * sizeof(sw_vec3)); /* frames f-1, f-2 */
     sw_vec3 anchor_s[2], anchor_t[2];
     uint32_t planted_for[2] = {0, 0};
     memset(out, 0, sizeof *out);
@@ -569,19 +606,32 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
     out->planted_gap = -1e9f;
     for (uint32_t f = 0; f < frames; ++f) {
         rt_sample(clip, src, (float)f * dt, in);
-        rt_run(map, src, tgt, in, ik, scratch, ss, outp);
-        rt_model(src, in, ms);
+        if (baked)
+            rt_sample(baked, tgt, (float)f * dt, outp);
+        else
+            rt_run(map, src, tgt, in, ik, scratch, ss, outp);
         rt_model(tgt, outp, mt);
+        /* jumps of the joints the lock moves: the feet and the root */
+        const uint32_t watched[3] = {(uint32_t)tf[0], (uint32_t)tf[1], (uint32_t)map->root_target};
+        for (uint32_t w = 0; w < 3; ++w) {
+            const uint32_t j = watched[w];
+            const sw_vec3 p = rt_pos(&mt[j]);
+            if (f >= 2) {
+                const sw_vec3 a = sw_vec3_sub(sw_vec3_sub(p, hist[j]),
+                                              sw_vec3_sub(hist[j], hist[tgt->joints_count + j]));
+                const float jump = sw_vec3_length(a) / dt;
+                if (jump > out->jump_all) out->jump_all = jump;
+                if (near[f] && jump > out->jump_boundary) out->jump_boundary = jump;
+            }
+            hist[tgt->joints_count + j] = hist[j];
+            hist[j] = p;
+        }
         for (int side = 0; side < 2; ++side) {
-            const sw_vec3 ps = rt_pos(&ms[sf[side]]);
+            const sw_vec3 ps = src_feet[(size_t)side * frames + f];
             const sw_vec3 pt = rt_pos(&mt[tf[side]]);
             const float h = pt.y - ground - stand[side];
             if (-h > out->sink) out->sink = -h;
-            /* planted in the SOURCE: the ankle moves under 0.1 m/s within 5 cm
-             * of the lowest it gets in the clip */
-            const float speed = f ? sw_vec3_length(sw_vec3_sub(ps, prev_s[side])) / dt : 1e9f;
-            prev_s[side] = ps;
-            if (speed < RT_PLANT_SPEED && ps.y < low_s[side] + 0.05f) {
+            if (planted[(size_t)side * frames + f]) {
                 if (planted_for[side] == 0) {
                     anchor_s[side] = ps;
                     anchor_t[side] = pt;
@@ -600,6 +650,11 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
             }
         }
     }
+    if (baked) sw_clip_destroy(baked, NULL);
+    free(hist);
+    free(near);
+    free(planted);
+    free(src_feet);
     free(ms);
     free(mt);
     free(in);
@@ -612,10 +667,49 @@ static void rt_report(const char* what, const rt_feet* r) {
     print_message(
         "%s (scale %.3f): %u planted intervals, ankles sink at most %.2f cm below standing height, "
         "planted ankles at most %.2f cm above it, planted ankles slide at most %.2f cm "
-        "(source, scaled: %.2f cm)\n",
+        "(source, scaled: %.2f cm); largest per-frame velocity change of a foot or the root %.3f "
+        "m/s near "
+        "plant starts and ends, %.3f m/s anywhere\n",
         what, (double)r->scale, r->steps, (double)(100.0f * r->sink),
         (double)(100.0f * r->planted_gap), (double)(100.0f * r->slide),
-        (double)(100.0f * r->source_slide));
+        (double)(100.0f * r->source_slide), (double)r->jump_boundary, (double)r->jump_all);
+}
+
+static void test_find_planted(void** state) {
+    (void)state;
+    /* a foot at 1 m/s, stopping on the ground for frames 10..19 at 10 Hz, lifted once */
+    sw_vec3 p[30];
+    uint8_t planted[30];
+    for (uint32_t f = 0; f < 30; ++f) {
+        const float x = f < 10 ? 0.1f * (float)f : f < 20 ? 0.9f : 0.9f + 0.1f * (float)(f - 19);
+        p[f] = sw_vec3_make(x, f < 10 ? 0.2f - 0.02f * (float)f : f < 20 ? 0.02f : 0.3f, 0.0f);
+    }
+    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, 0.05f, planted), SW_RESULT_OK);
+    for (uint32_t f = 0; f < 30; ++f) {
+        /* frames 10..19 still and low (frame 10 sits where frame 9 was) */
+        const uint8_t want = f >= 10 && f <= 19;
+        if (planted[f] != want) fail_msg("frame %u: planted %u, want %u", f, planted[f], want);
+    }
+    /* the height threshold is above the lowest point */
+    for (uint32_t f = 0; f < 30; ++f)
+        p[f] = sw_vec3_make(0.0f, f == 5 ? -0.1f : 0.0f, 0.0f);
+    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, 0.05f, planted), SW_RESULT_OK);
+    for (uint32_t f = 0; f < 30; ++f)
+        assert_int_equal(planted[f], 0); /* 10 cm above the dip, or moving 1 m/s at it */
+    assert_int_equal(sw_retarget_find_planted(p, 1, 10.0f, 0.5f, 0.05f, planted), SW_RESULT_OK);
+    assert_int_equal(planted[0], 0);
+    assert_int_equal(sw_retarget_find_planted(NULL, 30, 10.0f, 0.5f, 0.05f, planted),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, 0.05f, NULL),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_retarget_find_planted(p, 0, 10.0f, 0.5f, 0.05f, planted),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_retarget_find_planted(p, 30, 0.0f, 0.5f, 0.05f, planted),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, NAN, 0.05f, planted),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, -1.0f, planted),
+                     SW_RESULT_INVALID_ARGUMENT);
 }
 
 static void test_cmu_onto_humanoid(void** state) {
@@ -625,8 +719,8 @@ static void test_cmu_onto_humanoid(void** state) {
     sw_scene human;
     assert_int_equal(sw_showcase_humanoid(NULL, &human, NULL, NULL), SW_RESULT_OK);
     rt_feet ik, fk;
-    rt_walk(&cmu, 0, human.skeleton, 1.0f, 0.0f, &ik);
-    rt_walk(&cmu, 0, human.skeleton, 0.0f, 0.0f, &fk);
+    rt_walk(&cmu, 0, human.skeleton, 1.0f, 0.0f, RT_JOB, &ik);
+    rt_walk(&cmu, 0, human.skeleton, 0.0f, 0.0f, RT_JOB, &fk);
     rt_report("CMU 01_01 onto the humanoid, foot IK", &ik);
     rt_report("CMU 01_01 onto the humanoid, no IK", &fk);
     assert_true(ik.steps > 4);
@@ -635,6 +729,19 @@ static void test_cmu_onto_humanoid(void** state) {
     assert_true(ik.slide < 0.01f);
     assert_true(ik.slide <= ik.source_slide + 0.001f); /* retargeting adds under 1 mm */
     assert_true(fk.slide > ik.slide);
+    /* the bake with and without the foot lock */
+    rt_feet lk, bk;
+    rt_walk(&cmu, 0, human.skeleton, 1.0f, 0.0f, RT_BAKE_LOCKED, &lk);
+    rt_walk(&cmu, 0, human.skeleton, 1.0f, 0.0f, RT_BAKE, &bk);
+    rt_report("CMU 01_01 onto the humanoid, bake, foot IK and lock", &lk);
+    rt_report("CMU 01_01 onto the humanoid, bake, foot IK, no lock", &bk);
+    assert_int_equal(lk.steps, ik.steps);
+    assert_true(lk.slide < 0.01f);
+    assert_true(lk.slide < 0.5f * bk.slide);
+    assert_true(lk.sink < 0.01f);
+    assert_true(lk.sink > -0.01f);
+    /* no pop where the lock fades in and out: below the capture's own jumps */
+    assert_true(lk.jump_boundary <= bk.jump_all);
     sw_scene_free(&human, NULL);
     sw_asset_free(&cmu);
 }
@@ -649,16 +756,26 @@ static void test_cmu_onto_robot(void** state) {
     sw_error err = {0};
     assert_int_equal(sw_asset_open(path, NULL, &robot, &err), SW_RESULT_OK);
     rt_feet r;
-    rt_walk(&cmu, 0, robot.skeleton, 1.0f, 0.0f, &r);
+    rt_walk(&cmu, 0, robot.skeleton, 1.0f, 0.0f, RT_JOB, &r);
     rt_report("CMU 01_01 onto RobotExpressive (feet placed, no IK chain)", &r);
     assert_true(r.steps > 4);
     assert_true(r.sink < 0.01f);
     assert_true(r.sink > -0.01f);
-    /* The robot's feet follow the source's ankles exactly (scaled):
-     * they slide as much as the capture does, 1.44 cm on 01_01's plants,
-     * which misses the 1 cm goal; what is checked is that retargeting adds
-     * under 1 mm to it. */
+    /* The robot's feet follow the source's ankles exactly (scaled): without
+     * the lock they slide as much as the capture does, which misses the 1 cm
+     * goal on 01_01; retargeting itself adds under 1 mm to it. */
     assert_true(r.slide <= r.source_slide + 0.001f);
+    rt_feet lk, bk;
+    rt_walk(&cmu, 0, robot.skeleton, 1.0f, 0.0f, RT_BAKE_LOCKED, &lk);
+    rt_walk(&cmu, 0, robot.skeleton, 1.0f, 0.0f, RT_BAKE, &bk);
+    rt_report("CMU 01_01 onto RobotExpressive, bake, foot lock", &lk);
+    rt_report("CMU 01_01 onto RobotExpressive, bake, no lock", &bk);
+    assert_int_equal(lk.steps, r.steps);
+    assert_true(lk.slide < 0.01f); /* the goal, met with the lock */
+    assert_true(lk.slide < 0.5f * bk.slide);
+    assert_true(lk.sink < 0.01f);
+    assert_true(lk.sink > -0.01f);
+    assert_true(lk.jump_boundary <= bk.jump_all);
     sw_asset_free(&robot);
     sw_asset_free(&cmu);
 }
@@ -927,10 +1044,19 @@ static void test_bake(void** state) {
     /* arguments */
     assert_int_equal(sw_retarget_bake(NULL, human.skeleton, walk, small, NULL, NULL, &baked, &err),
                      SW_RESULT_INVALID_ARGUMENT);
-    const sw_retarget_bake_options bad = {.ik_weight = 2.0f};
+    const sw_retarget_bake_options bad[] = {
+        {.ik_weight = 2.0f},
+        {.rate = -1.0f},
+        {.foot_lock = true, .lock_speed = -0.1f},
+        {.foot_lock = true, .lock_height = NAN},
+        {.foot_lock = true, .lock_blend = INFINITY},
+    };
     const sw_clip* none = NULL;
-    assert_int_equal(sw_retarget_bake(map, human.skeleton, walk, small, &bad, NULL, &none, &err),
-                     SW_RESULT_INVALID_ARGUMENT);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        assert_int_equal(
+            sw_retarget_bake(map, human.skeleton, walk, small, &bad[i], NULL, &none, &err),
+            SW_RESULT_INVALID_ARGUMENT);
+    assert_null(none);
     assert_int_equal(sw_retarget_bake(map, small, walk, human.skeleton, NULL, NULL, &none, &err),
                      SW_RESULT_OK); /* same joint counts: allowed */
     sw_clip_destroy(none, NULL);
@@ -967,49 +1093,53 @@ static void test_cli(void** state) {
     char dir[] = "/tmp/sinew_retarget_XXXXXX";
     assert_non_null(mkdtemp(dir));
     char args[4096], out[600];
-    /* onto the built-in humanoid, .sinew */
-    snprintf(out, sizeof out, "%s/cmu_humanoid.sinew", dir);
-    snprintf(args, sizeof args, "retarget '%s' --scale 0.056444 --to default -o '%s'", bvh, out);
-    assert_int_equal(rt_cli(args), 0);
+    /* onto the built-in humanoid, .sinew, with the foot lock (default) and without */
     sw_asset res;
     sw_error err = {0};
-    assert_int_equal(sw_asset_open(out, NULL, &res, &err), SW_RESULT_OK);
-    sw_scene human;
-    assert_int_equal(sw_showcase_humanoid(NULL, &human, NULL, NULL), SW_RESULT_OK);
-    assert_int_equal(res.skeleton->joints_count, human.skeleton->joints_count);
-    assert_int_equal(res.clips_count, 1);
-    assert_int_equal(res.meshes_count, 1);
-    /* the written clip is the bake with the ground fitted and foot IK */
-    sw_asset cmu;
-    assert_true(rt_open_cmu("01_01.bvh", &cmu));
-    assert_near(res.clips[0]->duration, cmu.clips[0]->duration, 1e-6f);
-    sw_retarget_map* map = malloc(sizeof *map);
-    rt_map_auto(cmu.skeleton, human.skeleton, true, map);
-    assert_int_equal(sw_retarget_fit_ground(map, cmu.skeleton, cmu.clips[0], human.skeleton,
-                                            &map->source_ground),
-                     SW_RESULT_OK);
-    const sw_retarget_bake_options bopt = {.ik_weight = 1.0f};
-    const sw_clip* baked = NULL;
-    assert_int_equal(sw_retarget_bake(map, cmu.skeleton, cmu.clips[0], human.skeleton, &bopt, NULL,
-                                      &baked, &err),
-                     SW_RESULT_OK);
-    sw_xform4* a = rt_pose(human.skeleton);
-    sw_xform4* b = rt_pose(human.skeleton);
-    for (float t = 0.0f; t < baked->duration; t += 1.37f) {
-        rt_sample(baked, human.skeleton, t, a);
-        rt_sample(res.clips[0], res.skeleton, t, b);
-        for (uint32_t j = 0; j < human.skeleton->joints_count; ++j) {
-            sw_test_quat_near(sw_pose_get(a, j).r, sw_pose_get(b, j).r, 1e-6f);
-            sw_test_vec3_near(sw_pose_get(a, j).t, sw_pose_get(b, j).t, 1e-6f);
+    for (int lock = 1; lock >= 0; --lock) {
+        snprintf(out, sizeof out, "%s/cmu_humanoid%s.sinew", dir, lock ? "" : "_free");
+        snprintf(args, sizeof args, "retarget '%s' --scale 0.056444 --to default%s -o '%s'", bvh,
+                 lock ? "" : " --no-foot-lock", out);
+        assert_int_equal(rt_cli(args), 0);
+        assert_int_equal(sw_asset_open(out, NULL, &res, &err), SW_RESULT_OK);
+        sw_scene human;
+        assert_int_equal(sw_showcase_humanoid(NULL, &human, NULL, NULL), SW_RESULT_OK);
+        assert_int_equal(res.skeleton->joints_count, human.skeleton->joints_count);
+        assert_int_equal(res.clips_count, 1);
+        assert_int_equal(res.meshes_count, 1);
+        /* the written clip is the bake with the ground fitted and foot IK */
+        sw_asset cmu;
+        assert_true(rt_open_cmu("01_01.bvh", &cmu));
+        assert_near(res.clips[0]->duration, cmu.clips[0]->duration, 1e-6f);
+        sw_retarget_map* map = malloc(sizeof *map);
+        rt_map_auto(cmu.skeleton, human.skeleton, true, map);
+        assert_int_equal(sw_retarget_fit_ground(map, cmu.skeleton, cmu.clips[0], human.skeleton,
+                                                &map->source_ground),
+                         SW_RESULT_OK);
+        const sw_retarget_bake_options bopt = {.ik_weight = 1.0f, .foot_lock = lock == 1};
+        const sw_clip* baked = NULL;
+        assert_int_equal(sw_retarget_bake(map, cmu.skeleton, cmu.clips[0], human.skeleton, &bopt,
+                                          NULL, &baked, &err),
+                         SW_RESULT_OK);
+        sw_xform4* a = rt_pose(human.skeleton);
+        sw_xform4* b = rt_pose(human.skeleton);
+        for (float t = 0.0f; t < baked->duration; t += 1.37f) {
+            rt_sample(baked, human.skeleton, t, a);
+            rt_sample(res.clips[0], res.skeleton, t, b);
+            for (uint32_t j = 0; j < human.skeleton->joints_count; ++j) {
+                sw_test_quat_near(sw_pose_get(a, j).r, sw_pose_get(b, j).r, 1e-6f);
+                sw_test_vec3_near(sw_pose_get(a, j).t, sw_pose_get(b, j).t, 1e-6f);
+            }
         }
+        free(a);
+        free(b);
+        sw_clip_destroy(baked, NULL);
+        free(map);
+        sw_asset_free(&cmu);
+        sw_asset_free(&res);
+        sw_scene_free(&human, NULL);
     }
-    free(a);
-    free(b);
-    sw_clip_destroy(baked, NULL);
-    free(map);
-    sw_asset_free(&cmu);
-    sw_asset_free(&res);
-    sw_scene_free(&human, NULL);
+    snprintf(out, sizeof out, "%s/cmu_humanoid.sinew", dir);
     /* sinew demo plays it */
     snprintf(args, sizeof args, "demo --character '%s' --seconds 0.5 --out '%s/demo'", out, dir);
     assert_int_equal(rt_cli(args), 0);
@@ -1064,6 +1194,7 @@ int main(void) {
         cmocka_unit_test(test_identity_robot),
         cmocka_unit_test(test_scaled_copy),
         cmocka_unit_test(test_other_rest_orientations),
+        cmocka_unit_test(test_find_planted),
         cmocka_unit_test(test_cmu_onto_humanoid),
         cmocka_unit_test(test_cmu_onto_robot),
         cmocka_unit_test(test_job_validity),

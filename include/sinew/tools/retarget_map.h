@@ -123,9 +123,38 @@ SINEW_API sw_result sw_retarget_fit_ground(const sw_retarget_map* map, const sw_
                                            const sw_clip* clip, const sw_skeleton* target,
                                            float* source_ground);
 
+/* Planted feet: defaults of sw_retarget_find_planted and the bake's lock. */
+#define SW_RETARGET_PLANT_SPEED 0.1f   /* model units per second (m/s) */
+#define SW_RETARGET_PLANT_HEIGHT 0.05f /* model units (m) above the lowest point */
+#define SW_RETARGET_LOCK_BLEND 0.1f    /* seconds */
+
+/* Marks the frames where a foot is planted, from its model positions
+ * sampled at `rate` frames per second: planted[f] = 1 when the foot moves
+ * slower than `speed` (|p[f] - p[f-1]| * rate; frame 0 uses |p[1] - p[0]|)
+ * and stands less than `height` above the lowest y of all `count` frames,
+ * else 0. One frame alone is never planted (no speed).
+ * Fails: INVALID_ARGUMENT (NULL, count 0, rate, speed or height not > 0 or
+ * not finite). */
+SINEW_API sw_result sw_retarget_find_planted(const sw_vec3* positions, uint32_t count, float rate,
+                                             float speed, float height, uint8_t* planted);
+
 typedef struct sw_retarget_bake_options {
     float rate;      /* keys per second; 0: the source clip's highest uniform key rate, else 30 */
     float ik_weight; /* [0, 1] as sw_retarget_job.ik_weight */
+    /* Foot lock: each target foot (canonical left and right foot, mapped)
+     * is held at one model position while its SOURCE foot is planted
+     * (sw_retarget_find_planted on the source foot at the key rate, with
+     * lock_speed and lock_height): the target foot's position at the middle
+     * key of the planted run. Over lock_blend seconds before and after a run
+     * the goal moves from the foot's free position to the locked one and
+     * back (smoothstep). A foot that ends a limb of the map (leg chain) is
+     * put on its goal with two-bone IK, the root lowered first where the goal
+     * is out of the leg's reach, the foot keeping its retargeted model
+     * rotation; a placed foot (not below the map's root) is moved there. */
+    bool foot_lock;
+    float lock_speed;  /* source model units per second; 0: SW_RETARGET_PLANT_SPEED */
+    float lock_height; /* source model units; 0: SW_RETARGET_PLANT_HEIGHT */
+    float lock_blend;  /* seconds, >= 0; 0: SW_RETARGET_LOCK_BLEND (use a tiny value for none) */
 } sw_retarget_bake_options;
 
 /* Samples `clip` (of `source`) at uniform keys from 0 to its duration (the
@@ -136,6 +165,7 @@ typedef struct sw_retarget_bake_options {
  * name, duration, events and float tracks carried over as they are.
  * Memory: *out allocated with `alloc` (NULL: libc), free with
  * sw_clip_destroy.
+ * With options->foot_lock the planted feet are locked (see the options).
  * Fails: INVALID_ARGUMENT (NULL argument, joint counts differing from the
  * map's, an additive clip, bad options); OUT_OF_MEMORY; LIMIT (more than
  * SW_CLIP_MAX_KEYS keys); results of sampling or building, with err. */
