@@ -359,18 +359,17 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
                     if (next >= keys || !planted[next]) break;
                     k1 = next;
                 }
-                /* held where the foot is at the middle of the run, at the lowest it
-                 * gets from the fade-in to the fade-out (the heel strike, typically) */
+                /* held where the foot is at the middle of the run, across the
+                 * ground: the height stays as animated (heel and toe roll) */
                 const int64_t lo = (int64_t)k0 - fade, hi = (int64_t)k1 + fade;
-                sw_vec3 held = g[k0 + (k1 - k0) / 2u];
-                for (int64_t k = lo < 0 ? 0 : lo; k <= hi && k < (int64_t)keys; ++k)
-                    if (g[k].y < held.y) held.y = g[k].y;
+                const sw_vec3 held = g[k0 + (k1 - k0) / 2u];
                 for (int64_t k = lo < 0 ? 0 : lo; k <= hi && k < (int64_t)keys; ++k) {
                     float x = 1.0f;
                     if (k < (int64_t)k0) x = 1.0f - (float)((int64_t)k0 - k) / (float)(fade + 1);
                     if (k > (int64_t)k1) x = 1.0f - (float)(k - (int64_t)k1) / (float)(fade + 1);
                     const float s = x * x * (3.0f - 2.0f * x);
-                    g[k] = sw_vec3_lerp(g[k], held, s);
+                    g[k].x += (held.x - g[k].x) * s;
+                    g[k].z += (held.z - g[k].z) * s;
                     if (s > w[k]) w[k] = s;
                 }
                 k0 = k1 + 1;

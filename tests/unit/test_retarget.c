@@ -523,6 +523,7 @@ typedef struct rt_feet {
     float jump_boundary; /* largest per-frame velocity change of a target foot or the root (m/s)
                           * within 0.15 s of a plant's start or end */
     float jump_all;      /* the same over every frame */
+    float toe_sink;      /* lowest toe joint below its standing height (-1e9: no toes) */
 } rt_feet;
 
 typedef enum rt_mode {
@@ -551,17 +552,22 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
     sw_mat4* mt = malloc(tgt->joints_count * sizeof(sw_mat4));
     int32_t sf[2] = {sw_skeleton_find_joint(src, "LeftFoot"),
                      sw_skeleton_find_joint(src, "RightFoot")};
-    int32_t tf[2] = {-1, -1};
+    int32_t tf[2] = {-1, -1}, toe[2] = {-1, -1};
     for (uint32_t j = 0; j < tgt->joints_count; ++j) {
         const sw_retarget_bone bone = sw_retarget_bone_from_name(sw_skeleton_joint_name(tgt, j));
         if (bone == SW_RETARGET_BONE_LEFT_FOOT && tf[0] < 0) tf[0] = (int32_t)j;
         if (bone == SW_RETARGET_BONE_RIGHT_FOOT && tf[1] < 0) tf[1] = (int32_t)j;
+        if (bone == SW_RETARGET_BONE_LEFT_TOES && toe[0] < 0) toe[0] = (int32_t)j;
+        if (bone == SW_RETARGET_BONE_RIGHT_TOES && toe[1] < 0) toe[1] = (int32_t)j;
     }
     assert_true(sf[0] >= 0 && sf[1] >= 0 && tf[0] >= 0 && tf[1] >= 0);
-    /* standing height of each target ankle: its rest height above `ground` */
+    /* standing height of each target ankle and toe: its rest height above `ground` */
     memcpy(outp, sw_skeleton_rest_pose(tgt), tgt->packets_count * sizeof(sw_xform4));
     rt_model(tgt, outp, mt);
     float stand[2] = {rt_pos(&mt[tf[0]]).y - ground, rt_pos(&mt[tf[1]]).y - ground};
+    float toe_stand[2] = {0.0f, 0.0f};
+    for (int side = 0; side < 2; ++side)
+        if (toe[side] >= 0) toe_stand[side] = rt_pos(&mt[toe[side]]).y - ground;
     const sw_clip* clip = cmu->clips[clip_index];
     const float dt = 1.0f / 120.0f;
     const uint32_t frames = (uint32_t)(clip->duration / dt);
@@ -604,6 +610,7 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
     out->scale = map->root_scale;
     out->sink = -1e9f;
     out->planted_gap = -1e9f;
+    out->toe_sink = -1e9f;
     for (uint32_t f = 0; f < frames; ++f) {
         rt_sample(clip, src, (float)f * dt, in);
         if (baked)
@@ -631,6 +638,10 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
             const sw_vec3 pt = rt_pos(&mt[tf[side]]);
             const float h = pt.y - ground - stand[side];
             if (-h > out->sink) out->sink = -h;
+            if (toe[side] >= 0) {
+                const float ht = rt_pos(&mt[toe[side]]).y - ground - toe_stand[side];
+                if (-ht > out->toe_sink) out->toe_sink = -ht;
+            }
             if (planted[(size_t)side * frames + f]) {
                 if (planted_for[side] == 0) {
                     anchor_s[side] = ps;
@@ -669,10 +680,11 @@ static void rt_report(const char* what, const rt_feet* r) {
         "planted ankles at most %.2f cm above it, planted ankles slide at most %.2f cm "
         "(source, scaled: %.2f cm); largest per-frame velocity change of a foot or the root %.3f "
         "m/s near "
-        "plant starts and ends, %.3f m/s anywhere\n",
+        "plant starts and ends, %.3f m/s anywhere; toes sink at most %.2f cm (-1e9: no toes)\n",
         what, (double)r->scale, r->steps, (double)(100.0f * r->sink),
         (double)(100.0f * r->planted_gap), (double)(100.0f * r->slide),
-        (double)(100.0f * r->source_slide), (double)r->jump_boundary, (double)r->jump_all);
+        (double)(100.0f * r->source_slide), (double)r->jump_boundary, (double)r->jump_all,
+        (double)(100.0f * r->toe_sink));
 }
 
 static void test_find_planted(void** state) {
@@ -740,8 +752,10 @@ static void test_cmu_onto_humanoid(void** state) {
     assert_true(lk.slide < 0.5f * bk.slide);
     assert_true(lk.sink < 0.01f);
     assert_true(lk.sink > -0.01f);
+    assert_true(lk.toe_sink < 0.01f); /* the height is left as animated: no toe pushed under */
     /* no pop where the lock fades in and out: below the capture's own jumps */
     assert_true(lk.jump_boundary <= bk.jump_all);
+    assert_true(lk.jump_boundary <= bk.jump_boundary);
     sw_scene_free(&human, NULL);
     sw_asset_free(&cmu);
 }
@@ -776,6 +790,7 @@ static void test_cmu_onto_robot(void** state) {
     assert_true(lk.sink < 0.01f);
     assert_true(lk.sink > -0.01f);
     assert_true(lk.jump_boundary <= bk.jump_all);
+    assert_true(lk.jump_boundary <= bk.jump_boundary);
     sw_asset_free(&robot);
     sw_asset_free(&cmu);
 }
