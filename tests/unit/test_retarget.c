@@ -1,7 +1,8 @@
 /* Retargeting: name maps, the runtime job (identity, scaled copy, other rest
  * orientations), CMU walks onto the built-in humanoid and RobotExpressive
- * with foot IK (ground and sliding), the bake, map files, validity tables,
- * the retarget verb of the CLI. */
+ * with foot IK (ground and sliding), planted frames, the bake with and
+ * without the foot lock, map files, validity tables, the retarget verb of
+ * the CLI. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
 #include <setjmp.h>
 #include <stdarg.h>
