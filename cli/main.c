@@ -41,7 +41,7 @@ static void cli_usage(FILE* f) {
           "                                     every clip mirrored left for right\n"
           "                                     (docs/mirroring.md)\n"
           "  retarget SRC --to TARGET|default -o OUT.sinew|OUT.glb [--map FILE] [--clips A,B]\n"
-          "       [--scale S] [--to-scale S] [--no-ik] [--rate R] [--print-map]\n"
+          "       [--scale S] [--to-scale S] [--no-ik] [--no-foot-lock] [--rate R] [--print-map]\n"
           "                                     carry SRC's clips onto TARGET's skeleton\n"
           "                                     (docs/retargeting.md)\n"
           "  help                               this text\n"
