@@ -7,27 +7,11 @@
 #define JOINTS 10
 
 static void random_pose(sw_xform4* pose, uint32_t seed) {
-    uint32_t rng = seed;
-    for (uint32_t j = 0; j < PACKETS * 4; ++j) {
-        sw_xform x = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
-        if (j < JOINTS) {
-            x.t = sw_vec3_make(sw_test_rand(&rng, -2, 2), sw_test_rand(&rng, -2, 2),
-                               sw_test_rand(&rng, -2, 2));
-            x.r = sw_test_rand_quat(&rng);
-            x.s = sw_vec3_make(sw_test_rand(&rng, 0.5f, 1.5f), sw_test_rand(&rng, 0.5f, 1.5f),
-                               sw_test_rand(&rng, 0.5f, 1.5f));
-        }
-        sw_pose_set(pose, j, x);
-    }
+    sw_test_random_pose(pose, PACKETS, JOINTS, seed);
 }
 
 static void expect_pose_near(const sw_xform4* a, const sw_xform4* b, float tol) {
-    for (uint32_t j = 0; j < PACKETS * 4; ++j) {
-        const sw_xform x = sw_pose_get(a, j), y = sw_pose_get(b, j);
-        sw_test_vec3_near(x.t, y.t, tol);
-        sw_test_quat_near(x.r, y.r, tol);
-        sw_test_vec3_near(x.s, y.s, tol);
-    }
+    sw_test_pose_near(a, b, PACKETS, tol);
 }
 
 /* Hamilton product written out here, in double (independent of the library). */

@@ -108,4 +108,34 @@ static inline sw_quat sw_test_rand_quat(uint32_t* state) {
     return sw_quat_from_axis_angle(axis, sw_test_rand(state, -3.1f, 3.1f));
 }
 
+/* Fills `packets` SoA packets with a random local pose for the first
+ * `joints` joints (translations in [-2, 2], random rotations, scales in
+ * [0.5, 1.5]) and identity in the other lanes. */
+static inline void sw_test_random_pose(sw_xform4* pose, uint32_t packets, uint32_t joints,
+                                       uint32_t seed) {
+    uint32_t rng = seed;
+    for (uint32_t j = 0; j < packets * 4u; ++j) {
+        sw_xform x = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+        if (j < joints) {
+            x.t = sw_vec3_make(sw_test_rand(&rng, -2, 2), sw_test_rand(&rng, -2, 2),
+                               sw_test_rand(&rng, -2, 2));
+            x.r = sw_test_rand_quat(&rng);
+            x.s = sw_vec3_make(sw_test_rand(&rng, 0.5f, 1.5f), sw_test_rand(&rng, 0.5f, 1.5f),
+                               sw_test_rand(&rng, 0.5f, 1.5f));
+        }
+        sw_pose_set(pose, j, x);
+    }
+}
+
+/* Every lane of two poses of `packets` packets within tol (rotations up to sign). */
+static inline void sw_test_pose_near(const sw_xform4* a, const sw_xform4* b, uint32_t packets,
+                                     float tol) {
+    for (uint32_t j = 0; j < packets * 4u; ++j) {
+        const sw_xform x = sw_pose_get(a, j), y = sw_pose_get(b, j);
+        sw_test_vec3_near(x.t, y.t, tol);
+        sw_test_quat_near(x.r, y.r, tol);
+        sw_test_vec3_near(x.s, y.s, tol);
+    }
+}
+
 #endif
