@@ -1508,9 +1508,38 @@ static const char* sw__iso_crash_check(int sig) {
 }
 
 /* Copies a block into its own allocation, 16-byte aligned. */
-static void* sw__iso_copy(const sw_allocator* alloc, const void* block, uint32_t size) {
-    void* p = sw_alloc(alloc, size, 16);
-    if (p) memcpy(p, block, size);
+/* Copies one block out of the child's archive (which is freed afterwards)
+ * into its own allocation and validates it with its kind's loader; *out is
+ * NULL on failure and nothing is left allocated. */
+static sw_result sw__iso_take(const sw_allocator* alloc, const void* block, uint32_t size,
+                              uint32_t kind, const void** out, sw_error* err) {
+    *out = NULL;
+    void* mem = sw_alloc(alloc, size, 16);
+    if (!mem) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    memcpy(mem, block, size);
+    sw_result r;
+    if (kind == SW_ARCHIVE_KIND_SKELETON) {
+        const sw_skeleton* o = NULL;
+        r = sw_skeleton_load(mem, size, &o, err);
+    } else if (kind == SW_ARCHIVE_KIND_CLIP) {
+        const sw_clip* o = NULL;
+        r = sw_clip_load(mem, size, &o, err);
+    } else {
+        const sw_mesh* o = NULL;
+        r = sw_mesh_load(mem, size, &o, err);
+    }
+    if (r != SW_RESULT_OK) {
+        sw_free(alloc, mem, size);
+        return r;
+    }
+    *out = mem;
+    return SW_RESULT_OK;
+}
+
+/* A zeroed array of `count` object pointers, as sw_scene holds them. */
+static void* sw__iso_array(const sw_allocator* alloc, uint32_t count) {
+    void* p = sw_alloc(alloc, count * sizeof(void*), alignof(void*));
+    if (p) memset(p, 0, count * sizeof(void*));
     return p;
 }
 
@@ -1549,56 +1578,32 @@ sw_result sw_assimp_import_file_isolated(const char* path, const sw_assimp_optio
     }
     if (r == SW_RESULT_OK) {
         const sw_skeleton* src = sw_archive_skeleton(&ar, 0);
-        void* mem = sw__iso_copy(alloc, src, src->size);
-        if (!mem) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-        if (r == SW_RESULT_OK) r = sw_skeleton_load(mem, src->size, &out->skeleton, err);
-        if (r != SW_RESULT_OK && mem) sw_free(alloc, mem, src->size);
+        const void* obj = NULL;
+        r = sw__iso_take(alloc, src, src->size, SW_ARCHIVE_KIND_SKELETON, &obj, err);
+        out->skeleton = (const sw_skeleton*)obj;
     }
+    /* The arrays are zeroed and their counts set at once, so a failure half
+     * way leaves a scene sw_scene_free releases with the right sizes. */
     if (r == SW_RESULT_OK && ar.clips_count > 0) {
-        out->clips =
-            (const sw_clip**)sw_alloc(alloc, ar.clips_count * sizeof(void*), alignof(void*));
+        out->clips = (const sw_clip**)sw__iso_array(alloc, ar.clips_count);
         if (!out->clips) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+        else out->clips_count = ar.clips_count;
         for (uint32_t i = 0; r == SW_RESULT_OK && i < ar.clips_count; ++i) {
             const sw_clip* src = sw_archive_clip(&ar, i);
-            void* mem = sw__iso_copy(alloc, src, src->size);
-            if (!mem) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-            if (r == SW_RESULT_OK) r = sw_clip_load(mem, src->size, &out->clips[i], err);
-            if (r != SW_RESULT_OK) {
-                if (mem) sw_free(alloc, mem, src->size);
-                break;
-            }
-            out->clips_count = i + 1;
-        }
-        if (r != SW_RESULT_OK && out->clips) {
-            /* sw_scene_free sizes the array by clips_count: free it here. */
-            for (uint32_t i = 0; i < out->clips_count; ++i)
-                sw_clip_destroy(out->clips[i], alloc);
-            sw_free(alloc, (void*)out->clips, ar.clips_count * sizeof(void*));
-            out->clips = NULL;
-            out->clips_count = 0;
+            const void* obj = NULL;
+            r = sw__iso_take(alloc, src, src->size, SW_ARCHIVE_KIND_CLIP, &obj, err);
+            out->clips[i] = (const sw_clip*)obj;
         }
     }
     if (r == SW_RESULT_OK && ar.meshes_count > 0) {
-        out->meshes =
-            (const sw_mesh**)sw_alloc(alloc, ar.meshes_count * sizeof(void*), alignof(void*));
+        out->meshes = (const sw_mesh**)sw__iso_array(alloc, ar.meshes_count);
         if (!out->meshes) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+        else out->meshes_count = ar.meshes_count;
         for (uint32_t i = 0; r == SW_RESULT_OK && i < ar.meshes_count; ++i) {
             const sw_mesh* src = sw_archive_mesh(&ar, i);
-            void* mem = sw__iso_copy(alloc, src, src->size);
-            if (!mem) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-            if (r == SW_RESULT_OK) r = sw_mesh_load(mem, src->size, &out->meshes[i], err);
-            if (r != SW_RESULT_OK) {
-                if (mem) sw_free(alloc, mem, src->size);
-                break;
-            }
-            out->meshes_count = i + 1;
-        }
-        if (r != SW_RESULT_OK && out->meshes) {
-            for (uint32_t i = 0; i < out->meshes_count; ++i)
-                sw_mesh_destroy(out->meshes[i], alloc);
-            sw_free(alloc, (void*)out->meshes, ar.meshes_count * sizeof(void*));
-            out->meshes = NULL;
-            out->meshes_count = 0;
+            const void* obj = NULL;
+            r = sw__iso_take(alloc, src, src->size, SW_ARCHIVE_KIND_MESH, &obj, err);
+            out->meshes[i] = (const sw_mesh*)obj;
         }
     }
     sw_isolate_result_free(&res, alloc);
