@@ -307,8 +307,11 @@ sw_result sw_jiggle_job_run(const sw_jiggle_job* job) {
             const double fk = job->dt > 0.0f ? ((double)k * h - time0) / job->dt : 1.0;
             f = (float)(fk < 0.0 ? 0.0 : fk > 1.0 ? 1.0 : fk);
         }
+        /* g[0] outside the loop: n >= 2 (validated), which aarch64 gcc 12's
+         * -Wmaybe-uninitialized cannot see. */
         sw_vec3 g[SW_CHAIN_MAX_JOINTS];
-        for (uint32_t i = 0; i < n; ++i)
+        g[0] = f >= 1.0f ? goal[0] : sw_vec3_lerp(pt[0].goal, goal[0], f);
+        for (uint32_t i = 1; i < n; ++i)
             g[i] = f >= 1.0f ? goal[i] : sw_vec3_lerp(pt[i].goal, goal[i], f);
         /* Verlet step. Damping acts on the velocity relative to the animated
          * motion over this step (u), so a chain carried along by the animation

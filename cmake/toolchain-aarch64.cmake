@@ -1,0 +1,36 @@
+# Cross build for arm64 (aarch64 Linux) with Debian 12's cross compiler; the
+# tests run under qemu-user through CMAKE_CROSSCOMPILING_EMULATOR, so plain
+# `ctest` works on an x86-64 machine.
+# Debian packages (scripts/bootstrap installs them):
+#   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+#   libcmocka-dev:arm64 (after `dpkg --add-architecture arm64`; it co-installs
+#   with the amd64 one and puts its library in /usr/lib/aarch64-linux-gnu)
+# Used by the `arm64` preset (CMakePresets.json), which builds the runtime and
+# the unit tests that need neither the tools (assimp) nor the viewer.
+
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+
+set(SINEW_AARCH64_TRIPLET aarch64-linux-gnu)
+set(CMAKE_C_COMPILER ${SINEW_AARCH64_TRIPLET}-gcc)
+# Only the C compiler exists for this target: the header compile tests'
+# C++ half is not cross built.
+set(CMAKE_CXX_COMPILER "")
+
+# The cross C library lives in /usr/aarch64-linux-gnu; arm64 packages from
+# Debian's multiarch (libcmocka-dev:arm64) in /usr/lib/aarch64-linux-gnu.
+set(SINEW_AARCH64_SYSROOT /usr/${SINEW_AARCH64_TRIPLET})
+set(CMAKE_FIND_ROOT_PATH ${SINEW_AARCH64_SYSROOT})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
+# pkg-config must see the arm64 .pc files only.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${SINEW_AARCH64_TRIPLET}/pkgconfig)
+set(ENV{PKG_CONFIG_PATH} "")
+
+# qemu-aarch64 loads the dynamic loader and libc from the cross sysroot (-L);
+# libraries it does not find there (libcmocka.so.0) come from the multiarch
+# folder through the loader's own search path.
+find_program(SINEW_QEMU_AARCH64 qemu-aarch64 REQUIRED)
+set(CMAKE_CROSSCOMPILING_EMULATOR ${SINEW_QEMU_AARCH64} -L ${SINEW_AARCH64_SYSROOT})
