@@ -8,6 +8,7 @@ int cli_compress(int argc, char** argv); /* cli/compress.c */
 int cli_demo(int argc, char** argv);     /* cli/demo.c */
 int cli_retarget(int argc, char** argv); /* cli/retarget.c */
 int cli_mirror(int argc, char** argv);   /* cli/mirror.c */
+int cli_bench(int argc, char** argv);    /* cli/bench.c */
 
 static void cli_usage(FILE* f) {
     fputs("usage: sinew VERB [ARGS]\n"
@@ -44,6 +45,9 @@ static void cli_usage(FILE* f) {
           "       [--scale S] [--to-scale S] [--no-ik] [--no-foot-lock] [--rate R] [--print-map]\n"
           "                                     carry SRC's clips onto TARGET's skeleton\n"
           "                                     (docs/retargeting.md)\n"
+          "  bench [--json] [--processes N] [--quick] [--asset FILE]\n"
+          "                                     runtime cost per character and stage against\n"
+          "                                     ozz-animation (docs/benchmarks.md)\n"
           "  help                               this text\n"
           "\n"
           "options:\n"
@@ -86,6 +90,7 @@ int main(int argc, char** argv) {
         {"play", cli_play},         {"compress", cli_compress}, {"demo", cli_demo},
         {"retarget", cli_retarget},
         {"mirror", cli_mirror},
+        {"bench", cli_bench},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);

@@ -2,7 +2,8 @@
  * output against the independent BVH parser and FK of bvh_fk.h and the
  * independent glTF evaluator of gltf_eval.h, its exit codes, and its
  * one-line failure messages naming the check; import / export / batch
- * import over assimp-testmodels. */
+ * import over assimp-testmodels; `bench --quick --json` parsed and its
+ * figures checked for consistency (no timing thresholds). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
 #include "test_util.h"
 
@@ -18,7 +19,9 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "gltf_eval.h"
 #pragma GCC diagnostic pop
+#include "sinew/showcase/character.h"
 #include "sinew/tools/gltf.h"
+#include "tools/json.h"
 
 typedef struct run_result {
     int code;
@@ -732,6 +735,247 @@ static void test_batch_all_models(void** state) {
     run_free(&r);
 }
 
+/* ---- sinew bench ---- */
+
+/* ozz-animation's figures from issue #9 (ns per character per frame; IK per
+ * solve), 8 and 1000 characters, in the verb's stage order. */
+static const struct {
+    const char* stage;
+    bool per_codec;
+    double ozz8, ozz1000;
+} bench_expect[] = {
+    {"sample_sequential", true, 244, 774}, {"sample_seek", true, 794, 936},
+    {"blend", false, 122, 365},            {"local_to_model", false, 304, 479},
+    {"two_bone_ik", false, 140, 153},      {"full_frame", true, 1473, 3011},
+};
+
+static double json_num(const sw__json* j, int32_t obj, const char* key) {
+    double v = NAN;
+    if (!sw__json_number(j, sw__json_find(j, obj, key), &v)) fail_msg("no number \"%s\"", key);
+    return v;
+}
+
+static bool json_true(const sw__json* j, int32_t obj, const char* key) {
+    bool b = false;
+    if (!sw__json_bool(j, sw__json_find(j, obj, key), &b)) fail_msg("no boolean \"%s\"", key);
+    return b;
+}
+
+static int cmp_dbl(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static void assert_rel(double a, double b, double rel) {
+    if (!(fabs(a - b) <= rel * fabs(b))) fail_msg("%.9g vs %.9g (relative %.3g)", a, b, rel);
+}
+
+/* Checks one asset of `bench --json`: every stage x count (x codec) row once,
+ * positive finite figures, median and min those of the per-process figures,
+ * ns/joint = ns / joints, ozz's figure and the ratio, one headline codec per
+ * count (the fastest full frame); the quantized error within its precision. */
+static void check_bench_asset(const sw__json* j, int32_t a, int processes, uint32_t joints) {
+    assert_int_equal((uint32_t)json_num(j, a, "joints"), joints);
+    const int32_t codecs = sw__json_find(j, a, "codecs");
+    assert_int_equal(sw__json_len(j, codecs), 2);
+    const char* codec_names[2] = {"raw", "quantized"};
+    double codec_error[2];
+    for (uint32_t k = 0; k < 2; ++k) {
+        const int32_t c = sw__json_at(j, codecs, k);
+        assert_true(sw__json_string_is(j, sw__json_find(j, c, "name"), codec_names[k]));
+        assert_true(json_num(j, c, "bytes") > 0.0);
+        codec_error[k] = json_num(j, c, "max_error");
+    }
+    assert_true(codec_error[0] == 0.0);
+    const double precision = json_num(j, sw__json_at(j, codecs, 1), "precision");
+    assert_true(codec_error[1] > 0.0 && codec_error[1] <= precision);
+
+    const int32_t rows = sw__json_find(j, a, "rows");
+    const size_t stages = sizeof bench_expect / sizeof bench_expect[0];
+    int seen[6][2][2] = {{{0}}};
+    double frame_median[2][2] = {{0}};
+    int headline[6][2][2] = {{{0}}};
+    const uint32_t n = sw__json_len(j, rows);
+    assert_int_equal(n, 2u * (3u * 2u + 3u));
+    for (uint32_t i = 0; i < n; ++i) {
+        const int32_t row = sw__json_at(j, rows, i);
+        size_t s = 0;
+        while (s < stages && !sw__json_string_is(j, sw__json_find(j, row, "stage"),
+                                                  bench_expect[s].stage))
+            ++s;
+        assert_true(s < stages);
+        const double chars = json_num(j, row, "characters");
+        assert_true(chars == 8.0 || chars == 1000.0);
+        const int ci = chars == 8.0 ? 0 : 1;
+        const int32_t codec = sw__json_find(j, row, "codec");
+        int k = 0;
+        if (bench_expect[s].per_codec) {
+            k = sw__json_string_is(j, codec, "raw") ? 0 : 1;
+            assert_true(sw__json_string_is(j, codec, codec_names[k]));
+            assert_true(json_num(j, row, "max_error") == codec_error[k]);
+        } else {
+            assert_int_equal(sw__json_type_of(j, codec), SW__JSON_PRIMITIVE);
+        }
+        ++seen[s][ci][k];
+        const double med = json_num(j, row, "median_ns"), mn = json_num(j, row, "min_ns");
+        assert_true(isfinite(med) && isfinite(mn) && mn > 0.0 && med >= mn);
+        const int32_t procs = sw__json_find(j, row, "processes");
+        assert_int_equal(sw__json_len(j, procs), (uint32_t)processes);
+        double v[16];
+        for (int p = 0; p < processes; ++p) {
+            v[p] = NAN;
+            assert_true(sw__json_number(j, sw__json_at(j, procs, (uint32_t)p), &v[p]));
+            assert_true(isfinite(v[p]) && v[p] > 0.0);
+        }
+        qsort(v, (size_t)processes, sizeof v[0], cmp_dbl);
+        const double want_med = processes % 2 ? v[processes / 2]
+                                              : 0.5 * (v[processes / 2 - 1] + v[processes / 2]);
+        assert_rel(mn, v[0], 1e-7);
+        assert_rel(med, want_med, 1e-7);
+        assert_rel(json_num(j, row, "ns_per_joint"), med / (double)joints, 1e-6);
+        assert_rel(json_num(j, row, "min_ns_per_joint"), mn / (double)joints, 1e-6);
+        const double ozz = ci == 0 ? bench_expect[s].ozz8 : bench_expect[s].ozz1000;
+        assert_true(json_num(j, row, "ozz_ns") == ozz);
+        const double ratio = json_num(j, row, "ratio");
+        assert_rel(ratio, ozz / med, 1e-6);
+        assert_true(json_true(j, row, "target_met") == (ozz / med >= 1.5));
+        headline[s][ci][k] = json_true(j, row, "headline");
+        if (s == stages - 1) frame_median[ci][k] = med;
+    }
+    for (size_t s = 0; s < stages; ++s) {
+        for (int ci = 0; ci < 2; ++ci) {
+            const int best = frame_median[ci][1] < frame_median[ci][0] ? 1 : 0;
+            for (int k = 0; k < 2; ++k) {
+                const bool exists = bench_expect[s].per_codec || k == 0;
+                assert_int_equal(seen[s][ci][k], exists ? 1 : 0);
+                if (!exists) continue;
+                assert_int_equal(headline[s][ci][k], !bench_expect[s].per_codec || k == best);
+            }
+        }
+    }
+}
+
+static int32_t bench_asset_named(const sw__json* j, int32_t assets, const char* name) {
+    for (uint32_t i = 0; i < sw__json_len(j, assets); ++i) {
+        const int32_t a = sw__json_at(j, assets, i);
+        if (sw__json_string_is(j, sw__json_find(j, a, "name"), name)) return a;
+    }
+    fail_msg("no asset \"%s\" in the bench output", name);
+    return -1;
+}
+
+/* `bench --quick --json` with no RobotExpressive to find: the built-in
+ * humanoid alone, RobotExpressive named as skipped; the text output lists
+ * every stage. */
+static void test_bench_humanoid(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    sw_scene human;
+    sw_error e;
+    assert_int_equal(sw_showcase_humanoid(NULL, &human, NULL, &e), SW_RESULT_OK);
+    const uint32_t joints = human.skeleton->joints_count;
+    sw_scene_free(&human, NULL);
+
+    const char* old = getenv("SINEW_ASSETS");
+    char* saved = old ? strdup(old) : NULL;
+    setenv("SINEW_ASSETS", g_dir, 1); /* a folder without RobotExpressive.glb */
+    run_result r = run("bench --quick --json --processes 3");
+    assert_int_equal(r.code, 0);
+    sw__json j;
+    assert_int_equal(sw__json_parse(&j, r.out, strlen(r.out), NULL, &e), SW_RESULT_OK);
+    assert_true(json_num(&j, 0, "processes") == 3.0);
+    const int32_t skipped = sw__json_find(&j, 0, "skipped");
+    assert_int_equal(sw__json_len(&j, skipped), 1);
+    char text[1024];
+    assert_true(sw__json_string(&j, sw__json_at(&j, skipped, 0), text, sizeof text, NULL));
+    assert_non_null(strstr(text, "RobotExpressive"));
+    const int32_t assets = sw__json_find(&j, 0, "assets");
+    assert_int_equal(sw__json_len(&j, assets), 1);
+    const int32_t a = bench_asset_named(&j, assets, "humanoid");
+    const int32_t chains = sw__json_find(&j, a, "chains");
+    assert_true(sw__json_string_is(&j, sw__json_at(&j, sw__json_at(&j, chains, 0), 0),
+                                   "LeftUpLeg"));
+    check_bench_asset(&j, a, 3, joints);
+    sw__json_free(&j, NULL);
+    run_free(&r);
+
+    r = run("bench --quick --processes 1");
+    assert_int_equal(r.code, 0);
+    char want[128];
+    snprintf(want, sizeof want, "humanoid: %u joints, clips walk + run", joints);
+    assert_non_null(strstr(r.out, want));
+    for (size_t s = 0; s < sizeof bench_expect / sizeof bench_expect[0]; ++s) {
+        const char* labels[] = {"sample one clip, sequential playback",
+                                "sample one clip, random seek", "blend 2 layers",
+                                "local-to-model", "two-bone IK, per solve", "full frame: "};
+        assert_non_null(strstr(r.out, labels[s]));
+    }
+    run_free(&r);
+    if (saved) {
+        setenv("SINEW_ASSETS", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("SINEW_ASSETS");
+    }
+}
+
+/* `bench --quick --json --asset RobotExpressive.glb`: both rigs, the robot
+ * with the joint count the glTF reader gives, Walking + Running, both arms. */
+static void test_bench_robot(void** state) {
+    (void)state;
+    char glb[1024], args[2048];
+    if (!cli_available() || !sw_test_asset_path(glb, sizeof glb, "RobotExpressive.glb")) return;
+    sw_scene scene;
+    sw_error e;
+    assert_int_equal(sw_gltf_read_file(glb, NULL, NULL, &scene, &e), SW_RESULT_OK);
+    const uint32_t joints = scene.skeleton->joints_count;
+    sw_scene_free(&scene, NULL);
+    snprintf(args, sizeof args, "bench --quick --json --processes 2 --asset '%s'", glb);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    sw__json j;
+    assert_int_equal(sw__json_parse(&j, r.out, strlen(r.out), NULL, &e), SW_RESULT_OK);
+    const int32_t assets = sw__json_find(&j, 0, "assets");
+    assert_int_equal(sw__json_len(&j, assets), 2);
+    assert_int_equal(sw__json_len(&j, sw__json_find(&j, 0, "skipped")), 0);
+    const int32_t a = bench_asset_named(&j, assets, "RobotExpressive");
+    const int32_t clips = sw__json_find(&j, a, "clips");
+    assert_true(sw__json_string_is(&j, sw__json_at(&j, clips, 0), "Walking"));
+    assert_true(sw__json_string_is(&j, sw__json_at(&j, clips, 1), "Running"));
+    const int32_t chains = sw__json_find(&j, a, "chains");
+    assert_true(sw__json_string_is(&j, sw__json_at(&j, sw__json_at(&j, chains, 0), 0),
+                                   "UpperArmL"));
+    assert_true(sw__json_string_is(&j, sw__json_at(&j, sw__json_at(&j, chains, 1), 2),
+                                   "Palm2R"));
+    check_bench_asset(&j, a, 2, joints);
+    sw__json_free(&j, NULL);
+    run_free(&r);
+}
+
+/* Bad command lines exit 2 with one line naming the problem; an unreadable
+ * asset exits 1. */
+static void test_bench_usage(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    const char* bad[] = {"bench --processes 0", "bench --processes", "bench --processes 2.5",
+                         "bench --processes x", "bench --frobnicate", "bench extra",
+                         "bench --asset"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        run_result r = run(bad[i]);
+        if (r.code != 2) fail_msg("%s: exit %d", bad[i], r.code);
+        assert_non_null(strstr(r.err, "sinew: bench: "));
+        assert_true(r.out[0] == '\0');
+        run_free(&r);
+    }
+    char args[1024];
+    snprintf(args, sizeof args, "bench --quick --processes 1 --asset '%s/missing.glb'", g_dir);
+    run_result r = run(args);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "missing.glb"));
+    assert_true(r.out[0] == '\0');
+    run_free(&r);
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_cli_XXXXXX");
@@ -757,6 +1001,9 @@ int main(void) {
         cmocka_unit_test(test_import_failures),
         cmocka_unit_test(test_batch_bvh_folder),
         cmocka_unit_test(test_batch_all_models),
+        cmocka_unit_test(test_bench_humanoid),
+        cmocka_unit_test(test_bench_robot),
+        cmocka_unit_test(test_bench_usage),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

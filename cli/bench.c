@@ -1,0 +1,960 @@
+/* sinew bench [--json] [--processes N] [--quick] [--asset FILE]: the runtime's cost
+ * per character, stage by stage, against ozz-animation's figures (issue #9).
+ *
+ * Rigs: RobotExpressive (--asset, else $SINEW_ASSETS/RobotExpressive.glb,
+ * else ../shared/assets/RobotExpressive.glb; skipped with a note when absent
+ * and not asked for), Walking + Running, IK on both arms; and the built-in
+ * humanoid (sw_showcase_humanoid), walk + run, IK on both legs. Each rig runs
+ * with 8 and with 1000 characters, each character with its own state (clip
+ * times at different phases, a blend weight, IK targets and caches), 1/60 s
+ * steps, one thread. Every sampling stage runs on each codec: the raw clip
+ * and the quantized clip of sinew/tools/compress.h (1 mm, ozz's default
+ * tolerance, with its measured error printed beside it).
+ *
+ * Processes: the parent runs itself (/proc/self/exe) N times with the hidden
+ * flag --child, one process after the other; a child measures every row once
+ * (the median of a few repetitions in that process) and prints tab-separated
+ * lines; the parent reports the median and the minimum over the processes. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "sinew/showcase/character.h"
+#include "sinew/tools/compress.h"
+
+int cli_bench(int argc, char** argv);
+
+static const char* cli__bench_usage =
+    "usage: sinew bench [--json] [--processes N] [--quick] [--asset FILE]";
+
+enum {
+    BENCH_STAGE_SEQUENTIAL,
+    BENCH_STAGE_SEEK,
+    BENCH_STAGE_BLEND,
+    BENCH_STAGE_L2M,
+    BENCH_STAGE_IK,
+    BENCH_STAGE_FRAME,
+    BENCH_STAGES
+};
+
+/* The rows of issue #9, with ozz-animation's figures on RobotExpressive (ns per
+ * character per frame; two-bone IK: per solve) for 8 and 1000 characters. */
+static const struct {
+    const char* key;
+    const char* label;
+    bool per_codec; /* samples clips, so runs once per codec */
+    double ozz[2];
+} bench_stages[BENCH_STAGES] = {
+    {"sample_sequential", "sample one clip, sequential playback", true, {244.0, 774.0}},
+    {"sample_seek", "sample one clip, random seek", true, {794.0, 936.0}},
+    {"blend", "blend 2 layers", false, {122.0, 365.0}},
+    {"local_to_model", "local-to-model", false, {304.0, 479.0}},
+    {"two_bone_ik", "two-bone IK, per solve", false, {140.0, 153.0}},
+    {"full_frame", "full frame: 2 samples, blend, l2m, 2 x (IK, partial l2m)", true,
+     {1473.0, 3011.0}},
+};
+
+#define BENCH_COUNTS 2
+static const uint32_t bench_counts[BENCH_COUNTS] = {8u, 1000u};
+
+#define BENCH_CODECS 2 /* raw, quantized */
+static const char* const bench_codec_names[BENCH_CODECS] = {"raw", "quantized"};
+#define BENCH_PRECISION 0.001f /* compressor precision (model units): ozz's default tolerance */
+#define BENCH_SHELL 0.1f       /* error-measure vertex distance: ozz's default distance */
+
+/* Codecs a stage runs on: every codec when it samples clips, else one. */
+static int bench_stage_codecs(int stage) {
+    return bench_stages[stage].per_codec ? BENCH_CODECS : 1;
+}
+
+#define BENCH_RIGS 2 /* RobotExpressive, humanoid */
+#define BENCH_MAX_PROCESSES 64
+#define BENCH_DT (1.0f / 60.0f)
+#define BENCH_TARGET 1.5 /* issue #9: at least 1.5x faster than ozz */
+
+/* ---- the rigs ---- */
+
+typedef struct bench_rig {
+    char name[64];
+    char file[1024]; /* "" for the built-in humanoid */
+    sw_asset asset;
+    sw_scene scene;
+    const sw_skeleton* skel;
+    const sw_clip* clips[BENCH_CODECS][2];
+    uint64_t codec_bytes[BENCH_CODECS];
+    float codec_error[BENCH_CODECS];
+    uint32_t chains[2][3]; /* start, mid, end joints of the two IK chains */
+} bench_rig;
+
+static const char* const bench_chain_names[][2][3] = {
+    {{"UpperArmL", "LowerArmL", "Palm2L"}, {"UpperArmR", "LowerArmR", "Palm2R"}},
+    {{"LeftUpLeg", "LeftLeg", "LeftFoot"}, {"RightUpLeg", "RightLeg", "RightFoot"}},
+};
+static const char* const bench_clip_names[][2] = {{"Walking", "Running"}, {"walk", "run"}};
+
+static void bench_rig_free(bench_rig* g) {
+    for (int k = 1; k < BENCH_CODECS; ++k)
+        for (int i = 0; i < 2; ++i)
+            if (g->clips[k][i]) sw_clip_destroy(g->clips[k][i], NULL);
+    if (g->file[0]) {
+        sw_asset_free(&g->asset);
+    } else {
+        sw_scene_free(&g->scene, NULL);
+    }
+    memset(g, 0, sizeof *g);
+}
+
+static const sw_clip* bench_find_clip(const sw_clip* const* clips, uint32_t n, const char* name) {
+    for (uint32_t i = 0; i < n; ++i)
+        if (strcmp(sw_clip_name(clips[i]), name) == 0) return clips[i];
+    return NULL;
+}
+
+/* Loads a rig: the file (RobotExpressive or another asset with its clip and
+ * chain names) or, with path NULL, the built-in humanoid; then the codecs. */
+static bool bench_rig_load(bench_rig* g, const char* path) {
+    memset(g, 0, sizeof *g);
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    const sw_clip* const* clips = NULL;
+    uint32_t clips_count = 0;
+    if (path) {
+        snprintf(g->file, sizeof g->file, "%s", path);
+        const sw_result r = sw_asset_open(path, NULL, &g->asset, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("bench", path, g->asset.format, r, &err);
+            g->file[0] = '\0';
+            return false;
+        }
+        const char* base = strrchr(path, '/');
+        snprintf(g->name, sizeof g->name, "%s", base ? base + 1 : path);
+        char* dot = strrchr(g->name, '.');
+        if (dot && dot != g->name) *dot = '\0';
+        g->skel = g->asset.skeleton;
+        clips = g->asset.clips;
+        clips_count = g->asset.clips_count;
+    } else {
+        const sw_result r = sw_showcase_humanoid(NULL, &g->scene, NULL, &err);
+        if (r != SW_RESULT_OK) {
+            cli_error("bench", "built-in humanoid: %s (%s)", sw_result_str(r),
+                      err.check ? err.check : "?");
+            return false;
+        }
+        snprintf(g->name, sizeof g->name, "humanoid");
+        g->skel = g->scene.skeleton;
+        clips = g->scene.clips;
+        clips_count = g->scene.clips_count;
+    }
+    const char* who = path ? path : "built-in humanoid";
+    bool found = false;
+    for (size_t s = 0; s < sizeof bench_clip_names / sizeof bench_clip_names[0] && !found; ++s) {
+        const sw_clip* a = bench_find_clip(clips, clips_count, bench_clip_names[s][0]);
+        const sw_clip* b = bench_find_clip(clips, clips_count, bench_clip_names[s][1]);
+        if (a && b) {
+            g->clips[0][0] = a;
+            g->clips[0][1] = b;
+            found = true;
+        }
+    }
+    if (!found) {
+        cli_error("bench", "%s: no clips named Walking and Running (or walk and run)", who);
+        bench_rig_free(g);
+        return false;
+    }
+    found = false;
+    for (size_t s = 0; s < sizeof bench_chain_names / sizeof bench_chain_names[0] && !found;
+         ++s) {
+        const char* const(*n)[3] = bench_chain_names[s];
+        found = sw_ik_find_two_bone(g->skel, n[0][0], n[0][1], n[0][2], g->chains[0]) ==
+                    SW_RESULT_OK &&
+                sw_ik_find_two_bone(g->skel, n[1][0], n[1][1], n[1][2], g->chains[1]) ==
+                    SW_RESULT_OK;
+    }
+    if (!found) {
+        cli_error("bench", "%s: no two-bone chains (UpperArm/LowerArm/Palm2 or "
+                           "UpLeg/Leg/Foot, left and right)", who);
+        bench_rig_free(g);
+        return false;
+    }
+    /* Codecs: raw as loaded; quantized by the compressor, its error measured. */
+    g->codec_bytes[0] = (uint64_t)g->clips[0][0]->size + g->clips[0][1]->size;
+    g->codec_error[0] = 0.0f;
+    sw_compress_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.precision = BENCH_PRECISION;
+    opt.shell = BENCH_SHELL;
+    for (int i = 0; i < 2; ++i) {
+        sw_compress_stats st;
+        const sw_result r =
+            sw_compress_clip(g->skel, g->clips[0][i], &opt, NULL, &g->clips[1][i], &st, &err);
+        if (r != SW_RESULT_OK) {
+            cli_error("bench", "%s: compressing %s: %s (%s)", who, sw_clip_name(g->clips[0][i]),
+                      sw_result_str(r), err.check ? err.check : "?");
+            bench_rig_free(g);
+            return false;
+        }
+        g->codec_bytes[1] += g->clips[1][i]->size;
+        if (st.error.max > g->codec_error[1]) g->codec_error[1] = st.error.max;
+    }
+    return true;
+}
+
+/* ---- per-character state and the stages ---- */
+
+typedef struct bench_set {
+    const bench_rig* rig;
+    uint32_t chars, packets, joints;
+    sw_xform4* pose;     /* chars * 3 poses: layer a, layer b, blended */
+    sw_mat4* model;      /* chars * joints */
+    uint32_t* cursors;   /* chars * 2 caches * cursors_per */
+    uint32_t cursors_per;
+    sw_sample_cache* cache; /* chars * 2 */
+    float* time;            /* chars * 2: clip times */
+    float* weight;          /* chars: blend weight of layer b */
+    sw_vec3* target;        /* chars * 2: IK targets */
+    sw_vec3* pole;          /* chars * 2: IK pole points */
+    uint32_t rng;
+    sw_result failed; /* first job failure */
+} bench_set;
+
+static float bench_rand(uint32_t* s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return (float)(*s >> 8) / 16777216.0f;
+}
+
+static double bench_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static sw_xform4* bench_pose(const bench_set* s, uint32_t c, uint32_t k) {
+    return s->pose + ((size_t)c * 3u + k) * s->packets;
+}
+
+static sw_mat4* bench_model(const bench_set* s, uint32_t c) {
+    return s->model + (size_t)c * s->joints;
+}
+
+static void bench_check(bench_set* s, sw_result r) {
+    if (r != SW_RESULT_OK && s->failed == SW_RESULT_OK) s->failed = r;
+}
+
+static void bench_sample(bench_set* s, const sw_clip* clip, float t, sw_sample_cache* cache,
+                         sw_xform4* out) {
+    const sw_sample_job job = {.clip = clip, .skeleton = s->rig->skel, .time = t,
+                               .cache = cache, .out = out, .out_count = s->packets};
+    bench_check(s, sw_sample_job_run(&job));
+}
+
+static void bench_blend(bench_set* s, uint32_t c) {
+    const float w = s->weight[c];
+    const sw_blend_layer layers[2] = {{.pose = bench_pose(s, c, 0), .weight = 1.0f - w},
+                                      {.pose = bench_pose(s, c, 1), .weight = w}};
+    const sw_blend_job job = {.layers = layers, .layers_count = 2,
+                              .rest_pose = sw_skeleton_rest_pose(s->rig->skel),
+                              .packets_count = s->packets, .out = bench_pose(s, c, 2),
+                              .out_count = s->packets};
+    bench_check(s, sw_blend_job_run(&job));
+}
+
+/* Local-to-model of character c's blended pose: all joints, or the sub-tree of `root`. */
+static void bench_l2m(bench_set* s, uint32_t c, bool subtree, uint32_t root) {
+    const sw_local_to_model_job job = {.skeleton = s->rig->skel, .local = bench_pose(s, c, 2),
+                                       .local_count = s->packets, .subtree = subtree,
+                                       .subtree_root = root, .out = bench_model(s, c),
+                                       .out_count = s->joints};
+    bench_check(s, sw_local_to_model_job_run(&job));
+}
+
+/* Two-bone IK of chain k of character c, written into its blended pose. */
+static void bench_ik(bench_set* s, uint32_t c, uint32_t k) {
+    const uint32_t* ch = s->rig->chains[k];
+    const sw_ik_two_bone_job job = {
+        .skeleton = s->rig->skel, .model = bench_model(s, c), .model_count = s->joints,
+        .start_joint = ch[0], .mid_joint = ch[1], .end_joint = ch[2],
+        .target = s->target[2u * c + k], .pole_mode = SW_IK_POLE_MODE_TARGET,
+        .pole = s->pole[2u * c + k], .weight = 1.0f, .pose = bench_pose(s, c, 2),
+        .pose_count = s->packets};
+    bench_check(s, sw_ik_two_bone_job_run(&job));
+}
+
+static float bench_advance(bench_set* s, uint32_t c, uint32_t layer, const sw_clip* clip) {
+    float t = s->time[2u * c + layer] + BENCH_DT;
+    if (t > clip->duration) t = clip->duration > 0.0f ? fmodf(t, clip->duration) : 0.0f;
+    s->time[2u * c + layer] = t;
+    return t;
+}
+
+static sw_vec3 bench_position(const sw_mat4* m) {
+    return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
+}
+
+static void bench_set_free(bench_set* s) {
+    free(s->pose);
+    free(s->model);
+    free(s->cursors);
+    free(s->cache);
+    free(s->time);
+    free(s->weight);
+    free(s->target);
+    free(s->pole);
+    memset(s, 0, sizeof *s);
+}
+
+/* Allocates the state of `chars` characters at random phases and weights; fills
+ * their poses (layer a, layer b, blended) and model matrices, and places each
+ * IK target a random offset (up to a quarter of the limb) from the end joint. */
+static bool bench_set_init(bench_set* s, const bench_rig* g, uint32_t chars) {
+    memset(s, 0, sizeof *s);
+    s->rig = g;
+    s->chars = chars;
+    s->packets = g->skel->packets_count;
+    s->joints = g->skel->joints_count;
+    s->rng = 0x9E3779B9u ^ chars;
+    uint32_t cursors = 1u;
+    for (int k = 0; k < BENCH_CODECS; ++k)
+        for (int i = 0; i < 2; ++i)
+            if (g->clips[k][i]->tracks_count > cursors) cursors = g->clips[k][i]->tracks_count;
+    s->cursors_per = cursors;
+    s->pose = (sw_xform4*)aligned_alloc(16, (size_t)chars * 3u * s->packets * sizeof(sw_xform4));
+    s->model = (sw_mat4*)aligned_alloc(16, (size_t)chars * s->joints * sizeof(sw_mat4));
+    s->cursors = (uint32_t*)calloc((size_t)chars * 2u * cursors, sizeof(uint32_t));
+    s->cache = (sw_sample_cache*)calloc((size_t)chars * 2u, sizeof(sw_sample_cache));
+    s->time = (float*)calloc((size_t)chars * 2u, sizeof(float));
+    s->weight = (float*)calloc(chars, sizeof(float));
+    s->target = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
+    s->pole = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
+    if (!s->pose || !s->model || !s->cursors || !s->cache || !s->time || !s->weight ||
+        !s->target || !s->pole) {
+        bench_set_free(s);
+        cli_error("bench", "out of memory");
+        return false;
+    }
+    for (uint32_t c = 0; c < chars; ++c) {
+        for (uint32_t i = 0; i < 2u; ++i) {
+            const size_t slot = 2u * (size_t)c + i;
+            sw_sample_cache_init(&s->cache[slot], s->cursors + slot * cursors, cursors);
+            s->time[slot] = bench_rand(&s->rng) * g->clips[0][i]->duration;
+            bench_sample(s, g->clips[0][i], s->time[slot], NULL, bench_pose(s, c, i));
+        }
+        s->weight[c] = bench_rand(&s->rng);
+        bench_blend(s, c);
+        bench_l2m(s, c, false, 0);
+        const sw_mat4* m = bench_model(s, c);
+        for (uint32_t k = 0; k < 2u; ++k) {
+            const uint32_t* ch = g->chains[k];
+            const sw_vec3 p0 = bench_position(&m[ch[0]]), p1 = bench_position(&m[ch[1]]),
+                          p2 = bench_position(&m[ch[2]]);
+            const float limb = sw_vec3_length(sw_vec3_sub(p1, p0)) +
+                               sw_vec3_length(sw_vec3_sub(p2, p1));
+            const sw_vec3 dir = sw_vec3_make(bench_rand(&s->rng) - 0.5f,
+                                             bench_rand(&s->rng) - 0.5f,
+                                             bench_rand(&s->rng) - 0.5f);
+            s->target[2u * c + k] = sw_vec3_add(p2, sw_vec3_scale(dir, 0.5f * limb));
+            /* Pole: beyond the mid joint, away from the start-end midpoint. */
+            const sw_vec3 mid = sw_vec3_scale(sw_vec3_add(p0, p2), 0.5f);
+            s->pole[2u * c + k] = sw_vec3_add(p1, sw_vec3_sub(p1, mid));
+        }
+    }
+    if (s->failed != SW_RESULT_OK) {
+        cli_error("bench", "%s: preparing %u characters: %s", g->name, chars,
+                  sw_result_str(s->failed));
+        bench_set_free(s);
+        return false;
+    }
+    return true;
+}
+
+/* Runs a stage `frames` times over every character; returns ns per character
+ * per frame (two-bone IK: per solve), or NAN when a job failed. */
+static double bench_stage_run(bench_set* s, int stage, int codec, uint32_t frames) {
+    const sw_clip* const* clips = s->rig->clips[codec];
+    const double t0 = bench_now_ns();
+    for (uint32_t f = 0; f < frames; ++f) {
+        for (uint32_t c = 0; c < s->chars; ++c) {
+            switch (stage) {
+            case BENCH_STAGE_SEQUENTIAL:
+                bench_sample(s, clips[0], bench_advance(s, c, 0, clips[0]), &s->cache[2u * c],
+                             bench_pose(s, c, 0));
+                break;
+            case BENCH_STAGE_SEEK:
+                bench_sample(s, clips[0], bench_rand(&s->rng) * clips[0]->duration, NULL,
+                             bench_pose(s, c, 0));
+                break;
+            case BENCH_STAGE_BLEND:
+                bench_blend(s, c);
+                break;
+            case BENCH_STAGE_L2M:
+                bench_l2m(s, c, false, 0);
+                break;
+            case BENCH_STAGE_IK:
+                bench_ik(s, c, 0);
+                bench_ik(s, c, 1);
+                break;
+            default: /* BENCH_STAGE_FRAME */
+                for (uint32_t i = 0; i < 2u; ++i)
+                    bench_sample(s, clips[i], bench_advance(s, c, i, clips[i]),
+                                 &s->cache[2u * c + i], bench_pose(s, c, i));
+                bench_blend(s, c);
+                bench_l2m(s, c, false, 0);
+                for (uint32_t k = 0; k < 2u; ++k) {
+                    bench_ik(s, c, k);
+                    bench_l2m(s, c, true, s->rig->chains[k][0]);
+                }
+                break;
+            }
+        }
+    }
+    const double ns = bench_now_ns() - t0;
+    if (s->failed != SW_RESULT_OK) return NAN;
+    const double per = stage == BENCH_STAGE_IK ? 2.0 : 1.0;
+    return ns / ((double)frames * (double)s->chars * per);
+}
+
+static int bench_cmp_double(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double bench_median(const double* v, int n) {
+    double tmp[BENCH_MAX_PROCESSES];
+    memcpy(tmp, v, sizeof(double) * (size_t)n);
+    qsort(tmp, (size_t)n, sizeof(double), bench_cmp_double);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+/* ---- the child: measures every row once, prints tab-separated lines ---- */
+
+typedef struct bench_opts {
+    bool json, quick, child;
+    int processes;
+    const char* asset; /* robot file: given, or found at the default places; NULL: none */
+    bool asset_given;
+} bench_opts;
+
+static int bench_child(const bench_opts* o) {
+    /* Character-frames per repetition, repetitions per process (median taken). */
+    const uint32_t work = o->quick ? 400u : 24000u;
+    const int reps = o->quick ? 1 : 5;
+    printf("sinew-bench\t1\n");
+    int rig_index = 0;
+    for (int rig_slot = 0; rig_slot < BENCH_RIGS; ++rig_slot) {
+        const char* path = rig_slot == 0 ? o->asset : NULL;
+        if (rig_slot == 0 && !path) continue;
+        bench_rig g;
+        if (!bench_rig_load(&g, path)) return CLI_EXIT_FAIL;
+        printf("rig\t%d\t%s\t%s\t%u\t%s\t%s", rig_slot, g.name, g.file[0] ? g.file : "-",
+               g.skel->joints_count, sw_clip_name(g.clips[0][0]), sw_clip_name(g.clips[0][1]));
+        for (int k = 0; k < 2; ++k)
+            for (int j = 0; j < 3; ++j)
+                printf("\t%s", sw_skeleton_joint_name(g.skel, g.chains[k][j]));
+        printf("\n");
+        for (int k = 0; k < BENCH_CODECS; ++k)
+            printf("codec\t%d\t%d\t%llu\t%.9g\n", rig_slot, k,
+                   (unsigned long long)g.codec_bytes[k], (double)g.codec_error[k]);
+        for (int ci = 0; ci < BENCH_COUNTS; ++ci) {
+            bench_set s;
+            if (!bench_set_init(&s, &g, bench_counts[ci])) {
+                bench_rig_free(&g);
+                return CLI_EXIT_FAIL;
+            }
+            uint32_t frames = work / s.chars;
+            if (frames < 1u) frames = 1u;
+            for (int st = 0; st < BENCH_STAGES; ++st) {
+                for (int k = 0; k < bench_stage_codecs(st); ++k) {
+                    double v[BENCH_MAX_PROCESSES];
+                    (void)bench_stage_run(&s, st, k, frames); /* warm up */
+                    for (int r = 0; r < reps; ++r)
+                        v[r] = bench_stage_run(&s, st, k, frames);
+                    if (s.failed != SW_RESULT_OK) {
+                        cli_error("bench", "%s: %s failed: %s", g.name, bench_stages[st].key,
+                                  sw_result_str(s.failed));
+                        bench_set_free(&s);
+                        bench_rig_free(&g);
+                        return CLI_EXIT_FAIL;
+                    }
+                    printf("row\t%d\t%d\t%d\t%d\t%.9g\n", rig_slot, ci, st, k,
+                           bench_median(v, reps));
+                }
+            }
+            bench_set_free(&s);
+        }
+        bench_rig_free(&g);
+        ++rig_index;
+    }
+    fflush(stdout);
+    return rig_index > 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+/* ---- the parent: runs the children, aggregates, reports ---- */
+
+typedef struct bench_meta {
+    bool present;
+    char name[64];
+    char file[1024];
+    uint32_t joints;
+    char clips[2][64];
+    char chains[2][3][64];
+    uint64_t codec_bytes[BENCH_CODECS];
+    double codec_error[BENCH_CODECS];
+} bench_meta;
+
+typedef struct bench_results {
+    bench_meta rigs[BENCH_RIGS];
+    /* [rig][count][stage][codec][process] */
+    double v[BENCH_RIGS][BENCH_COUNTS][BENCH_STAGES][BENCH_CODECS][BENCH_MAX_PROCESSES];
+    int n[BENCH_RIGS][BENCH_COUNTS][BENCH_STAGES][BENCH_CODECS];
+} bench_results;
+
+/* Splits a line at tabs in place; returns the number of fields (at most cap). */
+static int bench_split(char* line, char** f, int cap) {
+    int n = 0;
+    char* p = line;
+    while (n < cap) {
+        f[n++] = p;
+        char* t = strchr(p, '\t');
+        if (!t) break;
+        *t = '\0';
+        p = t + 1;
+    }
+    return n;
+}
+
+static bool bench_parse_child(char* text, int process, bench_results* res) {
+    bool header = false;
+    for (char* line = text; line && *line;) {
+        char* nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        char* f[16];
+        const int n = bench_split(line, f, 16);
+        if (n == 2 && strcmp(f[0], "sinew-bench") == 0) {
+            header = strcmp(f[1], "1") == 0;
+        } else if (n == 13 && strcmp(f[0], "rig") == 0) {
+            const int r = atoi(f[1]);
+            if (r < 0 || r >= BENCH_RIGS) return false;
+            bench_meta* m = &res->rigs[r];
+            m->present = true;
+            snprintf(m->name, sizeof m->name, "%s", f[2]);
+            snprintf(m->file, sizeof m->file, "%s", strcmp(f[3], "-") == 0 ? "" : f[3]);
+            m->joints = (uint32_t)strtoul(f[4], NULL, 10);
+            snprintf(m->clips[0], sizeof m->clips[0], "%s", f[5]);
+            snprintf(m->clips[1], sizeof m->clips[1], "%s", f[6]);
+            for (int k = 0; k < 2; ++k)
+                for (int j = 0; j < 3; ++j)
+                    snprintf(m->chains[k][j], sizeof m->chains[k][j], "%s", f[7 + 3 * k + j]);
+        } else if (n == 5 && strcmp(f[0], "codec") == 0) {
+            const int r = atoi(f[1]), k = atoi(f[2]);
+            if (r < 0 || r >= BENCH_RIGS || k < 0 || k >= BENCH_CODECS) return false;
+            res->rigs[r].codec_bytes[k] = strtoull(f[3], NULL, 10);
+            res->rigs[r].codec_error[k] = strtod(f[4], NULL);
+        } else if (n == 6 && strcmp(f[0], "row") == 0) {
+            const int r = atoi(f[1]), ci = atoi(f[2]), st = atoi(f[3]), k = atoi(f[4]);
+            if (r < 0 || r >= BENCH_RIGS || ci < 0 || ci >= BENCH_COUNTS || st < 0 ||
+                st >= BENCH_STAGES || k < 0 || k >= BENCH_CODECS)
+                return false;
+            const double ns = strtod(f[5], NULL);
+            if (!(ns > 0.0) || !isfinite(ns)) return false;
+            int* cnt = &res->n[r][ci][st][k];
+            if (*cnt != process) return false; /* one figure per row per process */
+            res->v[r][ci][st][k][(*cnt)++] = ns;
+        } else {
+            return false;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return header;
+}
+
+/* Runs one child process; its stdout is collected into *out (malloc'd). */
+static int bench_run_child(const bench_opts* o, char** out) {
+    int fds[2];
+    *out = NULL;
+    if (pipe(fds) != 0) return -1;
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], STDOUT_FILENO) < 0) _exit(127);
+        close(fds[1]);
+        char* args[8];
+        int a = 0;
+        args[a++] = (char*)"sinew";
+        args[a++] = (char*)"bench";
+        args[a++] = (char*)"--child";
+        if (o->quick) args[a++] = (char*)"--quick";
+        if (o->asset) {
+            args[a++] = (char*)"--asset";
+            args[a++] = (char*)o->asset;
+        }
+        args[a] = NULL;
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t cap = 4096, len = 0;
+    char* buf = (char*)malloc(cap);
+    for (;;) {
+        if (buf && len + 1024 > cap) {
+            char* grown = (char*)realloc(buf, cap * 2);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = grown;
+                cap *= 2;
+            }
+        }
+        char scratch[1024];
+        char* dst = buf ? buf + len : scratch;
+        const ssize_t got = read(fds[0], dst, 1023);
+        if (got <= 0) break;
+        if (buf) len += (size_t)got;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+    }
+    if (!buf) return -1;
+    buf[len] = '\0';
+    *out = buf;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The fastest codec of a rig at a count: the lowest full-frame median. */
+static int bench_headline_codec(const bench_results* res, int r, int ci) {
+    int best = 0;
+    double best_ns = INFINITY;
+    for (int k = 0; k < BENCH_CODECS; ++k) {
+        const int n = res->n[r][ci][BENCH_STAGE_FRAME][k];
+        const double m = n ? bench_median(res->v[r][ci][BENCH_STAGE_FRAME][k], n) : INFINITY;
+        if (m < best_ns) {
+            best_ns = m;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static double bench_min(const double* v, int n) {
+    double m = v[0];
+    for (int i = 1; i < n; ++i)
+        if (v[i] < m) m = v[i];
+    return m;
+}
+
+/* One row's figures over the processes. */
+typedef struct bench_row {
+    const double* v; /* per process */
+    int n;
+    double median, min, ozz;
+} bench_row;
+
+static bench_row bench_row_get(const bench_results* res, int r, int ci, int st, int k) {
+    bench_row row;
+    row.v = res->v[r][ci][st][k];
+    row.n = res->n[r][ci][st][k];
+    row.median = bench_median(row.v, row.n);
+    row.min = bench_min(row.v, row.n);
+    row.ozz = bench_stages[st].ozz[ci];
+    return row;
+}
+
+static void bench_machine(char* cpu, size_t cap, double* load) {
+    snprintf(cpu, cap, "unknown");
+    *load = -1.0;
+    FILE* f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "model name", 10) == 0) {
+                const char* c = strchr(line, ':');
+                if (c) {
+                    c += c[1] == ' ' ? 2 : 1;
+                    snprintf(cpu, cap, "%s", c);
+                    char* nl = strchr(cpu, '\n');
+                    if (nl) *nl = '\0';
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", load) != 1) *load = -1.0;
+        fclose(f);
+    }
+}
+
+static void bench_print_json(const bench_opts* o, const bench_results* res, const char* skipped) {
+    char cpu[256];
+    double load;
+    bench_machine(cpu, sizeof cpu, &load);
+    printf("{\n  \"processes\": %d,\n  \"quick\": %s,\n  \"dt\": ", o->processes,
+           o->quick ? "true" : "false");
+    cli_json_number(stdout, (double)BENCH_DT);
+    printf(",\n  \"threads\": 1,\n  \"machine\": {\"cpu\": ");
+    cli_json_string(stdout, cpu);
+    printf(", \"cores\": %ld, \"load\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    cli_json_number(stdout, load);
+    printf("},\n  \"ozz\": \"ozz-animation on RobotExpressive (issue #9), ns per character per "
+           "frame\",\n  \"target_ratio\": ");
+    cli_json_number(stdout, BENCH_TARGET);
+    printf(",\n  \"skipped\": [");
+    if (skipped) cli_json_string(stdout, skipped);
+    printf("],\n  \"assets\": [");
+    bool first_rig = true;
+    for (int r = 0; r < BENCH_RIGS; ++r) {
+        const bench_meta* m = &res->rigs[r];
+        if (!m->present) continue;
+        printf("%s\n    {\"name\": ", first_rig ? "" : ",");
+        first_rig = false;
+        cli_json_string(stdout, m->name);
+        printf(", \"file\": ");
+        if (m->file[0])
+            cli_json_string(stdout, m->file);
+        else
+            printf("null");
+        printf(", \"joints\": %u,\n     \"clips\": [", m->joints);
+        cli_json_string(stdout, m->clips[0]);
+        printf(", ");
+        cli_json_string(stdout, m->clips[1]);
+        printf("],\n     \"chains\": [");
+        for (int k = 0; k < 2; ++k) {
+            printf("%s[", k ? ", " : "");
+            for (int j = 0; j < 3; ++j) {
+                if (j) printf(", ");
+                cli_json_string(stdout, m->chains[k][j]);
+            }
+            printf("]");
+        }
+        printf("],\n     \"codecs\": [");
+        for (int k = 0; k < BENCH_CODECS; ++k) {
+            printf("%s\n       {\"name\": \"%s\", \"bytes\": %llu, \"max_error\": ", k ? "," : "",
+                   bench_codec_names[k], (unsigned long long)m->codec_bytes[k]);
+            cli_json_number(stdout, m->codec_error[k]);
+            if (k == 1) {
+                printf(", \"precision\": ");
+                cli_json_number(stdout, (double)BENCH_PRECISION);
+                printf(", \"shell\": ");
+                cli_json_number(stdout, (double)BENCH_SHELL);
+            }
+            printf("}");
+        }
+        printf("],\n     \"rows\": [");
+        bool first_row = true;
+        for (int ci = 0; ci < BENCH_COUNTS; ++ci) {
+            const int head = bench_headline_codec(res, r, ci);
+            for (int st = 0; st < BENCH_STAGES; ++st) {
+                for (int k = 0; k < bench_stage_codecs(st); ++k) {
+                    const bench_row row = bench_row_get(res, r, ci, st, k);
+                    const int n = row.n;
+                    const double* v = row.v;
+                    const double med = row.median, mn = row.min, ozz = row.ozz;
+                    printf("%s\n       {\"stage\": \"%s\", \"characters\": %u, \"codec\": ",
+                           first_row ? "" : ",", bench_stages[st].key, bench_counts[ci]);
+                    first_row = false;
+                    if (bench_stages[st].per_codec)
+                        printf("\"%s\", \"max_error\": ", bench_codec_names[k]);
+                    else
+                        printf("null, \"max_error\": ");
+                    if (bench_stages[st].per_codec)
+                        cli_json_number(stdout, m->codec_error[k]);
+                    else
+                        printf("null");
+                    printf(", \"headline\": %s,\n        \"median_ns\": ",
+                           !bench_stages[st].per_codec || k == head ? "true" : "false");
+                    cli_json_number(stdout, med);
+                    printf(", \"min_ns\": ");
+                    cli_json_number(stdout, mn);
+                    printf(", \"ns_per_joint\": ");
+                    cli_json_number(stdout, med / (double)m->joints);
+                    printf(", \"min_ns_per_joint\": ");
+                    cli_json_number(stdout, mn / (double)m->joints);
+                    printf(", \"ozz_ns\": ");
+                    cli_json_number(stdout, ozz);
+                    printf(", \"ratio\": ");
+                    cli_json_number(stdout, ozz / med);
+                    printf(", \"target_met\": %s,\n        \"processes\": [",
+                           ozz / med >= BENCH_TARGET ? "true" : "false");
+                    for (int p = 0; p < n; ++p) {
+                        if (p) printf(", ");
+                        cli_json_number(stdout, v[p]);
+                    }
+                    printf("]}");
+                }
+            }
+        }
+        printf("]}");
+    }
+    printf("]\n}\n");
+}
+
+static void bench_print_text(const bench_opts* o, const bench_results* res, const char* skipped) {
+    char cpu[256];
+    double load;
+    bench_machine(cpu, sizeof cpu, &load);
+    printf("sinew bench: median and min of %d process%s, ns per character per frame "
+           "(two-bone IK: per solve), 1/60 s steps, one thread%s\n",
+           o->processes, o->processes == 1 ? "" : "es",
+           o->quick ? ", --quick (short runs: rough figures)" : "");
+    printf("machine: %s, %ld cores, load %.2f (a shared machine: figures are noisy)\n", cpu,
+           sysconf(_SC_NPROCESSORS_ONLN), load);
+    printf("ozz: ozz-animation on RobotExpressive (issue #9); ratio = ozz / sinew median, "
+           "target >= %.1f\n",
+           BENCH_TARGET);
+    if (skipped) printf("skipped: %s\n", skipped);
+    for (int r = 0; r < BENCH_RIGS; ++r) {
+        const bench_meta* m = &res->rigs[r];
+        if (!m->present) continue;
+        printf("\n%s%s%s%s: %u joints, clips %s + %s, IK %s-%s-%s and %s-%s-%s\n", m->name,
+               m->file[0] ? " (" : "", m->file, m->file[0] ? ")" : "", m->joints, m->clips[0],
+               m->clips[1], m->chains[0][0], m->chains[0][1], m->chains[0][2], m->chains[1][0],
+               m->chains[1][1], m->chains[1][2]);
+        printf("  codecs: raw %llu bytes (exact); quantized %llu bytes, max error %.3g model "
+               "units (precision %g, shell %g)\n",
+               (unsigned long long)m->codec_bytes[0], (unsigned long long)m->codec_bytes[1],
+               m->codec_error[1], (double)BENCH_PRECISION, (double)BENCH_SHELL);
+        for (int ci = 0; ci < BENCH_COUNTS; ++ci) {
+            const int head = bench_headline_codec(res, r, ci);
+            printf("\n  %u characters (* = headline codec, the fastest full frame: %s)\n",
+                   bench_counts[ci], bench_codec_names[head]);
+            printf("  %-58s %-9s %9s %9s %8s %7s %6s\n", "stage", "codec", "median", "min",
+                   "ns/joint", "ozz", "ratio");
+            for (int st = 0; st < BENCH_STAGES; ++st) {
+                for (int k = 0; k < bench_stage_codecs(st); ++k) {
+                    const bench_row row = bench_row_get(res, r, ci, st, k);
+                    const double med = row.median, mn = row.min, ozz = row.ozz;
+                    const bool per = bench_stages[st].per_codec;
+                    printf("%c %-58s %-9s %9.1f %9.1f %8.2f %7.0f %5.2fx\n",
+                           per && k == head ? '*' : ' ', bench_stages[st].label,
+                           per ? bench_codec_names[k] : "-", med, mn, med / (double)m->joints,
+                           ozz, ozz / med);
+                }
+            }
+        }
+    }
+}
+
+static bool bench_parse_processes(const char* s, int* out) {
+    double v = 0.0;
+    if (!cli_parse_double(s, &v) || v != floor(v) || v < 1.0 || v > BENCH_MAX_PROCESSES) {
+        cli_error("bench", "--processes needs a whole number in [1, %d], got \"%s\"",
+                  BENCH_MAX_PROCESSES, s ? s : "");
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+static bool bench_file_exists(const char* path) {
+    FILE* f = fopen(path, "rb");
+    if (!f) return false;
+    fclose(f);
+    return true;
+}
+
+int cli_bench(int argc, char** argv) {
+    bench_opts o;
+    memset(&o, 0, sizeof o);
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            o.json = true;
+        } else if (strcmp(a, "--quick") == 0) {
+            o.quick = true;
+        } else if (strcmp(a, "--child") == 0) {
+            o.child = true;
+        } else if (strcmp(a, "--processes") == 0 || strcmp(a, "--asset") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("bench", "%s needs a value\n%s", a, cli__bench_usage);
+                return CLI_EXIT_USAGE;
+            }
+            if (strcmp(a, "--asset") == 0) {
+                o.asset = argv[++i];
+                o.asset_given = true;
+            } else if (!bench_parse_processes(argv[++i], &o.processes)) {
+                return CLI_EXIT_USAGE;
+            }
+        } else {
+            cli_error("bench", "unknown argument \"%s\"\n%s", a, cli__bench_usage);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (o.child) return bench_child(&o);
+    if (o.processes == 0) o.processes = o.quick ? 2 : 5;
+
+    /* RobotExpressive: --asset, $SINEW_ASSETS, ../shared/assets. */
+    char found[1024];
+    char skipped[1200];
+    const char* skip = NULL;
+    if (!o.asset) {
+        const char* dir = getenv("SINEW_ASSETS");
+        snprintf(found, sizeof found, "%s/RobotExpressive.glb",
+                 dir && *dir ? dir : "../shared/assets");
+        if (bench_file_exists(found)) {
+            o.asset = found;
+        } else {
+            snprintf(skipped, sizeof skipped,
+                     "RobotExpressive: %s not found (set SINEW_ASSETS or pass --asset)", found);
+            skip = skipped;
+        }
+    }
+
+    bench_results* res = (bench_results*)calloc(1, sizeof *res);
+    if (!res) {
+        cli_error("bench", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    const bool bar = isatty(STDERR_FILENO) != 0;
+    for (int p = 0; p < o.processes; ++p) {
+        if (bar) fprintf(stderr, "\rsinew bench: process %d/%d", p + 1, o.processes);
+        char* out = NULL;
+        const int code = bench_run_child(&o, &out);
+        if (code != 0 || !out || !bench_parse_child(out, p, res)) {
+            if (bar) fputc('\n', stderr);
+            if (code == 0)
+                cli_error("bench", "process %d printed unexpected output", p + 1);
+            else
+                cli_error("bench", "process %d failed (exit %d)", p + 1, code);
+            free(out);
+            free(res);
+            return CLI_EXIT_FAIL;
+        }
+        free(out);
+    }
+    if (bar) fputc('\n', stderr);
+    /* Every row must have one figure per process. */
+    for (int r = 0; r < BENCH_RIGS; ++r) {
+        if (!res->rigs[r].present) continue;
+        for (int ci = 0; ci < BENCH_COUNTS; ++ci)
+            for (int st = 0; st < BENCH_STAGES; ++st)
+                for (int k = 0; k < bench_stage_codecs(st); ++k)
+                    if (res->n[r][ci][st][k] != o.processes) {
+                        cli_error("bench", "%s: row %s missing from a process",
+                                  res->rigs[r].name, bench_stages[st].key);
+                        free(res);
+                        return CLI_EXIT_FAIL;
+                    }
+    }
+    if (o.json)
+        bench_print_json(&o, res, skip);
+    else
+        bench_print_text(&o, res, skip);
+    free(res);
+    return CLI_EXIT_OK;
+}
