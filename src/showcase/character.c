@@ -173,3 +173,26 @@ sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error*
     if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
     return SW_RESULT_OK;
 }
+
+sw_result sw_showcase_humanoid_getup(const sw_scene* humanoid, const sw_allocator* alloc,
+                                     const sw_clip* out[SW_SHOWCASE_GETUP_CLIPS], sw_error* err) {
+    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    if (!out) return SW_RESULT_INVALID_ARGUMENT;
+    for (uint32_t c = 0; c < SW_SHOWCASE_GETUP_CLIPS; ++c)
+        out[c] = NULL;
+    if (!humanoid || !humanoid->skeleton || humanoid->clips_count == 0u || !humanoid->clips ||
+        !humanoid->clips[0] || humanoid->skeleton->joints_count != SW__HUMANOID_JOINTS)
+        return SW_RESULT_INVALID_ARGUMENT;
+    for (uint32_t c = 0; c < SW_SHOWCASE_GETUP_CLIPS; ++c) {
+        const sw_result r =
+            sw__humanoid_getup_clip(humanoid->skeleton, humanoid->clips[0], c, alloc, &out[c], err);
+        if (r != SW_RESULT_OK) {
+            for (uint32_t k = 0; k < c; ++k) {
+                sw_clip_destroy(out[k], alloc);
+                out[k] = NULL;
+            }
+            return r;
+        }
+    }
+    return SW_RESULT_OK;
+}

@@ -57,5 +57,8 @@ sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, co
 /* Builds clip `index` (0 idle, 1 walk, 2 jog, 3 run); *speed = its speed (m/s). */
 sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_allocator* alloc,
                             const sw_clip** out, float* speed, sw_error* err);
+/* Builds get-up clip `index` (0 face up, 1 face down) ending in `idle`'s first pose. */
+sw_result sw__humanoid_getup_clip(const sw_skeleton* skel, const sw_clip* idle, uint32_t index,
+                                  const sw_allocator* alloc, const sw_clip** out, sw_error* err);
 
 #endif

@@ -55,6 +55,29 @@ extern "C" {
 SINEW_API sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
                                          float speeds[SW_SHOWCASE_HUMANOID_CLIPS], sw_error* err);
 
+/* Number of get-up clips of the humanoid: "getup_face_up" (from lying on
+ * the back, head toward -Z) and "getup_face_down" (from lying on the belly,
+ * head toward +Z), in that order (sw_ragdoll_facing's UP and DOWN). */
+#define SW_SHOWCASE_GETUP_CLIPS 2
+
+/* Builds the default humanoid's get-up clips into out[0] (face up) and
+ * out[1] (face down), allocated with `alloc` (NULL: libc). `humanoid` is a
+ * scene made by sw_showcase_humanoid (its skeleton and its idle clip, the
+ * first). Each clip is keyframed poses (lying, pushing up, a squat over the
+ * feet) blended with smoothstep weights and sampled at 30 Hz (linear keys),
+ * the Hips translation in model space (no root motion: the clip plays where
+ * it is placed, the ankles over model z = 0 once the feet are down); it ends
+ * exactly in the idle clip's pose at time 0, reached with zero velocity, so
+ * it hands over to idle without a pop. No joint dips more than 3 cm into the
+ * ground (y = 0) below its body's surface.
+ * Memory: free each with sw_clip_destroy and the same allocator.
+ * Fails: INVALID_ARGUMENT (NULL argument; a scene that is not the built-in
+ * humanoid: other joint count or no clips); OUT_OF_MEMORY; a builder's
+ * result with err. On failure out[] is NULL with nothing left allocated. */
+SINEW_API sw_result sw_showcase_humanoid_getup(const sw_scene* humanoid, const sw_allocator* alloc,
+                                               const sw_clip* out[SW_SHOWCASE_GETUP_CLIPS],
+                                               sw_error* err);
+
 /* Builds the default eight-legged creature: skeleton and one skinned mesh,
  * no clips. Memory and failures as sw_showcase_humanoid. */
 SINEW_API sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error* err);
