@@ -2,7 +2,7 @@
  *
  *     example_60_crowd [A.bvh] [B.bvh]
  *
- * Defaults: Debian's CMU walks 01_01.bvh and 01_03.bvh. Each character plays
+ * Defaults: Debian's CMU walks 01_01.bvh and 01_03.bvh (same skeleton). Each character plays
  * a 1D blend space between the two clips at its own blend and phase; they
  * stand on a 20 x 20 grid 1.5 m apart, and the viewpoint walks across it.
  * LOD: full detail within 8 m, every 2nd frame from 8 m, every 4th frame
@@ -17,43 +17,19 @@
 #include <time.h>
 
 #include "sinew/crowd.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/asset.h"
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
-static int load(const char* path, const char* name, sw_bvh_result* out) {
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
-    sw_bvh_options opt;
+/* Opens a BVH file (CMU units to metres) with its first clip; 1 on failure. */
+static int open_bvh(const char* path, sw_asset* out) {
+    sw_asset_options opt;
     memset(&opt, 0, sizeof opt);
-    opt.scale = 0.056444f; /* CMU units to metres */
-    opt.clip_name = name;
+    opt.scale = 0.056444f;
     sw_error err;
     memset(&err, 0, sizeof err);
-    sw_result r = sw_bvh_read(text, size, &opt, NULL, out, &err);
-    free(text);
-    if (r != SW_RESULT_OK) {
-        fprintf(stderr, "%s: %s (%s)\n", path, sw_result_str(r), err.check ? err.check : "");
+    const sw_result r = sw_asset_open(path, &opt, out, &err);
+    if (r != SW_RESULT_OK || out->clips_count == 0) {
+        fprintf(stderr, "%s: %s (%s)\n", path, sw_result_str(r), err.check ? err.check : "no clip");
+        if (r == SW_RESULT_OK) sw_asset_free(out);
         return 1;
     }
     return 0;
@@ -128,15 +104,16 @@ static int run(const sw_animator_bound* bound, sw_pool* pool, sw_mat4* models, d
 int main(int argc, char** argv) {
     const char* pa = argc > 1 ? argv[1] : "/usr/share/assimp/models/BVH/01_01.bvh";
     const char* pb = argc > 2 ? argv[2] : "/usr/share/assimp/models/BVH/01_03.bvh";
-    sw_bvh_result a, b;
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
-    if (load(pa, "A", &a) || load(pb, "B", &b)) {
-        sw_bvh_result_free(&a, NULL);
+    sw_asset a, b;
+    if (open_bvh(pa, &a)) return 1;
+    if (open_bvh(pb, &b)) {
+        sw_asset_free(&a);
         return 1;
     }
+    const sw_clip* clips[2] = {a.clips[0], b.clips[0]};
     const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
-    const sw_animator_member_desc members[] = {{"A", 0.0f, 0.0f}, {"B", 1.0f, 0.0f}};
+    const sw_animator_member_desc members[] = {{sw_clip_name(clips[0]), 0.0f, 0.0f},
+                                               {sw_clip_name(clips[1]), 1.0f, 0.0f}};
     const sw_animator_blend_space_desc spaces[] = {
         {"mix", "blend", NULL, members, 2, NULL, 0, false}};
     const sw_animator_state_desc states[] = {
@@ -150,7 +127,6 @@ int main(int argc, char** argv) {
     memset(&err, 0, sizeof err);
     if (sw_animator_create(&desc, NULL, &def, &err) != SW_RESULT_OK) return 1;
     const sw_skeleton* skel = a.skeleton;
-    const sw_clip* clips[2] = {a.clip, b.clip};
     const size_t bound_size = sw_animator_bound_size(def, skel);
     void* bound_mem = sw_alloc(NULL, bound_size, 16);
     const sw_animator_bound* bound = NULL;
@@ -193,7 +169,7 @@ int main(int argc, char** argv) {
     free(m2);
     sw_free(NULL, bound_mem, bound_size);
     sw_animator_destroy(def, NULL);
-    sw_bvh_result_free(&a, NULL);
-    sw_bvh_result_free(&b, NULL);
+    sw_asset_free(&a);
+    sw_asset_free(&b);
     return status;
 }

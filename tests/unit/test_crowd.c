@@ -77,6 +77,15 @@ static void fixture_free(fixture* f) {
     sw_scene_free(&f->scene, NULL);
 }
 
+/* A desc with only the bound object and the character count set. */
+static sw_crowd_desc basic_desc(const sw_animator_bound* bound, uint32_t count) {
+    sw_crowd_desc d;
+    memset(&d, 0, sizeof d);
+    d.bound = bound;
+    d.characters_count = count;
+    return d;
+}
+
 static sw_crowd* make_crowd(const sw_crowd_desc* d) {
     sw_crowd* c = NULL;
     sw_error err;
@@ -237,10 +246,7 @@ static void test_slicing(void** state) {
         const uint32_t frames = 6u * rate, extra = rate + 1u;
         const sw_crowd_level full = {0.0f, 1, 0};
         const sw_crowd_level sliced = {0.0f, rate, 0};
-        sw_crowd_desc d;
-        memset(&d, 0, sizeof d);
-        d.bound = f.bound;
-        d.characters_count = N;
+        sw_crowd_desc d = basic_desc(f.bound, N);
         d.levels = &full;
         d.levels_count = 1;
         sw_crowd* cf = make_crowd(&d);
@@ -339,10 +345,7 @@ static void test_slicing_clock(void** state) {
     const sw_clip* walk = sw_animator_bound_clip(f.bound, 0);
     const uint32_t rate = 4, N = 5;
     const sw_crowd_level sliced = {0.0f, rate, 0};
-    sw_crowd_desc d;
-    memset(&d, 0, sizeof d);
-    d.bound = f.bound;
-    d.characters_count = N;
+    sw_crowd_desc d = basic_desc(f.bound, N);
     d.levels = &sliced;
     d.levels_count = 1;
     sw_crowd* c = make_crowd(&d);
@@ -409,10 +412,7 @@ static void test_joint_lod(void** state) {
 
     /* character 0 at full detail, character 1 beyond 10 m with detail cut */
     const sw_crowd_level levels[] = {{0.0f, 1, 0}, {10.0f, 1, 1}};
-    sw_crowd_desc d;
-    memset(&d, 0, sizeof d);
-    d.bound = f.bound;
-    d.characters_count = 2;
+    sw_crowd_desc d = basic_desc(f.bound, 2);
     d.levels = levels;
     d.levels_count = 2;
     sw_crowd* c = make_crowd(&d);
@@ -450,10 +450,7 @@ static void test_budget(void** state) {
     fixture f;
     humanoid_fixture(&f, false);
     const sw_crowd_level levels[] = {{0.0f, 1, 0}, {10.0f, 2, 0}, {20.0f, 4, 1}};
-    sw_crowd_desc d;
-    memset(&d, 0, sizeof d);
-    d.bound = f.bound;
-    d.characters_count = 3;
+    sw_crowd_desc d = basic_desc(f.bound, 3);
     d.levels = levels;
     d.levels_count = 3;
     d.budget = 0.010f;
@@ -526,10 +523,7 @@ static void test_palette_and_memory(void** state) {
     fixture f;
     humanoid_fixture(&f, false);
     const sw_mesh* mesh = f.scene.meshes[0];
-    sw_crowd_desc d;
-    memset(&d, 0, sizeof d);
-    d.bound = f.bound;
-    d.characters_count = 4;
+    sw_crowd_desc d = basic_desc(f.bound, 4);
     d.threads = 2;
     d.inverse_bind = sw_mesh_inverse_binds(mesh);
     d.palette_joints = sw_mesh_joints(mesh);
@@ -571,10 +565,7 @@ static void test_create_checks(void** state) {
     fixture f;
     humanoid_fixture(&f, false);
     const sw_mesh* mesh = f.scene.meshes[0];
-    sw_crowd_desc good;
-    memset(&good, 0, sizeof good);
-    good.bound = f.bound;
-    good.characters_count = 2;
+    sw_crowd_desc good = basic_desc(f.bound, 2);
     sw_crowd* c = NULL;
     assert_int_equal(sw_crowd_create(&good, NULL, NULL, NULL), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_crowd_create(NULL, NULL, &c, NULL), SW_RESULT_INVALID_ARGUMENT);
@@ -682,10 +673,7 @@ static void test_robot(void** state) {
     const sw_crowd_level levels[] = {{0.0f, 1, 0}, {6.0f, 2, 1}, {12.0f, 4, 1}};
     uint64_t hashes[2][30];
     for (uint32_t threads = 1; threads <= 2; ++threads) {
-        sw_crowd_desc d;
-        memset(&d, 0, sizeof d);
-        d.bound = bound;
-        d.characters_count = 20;
+        sw_crowd_desc d = basic_desc(bound, 20);
         d.threads = 2;
         d.levels = levels;
         d.levels_count = 3;
