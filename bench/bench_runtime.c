@@ -1,15 +1,20 @@
-/* bench_runtime: per-frame runtime cost on the 31-joint CMU skeleton.
+/* bench_runtime: per-frame kernel-level runtime cost, per kernel path.
  *
- *     bench_runtime [FILE.bvh] [--runs N]
+ *     bench_runtime [FILE ...] [--runs N] [--callgrind blend|l2m PATH]
  *
+ * FILE: any file sw_asset_open reads (default: the 31-joint CMU 01_01.bvh,
+ * and $SINEW_ASSETS/RobotExpressive.glb when SINEW_ASSETS is set). Layer A
+ * samples the first clip (glTF: "Walking" when present), layer B the second
+ * (glTF: "Running"), both at different times per character.
  * Stages: sampling (sequential playback with a cache, and random seeks),
- * a 2-layer blend, local-to-model, for one character and for a batch of
- * 1000 characters at different times (each with its own cache and poses).
- * Every figure is the median over N runs (default 15) of the mean time per
- * character; printed as ns per character and ns per joint. Blend and
- * local-to-model run on each kernel path compiled in, and the
- * scalar-to-SSE2 ratio is measured in the same process. Not a test: it
- * reports, it does not gate. */
+ * a 2-layer blend and local-to-model, for 8 and for 1000 characters (each
+ * with its own cache and poses). Every figure is the median over N runs
+ * (default 15) of the mean time per character; printed as ns per character
+ * and ns per joint. Blend and local-to-model run on every kernel path this
+ * CPU supports (sw__soa_paths), in one process, with the ratio to scalar.
+ * --callgrind runs only that stage on that path, 1000 frames of 8
+ * characters, for `valgrind --tool=callgrind --toggle-collect=<job>_run_with`
+ * instruction counts. Not a test: it reports, it does not gate. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +22,7 @@
 #include <time.h>
 
 #include "runtime/internal.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/asset.h"
 
 #define BATCH 1000u
 #define MAX_RUNS 101
@@ -40,7 +45,8 @@ static double median(double* v, int n) {
 
 typedef struct bench {
     const sw_skeleton* skel;
-    const sw_clip* clip;
+    const sw_clip* clip;   /* layer A, sampled by the sampling stages */
+    const sw_clip* clip_b; /* layer B */
     uint32_t characters;
     sw_xform4* poses_a;  /* characters * packets */
     sw_xform4* poses_b;
@@ -121,10 +127,12 @@ static double measure(bench* b, stage s, const sw__soa_ops* ops, int runs) {
     return median(v, runs);
 }
 
-static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, uint32_t characters) {
+static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, const sw_clip* clip_b,
+                  uint32_t characters) {
     memset(b, 0, sizeof *b);
     b->skel = skel;
     b->clip = clip;
+    b->clip_b = clip_b;
     b->characters = characters;
     b->rng = 0x9E3779B9u;
     const size_t packets = (size_t)skel->packets_count * characters;
@@ -148,8 +156,8 @@ static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, uint32
         const sw_sample_job ja = {.clip = clip, .skeleton = skel, .time = b->times[c],
                                   .out = b->poses_a + (size_t)c * skel->packets_count,
                                   .out_count = skel->packets_count};
-        const sw_sample_job jb = {.clip = clip, .skeleton = skel,
-                                  .time = next_rand(b) * clip->duration,
+        const sw_sample_job jb = {.clip = clip_b, .skeleton = skel,
+                                  .time = next_rand(b) * clip_b->duration,
                                   .out = b->poses_b + (size_t)c * skel->packets_count,
                                   .out_count = skel->packets_count};
         if (sw_sample_job_run(&ja) != SW_RESULT_OK || sw_sample_job_run(&jb) != SW_RESULT_OK) {
@@ -173,74 +181,112 @@ static void row(const char* name, double ns, uint32_t joints) {
     printf("  %-34s %9.1f ns/character %7.2f ns/joint\n", name, ns, ns / joints);
 }
 
-int main(int argc, char** argv) {
-    const char* path = "/usr/share/assimp/models/BVH/01_01.bvh";
-    int runs = 15;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = atoi(argv[++i]);
-        } else {
-            path = argv[i];
-        }
-    }
-    if (runs < 1 || runs > MAX_RUNS) runs = 15;
+/* Index of the clip named `name`, else `fallback` (when it exists), else 0. */
+static uint32_t pick_clip(const sw_asset* a, const char* name, uint32_t fallback) {
+    int32_t i = sw_asset_find_clip(a, name);
+    if (i >= 0) return (uint32_t)i;
+    return fallback < a->clips_count ? fallback : 0u;
+}
 
-    FILE* f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "bench: cannot open %s (install assimp-testmodels)\n", path);
-        return 1;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char* text = n > 0 ? malloc((size_t)n) : NULL;
-    if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        fprintf(stderr, "bench: cannot read %s\n", path);
-        return 1;
-    }
-    fclose(f);
-    sw_bvh_result bvh = {0};
+static int bench_file(const char* path, int runs, const char* cg_stage, const char* cg_path) {
+    sw_asset asset;
     sw_error err = {0};
-    if (sw_bvh_read(text, (size_t)n, NULL, NULL, &bvh, &err) != SW_RESULT_OK) {
-        fprintf(stderr, "bench: %s: %s\n", path, err.check ? err.check : "read failed");
+    if (sw_asset_open(path, NULL, &asset, &err) != SW_RESULT_OK || asset.clips_count == 0) {
+        fprintf(stderr, "bench: %s: %s\n", path, err.check ? err.check : "no clip");
         return 1;
     }
-    free(text);
+    const sw_skeleton* skel = asset.skeleton;
+    const sw_clip* ca = asset.clips[pick_clip(&asset, "Walking", 0)];
+    const sw_clip* cb = asset.clips[pick_clip(&asset, "Running", 1)];
+    const uint32_t joints = skel->joints_count;
+    uint32_t paths_count;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
 
-    const uint32_t joints = bvh.skeleton->joints_count;
-    printf("sinew runtime benchmark: %s, %u joints, %u tracks, %u frames\n", path, joints,
-           bvh.clip->tracks_count, bvh.frames_read);
+    if (cg_stage) {
+        const sw__soa_ops* ops = NULL;
+        for (uint32_t p = 0; p < paths_count; ++p)
+            if (strcmp(paths[p]->name, cg_path) == 0) ops = paths[p];
+        if (!ops) {
+            fprintf(stderr, "bench: no path %s on this CPU\n", cg_path);
+            sw_asset_free(&asset);
+            return 1;
+        }
+        bench b;
+        setup(&b, skel, ca, cb, 8);
+        run_stage(&b, STAGE_BLEND, ops, 1); /* the blended pose l2m reads */
+        run_stage(&b, strcmp(cg_stage, "blend") == 0 ? STAGE_BLEND : STAGE_L2M, ops, 1000);
+        printf("%s %s on %s: 8000 runs, %u packets each\n", cg_stage, ops->name, path,
+               skel->packets_count);
+        teardown(&b);
+        sw_asset_free(&asset);
+        return 0;
+    }
+
+    printf("\n%s: %u joints (%u packets), clips \"%s\" and \"%s\"\n", path, joints,
+           skel->packets_count, sw_clip_name(ca), sw_clip_name(cb));
     printf("median of %d runs; ns per character per frame and per joint\n", runs);
-
-    const sw__soa_ops* paths[2] = {&sw__soa_scalar, NULL};
-#if SINEW_HAS_SSE2
-    paths[1] = &sw__soa_sse2;
-#endif
-    const uint32_t sizes[2] = {1, BATCH};
+    const uint32_t sizes[2] = {8, BATCH};
     for (int si = 0; si < 2; ++si) {
         bench b;
-        setup(&b, bvh.skeleton, bvh.clip, sizes[si]);
-        printf("\n%u character%s:\n", sizes[si], sizes[si] > 1 ? "s at different times" : "");
+        setup(&b, skel, ca, cb, sizes[si]);
+        printf("%u characters at different times:\n", sizes[si]);
         row("sample, sequential (cache)", measure(&b, STAGE_SEQUENTIAL, NULL, runs), joints);
         row("sample, random seek", measure(&b, STAGE_SEEK, NULL, runs), joints);
-        double blend[2] = {0, 0}, l2m[2] = {0, 0};
-        for (int p = 0; p < 2; ++p) {
-            if (!paths[p]) continue;
+        double blend[8] = {0}, l2m[8] = {0};
+        for (uint32_t p = 0; p < paths_count && p < 8; ++p) {
             char name[64];
             blend[p] = measure(&b, STAGE_BLEND, paths[p], runs);
             snprintf(name, sizeof name, "blend 2 layers (%s)", paths[p]->name);
             row(name, blend[p], joints);
+        }
+        for (uint32_t p = 0; p < paths_count && p < 8; ++p) {
+            char name[64];
             l2m[p] = measure(&b, STAGE_L2M, paths[p], runs);
             snprintf(name, sizeof name, "local-to-model (%s)", paths[p]->name);
             row(name, l2m[p], joints);
         }
-        if (paths[1]) {
-            printf("  scalar/sse2 ratio: blend %.2fx, local-to-model %.2fx\n", blend[0] / blend[1],
-                   l2m[0] / l2m[1]);
-        }
+        for (uint32_t p = 1; p < paths_count && p < 8; ++p)
+            printf("  scalar/%s ratio: blend %.2fx, local-to-model %.2fx\n", paths[p]->name,
+                   blend[0] / blend[p], l2m[0] / l2m[p]);
         teardown(&b);
     }
-    sw_bvh_result_free(&bvh, NULL);
+    sw_asset_free(&asset);
     return 0;
+}
+
+int main(int argc, char** argv) {
+    const char* files[16];
+    int files_count = 0, runs = 15;
+    const char* cg_stage = NULL;
+    const char* cg_path = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--callgrind") == 0 && i + 2 < argc) {
+            cg_stage = argv[++i];
+            cg_path = argv[++i];
+        } else if (files_count < 16) {
+            files[files_count++] = argv[i];
+        }
+    }
+    if (runs < 1 || runs > MAX_RUNS) runs = 15;
+    static char robot[4096];
+    if (files_count == 0) {
+        files[files_count++] = "/usr/share/assimp/models/BVH/01_01.bvh";
+        const char* assets = getenv("SINEW_ASSETS");
+        if (assets && *assets) {
+            snprintf(robot, sizeof robot, "%s/RobotExpressive.glb", assets);
+            files[files_count++] = robot;
+        }
+    }
+    uint32_t paths_count;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
+    if (!cg_stage) {
+        printf("sinew runtime benchmark; kernel paths on this CPU:");
+        for (uint32_t p = 0; p < paths_count; ++p) printf(" %s", paths[p]->name);
+        printf("\n");
+    }
+    int rc = 0;
+    for (int f = 0; f < files_count; ++f) rc |= bench_file(files[f], runs, cg_stage, cg_path);
+    return rc;
 }

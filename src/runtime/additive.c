@@ -1,6 +1,4 @@
 /* Additive jobs: deltas of a pose against a reference, and applying them. */
-#include <string.h>
-
 #include "internal.h"
 
 sw_result sw_make_additive_job_validate(const sw_make_additive_job* job) {
@@ -19,8 +17,7 @@ sw_result sw_make_additive_job_validate(const sw_make_additive_job* job) {
 sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job, const sw__soa_ops* ops) {
     sw_result r = sw_make_additive_job_validate(job);
     if (r != SW_RESULT_OK) return r;
-    for (uint32_t p = 0; p < job->packets_count; ++p)
-        ops->additive_make(&job->pose[p], &job->reference[p], &job->out[p]);
+    ops->additive_make(job->pose, job->reference, job->out, job->packets_count);
     return SW_RESULT_OK;
 }
 
@@ -51,13 +48,8 @@ sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job,
                                           const sw__soa_ops* ops) {
     sw_result r = sw_apply_additive_job_validate(job);
     if (r != SW_RESULT_OK) return r;
-    for (uint32_t p = 0; p < job->packets_count; ++p) {
-        float w[4];
-        for (uint32_t lane = 0; lane < 4u; ++lane)
-            w[lane] = job->weight * (job->joint_weights ? job->joint_weights[p * 4u + lane] : 1.0f);
-        if (job->out != job->base) job->out[p] = job->base[p];
-        ops->additive_apply(&job->out[p], &job->delta[p], w);
-    }
+    ops->additive_apply(job->base, job->delta, job->weight, job->joint_weights, false, job->out,
+                        job->packets_count);
     return SW_RESULT_OK;
 }
 

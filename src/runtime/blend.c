@@ -1,6 +1,4 @@
 /* The blending job: weighted normal layers, rest-pose fill, additive layers. */
-#include <string.h>
-
 #include "internal.h"
 
 static bool sw__blend_finite(float x) {
@@ -43,44 +41,27 @@ sw_result sw_blend_job_validate(const sw_blend_job* job) {
     return SW_RESULT_OK;
 }
 
-/* Per-lane weights of layer l for packet p: weight * joint weight, with joint
- * weights clamped to [0, 1] (NaN counts as 0). */
-static void sw__blend_lane_weights(const sw_blend_layer* l, uint32_t p, float w[4]) {
-    for (uint32_t lane = 0; lane < 4u; ++lane) {
-        float jw = 1.0f;
-        if (l->joint_weights) {
-            jw = l->joint_weights[p * 4u + lane];
-            jw = jw >= 0.0f ? (jw <= 1.0f ? jw : 1.0f) : 0.0f;
-        }
-        w[lane] = l->weight * jw;
-    }
-}
-
 sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops) {
     sw_result r = sw_blend_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
-
-    for (uint32_t p = 0; p < job->packets_count; ++p) {
-        sw_xform4* acc = &job->out[p];
-        memset(acc, 0, sizeof(*acc));
-        float wsum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        float w[4];
-        for (uint32_t i = 0; i < job->layers_count; ++i) {
-            const sw_blend_layer* l = &job->layers[i];
-            if (l->mode != SW_BLEND_MODE_DEFAULT || l->weight == 0.0f) continue;
-            sw__blend_lane_weights(l, p, w);
-            ops->blend_add(acc, &l->pose[p], w);
-            for (uint32_t lane = 0; lane < 4u; ++lane)
-                wsum[lane] += w[lane];
-        }
-        ops->blend_finish(acc, wsum, &job->rest_pose[p], threshold);
-        for (uint32_t i = 0; i < job->layers_count; ++i) {
-            const sw_blend_layer* l = &job->layers[i];
-            if (l->mode != SW_BLEND_MODE_ADDITIVE || l->weight == 0.0f) continue;
-            sw__blend_lane_weights(l, p, w);
-            ops->additive_apply(acc, &l->pose[p], w);
-        }
+    /* Normal layers in one fused pass, then each additive layer in place. */
+    sw__blend_input normal[SW_BLEND_MAX_LAYERS];
+    uint32_t normal_count = 0;
+    for (uint32_t i = 0; i < job->layers_count; ++i) {
+        const sw_blend_layer* l = &job->layers[i];
+        if (l->mode != SW_BLEND_MODE_DEFAULT || l->weight == 0.0f) continue;
+        normal[normal_count].pose = l->pose;
+        normal[normal_count].joint_weights = l->joint_weights;
+        normal[normal_count].weight = l->weight;
+        ++normal_count;
+    }
+    ops->blend(normal, normal_count, job->rest_pose, threshold, job->out, job->packets_count);
+    for (uint32_t i = 0; i < job->layers_count; ++i) {
+        const sw_blend_layer* l = &job->layers[i];
+        if (l->mode != SW_BLEND_MODE_ADDITIVE || l->weight == 0.0f) continue;
+        ops->additive_apply(job->out, l->pose, l->weight, l->joint_weights, true, job->out,
+                            job->packets_count);
     }
     return SW_RESULT_OK;
 }

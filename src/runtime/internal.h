@@ -5,43 +5,73 @@
 
 #include "sinew/sinew.h"
 
+/* SSE2 intrinsics usable without extra flags (codec_quantized.c). */
 #if !defined(SINEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define SINEW_HAS_SSE2 1
 #else
 #define SINEW_HAS_SSE2 0
 #endif
 
-/* Kernels over SoA packets. Every path (scalar reference, SSE2) implements
- * the same contract; tests run both and require agreement within 1e-6. */
+/* Whole-array kernels over SoA packets. Every path (the scalar reference in
+ * soa_scalar.c; soa_simd.c compiled once per instruction set: sse2, sse41,
+ * avx2 on x86, neon, wasm128) implements the same contracts; tests run every
+ * path and require agreement with scalar within the tolerance stated in
+ * tests/unit/test_soa.c. Kernels do not validate: the jobs do. Pointers to
+ * sw_xform4 are 16-byte aligned; sw_mat4 pointers need only 4-byte alignment.
+ * No output may alias an input unless the contract says so. */
+typedef struct sw__blend_input {
+    const sw_xform4* pose;      /* n packets */
+    const float* joint_weights; /* NULL or n * 4 floats, clamped to [0, 1], NaN as 0 */
+    float weight;               /* > 0, finite */
+} sw__blend_input;
+
 typedef struct sw__soa_ops {
-    const char* name; /* "scalar", "sse2" */
-    /* The 4 lanes of `in` as column-major matrices (t + r * (s * p)). */
-    void (*to_mat4)(const sw_xform4* in, sw_mat4 out[4]);
-    /* out = a * b. out may not alias a or b. */
-    void (*mat4_mul)(const sw_mat4* a, const sw_mat4* b, sw_mat4* out);
-    /* acc += w * in per lane; the rotation of `in` is negated in lanes where
-     * dot(acc.r, in.r) < 0 before being added. */
-    void (*blend_add)(sw_xform4* acc, const sw_xform4* in, const float w[4]);
-    /* Finishes a normal blend: per lane, with W = wsum[lane] and
-     * fill = max(0, threshold - W), result = (acc + fill * rest) / max(W, threshold)
-     * for translation and scale; rotation = normalize(acc.r + fill * rest.r
-     * with rest.r brought to acc.r's hemisphere). threshold > 0. */
-    void (*blend_finish)(sw_xform4* acc, const float wsum[4], const sw_xform4* rest,
-                         float threshold);
-    /* io = io with delta applied at weight w per lane:
-     * t += w * dt; r = normalize(r * nlerp(identity, dr, w)) with dr taken on
-     * the hemisphere w >= 0; s *= 1 + w * (ds - 1). */
-    void (*additive_apply)(sw_xform4* io, const sw_xform4* delta, const float w[4]);
-    /* out = delta of pose against ref: t = pose.t - ref.t,
-     * r = conj(ref.r) * pose.r, s = pose.s / ref.s (1 where ref.s == 0). */
-    void (*additive_make)(const sw_xform4* pose, const sw_xform4* ref, sw_xform4* out);
+    const char* name; /* "scalar", "sse2", "sse41", "avx2", "neon", "wasm128" */
+    /* Normal blend of n packets, per lane: with w_i = weight_i * joint weight,
+     * W = sum w_i, acc = sum w_i * pose_i (each rotation first brought to the
+     * hemisphere of the rotation accumulated so far: negated where
+     * dot(acc.r, pose_i.r) < 0), fill = max(0, threshold - W) and
+     * D = max(W, threshold): t, s = (acc + fill * rest) / D and
+     * r = normalize(acc.r + fill * rest.r, rest.r on acc.r's hemisphere; identity
+     * when the length is 0 or not finite). count <= SW_BLEND_MAX_LAYERS (0: rest
+     * pose), threshold > 0. */
+    void (*blend)(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
+                  float threshold, sw_xform4* out, uint32_t n);
+    /* out = base with delta applied at per-lane weight w = weight * joint weight
+     * (joint_weights NULL: 1; with clamp_joint_weights they are clamped to
+     * [0, 1], NaN as 0): t += w * dt; r = normalize(r * (w * dr' + (1 - w) *
+     * identity)) with dr' = dr on the hemisphere dr.w >= 0; s *= 1 + w * (ds - 1).
+     * out may equal base (in place). */
+    void (*additive_apply)(const sw_xform4* base, const sw_xform4* delta, float weight,
+                           const float* joint_weights, bool clamp_joint_weights, sw_xform4* out,
+                           uint32_t n);
+    /* out = delta of pose against ref: t = pose.t - ref.t, r = conj(ref.r) * pose.r,
+     * s = pose.s / ref.s (1 where ref.s == 0). */
+    void (*additive_make)(const sw_xform4* pose, const sw_xform4* ref, sw_xform4* out,
+                          uint32_t n);
+    /* out = a + u * (b - a) for translation and scale; rotation
+     * normalize(a.r + u * (b.r' - a.r)) with b.r' = b.r on a.r's hemisphere
+     * (identity when the length is 0 or not finite). out may equal a or b. */
+    void (*interp)(const sw_xform4* a, const sw_xform4* b, float u, sw_xform4* out, uint32_t n);
+    /* Model matrices of a parent-first skeleton: for each joint j in
+     * [first, joints_count) that is in `subset` (a bitset, bit j of word j / 32;
+     * NULL: all), out[j] = M * L with L = t + r * (s * p) of local (column-major)
+     * and M = out[parents[j]] (computed earlier or already valid),
+     * *root when parents[j] < 0 and root is set, identity otherwise. */
+    void (*local_to_model)(const sw_xform4* local, const int16_t* parents, uint32_t joints_count,
+                           uint32_t first, const uint32_t* subset, const sw_mat4* root,
+                           sw_mat4* out);
+    /* out[i] = model[joints ? joints[i] : i] * inverse_bind[i] for i < n (full 4x4). */
+    void (*skinning)(const sw_mat4* model, const uint16_t* joints, const sw_mat4* inverse_bind,
+                     sw_mat4* out, uint32_t n);
 } sw__soa_ops;
 
+/* The scalar reference path (always compiled). */
 extern const sw__soa_ops sw__soa_scalar;
-#if SINEW_HAS_SSE2
-extern const sw__soa_ops sw__soa_sse2;
-#endif
-/* The fastest path compiled in (SSE2 where available, else scalar). */
+/* Every path compiled in and supported by this CPU, scalar first, fastest
+ * last; *count gets their number (>= 1). Static storage, never NULL. */
+const sw__soa_ops* const* sw__soa_paths(uint32_t* count);
+/* The fastest path supported by this CPU (last of sw__soa_paths). */
 const sw__soa_ops* sw__soa_best(void);
 
 /* Job runners with an explicit kernel path, for tests and benchmarks. The
@@ -53,6 +83,7 @@ sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job,
                                          const sw__soa_ops* ops);
 sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job,
                                           const sw__soa_ops* ops);
+sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
 
 /* True when [a, a + an) and [b, b + bn) share a byte. */
 static inline bool sw__overlaps(const void* a, size_t an, const void* b, size_t bn) {

@@ -29,46 +29,25 @@ sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
     sw_result r = sw_local_to_model_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     const sw_skeleton* skel = job->skeleton;
-    const int16_t* parents = sw_skeleton_parents(skel);
     const uint32_t n = skel->joints_count;
-    const uint32_t first = job->subtree ? job->subtree_root : 0u;
-    SINEW_ALIGN16 sw_mat4 local[4];
+    if (!job->subtree) {
+        ops->local_to_model(job->local, sw_skeleton_parents(skel), n, 0, NULL, job->root_transform,
+                            job->out);
+        return SW_RESULT_OK;
+    }
     /* Sub-tree membership, one bit per joint (parent-first order means a
      * joint after the sub-tree root belongs to it iff its parent does). */
+    const int16_t* parents = sw_skeleton_parents(skel);
+    const uint32_t first = job->subtree_root;
     uint32_t in_subtree[SW_SKELETON_MAX_JOINTS / 32u];
-    if (job->subtree) {
-        memset(in_subtree, 0, sizeof(in_subtree));
-        in_subtree[first >> 5] |= 1u << (first & 31u);
+    memset(in_subtree, 0, sizeof(uint32_t) * ((n + 31u) / 32u));
+    in_subtree[first >> 5] |= 1u << (first & 31u);
+    for (uint32_t j = first + 1u; j < n; ++j) {
+        const int32_t parent = parents[j];
+        if (parent >= 0 && (in_subtree[(uint32_t)parent >> 5] & (1u << ((uint32_t)parent & 31u))))
+            in_subtree[j >> 5] |= 1u << (j & 31u);
     }
-
-    for (uint32_t p = first >> 2; p < skel->packets_count; ++p) {
-        uint32_t lanes = 0; /* bit per lane to compute */
-        for (uint32_t lane = 0; lane < 4u; ++lane) {
-            const uint32_t j = p * 4u + lane;
-            if (j >= n) continue;
-            if (job->subtree && j != first) {
-                const int32_t parent = parents[j];
-                if (parent < 0 ||
-                    !(in_subtree[(uint32_t)parent >> 5] & (1u << ((uint32_t)parent & 31u))))
-                    continue;
-                in_subtree[j >> 5] |= 1u << (j & 31u);
-            }
-            lanes |= 1u << lane;
-        }
-        if (!lanes) continue;
-        ops->to_mat4(&job->local[p], local);
-        for (uint32_t lane = 0; lane < 4u; ++lane) {
-            if (!(lanes & (1u << lane))) continue;
-            const uint32_t j = p * 4u + lane;
-            const int32_t parent = parents[j];
-            if (parent >= 0)
-                ops->mat4_mul(&job->out[parent], &local[lane], &job->out[j]);
-            else if (job->root_transform)
-                ops->mat4_mul(job->root_transform, &local[lane], &job->out[j]);
-            else
-                job->out[j] = local[lane];
-        }
-    }
+    ops->local_to_model(job->local, parents, n, first, in_subtree, job->root_transform, job->out);
     return SW_RESULT_OK;
 }
 

@@ -20,13 +20,13 @@ sw_result sw_skinning_job_validate(const sw_skinning_job* job) {
     return SW_RESULT_OK;
 }
 
-sw_result sw_skinning_job_run(const sw_skinning_job* job) {
+sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops) {
     sw_result r = sw_skinning_job_validate(job);
     if (r != SW_RESULT_OK) return r;
-    const sw__soa_ops* ops = sw__soa_best();
-    for (uint32_t i = 0; i < job->count; ++i) {
-        const uint32_t j = job->joints ? job->joints[i] : i;
-        ops->mat4_mul(&job->model[j], &job->inverse_bind[i], &job->out[i]);
-    }
+    ops->skinning(job->model, job->joints, job->inverse_bind, job->out, job->count);
     return SW_RESULT_OK;
+}
+
+sw_result sw_skinning_job_run(const sw_skinning_job* job) {
+    return sw__skinning_job_run_with(job, sw__soa_best());
 }

@@ -141,30 +141,48 @@ static void test_subtree(void** state) {
     sw_skeleton_destroy(skel, NULL);
 }
 
-/* Scalar and SSE2 kernels agree within 1e-5 relative (translations ~10, chains of 5). */
+/* Every kernel path (sw__soa_paths) agrees with scalar within 1e-5 relative
+ * (translations ~10, chains of 5): the whole skeleton, then a sub-tree below
+ * each joint recomputed from a second pose on top of that result. */
 static void test_kernel_paths_agree(void** state) {
     (void)state;
-#if SINEW_HAS_SSE2
+    static sw_mat4 s_out[JOINTS];
+    uint32_t paths_count;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
     const sw_skeleton* skel = make_skeleton();
     const sw_mat4 root = make_root();
     for (int trial = 0; trial < 20; ++trial) {
-        random_pose(g_local, 300u + (uint32_t)trial);
-        sw_local_to_model_job job = {.skeleton = skel,
-                                     .local = g_local,
-                                     .local_count = PACKETS,
-                                     .root_transform = (trial & 1) ? &root : NULL,
-                                     .out = g_out,
-                                     .out_count = JOINTS};
-        assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar), SW_RESULT_OK);
-        job.out = g_out2;
-        assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_sse2), SW_RESULT_OK);
-        for (uint32_t j = 0; j < JOINTS; ++j)
-            expect_mat_rel(&g_out[j], &g_out2[j], 1e-5);
+        for (uint32_t k = 1; k < paths_count; ++k) {
+            random_pose(g_local, 300u + (uint32_t)trial);
+            sw_local_to_model_job job = {.skeleton = skel,
+                                         .local = g_local,
+                                         .local_count = PACKETS,
+                                         .root_transform = (trial & 1) ? &root : NULL,
+                                         .out = g_out,
+                                         .out_count = JOINTS};
+            assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar),
+                             SW_RESULT_OK);
+            job.out = g_out2;
+            assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
+            for (uint32_t j = 0; j < JOINTS; ++j)
+                expect_mat_rel(&g_out[j], &g_out2[j], 1e-5);
+
+            const uint32_t sr = (uint32_t)trial % JOINTS;
+            random_pose(g_local, 900u + (uint32_t)trial);
+            memcpy(s_out, g_out, sizeof(s_out));
+            job.subtree = true;
+            job.subtree_root = sr;
+            job.out = g_out;
+            assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar),
+                             SW_RESULT_OK);
+            job.out = s_out;
+            assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
+            for (uint32_t j = 0; j < JOINTS; ++j)
+                expect_mat_rel(&g_out[j], &s_out[j], 1e-5);
+        }
     }
+    if (paths_count == 1) print_message("only the scalar path is compiled in\n");
     sw_skeleton_destroy(skel, NULL);
-#else
-    skip();
-#endif
 }
 
 /* ---- validity table ---- */
