@@ -93,10 +93,26 @@ static inline sw__m4 sw__m4_andnot(sw__m4 a, sw__m4 b) { return _mm_andnot_ps(b,
 static inline int sw__m4_bits(sw__m4 m) { return _mm_movemask_ps(m); }
 
 static inline float sw__v4_lane0(sw__v4 v) { return _mm_cvtss_f32(v); }
+#if defined(__AVX__)
 static inline sw__v4 sw__v4_splat0(sw__v4 v) { return _mm_shuffle_ps(v, v, 0x00); }
 static inline sw__v4 sw__v4_splat1(sw__v4 v) { return _mm_shuffle_ps(v, v, 0x55); }
 static inline sw__v4 sw__v4_splat2(sw__v4 v) { return _mm_shuffle_ps(v, v, 0xAA); }
 static inline sw__v4 sw__v4_splat3(sw__v4 v) { return _mm_shuffle_ps(v, v, 0xFF); }
+#else
+/* pshufd: non-destructive, and folds a load (one instruction from memory). */
+static inline sw__v4 sw__v4_splat0(sw__v4 v) {
+    return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), 0x00));
+}
+static inline sw__v4 sw__v4_splat1(sw__v4 v) {
+    return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), 0x55));
+}
+static inline sw__v4 sw__v4_splat2(sw__v4 v) {
+    return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), 0xAA));
+}
+static inline sw__v4 sw__v4_splat3(sw__v4 v) {
+    return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), 0xFF));
+}
+#endif
 
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
 #if defined(__SSE4_1__)

@@ -66,18 +66,37 @@ static inline sw__v4 sw__clamp01(sw__v4 jw) {
     return sw__v4_min(jw, sw__v4_set1(1.0f));
 }
 
+/* Per-lane weight of a blend layer for packet p. */
+static inline sw__v4 sw__layer_weight(const sw__blend_input* in, uint32_t p) {
+    const sw__v4 w = sw__v4_set1(in->weight);
+    if (!in->joint_weights) return w;
+    return sw__v4_mul(w, sw__clamp01(sw__v4_loadu(in->joint_weights + (size_t)p * 4u)));
+}
+
 static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
                            float threshold, sw_xform4* out, uint32_t n) {
     const sw__v4 zero = sw__v4_zero(), thr = sw__v4_set1(threshold);
     for (uint32_t p = 0; p < n; ++p) {
+        /* The first layer sets the accumulator (nothing to align with yet). */
         sw__x4 a = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
         sw__v4 wsum = zero;
-        for (uint32_t i = 0; i < count; ++i) {
-            const sw__blend_input* in = &layers[i];
-            const sw_xform4* x = &in->pose[p];
-            sw__v4 w = sw__v4_set1(in->weight);
-            if (in->joint_weights)
-                w = sw__v4_mul(w, sw__clamp01(sw__v4_loadu(in->joint_weights + (size_t)p * 4u)));
+        if (count > 0) {
+            const sw_xform4* x = &layers[0].pose[p];
+            wsum = sw__layer_weight(&layers[0], p);
+            a.tx = sw__v4_mul(wsum, SW__LD(x, tx));
+            a.ty = sw__v4_mul(wsum, SW__LD(x, ty));
+            a.tz = sw__v4_mul(wsum, SW__LD(x, tz));
+            a.rx = sw__v4_mul(wsum, SW__LD(x, rx));
+            a.ry = sw__v4_mul(wsum, SW__LD(x, ry));
+            a.rz = sw__v4_mul(wsum, SW__LD(x, rz));
+            a.rw = sw__v4_mul(wsum, SW__LD(x, rw));
+            a.sx = sw__v4_mul(wsum, SW__LD(x, sx));
+            a.sy = sw__v4_mul(wsum, SW__LD(x, sy));
+            a.sz = sw__v4_mul(wsum, SW__LD(x, sz));
+        }
+        for (uint32_t i = 1; i < count; ++i) {
+            const sw_xform4* x = &layers[i].pose[p];
+            const sw__v4 w = sw__layer_weight(&layers[i], p);
             const sw__v4 xrx = SW__LD(x, rx), xry = SW__LD(x, ry);
             const sw__v4 xrz = SW__LD(x, rz), xrw = SW__LD(x, rw);
             const sw__v4 d = sw__dot(a.rx, a.ry, a.rz, a.rw, xrx, xry, xrz, xrw);
@@ -234,6 +253,40 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
     sw__v4_store(m[11], SW__LD(in, tz));
 }
 
+/* Lane L (a constant) of SoA row k of m, in every lane. */
+#define SW__BC(k, L) sw__v4_splat##L(sw__v4_load(m[k]))
+
+/* out[j] for lane L of the packet whose SoA local matrices are in m: the
+ * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1). */
+#define SW__L2M_LANE(L)                                                                       \
+    if (lanes & (1u << L)) {                                                                  \
+        const uint32_t j = j0 + L;                                                            \
+        const int32_t parent = parents[j];                                                    \
+        float* o = out[j].m;                                                                  \
+        if (parent >= 0 || root) {                                                            \
+            const float* pm = parent >= 0 ? out[parent].m : root->m;                          \
+            const sw__v4 p0 = sw__v4_loadu(pm), p1 = sw__v4_loadu(pm + 4);                    \
+            const sw__v4 p2 = sw__v4_loadu(pm + 8), p3 = sw__v4_loadu(pm + 12);               \
+            sw__v4_storeu(o, sw__v4_madd(p2, SW__BC(2, L),                                    \
+                                         sw__v4_madd(p1, SW__BC(1, L),                        \
+                                                     sw__v4_mul(p0, SW__BC(0, L)))));         \
+            sw__v4_storeu(o + 4, sw__v4_madd(p2, SW__BC(5, L),                                \
+                                             sw__v4_madd(p1, SW__BC(4, L),                    \
+                                                         sw__v4_mul(p0, SW__BC(3, L)))));     \
+            sw__v4_storeu(o + 8, sw__v4_madd(p2, SW__BC(8, L),                                \
+                                             sw__v4_madd(p1, SW__BC(7, L),                    \
+                                                         sw__v4_mul(p0, SW__BC(6, L)))));     \
+            sw__v4_storeu(o + 12, sw__v4_madd(p2, SW__BC(11, L),                              \
+                                              sw__v4_madd(p1, SW__BC(10, L),                  \
+                                                          sw__v4_madd(p0, SW__BC(9, L), p3)))); \
+        } else {                                                                              \
+            sw__v4_storeu(o, sw__v4_set(m[0][L], m[1][L], m[2][L], 0.0f));                    \
+            sw__v4_storeu(o + 4, sw__v4_set(m[3][L], m[4][L], m[5][L], 0.0f));                \
+            sw__v4_storeu(o + 8, sw__v4_set(m[6][L], m[7][L], m[8][L], 0.0f));                \
+            sw__v4_storeu(o + 12, sw__v4_set(m[9][L], m[10][L], m[11][L], 1.0f));             \
+        }                                                                                     \
+    }
+
 static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
                                     uint32_t joints_count, uint32_t first, const uint32_t* subset,
                                     const sw_mat4* root, sw_mat4* out) {
@@ -246,35 +299,16 @@ static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* paren
         if (subset) lanes &= (subset[j0 >> 5] >> (j0 & 31u)) & 0xFu;
         if (!lanes) continue;
         sw__trs_soa(&local[p], m);
-        for (uint32_t l = 0; l < 4u; ++l) {
-            if (!(lanes & (1u << l))) continue;
-            const uint32_t j = j0 + l;
-            const int32_t parent = parents[j];
-            float* o = out[j].m;
-            if (parent < 0 && !root) {
-                sw__v4_storeu(o, sw__v4_set(m[0][l], m[1][l], m[2][l], 0.0f));
-                sw__v4_storeu(o + 4, sw__v4_set(m[3][l], m[4][l], m[5][l], 0.0f));
-                sw__v4_storeu(o + 8, sw__v4_set(m[6][l], m[7][l], m[8][l], 0.0f));
-                sw__v4_storeu(o + 12, sw__v4_set(m[9][l], m[10][l], m[11][l], 1.0f));
-                continue;
-            }
-            const float* pm = parent >= 0 ? out[parent].m : root->m;
-            const sw__v4 p0 = sw__v4_loadu(pm), p1 = sw__v4_loadu(pm + 4);
-            const sw__v4 p2 = sw__v4_loadu(pm + 8), p3 = sw__v4_loadu(pm + 12);
-            /* Affine local matrix: its bottom row is (0, 0, 0, 1). */
-            for (int c = 0; c < 3; ++c) {
-                sw__v4 col = sw__v4_mul(p0, sw__v4_set1(m[c * 3][l]));
-                col = sw__v4_madd(p1, sw__v4_set1(m[c * 3 + 1][l]), col);
-                col = sw__v4_madd(p2, sw__v4_set1(m[c * 3 + 2][l]), col);
-                sw__v4_storeu(o + c * 4, col);
-            }
-            sw__v4 t = sw__v4_madd(p0, sw__v4_set1(m[9][l]), p3);
-            t = sw__v4_madd(p1, sw__v4_set1(m[10][l]), t);
-            t = sw__v4_madd(p2, sw__v4_set1(m[11][l]), t);
-            sw__v4_storeu(o + 12, t);
-        }
+        /* In lane order: a parent in the same packet is written first. */
+        SW__L2M_LANE(0)
+        SW__L2M_LANE(1)
+        SW__L2M_LANE(2)
+        SW__L2M_LANE(3)
     }
 }
+
+#undef SW__L2M_LANE
+#undef SW__BC
 
 static void sw__simd_skinning(const sw_mat4* model, const uint16_t* joints,
                               const sw_mat4* inverse_bind, sw_mat4* out, uint32_t n) {
