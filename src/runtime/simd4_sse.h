@@ -23,24 +23,52 @@
 typedef __m128 sw__v4;
 typedef __m128 sw__m4;
 
-static inline sw__v4 sw__v4_load(const float* p) { return _mm_load_ps(p); }
-static inline sw__v4 sw__v4_loadu(const float* p) { return _mm_loadu_ps(p); }
-static inline void sw__v4_store(float* p, sw__v4 v) { _mm_store_ps(p, v); }
-static inline void sw__v4_storeu(float* p, sw__v4 v) { _mm_storeu_ps(p, v); }
-static inline sw__v4 sw__v4_set1(float x) { return _mm_set1_ps(x); }
+static inline sw__v4 sw__v4_load(const float* p) {
+    return _mm_load_ps(p);
+}
+static inline sw__v4 sw__v4_loadu(const float* p) {
+    return _mm_loadu_ps(p);
+}
+static inline void sw__v4_store(float* p, sw__v4 v) {
+    _mm_store_ps(p, v);
+}
+static inline void sw__v4_storeu(float* p, sw__v4 v) {
+    _mm_storeu_ps(p, v);
+}
+static inline sw__v4 sw__v4_set1(float x) {
+    return _mm_set1_ps(x);
+}
 static inline sw__v4 sw__v4_set(float l0, float l1, float l2, float l3) {
     return _mm_setr_ps(l0, l1, l2, l3);
 }
-static inline sw__v4 sw__v4_zero(void) { return _mm_setzero_ps(); }
+static inline sw__v4 sw__v4_zero(void) {
+    return _mm_setzero_ps();
+}
 
-static inline sw__v4 sw__v4_add(sw__v4 a, sw__v4 b) { return _mm_add_ps(a, b); }
-static inline sw__v4 sw__v4_sub(sw__v4 a, sw__v4 b) { return _mm_sub_ps(a, b); }
-static inline sw__v4 sw__v4_mul(sw__v4 a, sw__v4 b) { return _mm_mul_ps(a, b); }
-static inline sw__v4 sw__v4_div(sw__v4 a, sw__v4 b) { return _mm_div_ps(a, b); }
-static inline sw__v4 sw__v4_min(sw__v4 a, sw__v4 b) { return _mm_min_ps(a, b); }
-static inline sw__v4 sw__v4_max(sw__v4 a, sw__v4 b) { return _mm_max_ps(a, b); }
-static inline sw__v4 sw__v4_neg(sw__v4 a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
-static inline sw__v4 sw__v4_abs(sw__v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+static inline sw__v4 sw__v4_add(sw__v4 a, sw__v4 b) {
+    return _mm_add_ps(a, b);
+}
+static inline sw__v4 sw__v4_sub(sw__v4 a, sw__v4 b) {
+    return _mm_sub_ps(a, b);
+}
+static inline sw__v4 sw__v4_mul(sw__v4 a, sw__v4 b) {
+    return _mm_mul_ps(a, b);
+}
+static inline sw__v4 sw__v4_div(sw__v4 a, sw__v4 b) {
+    return _mm_div_ps(a, b);
+}
+static inline sw__v4 sw__v4_min(sw__v4 a, sw__v4 b) {
+    return _mm_min_ps(a, b);
+}
+static inline sw__v4 sw__v4_max(sw__v4 a, sw__v4 b) {
+    return _mm_max_ps(a, b);
+}
+static inline sw__v4 sw__v4_neg(sw__v4 a) {
+    return _mm_xor_ps(a, _mm_set1_ps(-0.0f));
+}
+static inline sw__v4 sw__v4_abs(sw__v4 a) {
+    return _mm_andnot_ps(_mm_set1_ps(-0.0f), a);
+}
 
 static inline sw__v4 sw__v4_madd(sw__v4 a, sw__v4 b, sw__v4 c) {
 #if defined(__FMA__)
@@ -57,18 +85,30 @@ static inline sw__v4 sw__v4_nmadd(sw__v4 a, sw__v4 b, sw__v4 c) {
 #endif
 }
 
-static inline sw__v4 sw__v4_sqrt(sw__v4 a) { return _mm_sqrt_ps(a); }
+static inline sw__v4 sw__v4_sqrt(sw__v4 a) {
+    return _mm_sqrt_ps(a);
+}
 /* x86 computes 1 / sqrt(a) with two correctly rounded operations (relative
  * error <= 1.2e-7, the same bits as the scalar reference's 1.0f / sqrtf). */
 static inline sw__v4 sw__v4_rsqrt(sw__v4 a) {
     return _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(a));
 }
 
-static inline sw__m4 sw__v4_cmplt(sw__v4 a, sw__v4 b) { return _mm_cmplt_ps(a, b); }
-static inline sw__m4 sw__v4_cmple(sw__v4 a, sw__v4 b) { return _mm_cmple_ps(a, b); }
-static inline sw__m4 sw__v4_cmpgt(sw__v4 a, sw__v4 b) { return _mm_cmpgt_ps(a, b); }
-static inline sw__m4 sw__v4_cmpge(sw__v4 a, sw__v4 b) { return _mm_cmpge_ps(a, b); }
-static inline sw__m4 sw__v4_cmpeq(sw__v4 a, sw__v4 b) { return _mm_cmpeq_ps(a, b); }
+static inline sw__m4 sw__v4_cmplt(sw__v4 a, sw__v4 b) {
+    return _mm_cmplt_ps(a, b);
+}
+static inline sw__m4 sw__v4_cmple(sw__v4 a, sw__v4 b) {
+    return _mm_cmple_ps(a, b);
+}
+static inline sw__m4 sw__v4_cmpgt(sw__v4 a, sw__v4 b) {
+    return _mm_cmpgt_ps(a, b);
+}
+static inline sw__m4 sw__v4_cmpge(sw__v4 a, sw__v4 b) {
+    return _mm_cmpge_ps(a, b);
+}
+static inline sw__m4 sw__v4_cmpeq(sw__v4 a, sw__v4 b) {
+    return _mm_cmpeq_ps(a, b);
+}
 
 static inline sw__v4 sw__v4_select(sw__m4 m, sw__v4 a, sw__v4 b) {
 #if defined(__SSE4_1__)
@@ -87,17 +127,35 @@ static inline sw__v4 sw__v4_xor_sign(sw__v4 a, sw__v4 s) {
     return _mm_xor_ps(a, _mm_and_ps(s, _mm_set1_ps(-0.0f)));
 }
 
-static inline sw__m4 sw__m4_and(sw__m4 a, sw__m4 b) { return _mm_and_ps(a, b); }
-static inline sw__m4 sw__m4_or(sw__m4 a, sw__m4 b) { return _mm_or_ps(a, b); }
-static inline sw__m4 sw__m4_andnot(sw__m4 a, sw__m4 b) { return _mm_andnot_ps(b, a); }
-static inline int sw__m4_bits(sw__m4 m) { return _mm_movemask_ps(m); }
+static inline sw__m4 sw__m4_and(sw__m4 a, sw__m4 b) {
+    return _mm_and_ps(a, b);
+}
+static inline sw__m4 sw__m4_or(sw__m4 a, sw__m4 b) {
+    return _mm_or_ps(a, b);
+}
+static inline sw__m4 sw__m4_andnot(sw__m4 a, sw__m4 b) {
+    return _mm_andnot_ps(b, a);
+}
+static inline int sw__m4_bits(sw__m4 m) {
+    return _mm_movemask_ps(m);
+}
 
-static inline float sw__v4_lane0(sw__v4 v) { return _mm_cvtss_f32(v); }
+static inline float sw__v4_lane0(sw__v4 v) {
+    return _mm_cvtss_f32(v);
+}
 #if defined(__AVX__)
-static inline sw__v4 sw__v4_splat0(sw__v4 v) { return _mm_shuffle_ps(v, v, 0x00); }
-static inline sw__v4 sw__v4_splat1(sw__v4 v) { return _mm_shuffle_ps(v, v, 0x55); }
-static inline sw__v4 sw__v4_splat2(sw__v4 v) { return _mm_shuffle_ps(v, v, 0xAA); }
-static inline sw__v4 sw__v4_splat3(sw__v4 v) { return _mm_shuffle_ps(v, v, 0xFF); }
+static inline sw__v4 sw__v4_splat0(sw__v4 v) {
+    return _mm_shuffle_ps(v, v, 0x00);
+}
+static inline sw__v4 sw__v4_splat1(sw__v4 v) {
+    return _mm_shuffle_ps(v, v, 0x55);
+}
+static inline sw__v4 sw__v4_splat2(sw__v4 v) {
+    return _mm_shuffle_ps(v, v, 0xAA);
+}
+static inline sw__v4 sw__v4_splat3(sw__v4 v) {
+    return _mm_shuffle_ps(v, v, 0xFF);
+}
 #else
 /* pshufd: non-destructive, and folds a load (one instruction from memory). */
 static inline sw__v4 sw__v4_splat0(sw__v4 v) {

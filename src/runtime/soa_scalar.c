@@ -40,7 +40,8 @@ static void sw__normalize(float q[4]) {
     float len2 = sw__dot4(q, q);
     if (len2 > 0.0f && len2 < INFINITY) {
         float inv = 1.0f / sqrtf(len2);
-        for (int i = 0; i < 4; ++i) q[i] *= inv;
+        for (int i = 0; i < 4; ++i)
+            q[i] *= inv;
     } else {
         q[0] = q[1] = q[2] = 0.0f;
         q[3] = 1.0f;
@@ -72,18 +73,24 @@ static void sw__scalar_blend(const sw__blend_input* layers, uint32_t count, cons
                 if (in->joint_weights) w *= sw__clamp01(in->joint_weights[p * 4u + l]);
                 sw__lane x = sw__lane_get(&in->pose[p], l);
                 float wr = sw__dot4(acc.r, x.r) < 0.0f ? -w : w;
-                for (int k = 0; k < 3; ++k) acc.t[k] += w * x.t[k];
-                for (int k = 0; k < 4; ++k) acc.r[k] += wr * x.r[k];
-                for (int k = 0; k < 3; ++k) acc.s[k] += w * x.s[k];
+                for (int k = 0; k < 3; ++k)
+                    acc.t[k] += w * x.t[k];
+                for (int k = 0; k < 4; ++k)
+                    acc.r[k] += wr * x.r[k];
+                for (int k = 0; k < 3; ++k)
+                    acc.s[k] += w * x.s[k];
                 wsum += w;
             }
             sw__lane r = sw__lane_get(&rest[p], l);
             float fill = threshold - wsum > 0.0f ? threshold - wsum : 0.0f;
             float inv = 1.0f / (wsum > threshold ? wsum : threshold);
-            for (int k = 0; k < 3; ++k) acc.t[k] = (acc.t[k] + fill * r.t[k]) * inv;
-            for (int k = 0; k < 3; ++k) acc.s[k] = (acc.s[k] + fill * r.s[k]) * inv;
+            for (int k = 0; k < 3; ++k)
+                acc.t[k] = (acc.t[k] + fill * r.t[k]) * inv;
+            for (int k = 0; k < 3; ++k)
+                acc.s[k] = (acc.s[k] + fill * r.s[k]) * inv;
             float fr = sw__dot4(acc.r, r.r) < 0.0f ? -fill : fill;
-            for (int k = 0; k < 4; ++k) acc.r[k] += fr * r.r[k];
+            for (int k = 0; k < 4; ++k)
+                acc.r[k] += fr * r.r[k];
             sw__normalize(acc.r);
             sw__lane_put(&out[p], l, &acc);
         }
@@ -101,15 +108,18 @@ static void sw__scalar_additive_apply(const sw_xform4* base, const sw_xform4* de
                 w *= clamp_joint_weights ? sw__clamp01(jw) : jw;
             }
             sw__lane b = sw__lane_get(&base[p], l), d = sw__lane_get(&delta[p], l);
-            for (int k = 0; k < 3; ++k) b.t[k] += w * d.t[k];
+            for (int k = 0; k < 3; ++k)
+                b.t[k] += w * d.t[k];
             /* w * dr + (1 - w) * identity, dr on the hemisphere w >= 0. */
             float wr = d.r[3] < 0.0f ? -w : w;
             float dq[4] = {wr * d.r[0], wr * d.r[1], wr * d.r[2], (1.0f - w) + wr * d.r[3]};
             float q[4];
             sw__qmul(b.r, dq, q);
             sw__normalize(q);
-            for (int k = 0; k < 4; ++k) b.r[k] = q[k];
-            for (int k = 0; k < 3; ++k) b.s[k] *= 1.0f + w * (d.s[k] - 1.0f);
+            for (int k = 0; k < 4; ++k)
+                b.r[k] = q[k];
+            for (int k = 0; k < 3; ++k)
+                b.s[k] *= 1.0f + w * (d.s[k] - 1.0f);
             sw__lane_put(&out[p], l, &b);
         }
     }
@@ -120,10 +130,12 @@ static void sw__scalar_additive_make(const sw_xform4* pose, const sw_xform4* ref
     for (uint32_t p = 0; p < n; ++p) {
         for (uint32_t l = 0; l < 4u; ++l) {
             sw__lane a = sw__lane_get(&pose[p], l), r = sw__lane_get(&ref[p], l), d;
-            for (int k = 0; k < 3; ++k) d.t[k] = a.t[k] - r.t[k];
+            for (int k = 0; k < 3; ++k)
+                d.t[k] = a.t[k] - r.t[k];
             const float conj[4] = {-r.r[0], -r.r[1], -r.r[2], r.r[3]};
             sw__qmul(conj, a.r, d.r);
-            for (int k = 0; k < 3; ++k) d.s[k] = r.s[k] != 0.0f ? a.s[k] / r.s[k] : 1.0f;
+            for (int k = 0; k < 3; ++k)
+                d.s[k] = r.s[k] != 0.0f ? a.s[k] / r.s[k] : 1.0f;
             sw__lane_put(&out[p], l, &d);
         }
     }
@@ -134,10 +146,13 @@ static void sw__scalar_interp(const sw_xform4* a, const sw_xform4* b, float u, s
     for (uint32_t p = 0; p < n; ++p) {
         for (uint32_t l = 0; l < 4u; ++l) {
             sw__lane x = sw__lane_get(&a[p], l), y = sw__lane_get(&b[p], l);
-            for (int k = 0; k < 3; ++k) x.t[k] += u * (y.t[k] - x.t[k]);
-            for (int k = 0; k < 3; ++k) x.s[k] += u * (y.s[k] - x.s[k]);
+            for (int k = 0; k < 3; ++k)
+                x.t[k] += u * (y.t[k] - x.t[k]);
+            for (int k = 0; k < 3; ++k)
+                x.s[k] += u * (y.s[k] - x.s[k]);
             float sign = sw__dot4(x.r, y.r) < 0.0f ? -1.0f : 1.0f;
-            for (int k = 0; k < 4; ++k) x.r[k] += u * (sign * y.r[k] - x.r[k]);
+            for (int k = 0; k < 4; ++k)
+                x.r[k] += u * (sign * y.r[k] - x.r[k]);
             sw__normalize(x.r);
             sw__lane_put(&out[p], l, &x);
         }
@@ -152,10 +167,22 @@ static sw_mat4 sw__trs_matrix(const sw__lane* x) {
     const float wx = qw * qx, wy = qw * qy, wz = qw * qz;
     const float sx = x->s[0], sy = x->s[1], sz = x->s[2];
     sw_mat4 m = {{
-        (1.0f - 2.0f * (yy + zz)) * sx, (2.0f * (xy + wz)) * sx, (2.0f * (xz - wy)) * sx, 0.0f,
-        (2.0f * (xy - wz)) * sy, (1.0f - 2.0f * (xx + zz)) * sy, (2.0f * (yz + wx)) * sy, 0.0f,
-        (2.0f * (xz + wy)) * sz, (2.0f * (yz - wx)) * sz, (1.0f - 2.0f * (xx + yy)) * sz, 0.0f,
-        x->t[0], x->t[1], x->t[2], 1.0f,
+        (1.0f - 2.0f * (yy + zz)) * sx,
+        (2.0f * (xy + wz)) * sx,
+        (2.0f * (xz - wy)) * sx,
+        0.0f,
+        (2.0f * (xy - wz)) * sy,
+        (1.0f - 2.0f * (xx + zz)) * sy,
+        (2.0f * (yz + wx)) * sy,
+        0.0f,
+        (2.0f * (xz + wy)) * sz,
+        (2.0f * (yz - wx)) * sz,
+        (1.0f - 2.0f * (xx + yy)) * sz,
+        0.0f,
+        x->t[0],
+        x->t[1],
+        x->t[2],
+        1.0f,
     }};
     return m;
 }
@@ -169,8 +196,8 @@ static void sw__mat4_mul(const sw_mat4* a, const sw_mat4* b, sw_mat4* out) {
 }
 
 static void sw__scalar_local_to_model(const sw_xform4* local, const int16_t* parents,
-                                      uint32_t joints_count, uint32_t first,
-                                      const uint32_t* subset, const sw_mat4* root, sw_mat4* out) {
+                                      uint32_t joints_count, uint32_t first, const uint32_t* subset,
+                                      const sw_mat4* root, sw_mat4* out) {
     for (uint32_t j = first; j < joints_count; ++j) {
         if (subset && !(subset[j >> 5] & (1u << (j & 31u)))) continue;
         const sw__lane x = sw__lane_get(&local[j >> 2], j & 3u);

@@ -50,8 +50,8 @@ static inline sw__v4 sw__dot(sw__v4 ax, sw__v4 ay, sw__v4 az, sw__v4 aw, sw__v4 
 /* Normalizes (x, y, z, w) per lane; identity where the length is 0 or not finite. */
 static inline void sw__normalize4(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
     const sw__v4 len2 = sw__dot(*x, *y, *z, *w, *x, *y, *z, *w);
-    const sw__m4 ok = sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()),
-                                 sw__v4_cmplt(len2, sw__v4_set1(INFINITY)));
+    const sw__m4 ok =
+        sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, sw__v4_set1(INFINITY)));
     const sw__v4 inv = sw__v4_rsqrt(len2);
     *x = sw__v4_select(ok, sw__v4_mul(*x, inv), sw__v4_zero());
     *y = sw__v4_select(ok, sw__v4_mul(*y, inv), sw__v4_zero());
@@ -73,66 +73,49 @@ static inline sw__v4 sw__layer_weight(const sw__blend_input* in, uint32_t p) {
     return sw__v4_mul(w, sw__clamp01(sw__v4_loadu(in->joint_weights + (size_t)p * 4u)));
 }
 
+/* a += w * x, with the rotation weighted by w negated where x.r lies on the
+ * other hemisphere than a.r; `first` (a constant) sets a = w * x instead. */
+static inline void sw__accumulate(sw__x4* a, const sw_xform4* x, sw__v4 w, bool first) {
+#define SW__ACC(f, wf)                                                                             \
+    a->f = first ? sw__v4_mul((wf), SW__LD(x, f)) : sw__v4_madd((wf), SW__LD(x, f), a->f)
+    sw__v4 wr = w;
+    if (!first) {
+        const sw__v4 d = sw__dot(a->rx, a->ry, a->rz, a->rw, SW__LD(x, rx), SW__LD(x, ry),
+                                 SW__LD(x, rz), SW__LD(x, rw));
+        wr = sw__v4_negate_where(sw__v4_cmplt(d, sw__v4_zero()), w);
+    }
+    SW__ACC(tx, w);
+    SW__ACC(ty, w);
+    SW__ACC(tz, w);
+    SW__ACC(rx, wr);
+    SW__ACC(ry, wr);
+    SW__ACC(rz, wr);
+    SW__ACC(rw, wr);
+    SW__ACC(sx, w);
+    SW__ACC(sy, w);
+    SW__ACC(sz, w);
+#undef SW__ACC
+}
+
 static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
                            float threshold, sw_xform4* out, uint32_t n) {
     const sw__v4 zero = sw__v4_zero(), thr = sw__v4_set1(threshold);
     for (uint32_t p = 0; p < n; ++p) {
-        /* The first layer sets the accumulator (nothing to align with yet). */
         sw__x4 a = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
         sw__v4 wsum = zero;
         if (count > 0) {
-            const sw_xform4* x = &layers[0].pose[p];
             wsum = sw__layer_weight(&layers[0], p);
-            a.tx = sw__v4_mul(wsum, SW__LD(x, tx));
-            a.ty = sw__v4_mul(wsum, SW__LD(x, ty));
-            a.tz = sw__v4_mul(wsum, SW__LD(x, tz));
-            a.rx = sw__v4_mul(wsum, SW__LD(x, rx));
-            a.ry = sw__v4_mul(wsum, SW__LD(x, ry));
-            a.rz = sw__v4_mul(wsum, SW__LD(x, rz));
-            a.rw = sw__v4_mul(wsum, SW__LD(x, rw));
-            a.sx = sw__v4_mul(wsum, SW__LD(x, sx));
-            a.sy = sw__v4_mul(wsum, SW__LD(x, sy));
-            a.sz = sw__v4_mul(wsum, SW__LD(x, sz));
+            sw__accumulate(&a, &layers[0].pose[p], wsum, true);
         }
         for (uint32_t i = 1; i < count; ++i) {
-            const sw_xform4* x = &layers[i].pose[p];
             const sw__v4 w = sw__layer_weight(&layers[i], p);
-            const sw__v4 xrx = SW__LD(x, rx), xry = SW__LD(x, ry);
-            const sw__v4 xrz = SW__LD(x, rz), xrw = SW__LD(x, rw);
-            const sw__v4 d = sw__dot(a.rx, a.ry, a.rz, a.rw, xrx, xry, xrz, xrw);
-            const sw__v4 wr = sw__v4_negate_where(sw__v4_cmplt(d, zero), w);
-            a.tx = sw__v4_madd(w, SW__LD(x, tx), a.tx);
-            a.ty = sw__v4_madd(w, SW__LD(x, ty), a.ty);
-            a.tz = sw__v4_madd(w, SW__LD(x, tz), a.tz);
-            a.rx = sw__v4_madd(wr, xrx, a.rx);
-            a.ry = sw__v4_madd(wr, xry, a.ry);
-            a.rz = sw__v4_madd(wr, xrz, a.rz);
-            a.rw = sw__v4_madd(wr, xrw, a.rw);
-            a.sx = sw__v4_madd(w, SW__LD(x, sx), a.sx);
-            a.sy = sw__v4_madd(w, SW__LD(x, sy), a.sy);
-            a.sz = sw__v4_madd(w, SW__LD(x, sz), a.sz);
+            sw__accumulate(&a, &layers[i].pose[p], w, false);
             wsum = sw__v4_add(wsum, w);
         }
         const sw__v4 fill = sw__v4_max(sw__v4_sub(thr, wsum), zero);
         const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_max(wsum, thr));
-        if (sw__m4_bits(sw__v4_cmpgt(fill, zero))) {
-            /* Some joints lack weight: fill them from the rest pose. */
-            const sw_xform4* r = &rest[p];
-            const sw__v4 rrx = SW__LD(r, rx), rry = SW__LD(r, ry);
-            const sw__v4 rrz = SW__LD(r, rz), rrw = SW__LD(r, rw);
-            const sw__v4 d = sw__dot(a.rx, a.ry, a.rz, a.rw, rrx, rry, rrz, rrw);
-            const sw__v4 fr = sw__v4_negate_where(sw__v4_cmplt(d, zero), fill);
-            a.tx = sw__v4_madd(fill, SW__LD(r, tx), a.tx);
-            a.ty = sw__v4_madd(fill, SW__LD(r, ty), a.ty);
-            a.tz = sw__v4_madd(fill, SW__LD(r, tz), a.tz);
-            a.sx = sw__v4_madd(fill, SW__LD(r, sx), a.sx);
-            a.sy = sw__v4_madd(fill, SW__LD(r, sy), a.sy);
-            a.sz = sw__v4_madd(fill, SW__LD(r, sz), a.sz);
-            a.rx = sw__v4_madd(fr, rrx, a.rx);
-            a.ry = sw__v4_madd(fr, rry, a.ry);
-            a.rz = sw__v4_madd(fr, rrz, a.rz);
-            a.rw = sw__v4_madd(fr, rrw, a.rw);
-        }
+        /* Joints short of the threshold are filled from the rest pose. */
+        if (sw__m4_bits(sw__v4_cmpgt(fill, zero))) sw__accumulate(&a, &rest[p], fill, false);
         a.tx = sw__v4_mul(a.tx, inv);
         a.ty = sw__v4_mul(a.ty, inv);
         a.tz = sw__v4_mul(a.tz, inv);
@@ -258,33 +241,33 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
 
 /* out[j] for lane L of the packet whose SoA local matrices are in m: the
  * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1). */
-#define SW__L2M_LANE(L)                                                                       \
-    if (lanes & (1u << L)) {                                                                  \
-        const uint32_t j = j0 + L;                                                            \
-        const int32_t parent = parents[j];                                                    \
-        float* o = out[j].m;                                                                  \
-        if (parent >= 0 || root) {                                                            \
-            const float* pm = parent >= 0 ? out[parent].m : root->m;                          \
-            const sw__v4 p0 = sw__v4_loadu(pm), p1 = sw__v4_loadu(pm + 4);                    \
-            const sw__v4 p2 = sw__v4_loadu(pm + 8), p3 = sw__v4_loadu(pm + 12);               \
-            sw__v4_storeu(o, sw__v4_madd(p2, SW__BC(2, L),                                    \
-                                         sw__v4_madd(p1, SW__BC(1, L),                        \
-                                                     sw__v4_mul(p0, SW__BC(0, L)))));         \
-            sw__v4_storeu(o + 4, sw__v4_madd(p2, SW__BC(5, L),                                \
-                                             sw__v4_madd(p1, SW__BC(4, L),                    \
-                                                         sw__v4_mul(p0, SW__BC(3, L)))));     \
-            sw__v4_storeu(o + 8, sw__v4_madd(p2, SW__BC(8, L),                                \
-                                             sw__v4_madd(p1, SW__BC(7, L),                    \
-                                                         sw__v4_mul(p0, SW__BC(6, L)))));     \
-            sw__v4_storeu(o + 12, sw__v4_madd(p2, SW__BC(11, L),                              \
-                                              sw__v4_madd(p1, SW__BC(10, L),                  \
-                                                          sw__v4_madd(p0, SW__BC(9, L), p3)))); \
-        } else {                                                                              \
-            sw__v4_storeu(o, sw__v4_set(m[0][L], m[1][L], m[2][L], 0.0f));                    \
-            sw__v4_storeu(o + 4, sw__v4_set(m[3][L], m[4][L], m[5][L], 0.0f));                \
-            sw__v4_storeu(o + 8, sw__v4_set(m[6][L], m[7][L], m[8][L], 0.0f));                \
-            sw__v4_storeu(o + 12, sw__v4_set(m[9][L], m[10][L], m[11][L], 1.0f));             \
-        }                                                                                     \
+#define SW__L2M_LANE(L)                                                                            \
+    if (lanes & (1u << L)) {                                                                       \
+        const uint32_t j = j0 + L;                                                                 \
+        const int32_t parent = parents[j];                                                         \
+        float* o = out[j].m;                                                                       \
+        if (parent >= 0 || root) {                                                                 \
+            const float* pm = parent >= 0 ? out[parent].m : root->m;                               \
+            const sw__v4 p0 = sw__v4_loadu(pm), p1 = sw__v4_loadu(pm + 4);                         \
+            const sw__v4 p2 = sw__v4_loadu(pm + 8), p3 = sw__v4_loadu(pm + 12);                    \
+            sw__v4_storeu(                                                                         \
+                o, sw__v4_madd(p2, SW__BC(2, L),                                                   \
+                               sw__v4_madd(p1, SW__BC(1, L), sw__v4_mul(p0, SW__BC(0, L)))));      \
+            sw__v4_storeu(                                                                         \
+                o + 4, sw__v4_madd(p2, SW__BC(5, L),                                               \
+                                   sw__v4_madd(p1, SW__BC(4, L), sw__v4_mul(p0, SW__BC(3, L)))));  \
+            sw__v4_storeu(                                                                         \
+                o + 8, sw__v4_madd(p2, SW__BC(8, L),                                               \
+                                   sw__v4_madd(p1, SW__BC(7, L), sw__v4_mul(p0, SW__BC(6, L)))));  \
+            sw__v4_storeu(o + 12, sw__v4_madd(p2, SW__BC(11, L),                                   \
+                                              sw__v4_madd(p1, SW__BC(10, L),                       \
+                                                          sw__v4_madd(p0, SW__BC(9, L), p3))));    \
+        } else {                                                                                   \
+            sw__v4_storeu(o, sw__v4_set(m[0][L], m[1][L], m[2][L], 0.0f));                         \
+            sw__v4_storeu(o + 4, sw__v4_set(m[3][L], m[4][L], m[5][L], 0.0f));                     \
+            sw__v4_storeu(o + 8, sw__v4_set(m[6][L], m[7][L], m[8][L], 0.0f));                     \
+            sw__v4_storeu(o + 12, sw__v4_set(m[9][L], m[10][L], m[11][L], 1.0f));                  \
+        }                                                                                          \
     }
 
 static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
@@ -328,13 +311,8 @@ static void sw__simd_skinning(const sw_mat4* model, const uint16_t* joints,
 }
 
 const sw__soa_ops SW__SOA_TABLE = {
-    SW__SIMD4_NAME,
-    sw__simd_blend,
-    sw__simd_additive_apply,
-    sw__simd_additive_make,
-    sw__simd_interp,
-    sw__simd_local_to_model,
-    sw__simd_skinning,
+    SW__SIMD4_NAME,  sw__simd_blend,          sw__simd_additive_apply, sw__simd_additive_make,
+    sw__simd_interp, sw__simd_local_to_model, sw__simd_skinning,
 };
 
 #else

@@ -36,7 +36,8 @@ static void mask_to_array(sw__m4 m, uint32_t out[4]) {
     /* Masks go through select so no ISA-specific cast is needed. */
     float a[4];
     to_array(sw__v4_select(m, sw__v4_set1(float_of(0xFFFFFFFFu)), sw__v4_zero()), a);
-    for (int i = 0; i < 4; ++i) out[i] = bits_of(a[i]);
+    for (int i = 0; i < 4; ++i)
+        out[i] = bits_of(a[i]);
 }
 
 static void assert_bits(sw__v4 v, const float expect[4], const char* what) {
@@ -59,7 +60,8 @@ static float value(uint32_t* s) {
 }
 
 static void fill(uint32_t* s, float v[4]) {
-    for (int i = 0; i < 4; ++i) v[i] = value(s);
+    for (int i = 0; i < 4; ++i)
+        v[i] = value(s);
 }
 
 static void test_isa(void** state) {
@@ -81,7 +83,8 @@ static void test_load_store_set(void** state) {
     sw__v4_store(buf + 8, sw__v4_set(-1, -2, -3, -4));
     sw__v4_storeu(buf + 1, sw__v4_set(20, 30, 40, 50));
     const float after[12] = {1, 20, 30, 40, 50, 6, 7, 8, -1, -2, -3, -4};
-    for (int i = 0; i < 12; ++i) assert_true(buf[i] == after[i]);
+    for (int i = 0; i < 12; ++i)
+        assert_true(buf[i] == after[i]);
     assert_true(sw__v4_lane0(sw__v4_set(9, 8, 7, 6)) == 9.0f);
 }
 
@@ -96,24 +99,34 @@ static void test_arithmetic(void** state) {
         for (int i = 0; i < 4; ++i)
             if (b[i] == 0.0f) b[i] = 0.25f; /* keep div finite */
         sw__v4 va = sw__v4_loadu(a), vb = sw__v4_loadu(b), vc = sw__v4_loadu(c);
-        for (int i = 0; i < 4; ++i) e[i] = a[i] + b[i];
+        for (int i = 0; i < 4; ++i)
+            e[i] = a[i] + b[i];
         assert_bits(sw__v4_add(va, vb), e, "add");
-        for (int i = 0; i < 4; ++i) e[i] = a[i] - b[i];
+        for (int i = 0; i < 4; ++i)
+            e[i] = a[i] - b[i];
         assert_bits(sw__v4_sub(va, vb), e, "sub");
-        for (int i = 0; i < 4; ++i) e[i] = a[i] * b[i];
+        for (int i = 0; i < 4; ++i)
+            e[i] = a[i] * b[i];
         assert_bits(sw__v4_mul(va, vb), e, "mul");
-        for (int i = 0; i < 4; ++i) e[i] = a[i] / b[i];
+        for (int i = 0; i < 4; ++i)
+            e[i] = a[i] / b[i];
         assert_bits(sw__v4_div(va, vb), e, "div");
-        for (int i = 0; i < 4; ++i) e[i] = a[i] < b[i] ? a[i] : b[i];
+        for (int i = 0; i < 4; ++i)
+            e[i] = a[i] < b[i] ? a[i] : b[i];
         float m[4];
         to_array(sw__v4_min(va, vb), m);
-        for (int i = 0; i < 4; ++i) assert_true(m[i] == e[i]);
-        for (int i = 0; i < 4; ++i) e[i] = a[i] > b[i] ? a[i] : b[i];
+        for (int i = 0; i < 4; ++i)
+            assert_true(m[i] == e[i]);
+        for (int i = 0; i < 4; ++i)
+            e[i] = a[i] > b[i] ? a[i] : b[i];
         to_array(sw__v4_max(va, vb), m);
-        for (int i = 0; i < 4; ++i) assert_true(m[i] == e[i]);
-        for (int i = 0; i < 4; ++i) e[i] = float_of(bits_of(a[i]) ^ 0x80000000u);
+        for (int i = 0; i < 4; ++i)
+            assert_true(m[i] == e[i]);
+        for (int i = 0; i < 4; ++i)
+            e[i] = float_of(bits_of(a[i]) ^ 0x80000000u);
         assert_bits(sw__v4_neg(va), e, "neg");
-        for (int i = 0; i < 4; ++i) e[i] = float_of(bits_of(a[i]) & 0x7FFFFFFFu);
+        for (int i = 0; i < 4; ++i)
+            e[i] = float_of(bits_of(a[i]) & 0x7FFFFFFFu);
         assert_bits(sw__v4_abs(va), e, "abs");
 
         /* madd / nmadd: the fused or the unfused result, lane by lane. */
@@ -141,13 +154,15 @@ static void test_sqrt_rsqrt(void** state) {
     double worst = 0.0;
     for (int it = 0; it < N_RANDOM * 4; ++it) {
         float a[4], e[4], r[4];
-        for (int i = 0; i < 4; ++i) a[i] = fabsf(value(&s));
+        for (int i = 0; i < 4; ++i)
+            a[i] = fabsf(value(&s));
         for (int i = 0; i < 4; ++i)
             if (a[i] < 1e-30f) a[i] = 1e-30f;
         /* Exact powers and squares too. */
         if (it < 64) a[it & 3] = ldexpf(1.0f, it - 32);
         sw__v4 va = sw__v4_loadu(a);
-        for (int i = 0; i < 4; ++i) e[i] = sqrtf(a[i]);
+        for (int i = 0; i < 4; ++i)
+            e[i] = sqrtf(a[i]);
         assert_bits(sw__v4_sqrt(va), e, "sqrt");
         to_array(sw__v4_rsqrt(va), r);
         for (int i = 0; i < 4; ++i) {
@@ -231,9 +246,11 @@ static void test_sign_ops(void** state) {
             b[3] = 0.0f;
         }
         sw__v4 va = sw__v4_loadu(a), vb = sw__v4_loadu(b);
-        for (int i = 0; i < 4; ++i) e[i] = (bits_of(a[i]) >> 31) ? -1.0f : 1.0f;
+        for (int i = 0; i < 4; ++i)
+            e[i] = (bits_of(a[i]) >> 31) ? -1.0f : 1.0f;
         assert_bits(sw__v4_sign_of(va), e, "sign_of");
-        for (int i = 0; i < 4; ++i) e[i] = float_of(bits_of(a[i]) ^ (bits_of(b[i]) & 0x80000000u));
+        for (int i = 0; i < 4; ++i)
+            e[i] = float_of(bits_of(a[i]) ^ (bits_of(b[i]) & 0x80000000u));
         assert_bits(sw__v4_xor_sign(va, vb), e, "xor_sign");
     }
 }
@@ -261,15 +278,14 @@ static void test_lanes_transpose(void** state) {
 static void test_floor(void** state) {
     (void)state;
     uint32_t s = 15;
-    static const float edges[] = {0.0f,   -0.5f,      0.5f,       -1.0f,      1.0f,
-                                  -1.5f,  2.999999f,  -2.999999f, 8388607.5f, -8388607.5f,
-                                  1e-30f, -1e-30f,    123456.0f,  -123456.0f, 0.99999994f,
-                                  -0.99999994f};
+    static const float edges[] = {0.0f,      -0.5f,      0.5f,        -1.0f,       1.0f,   -1.5f,
+                                  2.999999f, -2.999999f, 8388607.5f,  -8388607.5f, 1e-30f, -1e-30f,
+                                  123456.0f, -123456.0f, 0.99999994f, -0.99999994f};
     for (int it = 0; it < N_RANDOM + 4; ++it) {
         float a[4], r[4];
         for (int i = 0; i < 4; ++i)
-            a[i] = it < 4 ? edges[it * 4 + i] : sw_test_rand(&s, -8388600.0f, 8388600.0f) /
-                                                     (float)(1 << (it % 23));
+            a[i] = it < 4 ? edges[it * 4 + i]
+                          : sw_test_rand(&s, -8388600.0f, 8388600.0f) / (float)(1 << (it % 23));
         to_array(sw__v4_floor(sw__v4_loadu(a)), r);
         for (int i = 0; i < 4; ++i) {
             if (!(r[i] == floorf(a[i])))

@@ -38,7 +38,8 @@ static sw_xform rand_xform(uint32_t* s) {
 }
 
 static void rand_packet(uint32_t* s, sw_xform4* p) {
-    for (uint32_t l = 0; l < 4; ++l) sw_xform4_set(p, l, rand_xform(s));
+    for (uint32_t l = 0; l < 4; ++l)
+        sw_xform4_set(p, l, rand_xform(s));
 }
 
 static void negate_rotations(sw_xform4* p, uint32_t lanes) {
@@ -72,21 +73,24 @@ static void packets_near(const sw_xform4* a, const sw_xform4* b, uint32_t n, dou
                          diff_stats* st) {
     const float* fa = a->tx;
     const float* fb = b->tx;
-    for (uint32_t i = 0; i < n * 40u; ++i) value_near(fa[i], fb[i], tol * fmax(1.0, fabs(fb[i])), st);
+    for (uint32_t i = 0; i < n * 40u; ++i)
+        value_near(fa[i], fb[i], tol * fmax(1.0, fabs(fb[i])), st);
 }
 
 /* Matrices: tolerance scaled by each column's largest magnitude. */
 static void mats_near(const sw_mat4* a, const sw_mat4* b, double tol, diff_stats* st) {
     for (int c = 0; c < 4; ++c) {
         double mag = 1.0;
-        for (int r = 0; r < 4; ++r) mag = fmax(mag, fabs(b->m[c * 4 + r]));
-        for (int r = 0; r < 4; ++r) value_near(a->m[c * 4 + r], b->m[c * 4 + r], tol * mag, st);
+        for (int r = 0; r < 4; ++r)
+            mag = fmax(mag, fabs(b->m[c * 4 + r]));
+        for (int r = 0; r < 4; ++r)
+            value_near(a->m[c * 4 + r], b->m[c * 4 + r], tol * mag, st);
     }
 }
 
 static void report(const char* path, const char* kernel, const diff_stats* st) {
-    print_message("%s %s vs scalar over %llu values: max |diff| %.3g, bit-identical %.2f%%\n",
-                  path, kernel, (unsigned long long)st->values, st->max_diff,
+    print_message("%s %s vs scalar over %llu values: max |diff| %.3g, bit-identical %.2f%%\n", path,
+                  kernel, (unsigned long long)st->values, st->max_diff,
                   st->values ? 100.0 * (double)st->exact / (double)st->values : 0.0);
 }
 
@@ -116,7 +120,8 @@ static void test_paths(void** state) {
         assert_non_null(o->interp);
         assert_non_null(o->local_to_model);
         assert_non_null(o->skinning);
-        for (uint32_t k = 0; k < i; ++k) assert_true(strcmp(paths[k]->name, o->name) != 0);
+        for (uint32_t k = 0; k < i; ++k)
+            assert_true(strcmp(paths[k]->name, o->name) != 0);
     }
 #if !defined(SINEW_NO_SIMD) && defined(__x86_64__)
     assert_true(n >= 2);
@@ -136,7 +141,8 @@ static void test_paths(void** state) {
 static void blend_lanes(const sw__soa_ops* ops, const sw_xform4* layers, const float (*w)[4],
                         uint32_t n, const sw_xform4* rest, float threshold, sw_xform4* out) {
     sw__blend_input in[4];
-    for (uint32_t k = 0; k < n; ++k) in[k] = (sw__blend_input){&layers[k], w[k], 1.0f};
+    for (uint32_t k = 0; k < n; ++k)
+        in[k] = (sw__blend_input){&layers[k], w[k], 1.0f};
     ops->blend(in, n, rest, threshold, out, 1);
 }
 
@@ -145,7 +151,8 @@ static void test_scalar_local_matrix(void** state) {
     uint32_t s = 101;
     const int16_t roots[4] = {-1, -1, -1, -1};
     sw_mat4 root;
-    for (int i = 0; i < 16; ++i) root.m[i] = (float)((i * 7) % 5) - 2.0f;
+    for (int i = 0; i < 16; ++i)
+        root.m[i] = (float)((i * 7) % 5) - 2.0f;
     for (int it = 0; it < ITERATIONS; ++it) {
         sw_xform4 p;
         rand_packet(&s, &p);
@@ -155,7 +162,8 @@ static void test_scalar_local_matrix(void** state) {
         for (uint32_t l = 0; l < 4; ++l) {
             sw_xform x = sw_xform4_get(&p, l);
             sw_mat4 e = sw_mat4_from_xform(x);
-            for (int i = 0; i < 16; ++i) assert_near(m[l].m[i], e.m[i], 1e-6 * fmax(1, fabs(e.m[i])));
+            for (int i = 0; i < 16; ++i)
+                assert_near(m[l].m[i], e.m[i], 1e-6 * fmax(1, fabs(e.m[i])));
             /* Points map as t + r * (s * p). */
             sw_vec3 v = sw_vec3_make(frand(&s, -2, 2), frand(&s, -2, 2), frand(&s, -2, 2));
             sw_test_vec3_near(sw_mat4_point(&m[l], v), sw_xform_point(x, v), 1e-4f);
@@ -163,7 +171,8 @@ static void test_scalar_local_matrix(void** state) {
             for (int c = 0; c < 4; ++c)
                 for (int row = 0; row < 4; ++row) {
                     double d = 0;
-                    for (int k = 0; k < 4; ++k) d += (double)root.m[k * 4 + row] * e.m[c * 4 + k];
+                    for (int k = 0; k < 4; ++k)
+                        d += (double)root.m[k * 4 + row] * e.m[c * 4 + k];
                     assert_near(r[l].m[c * 4 + row], d, 1e-4);
                 }
         }
@@ -216,7 +225,8 @@ static void test_scalar_blend_formula(void** state) {
         rand_packet(&s, &rest);
         const float W = frand(&s, 0.01f, 2.0f), thr = frand(&s, 0.05f, 1.0f);
         float jw[4];
-        for (int l = 0; l < 4; ++l) jw[l] = frand(&s, -0.2f, 1.2f);
+        for (int l = 0; l < 4; ++l)
+            jw[l] = frand(&s, -0.2f, 1.2f);
         if (it % 3 == 0) jw[it % 4] = NAN;
         if (it % 5 == 0) jw[(it + 1) % 4] = 0.0f;
         const sw__blend_input in = {&x, jw, W};
@@ -224,7 +234,8 @@ static void test_scalar_blend_formula(void** state) {
         for (uint32_t l = 0; l < 4; ++l) {
             double j = jw[l] >= 0 ? fmin(jw[l], 1.0) : 0.0;
             double w = (double)W * j, fill = fmax(0.0, (double)thr - w), den = fmax(w, (double)thr);
-            sw_xform a = sw_xform4_get(&x, l), r = sw_xform4_get(&rest, l), g = sw_xform4_get(&out, l);
+            sw_xform a = sw_xform4_get(&x, l), r = sw_xform4_get(&rest, l),
+                     g = sw_xform4_get(&out, l);
             assert_near(g.t.x, (w * a.t.x + fill * r.t.x) / den, 2e-5 * fmax(1.0, fabs(g.t.x)));
             assert_near(g.t.z, (w * a.t.z + fill * r.t.z) / den, 2e-5 * fmax(1.0, fabs(g.t.z)));
             assert_near(g.s.y, (w * a.s.y + fill * r.s.y) / den, 2e-5 * fmax(1.0, fabs(g.s.y)));
@@ -237,8 +248,9 @@ static void test_scalar_blend_formula(void** state) {
                 len += q[k] * q[k];
             }
             len = sqrt(len);
-            sw_test_quat_near(g.r, sw_quat_make((float)(q[0] / len), (float)(q[1] / len),
-                                                (float)(q[2] / len), (float)(q[3] / len)),
+            sw_test_quat_near(g.r,
+                              sw_quat_make((float)(q[0] / len), (float)(q[1] / len),
+                                           (float)(q[2] / len), (float)(q[3] / len)),
                               1e-5f);
         }
     }
@@ -266,7 +278,8 @@ static void test_scalar_additive(void** state) {
         /* Any weight, against the contract through math.h: t += w dt,
          * r = normalize(r * nlerp(identity, dr, w)), s *= 1 + w (ds - 1). */
         float jw[4];
-        for (int l = 0; l < 4; ++l) jw[l] = frand(&s, -0.5f, 1.5f);
+        for (int l = 0; l < 4; ++l)
+            jw[l] = frand(&s, -0.5f, 1.5f);
         const float weight = frand(&s, -1.0f, 1.0f);
         sw__soa_scalar.additive_apply(&pose, &delta, weight, jw, false, &io, 1);
         for (uint32_t l = 0; l < 4; ++l) {
@@ -274,7 +287,8 @@ static void test_scalar_additive(void** state) {
             sw_xform p = sw_xform4_get(&pose, l), d = sw_xform4_get(&delta, l);
             sw_xform g = sw_xform4_get(&io, l);
             sw_test_vec3_near(g.t, sw_vec3_add(p.t, sw_vec3_scale(d.t, w)), 1e-5f);
-            sw_quat e = sw_quat_normalize(sw_quat_mul(p.r, sw_quat_nlerp(sw_quat_identity(), d.r, w)));
+            sw_quat e =
+                sw_quat_normalize(sw_quat_mul(p.r, sw_quat_nlerp(sw_quat_identity(), d.r, w)));
             sw_test_quat_near(g.r, e, 1e-5f);
             assert_near(g.s.y, p.s.y * (1.0 + w * (d.s.y - 1.0)), 1e-5 * fmax(1.0, g.s.y));
         }
@@ -335,8 +349,9 @@ static void test_scalar_interp(void** state) {
             double q[4] = {x.r.x + u * (sgn * y.r.x - x.r.x), x.r.y + u * (sgn * y.r.y - x.r.y),
                            x.r.z + u * (sgn * y.r.z - x.r.z), x.r.w + u * (sgn * y.r.w - x.r.w)};
             double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            sw_test_quat_near(g.r, sw_quat_make((float)(q[0] / len), (float)(q[1] / len),
-                                                (float)(q[2] / len), (float)(q[3] / len)),
+            sw_test_quat_near(g.r,
+                              sw_quat_make((float)(q[0] / len), (float)(q[1] / len),
+                                           (float)(q[2] / len), (float)(q[3] / len)),
                               1e-6f);
             if (u == 0.0f) sw_test_quat_near(g.r, x.r, 1e-6f);
             if (u == 1.0f) sw_test_quat_near(g.r, y.r, 1e-6f);
@@ -357,11 +372,12 @@ static void rand_arrays(uint32_t* s) {
             rand_packet(s, &g_in[k][p]);
             negate_rotations(&g_in[k][p], (uint32_t)(frand(s, 0, 15.99f)));
         }
-    for (int p = 0; p < PACKETS; ++p) rand_packet(s, &g_rest[p]);
+    for (int p = 0; p < PACKETS; ++p)
+        rand_packet(s, &g_rest[p]);
     for (int k = 0; k < 4; ++k)
         for (int i = 0; i < PACKETS * 4; ++i) {
             float r = frand(s, 0, 1);
-            g_jw[k][i] = r < 0.1f   ? 0.0f
+            g_jw[k][i] = r < 0.1f    ? 0.0f
                          : r < 0.13f ? NAN
                          : r < 0.16f ? -0.5f
                          : r < 0.2f  ? 1.5f
@@ -383,7 +399,8 @@ static void test_paths_blend(void** state) {
             for (uint32_t i = 0; i < count; ++i) {
                 /* Small weights often leave joints below the threshold. */
                 in[i].pose = g_in[i];
-                in[i].weight = frand(&s, 0, 1) < 0.3f ? frand(&s, 0.001f, 0.05f) : frand(&s, 0.01f, 2.0f);
+                in[i].weight =
+                    frand(&s, 0, 1) < 0.3f ? frand(&s, 0.001f, 0.05f) : frand(&s, 0.01f, 2.0f);
                 in[i].joint_weights = frand(&s, 0, 1) < 0.5f ? g_jw[i] : NULL;
             }
             const float thr = frand(&s, 0.01f, 0.5f);
@@ -471,7 +488,8 @@ static void test_paths_local_to_model(void** state) {
                     sw_xform4_set(&g_in[0][p], l, x);
                 }
             sw_mat4 root;
-            for (int i = 0; i < 16; ++i) root.m[i] = frand(&s, -2, 2);
+            for (int i = 0; i < 16; ++i)
+                root.m[i] = frand(&s, -2, 2);
             const sw_mat4* rootp = it & 1 ? &root : NULL;
             sw__soa_scalar.local_to_model(g_in[0], parents, L2M_JOINTS, 0, NULL, rootp, ms);
             paths[k]->local_to_model(g_in[0], parents, L2M_JOINTS, 0, NULL, rootp, mp);
@@ -516,11 +534,13 @@ static void test_paths_skinning(void** state) {
                     ib[i].m[c] = frand(&s, -5, 5);
                 }
             uint16_t joints[M];
-            for (int i = 0; i < M; ++i) joints[i] = (uint16_t)frand(&s, 0, M - 0.01f);
+            for (int i = 0; i < M; ++i)
+                joints[i] = (uint16_t)frand(&s, 0, M - 0.01f);
             const uint16_t* map = it & 1 ? joints : NULL;
             sw__soa_scalar.skinning(model, map, ib, os, M);
             paths[k]->skinning(model, map, ib, op, M);
-            for (int i = 0; i < M; ++i) mats_near(&op[i], &os[i], 4 * PATH_TOL * 25, &st);
+            for (int i = 0; i < M; ++i)
+                mats_near(&op[i], &os[i], 4 * PATH_TOL * 25, &st);
         }
         report(paths[k]->name, "skinning", &st);
     }
