@@ -185,6 +185,25 @@ SINEW_API sw_result sw_ik_two_bone_job_validate(const sw_ik_two_bone_job* job);
  * end_rotation_weight > 0) and *reached. On failure nothing is written. */
 SINEW_API sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job);
 
+/* What a two-bone solve finds, before the weight: model-space rotations, each
+ * about its own joint in the input pose (the mid joint's before the start
+ * joint turns), as sw_ik_rotate_job takes them. */
+typedef struct sw_ik_two_bone_rotations {
+    sw_quat start; /* start joint, unit */
+    sw_quat mid;   /* mid joint, unit */
+    bool reached;  /* as sw_ik_two_bone_job.reached */
+} sw_ik_two_bone_rotations;
+
+/* Validates, then solves without writing anything but *out (`weight`,
+ * `end_rotation`, `end_rotation_weight` and `reached` unused; `pose` is
+ * validated, not read). Writing out->start and out->mid with two
+ * sw_ik_rotate_job runs at the job's weight gives what sw_ik_two_bone_job_run
+ * writes for them. Memory: out is the caller's.
+ * Fails: as sw_ik_two_bone_job_validate, plus INVALID_ARGUMENT for a NULL out
+ * and OVERLAP when out overlaps an input; on failure *out is untouched. */
+SINEW_API sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job,
+                                             sw_ik_two_bone_rotations* out);
+
 /* ---- limits (FABRIK and CCD) ---- */
 
 typedef enum sw_ik_limit_type {

@@ -49,15 +49,25 @@ sw_result sw__ik_check_chain(const sw_skeleton* skel, const sw_mat4* model, cons
         if (i > 0 && !sw__ik_is_ancestor(skel, joints[i - 1], joints[i]))
             return SW_RESULT_INVALID_ARGUMENT;
     }
-    if (!lengths) return SW_RESULT_OK;
-    for (uint32_t i = 0; i < count; ++i) {
+    return lengths ? sw__ik_check_lengths(model, joints, count) : SW_RESULT_OK;
+}
+
+sw_result sw__ik_check_lengths(const sw_mat4* model, const uint32_t* joints, uint32_t count) {
+    /* x - x is 0 for finite x and NaN otherwise, so one sum checks every
+     * coordinate; the squared lengths are then finite unless they overflow. */
+    float zero = 0.0f;
+    bool short_bone = false;
+    sw_vec3 prev = sw__ik_pos(&model[joints[0]]);
+    zero += (prev.x - prev.x) + (prev.y - prev.y) + (prev.z - prev.z);
+    for (uint32_t i = 1; i < count; ++i) {
         const sw_vec3 p = sw__ik_pos(&model[joints[i]]);
-        if (!sw__ik_finite3(p)) return SW_RESULT_BAD_DATA;
-        if (i == 0) continue;
-        const float len = sw_vec3_length(sw_vec3_sub(p, sw__ik_pos(&model[joints[i - 1]])));
-        if (!(len >= SW__IK_MIN_BONE) || !sw__ik_finite(len)) return SW_RESULT_BAD_DATA;
+        zero += (p.x - p.x) + (p.y - p.y) + (p.z - p.z);
+        const sw_vec3 d = sw_vec3_sub(p, prev);
+        const float len2 = sw_vec3_dot(d, d);
+        short_bone |= !(len2 >= SW__IK_MIN_BONE * SW__IK_MIN_BONE) || !(len2 < INFINITY);
+        prev = p;
     }
-    return SW_RESULT_OK;
+    return zero == 0.0f && !short_bone ? SW_RESULT_OK : SW_RESULT_BAD_DATA;
 }
 
 sw_result sw__ik_check_limits(const sw_ik_limit* limits, uint32_t count) {
@@ -100,26 +110,81 @@ sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
     return root_transform ? sw_quat_from_mat4(root_transform) : sw_quat_identity();
 }
 
+const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const sw_mat4* model,
+                                    const sw_mat4* root_transform, uint32_t j) {
+    const int32_t parent = sw_skeleton_parents(skel)[j];
+    return parent >= 0 ? &model[parent] : root_transform;
+}
+
+/* T at weight w: T itself (any positive length) for w >= 1, else the unit
+ * rotation slerped from identity; zero (or a non-finite length) is identity. */
+static sw_quat sw__ik_weighted(sw_quat t, float w) {
+    const float len2 = sw_quat_dot(t, t);
+    if (!(len2 > 0.0f) || !(len2 < INFINITY)) return sw_quat_identity();
+    if (!(w < 1.0f)) return t;
+    const float inv = 1.0f / sqrtf(len2);
+    return sw_quat_slerp(sw_quat_identity(),
+                         sw_quat_make(t.x * inv, t.y * inv, t.z * inv, t.w * inv), w);
+}
+
+/* normalize(T' * local) for T' = (v, t.w): the rotation part of
+ * conj(P) * T * P * local once v = R(P)^T t.xyz. Any positive scale of T or
+ * local goes with the normalization. */
+static sw_quat sw__ik_turn_local(sw_vec3 v, float tw, sw_quat local) {
+    const sw_quat r = sw_quat_mul(sw_quat_make(v.x, v.y, v.z, tw), local);
+    const float len2 = sw_quat_dot(r, r);
+    /* A zero local rotation counts as identity. */
+    if (!(len2 > 0.0f) || !(len2 < INFINITY))
+        return sw_quat_normalize(sw_quat_make(v.x, v.y, v.z, tw));
+    const float inv = 1.0f / sqrtf(len2);
+    return sw_quat_make(r.x * inv, r.y * inv, r.z * inv, r.w * inv);
+}
+
 sw_quat sw_ik_local_rotation(sw_quat parent_model, sw_quat local, sw_quat rotation, float weight) {
     if (!(weight > 0.0f)) return local;
     const sw_quat p = sw_quat_normalize(parent_model);
-    sw_quat t = sw_quat_normalize(rotation);
-    if (weight < 1.0f) t = sw_quat_slerp(sw_quat_identity(), t, weight);
-    /* conj(P) * T * P is T expressed in the parent's space. */
-    const sw_quat in_parent = sw_quat_mul(sw_quat_conjugate(p), sw_quat_mul(t, p));
-    return sw_quat_normalize(sw_quat_mul(in_parent, sw_quat_normalize(local)));
+    const sw_quat t = sw__ik_weighted(rotation, weight);
+    /* conj(P) * T * P is T expressed in the parent's space: the same w, the
+     * axis turned by conj(P). */
+    const sw_vec3 v = sw_quat_rotate(sw_quat_conjugate(p), sw_vec3_make(t.x, t.y, t.z));
+    return sw__ik_turn_local(v, t.w, local);
 }
 
-void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w) {
-    if (!(w > 0.0f)) return;
+static sw_quat sw__ik_pose_rot(const sw_xform4* pose, uint32_t j) {
+    const sw_xform4* p = &pose[j >> 2];
+    const uint32_t lane = j & 3u;
+    return sw_quat_make(p->rx[lane], p->ry[lane], p->rz[lane], p->rw[lane]);
+}
+
+static void sw__ik_pose_set_rot(sw_xform4* pose, uint32_t j, sw_quat r) {
     sw_xform4* p = &pose[j >> 2];
     const uint32_t lane = j & 3u;
-    const sw_quat local = sw_quat_make(p->rx[lane], p->ry[lane], p->rz[lane], p->rw[lane]);
-    const sw_quat r = sw_ik_local_rotation(parent, local, t, w);
     p->rx[lane] = r.x;
     p->ry[lane] = r.y;
     p->rz[lane] = r.z;
     p->rw[lane] = r.w;
+}
+
+void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w) {
+    if (!(w > 0.0f)) return;
+    sw__ik_pose_set_rot(pose, j, sw_ik_local_rotation(parent, sw__ik_pose_rot(pose, j), t, w));
+}
+
+void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w) {
+    if (!(w > 0.0f)) return;
+    t = sw__ik_weighted(t, w);
+    sw_vec3 v = sw_vec3_make(t.x, t.y, t.z);
+    if (parent) {
+        /* R(P)^T v: v against each unit column of the parent's matrix. */
+        const float* m = parent->m;
+        const float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+        const float l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
+        const float l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+        v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) / sqrtf(l0),
+                         (m[4] * t.x + m[5] * t.y + m[6] * t.z) / sqrtf(l1),
+                         (m[8] * t.x + m[9] * t.y + m[10] * t.z) / sqrtf(l2));
+    }
+    sw__ik_pose_set_rot(pose, j, sw__ik_turn_local(v, t.w, sw__ik_pose_rot(pose, j)));
 }
 
 sw_vec3 sw__ik_perpendicular(sw_vec3 v) {
@@ -161,9 +226,9 @@ sw_result sw_ik_rotate_job_validate(const sw_ik_rotate_job* job) {
 sw_result sw_ik_rotate_job_run(const sw_ik_rotate_job* job) {
     const sw_result r = sw_ik_rotate_job_validate(job);
     if (r != SW_RESULT_OK) return r;
-    const sw_quat parent =
-        sw__ik_parent_rot(job->skeleton, job->model, job->root_transform, job->joint);
-    sw__ik_write(job->pose, job->joint, parent, job->rotation, job->weight);
+    sw__ik_write_m(job->pose, job->joint,
+                   sw__ik_parent_matrix(job->skeleton, job->model, job->root_transform, job->joint),
+                   job->rotation, job->weight);
     return SW_RESULT_OK;
 }
 

@@ -42,6 +42,9 @@ bool sw__ik_is_ancestor(const sw_skeleton* skel, uint32_t a, uint32_t b);
  * SW__IK_MIN_BONE apart with finite positions (BAD_DATA). */
 sw_result sw__ik_check_chain(const sw_skeleton* skel, const sw_mat4* model, const uint32_t* joints,
                              uint32_t count, bool lengths);
+/* BAD_DATA unless the positions of joints[0..count) are finite and
+ * consecutive ones at least SW__IK_MIN_BONE apart (count >= 1). */
+sw_result sw__ik_check_lengths(const sw_mat4* model, const uint32_t* joints, uint32_t count);
 /* The checks of the FABRIK and CCD jobs but the pole. */
 sw_result sw__ik_chain_job_validate(const sw_skeleton* skel, const sw_mat4* model,
                                     uint32_t model_count, const sw_mat4* root_transform,
@@ -58,9 +61,17 @@ sw_quat sw__ik_rot(const sw_mat4* model, uint32_t j);
  * for a root). */
 sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
                           const sw_mat4* root_transform, uint32_t j);
+/* Model matrix of the parent of joint j: root_transform (may be NULL,
+ * identity) for a root. */
+const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const sw_mat4* model,
+                                    const sw_mat4* root_transform, uint32_t j);
 /* Writes joint j's local rotation turned by model-space T at weight w, with
  * P the parent's model rotation; w <= 0 writes nothing. */
 void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w);
+/* The same with P the rotation of the parent's model matrix (its columns
+ * normalized; NULL = identity), without building a quaternion for it: exact
+ * when the columns are orthogonal (uniform scale). */
+void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w);
 
 /* Unit vector perpendicular to v (any v, zero gives +X). */
 sw_vec3 sw__ik_perpendicular(sw_vec3 v);
