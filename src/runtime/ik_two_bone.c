@@ -1,36 +1,51 @@
 /* Two-bone IK: law of cosines, pole, softness, twist, end orientation. */
 #include "ik_internal.h"
 
-sw_result sw_ik_two_bone_job_validate(const sw_ik_two_bone_job* job) {
+/* The checks of sw_ik_two_bone_job_validate but the bone lengths (the solve
+ * makes those itself, from the positions it reads anyway). */
+static sw_result sw__two_bone_check(const sw_ik_two_bone_job* job) {
     if (!job) return SW_RESULT_INVALID_ARGUMENT;
-    sw_result r = sw__ik_check_pose(job->skeleton, job->model, job->model_count,
-                                    job->root_transform, job->pose, job->pose_count);
+    const sw_result r = sw__ik_check_pose(job->skeleton, job->model, job->model_count,
+                                          job->root_transform, job->pose, job->pose_count);
     if (r != SW_RESULT_OK) return r;
-    if (!sw__ik_finite3(job->target) || !sw__ik_finite3(job->pole) || !sw__ik_finite(job->twist) ||
-        !sw__ik_finite4(job->end_rotation))
-        return SW_RESULT_INVALID_ARGUMENT;
+    /* x - x is 0 for finite x, NaN otherwise: one test for all the numbers. */
+    const sw_vec3 t = job->target, p = job->pole;
+    const sw_quat e = job->end_rotation;
+    const float zero = (t.x - t.x) + (t.y - t.y) + (t.z - t.z) + (p.x - p.x) + (p.y - p.y) +
+                       (p.z - p.z) + (job->twist - job->twist) + (e.x - e.x) + (e.y - e.y) +
+                       (e.z - e.z) + (e.w - e.w);
+    if (!(zero == 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
     switch (job->pole_mode) {
     case SW_IK_POLE_MODE_NONE:
     case SW_IK_POLE_MODE_TARGET:
         break;
     case SW_IK_POLE_MODE_DIRECTION:
-        if (!(sw_vec3_dot(job->pole, job->pole) > 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
+        if (!(sw_vec3_dot(p, p) > 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
         break;
     default:
         return SW_RESULT_INVALID_ARGUMENT;
     }
-    if (!sw__ik_unit_weight(job->weight) || !sw__ik_unit_weight(job->end_rotation_weight))
+    if (!sw__ik_unit_weight(job->weight) || !sw__ik_unit_weight(job->end_rotation_weight) ||
+        !(job->softness >= 0.0f) || !(job->softness < 1.0f))
         return SW_RESULT_INVALID_ARGUMENT;
-    if (!(job->softness >= 0.0f) || !(job->softness < 1.0f)) return SW_RESULT_INVALID_ARGUMENT;
-    if (job->end_rotation_weight > 0.0f &&
-        !(sw_quat_dot(job->end_rotation, job->end_rotation) > 0.0f))
+    if (job->end_rotation_weight > 0.0f && !(sw_quat_dot(e, e) > 0.0f))
         return SW_RESULT_INVALID_ARGUMENT;
-    const uint32_t chain[3] = {job->start_joint, job->mid_joint, job->end_joint};
-    r = sw__ik_check_chain(job->skeleton, job->model, chain, 3, false);
-    if (r != SW_RESULT_OK) return r;
+    const sw_skeleton* skel = job->skeleton;
+    if (job->start_joint >= skel->joints_count || job->mid_joint >= skel->joints_count ||
+        job->end_joint >= skel->joints_count ||
+        !sw__ik_is_ancestor(skel, job->start_joint, job->mid_joint) ||
+        !sw__ik_is_ancestor(skel, job->mid_joint, job->end_joint))
+        return SW_RESULT_INVALID_ARGUMENT;
     if (job->reached && sw__ik_overlaps_inputs(job->reached, sizeof(bool), job->skeleton,
                                                job->model, job->root_transform, job->pose))
         return SW_RESULT_OVERLAP;
+    return SW_RESULT_OK;
+}
+
+sw_result sw_ik_two_bone_job_validate(const sw_ik_two_bone_job* job) {
+    const sw_result r = sw__two_bone_check(job);
+    if (r != SW_RESULT_OK) return r;
+    const uint32_t chain[3] = {job->start_joint, job->mid_joint, job->end_joint};
     return sw__ik_check_lengths(job->model, chain, 3);
 }
 
@@ -88,13 +103,22 @@ static sw_quat sw__from_to_unit(sw_vec3 from, sw_vec3 to) {
  *   onto the target direction u (sw_quat_from_to), then the turn about u
  *   taking the turned bend normal onto the pole's, its half angle from its
  *   cosine and sine (sw__half_angle). */
-static void sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
+static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
     const sw_mat4* model = job->model;
     const sw_vec3 a = sw__ik_pos(&model[job->start_joint]);
     const sw_vec3 b = sw__ik_pos(&model[job->mid_joint]);
     const sw_vec3 c = sw__ik_pos(&model[job->end_joint]);
     const sw_vec3 ab = sw_vec3_sub(b, a), bc = sw_vec3_sub(c, b);
-    const float lab = sqrtf(sw_vec3_dot(ab, ab)), lbc = sqrtf(sw_vec3_dot(bc, bc));
+    const float lab2 = sw_vec3_dot(ab, ab), lbc2 = sw_vec3_dot(bc, bc);
+    /* sw__ik_check_lengths on the chain: finite positions, bones at least
+     * SW__IK_MIN_BONE long (and their squares finite). */
+    const float zero = (a.x - a.x) + (a.y - a.y) + (a.z - a.z) + (b.x - b.x) + (b.y - b.y) +
+                       (b.z - b.z) + (c.x - c.x) + (c.y - c.y) + (c.z - c.z);
+    const float min2 = SW__IK_MIN_BONE * SW__IK_MIN_BONE;
+    if (!(zero == 0.0f) || !(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) ||
+        !(lbc2 < INFINITY))
+        return SW_RESULT_BAD_DATA;
+    const float lab = sqrtf(lab2), lbc = sqrtf(lbc2);
     const float reach = lab + lbc, rr = lab * lbc;
     const sw_vec3 cr = sw_vec3_cross(ab, bc);
     const float cr_len = sqrtf(sw_vec3_dot(cr, cr));
@@ -178,24 +202,29 @@ static void sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rot
     out->reached = fabsf(dist - d) <= 1e-4f * reach;
     out->start = t_start;
     out->mid = t_mid;
+    return SW_RESULT_OK;
 }
 
 sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
-    const sw_result res = sw_ik_two_bone_job_validate(job);
+    sw_result res = sw__two_bone_check(job);
     if (res != SW_RESULT_OK) return res;
     if (sw__ik_overlaps_inputs(out, sizeof *out, job->skeleton, job->model, job->root_transform,
                                job->pose))
         return SW_RESULT_OVERLAP;
-    sw__two_bone_solve(job, out);
-    return SW_RESULT_OK;
+    /* Solved into a copy: on failure *out stays untouched. */
+    sw_ik_two_bone_rotations rots;
+    res = sw__two_bone_solve(job, &rots);
+    if (res == SW_RESULT_OK) *out = rots;
+    return res;
 }
 
 sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
-    const sw_result res = sw_ik_two_bone_job_validate(job);
+    sw_result res = sw__two_bone_check(job);
     if (res != SW_RESULT_OK) return res;
     sw_ik_two_bone_rotations rots;
-    sw__two_bone_solve(job, &rots);
+    res = sw__two_bone_solve(job, &rots);
+    if (res != SW_RESULT_OK) return res;
     if (job->reached) *job->reached = rots.reached;
     const sw_quat t_start = rots.start, t_mid = rots.mid;
     const sw_mat4* model = job->model;
