@@ -1,10 +1,12 @@
 /* IK write-back (rotate job, local rotation) and two-bone IK: validity tables,
  * a direct model-space computation, reach, bone lengths, pole side, weight,
- * continuity through full extension, softness, degenerate inputs, CMU legs
- * and arms, RobotExpressive when its reader exists. */
+ * continuity through full extension, softness, degenerate inputs, the fast
+ * solve against a textbook one in double, the solve-only entry point, CMU
+ * legs and arms, RobotExpressive when its reader exists. */
 #include "ik_fixture.h"
 
 #define PI_F 3.14159265f
+#define PI_D 3.14159265358979323846
 
 /* ---- write-back ---- */
 
@@ -649,6 +651,269 @@ static void test_two_bone_degenerate(void** state) {
     sw_skeleton_destroy(s, NULL);
 }
 
+/* ---- two-bone against a reference in double ---- */
+
+typedef struct dvec3 {
+    double x, y, z;
+} dvec3;
+
+static dvec3 dv(sw_vec3 v) {
+    return (dvec3){v.x, v.y, v.z};
+}
+static dvec3 dsub(dvec3 a, dvec3 b) {
+    return (dvec3){a.x - b.x, a.y - b.y, a.z - b.z};
+}
+static dvec3 dadd(dvec3 a, dvec3 b) {
+    return (dvec3){a.x + b.x, a.y + b.y, a.z + b.z};
+}
+static dvec3 dscale(dvec3 a, double s) {
+    return (dvec3){a.x * s, a.y * s, a.z * s};
+}
+static double ddot(dvec3 a, dvec3 b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+static dvec3 dcross(dvec3 a, dvec3 b) {
+    return (dvec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static double dlen(dvec3 a) {
+    return sqrt(ddot(a, a));
+}
+static dvec3 dnorm(dvec3 a) {
+    return dscale(a, 1.0 / dlen(a));
+}
+/* v turned by `angle` about unit `axis` (Rodrigues). */
+static dvec3 drot(dvec3 v, dvec3 axis, double angle) {
+    const double c = cos(angle), s = sin(angle);
+    return dadd(dadd(dscale(v, c), dscale(dcross(axis, v), s)),
+                dscale(axis, ddot(axis, v) * (1.0 - c)));
+}
+
+/* The textbook two-bone solve in double: the law of cosines with acos for
+ * the angles at the start and mid joints, the new joint positions built in
+ * the plane of the target direction and the pole (or, without a pole, of
+ * the target direction and the bend normal turned the shortest way), and
+ * the mid joint's rotation about the bend normal by the change of its bend
+ * angle. Out: the new mid and end positions and the mid rotation's axis and
+ * angle. */
+typedef struct two_bone_ref {
+    dvec3 mid, end;
+    dvec3 mid_axis;
+    double mid_angle;
+} two_bone_ref;
+
+static two_bone_ref two_bone_reference(sw_vec3 a3, sw_vec3 b3, sw_vec3 c3, sw_vec3 target,
+                                       const sw_vec3* pole_dir) {
+    const dvec3 a = dv(a3), b = dv(b3), c = dv(c3);
+    const dvec3 ab = dsub(b, a), bc = dsub(c, b);
+    const double l1 = dlen(ab), l2 = dlen(bc);
+    const dvec3 at = dsub(dv(target), a);
+    const double dist = dlen(at);
+    const dvec3 u = dscale(at, 1.0 / dist);
+    double d = dist;
+    if (d > l1 + l2) d = l1 + l2;
+    if (d < fabs(l1 - l2)) d = fabs(l1 - l2);
+    /* Angles: at the start between the limb and the upper bone, and the
+     * mid joint's bend (pi minus the interior angle). */
+    const double cos_start = (l1 * l1 + d * d - l2 * l2) / (2.0 * l1 * d);
+    const double cos_mid = (l1 * l1 + l2 * l2 - d * d) / (2.0 * l1 * l2);
+    const double start_angle = acos(fmax(-1.0, fmin(1.0, cos_start)));
+    const double bend1 = PI_D - acos(fmax(-1.0, fmin(1.0, cos_mid)));
+    const double bend0 = acos(ddot(ab, bc) / (l1 * l2));
+    const dvec3 n = dnorm(dcross(ab, bc));
+    /* The side the mid joint goes to, perpendicular to u. */
+    dvec3 side;
+    if (pole_dir) {
+        const dvec3 p = dv(*pole_dir);
+        side = dnorm(dsub(p, dscale(u, ddot(p, u))));
+    } else {
+        /* The bend normal n turned with the limb the shortest way onto u;
+         * the mid joint lies on the side limb x n (n = side x limb). */
+        const dvec3 limb = dnorm(dadd(ab, drot(bc, n, bend1 - bend0)));
+        const dvec3 axis = dcross(limb, u);
+        const double s = dlen(axis);
+        const dvec3 n1 = s > 1e-12 ? drot(n, dscale(axis, 1.0 / s), atan2(s, ddot(limb, u))) : n;
+        side = dcross(u, n1);
+    }
+    two_bone_ref r;
+    r.end = dadd(a, dscale(u, d));
+    r.mid = dadd(a, dscale(dadd(dscale(u, cos(start_angle)), dscale(side, sin(start_angle))), l1));
+    r.mid_axis = n;
+    r.mid_angle = bend1 - bend0;
+    return r;
+}
+
+/* The fast solve against the reference on 1000 random limbs (bones 0.2 to 1
+ * long in any directions, bent at least 0.06 rad), targets reachable or not
+ * (closer than |l1 - l2| or beyond l1 + l2), poles as points, directions or
+ * none: the mid and end joints where the reference puts them (1e-5 of the
+ * reach), the mid rotation about the bend normal by the reference's angle
+ * (2e-5 rad), the reached flag, and the mid joint on the pole's side. */
+static void test_two_bone_reference(void** state) {
+    (void)state;
+    const sw_skeleton* s = ik_make_leg();
+    ik_rig r;
+    ik_rig_init(&r, s);
+    uint32_t rng = 2024;
+    int counts[3] = {0, 0, 0};
+    double worst_pos = 0.0, worst_angle = 0.0;
+    for (int iter = 0; iter < 1000; ++iter) {
+        const sw_vec3 a = sw_vec3_make(sw_test_rand(&rng, -1, 1), sw_test_rand(&rng, -1, 1),
+                                       sw_test_rand(&rng, -1, 1));
+        sw_vec3 dirs[3];
+        for (int k = 0; k < 3; ++k)
+            dirs[k] = sw_vec3_normalize(sw_vec3_make(
+                sw_test_rand(&rng, -1, 1), sw_test_rand(&rng, -1, 1), sw_test_rand(&rng, -1, 1)));
+        const float l1 = sw_test_rand(&rng, 0.2f, 1.0f), l2 = sw_test_rand(&rng, 0.2f, 1.0f);
+        const sw_vec3 b = sw_vec3_add(a, sw_vec3_scale(dirs[0], l1));
+        const sw_vec3 c = sw_vec3_add(b, sw_vec3_scale(dirs[1], l2));
+        if (ik_vec_angle(dirs[0], dirs[1]) < 0.06 || ik_vec_angle(dirs[0], dirs[1]) > PI_D - 0.06) {
+            --iter;
+            continue;
+        }
+        const float L = l1 + l2, m = fabsf(l1 - l2);
+        /* Reachable (half the cases), beyond reach, or too close. */
+        const int kind = iter % 4 == 3 ? 1 : (iter % 4 == 2 && m > 0.05f ? 2 : 0);
+        const float dist = kind == 0   ? sw_test_rand(&rng, m + 0.01f * L, 0.99f * L)
+                           : kind == 1 ? sw_test_rand(&rng, 1.01f, 3.0f) * L
+                                       : sw_test_rand(&rng, 0.02f * L, m - 0.01f * L);
+        const sw_vec3 target = sw_vec3_add(a, sw_vec3_scale(dirs[2], dist));
+        ++counts[kind];
+        /* Model matrices: only the chain's positions matter to the solve. */
+        r.model[LEG_HIP].m[12] = a.x, r.model[LEG_HIP].m[13] = a.y, r.model[LEG_HIP].m[14] = a.z;
+        r.model[LEG_KNEE].m[12] = b.x, r.model[LEG_KNEE].m[13] = b.y, r.model[LEG_KNEE].m[14] = b.z;
+        r.model[LEG_ANKLE].m[12] = c.x, r.model[LEG_ANKLE].m[13] = c.y,
+        r.model[LEG_ANKLE].m[14] = c.z;
+        sw_ik_two_bone_job job = leg_job(&r, target, NULL);
+        sw_vec3 pole_dir = sw_vec3_make(sw_test_rand(&rng, -1, 1), sw_test_rand(&rng, -1, 1),
+                                        sw_test_rand(&rng, -1, 1));
+        const int pole_kind = iter % 3;
+        if (pole_kind == 0) {
+            job.pole_mode = SW_IK_POLE_MODE_DIRECTION;
+            job.pole = pole_dir;
+        } else if (pole_kind == 1) {
+            job.pole_mode = SW_IK_POLE_MODE_TARGET;
+            job.pole = sw_vec3_add(a, pole_dir);
+        } else {
+            job.pole_mode = SW_IK_POLE_MODE_NONE;
+        }
+        if (pole_kind != 2) {
+            /* A pole within 0.05 rad of the target direction: degenerate. */
+            const double ang = ik_vec_angle(pole_dir, dirs[2]);
+            if (ang < 0.05 || ang > PI_D - 0.05) {
+                --counts[kind];
+                --iter;
+                continue;
+            }
+        }
+        sw_ik_two_bone_rotations rot;
+        assert_int_equal(sw_ik_two_bone_job_solve(&job, &rot), SW_RESULT_OK);
+        const two_bone_ref ref =
+            two_bone_reference(a, b, c, target, pole_kind == 2 ? NULL : &pole_dir);
+        /* The solved joints: bones turned about the start by rot.start, the
+         * lower one first about the mid joint by rot.mid. */
+        const sw_vec3 ab1 = sw_quat_rotate(rot.start, sw_vec3_sub(b, a));
+        const sw_vec3 bc1 = sw_quat_rotate(rot.start, sw_quat_rotate(rot.mid, sw_vec3_sub(c, b)));
+        const dvec3 mid = dv(sw_vec3_add(a, ab1)), end = dv(sw_vec3_add(sw_vec3_add(a, ab1), bc1));
+        const double pos_err = fmax(dlen(dsub(mid, ref.mid)), dlen(dsub(end, ref.end)));
+        if (pos_err > worst_pos) worst_pos = pos_err;
+        if (pos_err > 1e-5 * L)
+            fail_msg("iter %d (kind %d, pole %d): joints %g from the reference", iter, kind,
+                     pole_kind, pos_err);
+        /* The mid rotation: about the bend normal, by the reference angle. */
+        const dvec3 qv = {rot.mid.x, rot.mid.y, rot.mid.z};
+        const double angle = 2.0 * atan2(ddot(qv, ref.mid_axis), (double)rot.mid.w);
+        const double off_axis = dlen(dsub(qv, dscale(ref.mid_axis, ddot(qv, ref.mid_axis))));
+        const double angle_err = fabs(angle - ref.mid_angle);
+        if (angle_err > worst_angle) worst_angle = angle_err;
+        assert_true(angle_err < 2e-5);
+        assert_true(off_axis < 1e-5);
+        assert_true(rot.reached == (kind == 0));
+        /* Pole side: the mid joint's offset from the start-target line. */
+        if (pole_kind != 2) {
+            const dvec3 u = dnorm(dsub(dv(target), dv(a)));
+            const dvec3 am = dsub(mid, dv(a));
+            const dvec3 off = dsub(am, dscale(u, ddot(am, u)));
+            const dvec3 p = dv(pole_dir);
+            const dvec3 pp = dsub(p, dscale(u, ddot(p, u)));
+            if (dlen(off) > 1e-3 * L) assert_true(ddot(off, pp) > 0.0);
+        }
+    }
+    print_message("two-bone vs double reference: %d reachable, %d beyond reach, %d too close; "
+                  "worst joint error %g (reach 0.4..2), worst mid angle error %g rad\n",
+                  counts[0], counts[1], counts[2], worst_pos, worst_angle);
+    ik_rig_free(&r);
+    sw_skeleton_destroy(s, NULL);
+}
+
+/* The solve-only entry point: the same rotations as the run (written with
+ * rotate jobs, the same pose), nothing written on failure. */
+static void test_two_bone_solve(void** state) {
+    (void)state;
+    const sw_skeleton* s = ik_make_leg();
+    ik_rig r;
+    ik_rig_init(&r, s);
+    uint32_t rng = 99;
+    SINEW_ALIGN16 sw_xform4 ran[2], applied[2], start[2];
+    for (int iter = 0; iter < 100; ++iter) {
+        ik_rig_random_pose(&r, &rng, 1.0f);
+        memcpy(start, r.pose, sizeof(start));
+        const sw_vec3 target =
+            sw_vec3_add(ik_pos(&r, LEG_HIP), sw_vec3_make(sw_test_rand(&rng, -0.5f, 0.5f),
+                                                          sw_test_rand(&rng, -0.8f, 0.2f),
+                                                          sw_test_rand(&rng, -0.5f, 0.5f)));
+        bool reached = false;
+        sw_ik_two_bone_job job = leg_job(&r, target, &reached);
+        job.weight = iter % 2 ? 1.0f : sw_test_rand(&rng, 0.0f, 1.0f);
+        job.twist = iter % 3 ? 0.0f : 0.4f;
+        sw_ik_two_bone_rotations rot;
+        assert_int_equal(sw_ik_two_bone_job_solve(&job, &rot), SW_RESULT_OK);
+        assert_memory_equal(start, r.pose, sizeof(start)); /* not written */
+        assert_int_equal(sw_ik_two_bone_job_run(&job), SW_RESULT_OK);
+        assert_true(reached == rot.reached);
+        memcpy(ran, r.pose, sizeof(ran));
+        memcpy(r.pose, start, sizeof(start));
+        const uint32_t joints[2] = {LEG_HIP, LEG_KNEE};
+        const sw_quat rots[2] = {rot.start, rot.mid};
+        for (int k = 0; k < 2; ++k) {
+            const sw_ik_rotate_job rj = {.skeleton = s,
+                                         .model = r.model,
+                                         .model_count = r.joints,
+                                         .joint = joints[k],
+                                         .rotation = rots[k],
+                                         .weight = job.weight,
+                                         .pose = r.pose,
+                                         .pose_count = r.packets};
+            assert_int_equal(sw_ik_rotate_job_run(&rj), SW_RESULT_OK);
+        }
+        memcpy(applied, r.pose, sizeof(applied));
+        assert_memory_equal(ran, applied, sizeof(ran));
+        memcpy(r.pose, start, sizeof(start));
+    }
+    /* Failures leave *out alone: NULL out, out over an input, a zero bone. */
+    bool reached = false;
+    sw_ik_two_bone_job job = leg_job(&r, sw_vec3_make(0.1f, 0.5f, 0.0f), &reached);
+    assert_int_equal(sw_ik_two_bone_job_solve(&job, NULL), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_ik_two_bone_job_solve(NULL, NULL), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(
+        sw_ik_two_bone_job_solve(&job, (sw_ik_two_bone_rotations*)(void*)&r.model[LEG_OTHER]),
+        SW_RESULT_OVERLAP);
+    sw_mat4 flat[LEG_JOINTS];
+    memcpy(flat, r.model, sizeof(flat));
+    memcpy(&flat[LEG_ANKLE].m[12], &flat[LEG_KNEE].m[12], 3 * sizeof(float));
+    job.model = flat;
+    sw_ik_two_bone_rotations untouched;
+    memset(&untouched, 0x5a, sizeof untouched);
+    sw_ik_two_bone_rotations copy = untouched;
+    assert_int_equal(sw_ik_two_bone_job_validate(&job), SW_RESULT_BAD_DATA);
+    assert_int_equal(sw_ik_two_bone_job_solve(&job, &untouched), SW_RESULT_BAD_DATA);
+    assert_memory_equal(&copy, &untouched, sizeof copy);
+    flat[LEG_ANKLE].m[12] = INFINITY;
+    assert_int_equal(sw_ik_two_bone_job_solve(&job, &untouched), SW_RESULT_BAD_DATA);
+    assert_int_equal(sw_ik_two_bone_job_run(&job), SW_RESULT_BAD_DATA);
+    ik_rig_free(&r);
+    sw_skeleton_destroy(s, NULL);
+}
+
 static void test_find_two_bone_and_forward(void** state) {
     (void)state;
     const sw_skeleton* s = ik_make_leg();
@@ -767,6 +1032,8 @@ int main(void) {
         cmocka_unit_test(test_two_bone_softness),
         cmocka_unit_test(test_two_bone_end_rotation_twist),
         cmocka_unit_test(test_two_bone_degenerate),
+        cmocka_unit_test(test_two_bone_reference),
+        cmocka_unit_test(test_two_bone_solve),
         cmocka_unit_test(test_find_two_bone_and_forward),
         cmocka_unit_test(test_two_bone_cmu),
     };
