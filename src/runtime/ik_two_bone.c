@@ -74,24 +74,29 @@ static void sw__half_angle(float c, float s, float r, float* hc, float* hs) {
     *hs = pos ? s : r - c;
 }
 
-/* sw_quat_from_to(from, to) for a unit `to`, inline but for opposite
- * directions. */
-static sw_quat sw__from_to_unit(sw_vec3 from, sw_vec3 to) {
-    const sw_vec3 f = sw_vec3_scale(from, 1.0f / sqrtf(sw_vec3_dot(from, from)));
-    const sw_vec3 h = sw_vec3_add(f, to);
-    const float h2 = sw_vec3_dot(h, h);
-    if (!(h2 >= 1e-12f)) return sw_quat_from_to(from, to);
-    /* As sw_quat_from_to: 1 + f.t = |f + t|^2 / 2, and the cross product's
-     * rounding along f removed. */
-    sw_vec3 c = sw_vec3_cross(f, to);
-    c = sw_vec3_sub(c, sw_vec3_scale(f, sw_vec3_dot(c, f)));
-    const float w = 0.5f * h2;
-    const float inv = 1.0f / sqrtf(sw_vec3_dot(c, c) + w * w);
-    return sw_quat_make(c.x * inv, c.y * inv, c.z * inv, w * inv);
+/* Square roots and reciprocals four at a time: the solve's come in
+ * independent groups, and one SSE instruction costs what one scalar one
+ * does. Both are correctly rounded, so every path gives the same bits. */
+#if defined(__SSE2__) && !defined(SINEW_NO_SIMD)
+#include <emmintrin.h>
+static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
+    _mm_storeu_ps(out, _mm_sqrt_ps(_mm_set_ps(d, c, b, a)));
 }
+static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
+    _mm_storeu_ps(out, _mm_div_ps(_mm_set1_ps(1.0f), _mm_set_ps(d, c, b, a)));
+}
+#else
+static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
+    out[0] = sqrtf(a), out[1] = sqrtf(b), out[2] = sqrtf(c), out[3] = sqrtf(d);
+}
+static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
+    out[0] = 1.0f / a, out[1] = 1.0f / b, out[2] = 1.0f / c, out[3] = 1.0f / d;
+}
+#endif
 
-/* The solve of a validated job. Trigonometry-free: the bend angles enter
- * only through the half-angle cosines and sines the quaternions need.
+/* The solve of a checked job (all but the bone lengths, checked here).
+ * Trigonometry-free: the angles enter only through the half-angle cosines
+ * and sines the quaternions need.
  * - Mid joint: with m = |lab - lbc| and L = lab + lbc, the law of cosines
  *   for the new bend b1 (pi minus the interior angle) gives
  *   cos^2(b1 / 2) = (d - m)(d + m) / (4 lab lbc) and
@@ -99,11 +104,14 @@ static sw_quat sw__from_to_unit(sw_vec3 from, sw_vec3 to) {
  *   cancellation; the current bend b0 has cosine ab.bc and sine |ab x bc|
  *   (times lab lbc). The turn b1 - b0 about the bend normal n has
  *   cos((b1 - b0) / 2) and sin((b1 - b0) / 2) from the angle differences.
- * - Start joint: the shortest rotation taking the new start-end direction e
- *   onto the target direction u (sw_quat_from_to), then the turn about u
- *   taking the turned bend normal onto the pole's, its half angle from its
- *   cosine and sine (sw__half_angle). */
-static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
+ * - Start joint: q1, the shortest rotation taking the new start-end
+ *   direction f onto the target direction u, (f x u, 1 + f.u) (not
+ *   normalized), then the roll about u taking the turned bend normal onto
+ *   the pole's, from its cosine and sine (sw__half_angle). Only the product
+ *   is normalized: the roll's angle does not depend on the lengths of q1 or
+ *   the pole. */
+static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job,
+                                    sw_ik_two_bone_rotations* out) {
     const sw_mat4* model = job->model;
     const sw_vec3 a = sw__ik_pos(&model[job->start_joint]);
     const sw_vec3 b = sw__ik_pos(&model[job->mid_joint]);
@@ -118,17 +126,20 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     if (!(zero == 0.0f) || !(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) ||
         !(lbc2 < INFINITY))
         return SW_RESULT_BAD_DATA;
-    const float lab = sqrtf(lab2), lbc = sqrtf(lbc2);
-    const float reach = lab + lbc, rr = lab * lbc;
     const sw_vec3 cr = sw_vec3_cross(ab, bc);
-    const float cr_len = sqrtf(sw_vec3_dot(cr, cr));
+    const sw_vec3 at = sw_vec3_sub(job->target, a);
+    float r1[4], r2[4];
+    sw__sqrt4(lab2, lbc2, sw_vec3_dot(cr, cr), sw_vec3_dot(at, at), r1);
+    const float lab = r1[0], lbc = r1[1], cr_len = r1[2], dist = r1[3];
+    const float reach = lab + lbc, rr = lab * lbc;
+    /* 1 / 0 gives infinity (no trap); the branches below skip those. */
+    sw__rcp4(dist, cr_len, rr, 1.0f, r2);
+    const float inv_dist = r2[0], inv_cr = r2[1], inv_rr = r2[2];
 
     /* Direction to the target; on the start joint, the limb's own. */
-    const sw_vec3 at = sw_vec3_sub(job->target, a);
-    const float dist = sqrtf(sw_vec3_dot(at, at));
     sw_vec3 u;
     if (dist > 1e-6f * reach) {
-        u = sw_vec3_scale(at, 1.0f / dist);
+        u = sw_vec3_scale(at, inv_dist);
     } else {
         const sw_vec3 ac = sw_vec3_sub(c, a);
         u = sw_vec3_normalize(sw_vec3_length(ac) > 1e-6f * reach ? ac : ab);
@@ -152,7 +163,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
      * any. */
     sw_vec3 n;
     if (cr_len > 1e-4f * rr) {
-        n = sw_vec3_scale(cr, 1.0f / cr_len);
+        n = sw_vec3_scale(cr, inv_cr);
     } else {
         const sw_vec3 limb = sw_vec3_scale(ab, 1.0f / lab);
         const sw_vec3 pp =
@@ -162,38 +173,62 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
         n = sw_vec3_length(pp) > 1e-6f ? sw_vec3_normalize(sw_vec3_cross(pp, limb))
                                        : sw__ik_perpendicular(limb);
     }
-    /* The current bend's cosine and sine scaled to at most 2 and the new
-     * one's to about the limb length keep the products below in range. */
-    const float inv_rr = 1.0f / rr;
+    /* The current bend's half angle (c0, s0) scaled to at most 2 (|.|^2 =
+     * q0), the new one's (c1, s1) to |.|^2 = L^2 - m^2 = 4 lab lbc: the
+     * turn's (mc, ms) is sqrt(4 rr q0) long. */
     float c0, s0;
     sw__half_angle(sw_vec3_dot(ab, bc) * inv_rr, cr_len * inv_rr, 1.0f, &c0, &s0);
-    const float c1 = sqrtf((d - m) * (d + m)), s1 = sqrtf((reach - d) * (reach + d));
-    const float mc = c1 * c0 + s1 * s0, ms = s1 * c0 - c1 * s0;
-    const float minv = 1.0f / sqrtf(mc * mc + ms * ms);
-    const sw_quat t_mid =
-        sw_quat_make(n.x * ms * minv, n.y * ms * minv, n.z * ms * minv, mc * minv);
+    sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), 4.0f * rr * (c0 * c0 + s0 * s0),
+              sw_vec3_dot(pole_perp, pole_perp), r1);
+    const float c1 = r1[0], s1 = r1[1], pole_len = r1[3];
+    /* 1 / d for the new start-end direction e (|e| = d but for rounding). */
+    sw__rcp4(r1[2], d, 1.0f, 1.0f, r2);
+    const float minv = r2[0], inv_d = r2[1];
+    const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
+    const sw_quat t_mid = sw_quat_make(n.x * ms, n.y * ms, n.z * ms, mc);
     const sw_vec3 e = sw_vec3_add(ab, sw_quat_rotate(t_mid, bc));
 
-    /* 2. Start joint: point the limb at the target. */
-    sw_quat t_start = sw__from_to_unit(e, u);
+    /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
+     * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
+     * nearly opposite (as sw_quat_from_to, which takes an exactly opposite
+     * or zero e). */
+    /* With d below 1e-3 of the reach the rounding of e is no longer small
+     * next to it: measure. */
+    const sw_vec3 f =
+        sw_vec3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw_vec3_dot(e, e)));
+    const sw_vec3 h = sw_vec3_add(f, u);
+    const float h2 = sw_vec3_dot(h, h);
+    sw_quat t_start;
+    if (h2 >= 1e-12f) {
+        /* The cross product's rounding along f removed (as sw_quat_from_to). */
+        sw_vec3 fu = sw_vec3_cross(f, u);
+        fu = sw_vec3_sub(fu, sw_vec3_scale(f, sw_vec3_dot(fu, f)));
+        t_start = sw_quat_make(fu.x, fu.y, fu.z, 0.5f * h2);
+    } else {
+        t_start = sw_quat_from_to(e, u);
+    }
     /* 3. About the start-target axis: the bend-plane normal n (= mid side x
      * limb direction) onto the pole's, so the mid joint lies on the pole's
      * side. Using the normal rather than the mid joint's offset keeps this
      * continuous through full extension, where the offset vanishes. */
     if (has_pole) {
-        const sw_vec3 n1 = sw_quat_rotate(t_start, n);
-        /* The pole's normal is p x u for p the pole's unit perpendicular
-         * part, so cos = n1.(p x u) = p.(u x n1) and sin = (n1 x (p x u)).u
-         * = -n1.p. */
-        const sw_vec3 p = sw_vec3_scale(pole_perp, 1.0f / sqrtf(sw_vec3_dot(pole_perp, pole_perp)));
-        const float rc = sw_vec3_dot(p, sw_vec3_cross(u, n1)), rs = -sw_vec3_dot(n1, p);
+        /* n turned by q1 = (v, w), times |q1|^2:
+         * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
+        const sw_vec3 v = sw_vec3_make(t_start.x, t_start.y, t_start.z);
+        const float w = t_start.w, qq = sw_quat_dot(t_start, t_start);
+        const sw_vec3 n1 = sw_vec3_add(sw_vec3_add(sw_vec3_scale(n, w * w - sw_vec3_dot(v, v)),
+                                                   sw_vec3_scale(v, 2.0f * sw_vec3_dot(v, n))),
+                                       sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
+        /* The pole's normal is p x u for p along the pole's perpendicular
+         * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
+         * (n1 x (p x u)).u = -n1.p, both times |n1| |p| = |q1|^2 |p|. */
+        const float rc = sw_vec3_dot(pole_perp, sw_vec3_cross(u, n1));
+        const float rs = -sw_vec3_dot(n1, pole_perp);
         float hc, hs;
-        sw__half_angle(rc, rs, sqrtf(rc * rc + rs * rs), &hc, &hs);
-        const sw_quat roll = sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc);
-        t_start = sw_quat_mul(roll, t_start);
+        sw__half_angle(rc, rs, qq * pole_len, &hc, &hs);
+        t_start = sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), t_start);
     }
     if (job->twist != 0.0f) t_start = sw_quat_mul(sw_quat_from_axis_angle(u, job->twist), t_start);
-    /* A product of unit quaternions: only rounding to remove. */
     const float sinv = 1.0f / sqrtf(sw_quat_dot(t_start, t_start));
     t_start = sw_quat_make(t_start.x * sinv, t_start.y * sinv, t_start.z * sinv, t_start.w * sinv);
 
