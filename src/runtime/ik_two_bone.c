@@ -110,8 +110,7 @@ static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
  *   the pole's, from its cosine and sine (sw__half_angle). Only the product
  *   is normalized: the roll's angle does not depend on the lengths of q1 or
  *   the pole. */
-static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job,
-                                    sw_ik_two_bone_rotations* out) {
+static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
     const sw_mat4* model = job->model;
     const sw_vec3 a = sw__ik_pos(&model[job->start_joint]);
     const sw_vec3 b = sw__ik_pos(&model[job->mid_joint]);
@@ -186,7 +185,16 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job,
     const float minv = r2[0], inv_d = r2[1];
     const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
     const sw_quat t_mid = sw_quat_make(n.x * ms, n.y * ms, n.z * ms, mc);
-    const sw_vec3 e = sw_vec3_add(ab, sw_quat_rotate(t_mid, bc));
+    /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) with ab^
+     * = ab / lab and k = n x ab^ (the mid joint bends towards k), where
+     * lbc cos b1 = (c1^2 - s1^2) / (4 lab) and lbc sin b1 = c1 s1 / (2 lab):
+     * no need to turn bc by t_mid first. */
+    const float inv_lab = lbc * inv_rr;
+    const sw_vec3 ab_unit = sw_vec3_scale(ab, inv_lab);
+    const float e_par = lab + 0.25f * (c1 * c1 - s1 * s1) * inv_lab;
+    const float e_perp = 0.5f * c1 * s1 * inv_lab;
+    const sw_vec3 e = sw_vec3_add(sw_vec3_scale(ab_unit, e_par),
+                                  sw_vec3_scale(sw_vec3_cross(n, ab_unit), e_perp));
 
     /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
      * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
@@ -194,19 +202,24 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job,
      * or zero e). */
     /* With d below 1e-3 of the reach the rounding of e is no longer small
      * next to it: measure. */
-    const sw_vec3 f =
-        sw_vec3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw_vec3_dot(e, e)));
+    const sw_vec3 f = sw_vec3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw_vec3_dot(e, e)));
     const sw_vec3 h = sw_vec3_add(f, u);
     const float h2 = sw_vec3_dot(h, h);
     sw_quat t_start;
+    /* |t_start|^2, tracked so that the normalization at the end need not
+     * wait for the last product. */
+    float norm2;
     if (h2 >= 1e-12f) {
         /* The cross product's rounding along f removed (as sw_quat_from_to). */
         sw_vec3 fu = sw_vec3_cross(f, u);
         fu = sw_vec3_sub(fu, sw_vec3_scale(f, sw_vec3_dot(fu, f)));
         t_start = sw_quat_make(fu.x, fu.y, fu.z, 0.5f * h2);
+        norm2 = sw_quat_dot(t_start, t_start);
     } else {
         t_start = sw_quat_from_to(e, u);
+        norm2 = 1.0f;
     }
+    const float qq = norm2;
     /* 3. About the start-target axis: the bend-plane normal n (= mid side x
      * limb direction) onto the pole's, so the mid joint lies on the pole's
      * side. Using the normal rather than the mid joint's offset keeps this
@@ -215,7 +228,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job,
         /* n turned by q1 = (v, w), times |q1|^2:
          * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
         const sw_vec3 v = sw_vec3_make(t_start.x, t_start.y, t_start.z);
-        const float w = t_start.w, qq = sw_quat_dot(t_start, t_start);
+        const float w = t_start.w;
         const sw_vec3 n1 = sw_vec3_add(sw_vec3_add(sw_vec3_scale(n, w * w - sw_vec3_dot(v, v)),
                                                    sw_vec3_scale(v, 2.0f * sw_vec3_dot(v, n))),
                                        sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
@@ -227,9 +240,11 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job,
         float hc, hs;
         sw__half_angle(rc, rs, qq * pole_len, &hc, &hs);
         t_start = sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), t_start);
+        norm2 *= hc * hc + hs * hs;
     }
+    /* A unit turn: the length stays. */
     if (job->twist != 0.0f) t_start = sw_quat_mul(sw_quat_from_axis_angle(u, job->twist), t_start);
-    const float sinv = 1.0f / sqrtf(sw_quat_dot(t_start, t_start));
+    const float sinv = 1.0f / sqrtf(norm2);
     t_start = sw_quat_make(t_start.x * sinv, t_start.y * sinv, t_start.z * sinv, t_start.w * sinv);
 
     /* The end lands at a + u * |e| with |e| = d (the mid turn makes the
