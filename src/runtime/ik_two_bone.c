@@ -118,17 +118,23 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     const sw_vec3 ab = sw_vec3_sub(b, a), bc = sw_vec3_sub(c, b);
     const float lab2 = sw_vec3_dot(ab, ab), lbc2 = sw_vec3_dot(bc, bc);
     /* sw__ik_check_lengths on the chain: finite positions, bones at least
-     * SW__IK_MIN_BONE long (and their squares finite). */
-    const float zero = (a.x - a.x) + (a.y - a.y) + (a.z - a.z) + (b.x - b.x) + (b.y - b.y) +
-                       (b.z - b.z) + (c.x - c.x) + (c.y - c.y) + (c.z - c.z);
+     * SW__IK_MIN_BONE long (and their squares finite). A non-finite
+     * coordinate makes ab or bc infinite or NaN, so the squared lengths
+     * check the positions too. */
     const float min2 = SW__IK_MIN_BONE * SW__IK_MIN_BONE;
-    if (!(zero == 0.0f) || !(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) ||
-        !(lbc2 < INFINITY))
+    if (!(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) || !(lbc2 < INFINITY))
         return SW_RESULT_BAD_DATA;
     const sw_vec3 cr = sw_vec3_cross(ab, bc);
     const sw_vec3 at = sw_vec3_sub(job->target, a);
+    /* The pole's part perpendicular to the start-target axis u has length
+     * |pd x at| / |at|, free of cancellation and known before u is. */
+    const sw_vec3 pd = job->pole_mode == SW_IK_POLE_MODE_TARGET      ? sw_vec3_sub(job->pole, a)
+                       : job->pole_mode == SW_IK_POLE_MODE_DIRECTION ? job->pole
+                                                                     : sw_vec3_make(0, 0, 0);
+    sw_vec3 px = sw_vec3_cross(pd, at);
     float r1[4], r2[4];
-    sw__sqrt4(lab2, lbc2, sw_vec3_dot(cr, cr), sw_vec3_dot(at, at), r1);
+    const float dist2 = sw_vec3_dot(at, at);
+    sw__sqrt4(lab2, lbc2, sw_vec3_dot(cr, cr), dist2, r1);
     const float lab = r1[0], lbc = r1[1], cr_len = r1[2], dist = r1[3];
     const float reach = lab + lbc, rr = lab * lbc;
     /* 1 / 0 gives infinity (no trap); the branches below skip those. */
@@ -137,24 +143,30 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
 
     /* Direction to the target; on the start joint, the limb's own. */
     sw_vec3 u;
+    float pole_scale = inv_dist, pole_scale2 = dist2;
     if (dist > 1e-6f * reach) {
         u = sw_vec3_scale(at, inv_dist);
     } else {
         const sw_vec3 ac = sw_vec3_sub(c, a);
         u = sw_vec3_normalize(sw_vec3_length(ac) > 1e-6f * reach ? ac : ab);
+        px = sw_vec3_cross(pd, u);
+        pole_scale = pole_scale2 = 1.0f;
     }
     const float m = fabsf(lab - lbc);
     const float d = sw__two_bone_reach(dist, m, reach, job->softness);
+    /* Square roots the mid joint's new half angle needs, and the pole's
+     * perpendicular length (as |pd x at|); 1 / d for the new start-end
+     * direction e (|e| = d but for rounding). */
+    const float px2 = sw_vec3_dot(px, px);
+    sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), px2, 1.0f, r1);
+    const float inv_d = 1.0f / d;
+    const float c1 = r1[0], s1 = r1[1], pole_len = r1[2] * pole_scale;
 
-    /* Pole: its part perpendicular to the start-target axis. */
-    sw_vec3 pole_perp = sw_vec3_make(0.0f, 0.0f, 0.0f);
-    bool has_pole = false;
-    if (job->pole_mode != SW_IK_POLE_MODE_NONE) {
-        const sw_vec3 pd =
-            job->pole_mode == SW_IK_POLE_MODE_TARGET ? sw_vec3_sub(job->pole, a) : job->pole;
-        pole_perp = sw_vec3_sub(pd, sw_vec3_scale(u, sw_vec3_dot(pd, u)));
-        has_pole = sw_vec3_dot(pole_perp, pole_perp) > 1e-8f * sw_vec3_dot(pd, pd);
-    }
+    /* Pole: its part perpendicular to the start-target axis (none when
+     * within 1e-4 of collinear, or no pole). */
+    const bool has_pole = px2 > 1e-8f * sw_vec3_dot(pd, pd) * pole_scale2;
+    const sw_vec3 pole_perp = has_pole ? sw_vec3_sub(pd, sw_vec3_scale(u, sw_vec3_dot(pd, u)))
+                                       : sw_vec3_make(0.0f, 0.0f, 0.0f);
 
     /* 1. Mid joint about its hinge: the current bend-plane normal. A limb
      * within 1e-4 rad of straight has none worth trusting (its direction
@@ -177,12 +189,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
      * turn's (mc, ms) is sqrt(4 rr q0) long. */
     float c0, s0;
     sw__half_angle(sw_vec3_dot(ab, bc) * inv_rr, cr_len * inv_rr, 1.0f, &c0, &s0);
-    sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), 4.0f * rr * (c0 * c0 + s0 * s0),
-              sw_vec3_dot(pole_perp, pole_perp), r1);
-    const float c1 = r1[0], s1 = r1[1], pole_len = r1[3];
-    /* 1 / d for the new start-end direction e (|e| = d but for rounding). */
-    sw__rcp4(r1[2], d, 1.0f, 1.0f, r2);
-    const float minv = r2[0], inv_d = r2[1];
+    const float minv = 1.0f / sqrtf(4.0f * rr * (c0 * c0 + s0 * s0));
     const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
     const sw_quat t_mid = sw_quat_make(n.x * ms, n.y * ms, n.z * ms, mc);
     /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) with ab^
