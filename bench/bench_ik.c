@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_util.h"
 #include "sinew/ik.h"
 #include "sinew/local_to_model.h"
 #include "sinew/sample.h"
@@ -29,22 +29,6 @@
 
 #define MAX_RUNS 101
 #define ARMS 2
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static float next_rand(uint32_t* rng) {
     *rng ^= *rng << 13;
@@ -154,7 +138,7 @@ typedef enum stage { STAGE_SOLVE, STAGE_APPLY, STAGE_RUN } stage;
  * model matrices are not recomputed), which costs the same as a fresh pose. */
 static double run_stage(bench* b, stage s, int frames) {
     const uint32_t n = b->characters * ARMS;
-    const double t0 = now_ns();
+    const double t0 = bench_thread_ns();
     for (int f = 0; f < frames; ++f) {
         for (uint32_t i = 0; i < n; ++i) {
             const sw_ik_two_bone_job* job = &b->jobs[i];
@@ -181,15 +165,15 @@ static double run_stage(bench* b, stage s, int frames) {
             if (r != SW_RESULT_OK) fail("job", r);
         }
     }
-    return (now_ns() - t0) / ((double)frames * (double)n);
+    return (bench_thread_ns() - t0) / ((double)frames * (double)n);
 }
 
 typedef struct figure {
     double median, min;
 } figure;
 
-/* Short runs (about 2000 solves each): on a busy machine the minimum is the
- * run that kept the core throughout. */
+/* Short runs (about 2000 solves each) timed in thread CPU time, so that a
+ * busy machine disturbs them little. */
 static figure measure(bench* b, stage s, int runs) {
     double v[MAX_RUNS];
     int frames = (int)(2000u / (b->characters * ARMS));
@@ -197,7 +181,7 @@ static figure measure(bench* b, stage s, int runs) {
     run_stage(b, s, frames); /* warm up */
     for (int i = 0; i < runs; ++i)
         v[i] = run_stage(b, s, frames);
-    const figure f = {median(v, runs), v[0]};
+    const figure f = {bench_median(v, runs), v[0]};
     return f;
 }
 
