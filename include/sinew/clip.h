@@ -49,8 +49,10 @@ typedef enum sw_interp {
 typedef enum sw_clip_codec {
     SW_CLIP_CODEC_NONE = 0,
     SW_CLIP_CODEC_RAW,      /* float keys as given */
-    SW_CLIP_CODEC_QUANTIZED /* joint tracks quantized by the compressor (sinew/codec.h);
-                               float tracks stay raw in the track array */
+    SW_CLIP_CODEC_QUANTIZED, /* joint tracks quantized by the compressor (sinew/codec.h);
+                                float tracks stay raw in the track array */
+    SW_CLIP_CODEC_FRAMES     /* joint motion as SoA pose frames at a uniform rate
+                                (sinew/codec.h, sinew/tools/frames.h); float tracks raw */
 } sw_clip_codec;
 
 #define SW_CLIP_FLAG_ADDITIVE 1u

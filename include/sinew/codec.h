@@ -1,4 +1,5 @@
-/* sinew/codec.h: the quantized clip codec (SW_CLIP_CODEC_QUANTIZED).
+/* sinew/codec.h: the clip codecs' payloads: quantized
+ * (SW_CLIP_CODEC_QUANTIZED) and frames (SW_CLIP_CODEC_FRAMES, below).
  *
  * A quantized clip is an sw_clip block (sinew/clip.h) whose joint track
  * table holds SW_CLIP_NO_TRACK everywhere and whose track array holds only
@@ -97,6 +98,90 @@ static inline uint32_t sw_clip_codec_offset(const sw_clip* c) {
 }
 static inline const sw_codec_header* sw_clip_codec_header(const sw_clip* c) {
     return (const sw_codec_header*)(const void*)((const char*)c + sw_clip_codec_offset(c));
+}
+
+/* ---- SW_CLIP_CODEC_FRAMES ---------------------------------------------------
+ *
+ * A frames clip is an sw_clip block like a quantized one (no raw joint
+ * tracks; float tracks and events raw in the block) whose payload, at
+ * sw_clip_codec_offset(c), holds the local pose at a uniform rate as SoA
+ * packets (sw_xform4), frame-major and 16-byte aligned, for forward reading:
+ * sampling time t reads two frames and interpolates them (lerp for
+ * translation and scale, normalized lerp for rotation), with no search and
+ * no per-track branch, so sequential and random access cost the same. Made
+ * by sw_frames_build (sinew/tools/frames.h), validated in full by
+ * sw_clip_load.
+ *
+ * Frame i is the pose at min(i / rate, duration), i < frames_count, where
+ * frames_count = max(2, ceil(duration * rate - 1e-3) + 1). A time t in
+ * [0, duration] falls in frame interval i = min(floor(t * rate), frames_count
+ * - 2) (settled on the float frame times (float)i / rate, so a time exactly
+ * at a frame time gives that frame exactly) with
+ *     u = (t - t_i) / (t_{i+1} - t_i) clamped to [0, 1],
+ *     t_i = (float)i / rate, t_{i+1} = min((float)(i + 1) / rate, duration).
+ *
+ * The packets of the skeleton (packets_count = ceil(joints / 4)) are cut
+ * into runs of consecutive packets, in packet order, each of one kind:
+ *     rest      SW_FRAMES_RUN_REST: the sampling skeleton's rest packets
+ *               (identity for additive clips), no data;
+ *     constant  SW_FRAMES_RUN_CONSTANT: packets that never change over the
+ *               clip, stored once at constants[source ..];
+ *     animated  SW_FRAMES_RUN_ANIMATED: frame f holds them at
+ *               frames[f * animated_count + source ..].
+ * Sources of constant runs and of animated runs each count up from 0 in run
+ * order. Rotations of an animated packet lie on the hemisphere of the same
+ * lane in the previous frame (dot >= 0), so no sign test is needed between
+ * frames. Padding lanes (joints .. 4 * packets_count) hold identity.
+ * Joint slots the source clip has no track for follow the clip rule (rest
+ * value of the sampling skeleton, identity for additive clips): fixups list,
+ * per packet in increasing order, the lanes whose translation, rotation or
+ * scale is replaced after interpolation (the stored lanes hold the rest
+ * values of the skeleton the clip was built with).
+ */
+
+typedef enum sw_frames_run_kind {
+    SW_FRAMES_RUN_REST = 0,
+    SW_FRAMES_RUN_CONSTANT,
+    SW_FRAMES_RUN_ANIMATED
+} sw_frames_run_kind;
+
+/* Payload header (64 bytes). Offsets are in bytes from the payload start. */
+typedef struct sw_frames_header {
+    uint32_t size;             /* bytes of the payload, a multiple of 16 */
+    uint32_t frames_count;     /* >= 2, from duration and rate as above */
+    float rate;                /* frames per second, finite, in (0, 1000] */
+    uint32_t packets_count;    /* ceil(joints_count / 4) */
+    uint32_t animated_count;   /* packets stored per frame */
+    uint32_t constants_count;  /* packets stored once */
+    uint32_t runs_count;       /* in [1, packets_count] */
+    uint32_t fixups_count;     /* <= packets_count */
+    /* One layout, checked on load: runs at 64, fixups right after them,
+     * constants at the next multiple of 16, frames right after the
+     * constants, and the payload ends with the frames. */
+    uint32_t runs_offset;      /* sw_frames_run[runs_count] */
+    uint32_t fixups_offset;    /* sw_frames_fixup[fixups_count] */
+    uint32_t constants_offset; /* sw_xform4[constants_count], 16-byte aligned */
+    uint32_t frames_offset;    /* sw_xform4[frames_count * animated_count], 16-byte aligned */
+    uint32_t reserved[4];      /* zero */
+} sw_frames_header;
+
+/* A run of packets [first, first + count) (16 bytes). */
+typedef struct sw_frames_run {
+    uint32_t first;  /* packet index: 0 for the first run, then the previous run's end */
+    uint32_t count;  /* >= 1 */
+    uint32_t kind;   /* sw_frames_run_kind */
+    uint32_t source; /* constant and animated runs: first packet in their array; rest: 0 */
+} sw_frames_run;
+
+/* Lanes of one packet filled from the rest pose after sampling (8 bytes). */
+typedef struct sw_frames_fixup {
+    uint32_t packet;  /* increasing from fixup to fixup */
+    uint8_t lanes[3]; /* translation, rotation, scale: bit l = lane l (joints only) */
+    uint8_t reserved; /* zero */
+} sw_frames_fixup;
+
+static inline const sw_frames_header* sw_clip_frames_header(const sw_clip* c) {
+    return (const sw_frames_header*)(const void*)((const char*)c + sw_clip_codec_offset(c));
 }
 
 #ifdef __cplusplus

@@ -20,6 +20,7 @@
  * check on what it wrote, and load runs it on untrusted bytes. */
 #include <string.h>
 
+#include "codec_frames.h"
 #include "codec_quantized.h"
 #include "internal.h"
 
@@ -425,7 +426,8 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
     if ((size_t)size > avail) {
         return sw__fail(err, SW_RESULT_TRUNCATED, "block in bounds", (uint64_t)avail, -1);
     }
-    if (c->codec != SW_CLIP_CODEC_RAW && c->codec != SW_CLIP_CODEC_QUANTIZED) {
+    if (c->codec != SW_CLIP_CODEC_RAW && c->codec != SW_CLIP_CODEC_QUANTIZED &&
+        c->codec != SW_CLIP_CODEC_FRAMES) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec", offsetof(sw_clip, codec), -1);
     }
     if ((c->flags & ~SW_CLIP_FLAG_ADDITIVE) != 0) {
@@ -542,6 +544,14 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
                             offsetof(sw_clip, tracks_count), -1);
         }
         return sw__codec_quantized_check(c, err);
+    }
+    if (c->codec == SW_CLIP_CODEC_FRAMES) {
+        /* Joint motion lives in the frames payload (codec_frames.c). */
+        if (joint_tracks != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "frames clip has no raw joint tracks",
+                            offsetof(sw_clip, tracks_count), -1);
+        }
+        return sw__codec_frames_check(c, err);
     }
     return SW_RESULT_OK;
 }

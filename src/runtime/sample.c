@@ -1,6 +1,7 @@
 /* The sampling job: clip -> local SoA pose at a time. */
 #include <string.h>
 
+#include "codec_frames.h"
 #include "codec_quantized.h"
 #include "internal.h"
 
@@ -18,7 +19,8 @@ sw_result sw_sample_job_validate(const sw_sample_job* job) {
     const sw_clip* clip = job->clip;
     const sw_skeleton* skel = job->skeleton;
     if (clip->joints_count != skel->joints_count) return SW_RESULT_INVALID_ARGUMENT;
-    if (clip->codec != SW_CLIP_CODEC_RAW && clip->codec != SW_CLIP_CODEC_QUANTIZED)
+    if (clip->codec != SW_CLIP_CODEC_RAW && clip->codec != SW_CLIP_CODEC_QUANTIZED &&
+        clip->codec != SW_CLIP_CODEC_FRAMES)
         return SW_RESULT_INVALID_ARGUMENT;
     const sw_sample_cache* cache = job->cache;
     if (cache && !cache->cursors && cache->cursors_count > 0) return SW_RESULT_INVALID_ARGUMENT;
@@ -275,6 +277,11 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         /* Joint tracks from the codec payload (no cursors needed: keys are
          * uniform), float tracks raw as above. */
         sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
+        sw__sample_floats(job, t, cursors, cache_valid);
+        break;
+    case SW_CLIP_CODEC_FRAMES:
+        /* Two frames and one interpolation over the packets; no cursors. */
+        sw__codec_frames_sample(clip, job->skeleton, t, job->out);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_NONE:

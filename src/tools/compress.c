@@ -521,11 +521,14 @@ static uint32_t sw__align16u(uint32_t v) {
     return (v + 15u) & ~15u;
 }
 
-/* Writes the block: the raw part (float tracks, events, names) from
- * sw_clip_init with the codec payload inserted after the joint table. */
-static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
-    const sw_clip* src = z->clip;
-    const sw_allocator* al = z->alloc;
+/* The raw part of a codec clip (float tracks, events, name, flags of src)
+ * built by sw_clip_init, with payload_size zeroed bytes (a multiple of 16)
+ * inserted at sw_clip_codec_offset and codec set; the caller fills the
+ * payload and loads the block (sw_clip_load). *mem (16-byte aligned, *size
+ * bytes) is allocated with al. */
+sw_result sw__clip_with_payload(const sw_clip* src, uint32_t codec, uint32_t payload_size,
+                                const sw_allocator* al, char** mem_out, size_t* size_out,
+                                sw_error* err) {
     const uint32_t F = src->float_tracks_count, E = src->events_count;
     sw_clip_track_desc* fd =
         (sw_clip_track_desc*)sw_alloc(al, sizeof(sw_clip_track_desc) * (F ? F : 1u), 16);
@@ -556,7 +559,7 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
     }
     const sw_clip_desc cd = {.name = sw_clip_name(src),
                              .duration = src->duration,
-                             .joints_count = z->J,
+                             .joints_count = src->joints_count,
                              .additive = (src->flags & SW_CLIP_FLAG_ADDITIVE) != 0u,
                              .tracks = fd,
                              .tracks_count = F,
@@ -573,7 +576,46 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
         if (r == SW_RESULT_OUT_OF_MEMORY) sw__fail(err, r, "allocation", 0, -1);
         return r;
     }
+    const uint32_t q = rc->tracks_offset;
+    const uint32_t P = payload_size;
+    if ((uint64_t)P + raw_size > 0xFFFFFFF0u) {
+        sw_free(al, raw, raw_size);
+        return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
+    }
+    const size_t size = raw_size + P;
+    char* mem = (char*)sw_alloc(al, size, 16);
+    if (!mem) {
+        sw_free(al, raw, raw_size);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    }
+    memset(mem, 0, size);
+    memcpy(mem, raw, q);
+    memcpy(mem + q + P, raw + q, raw_size - q);
+    sw_free(al, raw, raw_size);
+    sw_clip* c = (sw_clip*)(void*)mem;
+    c->size = (uint32_t)size;
+    c->codec = codec;
+    c->tracks_offset += P;
+    c->events_offset += P;
+    c->name_offset += P;
+    sw_clip_track* ct = (sw_clip_track*)(void*)(mem + c->tracks_offset);
+    for (uint32_t i = 0; i < c->tracks_count; ++i) {
+        if (ct[i].times_offset) ct[i].times_offset += P;
+        ct[i].values_offset += P;
+        ct[i].target += P; /* float tracks only: name offsets */
+    }
+    sw_clip_event* ce = (sw_clip_event*)(void*)(mem + c->events_offset);
+    for (uint32_t e = 0; e < c->events_count; ++e)
+        ce[e].name_offset += P;
+    *mem_out = mem;
+    *size_out = size;
+    return SW_RESULT_OK;
+}
 
+/* Writes the block: the raw part (float tracks, events, names) with the
+ * codec payload inserted after the joint table. */
+static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
+    const sw_allocator* al = z->alloc;
     /* Payload layout. */
     const uint32_t J = z->J, A = z->A, S = z->S;
     uint32_t C = 0;
@@ -597,38 +639,13 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
         total += 4u + hb + (bits + 7u) / 8u;
     }
     total = (total + 8u + 15u) & ~(uint64_t)15u; /* 8 spare bytes: 64-bit key loads */
-    const uint32_t q = rc->tracks_offset;
-    if (total + raw_size > 0xFFFFFFF0u) {
-        sw_free(al, raw, raw_size);
-        return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
-    }
+    if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
     const uint32_t P = (uint32_t)total;
-    const size_t size = raw_size + P;
-    char* mem = (char*)sw_alloc(al, size, 16);
-    if (!mem) {
-        sw_free(al, raw, raw_size);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    }
-    memset(mem, 0, size);
-    memcpy(mem, raw, q);
-    memcpy(mem + q + P, raw + q, raw_size - q);
-    sw_free(al, raw, raw_size);
-    sw_clip* c = (sw_clip*)(void*)mem;
-    c->size = (uint32_t)size;
-    c->codec = SW_CLIP_CODEC_QUANTIZED;
-    c->tracks_offset += P;
-    c->events_offset += P;
-    c->name_offset += P;
-    sw_clip_track* ct = (sw_clip_track*)(void*)(mem + c->tracks_offset);
-    for (uint32_t i = 0; i < c->tracks_count; ++i) {
-        if (ct[i].times_offset) ct[i].times_offset += P;
-        ct[i].values_offset += P;
-        ct[i].target += P; /* float tracks only: name offsets */
-    }
-    sw_clip_event* ce = (sw_clip_event*)(void*)(mem + c->events_offset);
-    for (uint32_t e = 0; e < c->events_count; ++e)
-        ce[e].name_offset += P;
-
+    char* mem = NULL;
+    size_t size = 0;
+    sw_result r = sw__clip_with_payload(z->clip, SW_CLIP_CODEC_QUANTIZED, P, al, &mem, &size, err);
+    if (r != SW_RESULT_OK) return r;
+    const uint32_t q = sw_clip_codec_offset((const sw_clip*)(const void*)mem);
     uint8_t* pl = (uint8_t*)mem + q;
     sw_codec_header* h = (sw_codec_header*)(void*)pl;
     h->size = P;

@@ -1,4 +1,5 @@
-/* Shared between the compressor and its error metric. Not installed. */
+/* Shared between the compressor, its error metric and the frames builder.
+ * Not installed. */
 #ifndef SINEW_TOOLS_COMPRESS_INTERNAL_H
 #define SINEW_TOOLS_COMPRESS_INTERNAL_H
 
@@ -14,5 +15,14 @@ void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]
  * a (the reference) and under b; each vertex at `shell` from the joint in
  * model space under a. */
 double sw__compress_vertex_error(const double a[12], const double b[12], double shell);
+
+/* A codec clip's block without its payload: the raw part of src (float
+ * tracks, events, name, flags) built by sw_clip_init, codec set, and
+ * payload_size zeroed bytes (a multiple of 16) inserted at
+ * sw_clip_codec_offset. The caller writes the payload and then loads the
+ * block with sw_clip_load. *mem (16-byte aligned, *size bytes) comes from
+ * al. Fails: OUT_OF_MEMORY, LIMIT (block size), or what sw_clip_init says. */
+sw_result sw__clip_with_payload(const sw_clip* src, uint32_t codec, uint32_t payload_size,
+                                const sw_allocator* al, char** mem, size_t* size, sw_error* err);
 
 #endif

@@ -659,7 +659,7 @@ static void test_load_hostile(void** state) {
      * (cubic, explicit), 3 S j2 (uniform), 4 "weight", 5 "blink". */
     HOSTILE(b.c->size = 40, BAD, "block size >= header", -1);
     HOSTILE(b.c->size += 16, SW_RESULT_TRUNCATED, "block in bounds", -1);
-    HOSTILE(b.c->codec = SW_CLIP_CODEC_QUANTIZED + 1u, BAD, "codec", -1);
+    HOSTILE(b.c->codec = SW_CLIP_CODEC_FRAMES + 1u, BAD, "codec", -1);
     HOSTILE(b.c->codec = SW_CLIP_CODEC_NONE, BAD, "codec", -1);
     HOSTILE(b.c->flags = 2, BAD, "flags", -1);
     HOSTILE(b.c->duration = NAN, BAD, "duration finite >= 0", -1);

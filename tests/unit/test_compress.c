@@ -549,7 +549,7 @@ static void test_hostile(void** state) {
                 BAD, "codec segment range lo <= hi");
     }
     /* the raw part: a joint track is not allowed beside the payload */
-    HOSTILE(b.c->codec = SW_CLIP_CODEC_QUANTIZED + 1u, BAD, "codec");
+    HOSTILE(b.c->codec = SW_CLIP_CODEC_FRAMES + 1u, BAD, "codec");
 
     /* every truncation of the bytes, and every shorter declared size */
     for (size_t n = 0; n < c->size; ++n) {

@@ -1,0 +1,44 @@
+/* The frames codec (layout: sinew/codec.h): payload validation, the frame
+ * interval of a time, and the sampler. Shared by the runtime, its tests and
+ * the builder (src/tools/frames.c). Not installed. */
+#ifndef SINEW_RUNTIME_CODEC_FRAMES_H
+#define SINEW_RUNTIME_CODEC_FRAMES_H
+
+#include "internal.h"
+#include "sinew/codec.h"
+
+/* Largest frame rate a frames payload may use (frames per second). */
+#define SW__FRAMES_MAX_RATE 1000.0f
+
+/* Frames of a clip of `duration` seconds at `rate`: max(2, ceil(duration *
+ * rate - 1e-3) + 1), or SW_CLIP_MAX_KEYS + 1 when that is above the limit
+ * (also for a rate that is not finite and > 0). */
+uint32_t sw__frames_count(float duration, float rate);
+
+/* Frame interval of time t (clamped to [0, duration]) in a payload of
+ * frames_count >= 2 frames: frames i and i + 1 at fraction u in [0, 1]. */
+typedef struct sw__frames_pos {
+    uint32_t i;
+    float u;
+} sw__frames_pos;
+sw__frames_pos sw__frames_locate(uint32_t frames_count, float rate, float duration, float t);
+
+/* Validates the payload of a frames clip (called by sw_clip_load after the
+ * raw part of the block was checked). Fails with BAD_DATA naming the check. */
+sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err);
+
+/* Interpolation of n packets: out = lerp(a, b, u) for translation and
+ * scale, normalize(lerp(a, b, u)) for rotation (no sign test: frames are
+ * stored on one hemisphere). */
+typedef void (*sw__frames_interp_fn)(const sw_xform4* a, const sw_xform4* b, float u,
+                                     sw_xform4* out, uint32_t n);
+
+/* Samples the joint motion of a validated frames clip at t (already clamped
+ * to [0, duration]) into out (skel->packets_count packets), with `interp`
+ * (NULL: the best path). */
+void sw__codec_frames_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                  sw_xform4* out, sw__frames_interp_fn interp);
+void sw__codec_frames_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
+                             sw_xform4* out);
+
+#endif
