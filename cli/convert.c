@@ -1,14 +1,66 @@
-/* sinew convert IN.bvh -o OUT.sinew [--scale S] [--end-sites]: writes a .sinew archive. */
+/* sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] [--rate R]
+ * [--shell D]: writes a .sinew archive (skeleton, clips, meshes). With
+ * --codec frames the clips are stored as frames (sinew/tools/frames.h) and
+ * one line per clip reports the rate and the measured error vs the raw clip. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "sinew/tools/archive_writer.h"
+#include "sinew/tools/frames.h"
+
+#define CLI_CONVERT_USAGE                                                                          \
+    "usage: sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] "         \
+    "[--rate R] [--shell D]"
+
+/* A float option in (0, max]. */
+static bool cli_convert_positive(const char* opt, const char* s, float max, float* out) {
+    double v;
+    if (!s || !cli_parse_double(s, &v) || !(v > 0.0) || !(v <= (double)max)) {
+        cli_error("convert", "%s needs a number in (0, %g]", opt, (double)max);
+        return false;
+    }
+    *out = (float)v;
+    return true;
+}
+
+/* Replaces asset->clips by frames clips (freed by the caller with
+ * sw_clip_destroy); prints one line per clip. */
+static bool cli_convert_frames(const char* in, const sw_asset* asset,
+                               const sw_frames_options* o, const sw_clip** frames) {
+    for (uint32_t c = 0; c < asset->clips_count; ++c) {
+        const sw_clip* clip = asset->clips[c];
+        if (clip->codec != SW_CLIP_CODEC_RAW) {
+            cli_error("convert", "%s: clip %u (%s) is not raw", in, c, sw_clip_name(clip));
+            return false;
+        }
+        sw_frames_stats st;
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        sw_result r = sw_frames_build(asset->skeleton, clip, o, NULL, &frames[c], &st, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("convert", in, asset->format, r, &err);
+            return false;
+        }
+        printf("clip %u \"%s\": frames at %g Hz (%s), %u frames, %llu -> %llu bytes, max error "
+               "%.6g at shell %g\n",
+               c, sw_clip_name(clip), (double)st.rate, st.on_keys ? "the keys" : "resampled",
+               st.frames_count, (unsigned long long)st.raw_bytes,
+               (unsigned long long)st.frames_bytes, (double)st.error.max,
+               (double)(o->shell > 0.0f ? o->shell : 1.0f));
+    }
+    return true;
+}
 
 int cli_convert(int argc, char** argv) {
     const char* in = NULL;
     const char* out = NULL;
     sw_asset_options opt;
     memset(&opt, 0, sizeof opt);
+    bool frames = false;
+    sw_frames_options fo;
+    memset(&fo, 0, sizeof fo);
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -25,6 +77,22 @@ int cli_convert(int argc, char** argv) {
             ++i;
         } else if (strcmp(a, "--end-sites") == 0) {
             opt.end_sites = true;
+        } else if (strcmp(a, "--codec") == 0) {
+            const char* v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "frames") == 0) {
+                frames = true;
+            } else if (strcmp(v, "raw") == 0) {
+                frames = false;
+            } else {
+                cli_error("convert", "--codec takes raw or frames");
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--rate") == 0) {
+            if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1000.0f, &fo.rate))
+                return CLI_EXIT_USAGE;
+        } else if (strcmp(a, "--shell") == 0) {
+            if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1e30f, &fo.shell))
+                return CLI_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             cli_error("convert", "unknown option \"%s\"", a);
             return CLI_EXIT_USAGE;
@@ -36,7 +104,7 @@ int cli_convert(int argc, char** argv) {
         }
     }
     if (!in || !out) {
-        cli_error("convert", "usage: sinew convert IN.bvh -o OUT.sinew [--scale S] [--end-sites]");
+        cli_error("convert", CLI_CONVERT_USAGE);
         return CLI_EXIT_USAGE;
     }
     sw_asset asset;
@@ -46,26 +114,43 @@ int cli_convert(int argc, char** argv) {
         cli_report("convert", in, asset.format, r, &err);
         return CLI_EXIT_FAIL;
     }
-    if (asset.format != SW_ASSET_FORMAT_BVH) {
+    if (asset.format == SW_ASSET_FORMAT_SINEW) {
         /* An archive may hold more than the asset exposes (other skeletons,
          * meshes): rewriting it here would drop them silently. */
-        cli_error("convert", "%s: already a .sinew archive (convert reads BVH)", in);
+        cli_error("convert", "%s: already a .sinew archive (convert reads BVH, glTF and the "
+                             "other imported formats)", in);
         sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("convert", in, &asset);
-    const sw_skeleton* skeletons[1] = {asset.skeleton};
-    sw_archive_contents contents;
-    memset(&contents, 0, sizeof contents);
-    contents.skeletons = skeletons;
-    contents.skeletons_count = 1;
-    contents.clips = asset.clips;
-    contents.clips_count = asset.clips_count;
-    r = sw_archive_write_file(&contents, out, &err);
-    sw_asset_free(&asset);
-    if (r != SW_RESULT_OK) {
-        cli_report("convert", out, SW_ASSET_FORMAT_SINEW, r, &err);
-        return CLI_EXIT_FAIL;
+    const uint32_t n = asset.clips_count;
+    const sw_clip** built = frames ? (const sw_clip**)calloc(n ? n : 1u, sizeof *built) : NULL;
+    int rc = CLI_EXIT_OK;
+    if (frames && (!built || !cli_convert_frames(in, &asset, &fo, built))) {
+        if (!built) cli_error("convert", "out of memory");
+        rc = CLI_EXIT_FAIL;
     }
-    return CLI_EXIT_OK;
+    if (rc == CLI_EXIT_OK) {
+        const sw_skeleton* skeletons[1] = {asset.skeleton};
+        sw_archive_contents contents;
+        memset(&contents, 0, sizeof contents);
+        contents.skeletons = skeletons;
+        contents.skeletons_count = 1;
+        contents.clips = frames ? built : asset.clips;
+        contents.clips_count = n;
+        contents.meshes = asset.meshes;
+        contents.meshes_count = asset.meshes_count;
+        r = sw_archive_write_file(&contents, out, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("convert", out, SW_ASSET_FORMAT_SINEW, r, &err);
+            rc = CLI_EXIT_FAIL;
+        }
+    }
+    if (built) {
+        for (uint32_t c = 0; c < n; ++c)
+            sw_clip_destroy(built[c], NULL);
+        free(built);
+    }
+    sw_asset_free(&asset);
+    return rc;
 }

@@ -44,7 +44,7 @@ sw__frames_pos sw__frames_locate(uint32_t frames_count, float rate, float durati
  * failed check. */
 static const char* sw__frames_check_packet(const sw_xform4* p, const sw_xform4* prev,
                                            uint32_t joint_lanes) {
-    const float* v = p->tx;
+    const float* v = (const float*)(const void*)p;
     for (uint32_t l = 0; l < joint_lanes; ++l) {
         for (uint32_t k = 0; k < 10u; ++k) {
             if (!isfinite(v[4u * k + l])) return "frames values finite";
@@ -252,42 +252,51 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
 static void sw__frames_interp_scalar(const sw_xform4* a, const sw_xform4* b, float u,
                                      sw_xform4* out, uint32_t n) {
     for (uint32_t p = 0; p < n; ++p) {
-        const float* pa = a[p].tx;
-        const float* pb = b[p].tx;
-        float* po = out[p].tx;
+        const float* restrict pa = (const float*)(const void*)&a[p];
+        const float* restrict pb = (const float*)(const void*)&b[p];
+        float* restrict po = (float*)(void*)&out[p];
         for (uint32_t i = 0; i < 40u; ++i)
             po[i] = pa[i] + (pb[i] - pa[i]) * u;
-        sw_xform4* o = &out[p];
+        float* restrict rx = out[p].rx;
+        float* restrict ry = out[p].ry;
+        float* restrict rz = out[p].rz;
+        float* restrict rw = out[p].rw;
         for (uint32_t l = 0; l < 4u; ++l) {
-            const float len2 =
-                o->rx[l] * o->rx[l] + o->ry[l] * o->ry[l] + o->rz[l] * o->rz[l] + o->rw[l] * o->rw[l];
-            const float inv = 1.0f / sqrtf(len2);
-            o->rx[l] *= inv;
-            o->ry[l] *= inv;
-            o->rz[l] *= inv;
-            o->rw[l] *= inv;
+            const float inv = 1.0f / sqrtf(rx[l] * rx[l] + ry[l] * ry[l] + rz[l] * rz[l] + rw[l] * rw[l]);
+            rx[l] *= inv;
+            ry[l] *= inv;
+            rz[l] *= inv;
+            rw[l] *= inv;
         }
     }
 }
 
-static void sw__frames_lane_rest(sw_xform4* o, const sw_xform4* rest, uint32_t l, uint32_t kind) {
-    switch (kind) {
-    case 0:
-        o->tx[l] = rest ? rest->tx[l] : 0.0f;
-        o->ty[l] = rest ? rest->ty[l] : 0.0f;
-        o->tz[l] = rest ? rest->tz[l] : 0.0f;
-        break;
-    case 1:
-        o->rx[l] = rest ? rest->rx[l] : 0.0f;
-        o->ry[l] = rest ? rest->ry[l] : 0.0f;
-        o->rz[l] = rest ? rest->rz[l] : 0.0f;
-        o->rw[l] = rest ? rest->rw[l] : 1.0f;
-        break;
-    default:
-        o->sx[l] = rest ? rest->sx[l] : 1.0f;
-        o->sy[l] = rest ? rest->sy[l] : 1.0f;
-        o->sz[l] = rest ? rest->sz[l] : 1.0f;
-        break;
+/* Four identity lanes, the rest of additive clips. */
+static const sw_xform4 sw__frames_identity = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
+                                              {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
+                                              {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
+                                              {1, 1, 1, 1}};
+
+/* Replaces the lanes of fixup f in o by those of the rest packet rp. */
+static void sw__frames_fixup_apply(const sw_frames_fixup* f, sw_xform4* o, const sw_xform4* rp) {
+    const uint32_t lt = f->lanes[0], lr = f->lanes[1], ls = f->lanes[2];
+    for (uint32_t l = 0; l < 4u; ++l) {
+        if ((lt >> l) & 1u) {
+            o->tx[l] = rp->tx[l];
+            o->ty[l] = rp->ty[l];
+            o->tz[l] = rp->tz[l];
+        }
+        if ((lr >> l) & 1u) {
+            o->rx[l] = rp->rx[l];
+            o->ry[l] = rp->ry[l];
+            o->rz[l] = rp->rz[l];
+            o->rw[l] = rp->rw[l];
+        }
+        if ((ls >> l) & 1u) {
+            o->sx[l] = rp->sx[l];
+            o->sy[l] = rp->sy[l];
+            o->sz[l] = rp->sz[l];
+        }
     }
 }
 
@@ -317,26 +326,15 @@ void sw__codec_frames_sample_with(const sw_clip* clip, const sw_skeleton* skel, 
             memcpy(o, constants + run->source, sizeof(sw_xform4) * run->count);
             break;
         default:
-            if (rest) {
-                memcpy(o, rest + run->first, sizeof(sw_xform4) * run->count);
-            } else {
-                for (uint32_t k = 0; k < run->count; ++k)
-                    sw_xform4_identity(&o[k]);
-            }
+            for (uint32_t k = 0; k < run->count; ++k)
+                o[k] = rest ? rest[run->first + k] : sw__frames_identity;
             break;
         }
     }
     const sw_frames_fixup* fix = (const sw_frames_fixup*)(const void*)(base + h->fixups_offset);
-    for (uint32_t f = 0; f < h->fixups_count; ++f) {
-        sw_xform4* o = &out[fix[f].packet];
-        const sw_xform4* rp = rest ? &rest[fix[f].packet] : NULL;
-        for (uint32_t kind = 0; kind < 3u; ++kind) {
-            const uint32_t lanes = fix[f].lanes[kind];
-            for (uint32_t l = 0; l < 4u; ++l) {
-                if (lanes & (1u << l)) sw__frames_lane_rest(o, rp, l, kind);
-            }
-        }
-    }
+    for (uint32_t f = 0; f < h->fixups_count; ++f)
+        sw__frames_fixup_apply(&fix[f], &out[fix[f].packet],
+                               rest ? &rest[fix[f].packet] : &sw__frames_identity);
 }
 
 void sw__codec_frames_sample(const sw_clip* clip, const sw_skeleton* skel, float t,

@@ -269,6 +269,59 @@ static void test_convert_then_sample(void** state) {
     free_fixture(&fx);
 }
 
+/* convert --codec frames: the archive holds frames clips (info names the
+ * codec), each clip reported with its measured error; sampling it matches
+ * the BVH reference as the raw archive does (the frames are the 120 Hz keys;
+ * between them nlerp) and `validate` accepts it. */
+static void test_convert_frames(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    fixture fx;
+    if (!load_0101(&fx)) return;
+    char args[2048], out[512];
+    snprintf(out, sizeof out, "%s/01_01_frames.sinew", g_dir);
+    snprintf(args, sizeof args, "convert '%s' -o '%s' --codec frames --shell 3", fx.path, out);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "frames at 120 Hz (the keys)"));
+    const char* e = strstr(r.out, "max error ");
+    assert_non_null(e);
+    const double err = strtod(e + 10, NULL);
+    assert_true(err > 0.0 && err < 0.5); /* test_frames measures 0.444 (a turn at 0.002 s) */
+    run_free(&r);
+    snprintf(args, sizeof args, "info '%s' --json", out);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "\"codec\": \"frames\""));
+    run_free(&r);
+    snprintf(args, sizeof args, "info '%s'", fx.path);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "codec raw"));
+    run_free(&r);
+    snprintf(args, sizeof args, "sample '%s' --time 8.3333 --json", out);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_true(check_sample_output(&fx, r.out, 8.3333, 1.0) <= 0.002);
+    run_free(&r);
+    snprintf(args, sizeof args, "validate '%s'", out);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    run_free(&r);
+    /* bad codec or rate: usage errors */
+    snprintf(args, sizeof args, "convert '%s' -o '%s' --codec zip", fx.path, out);
+    r = run(args);
+    assert_true(r.code != 0);
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+    snprintf(args, sizeof args, "convert '%s' -o '%s' --codec frames --rate 0", fx.path, out);
+    r = run(args);
+    assert_true(r.code != 0);
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+    free_fixture(&fx);
+}
+
 /* Writes `size` bytes of `data` to path. */
 static void write_bytes(const char* path, const void* data, size_t size) {
     FILE* f = fopen(path, "wb");
@@ -994,6 +1047,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_sample_bvh_against_fk),
         cmocka_unit_test(test_convert_then_sample),
+        cmocka_unit_test(test_convert_frames),
         cmocka_unit_test(test_corrupt_archives),
         cmocka_unit_test(test_convert_failure_leaves_no_file),
         cmocka_unit_test(test_bvh_warning),
