@@ -1,6 +1,8 @@
 /* Shared printing and argument helpers of the sinew CLI. */
 #include "common.h"
 
+#include "sinew/tools/archive_writer.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -144,4 +146,23 @@ int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_
         return 1;
     }
     return 0;
+}
+
+int cli_write_asset_archive(const char* verb, const char* out, const sw_asset* a,
+                            const sw_clip* const* clips, uint32_t n) {
+    const sw_skeleton* skeletons[1] = {a->skeleton};
+    sw_archive_contents contents;
+    memset(&contents, 0, sizeof contents);
+    contents.skeletons = skeletons;
+    contents.skeletons_count = 1;
+    contents.clips = clips;
+    contents.clips_count = n;
+    contents.meshes = a->meshes;
+    contents.meshes_count = a->meshes_count;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_archive_write_file(&contents, out, &err);
+    if (r == SW_RESULT_OK) return CLI_EXIT_OK;
+    cli_report(verb, out, SW_ASSET_FORMAT_SINEW, r, &err);
+    return CLI_EXIT_FAIL;
 }

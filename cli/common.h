@@ -47,6 +47,10 @@ void cli_error(const char* verb, const char* fmt, ...)
     ;
 /* Prints an asset's non-fatal warning (if any) on stderr. */
 void cli_warn_asset(const char* verb, const char* file, const sw_asset* a);
+/* Writes an archive of the asset's skeleton and meshes with `clips` (n) to
+ * out; reports a failure on stderr. Returns CLI_EXIT_OK or CLI_EXIT_FAIL. */
+int cli_write_asset_archive(const char* verb, const char* out, const sw_asset* a,
+                            const sw_clip* const* clips, uint32_t n);
 
 /* Strict number parsing of a whole argument; false when it is not one. */
 bool cli_parse_double(const char* s, double* out);

@@ -203,20 +203,7 @@ int cli_compress(int argc, char** argv) {
     }
     if (bar && rc == CLI_EXIT_OK) cli__progress(n, n, "done");
     if (rc == CLI_EXIT_OK) {
-        const sw_skeleton* skeletons[1] = {asset.skeleton};
-        sw_archive_contents contents;
-        memset(&contents, 0, sizeof contents);
-        contents.skeletons = skeletons;
-        contents.skeletons_count = 1;
-        contents.clips = packed;
-        contents.clips_count = n;
-        contents.meshes = asset.meshes;
-        contents.meshes_count = asset.meshes_count;
-        r = sw_archive_write_file(&contents, out, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("compress", out, SW_ASSET_FORMAT_SINEW, r, &err);
-            rc = CLI_EXIT_FAIL;
-        }
+        rc = cli_write_asset_archive("compress", out, &asset, packed, n);
     }
     if (rc == CLI_EXIT_OK) {
         uint64_t raw_total = 0, packed_total = 0;

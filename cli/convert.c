@@ -131,20 +131,7 @@ int cli_convert(int argc, char** argv) {
         rc = CLI_EXIT_FAIL;
     }
     if (rc == CLI_EXIT_OK) {
-        const sw_skeleton* skeletons[1] = {asset.skeleton};
-        sw_archive_contents contents;
-        memset(&contents, 0, sizeof contents);
-        contents.skeletons = skeletons;
-        contents.skeletons_count = 1;
-        contents.clips = frames ? built : asset.clips;
-        contents.clips_count = n;
-        contents.meshes = asset.meshes;
-        contents.meshes_count = asset.meshes_count;
-        r = sw_archive_write_file(&contents, out, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("convert", out, SW_ASSET_FORMAT_SINEW, r, &err);
-            rc = CLI_EXIT_FAIL;
-        }
+        rc = cli_write_asset_archive("convert", out, &asset, frames ? built : asset.clips, n);
     }
     if (built) {
         for (uint32_t c = 0; c < n; ++c)

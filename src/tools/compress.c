@@ -521,6 +521,20 @@ static uint32_t sw__align16u(uint32_t v) {
     return (v + 15u) & ~15u;
 }
 
+sw_result sw__clip_builder_check(const sw_skeleton* skel, const sw_clip* clip, const void* out,
+                                 sw_error* err) {
+    if (!skel || !clip || !out) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    if (clip->codec != SW_CLIP_CODEC_RAW) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "raw clip", 0, -1);
+    }
+    if (clip->joints_count != skel->joints_count) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint counts match", 0, -1);
+    }
+    return SW_RESULT_OK;
+}
+
 /* The raw part of a codec clip (float tracks, events, name, flags of src)
  * built by sw_clip_init, with payload_size zeroed bytes (a multiple of 16)
  * inserted at sw_clip_codec_offset and codec set; the caller fills the
@@ -727,15 +741,8 @@ static double sw__now(void) {
 sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
                            const sw_compress_options* options, const sw_allocator* alloc,
                            const sw_clip** out, sw_compress_stats* stats, sw_error* err) {
-    if (!skel || !clip || !out) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
-    }
-    if (clip->codec != SW_CLIP_CODEC_RAW) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "raw clip", 0, -1);
-    }
-    if (clip->joints_count != skel->joints_count) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint counts match", 0, -1);
-    }
+    sw_result ar = sw__clip_builder_check(skel, clip, out, err);
+    if (ar != SW_RESULT_OK) return ar;
     sw_compress_options o;
     memset(&o, 0, sizeof o);
     if (options) o = *options;

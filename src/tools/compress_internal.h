@@ -16,6 +16,12 @@ void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]
  * model space under a. */
 double sw__compress_vertex_error(const double a[12], const double b[12], double shell);
 
+/* Argument checks shared by the clip builders (compressor, frames):
+ * skeleton, clip and out given, the clip raw, joint counts equal. Fails with
+ * INVALID_ARGUMENT naming the check. */
+sw_result sw__clip_builder_check(const sw_skeleton* skel, const sw_clip* clip, const void* out,
+                                 sw_error* err);
+
 /* A codec clip's block without its payload: the raw part of src (float
  * tracks, events, name, flags) built by sw_clip_init, codec set, and
  * payload_size zeroed bytes (a multiple of 16) inserted at

@@ -253,15 +253,8 @@ static bool sw__frames_rate_ok(float r) {
 sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
                           const sw_frames_options* options, const sw_allocator* alloc,
                           const sw_clip** out, sw_frames_stats* stats, sw_error* err) {
-    if (!skel || !clip || !out) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
-    }
-    if (clip->codec != SW_CLIP_CODEC_RAW) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "raw clip", 0, -1);
-    }
-    if (clip->joints_count != skel->joints_count) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint counts match", 0, -1);
-    }
+    sw_result ar = sw__clip_builder_check(skel, clip, out, err);
+    if (ar != SW_RESULT_OK) return ar;
     sw_frames_options o;
     memset(&o, 0, sizeof o);
     if (options) o = *options;

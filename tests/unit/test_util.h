@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "sinew/sinew.h"
+#include "sinew/tools/archive_writer.h"
 
 /* |a - b| <= tol, with a message naming both values. */
 #define assert_near(a, b, tol)                                                             \
@@ -136,6 +137,45 @@ static inline void sw_test_pose_near(const sw_xform4* a, const sw_xform4* b, uin
         sw_test_quat_near(x.r, y.r, tol);
         sw_test_vec3_near(x.s, y.s, tol);
     }
+}
+
+/* Writes an archive of skeleton s with the clips {c, other}, loads it and
+ * checks that c comes back byte for byte and samples, with the loaded
+ * skeleton, to the same pose as c at `time`. */
+static inline void sw_test_archive_round_trip(const sw_skeleton* s, const sw_clip* c,
+                                              const sw_clip* other, float time) {
+    const sw_clip* clips[2] = {c, other};
+    sw_archive_contents contents;
+    memset(&contents, 0, sizeof contents);
+    contents.skeletons = &s;
+    contents.skeletons_count = 1;
+    contents.clips = clips;
+    contents.clips_count = 2;
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(sw_archive_write(&contents, NULL, &data, &size, NULL), SW_RESULT_OK);
+    sw_archive a;
+    assert_int_equal(sw_archive_load(data, size, &a, NULL), SW_RESULT_OK);
+    const sw_clip* back = sw_archive_clip(&a, 0);
+    assert_int_equal(back->codec, c->codec);
+    assert_int_equal(back->size, c->size);
+    assert_memory_equal(back, c, c->size);
+    const size_t bytes = sizeof(sw_xform4) * s->packets_count;
+    sw_xform4* pa = (sw_xform4*)aligned_alloc(16, bytes);
+    sw_xform4* pb = (sw_xform4*)aligned_alloc(16, bytes);
+    assert_true(pa && pb);
+    sw_sample_job ja = {
+        .clip = c, .skeleton = s, .time = time, .out = pa, .out_count = s->packets_count};
+    sw_sample_job jb = ja;
+    jb.clip = back;
+    jb.skeleton = sw_archive_skeleton(&a, 0);
+    jb.out = pb;
+    assert_int_equal(sw_sample_job_run(&ja), SW_RESULT_OK);
+    assert_int_equal(sw_sample_job_run(&jb), SW_RESULT_OK);
+    assert_memory_equal(pa, pb, bytes);
+    free(pa);
+    free(pb);
+    sw_free(NULL, data, size);
 }
 
 #endif
