@@ -1218,6 +1218,24 @@ static void sw__inert_history(sw_animator_instance* in, uint32_t l, const sw_xfo
     if (lr->hist_count < 2) lr->hist_count++;
 }
 
+/* True when a transition of a machine played in layer l inertializes: only
+ * such a layer needs its output history, so only such a layer is evaluated
+ * at weight 0 (its output is not used then). */
+static bool sw__layer_inertializes(const sw_animator* a, uint32_t l) {
+    if (!a->has_inertialize) return false;
+    const sw__anim_transition* tr = sw__anim_transitions(a);
+    for (uint32_t m = 0; m < a->machines_count; ++m) {
+        const sw__anim_machine* md = &sw__anim_machines(a)[m];
+        if (md->layer != l) continue;
+        for (uint32_t t = 0; t < md->transitions_count; ++t) {
+            if (tr[md->first_transition + t].mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bound* bound,
                                void* scratch, size_t scratch_size, sw_xform4* out,
                                uint32_t out_count) {
@@ -1255,7 +1273,8 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
         sw__lrun* lr = &sw__lruns(inst)[l];
         const bool additive = ld->mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
         /* a layer at weight 0 changes nothing (unless it keeps inertialization history) */
-        if (l > 0 && !(lr->weight > 0.0f) && !a->has_inertialize) continue;
+        const bool inert_layer = sw__layer_inertializes(a, l);
+        if (l > 0 && !(lr->weight > 0.0f) && !inert_layer) continue;
         const uint32_t n = lr->contrib_count;
         const sw_animator_contribution* cs = sw__contribs(inst, l);
         for (uint32_t i = 0; i < n; ++i) {
@@ -1304,7 +1323,7 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
             sw_result r = sw_blend_job_run(&bj);
             if (r != SW_RESULT_OK) return r;
         }
-        if (a->has_inertialize) {
+        if (inert_layer) {
             if (lr->inert == 1) sw__inert_record(inst, bound, l, layer_pose);
             if (lr->inert == 2) {
                 if (lr->inert_elapsed >= lr->inert_duration)
