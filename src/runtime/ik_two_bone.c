@@ -1,5 +1,6 @@
 /* Two-bone IK: law of cosines, pole, softness, twist, end orientation. */
 #include "ik_internal.h"
+#include "simd4.h"
 
 /* The checks of sw_ik_two_bone_job_validate but the bone lengths (the solve
  * makes those itself, from the positions it reads anyway). */
@@ -75,15 +76,15 @@ static void sw__half_angle(float c, float s, float r, float* hc, float* hs) {
 }
 
 /* Square roots and reciprocals four at a time: the solve's come in
- * independent groups, and one SSE instruction costs what one scalar one
- * does. Both are correctly rounded, so every path gives the same bits. */
-#if defined(__SSE2__) && !defined(SINEW_NO_SIMD)
-#include <emmintrin.h>
+ * independent groups, and one SIMD instruction costs what one scalar one
+ * does. Both are correctly rounded on every path (simd4.h), so every path
+ * gives the same bits. */
+#if SW__SIMD4_AVAILABLE
 static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
-    _mm_storeu_ps(out, _mm_sqrt_ps(_mm_set_ps(d, c, b, a)));
+    sw__v4_storeu(out, sw__v4_sqrt(sw__v4_set(a, b, c, d)));
 }
 static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
-    _mm_storeu_ps(out, _mm_div_ps(_mm_set1_ps(1.0f), _mm_set_ps(d, c, b, a)));
+    sw__v4_storeu(out, sw__v4_div(sw__v4_set1(1.0f), sw__v4_set(a, b, c, d)));
 }
 #else
 static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
