@@ -129,15 +129,14 @@ static sw_quat sw__ik_weighted(sw_quat t, float w) {
 
 /* normalize(T' * local) for T' = (v, t.w): the rotation part of
  * conj(P) * T * P * local once v = R(P)^T t.xyz. Any positive scale of T or
- * local goes with the normalization. */
-static sw_quat sw__ik_turn_local(sw_vec3 v, float tw, sw_quat local) {
-    const sw_quat r = sw_quat_mul(sw_quat_make(v.x, v.y, v.z, tw), local);
-    const float len2 = sw_quat_dot(r, r);
-    /* A zero local rotation counts as identity. */
+ * local goes with the normalization, whose factor |T'| |local| is ready
+ * before the product is. A zero local rotation counts as identity. */
+static inline sw_quat sw__ik_turn_local(sw_vec3 v, float tw, sw_quat local) {
+    const float len2 = (sw_vec3_dot(v, v) + tw * tw) * sw_quat_dot(local, local);
     if (!(len2 > 0.0f) || !(len2 < INFINITY))
         return sw_quat_normalize(sw_quat_make(v.x, v.y, v.z, tw));
     const float inv = 1.0f / sqrtf(len2);
-    return sw_quat_make(r.x * inv, r.y * inv, r.z * inv, r.w * inv);
+    return sw_quat_mul(sw_quat_make(v.x * inv, v.y * inv, v.z * inv, tw * inv), local);
 }
 
 sw_quat sw_ik_local_rotation(sw_quat parent_model, sw_quat local, sw_quat rotation, float weight) {
@@ -172,7 +171,9 @@ void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float 
 
 void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w) {
     if (!(w > 0.0f)) return;
-    t = sw__ik_weighted(t, w);
+    /* The common case, weight 1 and a finite non-zero T, needs no change. */
+    const float t2 = sw_quat_dot(t, t);
+    if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY)) t = sw__ik_weighted(t, w);
     sw_vec3 v = sw_vec3_make(t.x, t.y, t.z);
     if (parent) {
         /* R(P)^T v: v against each unit column of the parent's matrix. */
