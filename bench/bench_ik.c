@@ -11,7 +11,9 @@
  *   and mid joints, nothing written (what ozz's IKTwoBoneJob computes);
  * - apply: the two rotations written into the local pose (two
  *   sw_ik_rotate_job runs);
- * - run: sw_ik_two_bone_job_run, solve and write-back in one job.
+ * - run: sw_ik_two_bone_job_run, solve and write-back in one job;
+ * - run + partial local-to-model: then the model matrices of the chain's
+ *   sub-tree (from the start joint) recomputed, as a frame does per limb.
  * Every figure is the median and the minimum over N runs (default 51) of
  * the mean time per solve. With --calls N it runs each stage about N times on 8 characters
  * and prints nothing (for callgrind: the jobs' instruction counts). Not a test: it reports, it does
@@ -131,7 +133,7 @@ static void teardown(bench* b) {
     free(b->rots);
 }
 
-typedef enum stage { STAGE_SOLVE, STAGE_APPLY, STAGE_RUN } stage;
+typedef enum stage { STAGE_SOLVE, STAGE_APPLY, STAGE_RUN, STAGE_RUN_L2M } stage;
 
 /* Runs one stage on every arm of every character `frames` times; returns ns
  * per solve. The write-back stages turn the same pose again each frame (the
@@ -147,6 +149,19 @@ static double run_stage(bench* b, stage s, int frames) {
                 r = sw_ik_two_bone_job_solve(job, &b->rots[i]);
             } else if (s == STAGE_RUN) {
                 r = sw_ik_two_bone_job_run(job);
+            } else if (s == STAGE_RUN_L2M) {
+                /* What a frame does per limb: solve, write, then the model
+                 * matrices of the chain's sub-tree again. */
+                r = sw_ik_two_bone_job_run(job);
+                const sw_local_to_model_job l2m = {.skeleton = job->skeleton,
+                                                   .local = job->pose,
+                                                   .local_count = job->pose_count,
+                                                   .subtree = true,
+                                                   .subtree_root = job->start_joint,
+                                                   .out = b->model +
+                                                          (size_t)(i / ARMS) * job->model_count,
+                                                   .out_count = job->model_count};
+                if (r == SW_RESULT_OK) r = sw_local_to_model_job_run(&l2m);
             } else {
                 const sw_ik_rotate_job start = {.skeleton = job->skeleton,
                                                 .model = job->model,
@@ -238,9 +253,12 @@ int main(int argc, char** argv) {
         const figure solve = measure(&b, STAGE_SOLVE, runs);
         const figure apply = measure(&b, STAGE_APPLY, runs);
         const figure run = measure(&b, STAGE_RUN, runs);
+        const figure full = measure(&b, STAGE_RUN_L2M, runs);
         printf("%5u characters, ns per solve (median / min): solve %6.1f / %6.1f, apply %6.1f / "
-               "%6.1f, run (solve + apply) %6.1f / %6.1f\n",
-               counts[k], solve.median, solve.min, apply.median, apply.min, run.median, run.min);
+               "%6.1f, run (solve + apply) %6.1f / %6.1f, run + partial local-to-model %6.1f / "
+               "%6.1f\n",
+               counts[k], solve.median, solve.min, apply.median, apply.min, run.median, run.min,
+               full.median, full.min);
         teardown(&b);
     }
     sw_scene_free(&scene, NULL);
