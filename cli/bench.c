@@ -265,25 +265,37 @@ static void bench_blend(bench_set* s, uint32_t c) {
     bench_check(s, sw_blend_job_run(&job));
 }
 
+/* Local-to-model of a local pose of the rig: all joints, or the sub-tree of `root`. */
+static sw_result bench_rig_l2m(const bench_rig* g, const sw_xform4* pose, sw_mat4* model,
+                               bool subtree, uint32_t root) {
+    const sw_local_to_model_job job = {.skeleton = g->skel, .local = pose,
+                                       .local_count = g->skel->packets_count,
+                                       .subtree = subtree, .subtree_root = root, .out = model,
+                                       .out_count = g->skel->joints_count};
+    return sw_local_to_model_job_run(&job);
+}
+
+/* Two-bone IK of the rig's chain k towards `target` (pole point `pole`), written into pose. */
+static sw_result bench_rig_ik(const bench_rig* g, uint32_t k, const sw_mat4* model,
+                              sw_vec3 target, sw_vec3 pole, sw_xform4* pose) {
+    const uint32_t* ch = g->chains[k];
+    const sw_ik_two_bone_job job = {
+        .skeleton = g->skel, .model = model, .model_count = g->skel->joints_count,
+        .start_joint = ch[0], .mid_joint = ch[1], .end_joint = ch[2], .target = target,
+        .pole_mode = SW_IK_POLE_MODE_TARGET, .pole = pole, .weight = 1.0f, .pose = pose,
+        .pose_count = g->skel->packets_count};
+    return sw_ik_two_bone_job_run(&job);
+}
+
 /* Local-to-model of character c's blended pose: all joints, or the sub-tree of `root`. */
 static void bench_l2m(bench_set* s, uint32_t c, bool subtree, uint32_t root) {
-    const sw_local_to_model_job job = {.skeleton = s->rig->skel, .local = bench_pose(s, c, 2),
-                                       .local_count = s->packets, .subtree = subtree,
-                                       .subtree_root = root, .out = bench_model(s, c),
-                                       .out_count = s->joints};
-    bench_check(s, sw_local_to_model_job_run(&job));
+    bench_check(s, bench_rig_l2m(s->rig, bench_pose(s, c, 2), bench_model(s, c), subtree, root));
 }
 
 /* Two-bone IK of chain k of character c, written into its blended pose. */
 static void bench_ik(bench_set* s, uint32_t c, uint32_t k) {
-    const uint32_t* ch = s->rig->chains[k];
-    const sw_ik_two_bone_job job = {
-        .skeleton = s->rig->skel, .model = bench_model(s, c), .model_count = s->joints,
-        .start_joint = ch[0], .mid_joint = ch[1], .end_joint = ch[2],
-        .target = s->target[2u * c + k], .pole_mode = SW_IK_POLE_MODE_TARGET,
-        .pole = s->pole[2u * c + k], .weight = 1.0f, .pose = bench_pose(s, c, 2),
-        .pose_count = s->packets};
-    bench_check(s, sw_ik_two_bone_job_run(&job));
+    bench_check(s, bench_rig_ik(s->rig, k, bench_model(s, c), s->target[2u * c + k],
+                                s->pole[2u * c + k], bench_pose(s, c, 2)));
 }
 
 static float bench_advance(bench_set* s, uint32_t c, uint32_t layer, const sw_clip* clip) {
