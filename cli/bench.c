@@ -309,6 +309,22 @@ static sw_vec3 bench_position(const sw_mat4* m) {
     return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
 }
 
+/* An IK target for chain k of a pose with model matrices `m`: the end joint
+ * moved by a random offset of up to a quarter of the limb's length per axis;
+ * the pole point lies beyond the mid joint, away from the start-end midpoint. */
+static void bench_place_target(const bench_rig* g, const sw_mat4* m, uint32_t k, uint32_t* rng,
+                               sw_vec3* target, sw_vec3* pole) {
+    const uint32_t* ch = g->chains[k];
+    const sw_vec3 p0 = bench_position(&m[ch[0]]), p1 = bench_position(&m[ch[1]]),
+                  p2 = bench_position(&m[ch[2]]);
+    const float limb = sw_vec3_length(sw_vec3_sub(p1, p0)) + sw_vec3_length(sw_vec3_sub(p2, p1));
+    const sw_vec3 dir =
+        sw_vec3_make(bench_rand(rng) - 0.5f, bench_rand(rng) - 0.5f, bench_rand(rng) - 0.5f);
+    *target = sw_vec3_add(p2, sw_vec3_scale(dir, 0.5f * limb));
+    const sw_vec3 mid = sw_vec3_scale(sw_vec3_add(p0, p2), 0.5f);
+    *pole = sw_vec3_add(p1, sw_vec3_sub(p1, mid));
+}
+
 static void bench_set_free(bench_set* s) {
     free(s->pose);
     free(s->model);
@@ -360,21 +376,9 @@ static bool bench_set_init(bench_set* s, const bench_rig* g, uint32_t chars) {
         s->weight[c] = bench_rand(&s->rng);
         bench_blend(s, c);
         bench_l2m(s, c, false, 0);
-        const sw_mat4* m = bench_model(s, c);
-        for (uint32_t k = 0; k < 2u; ++k) {
-            const uint32_t* ch = g->chains[k];
-            const sw_vec3 p0 = bench_position(&m[ch[0]]), p1 = bench_position(&m[ch[1]]),
-                          p2 = bench_position(&m[ch[2]]);
-            const float limb = sw_vec3_length(sw_vec3_sub(p1, p0)) +
-                               sw_vec3_length(sw_vec3_sub(p2, p1));
-            const sw_vec3 dir = sw_vec3_make(bench_rand(&s->rng) - 0.5f,
-                                             bench_rand(&s->rng) - 0.5f,
-                                             bench_rand(&s->rng) - 0.5f);
-            s->target[2u * c + k] = sw_vec3_add(p2, sw_vec3_scale(dir, 0.5f * limb));
-            /* Pole: beyond the mid joint, away from the start-end midpoint. */
-            const sw_vec3 mid = sw_vec3_scale(sw_vec3_add(p0, p2), 0.5f);
-            s->pole[2u * c + k] = sw_vec3_add(p1, sw_vec3_sub(p1, mid));
-        }
+        for (uint32_t k = 0; k < 2u; ++k)
+            bench_place_target(g, bench_model(s, c), k, &s->rng, &s->target[2u * c + k],
+                               &s->pole[2u * c + k]);
     }
     if (s->failed != SW_RESULT_OK) {
         cli_error("bench", "%s: preparing %u characters: %s", g->name, chars,
