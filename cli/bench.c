@@ -11,6 +11,13 @@
  * and the quantized clip of sinew/tools/compress.h (1 mm, ozz's default
  * tolerance, with its measured error printed beside it).
  *
+ * Crowd run (sinew/crowd.h on a sinew/pool.h pool): 1000 characters of each
+ * rig (--quick: 64) on a grid around the viewpoint, each an animator blend
+ * space of the two clips with its own blend and phase plus the two IK chains
+ * in the post callback, on 1 and 2 threads, without and with LOD; reported
+ * as ns per character per frame, the characters that fit in 16.7 ms, and
+ * the 2-thread speedup.
+ *
  * Processes: the parent runs itself (/proc/self/exe) N times with the hidden
  * flag --child, one process after the other; a child measures every row once
  * (the median of a few repetitions in that process) and prints tab-separated
@@ -24,6 +31,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "sinew/crowd.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/compress.h"
 
@@ -447,6 +455,183 @@ static double bench_median(const double* v, int n) {
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
+/* ---- the crowd run (sinew/crowd.h on a sinew/pool.h pool) ---- */
+
+#define BENCH_CROWD_CHARACTERS 1000u
+#define BENCH_CROWD_SPACING 1.5f      /* metres between characters on the grid */
+#define BENCH_FRAME_NS 16.7e6         /* a 60 Hz frame */
+#define BENCH_SPEEDUP_TARGET 1.8      /* issue #9: 2 threads at least 1.8x one */
+
+/* LOD levels of the "with LOD" run: full detail to 10 m, every 2nd frame from
+ * 10 m, every 4th frame with the leaf joints at rest from 20 m. */
+static const sw_crowd_level bench_lod_levels[3] = {
+    {0.0f, 1u, 0u}, {10.0f, 2u, 0u}, {20.0f, 4u, 1u}};
+
+/* The crowd's post callback: the two IK chains on the character's local pose
+ * (local-to-model into the worker's scratch, IK on chain 0, local-to-model of
+ * its sub-tree, IK on chain 1); the crowd then runs local-to-model. */
+typedef struct bench_crowd {
+    const bench_rig* rig;
+    sw_vec3* target;  /* characters * 2, model space */
+    sw_vec3* pole;    /* characters * 2 */
+    sw_mat4* scratch; /* 2 workers * joints */
+    sw_result failed[2]; /* per worker */
+} bench_crowd;
+
+static void bench_crowd_post(void* user, uint32_t character, sw_xform4* pose,
+                             uint32_t packets_count, uint32_t worker) {
+    bench_crowd* b = (bench_crowd*)user;
+    const bench_rig* g = b->rig;
+    (void)packets_count;
+    sw_mat4* model = b->scratch + (size_t)worker * g->skel->joints_count;
+    sw_result r = bench_rig_l2m(g, pose, model, false, 0);
+    for (uint32_t k = 0; k < 2u && r == SW_RESULT_OK; ++k) {
+        r = bench_rig_ik(g, k, model, b->target[2u * character + k],
+                         b->pole[2u * character + k], pose);
+        if (r == SW_RESULT_OK && k == 0u) r = bench_rig_l2m(g, pose, model, true, g->chains[0][0]);
+    }
+    if (r != SW_RESULT_OK && b->failed[worker] == SW_RESULT_OK) b->failed[worker] = r;
+}
+
+/* Runs a crowd of `chars` characters of the rig (a blend space of its two
+ * clips of `codec`, random blends and phases, the IK post callback) for
+ * `frames` timed frames after a warm-up, on `pool` (threads participants);
+ * returns ns per character per frame, or NAN on failure. levels_out
+ * (optional) receives the characters per LOD level of the last frame. */
+static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_bound* bound,
+                              bench_crowd* b, uint32_t chars, bool lod, sw_pool* pool,
+                              uint32_t frames, uint32_t levels_out[3]) {
+    sw_crowd_desc d;
+    memset(&d, 0, sizeof d);
+    d.bound = bound;
+    d.characters_count = chars;
+    d.threads = 2;
+    d.levels = lod ? bench_lod_levels : NULL;
+    d.levels_count = lod ? 3u : 0u;
+    d.post = bench_crowd_post;
+    d.post_user = b;
+    sw_crowd* crowd = NULL;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_crowd_create(&d, NULL, &crowd, &err);
+    if (r != SW_RESULT_OK) {
+        cli_error("bench", "%s: crowd: %s (%s)", g->name, sw_result_str(r),
+                  err.check ? err.check : "?");
+        return NAN;
+    }
+    uint32_t side = 1u;
+    while (side * side < chars) ++side;
+    const float half = 0.5f * BENCH_CROWD_SPACING * (float)(side - 1u);
+    uint32_t rng = 0x2545F491u;
+    const float longest = g->clips[codec][0]->duration > g->clips[codec][1]->duration
+                              ? g->clips[codec][0]->duration
+                              : g->clips[codec][1]->duration;
+    for (uint32_t i = 0; i < chars && r == SW_RESULT_OK; ++i) {
+        sw_crowd_set_position(crowd, i,
+                              sw_vec3_make(BENCH_CROWD_SPACING * (float)(i % side) - half, 0.0f,
+                                           BENCH_CROWD_SPACING * (float)(i / side) - half));
+        sw_crowd_params(crowd, i)[0] = bench_rand(&rng);
+        uint32_t events = 0;
+        r = sw_animator_update(sw_crowd_instance(crowd, i), bound, sw_crowd_params(crowd, i),
+                               sw_crowd_params_count(crowd), bench_rand(&rng) * longest, NULL,
+                               0, &events, NULL);
+    }
+    const sw_vec3 eye = sw_vec3_make(0.0f, 1.7f, 0.0f);
+    const uint32_t warm = 8u;
+    double t0 = 0.0;
+    for (uint32_t f = 0; f < warm + frames && r == SW_RESULT_OK; ++f) {
+        if (f == warm) t0 = bench_now_ns();
+        r = sw_crowd_update(crowd, BENCH_DT, eye, pool);
+    }
+    const double ns = bench_now_ns() - t0;
+    if (levels_out) {
+        sw_crowd_stats st;
+        sw_crowd_get_stats(crowd, &st);
+        for (int l = 0; l < 3; ++l) levels_out[l] = st.per_level[l];
+    }
+    sw_crowd_destroy(crowd);
+    if (r == SW_RESULT_OK && b->failed[0] != SW_RESULT_OK) r = b->failed[0];
+    if (r == SW_RESULT_OK && b->failed[1] != SW_RESULT_OK) r = b->failed[1];
+    if (r != SW_RESULT_OK) {
+        cli_error("bench", "%s: crowd update: %s", g->name, sw_result_str(r));
+        return NAN;
+    }
+    return ns / ((double)frames * (double)chars);
+}
+
+/* The crowd figures of one rig on `codec`: without and with LOD, on 1 and 2
+ * threads; prints "crowd" lines. False on failure (reported). */
+static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick) {
+    const uint32_t chars = quick ? 64u : BENCH_CROWD_CHARACTERS;
+    const uint32_t frames = quick ? 4u : 48u; /* a multiple of the slowest LOD rate */
+    const sw_clip* clips[2] = {g->clips[codec][0], g->clips[codec][1]};
+    const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
+    const sw_animator_member_desc members[] = {{sw_clip_name(clips[0]), 0.0f, 0.0f},
+                                               {sw_clip_name(clips[1]), 1.0f, 0.0f}};
+    const sw_animator_blend_space_desc spaces[] = {
+        {"mix", "blend", NULL, members, 2, NULL, 0, false}};
+    const sw_animator_state_desc states[] = {
+        {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL}};
+    const sw_animator_machine_desc machines[] = {{"Main", states, 1, NULL, 0, NULL}};
+    const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT,
+                                              0.0f, NULL, NULL, 0,
+                                              SW_ANIMATOR_REFERENCE_DEFAULT}};
+    const sw_animator_desc desc = {params, 1, spaces, 1, machines, 1, layers, 1, NULL, 0.0f};
+    const sw_animator* def = NULL;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_animator_create(&desc, NULL, &def, &err);
+    const size_t bound_size = r == SW_RESULT_OK ? sw_animator_bound_size(def, g->skel) : 0u;
+    void* bound_mem = bound_size ? sw_alloc(NULL, bound_size, 16) : NULL;
+    const sw_animator_bound* bound = NULL;
+    if (r == SW_RESULT_OK)
+        r = bound_mem ? sw_animator_bind(def, g->skel, clips, 2, bound_mem, bound_size, &bound,
+                                         &err)
+                      : SW_RESULT_OUT_OF_MEMORY;
+    bench_crowd b;
+    memset(&b, 0, sizeof b);
+    b.rig = g;
+    b.target = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
+    b.pole = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
+    b.scratch = (sw_mat4*)aligned_alloc(16, 2u * (size_t)g->skel->joints_count * sizeof(sw_mat4));
+    sw_pool* pools[2] = {NULL, NULL};
+    if (r == SW_RESULT_OK && (!b.target || !b.pole || !b.scratch)) r = SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = sw_pool_create(1, NULL, &pools[0]);
+    if (r == SW_RESULT_OK) r = sw_pool_create(2, NULL, &pools[1]);
+    if (r == SW_RESULT_OK) {
+        /* IK targets around the rest pose's end joints (the crowd's poses vary). */
+        r = bench_rig_l2m(g, sw_skeleton_rest_pose(g->skel), b.scratch, false, 0);
+        uint32_t rng = 0x68E31DA4u;
+        for (uint32_t c = 0; c < chars && r == SW_RESULT_OK; ++c)
+            for (uint32_t k = 0; k < 2u; ++k)
+                bench_place_target(g, b.scratch, k, &rng, &b.target[2u * c + k],
+                                   &b.pole[2u * c + k]);
+    }
+    bool ok = r == SW_RESULT_OK;
+    if (!ok)
+        cli_error("bench", "%s: crowd setup: %s (%s)", g->name, sw_result_str(r),
+                  err.check ? err.check : "?");
+    for (int lod = 0; lod < 2 && ok; ++lod) {
+        for (uint32_t t = 1; t <= 2u && ok; ++t) {
+            uint32_t levels[3] = {chars, 0u, 0u};
+            const double ns = bench_crowd_run(g, codec, bound, &b, chars, lod != 0,
+                                              pools[t - 1u], frames, levels);
+            ok = isfinite(ns);
+            if (ok)
+                printf("crowd\t%d\t%d\t%u\t%u\t%d\t%.9g\t%u\t%u\t%u\n", rig_slot, lod, t, chars,
+                       codec, ns, levels[0], levels[1], levels[2]);
+        }
+    }
+    sw_pool_destroy(pools[0]);
+    sw_pool_destroy(pools[1]);
+    free(b.target);
+    free(b.pole);
+    free(b.scratch);
+    if (bound_mem) sw_free(NULL, bound_mem, bound_size);
+    if (def) sw_animator_destroy(def, NULL);
+    return ok;
+}
+
 /* ---- the child: measures every row once, prints tab-separated lines ---- */
 
 typedef struct bench_opts {
@@ -476,6 +661,7 @@ static int bench_child(const bench_opts* o) {
         for (int k = 0; k < BENCH_CODECS; ++k)
             printf("codec\t%d\t%d\t%llu\t%.9g\n", rig_slot, k,
                    (unsigned long long)g.codec_bytes[k], (double)g.codec_error[k]);
+        double frame_ns[BENCH_CODECS] = {0};
         for (int ci = 0; ci < BENCH_COUNTS; ++ci) {
             bench_set s;
             if (!bench_set_init(&s, &g, bench_counts[ci])) {
@@ -497,11 +683,20 @@ static int bench_child(const bench_opts* o) {
                         bench_rig_free(&g);
                         return CLI_EXIT_FAIL;
                     }
-                    printf("row\t%d\t%d\t%d\t%d\t%.9g\n", rig_slot, ci, st, k,
-                           bench_median(v, reps));
+                    const double med = bench_median(v, reps);
+                    printf("row\t%d\t%d\t%d\t%d\t%.9g\n", rig_slot, ci, st, k, med);
+                    if (st == BENCH_STAGE_FRAME && ci == BENCH_COUNTS - 1) frame_ns[k] = med;
                 }
             }
             bench_set_free(&s);
+        }
+        /* The crowd plays the codec with this process's fastest full frame. */
+        int crowd_codec = 0;
+        for (int k = 1; k < BENCH_CODECS; ++k)
+            if (frame_ns[k] < frame_ns[crowd_codec]) crowd_codec = k;
+        if (!bench_crowd_all(&g, rig_slot, crowd_codec, o->quick)) {
+            bench_rig_free(&g);
+            return CLI_EXIT_FAIL;
         }
         bench_rig_free(&g);
         ++rig_index;
@@ -528,6 +723,12 @@ typedef struct bench_results {
     /* [rig][count][stage][codec][process] */
     double v[BENCH_RIGS][BENCH_COUNTS][BENCH_STAGES][BENCH_CODECS][BENCH_MAX_PROCESSES];
     int n[BENCH_RIGS][BENCH_COUNTS][BENCH_STAGES][BENCH_CODECS];
+    /* crowd: [rig][lod][threads - 1][process] ns per character per frame */
+    double crowd[BENCH_RIGS][2][2][BENCH_MAX_PROCESSES];
+    int crowd_n[BENCH_RIGS][2][2];
+    uint32_t crowd_chars[BENCH_RIGS];
+    int crowd_codec[BENCH_RIGS];           /* of the last process */
+    uint32_t crowd_levels[BENCH_RIGS][3];  /* characters per LOD level, last process */
 } bench_results;
 
 /* Splits a line at tabs in place; returns the number of fields (at most cap). */
@@ -581,6 +782,21 @@ static bool bench_parse_child(char* text, int process, bench_results* res) {
             int* cnt = &res->n[r][ci][st][k];
             if (*cnt != process) return false; /* one figure per row per process */
             res->v[r][ci][st][k][(*cnt)++] = ns;
+        } else if (n == 10 && strcmp(f[0], "crowd") == 0) {
+            const int r = atoi(f[1]), lod = atoi(f[2]), t = atoi(f[3]), k = atoi(f[5]);
+            if (r < 0 || r >= BENCH_RIGS || lod < 0 || lod > 1 || t < 1 || t > 2 || k < 0 ||
+                k >= BENCH_CODECS)
+                return false;
+            const double ns = strtod(f[6], NULL);
+            if (!(ns > 0.0) || !isfinite(ns)) return false;
+            int* cnt = &res->crowd_n[r][lod][t - 1];
+            if (*cnt != process) return false;
+            res->crowd[r][lod][t - 1][(*cnt)++] = ns;
+            res->crowd_chars[r] = (uint32_t)strtoul(f[4], NULL, 10);
+            res->crowd_codec[r] = k;
+            if (lod)
+                for (int l = 0; l < 3; ++l)
+                    res->crowd_levels[r][l] = (uint32_t)strtoul(f[7 + l], NULL, 10);
         } else {
             return false;
         }
@@ -716,6 +932,87 @@ static void bench_machine(char* cpu, size_t cap, double* load) {
     }
 }
 
+static void bench_json_numbers(const double* v, int n) {
+    printf("[");
+    for (int p = 0; p < n; ++p) {
+        if (p) printf(", ");
+        cli_json_number(stdout, v[p]);
+    }
+    printf("]");
+}
+
+/* Speedup of 2 threads over 1 (medians), without or with LOD. */
+static double bench_crowd_speedup(const bench_results* res, int r, int lod) {
+    return bench_median(res->crowd[r][lod][0], res->crowd_n[r][lod][0]) /
+           bench_median(res->crowd[r][lod][1], res->crowd_n[r][lod][1]);
+}
+
+static void bench_print_crowd_json(const bench_results* res, int r) {
+    printf("{\"characters\": %u, \"codec\": \"%s\", \"frame_ns\": ", res->crowd_chars[r],
+           bench_codec_names[res->crowd_codec[r]]);
+    cli_json_number(stdout, BENCH_FRAME_NS);
+    printf(", \"spacing\": ");
+    cli_json_number(stdout, (double)BENCH_CROWD_SPACING);
+    printf(",\n       \"lod_levels\": [");
+    for (int l = 0; l < 3; ++l) {
+        printf("%s{\"distance\": ", l ? ", " : "");
+        cli_json_number(stdout, (double)bench_lod_levels[l].distance);
+        printf(", \"rate\": %u, \"joint_cut\": %u, \"characters\": %u}",
+               bench_lod_levels[l].rate, bench_lod_levels[l].joint_cut,
+               res->crowd_levels[r][l]);
+    }
+    printf("],\n       \"rows\": [");
+    for (int lod = 0; lod < 2; ++lod) {
+        for (int t = 0; t < 2; ++t) {
+            const double* v = res->crowd[r][lod][t];
+            const int n = res->crowd_n[r][lod][t];
+            const double med = bench_median(v, n);
+            printf("%s\n         {\"threads\": %d, \"lod\": %s, \"median_ns\": ",
+                   lod || t ? "," : "", t + 1, lod ? "true" : "false");
+            cli_json_number(stdout, med);
+            printf(", \"min_ns\": ");
+            cli_json_number(stdout, bench_min(v, n));
+            printf(", \"fit\": %.0f, \"processes\": ", floor(BENCH_FRAME_NS / med));
+            bench_json_numbers(v, n);
+            printf("}");
+        }
+    }
+    printf("],\n       \"speedup_without_lod\": ");
+    cli_json_number(stdout, bench_crowd_speedup(res, r, 0));
+    printf(", \"speedup_with_lod\": ");
+    cli_json_number(stdout, bench_crowd_speedup(res, r, 1));
+    printf(", \"speedup_target\": ");
+    cli_json_number(stdout, BENCH_SPEEDUP_TARGET);
+    printf("}");
+}
+
+static void bench_print_crowd_text(const bench_results* res, int r) {
+    printf("\n  crowd: %u characters %g m apart around the viewpoint, codec %s, each: animator "
+           "blend space (2 samples, blend), 2 x two-bone IK, local-to-model\n",
+           res->crowd_chars[r], (double)BENCH_CROWD_SPACING,
+           bench_codec_names[res->crowd_codec[r]]);
+    printf("  LOD: full to %g m, every %u frames from %g m, every %u frames with leaf joints at "
+           "rest from %g m (characters: %u, %u, %u)\n",
+           (double)bench_lod_levels[1].distance, bench_lod_levels[1].rate,
+           (double)bench_lod_levels[1].distance, bench_lod_levels[2].rate,
+           (double)bench_lod_levels[2].distance, res->crowd_levels[r][0],
+           res->crowd_levels[r][1], res->crowd_levels[r][2]);
+    printf("  %-8s %-5s %9s %9s %s\n", "threads", "LOD", "median", "min",
+           "characters in 16.7 ms");
+    for (int lod = 0; lod < 2; ++lod) {
+        for (int t = 0; t < 2; ++t) {
+            const double* v = res->crowd[r][lod][t];
+            const int n = res->crowd_n[r][lod][t];
+            const double med = bench_median(v, n);
+            printf("  %-8d %-5s %9.1f %9.1f %.0f\n", t + 1, lod ? "on" : "off", med,
+                   bench_min(v, n), floor(BENCH_FRAME_NS / med));
+        }
+    }
+    printf("  2 threads / 1 thread: %.2fx without LOD, %.2fx with LOD (target %.1fx)\n",
+           bench_crowd_speedup(res, r, 0), bench_crowd_speedup(res, r, 1),
+           BENCH_SPEEDUP_TARGET);
+}
+
 static void bench_print_json(const bench_opts* o, const bench_results* res, const char* skipped) {
     char cpu[256];
     double load;
@@ -805,17 +1102,16 @@ static void bench_print_json(const bench_opts* o, const bench_results* res, cons
                     cli_json_number(stdout, ozz);
                     printf(", \"ratio\": ");
                     cli_json_number(stdout, ozz / med);
-                    printf(", \"target_met\": %s,\n        \"processes\": [",
+                    printf(", \"target_met\": %s,\n        \"processes\": ",
                            ozz / med >= BENCH_TARGET ? "true" : "false");
-                    for (int p = 0; p < n; ++p) {
-                        if (p) printf(", ");
-                        cli_json_number(stdout, v[p]);
-                    }
-                    printf("]}");
+                    bench_json_numbers(v, n);
+                    printf("}");
                 }
             }
         }
-        printf("]}");
+        printf("],\n     \"crowd\": ");
+        bench_print_crowd_json(res, r);
+        printf("}");
     }
     printf("]\n}\n");
 }
@@ -863,6 +1159,7 @@ static void bench_print_text(const bench_opts* o, const bench_results* res, cons
                 }
             }
         }
+        bench_print_crowd_text(res, r);
     }
 }
 
@@ -966,6 +1263,14 @@ int cli_bench(int argc, char** argv) {
                         free(res);
                         return CLI_EXIT_FAIL;
                     }
+        for (int lod = 0; lod < 2; ++lod)
+            for (int t = 0; t < 2; ++t)
+                if (res->crowd_n[r][lod][t] != o.processes) {
+                    cli_error("bench", "%s: crowd figures missing from a process",
+                              res->rigs[r].name);
+                    free(res);
+                    return CLI_EXIT_FAIL;
+                }
     }
     if (o.json)
         bench_print_json(&o, res, skip);

@@ -920,6 +920,60 @@ static void check_bench_asset(const sw__json* j, int32_t a, int processes, uint3
     }
 }
 
+/* The crowd figures of one asset: 1 and 2 threads without and with LOD, each
+ * row's median and min those of its process figures, the characters that fit
+ * in 16.7 ms from the median, the speedups from the medians, every character
+ * at one LOD level, the codec one of the asset's. */
+static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
+    const int32_t c = sw__json_find(j, a, "crowd");
+    assert_int_equal(sw__json_type_of(j, c), SW__JSON_OBJECT);
+    const double chars = json_num(j, c, "characters");
+    assert_true(chars >= 1.0);
+    char codec[32];
+    assert_true(sw__json_string(j, sw__json_find(j, c, "codec"), codec, sizeof codec, NULL));
+    bool known = false;
+    const int32_t codecs = sw__json_find(j, a, "codecs");
+    for (uint32_t k = 0; k < sw__json_len(j, codecs); ++k)
+        known |= sw__json_string_is(j, sw__json_find(j, sw__json_at(j, codecs, k), "name"), codec);
+    assert_true(known);
+    const double frame = json_num(j, c, "frame_ns");
+    assert_true(frame == 16.7e6);
+    const int32_t levels = sw__json_find(j, c, "lod_levels");
+    double placed = 0.0;
+    for (uint32_t l = 0; l < sw__json_len(j, levels); ++l)
+        placed += json_num(j, sw__json_at(j, levels, l), "characters");
+    assert_true(placed == chars);
+    const int32_t rows = sw__json_find(j, c, "rows");
+    assert_int_equal(sw__json_len(j, rows), 4);
+    double med[2][2] = {{0}};
+    for (uint32_t i = 0; i < 4; ++i) {
+        const int32_t row = sw__json_at(j, rows, i);
+        const double t = json_num(j, row, "threads");
+        assert_true(t == 1.0 || t == 2.0);
+        const int lod = json_true(j, row, "lod") ? 1 : 0;
+        assert_true(med[lod][(int)t - 1] == 0.0); /* each combination once */
+        const double m = json_num(j, row, "median_ns"), mn = json_num(j, row, "min_ns");
+        assert_true(isfinite(m) && mn > 0.0 && m >= mn);
+        const int32_t procs = sw__json_find(j, row, "processes");
+        assert_int_equal(sw__json_len(j, procs), (uint32_t)processes);
+        double v[16];
+        for (int p = 0; p < processes; ++p)
+            assert_true(sw__json_number(j, sw__json_at(j, procs, (uint32_t)p), &v[p]));
+        qsort(v, (size_t)processes, sizeof v[0], cmp_dbl);
+        assert_rel(mn, v[0], 1e-7);
+        assert_rel(m, processes % 2 ? v[processes / 2]
+                                    : 0.5 * (v[processes / 2 - 1] + v[processes / 2]),
+                   1e-7);
+        /* fit = floor(frame / median), up to the median's printed digits */
+        const double fit = json_num(j, row, "fit");
+        assert_true(fit == floor(fit) && fit <= frame / m * (1.0 + 1e-7) &&
+                    fit > frame / m * (1.0 - 1e-7) - 1.0);
+        med[lod][(int)t - 1] = m;
+    }
+    assert_rel(json_num(j, c, "speedup_without_lod"), med[0][0] / med[0][1], 1e-6);
+    assert_rel(json_num(j, c, "speedup_with_lod"), med[1][0] / med[1][1], 1e-6);
+}
+
 static int32_t bench_asset_named(const sw__json* j, int32_t assets, const char* name) {
     for (uint32_t i = 0; i < sw__json_len(j, assets); ++i) {
         const int32_t a = sw__json_at(j, assets, i);
@@ -961,6 +1015,7 @@ static void test_bench_humanoid(void** state) {
     assert_true(sw__json_string_is(&j, sw__json_at(&j, sw__json_at(&j, chains, 0), 0),
                                    "LeftUpLeg"));
     check_bench_asset(&j, a, 3, joints);
+    check_bench_crowd(&j, a, 3);
     sw__json_free(&j, NULL);
     run_free(&r);
 
@@ -1013,6 +1068,7 @@ static void test_bench_robot(void** state) {
     assert_true(sw__json_string_is(&j, sw__json_at(&j, sw__json_at(&j, chains, 1), 2),
                                    "Palm2R"));
     check_bench_asset(&j, a, 2, joints);
+    check_bench_crowd(&j, a, 2);
     sw__json_free(&j, NULL);
     run_free(&r);
 }
