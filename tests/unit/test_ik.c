@@ -115,6 +115,46 @@ static void test_rotate_matches_model_space(void** state) {
     sw_skeleton_destroy(s, NULL);
 }
 
+/* The rotate job reads the parent's rotation from its matrix columns, never
+ * as a quaternion; sw_ik_local_rotation takes the quaternion
+ * (sw_quat_from_mat4, in double). Both give the same local rotation (2e-6,
+ * up to sign) on random poses of the leg (uniformly scaled root), at random
+ * weights, for every joint including the root. */
+static void test_rotate_matches_local_rotation(void** state) {
+    (void)state;
+    const sw_skeleton* s = ik_make_leg();
+    ik_rig r;
+    ik_rig_init(&r, s);
+    uint32_t rng = 31;
+    float worst = 0.0f;
+    for (int iter = 0; iter < 300; ++iter) {
+        ik_rig_random_pose(&r, &rng, 2.0f);
+        const uint32_t joint = (uint32_t)iter % LEG_JOINTS;
+        const sw_quat t = sw_test_rand_quat(&rng);
+        const float w = iter % 3 ? 1.0f : sw_test_rand(&rng, 0.05f, 1.0f);
+        const int32_t parent = sw_skeleton_parents(s)[joint];
+        const sw_quat p = parent >= 0 ? sw_quat_from_mat4(&r.model[parent]) : sw_quat_identity();
+        const sw_quat expect = sw_ik_local_rotation(p, sw_pose_get(r.pose, joint).r, t, w);
+        const sw_ik_rotate_job job = {.skeleton = s,
+                                      .model = r.model,
+                                      .model_count = r.joints,
+                                      .joint = joint,
+                                      .rotation = t,
+                                      .weight = w,
+                                      .pose = r.pose,
+                                      .pose_count = r.packets};
+        assert_int_equal(sw_ik_rotate_job_run(&job), SW_RESULT_OK);
+        const sw_quat got = sw_pose_get(r.pose, joint).r;
+        sw_test_quat_near(got, expect, 2e-6f);
+        const float d = ik_quat_angle(got, expect);
+        if (d > worst) worst = d;
+        assert_near(sw_quat_dot(got, got), 1.0f, 1e-6);
+    }
+    print_message("rotate job vs sw_ik_local_rotation: worst difference %g rad\n", (double)worst);
+    ik_rig_free(&r);
+    sw_skeleton_destroy(s, NULL);
+}
+
 /* A root joint turns in the space of root_transform (rotated and scaled). */
 static void test_rotate_root_transform(void** state) {
     (void)state;
@@ -1022,6 +1062,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rotate_validity),
         cmocka_unit_test(test_rotate_matches_model_space),
+        cmocka_unit_test(test_rotate_matches_local_rotation),
         cmocka_unit_test(test_rotate_root_transform),
         cmocka_unit_test(test_local_rotation),
         cmocka_unit_test(test_two_bone_validity),
