@@ -234,7 +234,9 @@ SINEW_API const char* sw_ragdoll_part_str(sw_ragdoll_part part);
 
 /* The humanoid's joints, by skeleton index; -1 where absent. [0] is left,
  * [1] right. Required: hips, chest, head, upper_arm, forearm, hand, thigh,
- * shin, foot (hands and feet end the forearm and shin capsules). Optional:
+ * shin, foot (hands and feet end the forearm and shin capsules: only their
+ * rest positions are used, so they may hang elsewhere in the hierarchy, as
+ * RobotExpressive's IK feet do). Optional:
  * spine (a body from spine to chest), neck (the head capsule starts there
  * and the head's joint anchor sits there). */
 typedef struct sw_ragdoll_humanoid_joints {
@@ -251,7 +253,9 @@ typedef struct sw_ragdoll_humanoid_options {
 } sw_ragdoll_humanoid_options;
 
 /* Fills *out with a humanoid ragdoll for `skeleton` from its rest pose:
- * capsules along the bones (hips across the thighs' roots, spine to chest,
+ * capsules along the bones (hips across the thighs' roots, on the deepest
+ * common ancestor of the hips and both thighs: the hips in most rigs, the
+ * "Body" above RobotExpressive's "Hips" whose legs hang beside it; spine to chest,
  * chest to neck or head, head up from the neck by half the chest-to-head
  * distance, upper arm to forearm, forearm to hand, thigh to shin, shin to
  * foot), radii from the template as fractions of bone lengths, masses as
@@ -268,8 +272,9 @@ typedef struct sw_ragdoll_humanoid_options {
  * BAD_DATA "joint in range" (an index >= joints_count), "bone length > 0"
  * (a capsule of zero length: two joints at one place; err->index the part),
  * "finite rest pose" (NaN/Inf reached through the rest pose), "chain to
- * hips" (an arm or leg joint not below the hips, or a part not below its
- * parent part). On failure *out is left unchanged. */
+ * hips" (a part's joint not below its parent part's: an upper arm not below
+ * the chest, a shin not below its thigh, ...). On failure *out is left
+ * unchanged. */
 SINEW_API sw_result sw_ragdoll_desc_humanoid(const sw_skeleton* skeleton,
                                              const sw_ragdoll_humanoid_joints* joints,
                                              const sw_ragdoll_humanoid_options* options,

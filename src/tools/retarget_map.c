@@ -1,5 +1,6 @@
 /* Retargeting maps: canonical humanoid names, spine chains, fuzzy names, map files. */
 #include "sinew/tools/retarget_map.h"
+#include "tools/retarget_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -193,7 +194,7 @@ const char* sw_retarget_bone_str(sw_retarget_bone bone) {
 }
 
 /* First joint (parent-first order) of each canonical bone, or -1. */
-static void sw__rt_bones(const sw_skeleton* s, int32_t out[SW_RETARGET_BONE_COUNT]) {
+void sw__rt_bones(const sw_skeleton* s, int32_t out[SW_RETARGET_BONE_COUNT]) {
     for (int b = 0; b < SW_RETARGET_BONE_COUNT; ++b)
         out[b] = -1;
     for (uint32_t j = 0; j < s->joints_count; ++j) {
@@ -210,8 +211,8 @@ static bool sw__rt_is_ancestor(const sw_skeleton* s, int32_t a, int32_t j) {
 }
 
 /* Joints strictly between hips and the neck (else head), root first. */
-static uint32_t sw__rt_spine(const sw_skeleton* s, const int32_t bones[SW_RETARGET_BONE_COUNT],
-                             int32_t* out) {
+uint32_t sw__rt_spine(const sw_skeleton* s, const int32_t bones[SW_RETARGET_BONE_COUNT],
+                      int32_t* out) {
     const int32_t hips = bones[SW_RETARGET_BONE_HIPS];
     int32_t top = bones[SW_RETARGET_BONE_NECK];
     if (top < 0 || (hips >= 0 && !sw__rt_is_ancestor(s, hips, top)))
