@@ -34,13 +34,13 @@ typedef struct rd_character {
     sw_mat4* model2;
 } rd_character;
 
-static sw_xform4* rd_pose_alloc(uint32_t packets) {
+static inline sw_xform4* rd_pose_alloc(uint32_t packets) {
     sw_xform4* p = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * packets);
     assert_non_null(p);
     return p;
 }
 
-static void rd_finish(rd_character* c) {
+static inline void rd_finish(rd_character* c) {
     sw_error err;
     memset(&err, 0, sizeof err);
     sw_result r = sw_ragdoll_humanoid_find(c->skel, &c->joints, &err);
@@ -57,7 +57,7 @@ static void rd_finish(rd_character* c) {
 
 /* Samples the walk at time t looping: pose at fmod(t, duration), with
  * *root moved by the cycles done (so root motion continues). */
-static void rd_sample(rd_character* c, float t, sw_xform4* out, sw_xform* root) {
+static inline void rd_sample(rd_character* c, float t, sw_xform4* out, sw_xform* root) {
     const float d = c->walk->duration;
     const float cycles = floorf(t / d);
     const sw_sample_job job = {
@@ -69,7 +69,7 @@ static void rd_sample(rd_character* c, float t, sw_xform4* out, sw_xform* root) 
     root->t = sw_vec3_scale(c->loop_offset, cycles);
 }
 
-static void rd_loop_offset(rd_character* c) {
+static inline void rd_loop_offset(rd_character* c) {
     sw_xform root;
     int32_t hips = c->joints.hips;
     rd_sample(c, 0.0f, c->pose, &root);
@@ -98,7 +98,7 @@ static void rd_loop_offset(rd_character* c) {
     c->loop_offset.y = 0.0f;
 }
 
-static void rd_load_humanoid(rd_character* c) {
+static inline void rd_load_humanoid(rd_character* c) {
     memset(c, 0, sizeof *c);
     c->name = "sinew_humanoid";
     sw_error err;
@@ -112,7 +112,7 @@ static void rd_load_humanoid(rd_character* c) {
 }
 
 /* False (test skipped, with a message) when the asset is absent. */
-static bool rd_load_robot(rd_character* c) {
+static inline bool rd_load_robot(rd_character* c) {
     memset(c, 0, sizeof *c);
     c->name = "RobotExpressive";
     char path[512];
@@ -131,7 +131,7 @@ static bool rd_load_robot(rd_character* c) {
     return true;
 }
 
-static void rd_free(rd_character* c) {
+static inline void rd_free(rd_character* c) {
     free(c->pose);
     free(c->pose2);
     free(c->model);
@@ -142,7 +142,7 @@ static void rd_free(rd_character* c) {
 }
 
 /* Model matrices of a local pose under root (model -> world). */
-static void rd_model(const rd_character* c, const sw_xform4* pose, sw_xform root, sw_mat4* out) {
+static inline void rd_model(const rd_character* c, const sw_xform4* pose, sw_xform root, sw_mat4* out) {
     const sw_mat4 rm = sw_mat4_from_xform(root);
     const sw_local_to_model_job job = {
         .skeleton = c->skel, .local = pose, .local_count = c->skel->packets_count,
@@ -152,13 +152,22 @@ static void rd_model(const rd_character* c, const sw_xform4* pose, sw_xform root
     assert_int_equal(sw_local_to_model_job_run(&job), SW_RESULT_OK);
 }
 
-static sw_vec3 rd_mat_pos(const sw_mat4* m) {
+/* The rigid frame (rotation and origin, scale dropped) of a model matrix:
+ * the ragdoll's "joint space". */
+static inline sw_xform rd_rigid(const sw_mat4* m) {
+    sw_xform x;
+    assert_true(sw_mat4_decompose(m, &x));
+    x.s = sw_vec3_make(1.0f, 1.0f, 1.0f);
+    return x;
+}
+
+static inline sw_vec3 rd_mat_pos(const sw_mat4* m) {
     return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
 }
 
 /* Largest distance between the joints' world positions of two poses
  * (joints with a body and their children: every joint the ragdoll moves). */
-static float rd_max_joint_error(const rd_character* c, const sw_xform4* a, const sw_xform4* b,
+static inline float rd_max_joint_error(const rd_character* c, const sw_xform4* a, const sw_xform4* b,
                                 sw_xform root, sw_mat4* ma, sw_mat4* mb) {
     rd_model(c, a, root, ma);
     rd_model(c, b, root, mb);
@@ -171,7 +180,7 @@ static float rd_max_joint_error(const rd_character* c, const sw_xform4* a, const
 }
 
 /* Random unit vector (uniform enough for tests). */
-static sw_vec3 rd_rand_dir(uint32_t* s) {
+static inline sw_vec3 rd_rand_dir(uint32_t* s) {
     for (;;) {
         sw_vec3 v = sw_vec3_make(sw_test_rand(s, -1, 1), sw_test_rand(s, -1, 1),
                                  sw_test_rand(s, -1, 1));
