@@ -84,6 +84,15 @@ static sw_result sw__ode_fail(sw_error* err, sw_result r, const char* check) {
 
 /* ---- callbacks ---- */
 
+static void sw__ode_put_state(dBodyID b, const sw_physics_body_state* s) {
+    dQuaternion q;
+    sw__q_to_ode(sw_quat_normalize(s->transform.r), q);
+    dBodySetPosition(b, s->transform.t.x, s->transform.t.y, s->transform.t.z);
+    dBodySetQuaternion(b, q);
+    dBodySetLinearVel(b, s->linear_velocity.x, s->linear_velocity.y, s->linear_velocity.z);
+    dBodySetAngularVel(b, s->angular_velocity.x, s->angular_velocity.y, s->angular_velocity.z);
+}
+
 static sw_result sw__ode_create_body(void* user, const sw_physics_body_desc* d,
                                      sw_physics_handle* out) {
     sw_ode_world* w = (sw_ode_world*)user;
@@ -127,12 +136,7 @@ static sw_result sw__ode_create_body(void* user, const sw_physics_body_desc* d,
     w->bodies[slot].group = d->group;
     w->bodies[slot].kinematic = d->kinematic;
     if (d->kinematic) dBodySetKinematic(b);
-    dQuaternion q;
-    sw__q_to_ode(sw_quat_normalize(s->transform.r), q);
-    dBodySetPosition(b, s->transform.t.x, s->transform.t.y, s->transform.t.z);
-    dBodySetQuaternion(b, q);
-    dBodySetLinearVel(b, s->linear_velocity.x, s->linear_velocity.y, s->linear_velocity.z);
-    dBodySetAngularVel(b, s->angular_velocity.x, s->angular_velocity.y, s->angular_velocity.z);
+    sw__ode_put_state(b, s);
     ++w->bodies_count;
     *out = slot;
     return SW_RESULT_OK;
@@ -215,13 +219,7 @@ static void sw__ode_set_kinematic(void* user, sw_physics_handle h, bool kinemati
 static void sw__ode_set_body_state(void* user, sw_physics_handle h, const sw_physics_body_state* s) {
     sw_ode_world* w = (sw_ode_world*)user;
     if (h >= w->max_bodies || !w->bodies[h].body || !s) return;
-    dBodyID b = w->bodies[h].body;
-    dQuaternion q;
-    sw__q_to_ode(sw_quat_normalize(s->transform.r), q);
-    dBodySetPosition(b, s->transform.t.x, s->transform.t.y, s->transform.t.z);
-    dBodySetQuaternion(b, q);
-    dBodySetLinearVel(b, s->linear_velocity.x, s->linear_velocity.y, s->linear_velocity.z);
-    dBodySetAngularVel(b, s->angular_velocity.x, s->angular_velocity.y, s->angular_velocity.z);
+    sw__ode_put_state(w->bodies[h].body, s);
 }
 
 static void sw__ode_get_body_state(void* user, sw_physics_handle h, sw_physics_body_state* out) {

@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include "ragdoll_fixture.h"
+/* (the fixture reads the built-in humanoid and assets: tools and showcase) */
+#include "sinew/showcase/character.h"
+#include "sinew/tools/ragdoll.h"
 #include "sinew/blend.h"
 
 /* ---- a minimal engine: states only, kinematic motion integrated exactly ---- */
@@ -29,44 +32,47 @@ typedef struct mock_engine {
     uint32_t joint_calls;
 } mock_engine;
 
+/* Takes the first free slot of `alive` (count kept in *n), or -1. */
+static int32_t mock_take(bool* alive, uint32_t* n) {
+    for (uint32_t i = 0; i < MOCK_MAX; ++i) {
+        if (alive[i]) continue;
+        alive[i] = true;
+        ++*n;
+        return (int32_t)i;
+    }
+    return -1;
+}
+static void mock_release(bool* alive, uint32_t* n, sw_physics_handle h) {
+    assert_true(h < MOCK_MAX && alive[h]);
+    alive[h] = false;
+    --*n;
+}
 static sw_result mock_create_body(void* user, const sw_physics_body_desc* d, sw_physics_handle* out) {
     mock_engine* m = (mock_engine*)user;
-    for (uint32_t i = 0; i < MOCK_MAX; ++i) {
-        if (m->body_alive[i]) continue;
-        m->body_alive[i] = true;
-        m->state[i] = d->state;
-        m->kinematic[i] = d->kinematic;
-        ++m->bodies_alive;
-        *out = i;
-        return SW_RESULT_OK;
-    }
-    return SW_RESULT_LIMIT;
+    const int32_t i = mock_take(m->body_alive, &m->bodies_alive);
+    if (i < 0) return SW_RESULT_LIMIT;
+    m->state[i] = d->state;
+    m->kinematic[i] = d->kinematic;
+    *out = (sw_physics_handle)i;
+    return SW_RESULT_OK;
 }
 static void mock_destroy_body(void* user, sw_physics_handle h) {
     mock_engine* m = (mock_engine*)user;
-    assert_true(m->body_alive[h]);
-    m->body_alive[h] = false;
-    --m->bodies_alive;
+    mock_release(m->body_alive, &m->bodies_alive, h);
 }
 static sw_result mock_create_joint(void* user, const sw_physics_joint_desc* d, sw_physics_handle* out) {
     mock_engine* m = (mock_engine*)user;
     if ((int32_t)m->joint_calls++ == m->fail_joint_at) return SW_RESULT_OUT_OF_MEMORY;
     assert_true(m->body_alive[d->parent] && m->body_alive[d->child]);
-    for (uint32_t i = 0; i < MOCK_MAX; ++i) {
-        if (m->joint_alive[i]) continue;
-        m->joint_alive[i] = true;
-        m->joint[i] = *d;
-        ++m->joints_alive;
-        *out = i;
-        return SW_RESULT_OK;
-    }
-    return SW_RESULT_LIMIT;
+    const int32_t i = mock_take(m->joint_alive, &m->joints_alive);
+    if (i < 0) return SW_RESULT_LIMIT;
+    m->joint[i] = *d;
+    *out = (sw_physics_handle)i;
+    return SW_RESULT_OK;
 }
 static void mock_destroy_joint(void* user, sw_physics_handle h) {
     mock_engine* m = (mock_engine*)user;
-    assert_true(m->joint_alive[h]);
-    m->joint_alive[h] = false;
-    --m->joints_alive;
+    mock_release(m->joint_alive, &m->joints_alive, h);
 }
 static void mock_set_kinematic(void* user, sw_physics_handle h, bool k) {
     ((mock_engine*)user)->kinematic[h] = k;

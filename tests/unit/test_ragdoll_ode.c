@@ -15,6 +15,9 @@
 #include <cmocka.h>
 
 #include "ragdoll_fixture.h"
+/* (the fixture reads the built-in humanoid and assets: tools and showcase) */
+#include "sinew/showcase/character.h"
+#include "sinew/tools/ragdoll.h"
 #include "sinew/ode.h"
 
 typedef struct rd_sim {
