@@ -32,10 +32,13 @@ static sw_result sw__two_bone_check(const sw_ik_two_bone_job* job) {
     if (job->end_rotation_weight > 0.0f && !(sw_quat_dot(e, e) > 0.0f))
         return SW_RESULT_INVALID_ARGUMENT;
     const sw_skeleton* skel = job->skeleton;
-    if (job->start_joint >= skel->joints_count || job->mid_joint >= skel->joints_count ||
-        job->end_joint >= skel->joints_count ||
-        !sw__ik_is_ancestor(skel, job->start_joint, job->mid_joint) ||
-        !sw__ik_is_ancestor(skel, job->mid_joint, job->end_joint))
+    const uint32_t s = job->start_joint, m = job->mid_joint, e_j = job->end_joint;
+    if (s >= skel->joints_count || m >= skel->joints_count || e_j >= skel->joints_count)
+        return SW_RESULT_INVALID_ARGUMENT;
+    /* Usually each joint is the next one's parent: no walk. */
+    const int16_t* parents = sw_skeleton_parents(skel);
+    if ((parents[m] != (int32_t)s && !sw__ik_is_ancestor(skel, s, m)) ||
+        (parents[e_j] != (int32_t)m && !sw__ik_is_ancestor(skel, m, e_j)))
         return SW_RESULT_INVALID_ARGUMENT;
     if (job->reached && sw__ik_overlaps_inputs(job->reached, sizeof(bool), job->skeleton,
                                                job->model, job->root_transform, job->pose))
