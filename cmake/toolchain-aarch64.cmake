@@ -36,8 +36,12 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${SINEW_AARCH64_TRIPLET}/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
 
-# qemu-aarch64 loads the dynamic loader and libc from the cross sysroot (-L);
-# libraries it does not find there (libcmocka.so.0) come from the multiarch
-# folder through the loader's own search path.
+# qemu-aarch64 runs the tests with the arm64 C library that Debian's
+# multiarch installs with libcmocka-dev:arm64 (libc6:arm64: /lib/ld-linux-
+# aarch64.so.1 and /lib/aarch64-linux-gnu), so no -L prefix: with
+# `-L /usr/aarch64-linux-gnu` the loader came from the cross package
+# (glibc 2.36-8cross1) but libc.so.6 from multiarch (2.36-9+deb12u14), a
+# mismatched pair under which programs that start a thread hang (test_pool).
+# Linking still uses the cross sysroot, the same glibc 2.36 ABI.
 find_program(SINEW_QEMU_AARCH64 qemu-aarch64 REQUIRED)
-set(CMAKE_CROSSCOMPILING_EMULATOR ${SINEW_QEMU_AARCH64} -L ${SINEW_AARCH64_SYSROOT})
+set(CMAKE_CROSSCOMPILING_EMULATOR ${SINEW_QEMU_AARCH64})
