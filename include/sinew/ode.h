@@ -82,6 +82,8 @@ typedef struct sw_ode_world_desc {
  * err names the field. */
 SINEW_API sw_result sw_ode_world_create(const sw_ode_world_desc* desc, const sw_allocator* alloc,
                                         sw_ode_world** out, sw_error* err);
+/* Destroys the bodies and joints left, the world, and frees it (the same
+ * allocator as creation); NULL is a no-op. */
 SINEW_API void sw_ode_world_destroy(sw_ode_world* w, const sw_allocator* alloc);
 
 /* The world's sw_physics table (user = the world). Handles are indices

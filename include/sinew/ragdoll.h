@@ -333,6 +333,8 @@ SINEW_API sw_result sw_ragdoll_init(void* mem, size_t size, const sw_ragdoll_des
 SINEW_API sw_result sw_ragdoll_create(const sw_ragdoll_desc* desc, const sw_skeleton* skeleton,
                                       const sw_physics* physics, const sw_allocator* alloc,
                                       sw_ragdoll** out, sw_error* err);
+/* Despawns (destroying its bodies and joints in the engine) and frees a
+ * ragdoll from sw_ragdoll_create; NULL is a no-op. */
 SINEW_API void sw_ragdoll_destroy(sw_ragdoll* r, const sw_allocator* alloc);
 
 /* Creates the bodies and joints in the engine, placed by the local `pose`
@@ -355,7 +357,7 @@ SINEW_API const sw_ragdoll_desc* sw_ragdoll_get_desc(const sw_ragdoll* r);
 SINEW_API uint32_t sw_ragdoll_bodies_count(const sw_ragdoll* r);
 SINEW_API uint32_t sw_ragdoll_body_joint(const sw_ragdoll* r, uint32_t body);
 SINEW_API int32_t sw_ragdoll_find_body(const sw_ragdoll* r, uint32_t joint);
-/* The engine handle of body b (valid while spawned). */
+/* The engine handle of body b (valid while spawned; 0 when out of range). */
 SINEW_API sw_physics_handle sw_ragdoll_body_handle(const sw_ragdoll* r, uint32_t body);
 
 /* Per-body settings (take effect at the next drive; mode at once).
