@@ -80,9 +80,10 @@ static void packets_near(const sw_xform4* a, const sw_xform4* b, uint32_t n, dou
 /* Matrices: tolerance scaled by each column's largest magnitude. */
 static void mats_near(const sw_mat4* a, const sw_mat4* b, double tol, diff_stats* st) {
     for (int c = 0; c < 4; ++c) {
-        double mag = 1.0;
-        for (int r = 0; r < 4; ++r)
-            mag = fmax(mag, fabs(b->m[c * 4 + r]));
+        /* Written out: a loop here makes aarch64 gcc 12's vectorizer crash. */
+        const float* col = &b->m[c * 4];
+        const double mag =
+            fmax(fmax(fmax(1.0, fabs(col[0])), fmax(fabs(col[1]), fabs(col[2]))), fabs(col[3]));
         for (int r = 0; r < 4; ++r)
             value_near(a->m[c * 4 + r], b->m[c * 4 + r], tol * mag, st);
     }
