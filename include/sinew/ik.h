@@ -198,7 +198,8 @@ typedef struct sw_ik_two_bone_rotations {
  * `end_rotation`, `end_rotation_weight` and `reached` unused; `pose` is
  * validated, not read). Writing out->start and out->mid with two
  * sw_ik_rotate_job runs at the job's weight gives what sw_ik_two_bone_job_run
- * writes for them. Memory: out is the caller's.
+ * writes for them, up to float rounding (the run leaves normalizing them to
+ * its write-back). Memory: out is the caller's.
  * Fails: as sw_ik_two_bone_job_validate, plus INVALID_ARGUMENT for a NULL out
  * and OVERLAP when out overlaps an input; on failure *out is untouched. */
 SINEW_API sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job,

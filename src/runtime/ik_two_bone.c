@@ -114,7 +114,8 @@ static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
  *   the pole's, from its cosine and sine (sw__half_angle). Only the product
  *   is normalized: the roll's angle does not depend on the lengths of q1 or
  *   the pole. */
-static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
+static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out,
+                                    bool unit) {
     const sw_mat4* model = job->model;
     const sw_vec3 a = sw__ik_pos(&model[job->start_joint]);
     const sw_vec3 b = sw__ik_pos(&model[job->mid_joint]);
@@ -164,13 +165,15 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     const float px2 = sw_vec3_dot(px, px);
     sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), px2, 1.0f, r1);
     const float inv_d = 1.0f / d;
-    const float c1 = r1[0], s1 = r1[1], pole_len = r1[2] * pole_scale;
+    const float c1 = r1[0], s1 = r1[1], px_len = r1[2];
 
     /* Pole: its part perpendicular to the start-target axis (none when
-     * within 1e-4 of collinear, or no pole). */
+     * within 1e-4 of collinear, or no pole), as u x (pd x u) = (u x px) /
+     * |at| (no cancellation), and its unit direction p. */
     const bool has_pole = px2 > 1e-8f * sw_vec3_dot(pd, pd) * pole_scale2;
-    const sw_vec3 pole_perp = has_pole ? sw_vec3_sub(pd, sw_vec3_scale(u, sw_vec3_dot(pd, u)))
-                                       : sw_vec3_make(0.0f, 0.0f, 0.0f);
+    const sw_vec3 u_px = sw_vec3_cross(u, px);
+    const sw_vec3 pole_perp =
+        has_pole ? sw_vec3_scale(u_px, pole_scale) : sw_vec3_make(0.0f, 0.0f, 0.0f);
 
     /* 1. Mid joint about its hinge: the current bend-plane normal. A limb
      * within 1e-4 rad of straight has none worth trusting (its direction
@@ -193,7 +196,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
      * turn's (mc, ms) is sqrt(4 rr q0) long. */
     float c0, s0;
     sw__half_angle(sw_vec3_dot(ab, bc) * inv_rr, cr_len * inv_rr, 1.0f, &c0, &s0);
-    const float minv = 1.0f / sqrtf(4.0f * rr * (c0 * c0 + s0 * s0));
+    const float minv = unit ? 1.0f / sqrtf(4.0f * rr * (c0 * c0 + s0 * s0)) : 1.0f;
     const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
     const sw_quat t_mid = sw_quat_make(n.x * ms, n.y * ms, n.z * ms, mc);
     /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) with ab^
@@ -245,18 +248,24 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
                                        sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
         /* The pole's normal is p x u for p along the pole's perpendicular
          * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
-         * (n1 x (p x u)).u = -n1.p, both times |n1| |p| = |q1|^2 |p|. */
-        const float rc = sw_vec3_dot(pole_perp, sw_vec3_cross(u, n1));
-        const float rs = -sw_vec3_dot(n1, pole_perp);
+         * (n1 x (p x u)).u = -n1.p, both times |n1| = |q1|^2. */
+        /* p of unit length (off the critical path): a far pole cannot
+         * overflow the products. */
+        const sw_vec3 p = sw_vec3_scale(u_px, 1.0f / px_len);
+        const float rc = sw_vec3_dot(p, sw_vec3_cross(u, n1));
+        const float rs = -sw_vec3_dot(n1, p);
         float hc, hs;
-        sw__half_angle(rc, rs, qq * pole_len, &hc, &hs);
+        sw__half_angle(rc, rs, qq, &hc, &hs);
         t_start = sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), t_start);
         norm2 *= hc * hc + hs * hs;
     }
     /* A unit turn: the length stays. */
     if (job->twist != 0.0f) t_start = sw_quat_mul(sw_quat_from_axis_angle(u, job->twist), t_start);
-    const float sinv = 1.0f / sqrtf(norm2);
-    t_start = sw_quat_make(t_start.x * sinv, t_start.y * sinv, t_start.z * sinv, t_start.w * sinv);
+    if (unit) {
+        const float sinv = 1.0f / sqrtf(norm2);
+        t_start =
+            sw_quat_make(t_start.x * sinv, t_start.y * sinv, t_start.z * sinv, t_start.w * sinv);
+    }
 
     /* The end lands at a + u * |e| with |e| = d (the mid turn makes the
      * start-end distance d), so its distance to the target is |dist - d|. */
@@ -275,7 +284,7 @@ sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone
         return SW_RESULT_OVERLAP;
     /* Solved into a copy: on failure *out stays untouched. */
     sw_ik_two_bone_rotations rots;
-    res = sw__two_bone_solve(job, &rots);
+    res = sw__two_bone_solve(job, &rots, true);
     if (res == SW_RESULT_OK) *out = rots;
     return res;
 }
@@ -284,7 +293,9 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
     sw_result res = sw__two_bone_check(job);
     if (res != SW_RESULT_OK) return res;
     sw_ik_two_bone_rotations rots;
-    res = sw__two_bone_solve(job, &rots);
+    /* Not normalized: the write-back normalizes its product anyway, and
+     * the solve's last square root leaves the critical path. */
+    res = sw__two_bone_solve(job, &rots, false);
     if (res != SW_RESULT_OK) return res;
     if (job->reached) *job->reached = rots.reached;
     const sw_quat t_start = rots.start, t_mid = rots.mid;
@@ -306,8 +317,9 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
         /* The end's parent has turned by T_start^w * T_mid^w (both in model
          * space: t_mid about the mid joint before the start turned). */
         const sw_quat ident = sw_quat_identity();
-        const sw_quat ts_w = w < 1.0f ? sw_quat_slerp(ident, t_start, w) : t_start;
-        const sw_quat tm_w = w < 1.0f ? sw_quat_slerp(ident, t_mid, w) : t_mid;
+        const sw_quat ts = sw_quat_normalize(t_start), tm = sw_quat_normalize(t_mid);
+        const sw_quat ts_w = w < 1.0f ? sw_quat_slerp(ident, ts, w) : ts;
+        const sw_quat tm_w = w < 1.0f ? sw_quat_slerp(ident, tm, w) : tm;
         const sw_quat moved = sw_quat_mul(ts_w, tm_w);
         const sw_quat p_end =
             sw_quat_mul(moved, sw__ik_parent_rot(skel, model, job->root_transform, job->end_joint));
