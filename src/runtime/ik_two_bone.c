@@ -112,8 +112,8 @@ static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
  *   direction f onto the target direction u, (f x u, 1 + f.u) (not
  *   normalized), then the roll about u taking the turned bend normal onto
  *   the pole's, from its cosine and sine (sw__half_angle). Only the product
- *   is normalized: the roll's angle does not depend on the lengths of q1 or
- *   the pole. */
+ *   is normalized (the roll's angle does not depend on the length of q1),
+ *   and only with `unit`: the run's write-back normalizes anyway. */
 static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out,
                                     bool unit) {
     const sw_mat4* model = job->model;
