@@ -240,40 +240,45 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
 #define SW__BC(k, L) sw__v4_splat##L(sw__v4_load(m[k]))
 
 /* out[j] for lane L of the packet whose SoA local matrices are in m: the
- * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1). */
+ * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1).
+ * The last joint's columns stay in c0..c3: in a chain (parent == last) the
+ * next joint reads registers instead of waiting for its parent's stores. */
 #define SW__L2M_LANE(L)                                                                            \
     if (lanes & (1u << L)) {                                                                       \
         const uint32_t j = j0 + L;                                                                 \
         const int32_t parent = parents[j];                                                         \
-        float* o = out[j].m;                                                                       \
-        if (parent >= 0 || root) {                                                                 \
-            const float* pm = parent >= 0 ? out[parent].m : root->m;                               \
-            const sw__v4 p0 = sw__v4_loadu(pm), p1 = sw__v4_loadu(pm + 4);                         \
-            const sw__v4 p2 = sw__v4_loadu(pm + 8), p3 = sw__v4_loadu(pm + 12);                    \
-            sw__v4_storeu(                                                                         \
-                o, sw__v4_madd(p2, SW__BC(2, L),                                                   \
-                               sw__v4_madd(p1, SW__BC(1, L), sw__v4_mul(p0, SW__BC(0, L)))));      \
-            sw__v4_storeu(                                                                         \
-                o + 4, sw__v4_madd(p2, SW__BC(5, L),                                               \
-                                   sw__v4_madd(p1, SW__BC(4, L), sw__v4_mul(p0, SW__BC(3, L)))));  \
-            sw__v4_storeu(                                                                         \
-                o + 8, sw__v4_madd(p2, SW__BC(8, L),                                               \
-                                   sw__v4_madd(p1, SW__BC(7, L), sw__v4_mul(p0, SW__BC(6, L)))));  \
-            sw__v4_storeu(o + 12, sw__v4_madd(p2, SW__BC(11, L),                                   \
-                                              sw__v4_madd(p1, SW__BC(10, L),                       \
-                                                          sw__v4_madd(p0, SW__BC(9, L), p3))));    \
-        } else {                                                                                   \
-            sw__v4_storeu(o, sw__v4_set(m[0][L], m[1][L], m[2][L], 0.0f));                         \
-            sw__v4_storeu(o + 4, sw__v4_set(m[3][L], m[4][L], m[5][L], 0.0f));                     \
-            sw__v4_storeu(o + 8, sw__v4_set(m[6][L], m[7][L], m[8][L], 0.0f));                     \
-            sw__v4_storeu(o + 12, sw__v4_set(m[9][L], m[10][L], m[11][L], 1.0f));                  \
+        sw__v4 p0 = c0, p1 = c1, p2 = c2, p3 = c3;                                                 \
+        if (parent != last) {                                                                      \
+            const float* pm = parent >= 0 ? out[parent].m : root ? root->m : identity;             \
+            p0 = sw__v4_loadu(pm);                                                                 \
+            p1 = sw__v4_loadu(pm + 4);                                                             \
+            p2 = sw__v4_loadu(pm + 8);                                                             \
+            p3 = sw__v4_loadu(pm + 12);                                                            \
         }                                                                                          \
+        c0 = sw__v4_madd(p2, SW__BC(2, L),                                                         \
+                         sw__v4_madd(p1, SW__BC(1, L), sw__v4_mul(p0, SW__BC(0, L))));             \
+        c1 = sw__v4_madd(p2, SW__BC(5, L),                                                         \
+                         sw__v4_madd(p1, SW__BC(4, L), sw__v4_mul(p0, SW__BC(3, L))));             \
+        c2 = sw__v4_madd(p2, SW__BC(8, L),                                                         \
+                         sw__v4_madd(p1, SW__BC(7, L), sw__v4_mul(p0, SW__BC(6, L))));             \
+        c3 = sw__v4_madd(p2, SW__BC(11, L),                                                        \
+                         sw__v4_madd(p1, SW__BC(10, L), sw__v4_madd(p0, SW__BC(9, L), p3)));       \
+        float* o = out[j].m;                                                                       \
+        sw__v4_storeu(o, c0);                                                                      \
+        sw__v4_storeu(o + 4, c1);                                                                  \
+        sw__v4_storeu(o + 8, c2);                                                                  \
+        sw__v4_storeu(o + 12, c3);                                                                 \
+        last = (int32_t)j;                                                                         \
     }
 
 static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
                                     uint32_t joints_count, uint32_t first, const uint32_t* subset,
                                     const sw_mat4* root, sw_mat4* out) {
+    /* Roots without a root transform multiply the identity. */
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     SINEW_ALIGN16 float m[12][4];
+    sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0;
+    int32_t last = -2; /* no joint (and not a root's -1) */
     for (uint32_t p = first >> 2; p * 4u < joints_count; ++p) {
         const uint32_t j0 = p * 4u;
         uint32_t lanes = 0xFu;
