@@ -53,10 +53,16 @@ static inline void sw__normalize4(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
     const sw__m4 ok =
         sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, sw__v4_set1(INFINITY)));
     const sw__v4 inv = sw__v4_rsqrt(len2);
-    *x = sw__v4_select(ok, sw__v4_mul(*x, inv), sw__v4_zero());
-    *y = sw__v4_select(ok, sw__v4_mul(*y, inv), sw__v4_zero());
-    *z = sw__v4_select(ok, sw__v4_mul(*z, inv), sw__v4_zero());
-    *w = sw__v4_select(ok, sw__v4_mul(*w, inv), sw__v4_set1(1.0f));
+    *x = sw__v4_mul(*x, inv);
+    *y = sw__v4_mul(*y, inv);
+    *z = sw__v4_mul(*z, inv);
+    *w = sw__v4_mul(*w, inv);
+    if (sw__m4_bits(ok) != 0xF) {
+        *x = sw__v4_select(ok, *x, sw__v4_zero());
+        *y = sw__v4_select(ok, *y, sw__v4_zero());
+        *z = sw__v4_select(ok, *z, sw__v4_zero());
+        *w = sw__v4_select(ok, *w, sw__v4_set1(1.0f));
+    }
 }
 
 /* Joint weights p * 4 .. p * 4 + 3 clamped to [0, 1], NaN as 0. */
@@ -97,23 +103,34 @@ static inline void sw__accumulate(sw__x4* a, const sw_xform4* x, sw__v4 w, bool 
 #undef SW__ACC
 }
 
-static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
-                           float threshold, sw_xform4* out, uint32_t n) {
-    const sw__v4 zero = sw__v4_zero(), thr = sw__v4_set1(threshold);
+#if defined(__GNUC__)
+#define SW__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define SW__ALWAYS_INLINE static inline
+#endif
+
+/* The blend of packets [0, n); inlined with constant `count` and
+ * `joint_weights` for the common case, so layers unroll and weights stay in
+ * registers. */
+SW__ALWAYS_INLINE void sw__blend_packets(const sw__blend_input* layers, uint32_t count,
+                                         bool joint_weights, const sw_xform4* rest, float threshold,
+                                         sw_xform4* out, uint32_t n) {
+    const sw__v4 zero = sw__v4_zero(), one = sw__v4_set1(1.0f), thr = sw__v4_set1(threshold);
     for (uint32_t p = 0; p < n; ++p) {
         sw__x4 a = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
         sw__v4 wsum = zero;
         if (count > 0) {
-            wsum = sw__layer_weight(&layers[0], p);
+            wsum = joint_weights ? sw__layer_weight(&layers[0], p) : sw__v4_set1(layers[0].weight);
             sw__accumulate(&a, &layers[0].pose[p], wsum, true);
         }
         for (uint32_t i = 1; i < count; ++i) {
-            const sw__v4 w = sw__layer_weight(&layers[i], p);
+            const sw__v4 w =
+                joint_weights ? sw__layer_weight(&layers[i], p) : sw__v4_set1(layers[i].weight);
             sw__accumulate(&a, &layers[i].pose[p], w, false);
             wsum = sw__v4_add(wsum, w);
         }
         const sw__v4 fill = sw__v4_max(sw__v4_sub(thr, wsum), zero);
-        const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_max(wsum, thr));
+        const sw__v4 inv = sw__v4_div(one, sw__v4_max(wsum, thr));
         /* Joints short of the threshold are filled from the rest pose. */
         if (sw__m4_bits(sw__v4_cmpgt(fill, zero))) sw__accumulate(&a, &rest[p], fill, false);
         a.tx = sw__v4_mul(a.tx, inv);
@@ -125,6 +142,14 @@ static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const 
         sw__normalize4(&a.rx, &a.ry, &a.rz, &a.rw);
         sw__x4_store(&out[p], &a);
     }
+}
+
+static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
+                           float threshold, sw_xform4* out, uint32_t n) {
+    if (count == 2 && !layers[0].joint_weights && !layers[1].joint_weights)
+        sw__blend_packets(layers, 2, false, rest, threshold, out, n);
+    else
+        sw__blend_packets(layers, count, true, rest, threshold, out, n);
 }
 
 /* Hamilton product a * b per lane. */
