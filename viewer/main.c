@@ -34,6 +34,8 @@
 #include "sinew/tools/mirror_bake.h"
 #include "sinew/tools/scene.h"
 
+#include "common/soa_check.h"
+
 #define VIEWER_PI 3.14159265358979f
 #define VIEWER_MAX_LINES 65536 /* line vertices per frame */
 
@@ -1638,6 +1640,39 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     o[n++] = '}';
     o[n] = '\0';
     return o;
+}
+
+/* Self-check of the SIMD kernels as compiled here (-msimd128: the wasm128
+ * path): every SoA kernel on the fastest path against the scalar reference
+ * on random data, with the comparison and tolerances tests/unit/test_soa.c
+ * applies to the native paths (tests/common/soa_check.c). Returns JSON text
+ * (static, valid until the next call): {"path", "worst" (largest difference
+ * as a fraction of test_soa.c's tolerance: <= 1 agrees), "max_abs_diff",
+ * "exact" (share of bit-identical values), "kernels": {name: [worst,
+ * max_abs_diff]}}. */
+EMSCRIPTEN_KEEPALIVE const char* viewer_simd_check(void) {
+    static char text[1024];
+    const sw__soa_ops* path = sw__soa_best();
+    sw_soa_diff d[SW_SOA_CHECK_KERNELS];
+    const double worst = sw_soa_check(path, 2026u, 200u, d);
+    double max_abs = 0.0;
+    uint64_t values = 0, exact = 0;
+    for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k) {
+        max_abs = fmax(max_abs, d[k].max_abs);
+        values += d[k].values;
+        exact += d[k].exact;
+    }
+    char* o = text;
+    const size_t cap = sizeof(text);
+    size_t n = 0;
+    STATUS_PUT("{\"path\":\"%s\",\"worst\":%.6g,\"max_abs_diff\":%.6g,\"exact\":%.4f,"
+               "\"kernels\":{",
+               path->name, worst, max_abs, values ? (double)exact / (double)values : 0.0);
+    for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k)
+        STATUS_PUT("%s\"%s\":[%.6g,%.6g]", k ? "," : "", sw_soa_check_kernel_name(k),
+                   d[k].worst, d[k].max_abs);
+    STATUS_PUT("}}");
+    return text;
 }
 
 int main(void) { return 0; }

@@ -8,17 +8,21 @@
  * Path agreement tolerance: |path - scalar| <= 1e-6 * max(1, |scalar|) per
  * value (absolute for values up to 1, relative above: translations reach
  * 10). Matrices (local-to-model chains, skinning): |path - scalar| <= 1e-6 *
- * max(1, largest |value| of that matrix column) * (chain depth + 1), because
+ * max(1, largest |value| of that matrix column) * (chain depth + 2), because
  * fused multiply-adds and sums of terms much larger than their result make
- * the error track the terms, not the result. Scalar-vs-expectation
- * tolerances are stated at each check. */
+ * the error track the terms, not the result. The comparison and these
+ * tolerances are tests/common/soa_check.h, shared with the viewer's SIMD
+ * self-check (wasm128 in the browser), which test_paths_self_check runs here
+ * on every native path. Scalar-vs-expectation tolerances are stated at each
+ * check. */
 #include "test_util.h"
 
+#include "common/soa_check.h"
 #include "runtime/internal.h"
 
 #define ITERATIONS 3000
 #define PACKETS 7
-#define PATH_TOL 1e-6
+#define PATH_TOL SW_SOA_PATH_TOL
 
 static float frand(uint32_t* s, float lo, float hi) {
     return sw_test_rand(s, lo, hi);
@@ -52,46 +56,29 @@ static void negate_rotations(sw_xform4* p, uint32_t lanes) {
     }
 }
 
-/* Largest path difference seen, for the report. */
-typedef struct diff_stats {
-    double max_diff;
-    uint64_t values, exact;
-} diff_stats;
+/* Path against scalar through the comparison the viewer's self-check shares
+ * (tests/common/soa_check.c): fails on the first call that goes beyond. */
+typedef sw_soa_diff diff_stats;
 
-static void value_near(float a, float b, double lim, diff_stats* st) {
-    double d = fabs((double)a - (double)b);
-    if (!(d <= lim) && !(isnan(a) && isnan(b)))
-        fail_msg("%.9g vs scalar %.9g (|diff| %.3g > %.3g)", (double)a, (double)b, d, lim);
-    if (st) {
-        st->values++;
-        if (memcmp(&a, &b, sizeof(float)) == 0) st->exact++;
-        if (d > st->max_diff) st->max_diff = d;
-    }
+static void check_diff(double worst, const diff_stats* st) {
+    if (!(worst <= 1.0))
+        fail_msg("%.9g vs scalar %.9g (|diff| %.3g times the tolerance)", (double)st->worst_v,
+                 (double)st->worst_r, st->worst);
 }
 
 static void packets_near(const sw_xform4* a, const sw_xform4* b, uint32_t n, double tol,
                          diff_stats* st) {
-    const float* fa = a->tx;
-    const float* fb = b->tx;
-    for (uint32_t i = 0; i < n * 40u; ++i)
-        value_near(fa[i], fb[i], tol * fmax(1.0, fabs(fb[i])), st);
+    check_diff(sw_soa_packets_diff(a, b, n, tol, st), st);
 }
 
-/* Matrices: tolerance scaled by each column's largest magnitude. */
 static void mats_near(const sw_mat4* a, const sw_mat4* b, double tol, diff_stats* st) {
-    for (int c = 0; c < 4; ++c) {
-        /* Written out: a loop here makes aarch64 gcc 12's vectorizer crash. */
-        const float* col = &b->m[c * 4];
-        const double mag =
-            fmax(fmax(fmax(1.0, fabs(col[0])), fmax(fabs(col[1]), fabs(col[2]))), fabs(col[3]));
-        for (int r = 0; r < 4; ++r)
-            value_near(a->m[c * 4 + r], b->m[c * 4 + r], tol * mag, st);
-    }
+    check_diff(sw_soa_mats_diff(a, b, 1, tol, st), st);
 }
 
 static void report(const char* path, const char* kernel, const diff_stats* st) {
-    print_message("%s %s vs scalar over %llu values: max |diff| %.3g, bit-identical %.2f%%\n", path,
-                  kernel, (unsigned long long)st->values, st->max_diff,
+    print_message("%s %s vs scalar over %llu values: max |diff| %.3g (%.2f of the tolerance), "
+                  "bit-identical %.2f%%\n",
+                  path, kernel, (unsigned long long)st->values, st->max_abs, st->worst,
                   st->values ? 100.0 * (double)st->exact / (double)st->values : 0.0);
 }
 
@@ -495,7 +482,7 @@ static void test_paths_local_to_model(void** state) {
             sw__soa_scalar.local_to_model(g_in[0], parents, L2M_JOINTS, 0, NULL, rootp, ms);
             paths[k]->local_to_model(g_in[0], parents, L2M_JOINTS, 0, NULL, rootp, mp);
             for (uint32_t j = 0; j < L2M_JOINTS; ++j)
-                mats_near(&mp[j], &ms[j], PATH_TOL * (depth[j] + 2), &st);
+                mats_near(&mp[j], &ms[j], SW_SOA_L2M_TOL(depth[j]), &st);
             /* A sub-tree from a random joint, new locals, on top of the path's result. */
             const uint32_t first = (uint32_t)frand(&s, 0, L2M_JOINTS - 0.01f);
             uint32_t subset[(L2M_JOINTS + 31) / 32] = {0};
@@ -512,7 +499,7 @@ static void test_paths_local_to_model(void** state) {
                     assert_memory_equal(&ms[j], &mp[j], sizeof(sw_mat4)); /* untouched */
                     continue;
                 }
-                mats_near(&mp[j], &ms[j], PATH_TOL * 10.0 * (depth[j] + 2), &st);
+                mats_near(&mp[j], &ms[j], 10.0 * SW_SOA_L2M_TOL(depth[j]), &st);
             }
         }
         report(paths[k]->name, "local_to_model", &st);
@@ -541,10 +528,29 @@ static void test_paths_skinning(void** state) {
             sw__soa_scalar.skinning(model, map, ib, os, M);
             paths[k]->skinning(model, map, ib, op, M);
             for (int i = 0; i < M; ++i)
-                mats_near(&op[i], &os[i], 4 * PATH_TOL * 25, &st);
+                mats_near(&op[i], &os[i], SW_SOA_SKINNING_TOL, &st);
         }
         report(paths[k]->name, "skinning", &st);
     }
+}
+
+/* The viewer's SIMD self-check (viewer_simd_check, the wasm128 path in the
+ * browser) run here on every native path: all kernels agree with scalar. */
+static void test_paths_self_check(void** state) {
+    (void)state;
+    uint32_t n;
+    const sw__soa_ops* const* paths = sw__soa_paths(&n);
+    for (uint32_t k = 1; k < n; ++k) {
+        sw_soa_diff d[SW_SOA_CHECK_KERNELS];
+        const double worst = sw_soa_check(paths[k], 2026u, 200u, d);
+        for (int i = 0; i < SW_SOA_CHECK_KERNELS; ++i) {
+            report(paths[k]->name, sw_soa_check_kernel_name(i), &d[i]);
+            assert_true(d[i].values > 0);
+            check_diff(d[i].worst, &d[i]);
+        }
+        assert_true(worst <= 1.0);
+    }
+    if (n == 1) print_message("only the scalar path is compiled in\n");
 }
 
 int main(void) {
@@ -559,6 +565,7 @@ int main(void) {
         cmocka_unit_test(test_paths_additive),
         cmocka_unit_test(test_paths_interp),
         cmocka_unit_test(test_paths_local_to_model),
+        cmocka_unit_test(test_paths_self_check),
         cmocka_unit_test(test_paths_skinning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

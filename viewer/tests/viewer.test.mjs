@@ -208,6 +208,22 @@ try {
     return `${s.character}, ${s.joints} joints, ${s.meshes} meshes`;
   });
 
+  await check('SIMD self-check: the wasm128 kernels agree with scalar within test_soa.c\'s tolerance',
+    async () => {
+      const r = JSON.parse(await page.evaluate(
+        () => window.sinewViewer.mod.ccall('viewer_simd_check', 'string', [], [])));
+      assert(r.path === 'wasm128', 'kernel path ' + r.path + ', not wasm128 (built without -msimd128?)');
+      const kernels = Object.entries(r.kernels);
+      assert(kernels.length >= 6, 'kernels checked: ' + Object.keys(r.kernels));
+      // worst: the largest difference as a fraction of test_soa.c's tolerance
+      const bad = kernels.filter(([, [worst]]) => !(worst <= 1));
+      assert(bad.length === 0 && r.worst <= 1,
+        'beyond the tolerance: ' + bad.map(([k, [w, d]]) => `${k} ${w}x (|diff| ${d})`).join(', '));
+      return `${(r.worst * 100).toFixed(0)}% of the tolerance at most, largest |diff| ` +
+        `${r.max_abs_diff.toExponential(2)}, ${(100 * r.exact).toFixed(1)}% bit-identical; ` +
+        kernels.map(([k, [w]]) => `${k} ${(w * 100).toFixed(0)}%`).join(', ');
+    });
+
   await check('frames animate (two canvas screenshots differ)', async () => {
     const a = await canvas.screenshot({ path: path.join(shots, 'frame_a.png') });
     const f0 = (await status()).frames;
