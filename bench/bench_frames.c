@@ -10,35 +10,19 @@
  * Running alternately), time, cache and output pose, sample one clip per
  * frame: sequential playback (1/60 s steps from different phases, wrapping)
  * and random seeks. Each figure is the median over N runs (default 15) of
- * the mean ns per character per frame. Also prints clip sizes. Not a test:
+ * the mean thread CPU ns per character per frame. Also prints clip sizes. Not a test:
  * it reports, it does not gate. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_util.h"
 #include "runtime/internal.h"
 #include "sinew/tools/frames.h"
 #include "sinew/tools/gltf.h"
 
 #define MAX_RUNS 101
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static uint32_t g_rng = 0x9e3779b9u;
 static float next_rand(void) {
@@ -59,7 +43,7 @@ static double run(const sw_skeleton* skel, const sw_clip* const clips[2], uint32
         sw_sample_cache_init(&caches[c], cursors + (size_t)c * tracks, tracks);
         times[c] = next_rand() * clips[c & 1u]->duration;
     }
-    const double t0 = now_ns();
+    const double t0 = bench_thread_ns();
     for (int f = 0; f < frames; ++f) {
         for (uint32_t c = 0; c < chars; ++c) {
             const sw_clip* clip = clips[c & 1u];
@@ -80,7 +64,7 @@ static double run(const sw_skeleton* skel, const sw_clip* const clips[2], uint32
             if (sw_sample_job_run(&job) != SW_RESULT_OK) abort();
         }
     }
-    const double ns = (now_ns() - t0) / ((double)frames * chars);
+    const double ns = (bench_thread_ns() - t0) / ((double)frames * chars);
     g_sink = poses[0].rx[1];
     return ns;
 }
@@ -158,7 +142,7 @@ int main(int argc, char** argv) {
                     v[r] = run(skel, clips, chars, seek != 0, f, poses, cursors, caches, times,
                                tracks);
                 printf("%-6s %4u characters %-10s %8.1f ns per character\n", names[codec], chars,
-                       seek ? "seek" : "sequential", median(v, runs));
+                       seek ? "seek" : "sequential", bench_median(v, runs));
             }
         }
     }

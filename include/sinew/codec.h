@@ -122,25 +122,24 @@ static inline const sw_codec_header* sw_clip_codec_header(const sw_clip* c) {
  *
  * The packets of the skeleton (packets_count = ceil(joints / 4)) are cut
  * into runs of consecutive packets, in packet order, each of one kind:
- *     rest      SW_FRAMES_RUN_REST: the sampling skeleton's rest packets
- *               (identity for additive clips), no data;
  *     constant  SW_FRAMES_RUN_CONSTANT: packets that never change over the
- *               clip, stored once at constants[source ..];
+ *               clip, stored once at constants[source ..] and copied;
  *     animated  SW_FRAMES_RUN_ANIMATED: frame f holds them at
  *               frames[f * animated_count + source ..].
  * Sources of constant runs and of animated runs each count up from 0 in run
  * order. Rotations of an animated packet lie on the hemisphere of the same
  * lane in the previous frame (dot >= 0), so no sign test is needed between
  * frames. Padding lanes (joints .. 4 * packets_count) hold identity.
- * Joint slots the source clip has no track for follow the clip rule (rest
- * value of the sampling skeleton, identity for additive clips): fixups list,
- * per packet in increasing order, the lanes whose translation, rotation or
- * scale is replaced after interpolation (the stored lanes hold the rest
- * values of the skeleton the clip was built with).
+ *
+ * Joint slots the source clip has no track for hold, as in ozz-animation,
+ * the rest values of the skeleton the clip was built with (identity for
+ * additive clips), baked into the packets: a frames clip belongs to that
+ * skeleton's rest pose (a raw or quantized clip takes them from whichever
+ * skeleton samples it). Sampling touches no per-joint or per-lane branch.
  */
 
 typedef enum sw_frames_run_kind {
-    SW_FRAMES_RUN_REST = 0,
+    SW_FRAMES_RUN_NONE = 0, /* not valid in a payload */
     SW_FRAMES_RUN_CONSTANT,
     SW_FRAMES_RUN_ANIMATED
 } sw_frames_run_kind;
@@ -152,33 +151,24 @@ typedef struct sw_frames_header {
     float rate;                /* frames per second, finite, in (0, 1000] */
     uint32_t packets_count;    /* ceil(joints_count / 4) */
     uint32_t animated_count;   /* packets stored per frame */
-    uint32_t constants_count;  /* packets stored once */
+    uint32_t constants_count;  /* packets stored once; animated + constants = packets */
     uint32_t runs_count;       /* in [1, packets_count] */
-    uint32_t fixups_count;     /* <= packets_count */
-    /* One layout, checked on load: runs at 64, fixups right after them,
-     * constants at the next multiple of 16, frames right after the
-     * constants, and the payload ends with the frames. */
+    /* One layout, checked on load: runs at 64, constants at the next
+     * multiple of 16, frames right after the constants, and the payload
+     * ends with the frames. */
     uint32_t runs_offset;      /* sw_frames_run[runs_count] */
-    uint32_t fixups_offset;    /* sw_frames_fixup[fixups_count] */
     uint32_t constants_offset; /* sw_xform4[constants_count], 16-byte aligned */
     uint32_t frames_offset;    /* sw_xform4[frames_count * animated_count], 16-byte aligned */
-    uint32_t reserved[4];      /* zero */
+    uint32_t reserved[6];      /* zero */
 } sw_frames_header;
 
 /* A run of packets [first, first + count) (16 bytes). */
 typedef struct sw_frames_run {
     uint32_t first;  /* packet index: 0 for the first run, then the previous run's end */
     uint32_t count;  /* >= 1 */
-    uint32_t kind;   /* sw_frames_run_kind */
-    uint32_t source; /* constant and animated runs: first packet in their array; rest: 0 */
+    uint32_t kind;   /* sw_frames_run_kind, CONSTANT or ANIMATED */
+    uint32_t source; /* first packet in the constants or in each frame */
 } sw_frames_run;
-
-/* Lanes of one packet filled from the rest pose after sampling (8 bytes). */
-typedef struct sw_frames_fixup {
-    uint32_t packet;  /* increasing from fixup to fixup */
-    uint8_t lanes[3]; /* translation, rotation, scale: bit l = lane l (joints only) */
-    uint8_t reserved; /* zero */
-} sw_frames_fixup;
 
 static inline const sw_frames_header* sw_clip_frames_header(const sw_clip* c) {
     return (const sw_frames_header*)(const void*)((const char*)c + sw_clip_codec_offset(c));

@@ -86,7 +86,7 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "frames size in bounds", SW__FRAMES_FIELD(q, size),
                         -1);
     }
-    for (uint32_t i = 0; i < 4u; ++i) {
+    for (uint32_t i = 0; i < 6u; ++i) {
         if (h->reserved[i] != 0) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "frames reserved zero",
                             SW__FRAMES_FIELD(q, reserved) + 4u * i, (int64_t)i);
@@ -107,37 +107,28 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
                         SW__FRAMES_FIELD(q, packets_count), -1);
     }
     const uint32_t A = h->animated_count, C = h->constants_count;
-    if (A > P || C > P || A + C > P) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "frames packet counts <= packets",
+    if (A > P || C != P - A) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "frames animated + constant packets = packets",
                         SW__FRAMES_FIELD(q, animated_count), -1);
     }
     if (h->runs_count == 0 || h->runs_count > P) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs count in [1, packets]",
                         SW__FRAMES_FIELD(q, runs_count), -1);
     }
-    if (h->fixups_count > P) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "frames fixups count <= packets",
-                        SW__FRAMES_FIELD(q, fixups_count), -1);
-    }
-    /* One layout: runs after the header, fixups after them, constants and
-     * frames 16-byte aligned after those, the payload ending with the frames
+    /* One layout: runs after the header, constants 16-byte aligned after
+     * them, frames after the constants, the payload ending with the frames
      * (counts are bounded above, so the sums fit in 64 bits). */
     const uint64_t runs_off = sizeof(sw_frames_header);
-    const uint64_t fix_off = runs_off + sizeof(sw_frames_run) * (uint64_t)h->runs_count;
-    const uint64_t const_off = (fix_off + sizeof(sw_frames_fixup) * (uint64_t)h->fixups_count +
-                                15u) & ~(uint64_t)15u;
+    const uint64_t const_off =
+        (runs_off + sizeof(sw_frames_run) * (uint64_t)h->runs_count + 15u) & ~(uint64_t)15u;
     const uint64_t frames_off = const_off + sizeof(sw_xform4) * (uint64_t)C;
     const uint64_t end = frames_off + sizeof(sw_xform4) * (uint64_t)F * A;
     if (h->runs_offset != runs_off) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs after the header",
                         SW__FRAMES_FIELD(q, runs_offset), -1);
     }
-    if (h->fixups_offset != fix_off) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "frames fixups after the runs",
-                        SW__FRAMES_FIELD(q, fixups_offset), -1);
-    }
     if (h->constants_offset != const_off) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "frames constants after the fixups, aligned",
+        return sw__fail(err, SW_RESULT_BAD_DATA, "frames constants after the runs, aligned",
                         SW__FRAMES_FIELD(q, constants_offset), -1);
     }
     if (h->frames_offset != frames_off) {
@@ -159,30 +150,19 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs cover the packets in order", at,
                             (int64_t)r);
         }
-        uint32_t* counter = NULL;
-        switch (run->kind) {
-        case SW_FRAMES_RUN_REST:
-            if (run->source != 0) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "frames rest run source zero", at,
-                                (int64_t)r);
-            }
-            break;
-        case SW_FRAMES_RUN_CONSTANT:
+        uint32_t* counter;
+        if (run->kind == SW_FRAMES_RUN_CONSTANT) {
             counter = &next_c;
-            break;
-        case SW_FRAMES_RUN_ANIMATED:
+        } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
             counter = &next_a;
-            break;
-        default:
+        } else {
             return sw__fail(err, SW_RESULT_BAD_DATA, "frames run kind", at, (int64_t)r);
         }
-        if (counter) {
-            if (run->source != *counter) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "frames run sources in order", at,
-                                (int64_t)r);
-            }
-            *counter += run->count;
+        if (run->source != *counter) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "frames run sources in order", at,
+                            (int64_t)r);
         }
+        *counter += run->count;
         next += run->count;
     }
     if (next != P) {
@@ -192,25 +172,6 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
     if (next_c != C || next_a != A) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs use every stored packet",
                         SW__FRAMES_FIELD(q, animated_count), -1);
-    }
-
-    /* Fixups: increasing packets, lanes of joints only. */
-    const sw_frames_fixup* fix = (const sw_frames_fixup*)(const void*)(base + h->fixups_offset);
-    for (uint32_t f = 0; f < h->fixups_count; ++f) {
-        const uint64_t at = (uint64_t)q + h->fixups_offset + sizeof(sw_frames_fixup) * (uint64_t)f;
-        if (fix[f].packet >= P || (f > 0 && fix[f].packet <= fix[f - 1u].packet)) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "frames fixup packets increasing", at,
-                            (int64_t)f);
-        }
-        const uint32_t allowed = (1u << sw__frames_joint_lanes(J, fix[f].packet)) - 1u;
-        const uint32_t any = (uint32_t)fix[f].lanes[0] | fix[f].lanes[1] | fix[f].lanes[2];
-        if (any == 0 || (any & ~allowed) != 0) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "frames fixup lanes of joints", at,
-                            (int64_t)f);
-        }
-        if (fix[f].reserved != 0) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "frames reserved zero", at + 7u, (int64_t)f);
-        }
     }
 
     /* Stored packets: every value the sampler reads. */
@@ -247,61 +208,8 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
 
 /* ---- sampling ---------------------------------------------------------------- */
 
-/* Scalar interpolation until the kernel table provides interp; the same
- * expressions per lane: a + (b - a) * u, rotations normalized after. */
-static void sw__frames_interp_scalar(const sw_xform4* a, const sw_xform4* b, float u,
-                                     sw_xform4* out, uint32_t n) {
-    for (uint32_t p = 0; p < n; ++p) {
-        const float* restrict pa = (const float*)(const void*)&a[p];
-        const float* restrict pb = (const float*)(const void*)&b[p];
-        float* restrict po = (float*)(void*)&out[p];
-        for (uint32_t i = 0; i < 40u; ++i)
-            po[i] = pa[i] + (pb[i] - pa[i]) * u;
-        float* restrict rx = out[p].rx;
-        float* restrict ry = out[p].ry;
-        float* restrict rz = out[p].rz;
-        float* restrict rw = out[p].rw;
-        for (uint32_t l = 0; l < 4u; ++l) {
-            const float inv = 1.0f / sqrtf(rx[l] * rx[l] + ry[l] * ry[l] + rz[l] * rz[l] + rw[l] * rw[l]);
-            rx[l] *= inv;
-            ry[l] *= inv;
-            rz[l] *= inv;
-            rw[l] *= inv;
-        }
-    }
-}
-
-/* Four identity lanes, the rest of additive clips. */
-static const sw_xform4 sw__frames_identity = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
-                                              {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
-                                              {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
-                                              {1, 1, 1, 1}};
-
-/* Replaces the lanes of fixup f in o by those of the rest packet rp. */
-static void sw__frames_fixup_apply(const sw_frames_fixup* f, sw_xform4* o, const sw_xform4* rp) {
-    const uint32_t lt = f->lanes[0], lr = f->lanes[1], ls = f->lanes[2];
-    for (uint32_t l = 0; l < 4u; ++l) {
-        if ((lt >> l) & 1u) {
-            o->tx[l] = rp->tx[l];
-            o->ty[l] = rp->ty[l];
-            o->tz[l] = rp->tz[l];
-        }
-        if ((lr >> l) & 1u) {
-            o->rx[l] = rp->rx[l];
-            o->ry[l] = rp->ry[l];
-            o->rz[l] = rp->rz[l];
-            o->rw[l] = rp->rw[l];
-        }
-        if ((ls >> l) & 1u) {
-            o->sx[l] = rp->sx[l];
-            o->sy[l] = rp->sy[l];
-            o->sz[l] = rp->sz[l];
-        }
-    }
-}
-
-void sw__codec_frames_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                  sw_xform4* out, sw__frames_interp_fn interp) {
+void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
+                                  const sw__soa_ops* ops) {
     const sw_frames_header* h = sw_clip_frames_header(clip);
     const uint8_t* base = (const uint8_t*)h;
     const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
@@ -311,33 +219,19 @@ void sw__codec_frames_sample_with(const sw_clip* clip, const sw_skeleton* skel, 
     const sw_xform4* f0 =
         (const sw_xform4*)(const void*)(base + h->frames_offset) + (size_t)pos.i * A;
     const sw_xform4* f1 = f0 + A;
-    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
-    const sw_xform4* rest = additive ? NULL : sw_skeleton_rest_pose(skel);
-    if (!interp) interp = sw__frames_interp_scalar;
+    if (!ops) ops = sw__soa_best();
 
     for (uint32_t r = 0; r < h->runs_count; ++r) {
         const sw_frames_run* run = &runs[r];
         sw_xform4* o = out + run->first;
-        switch (run->kind) {
-        case SW_FRAMES_RUN_ANIMATED:
-            interp(f0 + run->source, f1 + run->source, pos.u, o, run->count);
-            break;
-        case SW_FRAMES_RUN_CONSTANT:
+        if (run->kind == SW_FRAMES_RUN_ANIMATED) {
+            ops->interp(f0 + run->source, f1 + run->source, pos.u, o, run->count);
+        } else {
             memcpy(o, constants + run->source, sizeof(sw_xform4) * run->count);
-            break;
-        default:
-            for (uint32_t k = 0; k < run->count; ++k)
-                o[k] = rest ? rest[run->first + k] : sw__frames_identity;
-            break;
         }
     }
-    const sw_frames_fixup* fix = (const sw_frames_fixup*)(const void*)(base + h->fixups_offset);
-    for (uint32_t f = 0; f < h->fixups_count; ++f)
-        sw__frames_fixup_apply(&fix[f], &out[fix[f].packet],
-                               rest ? &rest[fix[f].packet] : &sw__frames_identity);
 }
 
-void sw__codec_frames_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
-                             sw_xform4* out) {
-    sw__codec_frames_sample_with(clip, skel, t, out, NULL);
+void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out) {
+    sw__codec_frames_sample_with(clip, t, out, NULL);
 }

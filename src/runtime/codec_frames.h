@@ -27,18 +27,11 @@ sw__frames_pos sw__frames_locate(uint32_t frames_count, float rate, float durati
  * raw part of the block was checked). Fails with BAD_DATA naming the check. */
 sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err);
 
-/* Interpolation of n packets: out = lerp(a, b, u) for translation and
- * scale, normalize(lerp(a, b, u)) for rotation (no sign test: frames are
- * stored on one hemisphere). */
-typedef void (*sw__frames_interp_fn)(const sw_xform4* a, const sw_xform4* b, float u,
-                                     sw_xform4* out, uint32_t n);
-
 /* Samples the joint motion of a validated frames clip at t (already clamped
- * to [0, duration]) into out (skel->packets_count packets), with `interp`
- * (NULL: the best path). */
-void sw__codec_frames_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                  sw_xform4* out, sw__frames_interp_fn interp);
-void sw__codec_frames_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
-                             sw_xform4* out);
+ * to [0, duration]) into out (packets_count packets), interpolating with
+ * ops->interp (NULL: sw__soa_best()). */
+void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
+                                  const sw__soa_ops* ops);
+void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out);
 
 #endif

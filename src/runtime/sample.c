@@ -280,8 +280,9 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_FRAMES:
-        /* Two frames and one interpolation over the packets; no cursors. */
-        sw__codec_frames_sample(clip, job->skeleton, t, job->out);
+        /* Two frames and one interpolation over the packets (rest values baked
+         * in); no cursors. */
+        sw__codec_frames_sample(clip, t, job->out);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_NONE:

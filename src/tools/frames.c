@@ -104,7 +104,7 @@ typedef struct sw__frames_build {
     const sw_allocator* alloc;
     float rate;
     bool on_keys;
-    uint32_t F, P, J;
+    uint32_t F, P;
     sw_xform4* poses; /* F * P */
     uint8_t* kind;    /* per packet: sw_frames_run_kind */
 } sw__frames_build;
@@ -148,25 +148,10 @@ static sw_result sw__frames_sample(sw__frames_build* b, sw_error* err) {
     return SW_RESULT_OK;
 }
 
-/* Packet kinds: rest without tracks, constant when every frame equals the
- * first bit for bit, else animated. Fills the fixup lanes of each packet. */
-static void sw__frames_classify(sw__frames_build* b, uint8_t (*lanes)[3]) {
+/* Packet kinds: constant when every frame equals the first bit for bit,
+ * else animated. */
+static void sw__frames_classify(sw__frames_build* b) {
     for (uint32_t p = 0; p < b->P; ++p) {
-        bool tracked = false;
-        lanes[p][0] = lanes[p][1] = lanes[p][2] = 0;
-        for (uint32_t l = 0; l < 4u && 4u * p + l < b->J; ++l) {
-            const uint32_t* jt = sw_clip_joint_tracks(b->clip, 4u * p + l);
-            for (uint32_t k = 0; k < 3u; ++k) {
-                if (jt[k] != SW_CLIP_NO_TRACK)
-                    tracked = true;
-                else
-                    lanes[p][k] = (uint8_t)(lanes[p][k] | (1u << l));
-            }
-        }
-        if (!tracked) {
-            b->kind[p] = SW_FRAMES_RUN_REST;
-            continue;
-        }
         b->kind[p] = SW_FRAMES_RUN_CONSTANT;
         for (uint32_t i = 1; i < b->F; ++i) {
             if (memcmp(&b->poses[(size_t)i * b->P + p], &b->poses[p], sizeof(sw_xform4)) != 0) {
@@ -177,20 +162,16 @@ static void sw__frames_classify(sw__frames_build* b, uint8_t (*lanes)[3]) {
     }
 }
 
-static sw_result sw__frames_write(sw__frames_build* b, const uint8_t (*lanes)[3],
-                                  const sw_clip** out, sw_error* err) {
+static sw_result sw__frames_write(sw__frames_build* b, const sw_clip** out, sw_error* err) {
     const uint32_t P = b->P, F = b->F;
-    uint32_t runs = 0, fixups = 0, A = 0, C = 0;
+    uint32_t runs = 0, A = 0, C = 0;
     for (uint32_t p = 0; p < P; ++p) {
         if (p == 0 || b->kind[p] != b->kind[p - 1u]) ++runs;
-        if (b->kind[p] != SW_FRAMES_RUN_REST && (lanes[p][0] | lanes[p][1] | lanes[p][2]))
-            ++fixups;
         if (b->kind[p] == SW_FRAMES_RUN_ANIMATED) ++A;
         if (b->kind[p] == SW_FRAMES_RUN_CONSTANT) ++C;
     }
     const uint32_t runs_off = (uint32_t)sizeof(sw_frames_header);
-    const uint32_t fix_off = runs_off + (uint32_t)sizeof(sw_frames_run) * runs;
-    const uint32_t const_off = sw__frames_align16(fix_off + (uint32_t)sizeof(sw_frames_fixup) * fixups);
+    const uint32_t const_off = sw__frames_align16(runs_off + (uint32_t)sizeof(sw_frames_run) * runs);
     const uint32_t frames_off = const_off + (uint32_t)sizeof(sw_xform4) * C;
     const uint64_t total = (uint64_t)frames_off + (uint64_t)sizeof(sw_xform4) * A * F;
     if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
@@ -208,13 +189,10 @@ static sw_result sw__frames_write(sw__frames_build* b, const uint8_t (*lanes)[3]
     h->animated_count = A;
     h->constants_count = C;
     h->runs_count = runs;
-    h->fixups_count = fixups;
     h->runs_offset = runs_off;
-    h->fixups_offset = fix_off;
     h->constants_offset = const_off;
     h->frames_offset = frames_off;
     sw_frames_run* run = (sw_frames_run*)(void*)(pl + runs_off) - 1;
-    sw_frames_fixup* fix = (sw_frames_fixup*)(void*)(pl + fix_off);
     sw_xform4* constants = (sw_xform4*)(void*)(pl + const_off);
     sw_xform4* frames = (sw_xform4*)(void*)(pl + frames_off);
     uint32_t a = 0, c = 0;
@@ -224,15 +202,9 @@ static sw_result sw__frames_write(sw__frames_build* b, const uint8_t (*lanes)[3]
             ++run;
             run->first = p;
             run->kind = k;
-            run->source = k == SW_FRAMES_RUN_ANIMATED ? a : k == SW_FRAMES_RUN_CONSTANT ? c : 0u;
+            run->source = k == SW_FRAMES_RUN_ANIMATED ? a : c;
         }
         ++run->count;
-        if (k == SW_FRAMES_RUN_REST) continue;
-        if (lanes[p][0] | lanes[p][1] | lanes[p][2]) {
-            fix->packet = p;
-            memcpy(fix->lanes, lanes[p], 3);
-            ++fix;
-        }
         if (k == SW_FRAMES_RUN_CONSTANT) {
             constants[c++] = b->poses[p];
         } else {
@@ -282,19 +254,17 @@ sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
     b.F = sw__frames_count(clip->duration, b.rate);
     if (b.F > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "frames count", 0, -1);
     b.P = skel->packets_count;
-    b.J = skel->joints_count;
     const uint64_t pose_bytes = (uint64_t)sizeof(sw_xform4) * b.F * b.P;
     if (pose_bytes > (uint64_t)SIZE_MAX / 2u)
         return sw__fail(err, SW_RESULT_LIMIT, "frames count", 0, -1);
     b.poses = (sw_xform4*)sw_alloc(alloc, (size_t)pose_bytes, 16);
     b.kind = (uint8_t*)sw_alloc(alloc, b.P, 16);
-    uint8_t(*lanes)[3] = (uint8_t(*)[3])sw_alloc(alloc, 3u * (size_t)b.P, 16);
     sw_result r = SW_RESULT_OK;
-    if (!b.poses || !b.kind || !lanes) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    if (!b.poses || !b.kind) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     if (r == SW_RESULT_OK) r = sw__frames_sample(&b, err);
     if (r == SW_RESULT_OK) {
-        sw__frames_classify(&b, lanes);
-        r = sw__frames_write(&b, (const uint8_t(*)[3])lanes, out, err);
+        sw__frames_classify(&b);
+        r = sw__frames_write(&b, out, err);
     }
     if (r == SW_RESULT_OK && stats) {
         memset(stats, 0, sizeof *stats);
@@ -302,7 +272,6 @@ sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
         stats->frames_count = b.F;
         stats->on_keys = b.on_keys;
         for (uint32_t p = 0; p < b.P; ++p) {
-            if (b.kind[p] == SW_FRAMES_RUN_REST) ++stats->rest_packets;
             if (b.kind[p] == SW_FRAMES_RUN_CONSTANT) ++stats->constant_packets;
             if (b.kind[p] == SW_FRAMES_RUN_ANIMATED) ++stats->animated_packets;
         }
@@ -320,6 +289,5 @@ sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
     }
     sw_free(alloc, b.poses, (size_t)pose_bytes);
     sw_free(alloc, b.kind, b.P);
-    sw_free(alloc, lanes, 3u * (size_t)b.P);
     return r;
 }

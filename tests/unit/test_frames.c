@@ -1,7 +1,7 @@
 /* The frames codec (SW_CLIP_CODEC_FRAMES) and its builder: grid detection,
  * frames equal to the keys at frame times and to the raw clip between them
  * within a measured bound (synthetic, RobotExpressive's 14 clips, CMU
- * 01_01), fixups and rest packets following the sampling skeleton, an
+ * 01_01), untracked slots at the build skeleton's rest, an
  * independent interpolation of the stored frames, cached playback equal
  * bit for bit to cold seeks, hostile payloads rejected with named checks,
  * archive round trip, argument checks. */
@@ -264,11 +264,9 @@ static void check_against_raw(const fixture* f, bool explicit_times) {
     assert_true(st.rate == RATE);
     assert_int_equal(st.frames_count, KEYS);
     assert_int_equal(st.animated_packets, 1);
-    assert_int_equal(st.constant_packets, 1);
-    assert_int_equal(st.rest_packets, 1);
+    assert_int_equal(st.constant_packets, 2);
     const sw_frames_header* h = sw_clip_frames_header(c);
-    assert_int_equal(h->runs_count, 3);
-    assert_int_equal(h->fixups_count, 2);
+    assert_int_equal(h->runs_count, 2);
     sw_xform4* pr = pose_alloc(3);
     sw_xform4* pf = pose_alloc(3);
     float fr[1], ff[1];
@@ -318,9 +316,10 @@ static void test_synthetic_against_raw(void** state) {
     fixture_free(f);
 }
 
-/* Joint slots without a track follow the sampling skeleton (rest packets
- * and fixups), as in the raw clip; additive clips hold identity there. */
-static void test_rest_follows_skeleton(void** state) {
+/* Joint slots without a track hold the build skeleton's rest values
+ * (identity for additive clips), baked in: sampling with another skeleton of
+ * the same joint count gives them too (a raw clip would take the other's). */
+static void test_rest_baked(void** state) {
     (void)state;
     for (int additive = 0; additive < 2; ++additive) {
         fixture* f = fixture_new(additive != 0, false, SW_INTERP_LINEAR);
@@ -328,18 +327,19 @@ static void test_rest_follows_skeleton(void** state) {
         const sw_skeleton* other = make_skeleton(0.3f);
         sw_xform4* pr = pose_alloc(3);
         sw_xform4* pf = pose_alloc(3);
-        for (uint32_t k = 0; k < KEYS; ++k) {
+        for (uint32_t k = 0; k < KEYS; k += 7u) {
             const float t = (float)k / RATE;
-            sample(f->raw, other, t, NULL, pr, NULL);
+            sample(f->raw, f->skel, t, NULL, pr, NULL);
             sample(c, other, t, NULL, pf, NULL);
             assert_true(pose_diff(pr, pf, J) <= 1e-6);
         }
-        /* joint 8 and joint 3's translation: the other skeleton's rest (or identity) */
+        /* joint 8 (no track) and joint 3's translation and scale (none) */
         const sw_xform x8 = sw_pose_get(pf, 8), x3 = sw_pose_get(pf, 3);
-        const sw_xform r8 = sw_pose_get(sw_skeleton_rest_pose(other), 8);
-        const sw_xform r3 = sw_pose_get(sw_skeleton_rest_pose(other), 3);
+        const sw_xform r8 = sw_pose_get(sw_skeleton_rest_pose(f->skel), 8);
+        const sw_xform r3 = sw_pose_get(sw_skeleton_rest_pose(f->skel), 3);
         assert_true(x8.t.x == (additive ? 0.0f : r8.t.x));
         assert_true(x8.r.y == (additive ? 0.0f : r8.r.y));
+        assert_true(x8.s.x == (additive ? 1.0f : r8.s.x));
         assert_true(x3.t.x == (additive ? 0.0f : r3.t.x));
         assert_true(x3.s.x == (additive ? 1.0f : r3.s.x));
         free(pr);
@@ -352,7 +352,7 @@ static void test_rest_follows_skeleton(void** state) {
 
 /* The sampler against an independent interpolation of the stored frames:
  * the frame interval from the times, lerp of the stored packets, rotations
- * normalized in double. Every interpolation path available is run. */
+ * normalized in double, on every kernel path (sw__soa_paths). */
 static void test_interp_independent(void** state) {
     (void)state;
     fixture* f = fixture_new(false, false, SW_INTERP_LINEAR);
@@ -364,13 +364,13 @@ static void test_interp_independent(void** state) {
     assert_int_equal(runs[0].kind, SW_FRAMES_RUN_ANIMATED);
     assert_int_equal(runs[0].first, 0);
     sw_xform4* pf = pose_alloc(3);
-    const sw__frames_interp_fn paths[] = {NULL}; /* NULL: the best path compiled in */
+    uint32_t paths_count = 0;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
     uint32_t rng = 99u;
-    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; ++p) {
+    for (uint32_t p = 0; p < paths_count; ++p) {
         for (int n = 0; n < 500; ++n) {
             const float t = sw_test_rand(&rng, -0.1f, 2.1f);
-            sw__codec_frames_sample_with(c, f->skel, fmaxf(0.0f, fminf(t, c->duration)), pf,
-                                         paths[p]);
+            sw__codec_frames_sample_with(c, fmaxf(0.0f, fminf(t, c->duration)), pf, paths[p]);
             /* independent interval: frame times i / 30 */
             const double tc = fmax(0.0, fmin((double)t, (double)c->duration));
             uint32_t i = (uint32_t)floor(tc * 30.0 + 1e-9);
@@ -474,10 +474,10 @@ static void test_robot_expressive(void** state) {
         sw_frames_stats st;
         const sw_clip* c = build(scene.skeleton, scene.clips[i], 0.0f, 0.1f, &st);
         const double at = diff_at_frames(scene.clips[i], c, scene.skeleton);
-        print_message("  %-10s %s %.3g Hz, %u frames, packets %u animated %u constant %u rest, "
+        print_message("  %-10s %s %.3g Hz, %u frames, packets %u animated %u constant, "
                       "%llu -> %llu bytes, max error %.3g m, at frames %.3g\n",
                       sw_clip_name(c), st.on_keys ? "keys" : "resampled", (double)st.rate,
-                      st.frames_count, st.animated_packets, st.constant_packets, st.rest_packets,
+                      st.frames_count, st.animated_packets, st.constant_packets,
                       (unsigned long long)st.raw_bytes, (unsigned long long)st.frames_bytes,
                       (double)st.error.max, at);
         assert_true(at <= 1e-6);
@@ -603,21 +603,19 @@ static void test_hostile(void** state) {
     HOSTILE(b.h->runs_offset += 16u, "frames runs after the header");
     HOSTILE(b.h->size += 16u, "frames size matches the data");
     HOSTILE(b.h->size = c->size, "frames size in bounds");
-    HOSTILE(b.h->animated_count = 0u, "frames size matches the data");
-    HOSTILE(b.h->constants_offset += 16u, "frames constants after the fixups, aligned");
-    sw_frames_run* runs = NULL;
+    HOSTILE(b.h->animated_count = 0u, "frames animated + constant packets = packets");
+    HOSTILE((b.h->animated_count = 0u, b.h->constants_count = 3u), "frames data after the constants");
+    HOSTILE(b.h->size -= 16u, "frames size matches the data");
+    HOSTILE(b.h->constants_offset += 16u, "frames constants after the runs, aligned");
+    HOSTILE(b.h->frames_offset -= 16u, "frames data after the constants");
 #define RUNS ((sw_frames_run*)(void*)((char*)b.h + b.h->runs_offset))
-#define FIX ((sw_frames_fixup*)(void*)((char*)b.h + b.h->fixups_offset))
-    (void)runs;
     HOSTILE(RUNS[1].kind = 7u, "frames run kind");
+    HOSTILE(RUNS[1].kind = SW_FRAMES_RUN_NONE, "frames run kind");
     HOSTILE(RUNS[1].first = 2u, "frames runs cover the packets in order");
-    HOSTILE(RUNS[2].source = 1u, "frames rest run source zero");
-    HOSTILE(RUNS[0].source = 1u, "frames run sources in order");
-    HOSTILE((RUNS[1].kind = SW_FRAMES_RUN_REST, RUNS[1].source = 0u),
+    HOSTILE(RUNS[0].count = 2u, "frames runs cover the packets in order");
+    HOSTILE(RUNS[1].source = 1u, "frames run sources in order");
+    HOSTILE((RUNS[1].kind = SW_FRAMES_RUN_ANIMATED, RUNS[1].source = 1u),
             "frames runs use every stored packet");
-    HOSTILE(FIX[0].lanes[0] = 0x10u, "frames fixup lanes of joints");
-    HOSTILE(FIX[1].packet = 0u, "frames fixup packets increasing");
-    HOSTILE(FIX[1].reserved = 1u, "frames reserved zero");
     HOSTILE(frame_packet(&b, 7, 0)->tz[1] = NAN, "frames values finite");
     HOSTILE(frame_packet(&b, 7, 0)->sy[2] = INFINITY, "frames values finite");
     HOSTILE(frame_packet(&b, 9, 0)->rw[0] *= 1.01f, "frames rotations unit");
@@ -630,8 +628,8 @@ static void test_hostile(void** state) {
             "frames rotations unit");
     HOSTILE(b.c->tracks_count += 1u, "joint tracks in table");
 
-    /* every byte of the header, runs and fixups flipped: rejected, named */
-    const uint32_t table_end = b.h->fixups_offset + 8u * b.h->fixups_count;
+    /* every byte of the header, and the runs flipped: rejected, named */
+    const uint32_t table_end = b.h->runs_offset + 16u * b.h->runs_count;
     uint32_t rejected = 0;
     uint32_t accepted = 0;
     const uint32_t rate_at = (uint32_t)offsetof(sw_frames_header, rate);
@@ -675,7 +673,6 @@ static void test_hostile(void** state) {
     sw_clip_destroy(c, NULL);
     fixture_free(f);
 #undef RUNS
-#undef FIX
 }
 
 /* Frames clips travel in archives as CLIP chunks, byte for byte. */
@@ -719,7 +716,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_rate),
         cmocka_unit_test(test_synthetic_against_raw),
-        cmocka_unit_test(test_rest_follows_skeleton),
+        cmocka_unit_test(test_rest_baked),
         cmocka_unit_test(test_interp_independent),
         cmocka_unit_test(test_seq_equals_seek),
         cmocka_unit_test(test_robot_expressive),

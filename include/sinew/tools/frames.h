@@ -10,7 +10,9 @@
  * is resampled at the rate asked for. The builder measures the largest
  * difference from the raw clip with the compressor's error metric
  * (sw_clip_error_measure, sinew/tools/compress.h), so the cost of nlerp and
- * resampling is known.
+ * resampling is known. Joint slots without a track hold the skeleton's
+ * rest values (identity for additive clips), baked into the frames as in
+ * ozz-animation: the result belongs to that skeleton's rest pose.
  */
 #ifndef SINEW_TOOLS_FRAMES_H
 #define SINEW_TOOLS_FRAMES_H
@@ -48,7 +50,6 @@ typedef struct sw_frames_stats {
     float rate;                /* the frame rate used */
     uint32_t frames_count;
     bool on_keys;              /* frames are the keys of a common grid */
-    uint32_t rest_packets;     /* packets with no track: the sampling skeleton's rest */
     uint32_t constant_packets; /* stored once */
     uint32_t animated_packets; /* stored per frame */
     uint64_t raw_bytes;        /* the raw clip block */
@@ -57,7 +58,8 @@ typedef struct sw_frames_stats {
 } sw_frames_stats;
 
 /* Builds a frames clip from `clip` (a raw clip of `skeleton`): joint motion
- * as frames, float tracks, events, name and flags kept. *out is allocated
+ * as frames (untracked slots at the skeleton's rest values), float tracks,
+ * events, name and flags kept. *out is allocated
  * with alloc (NULL: libc; free with sw_clip_destroy). stats (optional) are
  * measured on the result (the error measure samples both clips).
  * Fails: INVALID_ARGUMENT (NULL arguments, a clip that is not raw or whose
