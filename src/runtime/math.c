@@ -26,20 +26,50 @@ sw_quat sw_quat_nlerp(sw_quat a, sw_quat b, float t) {
                                           a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t));
 }
 
+/* atan(r) for r in [0, 1] (larger or NaN: 1): with c = k / 8 the nearest
+ * eighth, atan(r) = atan(c) + atan((r - c) / (1 + r c)), the second from four
+ * terms of its series (argument at most 1/16: truncation below 1e-11), so
+ * within a few float ulps of atanf at a fraction of its cost. */
+static float sw__atan01(float r) {
+    static const float atan_eighths[9] = {
+        0.000000000e+00f, 1.243549945e-01f, 2.449786631e-01f, 3.587706703e-01f, 4.636476090e-01f,
+        5.585993153e-01f, 6.435011088e-01f, 7.188299996e-01f, 7.853981634e-01f};
+    if (!(r <= 1.0f)) r = 1.0f;
+    if (!(r >= 0.0f)) r = 0.0f;
+    const int k = (int)(r * 8.0f + 0.5f);
+    const float c = (float)k * 0.125f;
+    const float x = (r - c) / (1.0f + r * c);
+    const float x2 = x * x;
+    return atan_eighths[k] +
+           x * (1.0f - x2 * (1.0f / 3.0f - x2 * (1.0f / 5.0f - x2 * (1.0f / 7.0f))));
+}
+
 sw_quat sw_quat_slerp(sw_quat a, sw_quat b, float t) {
     if (sw_quat_dot(a, b) < 0.0f) b = sw_quat_negate(b);
-    /* Angle between a and b on the unit 4-sphere, from atan2 rather than
-     * acos(dot): acos loses most of its digits when the inputs are close. */
+    /* Angle between a and b on the unit 4-sphere, from the tangent of its
+     * half, diff / sum, rather than acos(dot): acos loses most of its digits
+     * when the inputs are close. */
     float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z, dw = a.w - b.w;
     float sx = a.x + b.x, sy = a.y + b.y, sz = a.z + b.z, sw = a.w + b.w;
-    float diff = sqrtf(dx * dx + dy * dy + dz * dz + dw * dw);
-    float sum = sqrtf(sx * sx + sy * sy + sz * sz + sw * sw);
-    float theta = 2.0f * atan2f(diff, sum);
+    float d2 = dx * dx + dy * dy + dz * dz + dw * dw;
+    float s2 = sx * sx + sy * sy + sz * sz + sw * sw;
+    float diff = sqrtf(d2), sum = sqrtf(s2);
+    /* On one hemisphere diff <= sum (theta <= pi / 2): atan of a ratio in
+     * [0, 1] (sum is 0 only for zero quaternions: ratio 1 then). */
+    float theta = 2.0f * sw__atan01(sum > 0.0f ? diff / sum : 1.0f);
     /* Below 1e-3 rad nlerp differs from slerp by about theta^3 (< 1e-9). */
     if (!(theta > 1e-3f)) return sw_quat_nlerp(a, b, t);
-    float inv_sin = 1.0f / sinf(theta);
-    float wa = sinf((1.0f - t) * theta) * inv_sin;
-    float wb = sinf(t * theta) * inv_sin;
+    /* diff and sum are 2 sin(theta / 2) and 2 cos(theta / 2) over
+     * sqrt(d2 + s2) / 2 (a and b of one length; stored keys are unit within
+     * 1e-3), so sin and cos of theta need no call, and
+     * sin((1 - t) theta) / sin(theta) = cos(t theta) - cos(theta) wb: two
+     * calls instead of three (with sw__atan01, differs from atan2f and three
+     * sines by < 3e-7). */
+    float n2 = d2 + s2;
+    float sin_theta = 2.0f * diff * sum / n2;
+    float cos_theta = (s2 - d2) / n2;
+    float wb = sinf(t * theta) / sin_theta;
+    float wa = cosf(t * theta) - cos_theta * wb;
     return sw_quat_normalize(sw_quat_make(a.x * wa + b.x * wb, a.y * wa + b.y * wb,
                                           a.z * wa + b.z * wb, a.w * wa + b.w * wb));
 }

@@ -201,6 +201,14 @@ static void sw__sample_floats(const sw_sample_job* job, float t, uint32_t* curso
     }
 }
 
+/* Four identity lanes: untracked joints of additive clips. */
+static const sw_xform4 sw__sample_identity = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
+                                              {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
+                                              {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
+                                              {1, 1, 1, 1}};
+
+/* Each packet starts as the rest packet (identity for additive clips; the
+ * skeleton's padding lanes are identity), then each track writes its lanes. */
 static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors, bool cache_valid) {
     const sw_clip* clip = job->clip;
     const sw_skeleton* skel = job->skeleton;
@@ -210,43 +218,30 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
 
     for (uint32_t p = 0; p < skel->packets_count; ++p) {
         sw_xform4* o = &job->out[p];
-        for (uint32_t lane = 0; lane < 4u; ++lane) {
-            const uint32_t j = p * 4u + lane;
-            float tv[3] = {0.0f, 0.0f, 0.0f};
-            float rv[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-            float sv[3] = {1.0f, 1.0f, 1.0f};
-            if (j < joints) {
-                const uint32_t* jt = sw_clip_joint_tracks(clip, j);
-                if (!additive) {
-                    const sw_xform4* rp = &rest[p];
-                    tv[0] = rp->tx[lane];
-                    tv[1] = rp->ty[lane];
-                    tv[2] = rp->tz[lane];
-                    rv[0] = rp->rx[lane];
-                    rv[1] = rp->ry[lane];
-                    rv[2] = rp->rz[lane];
-                    rv[3] = rp->rw[lane];
-                    sv[0] = rp->sx[lane];
-                    sv[1] = rp->sy[lane];
-                    sv[2] = rp->sz[lane];
-                }
-                if (jt[0] != SW_CLIP_NO_TRACK)
-                    sw__sample_track(clip, jt[0], t, cursors, cache_valid, tv);
-                if (jt[1] != SW_CLIP_NO_TRACK)
-                    sw__sample_track(clip, jt[1], t, cursors, cache_valid, rv);
-                if (jt[2] != SW_CLIP_NO_TRACK)
-                    sw__sample_track(clip, jt[2], t, cursors, cache_valid, sv);
+        *o = additive ? sw__sample_identity : rest[p];
+        const uint32_t lanes = joints - 4u * p < 4u ? joints - 4u * p : 4u;
+        for (uint32_t lane = 0; lane < lanes; ++lane) {
+            const uint32_t* jt = sw_clip_joint_tracks(clip, p * 4u + lane);
+            float v[4];
+            if (jt[0] != SW_CLIP_NO_TRACK) {
+                sw__sample_track(clip, jt[0], t, cursors, cache_valid, v);
+                o->tx[lane] = v[0];
+                o->ty[lane] = v[1];
+                o->tz[lane] = v[2];
             }
-            o->tx[lane] = tv[0];
-            o->ty[lane] = tv[1];
-            o->tz[lane] = tv[2];
-            o->rx[lane] = rv[0];
-            o->ry[lane] = rv[1];
-            o->rz[lane] = rv[2];
-            o->rw[lane] = rv[3];
-            o->sx[lane] = sv[0];
-            o->sy[lane] = sv[1];
-            o->sz[lane] = sv[2];
+            if (jt[1] != SW_CLIP_NO_TRACK) {
+                sw__sample_track(clip, jt[1], t, cursors, cache_valid, v);
+                o->rx[lane] = v[0];
+                o->ry[lane] = v[1];
+                o->rz[lane] = v[2];
+                o->rw[lane] = v[3];
+            }
+            if (jt[2] != SW_CLIP_NO_TRACK) {
+                sw__sample_track(clip, jt[2], t, cursors, cache_valid, v);
+                o->sx[lane] = v[0];
+                o->sy[lane] = v[1];
+                o->sz[lane] = v[2];
+            }
         }
     }
 
