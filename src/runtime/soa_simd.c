@@ -237,8 +237,8 @@ static void sw__simd_interp(const sw_xform4* a, const sw_xform4* b, float u, sw_
 }
 
 /* The 4 joints of a packet as affine 3x4 matrices in SoA: m[0..8] the
- * columns of r * s (column 0 rows 0-2, then 1, then 2), m[9..11] t. */
-static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
+ * columns of r * s (column 0 rows 0-2, then 1, then 2); t stays in the packet. */
+static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
     const sw__v4 one = sw__v4_set1(1.0f);
     const sw__v4 qx = SW__LD(in, rx), qy = SW__LD(in, ry), qz = SW__LD(in, rz), qw = SW__LD(in, rw);
     /* Doubling is exact, so 2 * (a * b) == a * (2 * b) bit for bit. */
@@ -256,13 +256,12 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
     sw__v4_store(m[6], sw__v4_mul(sw__v4_add(xz, wy), sz));
     sw__v4_store(m[7], sw__v4_mul(sw__v4_sub(yz, wx), sz));
     sw__v4_store(m[8], sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, yy)), sz));
-    sw__v4_store(m[9], SW__LD(in, tx));
-    sw__v4_store(m[10], SW__LD(in, ty));
-    sw__v4_store(m[11], SW__LD(in, tz));
 }
 
 /* Lane L (a constant) of SoA row k of m, in every lane. */
 #define SW__BC(k, L) sw__v4_splat##L(sw__v4_load(m[k]))
+/* Lane L of a translation component of the packet, in every lane. */
+#define SW__BT(f, L) sw__v4_splat##L(sw__v4_load(local[p].f))
 
 /* out[j] for lane L of the packet whose SoA local matrices are in m: the
  * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1).
@@ -286,8 +285,8 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
                          sw__v4_madd(p1, SW__BC(4, L), sw__v4_mul(p0, SW__BC(3, L))));             \
         c2 = sw__v4_madd(p2, SW__BC(8, L),                                                         \
                          sw__v4_madd(p1, SW__BC(7, L), sw__v4_mul(p0, SW__BC(6, L))));             \
-        c3 = sw__v4_madd(p2, SW__BC(11, L),                                                        \
-                         sw__v4_madd(p1, SW__BC(10, L), sw__v4_madd(p0, SW__BC(9, L), p3)));       \
+        c3 = sw__v4_madd(p2, SW__BT(tz, L),                                                        \
+                         sw__v4_madd(p1, SW__BT(ty, L), sw__v4_madd(p0, SW__BT(tx, L), p3)));      \
         float* o = out[j].m;                                                                       \
         sw__v4_storeu(o, c0);                                                                      \
         sw__v4_storeu(o + 4, c1);                                                                  \
@@ -296,21 +295,26 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[12][4]) {
         last = (int32_t)j;                                                                         \
     }
 
-static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
-                                    uint32_t joints_count, uint32_t first, const uint32_t* subset,
-                                    const sw_mat4* root, sw_mat4* out) {
+/* Packets from first / 4 on; `whole` (a constant once inlined: first == 0, no
+ * subset) computes every lane but the padding of the last packet. */
+SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const int16_t* parents,
+                                       uint32_t joints_count, uint32_t first,
+                                       const uint32_t* subset, bool whole, const sw_mat4* root,
+                                       sw_mat4* out) {
     /* Roots without a root transform multiply the identity. */
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    SINEW_ALIGN16 float m[12][4];
+    SINEW_ALIGN16 float m[9][4];
     sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0;
     int32_t last = -2; /* no joint (and not a root's -1) */
     for (uint32_t p = first >> 2; p * 4u < joints_count; ++p) {
         const uint32_t j0 = p * 4u;
         uint32_t lanes = 0xFu;
-        if (j0 < first) lanes &= 0xFu << (first - j0);
         if (joints_count - j0 < 4u) lanes &= 0xFu >> (4u - (joints_count - j0));
-        if (subset) lanes &= (subset[j0 >> 5] >> (j0 & 31u)) & 0xFu;
-        if (!lanes) continue;
+        if (!whole) {
+            if (j0 < first) lanes &= 0xFu << (first - j0);
+            if (subset) lanes &= (subset[j0 >> 5] >> (j0 & 31u)) & 0xFu;
+            if (!lanes) continue;
+        }
         sw__trs_soa(&local[p], m);
         /* In lane order: a parent in the same packet is written first. */
         SW__L2M_LANE(0)
@@ -320,8 +324,18 @@ static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* paren
     }
 }
 
+static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
+                                    uint32_t joints_count, uint32_t first, const uint32_t* subset,
+                                    const sw_mat4* root, sw_mat4* out) {
+    if (first == 0 && !subset)
+        sw__l2m_packets(local, parents, joints_count, 0, NULL, true, root, out);
+    else
+        sw__l2m_packets(local, parents, joints_count, first, subset, false, root, out);
+}
+
 #undef SW__L2M_LANE
 #undef SW__BC
+#undef SW__BT
 
 static void sw__simd_skinning(const sw_mat4* model, const uint16_t* joints,
                               const sw_mat4* inverse_bind, sw_mat4* out, uint32_t n) {
