@@ -189,10 +189,12 @@ static sw_mat4 sw__trs_matrix(const sw__lane* x) {
 
 /* out = a * b (column-major 4x4); out does not alias a or b. */
 static void sw__mat4_mul(const sw_mat4* a, const sw_mat4* b, sw_mat4* out) {
+    /* Local copies: stores to out need not reload a and b. */
+    const sw_mat4 x = *a, y = *b;
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
-            out->m[c * 4 + r] = a->m[r] * b->m[c * 4] + a->m[4 + r] * b->m[c * 4 + 1] +
-                                a->m[8 + r] * b->m[c * 4 + 2] + a->m[12 + r] * b->m[c * 4 + 3];
+            out->m[c * 4 + r] = x.m[r] * y.m[c * 4] + x.m[4 + r] * y.m[c * 4 + 1] +
+                                x.m[8 + r] * y.m[c * 4 + 2] + x.m[12 + r] * y.m[c * 4 + 3];
 }
 
 static void sw__scalar_local_to_model(const sw_xform4* local, const int16_t* parents,
