@@ -4,7 +4,7 @@
  * (names sw__v4_*, sw__m4_*) and SW__SIMD4_NAME:
  *   simd4_sse.h   x86 SSE2 (SSE4.1 / FMA instructions when the translation
  *                 unit is compiled with -msse4.1 / -mavx2 -mfma)
- *   simd4_neon.h  __ARM_NEON
+ *   simd4_neon.h  __ARM_NEON on AArch64 (32-bit ARM: scalar)
  *   simd4_wasm.h  __wasm_simd128__
  * SW__SIMD4_AVAILABLE is 1 when one was included, 0 otherwise (SINEW_NO_SIMD
  * or an unknown target); the scalar kernels never need this header.
@@ -36,7 +36,7 @@
 #elif defined(__SSE2__) || defined(_M_X64)
 #include "simd4_sse.h"
 #define SW__SIMD4_AVAILABLE 1
-#elif defined(__ARM_NEON)
+#elif defined(__ARM_NEON) && defined(__aarch64__)
 #include "simd4_neon.h"
 #define SW__SIMD4_AVAILABLE 1
 #elif defined(__wasm_simd128__)

@@ -1,12 +1,12 @@
 /* simd4.h on arm64 (AArch64 Advanced SIMD, "neon"): every AArch64 CPU has
  * it, with fused multiply-add, vector division and directed rounding.
- * 32-bit ARM NEON lacks those and is not supported here (build with
- * SINEW_NO_SIMD there). Include simd4.h, not this file. */
+ * 32-bit ARM NEON lacks those and is not supported here (simd4.h leaves it
+ * out there: the scalar path). Include simd4.h, not this file. */
 #ifndef SINEW_RUNTIME_SIMD4_NEON_H
 #define SINEW_RUNTIME_SIMD4_NEON_H
 
 #if !defined(__aarch64__)
-#error "simd4_neon.h needs AArch64 (32-bit ARM NEON is not supported: define SINEW_NO_SIMD)"
+#error "simd4_neon.h needs AArch64 (32-bit ARM NEON is not supported)"
 #endif
 
 #include <arm_neon.h>
