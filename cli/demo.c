@@ -1,6 +1,8 @@
 /* sinew demo [--seconds S] [--fps F] [--out DIR] [--character FILE [--map FILE]]
- *            [--frame-size WxH] [--seed N]:
- * runs the showcase scene (sinew/showcase/scene.h) headless and writes
+ *            [--frame-size WxH] [--seed N] [--no-physics]:
+ * runs the showcase scene (sinew/showcase/scene.h) headless, with its
+ * ragdoll actors on the ODE backend (sinew/ode.h) when the CLI is built with
+ * it and --no-physics is not given, and writes
  * DIR/demo.glb (every actor's skeleton and mesh under one root, with a clip
  * of the evaluated motion at the frame rate), DIR/demo.png (a film strip of
  * six frames drawn by the software rasterizer) and DIR/metrics.json, then
@@ -17,6 +19,9 @@
 #include "sinew/tools/gltf_export.h"
 #include "sinew/tools/png.h"
 #include "sinew/tools/raster.h"
+#ifdef SINEW_CLI_ODE
+#include "sinew/ode.h"
+#endif
 
 #define DEMO_STRIP_FRAMES 6
 #define DEMO_STRIP_COLUMNS 3
@@ -29,11 +34,12 @@ typedef struct demo_args {
     const char* map;
     uint32_t frame_w, frame_h;
     uint32_t seed;
+    bool no_physics;
 } demo_args;
 
 static int demo_usage(void) {
     cli_error("demo", "usage: sinew demo [--seconds S] [--fps F] [--out DIR] [--character FILE "
-                      "[--map FILE]] [--frame-size WxH] [--seed N]");
+                      "[--map FILE]] [--frame-size WxH] [--seed N] [--no-physics]");
     return CLI_EXIT_USAGE;
 }
 
@@ -43,6 +49,10 @@ static int demo_parse(int argc, char** argv, demo_args* a) {
         const char* arg = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
         double v = 0.0;
+        if (strcmp(arg, "--no-physics") == 0) {
+            a->no_physics = true;
+            continue;
+        }
         if (strcmp(arg, "--seconds") == 0 && next) {
             if (!cli_parse_double(next, &v) || !(v > 0.0) || v > 3600.0) {
                 cli_error("demo", "--seconds must be in (0, 3600]: \"%s\"", next);
@@ -395,7 +405,7 @@ static void demo_json_cm(FILE* f, const char* key, float metres, bool comma) {
 }
 
 static int demo_write_metrics(const char* path, const demo_args* a, uint32_t frames,
-                              const sw_showcase_metrics* m, const char* character) {
+                              const sw_showcase_metrics* m, const char* character, bool physics) {
     FILE* f = fopen(path, "w");
     if (!f) {
         cli_error("demo", "%s: cannot write", path);
@@ -436,6 +446,25 @@ static int demo_write_metrics(const char* path, const demo_args* a, uint32_t fra
     fprintf(f, "    \"arm_out_of_reach_frames\": %u\n  },\n  \"feet\": {\n",
             m->arm_out_of_reach_frames);
     demo_json_cm(f, "penetration_cm_max", m->foot_penetration_max, false);
+    if (physics) {
+        fprintf(f, "  },\n  \"ragdoll\": {\n    \"backend\": \"ode\",\n    \"impulses\": %u,\n",
+                m->ragdoll_impulses);
+        demo_json_cm(f, "tracking_error_cm_mean", m->ragdoll_tracking_error_mean, true);
+        demo_json_cm(f, "tracking_error_cm_max", m->ragdoll_tracking_error_max, true);
+        fprintf(f,
+                "    \"knockdowns\": %u,\n    \"getups_face_up\": %u,\n"
+                "    \"getups_face_down\": %u,\n    \"getups_done\": %u,\n"
+                "    \"settle_time_s_max\": ",
+                m->knockdowns, m->getups_face_up, m->getups_face_down, m->getups_done);
+        cli_json_number(f, m->settle_time_max);
+        fputs(",\n    \"settle_time_s_last\": ", f);
+        cli_json_number(f, m->settle_time_last);
+        fputs(",\n    \"getup_velocity_jump_max_m_per_s\": ", f);
+        cli_json_number(f, m->getup_velocity_jump_max);
+        fputs(",\n    \"getup_clip_noise_max_m_per_s\": ", f);
+        cli_json_number(f, m->getup_clip_noise_max);
+        fputs("\n", f);
+    }
     fputs("  }\n}\n", f);
     const bool ok = !ferror(f);
     if (fclose(f) != 0 || !ok) {
@@ -447,7 +476,7 @@ static int demo_write_metrics(const char* path, const demo_args* a, uint32_t fra
 
 static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint32_t frames,
                          const char* character, uint32_t joints, size_t glb_size, uint32_t strip_w,
-                         uint32_t strip_h) {
+                         uint32_t strip_h, bool physics) {
     printf("sinew demo: %.3g s at %.3g fps (%u frames), character %s\n", a->seconds, a->fps, frames,
            character);
     printf("  %-44s %s\n", "metric", "value");
@@ -472,6 +501,18 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
            (double)m->foot_penetration_max * 100.0);
     printf("  %-44s %.3f\n", "walker tip ground penetration (cm)",
            (double)m->spider_penetration_max * 100.0);
+    if (physics) {
+        printf("  %-44s mean %.2f, max %.2f over %u impulses\n",
+               "ragdoll powered walker tracking error (cm)",
+               (double)m->ragdoll_tracking_error_mean * 100.0,
+               (double)m->ragdoll_tracking_error_max * 100.0, m->ragdoll_impulses);
+        printf("  %-44s %u (got up %u: %u face up, %u face down)\n", "ragdoll knock-downs",
+               m->knockdowns, m->getups_done, m->getups_face_up, m->getups_face_down);
+        printf("  %-44s last %.2f, max %.2f\n", "ragdoll settle time (s)",
+               (double)m->settle_time_last, (double)m->settle_time_max);
+        printf("  %-44s %.3f (the clip's own: %.3f)\n", "get-up blend joint velocity jump (m/s)",
+               (double)m->getup_velocity_jump_max, (double)m->getup_clip_noise_max);
+    }
     if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_IK))
         printf("  note: no hip-knee-ankle chain found: foot placement skipped\n");
     if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK))
@@ -480,6 +521,21 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
     if (!(m->features & SW_SHOWCASE_FEATURE_REACH)) printf("  note: no arm chain: reach skipped\n");
     printf("wrote %s/demo.glb (%zu bytes, %u joints), %s/demo.png (%ux%u), %s/metrics.json\n",
            a->out, glb_size, joints, a->out, strip_w, strip_h, a->out);
+}
+
+/* The physics engine of the ragdoll actors: an ODE world (sinew_ode). */
+#ifdef SINEW_CLI_ODE
+static sw_result demo_ode_step(void* world) {
+    return sw_ode_world_step((sw_ode_world*)world);
+}
+#endif
+
+static void demo_free_world(const sw_showcase_options* opt) {
+#ifdef SINEW_CLI_ODE
+    if (opt->physics_user) sw_ode_world_destroy((sw_ode_world*)opt->physics_user, NULL);
+#else
+    (void)opt;
+#endif
 }
 
 int cli_demo(int argc, char** argv);
@@ -523,10 +579,29 @@ int cli_demo(int argc, char** argv) {
                 opt.clip_names[k] = map_names[k][0] ? map_names[k] : NULL;
         }
     }
+#ifdef SINEW_CLI_ODE
+    sw_ode_world* world = NULL;
+    sw_physics physics;
+    if (!a.no_physics) {
+        const sw_result wr = sw_ode_world_create(&(sw_ode_world_desc){0}, NULL, &world, &err);
+        if (wr != SW_RESULT_OK) {
+            cli_report("demo", "ODE world", SW_ASSET_FORMAT_NONE, wr, &err);
+            sw_asset_free(&asset);
+            return CLI_EXIT_FAIL;
+        }
+        physics = sw_ode_world_physics(world);
+        opt.physics = &physics;
+        opt.physics_step = demo_ode_step;
+        opt.physics_user = world;
+        opt.physics_step_size = sw_ode_world_step_size(world);
+    }
+#endif
+    const bool with_physics = opt.physics != NULL;
     sw_showcase* sc = NULL;
     sw_result r = sw_showcase_create(&opt, &sc, &err);
     if (r != SW_RESULT_OK) {
         cli_report("demo", a.character ? a.character : "showcase", SW_ASSET_FORMAT_NONE, r, &err);
+        demo_free_world(&opt);
         sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }
@@ -602,8 +677,9 @@ int cli_demo(int argc, char** argv) {
         goto done;
     snprintf(path, sizeof path, "%s/metrics.json", a.out);
     const sw_showcase_metrics* m = sw_showcase_get_metrics(sc);
-    if (demo_write_metrics(path, &a, frames, m, character_name) != CLI_EXIT_OK) goto done;
-    demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h);
+    if (demo_write_metrics(path, &a, frames, m, character_name, with_physics) != CLI_EXIT_OK)
+        goto done;
+    demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h, with_physics);
     rc = CLI_EXIT_OK;
 done:
     for (uint32_t i = 0; i < na; ++i) {
@@ -613,6 +689,7 @@ done:
     free(strip);
     sw_raster_free(&frame);
     sw_showcase_destroy(sc);
+    demo_free_world(&opt);
     sw_asset_free(&asset);
     return rc;
 }

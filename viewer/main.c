@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef SINEW_VIEWER_ODE
+#include "sinew/ode.h"
+#endif
 #include "sinew/showcase/character.h"
 #include "sinew/showcase/scene.h"
 #include "sinew/sinew.h"
@@ -93,6 +96,11 @@ typedef struct character {
 
 typedef struct showcase_view {
     sw_showcase* scene;
+#ifdef SINEW_VIEWER_ODE
+    sw_ode_world* world; /* the ragdoll actors' physics (ODE compiled to wasm) */
+    sw_physics physics;
+#endif
+    int32_t powered, knockdown; /* ragdoll actor indices, -1 when absent */
     uint32_t actors_count;
     gpu_mesh* gpu[SW_SHOWCASE_MAX_ACTORS];
     uint32_t gpu_count[SW_SHOWCASE_MAX_ACTORS];
@@ -969,9 +977,16 @@ static void showcase_free(void) {
         free(sv->gpu[a]);
     }
     if (sv->scene) sw_showcase_destroy(sv->scene);
+#ifdef SINEW_VIEWER_ODE
+    if (sv->world) sw_ode_world_destroy(sv->world, NULL);
+#endif
     memset(sv, 0, sizeof *sv);
     g_viewer.showcase_mode = false;
 }
+
+#ifdef SINEW_VIEWER_ODE
+static sw_result ode_step(void* world) { return sw_ode_world_step((sw_ode_world*)world); }
+#endif
 
 /* Creates the scene (with the loaded character as its humanoid when
  * `with_character`) and uploads every actor's meshes (fixed for its life);
@@ -999,21 +1014,34 @@ static bool showcase_open(bool with_character) {
             options.character = &sv->character_view;
         }
         sw_error err = {0};
+#ifdef SINEW_VIEWER_ODE
+        if (sw_ode_world_create(&(sw_ode_world_desc){0}, NULL, &sv->world, &err) ==
+            SW_RESULT_OK) {
+            sv->physics = sw_ode_world_physics(sv->world);
+            options.physics = &sv->physics;
+            options.physics_step = ode_step;
+            options.physics_user = sv->world;
+            options.physics_step_size = sw_ode_world_step_size(sv->world);
+        }
+#endif
         const sw_result r = sw_showcase_create(&options, &sv->scene, &err);
         if (r != SW_RESULT_OK) {
             set_error(with_character ? v->ch.name : "showcase", r, &err);
             sv->scene = NULL;
+            showcase_free();
             return false;
         }
         sv->custom = with_character;
         sv->actors_count = sw_showcase_actors_count(sv->scene);
         if (sv->actors_count > SW_SHOWCASE_MAX_ACTORS) sv->actors_count = SW_SHOWCASE_MAX_ACTORS;
-        sv->locomotion = sv->reach = -1;
+        sv->locomotion = sv->reach = sv->powered = sv->knockdown = -1;
         sw_vec3 lo = v3(1e9f, 1e9f, 1e9f), hi = v3(-1e9f, -1e9f, -1e9f);
         for (uint32_t a = 0; a < sv->actors_count; ++a) {
             const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
             if (act.name && strcmp(act.name, "locomotion") == 0) sv->locomotion = (int32_t)a;
             if (act.name && strcmp(act.name, "reach") == 0) sv->reach = (int32_t)a;
+            if (act.name && strcmp(act.name, "powered") == 0) sv->powered = (int32_t)a;
+            if (act.name && strcmp(act.name, "knockdown") == 0) sv->knockdown = (int32_t)a;
             sv->gpu[a] = calloc(act.meshes_count ? act.meshes_count : 1u, sizeof(gpu_mesh));
             if (!sv->gpu[a]) {
                 showcase_free();
@@ -1580,6 +1608,28 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
                    st.hit_states, st.hit_crossfade_updates, (double)st.hit_offset,
                    (double)v->hit_offset_max,
                    m ? (double)m->foot_penetration_max : 0.0);
+        /* the ragdoll actors (ODE in the wasm build) and their figures */
+        const bool physics = sv->powered >= 0 && sv->knockdown >= 0 && m;
+        STATUS_PUT("\"ragdoll\":{\"physics\":%s", physics ? "true" : "false");
+        if (physics) {
+            const sw_showcase_actor pw = sw_showcase_get_actor(sv->scene, (uint32_t)sv->powered);
+            const sw_showcase_actor kd = sw_showcase_get_actor(sv->scene, (uint32_t)sv->knockdown);
+            const sw_vec3 ph = mat_pos(&pw.model[0]), kh = mat_pos(&kd.model[0]);
+            STATUS_PUT(",\"phase\":%u,\"impulses\":%u,\"tracking_error_mean\":%.5f,"
+                       "\"tracking_error_max\":%.5f,\"knockdowns\":%u,\"getups_face_up\":%u,"
+                       "\"getups_face_down\":%u,\"getups_done\":%u,\"settle_time_last\":%.4f,"
+                       "\"settle_time_max\":%.4f,\"getup_velocity_jump_max\":%.5f,"
+                       "\"getup_clip_noise_max\":%.5f,\"powered_hips\":[%.4f,%.4f,%.4f],"
+                       "\"knockdown_hips\":[%.4f,%.4f,%.4f]",
+                       st.knockdown_phase, m->ragdoll_impulses,
+                       (double)m->ragdoll_tracking_error_mean,
+                       (double)m->ragdoll_tracking_error_max, m->knockdowns, m->getups_face_up,
+                       m->getups_face_down, m->getups_done, (double)m->settle_time_last,
+                       (double)m->settle_time_max, (double)m->getup_velocity_jump_max,
+                       (double)m->getup_clip_noise_max, (double)ph.x, (double)ph.y, (double)ph.z,
+                       (double)kh.x, (double)kh.y, (double)kh.z);
+        }
+        STATUS_PUT("},");
         if (sv->locomotion >= 0)
             STATUS_PUT("\"walker\":{\"speed\":%.4f,\"goal\":%.4f,\"override\":%s},",
                        (double)sv->walker_speed, (double)v->speed,

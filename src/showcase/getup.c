@@ -76,7 +76,7 @@ static const sw__getup_def sw__getups[SW_SHOWCASE_GETUP_CLIPS] = {
          {0.0f, SW__ANCHOR_NEXT_HIPS, 0, 1.5708f, 0, 0, 0, 0, 0.1f, 1, 0, 0.5f, 0.3f, 2.39f},
          {0.5f, SW__ANCHOR_NEXT_HANDS, 0, 1.25f, -0.3f, -0.3f, -0.3f, 0, 0.2f, 1, 0.65f, 1.45f,
           0.1f, 2.39f},
-         {1.1f, SW__ANCHOR_KNEES, -0.15f, 1.3f, 0, 0, -0.6f, 1.3f, 1.57f, 1, 1.3f, 1.45f, 0.05f,
+         {1.1f, SW__ANCHOR_KNEES, 0.35f, 1.3f, 0, 0, -0.6f, 1.3f, 1.57f, 1, 1.3f, 1.45f, 0.05f,
           1.4f},
          {1.8f, SW__ANCHOR_ANKLES, 0, 0.7f, 0.2f, 0.1f, -0.4f, 2.0f, 1.8f, 1, 0.9f, 1.3f, 0.4f, 0},
          {2.5f, SW__ANCHOR_ANKLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},

@@ -16,21 +16,10 @@ enum {
     SW__A_IDLE,
     SW__A_PROPS,
     SW__A_TARGETS,
+    SW__A_POWERED, /* ragdoll actors: only with physics */
+    SW__A_KNOCK,
     SW__A_COUNT
 };
-
-typedef struct sw__sc_actor {
-    const char* name;
-    const sw_skeleton* skel;
-    const sw_mesh* const* meshes;
-    uint32_t meshes_count;
-    sw_showcase_material material;
-    sw_mat4 world;
-    sw_xform4* local;
-    sw_mat4* model;
-    sw_mat4* palettes[SW_SHOWCASE_MAX_MESHES];
-    const sw_mat4* palettes_view[SW_SHOWCASE_MAX_MESHES];
-} sw__sc_actor;
 
 typedef struct sw__sc_anim {
     const sw_animator_bound* bound;
@@ -58,12 +47,6 @@ typedef struct sw__sc_plant {
     sw_vec3 anchor;
     float drift;
 } sw__sc_plant;
-
-typedef struct sw__sc_velocity {
-    sw_vec3* prev_pos;
-    sw_vec3* prev_vel;
-    uint32_t valid; /* 0, 1 (positions) or 2 (positions and velocities) */
-} sw__sc_velocity;
 
 struct sw_showcase {
     sw__sc_mem mem;
@@ -145,6 +128,8 @@ struct sw_showcase {
     /* idle */
     sw__sc_anim idle;
     sw_animator_idle idle_ctl;
+    /* ragdolls (NULL without physics) */
+    sw__sc_rag* rag;
 };
 
 /* ---- helpers ---- */
@@ -972,6 +957,27 @@ static sw_result sw__spider_setup(sw_showcase* sc, sw_error* err) {
                      SW_SHOWCASE_MATERIAL_CREATURE);
 }
 
+/* The ragdoll actors, always of the built-in humanoid (built here when the
+ * scene shows another character). */
+static sw_result sw__rag_setup(sw_showcase* sc, const sw_showcase_options* o, sw_error* err) {
+    sw_result r = SW_RESULT_OK;
+    if (!sc->builtin_owned) {
+        r = sw_showcase_humanoid(&sc->mem.alloc, &sc->builtin, NULL, err);
+        if (r != SW_RESULT_OK) return r;
+        sc->builtin_owned = true;
+    }
+    const sw_scene* b = &sc->builtin;
+    r = sw__actor(sc, SW__A_POWERED, "powered", b->skeleton, b->meshes, b->meshes_count,
+                  SW_SHOWCASE_MATERIAL_SKIN);
+    if (r == SW_RESULT_OK)
+        r = sw__actor(sc, SW__A_KNOCK, "knockdown", b->skeleton, b->meshes, b->meshes_count,
+                      SW_SHOWCASE_MATERIAL_HIT);
+    if (r == SW_RESULT_OK)
+        r = sw__sc_rag_create(&sc->mem, o, b, &sc->actors[SW__A_POWERED], &sc->actors[SW__A_KNOCK],
+                              &sc->rag, err);
+    return r;
+}
+
 sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out, sw_error* err) {
     if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
@@ -980,6 +986,10 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     if (options && options->character &&
         (!options->character->skeleton || options->character->clips_count == 0))
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "character has a skeleton and clips");
+    if (options && options->physics &&
+        (!options->physics_step || !isfinite(options->physics_step_size) ||
+         options->physics_step_size < 0.0f))
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "physics with a step");
     sw_showcase* sc = (sw_showcase*)sw_alloc(alloc, sizeof *sc, 16);
     if (!sc) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
     memset(sc, 0, sizeof *sc);
@@ -1042,6 +1052,7 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     if (r == SW_RESULT_OK) r = sw__props_setup(sc, err);
     if (r == SW_RESULT_OK) r = sw__targets_setup(sc, err);
     if (r == SW_RESULT_OK) r = sw__spider_setup(sc, err);
+    if (r == SW_RESULT_OK && options && options->physics) r = sw__rag_setup(sc, options, err);
     if (r == SW_RESULT_OK) {
         r = sw_showcase_update(sc, 0.0f, NULL);
         if (r != SW_RESULT_OK) sw__fail(err, r, "first update (a job refused the character)");
@@ -1057,6 +1068,7 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
 
 void sw_showcase_destroy(sw_showcase* s) {
     if (!s) return;
+    sw__sc_rag_destroy(s->rag);
     sw__sc_mem m = s->mem;
     if (s->builtin_owned) sw_scene_free(&s->builtin, &m.alloc);
     sw_scene_free(&s->spider, &m.alloc);
@@ -1077,8 +1089,7 @@ static void sw__models(sw__sc_actor* a) {
     (void)sw_local_to_model_job_run(&job);
 }
 
-/* Largest joint velocity change of an actor since the previous frame. */
-static float sw__velocity_jump(sw__sc_velocity* v, const sw__sc_actor* a, float dt) {
+float sw__sc_velocity_jump(sw__sc_velocity* v, const sw__sc_actor* a, float dt) {
     float jump = 0.0f;
     const uint32_t n = a->skel->joints_count;
     for (uint32_t j = 0; j < n; ++j) {
@@ -1268,7 +1279,7 @@ static sw_result sw__loco_update(sw_showcase* sc, float dt, float t) {
         m->locomotion_slide_mean =
             m->locomotion_steps ? (float)(sc->slide_sum / m->locomotion_steps) : 0.0f;
     }
-    const float jump = sw__velocity_jump(&sc->loco_vel, a, dt);
+    const float jump = sw__sc_velocity_jump(&sc->loco_vel, a, dt);
     if (enter) {
         ++m->transitions;
         m->transition_velocity_jump_max = fmaxf(m->transition_velocity_jump_max, jump);
@@ -1606,7 +1617,7 @@ static sw_result sw__hit_update(sw_showcase* sc, float dt) {
     bool enter = false;
     for (uint32_t e = 0; e < ne && e < 8; ++e)
         if (events[e].kind == SW_ANIMATOR_EVENT_KIND_ENTER) enter = true;
-    const float jump = sw__velocity_jump(&sc->hit_vel, a, dt);
+    const float jump = sw__sc_velocity_jump(&sc->hit_vel, a, dt);
     if (enter) sc->metrics.hit_velocity_jump_max = fmaxf(sc->metrics.hit_velocity_jump_max, jump);
     sw__penetration(sc, a, &sc->metrics.foot_penetration_max);
     return SW_RESULT_OK;
@@ -1733,6 +1744,7 @@ static sw_result sw__step(sw_showcase* sc, float dt) {
     if (r == SW_RESULT_OK) r = sw__hit_update(sc, dt);
     if (r == SW_RESULT_OK) r = sw__idle_update(sc, dt);
     if (r == SW_RESULT_OK) sw__targets_update(sc);
+    if (r == SW_RESULT_OK && sc->rag) r = sw__sc_rag_update(sc->rag, sc->time, dt, &sc->metrics);
     if (r == SW_RESULT_OK) r = sw__palettes(sc);
     ++sc->metrics.updates;
     return r;
@@ -1767,13 +1779,13 @@ double sw_showcase_time(const sw_showcase* s) {
 }
 
 uint32_t sw_showcase_actors_count(const sw_showcase* s) {
-    return s ? SW__A_COUNT : 0u;
+    return s ? (s->rag ? SW__A_COUNT : SW__A_POWERED) : 0u;
 }
 
 sw_showcase_actor sw_showcase_get_actor(const sw_showcase* s, uint32_t i) {
     sw_showcase_actor v;
     memset(&v, 0, sizeof v);
-    if (!s || i >= SW__A_COUNT) return v;
+    if (!s || i >= sw_showcase_actors_count(s)) return v;
     const sw__sc_actor* a = &s->actors[i];
     v.name = a->name;
     v.skeleton = a->skel;
@@ -1799,5 +1811,8 @@ const sw_showcase_metrics* sw_showcase_get_metrics(const sw_showcase* s) {
 sw_showcase_status sw_showcase_get_status(const sw_showcase* s) {
     sw_showcase_status st;
     memset(&st, 0, sizeof st);
-    return s ? s->status : st;
+    if (!s) return st;
+    st = s->status;
+    st.knockdown_phase = sw__sc_rag_phase(s->rag);
+    return st;
 }

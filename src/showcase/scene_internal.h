@@ -95,6 +95,50 @@ sw_result sw__mb_build(sw__mb* b, sw__sc_mem* m, const char* name, const uint16_
                        const sw_mat4* inverse_binds, uint32_t palette_count,
                        uint32_t skeleton_joints, const sw_mesh** out, sw_error* err);
 
+/* An actor's state; sw_showcase_get_actor gives a view of it. */
+typedef struct sw__sc_actor {
+    const char* name;
+    const sw_skeleton* skel;
+    const sw_mesh* const* meshes;
+    uint32_t meshes_count;
+    sw_showcase_material material;
+    sw_mat4 world;
+    sw_xform4* local;
+    sw_mat4* model;
+    sw_mat4* palettes[SW_SHOWCASE_MAX_MESHES];
+    const sw_mat4* palettes_view[SW_SHOWCASE_MAX_MESHES];
+} sw__sc_actor;
+
+/* Joint velocities of an actor between updates (prev_pos, prev_vel:
+ * skeleton joints_count each). */
+typedef struct sw__sc_velocity {
+    sw_vec3* prev_pos;
+    sw_vec3* prev_vel;
+    uint32_t valid; /* 0, 1 (positions) or 2 (positions and velocities) */
+} sw__sc_velocity;
+
+/* Largest joint velocity change (world, m/s) of an actor since the previous
+ * update, from its model matrices; 0 until two updates were seen. */
+float sw__sc_velocity_jump(sw__sc_velocity* v, const sw__sc_actor* a, float dt);
+
+/* The ragdoll actors (ragdoll_scene.c), made when the options give physics. */
+typedef struct sw__sc_rag sw__sc_rag;
+/* Builds them on the built-in `humanoid` (skeleton, idle and walk clips),
+ * the get-up clips included, and spawns their ragdolls; memory from m (the
+ * get-up clips in its clip list). *out is set before anything can fail, so
+ * sw__sc_rag_destroy cleans up a partial build.
+ * Fails: OUT_OF_MEMORY, LIMIT, the ragdoll's and the engine's results. */
+sw_result sw__sc_rag_create(sw__sc_mem* m, const sw_showcase_options* o, const sw_scene* humanoid,
+                            sw__sc_actor* powered, sw__sc_actor* knock, sw__sc_rag** out,
+                            sw_error* err);
+/* Despawns the ragdolls (their memory belongs to the scene's list). */
+void sw__sc_rag_destroy(sw__sc_rag* r);
+/* One update of dt seconds at scene time `time`: animation, physics steps,
+ * poses and model matrices of both actors, metrics. */
+sw_result sw__sc_rag_update(sw__sc_rag* r, double time, float dt, sw_showcase_metrics* m);
+/* The knock-down actor's phase (SW_SHOWCASE_KNOCKDOWN_*; NONE for NULL). */
+uint32_t sw__sc_rag_phase(const sw__sc_rag* r);
+
 /* A skeleton owned by the scene. */
 sw_result sw__sc_skeleton(sw__sc_mem* m, const sw_skeleton_joint* joints, uint32_t count,
                           const sw_skeleton** out, sw_error* err);

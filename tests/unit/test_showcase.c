@@ -455,6 +455,19 @@ static double json_number(const char* text, const char* section, const char* key
     return strtod(p + strlen(k), NULL);
 }
 
+/* A file's bytes as a NUL-terminated string (caller frees); fails the test when unreadable. */
+static char* read_text(const char* path) {
+    size_t size = 0;
+    char* data = (char*)sw_test_read_file(path, &size);
+    assert_non_null(data);
+    char* text = (char*)malloc(size + 1);
+    assert_non_null(text);
+    memcpy(text, data, size);
+    text[size] = 0;
+    free(data);
+    return text;
+}
+
 static void test_demo_files(void** state) {
     (void)state;
     if (!have_cli()) return;
@@ -462,6 +475,9 @@ static void test_demo_files(void** state) {
     snprintf(args, sizeof args, "demo --seconds 3 --fps 30 --out '%s/a'", g_dir);
     assert_int_equal(run_cli(args, log, sizeof log), 0);
     assert_non_null(strstr(log, "walker planted-foot sliding"));
+    /* a CLI built with the ODE backend adds the ragdoll actors */
+    const bool physics = strstr(log, "ragdoll knock-downs") != NULL;
+    print_message("demo %s ragdoll actors\n", physics ? "with" : "without");
     /* demo.glb re-imports with every actor under one root. */
     snprintf(path, sizeof path, "%s/a/demo.glb", g_dir);
     sw_scene sc;
@@ -484,8 +500,10 @@ static void test_demo_files(void** state) {
     assert_int_equal(sc.clips_count, 1);
     assert_string_equal(sw_clip_name(sc.clips[0]), "demo");
     assert_near(sc.clips[0]->duration, 3.0, 1e-4);
-    /* 4 humanoids, spider, caterpillar, arm, props, targets */
-    assert_int_equal(sc.meshes_count, 9);
+    /* 4 humanoids, spider, caterpillar, arm, props, targets (+ 2 ragdoll humanoids) */
+    assert_int_equal(sc.meshes_count, physics ? 11 : 9);
+    assert_true((sw_skeleton_find_joint(sc.skeleton, "knockdown:Hips") >= 0) == physics);
+    assert_true((sw_skeleton_find_joint(sc.skeleton, "powered:Hips") >= 0) == physics);
     /* The baked clip at 2 s puts joints where the scene had them at frame 60. */
     sw_showcase* live = make(0);
     for (int f = 0; f < 60; ++f)
@@ -529,18 +547,19 @@ static void test_demo_files(void** state) {
     sw_scene_free(&sc, NULL);
     /* metrics.json: valid JSON (Python when present) with the walker under 1 cm per step. */
     snprintf(path, sizeof path, "%s/a/metrics.json", g_dir);
-    size_t size = 0;
-    char* json = (char*)sw_test_read_file(path, &size);
-    assert_non_null(json);
-    char* text = (char*)malloc(size + 1);
-    memcpy(text, json, size);
-    text[size] = 0;
-    free(json);
+    char* text = read_text(path);
     assert_true(json_number(text, "\"walker\"", "steps") > 20);
     assert_true(json_number(text, "\"walker\"", "sliding_cm_max") < 1.0);
     assert_true(json_number(text, "\"locomotion\"", "steps") >= 1);
     assert_true(json_number(text, "\"ik\"", "arm_error_cm_max") < 0.1);
     assert_near(json_number(text, "{", "frames"), 91, 0);
+    assert_true((strstr(text, "\"ragdoll\"") != NULL) == physics);
+    if (physics) { /* 3 s: impulses from 0.35 s, a knock-down at 1 s */
+        assert_true(json_number(text, "\"ragdoll\"", "impulses") >= 5);
+        assert_true(json_number(text, "\"ragdoll\"", "knockdowns") >= 1);
+        assert_true(json_number(text, "\"ragdoll\"", "tracking_error_cm_mean") > 0.0);
+        assert_true(json_number(text, "\"ragdoll\"", "tracking_error_cm_mean") < 5.0);
+    }
     free(text);
     const bool python = system("python3 -c 'import zlib, json' >/dev/null 2>&1") == 0;
     if (python) {
@@ -600,6 +619,27 @@ static void test_demo_deterministic(void** state) {
     }
 }
 
+/* --no-physics: the scene without ragdoll actors (9 meshes, no ragdoll metrics). */
+static void test_demo_no_physics(void** state) {
+    (void)state;
+    if (!have_cli()) return;
+    char args[1024], log[8192], path[512];
+    snprintf(args, sizeof args, "demo --seconds 1 --no-physics --out '%s/np' --frame-size 64x48",
+             g_dir);
+    assert_int_equal(run_cli(args, log, sizeof log), 0);
+    assert_null(strstr(log, "ragdoll"));
+    snprintf(path, sizeof path, "%s/np/demo.glb", g_dir);
+    sw_scene sc;
+    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &sc, NULL), SW_RESULT_OK);
+    assert_int_equal(sc.meshes_count, 9);
+    assert_true(sw_skeleton_find_joint(sc.skeleton, "knockdown") < 0);
+    sw_scene_free(&sc, NULL);
+    snprintf(path, sizeof path, "%s/np/metrics.json", g_dir);
+    char* text = read_text(path);
+    assert_null(strstr(text, "ragdoll"));
+    free(text);
+}
+
 static void test_demo_usage(void** state) {
     (void)state;
     if (!have_cli()) return;
@@ -628,12 +668,7 @@ static void test_demo_robot(void** state) {
     /* its legs have no hip-knee-ankle chain in our reader's skeleton */
     assert_non_null(strstr(log, "foot placement skipped"));
     snprintf(path, sizeof path, "%s/r/metrics.json", g_dir);
-    size_t n = 0;
-    char* json = (char*)sw_test_read_file(path, &n);
-    assert_non_null(json);
-    char* text = (char*)calloc(n + 1, 1);
-    memcpy(text, json, n);
-    free(json);
+    char* text = read_text(path);
     assert_non_null(strstr(text, "\"foot_ik\": false"));
     assert_non_null(strstr(text, "\"reach\": true"));
     free(text);
@@ -693,6 +728,7 @@ int main(void) {
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_demo_files),
         cmocka_unit_test(test_demo_deterministic),
+        cmocka_unit_test(test_demo_no_physics),
         cmocka_unit_test(test_demo_usage),
         cmocka_unit_test(test_demo_robot),
         cmocka_unit_test(test_demo_bvh),

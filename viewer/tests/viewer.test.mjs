@@ -440,6 +440,55 @@ try {
     return `${n} pixels changed`;
   });
 
+  // The ragdoll actors run on ODE compiled to WebAssembly: the powered
+  // walker moves, the knock-down falls (a limp ragdoll), settles and gets up
+  // again, and the figures the scene measures come through the status.
+  await check('ragdolls (ODE in wasm): the knock-down falls and gets up; metrics', async () => {
+    const s0 = await status();
+    assert(s0.mode === 'showcase', 'not on the showcase scene');
+    if (!s0.ragdoll || !s0.ragdoll.physics) return 'skipped: the viewer was built without ODE';
+    const i = s0.actors.indexOf('knockdown');
+    assert(i >= 0 && s0.actors.indexOf('powered') >= 0, 'no ragdoll actors: ' + s0.actors);
+    await page.locator('#focus').selectOption(String(i));
+    await waitFor(async () => (await status()).focus === i, 'the focus');
+    const start = (await status()).ragdoll;
+    // a knock-down: falling (phase 2), the hips near the ground
+    const fallen = await waitFor(async () => {
+      const r = (await status()).ragdoll;
+      return r.knockdowns > start.knockdowns && r.phase === 2 && r.knockdown_hips[1] < 0.4 && r;
+    }, 'a knock-down', 60000);
+    await canvas.screenshot({ path: path.join(shots, 'ragdoll_fallen.png') });
+    // it gets up: a get-up finished and the hips back at standing height
+    const up = await waitFor(async () => {
+      const r = (await status()).ragdoll;
+      return r.getups_done > start.getups_done && r.phase === 1 && r.knockdown_hips[1] > 0.8 && r;
+    }, 'the get-up', 60000);
+    await canvas.screenshot({ path: path.join(shots, 'ragdoll_up.png') });
+    // the powered walker walks (over 0.3 s of scene time, a lap takes 3.6 s)
+    // and was pushed by impulses meanwhile
+    const t0 = (await status()).time, p0 = (await status()).ragdoll.powered_hips;
+    const later = await waitFor(async () => {
+      const st = await status();
+      return st.time > t0 + 0.3 && st;
+    }, '0.3 s of scene time');
+    const p1 = later.ragdoll.powered_hips;
+    const d = Math.hypot(p1[0] - p0[0], p1[2] - p0[2]);
+    assert(d > 0.1, `the powered walker moved only ${d} m in ${later.time - t0} s`);
+    assert(up.impulses > fallen.impulses, 'no impulses on the powered walker');
+    assert(up.tracking_error_mean > 0 && up.tracking_error_mean < 0.05,
+      'tracking error ' + up.tracking_error_mean);
+    assert(up.settle_time_last > 0.3 && up.settle_time_last < 6.5, 'settle time ' + up.settle_time_last);
+    assert(up.getup_velocity_jump_max <= up.getup_clip_noise_max,
+      `get-up blend jump ${up.getup_velocity_jump_max} m/s above the clip's ${up.getup_clip_noise_max}`);
+    await page.locator('#focus').selectOption('-1');
+    await waitFor(async () => (await status()).focus === -1, 'the whole scene');
+    return `tracking error mean ${(100 * up.tracking_error_mean).toFixed(2)} cm, max ` +
+      `${(100 * up.tracking_error_max).toFixed(2)} cm over ${up.impulses} impulses; ` +
+      `${up.knockdowns} knock-downs, ${up.getups_done} get-ups (${up.getups_face_up} up, ` +
+      `${up.getups_face_down} down), settle ${up.settle_time_last.toFixed(2)} s, get-up jump ` +
+      `${up.getup_velocity_jump_max.toFixed(3)} m/s vs clip ${up.getup_clip_noise_max.toFixed(3)} m/s`;
+  });
+
   await check('the humanoid: locomotion blend follows the speed slider', async () => {
     await page.locator('#scene').selectOption('humanoid');
     const s = await waitFor(async () => {

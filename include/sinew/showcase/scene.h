@@ -23,7 +23,19 @@
  * - "idle": a humanoid whose idle is varied by the animator's randomized
  *   idle controller (it never repeats);
  * - "props": the step, the beam and the bumpy ground patch, as one rigid mesh;
- * - "targets": the orb and the arm's target marker, on a small skeleton.
+ * - "targets": the orb and the arm's target marker, on a small skeleton;
+ * and, when the options give a physics engine (sw_physics, sinew/ragdoll.h),
+ * two ragdoll actors of the built-in humanoid:
+ * - "powered": a powered ragdoll walking round a small circle, its hips
+ *   moved by the animation (kinematic) and every other body simulated with
+ *   motors pulling it to the walk, while impulses (random body, direction
+ *   and strength from the seed, about three a second) knock its limbs about;
+ * - "knockdown": a humanoid standing idle that is hit (alternately in the
+ *   chest from the front and from behind), falls as a limp ragdoll, settles,
+ *   picks the get-up clip by lying face up or down
+ *   (sw_showcase_humanoid_getup), moves its root to where the ragdoll lies
+ *   (sw_ragdoll_align_root) and blends from the ragdoll's pose into the clip,
+ *   stands idle again, and is hit again.
  *
  * Every actor is a skeleton with skinned meshes, a local pose, its world
  * transform (the root transform of its model matrices) and its model-space
@@ -43,6 +55,7 @@
 #define SINEW_SHOWCASE_SCENE_H
 
 #include "../mesh.h"
+#include "../ragdoll.h"
 #include "../skeleton.h"
 #include "../tools/scene.h"
 
@@ -78,6 +91,17 @@ typedef struct sw_showcase_options {
     const char* clip_names[3]; /* idle, walk, jog: exact clip names, NULL: by name */
     uint32_t seed;             /* varies the idle controller and hit noise; 0 is a seed */
     const sw_allocator* alloc; /* NULL: libc */
+    /* Physics for the ragdoll actors (not copied: the engine must outlive
+     * the scene); NULL: no ragdoll actors. The engine is expected to have a
+     * ground plane at y = 0 and gravity -Y; the scene creates its bodies and
+     * joints through the table and destroys them in sw_showcase_destroy.
+     * physics_step advances the engine by one fixed step of
+     * physics_step_size seconds (0: SW_RAGDOLL_DEFAULT_STEP), called with
+     * physics_user; required with physics (e.g. sw_ode_world_step). */
+    const sw_physics* physics;
+    sw_result (*physics_step)(void* user);
+    void* physics_user;
+    float physics_step_size;
 } sw_showcase_options;
 
 /* Transition mode of the "hit" actor's transitions and of "locomotion"'s
@@ -175,6 +199,27 @@ typedef struct sw_showcase_metrics {
     float foot_penetration_max;
     float spider_penetration_max;
     uint32_t hits;
+    /* Ragdoll actors (zero without physics). "powered": impulses applied,
+     * and its tracking error: per update the mean distance (m) between each
+     * body's joint as simulated and as animated (world), averaged over
+     * updates and at its largest. */
+    uint32_t ragdoll_impulses;
+    float ragdoll_tracking_error_mean;
+    float ragdoll_tracking_error_max;
+    /* "knockdown": knock-downs, get-ups begun (face up / down) and
+     * finished; settle time (s) from the hit until the ragdoll is still
+     * (largest and last); the largest joint-velocity jump (m/s, world)
+     * between consecutive updates from the last ragdoll frame until the
+     * blend into the get-up clip ends, and the clip's own largest jump
+     * played alone at the same updates (its noise). */
+    uint32_t knockdowns;
+    uint32_t getups_face_up;
+    uint32_t getups_face_down;
+    uint32_t getups_done;
+    float settle_time_max;
+    float settle_time_last;
+    float getup_velocity_jump_max;
+    float getup_clip_noise_max;
 } sw_showcase_metrics;
 
 /* What the toggles change, after the last update. */
@@ -197,17 +242,29 @@ typedef struct sw_showcase_status {
      * pose and the crossfaded one at the last update (0 with crossfades):
      * the inertialization offset, appearing at each hit and decaying. */
     float hit_offset;
+    /* "knockdown": what it is doing (SW_SHOWCASE_KNOCKDOWN_*; NONE without physics). */
+    uint32_t knockdown_phase;
 } sw_showcase_status;
+
+/* Phases of the "knockdown" actor (sw_showcase_status.knockdown_phase). */
+#define SW_SHOWCASE_KNOCKDOWN_NONE 0u
+#define SW_SHOWCASE_KNOCKDOWN_STANDING 1u   /* idle, animated */
+#define SW_SHOWCASE_KNOCKDOWN_FALLING 2u    /* limp ragdoll until it settles */
+#define SW_SHOWCASE_KNOCKDOWN_GETTING_UP 3u /* playing a get-up clip */
 
 typedef struct sw_showcase sw_showcase;
 
 /* Builds the scene: the built-in characters (or options->character), the
- * animators, the props and every actor's state, placed at time 0.
+ * animators, the props and every actor's state, placed at time 0; with
+ * options->physics also the ragdoll actors (always of the built-in
+ * humanoid), spawned in the engine.
  * Memory: free with sw_showcase_destroy.
  * Fails: INVALID_ARGUMENT (NULL out; a character without a skeleton or
- * without clips); NOT_FOUND (a clip named in clip_names is missing, or no
- * clip at all could be mapped; err->check says which); OUT_OF_MEMORY; any
- * failure of the builders and binders it calls, with their err. */
+ * without clips; physics without physics_step, a physics_step_size not
+ * finite or negative); NOT_FOUND (a clip named in clip_names is missing,
+ * or no clip at all could be mapped; err->check says which); OUT_OF_MEMORY;
+ * any failure of the builders and binders it calls, with their err (the
+ * ragdoll's and the physics create callbacks' results included). */
 SINEW_API sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out,
                                        sw_error* err);
 SINEW_API void sw_showcase_destroy(sw_showcase* s);
