@@ -72,6 +72,29 @@ static uint32_t sw__search_explicit(const float* times, uint32_t lo, uint32_t n,
     return lo;
 }
 
+/* sw__search_explicit over [0, n) starting from the key that evenly spaced
+ * times would give (exporters often write them): a few steps settle it,
+ * else the binary search finishes on the side left. The same answer. */
+static uint32_t sw__search_explicit_guess(const float* times, uint32_t n, float t) {
+    const float first = times[0], span = times[n - 1u] - first;
+    if (!(t > first)) return 0;
+    if (!(t < times[n - 1u])) return n - 1u;
+    const float f = (t - first) / span * (float)(n - 1u); /* in [0, n - 1] */
+    uint32_t k = f < (float)(n - 1u) ? (uint32_t)f : n - 2u;
+    if (times[k] <= t) {
+        for (uint32_t step = 0; step < SW__SAMPLE_LINEAR_STEPS; ++step) {
+            if (times[k + 1u] > t) return k; /* k + 1 < n: times[n - 1] > t */
+            ++k;
+        }
+        return sw__search_explicit(times, k, n, t);
+    }
+    for (uint32_t step = 0; step < SW__SAMPLE_LINEAR_STEPS; ++step) {
+        --k; /* k > 0: times[0] < t < times[k] */
+        if (times[k] <= t) return k;
+    }
+    return sw__search_explicit(times, 0, k, t);
+}
+
 /* Key index of time t in track tr: the largest k with key_time(k) <= t (0
  * when t precedes the first key). The same answer whether it comes from the
  * cursor, the uniform formula or a binary search, so sampling is identical
@@ -108,7 +131,7 @@ static uint32_t sw__find_key(const sw_clip* clip, const sw_clip_track* tr, float
             return sw__search_explicit(times, c, n, t);
         }
     }
-    return sw__search_explicit(times, 0, n, t);
+    return sw__search_explicit_guess(times, n, t);
 }
 
 static sw__key_pos sw__key_pos_of(const sw_clip* clip, const sw_clip_track* tr, float t,

@@ -405,6 +405,55 @@ static void test_against_naive(void** state) {
     sw_skeleton_destroy(skel, NULL);
 }
 
+/* Cold seeks on explicit key times start from the evenly spaced guess:
+ * evenly spaced times (as glTF exporters write them, with float jitter) and
+ * clustered ones (the guess far off, both directions) agree with the naive
+ * sampler at every key, between keys and at random times. */
+static void test_explicit_guess_against_naive(void** state) {
+    (void)state;
+    enum { N = 97 };
+    static float even[N], clustered[N], values[N * 3];
+    uint32_t rng = 31u;
+    for (uint32_t k = 0; k < N; ++k) {
+        even[k] = (float)k / 48.0f; /* up to DURATION, the naive sampler's clamp */
+        const float u = (float)k / (float)(N - 1);
+        clustered[k] = DURATION * (k < N / 2 ? 0.1f * u : u * u * u); /* dense, then sparse */
+        for (int c = 0; c < 3; ++c)
+            values[3 * k + (uint32_t)c] = sw_test_rand(&rng, -1.0f, 1.0f);
+    }
+    for (uint32_t k = 1; k < N; ++k)
+        if (!(clustered[k] > clustered[k - 1])) clustered[k] = clustered[k - 1] + 1e-4f;
+    const float* sets[2] = {even, clustered};
+    for (int s = 0; s < 2; ++s) {
+        const sw_clip_track_desc track = {.kind = SW_TRACK_KIND_TRANSLATION,
+                                          .joint = 1,
+                                          .keys_count = N,
+                                          .times = sets[s],
+                                          .values = values};
+        const sw_skeleton* skel = make_skeleton(JOINTS, 11u);
+        const sw_clip_desc d = {.duration = DURATION,
+                                .joints_count = JOINTS,
+                                .tracks = &track,
+                                .tracks_count = 1};
+        const sw_clip* clip = NULL;
+        assert_int_equal(sw_clip_create(&d, NULL, &clip, NULL), SW_RESULT_OK);
+        SINEW_ALIGN16 sw_xform4 pose[PACKETS];
+        for (uint32_t i = 0; i < 3u * N + 200u; ++i) {
+            float t;
+            if (i < N)
+                t = sets[s][i];
+            else if (i < 2u * N - 1u)
+                t = 0.5f * (sets[s][i - N] + sets[s][i - N + 1u]);
+            else
+                t = sw_test_rand(&rng, -0.2f, d.duration + 0.2f);
+            sample(clip, skel, t, NULL, pose, NULL);
+            check_against_naive(skel, &track, 1, false, pose, NULL, t);
+        }
+        sw_clip_destroy(clip, NULL);
+        sw_skeleton_destroy(skel, NULL);
+    }
+}
+
 /* Additive clips: untracked joints (and components) are identity, not rest. */
 static void test_additive_clip_untracked_identity(void** state) {
     (void)state;
@@ -874,6 +923,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validity_table),
         cmocka_unit_test(test_against_naive),
+        cmocka_unit_test(test_explicit_guess_against_naive),
         cmocka_unit_test(test_additive_clip_untracked_identity),
         cmocka_unit_test(test_untracked_holds_rest),
         cmocka_unit_test(test_closed_forms),
