@@ -34,6 +34,7 @@
 #include "sinew/crowd.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/compress.h"
+#include "sinew/tools/frames.h"
 
 int cli_bench(int argc, char** argv);
 
@@ -70,8 +71,8 @@ static const struct {
 #define BENCH_COUNTS 2
 static const uint32_t bench_counts[BENCH_COUNTS] = {8u, 1000u};
 
-#define BENCH_CODECS 2 /* raw, quantized */
-static const char* const bench_codec_names[BENCH_CODECS] = {"raw", "quantized"};
+#define BENCH_CODECS 3 /* raw, quantized, frames */
+static const char* const bench_codec_names[BENCH_CODECS] = {"raw", "quantized", "frames"};
 #define BENCH_PRECISION 0.001f /* compressor precision (model units): ozz's default tolerance */
 #define BENCH_SHELL 0.1f       /* error-measure vertex distance: ozz's default distance */
 
@@ -96,6 +97,7 @@ typedef struct bench_rig {
     const sw_clip* clips[BENCH_CODECS][2];
     uint64_t codec_bytes[BENCH_CODECS];
     float codec_error[BENCH_CODECS];
+    float codec_rate[BENCH_CODECS]; /* samples per second (raw: 0, keys as stored) */
     uint32_t chains[2][3]; /* start, mid, end joints of the two IK chains */
 } bench_rig;
 
@@ -189,7 +191,8 @@ static bool bench_rig_load(bench_rig* g, const char* path) {
         bench_rig_free(g);
         return false;
     }
-    /* Codecs: raw as loaded; quantized by the compressor, its error measured. */
+    /* Codecs: raw as loaded; quantized by the compressor and frames by their
+     * builder, each with its error against the raw clip measured. */
     g->codec_bytes[0] = (uint64_t)g->clips[0][0]->size + g->clips[0][1]->size;
     g->codec_error[0] = 0.0f;
     sw_compress_options opt;
@@ -208,6 +211,35 @@ static bool bench_rig_load(bench_rig* g, const char* path) {
         }
         g->codec_bytes[1] += g->clips[1][i]->size;
         if (st.error.max > g->codec_error[1]) g->codec_error[1] = st.error.max;
+        const float qrate = sw_compress_sample_rate(g->clips[0][i]);
+        if (qrate > g->codec_rate[1]) g->codec_rate[1] = qrate;
+        /* Frames: the builder's rate (the key grid, or resampled), doubled
+         * while the measured error exceeds the quantized codec's precision, so
+         * both codecs stand within ozz's tolerance where a rate up to 1000 Hz
+         * allows it; the error and rate are reported either way. */
+        sw_frames_options fopt;
+        memset(&fopt, 0, sizeof fopt);
+        fopt.shell = BENCH_SHELL;
+        sw_frames_stats fst;
+        for (;;) {
+            const sw_result fr = sw_frames_build(g->skel, g->clips[0][i], &fopt, NULL,
+                                                 &g->clips[2][i], &fst, &err);
+            if (fr != SW_RESULT_OK) {
+                cli_error("bench", "%s: frames of %s: %s (%s)", who,
+                          sw_clip_name(g->clips[0][i]), sw_result_str(fr),
+                          err.check ? err.check : "?");
+                g->clips[2][i] = NULL;
+                bench_rig_free(g);
+                return false;
+            }
+            if (fst.error.max <= BENCH_PRECISION || 2.0f * fst.rate > 1000.0f) break;
+            sw_clip_destroy(g->clips[2][i], NULL);
+            g->clips[2][i] = NULL;
+            fopt.rate = 2.0f * fst.rate;
+        }
+        g->codec_bytes[2] += g->clips[2][i]->size;
+        if (fst.error.max > g->codec_error[2]) g->codec_error[2] = fst.error.max;
+        if (fst.rate > g->codec_rate[2]) g->codec_rate[2] = fst.rate;
     }
     return true;
 }
@@ -659,8 +691,9 @@ static int bench_child(const bench_opts* o) {
                 printf("\t%s", sw_skeleton_joint_name(g.skel, g.chains[k][j]));
         printf("\n");
         for (int k = 0; k < BENCH_CODECS; ++k)
-            printf("codec\t%d\t%d\t%llu\t%.9g\n", rig_slot, k,
-                   (unsigned long long)g.codec_bytes[k], (double)g.codec_error[k]);
+            printf("codec\t%d\t%d\t%llu\t%.9g\t%.9g\n", rig_slot, k,
+                   (unsigned long long)g.codec_bytes[k], (double)g.codec_error[k],
+                   (double)g.codec_rate[k]);
         double frame_ns[BENCH_CODECS] = {0};
         for (int ci = 0; ci < BENCH_COUNTS; ++ci) {
             bench_set s;
@@ -716,6 +749,7 @@ typedef struct bench_meta {
     char chains[2][3][64];
     uint64_t codec_bytes[BENCH_CODECS];
     double codec_error[BENCH_CODECS];
+    double codec_rate[BENCH_CODECS];
 } bench_meta;
 
 typedef struct bench_results {
@@ -767,11 +801,12 @@ static bool bench_parse_child(char* text, int process, bench_results* res) {
             for (int k = 0; k < 2; ++k)
                 for (int j = 0; j < 3; ++j)
                     snprintf(m->chains[k][j], sizeof m->chains[k][j], "%s", f[7 + 3 * k + j]);
-        } else if (n == 5 && strcmp(f[0], "codec") == 0) {
+        } else if (n == 6 && strcmp(f[0], "codec") == 0) {
             const int r = atoi(f[1]), k = atoi(f[2]);
             if (r < 0 || r >= BENCH_RIGS || k < 0 || k >= BENCH_CODECS) return false;
             res->rigs[r].codec_bytes[k] = strtoull(f[3], NULL, 10);
             res->rigs[r].codec_error[k] = strtod(f[4], NULL);
+            res->rigs[r].codec_rate[k] = strtod(f[5], NULL);
         } else if (n == 6 && strcmp(f[0], "row") == 0) {
             const int r = atoi(f[1]), ci = atoi(f[2]), st = atoi(f[3]), k = atoi(f[4]);
             if (r < 0 || r >= BENCH_RIGS || ci < 0 || ci >= BENCH_COUNTS || st < 0 ||
@@ -1060,11 +1095,15 @@ static void bench_print_json(const bench_opts* o, const bench_results* res, cons
             printf("%s\n       {\"name\": \"%s\", \"bytes\": %llu, \"max_error\": ", k ? "," : "",
                    bench_codec_names[k], (unsigned long long)m->codec_bytes[k]);
             cli_json_number(stdout, m->codec_error[k]);
+            printf(", \"rate\": ");
+            cli_json_number(stdout, m->codec_rate[k]);
+            if (k > 0) {
+                printf(", \"shell\": ");
+                cli_json_number(stdout, (double)BENCH_SHELL);
+            }
             if (k == 1) {
                 printf(", \"precision\": ");
                 cli_json_number(stdout, (double)BENCH_PRECISION);
-                printf(", \"shell\": ");
-                cli_json_number(stdout, (double)BENCH_SHELL);
             }
             printf("}");
         }
@@ -1137,25 +1176,30 @@ static void bench_print_text(const bench_opts* o, const bench_results* res, cons
                m->file[0] ? " (" : "", m->file, m->file[0] ? ")" : "", m->joints, m->clips[0],
                m->clips[1], m->chains[0][0], m->chains[0][1], m->chains[0][2], m->chains[1][0],
                m->chains[1][1], m->chains[1][2]);
-        printf("  codecs: raw %llu bytes (exact); quantized %llu bytes, max error %.3g model "
-               "units (precision %g, shell %g)\n",
-               (unsigned long long)m->codec_bytes[0], (unsigned long long)m->codec_bytes[1],
-               m->codec_error[1], (double)BENCH_PRECISION, (double)BENCH_SHELL);
+        printf("  codecs (both clips; max error against raw, model units, shell %g):\n"
+               "    raw %llu bytes (exact); quantized %llu bytes at %g Hz, max error %.3g "
+               "(precision %g); frames %llu bytes at %g Hz, max error %.3g\n",
+               (double)BENCH_SHELL, (unsigned long long)m->codec_bytes[0],
+               (unsigned long long)m->codec_bytes[1], m->codec_rate[1], m->codec_error[1],
+               (double)BENCH_PRECISION, (unsigned long long)m->codec_bytes[2], m->codec_rate[2],
+               m->codec_error[2]);
         for (int ci = 0; ci < BENCH_COUNTS; ++ci) {
             const int head = bench_headline_codec(res, r, ci);
             printf("\n  %u characters (* = headline codec, the fastest full frame: %s)\n",
                    bench_counts[ci], bench_codec_names[head]);
-            printf("  %-58s %-9s %9s %9s %8s %7s %6s\n", "stage", "codec", "median", "min",
-                   "ns/joint", "ozz", "ratio");
+            printf("  %-58s %-9s %8s %9s %9s %8s %7s %6s\n", "stage", "codec", "error", "median",
+                   "min", "ns/joint", "ozz", "ratio");
             for (int st = 0; st < BENCH_STAGES; ++st) {
                 for (int k = 0; k < bench_stage_codecs(st); ++k) {
                     const bench_row row = bench_row_get(res, r, ci, st, k);
                     const double med = row.median, mn = row.min, ozz = row.ozz;
                     const bool per = bench_stages[st].per_codec;
-                    printf("%c %-58s %-9s %9.1f %9.1f %8.2f %7.0f %5.2fx\n",
+                    char error[32] = "-";
+                    if (per) snprintf(error, sizeof error, "%.3g", m->codec_error[k]);
+                    printf("%c %-58s %-9s %8s %9.1f %9.1f %8.2f %7.0f %5.2fx\n",
                            per && k == head ? '*' : ' ', bench_stages[st].label,
-                           per ? bench_codec_names[k] : "-", med, mn, med / (double)m->joints,
-                           ozz, ozz / med);
+                           per ? bench_codec_names[k] : "-", error, med, mn,
+                           med / (double)m->joints, ozz, ozz / med);
                 }
             }
         }
