@@ -1,7 +1,9 @@
 /* sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] [--rate R]
- * [--shell D]: writes a .sinew archive (skeleton, clips, meshes). With
- * --codec frames the clips are stored as frames (sinew/tools/frames.h) and
- * one line per clip reports the rate and the measured error vs the raw clip. */
+ * [--precision P] [--shell D]: writes a .sinew archive (skeleton, clips,
+ * meshes). With --codec frames the clips are stored as frames
+ * (sinew/tools/frames.h; --precision doubles the rate until the error is
+ * within P) and one line per clip reports the rate and the measured error
+ * vs the raw clip. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 
 #define CLI_CONVERT_USAGE                                                                          \
     "usage: sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] "         \
-    "[--rate R] [--shell D]"
+    "[--rate R] [--precision P] [--shell D]"
 
 /* A float option in (0, max]. */
 static bool cli_convert_positive(const char* opt, const char* s, float max, float* out) {
@@ -89,6 +91,9 @@ int cli_convert(int argc, char** argv) {
             }
         } else if (strcmp(a, "--rate") == 0) {
             if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1000.0f, &fo.rate))
+                return CLI_EXIT_USAGE;
+        } else if (strcmp(a, "--precision") == 0) {
+            if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1e30f, &fo.precision))
                 return CLI_EXIT_USAGE;
         } else if (strcmp(a, "--shell") == 0) {
             if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1e30f, &fo.shell))

@@ -222,35 +222,21 @@ static bool sw__frames_rate_ok(float r) {
     return isfinite(r) && r >= 0.0f && r <= SW__FRAMES_MAX_RATE;
 }
 
-sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
-                          const sw_frames_options* options, const sw_allocator* alloc,
-                          const sw_clip** out, sw_frames_stats* stats, sw_error* err) {
-    sw_result ar = sw__clip_builder_check(skel, clip, out, err);
-    if (ar != SW_RESULT_OK) return ar;
-    sw_frames_options o;
-    memset(&o, 0, sizeof o);
-    if (options) o = *options;
-    if (!sw__frames_rate_ok(o.rate) || !sw__frames_rate_ok(o.error_rate)) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "rates finite in [0, 1000]", 0, -1);
-    }
-    if (!isfinite(o.shell) || o.shell < 0.0f) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "shell finite >= 0", 0, -1);
-    }
+/* Builds at `rate`; measures the error into stats when given. */
+static sw_result sw__frames_build_at(const sw_skeleton* skel, const sw_clip* clip,
+                                     const sw_frames_options* o, float rate, float grid,
+                                     const sw_allocator* alloc, const sw_clip** out,
+                                     sw_frames_stats* stats, sw_error* err) {
     sw__frames_build b;
     memset(&b, 0, sizeof b);
     b.skel = skel;
     b.clip = clip;
     b.alloc = alloc;
-    const float grid = sw_frames_grid_rate(clip);
-    if (o.rate > 0.0f) {
-        b.rate = o.rate;
-    } else if (grid > 0.0f) {
-        b.rate = grid;
-    } else {
-        b.rate = sw_compress_sample_rate(clip);
-        if (b.rate > SW_FRAMES_DEFAULT_MAX_RATE) b.rate = SW_FRAMES_DEFAULT_MAX_RATE;
-    }
-    b.on_keys = grid > 0.0f && b.rate == grid;
+    b.rate = rate;
+    /* Frames hold every key exactly when the rate is a whole multiple of the
+     * keys' grid rate. */
+    const float ratio = grid > 0.0f ? rate / grid : 0.0f;
+    b.on_keys = ratio >= 1.0f && ratio == floorf(ratio);
     b.F = sw__frames_count(clip->duration, b.rate);
     if (b.F > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "frames count", 0, -1);
     b.P = skel->packets_count;
@@ -277,10 +263,10 @@ sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
         }
         stats->raw_bytes = clip->size;
         stats->frames_bytes = (*out)->size;
-        float er = o.error_rate > 0.0f ? o.error_rate : 4.0f * b.rate;
+        float er = o->error_rate > 0.0f ? o->error_rate : 4.0f * b.rate;
         if (er > SW__FRAMES_MAX_RATE) er = SW__FRAMES_MAX_RATE;
         const sw_clip_error_desc ed = {
-            .skeleton = skel, .reference = clip, .clip = *out, .shell = o.shell, .rate = er};
+            .skeleton = skel, .reference = clip, .clip = *out, .shell = o->shell, .rate = er};
         r = sw_clip_error_measure(&ed, alloc, &stats->error, err);
         if (r != SW_RESULT_OK) {
             sw_clip_destroy(*out, alloc);
@@ -290,4 +276,45 @@ sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
     sw_free(alloc, b.poses, (size_t)pose_bytes);
     sw_free(alloc, b.kind, b.P);
     return r;
+}
+
+sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
+                          const sw_frames_options* options, const sw_allocator* alloc,
+                          const sw_clip** out, sw_frames_stats* stats, sw_error* err) {
+    sw_result ar = sw__clip_builder_check(skel, clip, out, err);
+    if (ar != SW_RESULT_OK) return ar;
+    sw_frames_options o;
+    memset(&o, 0, sizeof o);
+    if (options) o = *options;
+    if (!sw__frames_rate_ok(o.rate) || !sw__frames_rate_ok(o.error_rate)) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "rates finite in [0, 1000]", 0, -1);
+    }
+    if (!isfinite(o.shell) || o.shell < 0.0f) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "shell finite >= 0", 0, -1);
+    }
+    if (!isfinite(o.precision) || o.precision < 0.0f) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "precision finite >= 0", 0, -1);
+    }
+    const float grid = sw_frames_grid_rate(clip);
+    float rate;
+    if (o.rate > 0.0f) {
+        rate = o.rate;
+    } else if (grid > 0.0f) {
+        rate = grid;
+    } else {
+        rate = sw_compress_sample_rate(clip);
+        if (rate > SW_FRAMES_DEFAULT_MAX_RATE) rate = SW_FRAMES_DEFAULT_MAX_RATE;
+    }
+    sw_frames_stats local;
+    sw_frames_stats* st = stats ? stats : (o.precision > 0.0f ? &local : NULL);
+    for (;;) {
+        sw_result r = sw__frames_build_at(skel, clip, &o, rate, grid, alloc, out, st, err);
+        if (r != SW_RESULT_OK || !(o.precision > 0.0f) || st->error.max <= o.precision ||
+            2.0f * rate > SW__FRAMES_MAX_RATE)
+            return r;
+        /* nlerp's error between frames falls about 8 times per doubling */
+        sw_clip_destroy(*out, alloc);
+        *out = NULL;
+        rate *= 2.0f;
+    }
 }

@@ -308,6 +308,17 @@ static void test_convert_frames(void** state) {
     r = run(args);
     assert_int_equal(r.code, 0);
     run_free(&r);
+    /* --precision: the rate doubles until the measured error is within it */
+    snprintf(args, sizeof args, "convert '%s' -o '%s' --codec frames --shell 3 --precision 0.1",
+             fx.path, out);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "(the keys)"));
+    e = strstr(r.out, "max error ");
+    assert_non_null(e);
+    assert_true(strtod(e + 10, NULL) <= 0.1);
+    assert_null(strstr(r.out, "frames at 120 Hz"));
+    run_free(&r);
     /* bad codec or rate: usage errors */
     snprintf(args, sizeof args, "convert '%s' -o '%s' --codec zip", fx.path, out);
     r = run(args);

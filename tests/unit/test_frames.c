@@ -494,8 +494,20 @@ static void test_robot_expressive(void** state) {
         c = build(scene.skeleton, scene.clips[i], 2.0f * st.rate, 0.1f, &s2);
         print_message("             at %g Hz: max error %.3g m, %llu bytes\n", (double)s2.rate,
                       (double)s2.error.max, (unsigned long long)s2.frames_bytes);
-        assert_false(s2.on_keys);
+        assert_true(s2.on_keys); /* 48 Hz: every 24 Hz key is a frame */
         assert_true(s2.error.max < 1e-5f || s2.error.max * 4.0f < st.error.max);
+        sw_clip_destroy(c, NULL);
+        /* A precision: the rate doubles until the error is within it. */
+        sw_frames_options po = {.shell = 0.1f, .precision = 1e-3f};
+        sw_frames_stats sp;
+        assert_int_equal(sw_frames_build(scene.skeleton, scene.clips[i], &po, NULL, &c, &sp, NULL),
+                         SW_RESULT_OK);
+        assert_true(sp.error.max <= 1e-3f);
+        assert_true(sp.on_keys);
+        assert_true(sp.rate == st.rate || sp.error.max * 1.001f < st.error.max);
+        assert_true(diff_at_frames(scene.clips[i], c, scene.skeleton) <= 1e-6);
+        print_message("             precision 1 mm: %g Hz, max error %.3g m, %llu bytes\n",
+                      (double)sp.rate, (double)sp.error.max, (unsigned long long)sp.frames_bytes);
         sw_clip_destroy(c, NULL);
     }
     print_message("RobotExpressive: 14 clips, raw %llu bytes, frames %llu bytes, max error %.3g m "

@@ -44,12 +44,16 @@ typedef struct sw_frames_options {
     float shell;      /* error metric vertex distance (model space); 0 means 1 */
     float error_rate; /* rate at which the error is measured; 0: 4 x the frame rate, at
                          most 1000 (so between frames too) */
+    float precision;  /* 0: build once at `rate`; > 0: while the measured error is larger,
+                         double the rate and build again (up to 1000 Hz; a whole
+                         multiple of the keys' grid still holds every key) */
 } sw_frames_options;
 
 typedef struct sw_frames_stats {
     float rate;                /* the frame rate used */
     uint32_t frames_count;
-    bool on_keys;              /* frames are the keys of a common grid */
+    bool on_keys;              /* every key is a frame: the rate is a whole multiple of the
+                                  keys' common grid rate */
     uint32_t constant_packets; /* stored once */
     uint32_t animated_packets; /* stored per frame */
     uint64_t raw_bytes;        /* the raw clip block */
@@ -63,8 +67,8 @@ typedef struct sw_frames_stats {
  * with alloc (NULL: libc; free with sw_clip_destroy). stats (optional) are
  * measured on the result (the error measure samples both clips).
  * Fails: INVALID_ARGUMENT (NULL arguments, a clip that is not raw or whose
- * joint count differs, a rate, shell or error rate negative, not finite or
- * above 1000); LIMIT (more than SW_CLIP_MAX_KEYS frames, block size);
+ * joint count differs, a rate, shell, error rate or precision negative or
+ * not finite, a rate above 1000); LIMIT (more than SW_CLIP_MAX_KEYS frames, block size);
  * OUT_OF_MEMORY. */
 SINEW_API sw_result sw_frames_build(const sw_skeleton* skeleton, const sw_clip* clip,
                                     const sw_frames_options* options, const sw_allocator* alloc,
