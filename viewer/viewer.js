@@ -165,6 +165,17 @@
         (t.hit_offset * 100).toFixed(1) + ' cm (largest ' + (t.hit_offset_max * 100).toFixed(1) +
         ')');
     }
+    if (s.ragdoll && s.ragdoll.physics) {
+      const r = s.ragdoll;
+      lines.push('ragdolls (ODE): knock-down ' + ['', 'standing', 'falling', 'getting up'][r.phase] +
+        ', ' + r.knockdowns + ' knock-downs, ' + r.getups_done + ' get-ups (' + r.getups_face_up +
+        ' face up, ' + r.getups_face_down + ' face down), settle ' + r.settle_time_last.toFixed(2) +
+        ' s, get-up jump ' + r.getup_velocity_jump_max.toFixed(2) + ' m/s (clip ' +
+        r.getup_clip_noise_max.toFixed(2) + ')');
+      lines.push('powered walker: ' + r.impulses + ' impulses, tracking error ' +
+        (r.tracking_error_mean * 100).toFixed(1) + ' cm (largest ' +
+        (r.tracking_error_max * 100).toFixed(1) + ')');
+    }
     lines.push('look target ' + s.look.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('reach target ' + s.ik.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('frames ' + s.frames);
