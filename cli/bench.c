@@ -11,12 +11,13 @@
  * and the quantized clip of sinew/tools/compress.h (1 mm, ozz's default
  * tolerance, with its measured error printed beside it).
  *
- * Crowd run (sinew/crowd.h on a sinew/pool.h pool): 1000 characters of each
- * rig (--quick: 64) on a grid around the viewpoint, each an animator blend
- * space of the two clips with its own blend and phase plus the two IK chains
- * in the post callback, on 1 and 2 threads, without and with LOD; reported
- * as ns per character per frame, the characters that fit in 16.7 ms, and
- * the 2-thread speedup.
+ * Crowd run (sinew/crowd.h on a sinew/pool.h pool): characters of each rig
+ * on a grid around the viewpoint, each an animator blend space of the two
+ * clips with its own blend and phase plus the two IK chains in the post
+ * callback, on 1 and 2 threads, without and with LOD. A probe crowd of 1000
+ * characters (--quick: 64, and nothing more) gives the size that should fit
+ * in 16.7 ms; a crowd of that size is then run, and its ns per character
+ * per frame gives the characters that fit; also the 2-thread speedup.
  *
  * Processes: the parent runs itself (/proc/self/exe) N times with the hidden
  * flag --child, one process after the other; a child measures every row once
@@ -489,7 +490,9 @@ static double bench_median(const double* v, int n) {
 
 /* ---- the crowd run (sinew/crowd.h on a sinew/pool.h pool) ---- */
 
-#define BENCH_CROWD_CHARACTERS 1000u
+#define BENCH_CROWD_CHARACTERS 1000u   /* the probe crowd */
+#define BENCH_CROWD_QUICK 64u             /* the probe crowd of --quick (no second run) */
+#define BENCH_CROWD_MAX_CHARACTERS 100000u /* largest crowd of the confirming run */
 #define BENCH_CROWD_SPACING 1.5f      /* metres between characters on the grid */
 #define BENCH_FRAME_NS 16.7e6         /* a 60 Hz frame */
 #define BENCH_SPEEDUP_TARGET 1.8      /* issue #9: 2 threads at least 1.8x one */
@@ -594,7 +597,7 @@ static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_b
 /* The crowd figures of one rig on `codec`: without and with LOD, on 1 and 2
  * threads; prints "crowd" lines. False on failure (reported). */
 static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick) {
-    const uint32_t chars = quick ? 64u : BENCH_CROWD_CHARACTERS;
+    const uint32_t chars = quick ? BENCH_CROWD_QUICK : BENCH_CROWD_CHARACTERS;
     const uint32_t frames = quick ? 4u : 48u; /* a multiple of the slowest LOD rate */
     const sw_clip* clips[2] = {g->clips[codec][0], g->clips[codec][1]};
     const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
@@ -623,8 +626,9 @@ static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool qu
     bench_crowd b;
     memset(&b, 0, sizeof b);
     b.rig = g;
-    b.target = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
-    b.pole = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
+    const uint32_t most = quick ? chars : BENCH_CROWD_MAX_CHARACTERS;
+    b.target = (sw_vec3*)calloc((size_t)most * 2u, sizeof(sw_vec3));
+    b.pole = (sw_vec3*)calloc((size_t)most * 2u, sizeof(sw_vec3));
     b.scratch = (sw_mat4*)aligned_alloc(16, 2u * (size_t)g->skel->joints_count * sizeof(sw_mat4));
     sw_pool* pools[2] = {NULL, NULL};
     if (r == SW_RESULT_OK && (!b.target || !b.pole || !b.scratch)) r = SW_RESULT_OUT_OF_MEMORY;
@@ -634,7 +638,7 @@ static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool qu
         /* IK targets around the rest pose's end joints (the crowd's poses vary). */
         r = bench_rig_l2m(g, sw_skeleton_rest_pose(g->skel), b.scratch, false, 0);
         uint32_t rng = 0x68E31DA4u;
-        for (uint32_t c = 0; c < chars && r == SW_RESULT_OK; ++c)
+        for (uint32_t c = 0; c < most && r == SW_RESULT_OK; ++c)
             for (uint32_t k = 0; k < 2u; ++k)
                 bench_place_target(g, b.scratch, k, &rng, &b.target[2u * c + k],
                                    &b.pole[2u * c + k]);
@@ -645,12 +649,23 @@ static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool qu
                   err.check ? err.check : "?");
     for (int lod = 0; lod < 2 && ok; ++lod) {
         for (uint32_t t = 1; t <= 2u && ok; ++t) {
+            /* A probe crowd, then (except --quick) a crowd of the size the
+             * probe says fits in a frame, whose figure is the one reported. */
             uint32_t levels[3] = {chars, 0u, 0u};
-            const double ns = bench_crowd_run(g, codec, bound, &b, chars, lod != 0,
-                                              pools[t - 1u], frames, levels);
+            uint32_t size = chars;
+            double ns = bench_crowd_run(g, codec, bound, &b, size, lod != 0, pools[t - 1u],
+                                        frames, levels);
+            if (!quick && isfinite(ns)) {
+                const double fit = floor(BENCH_FRAME_NS / ns);
+                size = fit < (double)chars                        ? chars
+                       : fit > (double)BENCH_CROWD_MAX_CHARACTERS ? BENCH_CROWD_MAX_CHARACTERS
+                                                                  : (uint32_t)fit;
+                ns = bench_crowd_run(g, codec, bound, &b, size, lod != 0, pools[t - 1u], frames,
+                                     levels);
+            }
             ok = isfinite(ns);
             if (ok)
-                printf("crowd\t%d\t%d\t%u\t%u\t%d\t%.9g\t%u\t%u\t%u\n", rig_slot, lod, t, chars,
+                printf("crowd\t%d\t%d\t%u\t%u\t%d\t%.9g\t%u\t%u\t%u\n", rig_slot, lod, t, size,
                        codec, ns, levels[0], levels[1], levels[2]);
         }
     }
@@ -760,9 +775,11 @@ typedef struct bench_results {
     /* crowd: [rig][lod][threads - 1][process] ns per character per frame */
     double crowd[BENCH_RIGS][2][2][BENCH_MAX_PROCESSES];
     int crowd_n[BENCH_RIGS][2][2];
-    uint32_t crowd_chars[BENCH_RIGS];
-    int crowd_codec[BENCH_RIGS];           /* of the last process */
-    uint32_t crowd_levels[BENCH_RIGS][3];  /* characters per LOD level, last process */
+    double crowd_size[BENCH_RIGS][2][2][BENCH_MAX_PROCESSES]; /* characters measured */
+    int crowd_codec[BENCH_RIGS];                 /* of the last process */
+    uint32_t crowd_levels[BENCH_RIGS][2][2][3];  /* characters per LOD level, last process */
+    uint32_t crowd_probe;                        /* characters of the probe crowd */
+    bool crowd_confirmed;                        /* a crowd of the fitted size was run */
 } bench_results;
 
 /* Splits a line at tabs in place; returns the number of fields (at most cap). */
@@ -826,12 +843,11 @@ static bool bench_parse_child(char* text, int process, bench_results* res) {
             if (!(ns > 0.0) || !isfinite(ns)) return false;
             int* cnt = &res->crowd_n[r][lod][t - 1];
             if (*cnt != process) return false;
+            res->crowd_size[r][lod][t - 1][*cnt] = strtod(f[4], NULL);
             res->crowd[r][lod][t - 1][(*cnt)++] = ns;
-            res->crowd_chars[r] = (uint32_t)strtoul(f[4], NULL, 10);
             res->crowd_codec[r] = k;
-            if (lod)
-                for (int l = 0; l < 3; ++l)
-                    res->crowd_levels[r][l] = (uint32_t)strtoul(f[7 + l], NULL, 10);
+            for (int l = 0; l < 3; ++l)
+                res->crowd_levels[r][lod][t - 1][l] = (uint32_t)strtoul(f[7 + l], NULL, 10);
         } else {
             return false;
         }
@@ -983,7 +999,8 @@ static double bench_crowd_speedup(const bench_results* res, int r, int lod) {
 }
 
 static void bench_print_crowd_json(const bench_results* res, int r) {
-    printf("{\"characters\": %u, \"codec\": \"%s\", \"frame_ns\": ", res->crowd_chars[r],
+    printf("{\"probe_characters\": %u, \"confirmed\": %s, \"codec\": \"%s\", \"frame_ns\": ",
+           res->crowd_probe, res->crowd_confirmed ? "true" : "false",
            bench_codec_names[res->crowd_codec[r]]);
     cli_json_number(stdout, BENCH_FRAME_NS);
     printf(", \"spacing\": ");
@@ -992,9 +1009,8 @@ static void bench_print_crowd_json(const bench_results* res, int r) {
     for (int l = 0; l < 3; ++l) {
         printf("%s{\"distance\": ", l ? ", " : "");
         cli_json_number(stdout, (double)bench_lod_levels[l].distance);
-        printf(", \"rate\": %u, \"joint_cut\": %u, \"characters\": %u}",
-               bench_lod_levels[l].rate, bench_lod_levels[l].joint_cut,
-               res->crowd_levels[r][l]);
+        printf(", \"rate\": %u, \"joint_cut\": %u}", bench_lod_levels[l].rate,
+               bench_lod_levels[l].joint_cut);
     }
     printf("],\n       \"rows\": [");
     for (int lod = 0; lod < 2; ++lod) {
@@ -1009,7 +1025,10 @@ static void bench_print_crowd_json(const bench_results* res, int r) {
             cli_json_number(stdout, bench_min(v, n));
             printf(", \"fit\": %.0f, \"processes\": ", floor(BENCH_FRAME_NS / med));
             bench_json_numbers(v, n);
-            printf("}");
+            printf(",\n          \"characters\": ");
+            bench_json_numbers(res->crowd_size[r][lod][t], n);
+            const uint32_t* lv = res->crowd_levels[r][lod][t];
+            printf(", \"per_level\": [%u, %u, %u]}", lv[0], lv[1], lv[2]);
         }
     }
     printf("],\n       \"speedup_without_lod\": ");
@@ -1022,25 +1041,29 @@ static void bench_print_crowd_json(const bench_results* res, int r) {
 }
 
 static void bench_print_crowd_text(const bench_results* res, int r) {
-    printf("\n  crowd: %u characters %g m apart around the viewpoint, codec %s, each: animator "
-           "blend space (2 samples, blend), 2 x two-bone IK, local-to-model\n",
-           res->crowd_chars[r], (double)BENCH_CROWD_SPACING,
-           bench_codec_names[res->crowd_codec[r]]);
+    printf("\n  crowd: characters %g m apart around the viewpoint, codec %s, each: animator "
+           "blend space (2 samples, blend), 2 x two-bone IK, local-to-model; a probe of %u "
+           "characters%s\n",
+           (double)BENCH_CROWD_SPACING, bench_codec_names[res->crowd_codec[r]],
+           res->crowd_probe,
+           res->crowd_confirmed ? ", then the crowd the probe says fits in 16.7 ms"
+                                : " only (--quick)");
     printf("  LOD: full to %g m, every %u frames from %g m, every %u frames with leaf joints at "
-           "rest from %g m (characters: %u, %u, %u)\n",
+           "rest from %g m\n",
            (double)bench_lod_levels[1].distance, bench_lod_levels[1].rate,
            (double)bench_lod_levels[1].distance, bench_lod_levels[2].rate,
-           (double)bench_lod_levels[2].distance, res->crowd_levels[r][0],
-           res->crowd_levels[r][1], res->crowd_levels[r][2]);
-    printf("  %-8s %-5s %9s %9s %s\n", "threads", "LOD", "median", "min",
-           "characters in 16.7 ms");
+           (double)bench_lod_levels[2].distance);
+    printf("  %-8s %-5s %10s %9s %9s %10s  %s\n", "threads", "LOD", "measured", "median", "min",
+           "fit", "per LOD level (last process)");
     for (int lod = 0; lod < 2; ++lod) {
         for (int t = 0; t < 2; ++t) {
             const double* v = res->crowd[r][lod][t];
             const int n = res->crowd_n[r][lod][t];
             const double med = bench_median(v, n);
-            printf("  %-8d %-5s %9.1f %9.1f %.0f\n", t + 1, lod ? "on" : "off", med,
-                   bench_min(v, n), floor(BENCH_FRAME_NS / med));
+            const uint32_t* lv = res->crowd_levels[r][lod][t];
+            printf("  %-8d %-5s %10.0f %9.1f %9.1f %10.0f  %u %u %u\n", t + 1, lod ? "on" : "off",
+                   bench_median(res->crowd_size[r][lod][t], n), med, bench_min(v, n),
+                   floor(BENCH_FRAME_NS / med), lv[0], lv[1], lv[2]);
         }
     }
     printf("  2 threads / 1 thread: %.2fx without LOD, %.2fx with LOD (target %.1fx)\n",
@@ -1254,6 +1277,7 @@ int cli_bench(int argc, char** argv) {
     }
     if (o.child) return bench_child(&o);
     if (o.processes == 0) o.processes = o.quick ? 2 : 5;
+    const uint32_t probe = o.quick ? BENCH_CROWD_QUICK : BENCH_CROWD_CHARACTERS;
 
     /* RobotExpressive: --asset, $SINEW_ASSETS, ../shared/assets. */
     char found[1024];
@@ -1277,6 +1301,8 @@ int cli_bench(int argc, char** argv) {
         cli_error("bench", "out of memory");
         return CLI_EXIT_FAIL;
     }
+    res->crowd_probe = probe;
+    res->crowd_confirmed = !o.quick;
     const bool bar = isatty(STDERR_FILENO) != 0;
     for (int p = 0; p < o.processes; ++p) {
         if (bar) fprintf(stderr, "\rsinew bench: process %d/%d", p + 1, o.processes);

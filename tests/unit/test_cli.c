@@ -933,13 +933,15 @@ static void check_bench_asset(const sw__json* j, int32_t a, int processes, uint3
 
 /* The crowd figures of one asset: 1 and 2 threads without and with LOD, each
  * row's median and min those of its process figures, the characters that fit
- * in 16.7 ms from the median, the speedups from the medians, every character
- * at one LOD level, the codec one of the asset's. */
+ * in 16.7 ms from the median, the speedups from the medians, the crowds
+ * measured at least the probe's size (exactly it with --quick) with every
+ * character at one LOD level, the codec one of the asset's. */
 static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
     const int32_t c = sw__json_find(j, a, "crowd");
     assert_int_equal(sw__json_type_of(j, c), SW__JSON_OBJECT);
-    const double chars = json_num(j, c, "characters");
-    assert_true(chars >= 1.0);
+    const double probe = json_num(j, c, "probe_characters");
+    const bool confirmed = json_true(j, c, "confirmed");
+    assert_true(probe >= 1.0);
     char codec[32];
     assert_true(sw__json_string(j, sw__json_find(j, c, "codec"), codec, sizeof codec, NULL));
     bool known = false;
@@ -949,11 +951,7 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
     assert_true(known);
     const double frame = json_num(j, c, "frame_ns");
     assert_true(frame == 16.7e6);
-    const int32_t levels = sw__json_find(j, c, "lod_levels");
-    double placed = 0.0;
-    for (uint32_t l = 0; l < sw__json_len(j, levels); ++l)
-        placed += json_num(j, sw__json_at(j, levels, l), "characters");
-    assert_true(placed == chars);
+    assert_int_equal(sw__json_len(j, sw__json_find(j, c, "lod_levels")), 3);
     const int32_t rows = sw__json_find(j, c, "rows");
     assert_int_equal(sw__json_len(j, rows), 4);
     double med[2][2] = {{0}};
@@ -980,6 +978,18 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
         assert_true(fit == floor(fit) && fit <= frame / m * (1.0 + 1e-7) &&
                     fit > frame / m * (1.0 - 1e-7) - 1.0);
         med[lod][(int)t - 1] = m;
+        const int32_t sizes = sw__json_find(j, row, "characters");
+        assert_int_equal(sw__json_len(j, sizes), (uint32_t)processes);
+        double size = 0.0;
+        for (int p = 0; p < processes; ++p) {
+            assert_true(sw__json_number(j, sw__json_at(j, sizes, (uint32_t)p), &size));
+            assert_true(confirmed ? size >= probe : size == probe);
+        }
+        double per_level[3], placed = 0.0;
+        assert_true(sw__json_numbers(j, sw__json_find(j, row, "per_level"), per_level, 3));
+        for (int l = 0; l < 3; ++l) placed += per_level[l];
+        assert_true(placed == size); /* the last process's crowd */
+        if (!lod) assert_true(per_level[0] == size);
     }
     assert_rel(json_num(j, c, "speedup_without_lod"), med[0][0] / med[0][1], 1e-6);
     assert_rel(json_num(j, c, "speedup_with_lod"), med[1][0] / med[1][1], 1e-6);
