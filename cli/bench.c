@@ -65,7 +65,7 @@ static const struct {
     {"blend", "blend 2 layers", false, {122.0, 365.0}},
     {"local_to_model", "local-to-model", false, {304.0, 479.0}},
     {"two_bone_ik", "two-bone IK, per solve", false, {140.0, 153.0}},
-    {"full_frame", "full frame: 2 samples, blend, l2m, 2 x (IK, partial l2m)", true,
+    {"full_frame", "full frame: 2 samples, blend, l2m, 2 x (IK, apply, partial l2m)", true,
      {1473.0, 3011.0}},
 };
 
@@ -259,6 +259,7 @@ typedef struct bench_set {
     float* weight;          /* chars: blend weight of layer b */
     sw_vec3* target;        /* chars * 2: IK targets */
     sw_vec3* pole;          /* chars * 2: IK pole points */
+    sw_ik_two_bone_rotations* solved; /* chars * 2: the per-solve row's results */
     uint32_t rng;
     sw_result failed; /* first job failure */
 } bench_set;
@@ -316,15 +317,22 @@ static sw_result bench_rig_l2m(const bench_rig* g, const sw_xform4* pose, sw_mat
     return sw_local_to_model_job_run(&job);
 }
 
-/* Two-bone IK of the rig's chain k towards `target` (pole point `pole`), written into pose. */
-static sw_result bench_rig_ik(const bench_rig* g, uint32_t k, const sw_mat4* model,
-                              sw_vec3 target, sw_vec3 pole, sw_xform4* pose) {
+/* The two-bone IK job of the rig's chain k towards `target` (pole point `pole`) on pose. */
+static sw_ik_two_bone_job bench_rig_ik_job(const bench_rig* g, uint32_t k, const sw_mat4* model,
+                                           sw_vec3 target, sw_vec3 pole, sw_xform4* pose) {
     const uint32_t* ch = g->chains[k];
     const sw_ik_two_bone_job job = {
         .skeleton = g->skel, .model = model, .model_count = g->skel->joints_count,
         .start_joint = ch[0], .mid_joint = ch[1], .end_joint = ch[2], .target = target,
         .pole_mode = SW_IK_POLE_MODE_TARGET, .pole = pole, .weight = 1.0f, .pose = pose,
         .pose_count = g->skel->packets_count};
+    return job;
+}
+
+/* Two-bone IK of the rig's chain k, solved and written into pose. */
+static sw_result bench_rig_ik(const bench_rig* g, uint32_t k, const sw_mat4* model,
+                              sw_vec3 target, sw_vec3 pole, sw_xform4* pose) {
+    const sw_ik_two_bone_job job = bench_rig_ik_job(g, k, model, target, pole, pose);
     return sw_ik_two_bone_job_run(&job);
 }
 
@@ -337,6 +345,16 @@ static void bench_l2m(bench_set* s, uint32_t c, bool subtree, uint32_t root) {
 static void bench_ik(bench_set* s, uint32_t c, uint32_t k) {
     bench_check(s, bench_rig_ik(s->rig, k, bench_model(s, c), s->target[2u * c + k],
                                 s->pole[2u * c + k], bench_pose(s, c, 2)));
+}
+
+/* The per-solve row, measured as ozz measures its IKTwoBoneJob: chain k of
+ * character c solved from its model matrices into two model-space correction
+ * rotations, not written back (the full frame writes them back). */
+static void bench_ik_solve(bench_set* s, uint32_t c, uint32_t k) {
+    const sw_ik_two_bone_job job =
+        bench_rig_ik_job(s->rig, k, bench_model(s, c), s->target[2u * c + k],
+                         s->pole[2u * c + k], bench_pose(s, c, 2));
+    bench_check(s, sw_ik_two_bone_job_solve(&job, &s->solved[2u * c + k]));
 }
 
 static float bench_advance(bench_set* s, uint32_t c, uint32_t layer, const sw_clip* clip) {
@@ -375,6 +393,7 @@ static void bench_set_free(bench_set* s) {
     free(s->weight);
     free(s->target);
     free(s->pole);
+    free(s->solved);
     memset(s, 0, sizeof *s);
 }
 
@@ -401,8 +420,9 @@ static bool bench_set_init(bench_set* s, const bench_rig* g, uint32_t chars) {
     s->weight = (float*)calloc(chars, sizeof(float));
     s->target = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
     s->pole = (sw_vec3*)calloc((size_t)chars * 2u, sizeof(sw_vec3));
+    s->solved = (sw_ik_two_bone_rotations*)calloc((size_t)chars * 2u, sizeof *s->solved);
     if (!s->pose || !s->model || !s->cursors || !s->cache || !s->time || !s->weight ||
-        !s->target || !s->pole) {
+        !s->target || !s->pole || !s->solved) {
         bench_set_free(s);
         cli_error("bench", "out of memory");
         return false;
@@ -453,8 +473,8 @@ static double bench_stage_run(bench_set* s, int stage, int codec, uint32_t frame
                 bench_l2m(s, c, false, 0);
                 break;
             case BENCH_STAGE_IK:
-                bench_ik(s, c, 0);
-                bench_ik(s, c, 1);
+                bench_ik_solve(s, c, 0);
+                bench_ik_solve(s, c, 1);
                 break;
             default: /* BENCH_STAGE_FRAME */
                 for (uint32_t i = 0; i < 2u; ++i)
