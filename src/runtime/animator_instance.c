@@ -188,98 +188,10 @@ static sw_quat sw__yaw_quat(float yaw) {
     return sw_quat_make(0.0f, sinf(0.5f * yaw), 0.0f, cosf(0.5f * yaw));
 }
 
-/* ---- one joint of a clip ----------------------------------------------------------- */
-
-static uint32_t sw__key_before(const sw_clip* c, const sw_clip_track* t, float time) {
-    uint32_t n = t->keys_count;
-    if (n < 2) return 0;
-    if (t->uniform) {
-        float f = (time - t->start) * t->rate;
-        if (!(f > 0.0f)) return 0;
-        uint32_t k = f >= (float)(n - 1u) ? n - 2u : (uint32_t)f;
-        /* float rounding: step to the key whose interval holds time */
-        while (k > 0 && sw_clip_track_key_time(c, t, k) > time)
-            --k;
-        while (k + 2u < n && sw_clip_track_key_time(c, t, k + 1u) <= time)
-            ++k;
-        return k;
-    }
-    const float* times = (const float*)(const void*)((const char*)c + t->times_offset);
-    uint32_t lo = 0, hi = n - 1u; /* times[lo] <= time < times[hi] when inside */
-    if (time <= times[0]) return 0;
-    if (time >= times[n - 1u]) return n - 2u;
-    while (hi - lo > 1u) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if (times[mid] <= time)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Value of a translation (3) or rotation (4) track at `time`. */
-static void sw__track_eval(const sw_clip* c, const sw_clip_track* t, float time, float* out) {
-    const uint32_t comps = t->components;
-    const float* v = sw_clip_track_values(c, t);
-    const bool cubic = t->interp == SW_INTERP_CUBIC;
-    const uint32_t stride = cubic ? 3u * comps : comps;
-    const uint32_t mid = cubic ? comps : 0u;
-    uint32_t n = t->keys_count;
-    float t0 = sw_clip_track_key_time(c, t, 0);
-    float tn = sw_clip_track_key_time(c, t, n - 1u);
-    if (n == 1 || time <= t0 || time >= tn) {
-        const float* src = v + (size_t)(time >= tn ? n - 1u : 0u) * stride + mid;
-        memcpy(out, src, comps * sizeof(float));
-        return;
-    }
-    uint32_t k = sw__key_before(c, t, time);
-    float ta = sw_clip_track_key_time(c, t, k), tb = sw_clip_track_key_time(c, t, k + 1u);
-    float u = (time - ta) / (tb - ta);
-    const float* a = v + (size_t)k * stride;
-    const float* b = v + (size_t)(k + 1u) * stride;
-    if (t->interp == SW_INTERP_STEP) {
-        memcpy(out, a, comps * sizeof(float));
-        return;
-    }
-    if (cubic) {
-        float d = tb - ta, u2 = u * u, u3 = u2 * u;
-        float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h10 = u3 - 2.0f * u2 + u;
-        float h01 = -2.0f * u3 + 3.0f * u2, h11 = u3 - u2;
-        for (uint32_t i = 0; i < comps; ++i) {
-            out[i] = h00 * a[comps + i] + h10 * d * a[2u * comps + i] + h01 * b[comps + i] +
-                     h11 * d * b[i];
-        }
-        if (comps == 4) {
-            sw_quat q = sw_quat_normalize(sw_quat_make(out[0], out[1], out[2], out[3]));
-            out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-        }
-        return;
-    }
-    if (comps == 4) {
-        sw_quat q = sw_quat_slerp(sw_quat_make(a[0], a[1], a[2], a[3]),
-                                  sw_quat_make(b[0], b[1], b[2], b[3]), u);
-        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
-        return;
-    }
-    for (uint32_t i = 0; i < comps; ++i)
-        out[i] = a[i] + (b[i] - a[i]) * u;
-}
-
-/* Ground transform of the root joint of `clip` at `time`. */
+/* Ground transform of the root joint of `clip` at `time` (any codec: the
+ * joint as the sampling job gives it). */
 static sw__ground sw__root_ground(const sw_animator_bound* b, const sw_clip* c, float time) {
-    sw_xform local = sw_pose_get(sw_skeleton_rest_pose(b->skeleton), b->root_joint);
-    const uint32_t* tr = sw_clip_joint_tracks(c, b->root_joint);
-    const sw_clip_track* tracks = sw_clip_tracks(c);
-    float v[4];
-    if (tr[0] != SW_CLIP_NO_TRACK) {
-        sw__track_eval(c, &tracks[tr[0]], time, v);
-        local.t = sw_vec3_make(v[0], v[1], v[2]);
-    }
-    if (tr[1] != SW_CLIP_NO_TRACK) {
-        sw__track_eval(c, &tracks[tr[1]], time, v);
-        local.r = sw_quat_make(v[0], v[1], v[2], v[3]);
-    }
+    sw_xform local = sw__clip_sample_joint(c, b->skeleton, b->root_joint, time);
     sw_xform m = sw_xform_mul(b->root_parent, local);
     sw__ground g = {m.t.x, m.t.z, sw__twist_yaw(m.r)};
     return g;

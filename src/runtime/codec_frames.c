@@ -235,3 +235,28 @@ void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
 void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out) {
     sw__codec_frames_sample_with(clip, t, out, NULL);
 }
+
+sw_xform sw__codec_frames_sample_joint(const sw_clip* clip, uint32_t joint, float t,
+                                       const sw__soa_ops* ops) {
+    const sw_frames_header* h = sw_clip_frames_header(clip);
+    const uint8_t* base = (const uint8_t*)h;
+    const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
+    const uint32_t p = joint >> 2;
+    uint32_t r = 0;
+    while (r + 1u < h->runs_count && runs[r + 1u].first <= p)
+        ++r;
+    const uint32_t src = runs[r].source + (p - runs[r].first);
+    sw_xform4 x;
+    if (runs[r].kind == SW_FRAMES_RUN_ANIMATED) {
+        /* the job's two frames and kernel, on this packet alone */
+        const uint32_t A = h->animated_count;
+        const sw__frames_pos pos = sw__frames_locate(h->frames_count, h->rate, clip->duration, t);
+        const sw_xform4* f0 =
+            (const sw_xform4*)(const void*)(base + h->frames_offset) + (size_t)pos.i * A + src;
+        if (!ops) ops = sw__soa_best();
+        ops->interp(f0, f0 + A, pos.u, &x, 1u);
+    } else {
+        x = ((const sw_xform4*)(const void*)(base + h->constants_offset))[src];
+    }
+    return sw_xform4_get(&x, joint & 3u);
+}

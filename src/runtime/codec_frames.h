@@ -34,4 +34,10 @@ void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
                                   const sw__soa_ops* ops);
 void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out);
 
+/* Joint `joint` of what sw__codec_frames_sample_with writes at t (the
+ * packet's two frames through ops->interp, or its constant packet), bit for
+ * bit, reading one packet per frame (backs sw__clip_sample_joint). */
+sw_xform sw__codec_frames_sample_joint(const sw_clip* clip, uint32_t joint, float t,
+                                       const sw__soa_ops* ops);
+
 #endif

@@ -684,3 +684,65 @@ void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, fl
                                 sw_xform4* out) {
     sw__codec_quantized_sample_with(clip, skel, t, out, true);
 }
+
+sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,
+                                          uint32_t joint, float t) {
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
+    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
+    const float* constants = (const float*)(const void*)(base + h->constants_offset);
+    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
+    sw_xform x = sw_pose_get(sw_skeleton_rest_pose(skel), joint);
+    if (additive) x = sw_xform_identity();
+    /* translation, rotation, scale: 4 floats each (the fourth of t and s unused) */
+    float v[3][4] = {
+        {x.t.x, x.t.y, x.t.z, 0.0f}, {x.r.x, x.r.y, x.r.z, x.r.w}, {x.s.x, x.s.y, x.s.z, 0.0f}};
+    uint32_t want[3], last = 0;
+    bool animated = false;
+    for (uint32_t k = 0; k < 3u; ++k) {
+        const uint32_t s = slots[3u * joint + k];
+        want[k] = SW_CODEC_SLOT_DEFAULT;
+        if (s == SW_CODEC_SLOT_DEFAULT) continue;
+        if (s & SW_CODEC_SLOT_CONSTANT) {
+            memcpy(v[k], constants + 4u * (size_t)(s & ~SW_CODEC_SLOT_CONSTANT),
+                   sizeof(float) * (k == 1u ? 4u : 3u));
+            continue;
+        }
+        want[k] = s;
+        last = s > last ? s : last;
+        animated = true;
+    }
+    if (animated) {
+        /* Track data in a segment is variable-length and in track order: the
+         * headers of the tracks before this joint's are parsed (no key is
+         * decoded) to find where its keys start; its own keys are decoded
+         * with the scalar decoder's operations (the SSE2 path gives the same
+         * bits). */
+        const sw__codec_pos pos = sw__codec_pos_of(h, t);
+        const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+        const uint8_t* d = base + offs[pos.segment];
+        const uint8_t* hd = d + 4;
+        const uint8_t* bits = hd + sw__codec_le32(d);
+        uint64_t at = 0;
+        for (uint32_t a = 0; a <= last; ++a) {
+            sw__codec_seg_track ts;
+            const uint8_t* next = sw__codec_parse_header(&tracks[a], hd, &ts);
+            for (uint32_t k = 0; k < 3u; ++k) {
+                if (want[k] != a) continue;
+                sw__codec_parse(&tracks[a], hd, &ts);
+                float u, ka[3], kb[3];
+                uint32_t da, db;
+                const uint32_t j = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
+                sw__codec_keys2(bits, at, j, &ts, ka, kb, &da, &db);
+                sw__codec_interp(ka, kb, u, k == 1u, da, db, v[k]);
+            }
+            at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
+            hd = next;
+        }
+    }
+    x.t = sw_vec3_make(v[0][0], v[0][1], v[0][2]);
+    x.r = sw_quat_make(v[1][0], v[1][1], v[1][2], v[1][3]);
+    x.s = sw_vec3_make(v[2][0], v[2][1], v[2][2]);
+    return x;
+}

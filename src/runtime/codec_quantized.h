@@ -309,6 +309,11 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
                                 sw_xform4* out);
 
+/* Joint `joint` of what sw__codec_quantized_sample writes at t, bit for bit,
+ * decoding only that joint's tracks (backs sw__clip_sample_joint). */
+sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,
+                                          uint32_t joint, float t);
+
 /* The decoder's arithmetic over a batch of tracks: per track and component
  * the range (min, extent, lo8, hi8 - lo8, 1 / (2^b - 1)) and the two keys'
  * quantized values, the fraction u, and whether it is a rotation (then the

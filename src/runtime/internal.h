@@ -85,6 +85,22 @@ sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job,
                                           const sw__soa_ops* ops);
 sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
 
+/* Local transform of one joint of a loaded clip at `time` (clamped to
+ * [0, duration], NaN as 0), bit for bit what the sampling job writes for that
+ * joint, without sampling the others: raw clips evaluate the joint's tracks
+ * (cursor-free key search), quantized clips decode only the joint's tracks
+ * (walking the headers of the tracks before them in the segment), frames
+ * clips interpolate the joint's packet with ops->interp (NULL:
+ * sw__soa_best(), the job's path). Untracked channels: the skeleton's rest
+ * value (identity for additive clips; the build skeleton's, baked in, for
+ * frames clips). The clip must be loaded (validated) with joint < its joint
+ * count and skel's; float tracks are not sampled. No allocation; the root
+ * motion of the animator uses it. */
+sw_xform sw__clip_sample_joint_with(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
+                                    float time, const sw__soa_ops* ops);
+sw_xform sw__clip_sample_joint(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
+                               float time);
+
 /* True when [a, a + an) and [b, b + bn) share a byte. */
 static inline bool sw__overlaps(const void* a, size_t an, const void* b, size_t bn) {
     const char* pa = (const char*)a;

@@ -230,6 +230,34 @@ static const sw_xform4 sw__sample_identity = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0,
                                               {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
                                               {1, 1, 1, 1}};
 
+/* Writes the tracked channels of raw joint `joint` at t into lane `lane` of
+ * o (untracked channels keep what o holds). */
+static inline void sw__sample_raw_lane(const sw_clip* clip, uint32_t joint, float t,
+                                       uint32_t* cursors, bool cache_valid, sw_xform4* o,
+                                       uint32_t lane) {
+    const uint32_t* jt = sw_clip_joint_tracks(clip, joint);
+    float v[4];
+    if (jt[0] != SW_CLIP_NO_TRACK) {
+        sw__sample_track(clip, jt[0], t, cursors, cache_valid, v);
+        o->tx[lane] = v[0];
+        o->ty[lane] = v[1];
+        o->tz[lane] = v[2];
+    }
+    if (jt[1] != SW_CLIP_NO_TRACK) {
+        sw__sample_track(clip, jt[1], t, cursors, cache_valid, v);
+        o->rx[lane] = v[0];
+        o->ry[lane] = v[1];
+        o->rz[lane] = v[2];
+        o->rw[lane] = v[3];
+    }
+    if (jt[2] != SW_CLIP_NO_TRACK) {
+        sw__sample_track(clip, jt[2], t, cursors, cache_valid, v);
+        o->sx[lane] = v[0];
+        o->sy[lane] = v[1];
+        o->sz[lane] = v[2];
+    }
+}
+
 /* Each packet starts as the rest packet (identity for additive clips; the
  * skeleton's padding lanes are identity), then each track writes its lanes. */
 static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors, bool cache_valid) {
@@ -243,32 +271,38 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
         sw_xform4* o = &job->out[p];
         *o = additive ? sw__sample_identity : rest[p];
         const uint32_t lanes = joints - 4u * p < 4u ? joints - 4u * p : 4u;
-        for (uint32_t lane = 0; lane < lanes; ++lane) {
-            const uint32_t* jt = sw_clip_joint_tracks(clip, p * 4u + lane);
-            float v[4];
-            if (jt[0] != SW_CLIP_NO_TRACK) {
-                sw__sample_track(clip, jt[0], t, cursors, cache_valid, v);
-                o->tx[lane] = v[0];
-                o->ty[lane] = v[1];
-                o->tz[lane] = v[2];
-            }
-            if (jt[1] != SW_CLIP_NO_TRACK) {
-                sw__sample_track(clip, jt[1], t, cursors, cache_valid, v);
-                o->rx[lane] = v[0];
-                o->ry[lane] = v[1];
-                o->rz[lane] = v[2];
-                o->rw[lane] = v[3];
-            }
-            if (jt[2] != SW_CLIP_NO_TRACK) {
-                sw__sample_track(clip, jt[2], t, cursors, cache_valid, v);
-                o->sx[lane] = v[0];
-                o->sy[lane] = v[1];
-                o->sz[lane] = v[2];
-            }
-        }
+        for (uint32_t lane = 0; lane < lanes; ++lane)
+            sw__sample_raw_lane(clip, p * 4u + lane, t, cursors, cache_valid, o, lane);
     }
 
     sw__sample_floats(job, t, cursors, cache_valid);
+}
+
+sw_xform sw__clip_sample_joint_with(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
+                                    float time, const sw__soa_ops* ops) {
+    float t = time;
+    if (!(t > 0.0f)) t = 0.0f;
+    if (t > clip->duration) t = clip->duration;
+    switch ((sw_clip_codec)clip->codec) {
+    case SW_CLIP_CODEC_QUANTIZED:
+        return sw__codec_quantized_sample_joint(clip, skel, joint, t);
+    case SW_CLIP_CODEC_FRAMES:
+        return sw__codec_frames_sample_joint(clip, joint, t, ops);
+    case SW_CLIP_CODEC_RAW:
+    case SW_CLIP_CODEC_NONE:
+    default: {
+        /* the job's packet start and track evaluation, on one lane */
+        const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
+        sw_xform4 o = additive ? sw__sample_identity : sw_skeleton_rest_pose(skel)[joint >> 2];
+        sw__sample_raw_lane(clip, joint, t, NULL, false, &o, joint & 3u);
+        return sw_xform4_get(&o, joint & 3u);
+    }
+    }
+}
+
+sw_xform sw__clip_sample_joint(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
+                               float time) {
+    return sw__clip_sample_joint_with(clip, skel, joint, time, NULL);
 }
 
 sw_result sw_sample_job_run(const sw_sample_job* job) {
