@@ -88,6 +88,30 @@ const char* cli_format_name(sw_asset_format f) {
     }
 }
 
+const char* cli_codec_name(const sw_clip* c) {
+    switch ((sw_clip_codec)c->codec) {
+    case SW_CLIP_CODEC_RAW:
+        return "raw";
+    case SW_CLIP_CODEC_QUANTIZED:
+        return "quantized";
+    case SW_CLIP_CODEC_FRAMES:
+        return "frames";
+    case SW_CLIP_CODEC_NONE:
+    default:
+        return "none";
+    }
+}
+
+bool cli_refuse_non_raw(const char* verb, const char* file, uint32_t index, const sw_clip* c) {
+    if (c->codec == SW_CLIP_CODEC_RAW) return false;
+    cli_error(verb,
+              "%s: clip %u (%s) is stored with the %s codec%s; %s works on raw clips: give it "
+              "the source file, or an archive from import or from convert without --codec",
+              file, index, sw_clip_name(c), cli_codec_name(c),
+              c->codec == SW_CLIP_CODEC_QUANTIZED ? " (already compressed)" : "", verb);
+    return true;
+}
+
 int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a) {
     const char* s = argv[*i];
     const char* next = *i + 1 < argc ? argv[*i + 1] : NULL;

@@ -63,5 +63,11 @@ void cli_json_string(FILE* f, const char* s);
 void cli_json_number(FILE* f, double v);
 
 const char* cli_format_name(sw_asset_format f);
+/* The clip's codec as a word: "raw", "quantized", "frames" ("none" otherwise). */
+const char* cli_codec_name(const sw_clip* c);
+/* For verbs that rebuild clips from their raw keys (compress, mirror,
+ * convert --codec frames): when clip `index` of `file` is not raw, prints one
+ * line naming its codec and returns true. */
+bool cli_refuse_non_raw(const char* verb, const char* file, uint32_t index, const sw_clip* c);
 
 #endif

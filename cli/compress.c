@@ -186,9 +186,7 @@ int cli_compress(int argc, char** argv) {
     for (uint32_t c = 0; c < n && rc == CLI_EXIT_OK; ++c) {
         const sw_clip* clip = asset.clips[c];
         if (bar) cli__progress(c, n, sw_clip_name(clip));
-        if (clip->codec != SW_CLIP_CODEC_RAW) {
-            cli_error("compress", "%s: clip %u (%s) is already compressed", in, c,
-                      sw_clip_name(clip));
+        if (cli_refuse_non_raw("compress", in, c, clip)) {
             rc = CLI_EXIT_FAIL;
             break;
         }

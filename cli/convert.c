@@ -33,10 +33,7 @@ static bool cli_convert_frames(const char* in, const sw_asset* asset,
                                const sw_frames_options* o, const sw_clip** frames) {
     for (uint32_t c = 0; c < asset->clips_count; ++c) {
         const sw_clip* clip = asset->clips[c];
-        if (clip->codec != SW_CLIP_CODEC_RAW) {
-            cli_error("convert", "%s: clip %u (%s) is not raw", in, c, sw_clip_name(clip));
-            return false;
-        }
+        if (cli_refuse_non_raw("convert", in, c, clip)) return false;
         sw_frames_stats st;
         sw_error err;
         memset(&err, 0, sizeof err);

@@ -14,20 +14,6 @@ static uint64_t info_keys(const sw_clip* c) {
     return keys;
 }
 
-static const char* info_codec(const sw_clip* c) {
-    switch ((sw_clip_codec)c->codec) {
-    case SW_CLIP_CODEC_RAW:
-        return "raw";
-    case SW_CLIP_CODEC_QUANTIZED:
-        return "quantized";
-    case SW_CLIP_CODEC_FRAMES:
-        return "frames";
-    case SW_CLIP_CODEC_NONE:
-    default:
-        return "none";
-    }
-}
-
 static void info_text(const char* path, const sw_asset* a) {
     const sw_skeleton* s = a->skeleton;
     const int16_t* parents = sw_skeleton_parents(s);
@@ -47,7 +33,7 @@ static void info_text(const char* path, const sw_asset* a) {
         printf("  [%u] \"%s\": %.6g s, %u tracks (%u float), %llu keys, %u events, %u bytes, "
                "codec %s\n",
                i, sw_clip_name(c), (double)c->duration, c->tracks_count, c->float_tracks_count,
-               (unsigned long long)info_keys(c), c->events_count, c->size, info_codec(c));
+               (unsigned long long)info_keys(c), c->events_count, c->size, cli_codec_name(c));
     }
     printf("meshes: %u\n", a->meshes_count);
     for (uint32_t i = 0; i < a->meshes_count; ++i) {
@@ -84,7 +70,7 @@ static void info_json(const char* path, const sw_asset* a) {
         printf(", \"tracks\": %u, \"float_tracks\": %u, \"keys\": %llu, \"events\": %u, "
                "\"bytes\": %u, \"codec\": \"%s\"}",
                c->tracks_count, c->float_tracks_count, (unsigned long long)info_keys(c),
-               c->events_count, c->size, info_codec(c));
+               c->events_count, c->size, cli_codec_name(c));
     }
     printf("],\n \"meshes\": [");
     for (uint32_t i = 0; i < a->meshes_count; ++i) {

@@ -123,6 +123,14 @@ int cli_mirror(int argc, char** argv) {
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("mirror", in, &asset);
+    for (uint32_t c = 0; c < asset.clips_count; ++c) {
+        if (cli_refuse_non_raw("mirror", in, c, asset.clips[c])) {
+            sw_asset_free(&asset);
+            for (uint32_t p = 0; p < pairs_count; ++p)
+                free(pair_text[p]);
+            return CLI_EXIT_FAIL;
+        }
+    }
     md.skeleton = asset.skeleton;
     md.pairs = pairs;
     md.pairs_count = pairs_count;

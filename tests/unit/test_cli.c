@@ -308,6 +308,21 @@ static void test_convert_frames(void** state) {
     r = run(args);
     assert_int_equal(r.code, 0);
     run_free(&r);
+    /* verbs that rebuild clips from raw keys refuse a frames clip, naming
+     * its codec, and write nothing */
+    const char* const rebuild[] = {"compress", "mirror"};
+    for (int v = 0; v < 2; ++v) {
+        char target[512];
+        snprintf(target, sizeof target, "%s/refused_%s.sinew", g_dir, rebuild[v]);
+        snprintf(args, sizeof args, "%s '%s' -o '%s'", rebuild[v], out, target);
+        r = run(args);
+        assert_int_equal(r.code, 1);
+        assert_int_equal(count_lines(r.err), 1);
+        assert_non_null(strstr(r.err, "is stored with the frames codec;"));
+        assert_non_null(strstr(r.err, "works on raw clips"));
+        assert_null(fopen(target, "rb"));
+        run_free(&r);
+    }
     /* --precision: the rate doubles until the measured error is within it */
     snprintf(args, sizeof args, "convert '%s' -o '%s' --codec frames --shell 3 --precision 0.1",
              fx.path, out);

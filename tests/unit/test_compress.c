@@ -6,6 +6,7 @@
  * figures against ACL's, RobotExpressive's clips at 0.1 mm, argument
  * checks. */
 #define _POSIX_C_SOURCE 200809L
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -867,6 +868,20 @@ static void test_cli(void** state) {
     print_message("sinew sample: joint positions within %.5f of the raw clip (reported %.5f)\n",
                   worst, max_error);
     assert_true(worst <= max_error);
+    /* compressing the compressed archive again fails, naming the codec */
+    char again[64];
+    snprintf(again, sizeof again, "%s.again", out);
+    snprintf(cmd, sizeof cmd, "'%s' compress '%s' -o '%s' 2>&1", cli, out, again);
+    FILE* p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[1024] = "";
+    assert_non_null(fgets(line, sizeof line, p));
+    const int status = pclose(p);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    assert_non_null(strstr(line, "is stored with the quantized codec (already compressed);"));
+    FILE* written = fopen(again, "rb");
+    if (written) fclose(written);
+    assert_null(written);
     remove(out);
 }
 

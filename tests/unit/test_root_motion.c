@@ -14,6 +14,7 @@
 #include "sinew/tools/compress.h"
 #include "sinew/tools/frames.h"
 #include "sinew/tools/gltf.h"
+#include "sinew/tools/mirror_bake.h"
 
 enum { CODEC_RAW, CODEC_QUANTIZED, CODEC_FRAMES, CODECS };
 static const char* const k_codec_names[CODECS] = {"raw", "quantized", "frames"};
@@ -211,6 +212,48 @@ static void test_joint_humanoid(void** state) {
         free_copies(copies);
     }
     print_message("humanoid: %u joint samples bit for bit equal to the job's\n", compared);
+    sw_scene_free(&sc, NULL);
+}
+
+/* The tools that rebuild clips from raw keys refuse quantized and frames
+ * clips with INVALID_ARGUMENT and the check "raw clip", writing nothing. */
+static void test_tools_refuse_codec_clips(void** state) {
+    (void)state;
+    sw_scene sc;
+    sw_error err;
+    assert_int_equal(sw_showcase_humanoid(NULL, &sc, NULL, &err), SW_RESULT_OK);
+    const sw_clip* copies[CODECS];
+    make_copies(sc.skeleton, sc.clips[1], 0.1f, copies);
+    sw_mirror_desc md = {.skeleton = sc.skeleton};
+    const sw_mirror* mirror = NULL;
+    assert_int_equal(sw_mirror_create(&md, NULL, &mirror, &err), SW_RESULT_OK);
+    for (uint32_t k = CODEC_QUANTIZED; k < CODECS; ++k) {
+        const sw_clip* out = NULL;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(sw_compress_clip(sc.skeleton, copies[k], NULL, NULL, &out, NULL, &err),
+                         SW_RESULT_INVALID_ARGUMENT);
+        assert_string_equal(err.check, "raw clip");
+        assert_null(out);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(sw_frames_build(sc.skeleton, copies[k], NULL, NULL, &out, NULL, &err),
+                         SW_RESULT_INVALID_ARGUMENT);
+        assert_string_equal(err.check, "raw clip");
+        assert_null(out);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(
+            sw_mirror_bake_clip(sc.skeleton, mirror, copies[k], NULL, NULL, &out, &err),
+            SW_RESULT_INVALID_ARGUMENT);
+        assert_string_equal(err.check, "raw clip");
+        assert_null(out);
+    }
+    /* the raw clip itself is accepted by all three */
+    const sw_clip* out = NULL;
+    assert_int_equal(
+        sw_mirror_bake_clip(sc.skeleton, mirror, copies[CODEC_RAW], NULL, NULL, &out, &err),
+        SW_RESULT_OK);
+    sw_clip_destroy(out, NULL);
+    sw_mirror_destroy(mirror, NULL);
+    free_copies(copies);
     sw_scene_free(&sc, NULL);
 }
 
@@ -449,7 +492,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_joint_additive),    cmocka_unit_test(test_joint_humanoid),
         cmocka_unit_test(test_joint_robot),       cmocka_unit_test(test_root_motion_humanoid),
-        cmocka_unit_test(test_root_motion_robot),
+        cmocka_unit_test(test_root_motion_robot), cmocka_unit_test(test_tools_refuse_codec_clips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
