@@ -419,13 +419,40 @@ static inline void sw__codec_rebuild4(__m128 wacc, const uint32_t to[4], uint32_
 }
 #endif
 
-void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, bool simd) {
+/* The arrays of a loaded quantized clip's payload. */
+typedef struct sw__codec_view {
+    const sw_codec_header* h;
+    const uint32_t* slots;
+    const sw_codec_track* tracks;
+    const float* constants;
+} sw__codec_view;
+
+static inline sw__codec_view sw__codec_view_of(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint8_t* base = (const uint8_t*)h;
-    const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
-    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
-    const float* constants = (const float*)(const void*)(base + h->constants_offset);
+    sw__codec_view v = {h, (const uint32_t*)(const void*)(base + h->slots_offset),
+                        (const sw_codec_track*)(const void*)(base + h->tracks_offset),
+                        (const float*)(const void*)(base + h->constants_offset)};
+    return v;
+}
+
+/* The track headers of segment `seg` (returned) and its key bits (*bits). */
+static inline const uint8_t* sw__codec_segment(const sw_codec_header* h, uint32_t seg,
+                                               const uint8_t** bits) {
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+    const uint8_t* d = base + offs[seg];
+    *bits = d + 4 + sw__codec_le32(d);
+    return d + 4;
+}
+
+void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, bool simd) {
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const sw_codec_header* h = pl.h;
+    const uint32_t* slots = pl.slots;
+    const sw_codec_track* tracks = pl.tracks;
+    const float* constants = pl.constants;
     const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
     const uint32_t joints = skel->joints_count;
 
@@ -479,10 +506,8 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
      * straight into the batch (no per-track parameter record), and the
      * results are scattered by float index into the SoA pose. */
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
-    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
-    const uint8_t* d = base + offs[pos.segment];
-    const uint8_t* hd = d + 4;
-    const uint8_t* bits = hd + sw__codec_le32(d);
+    const uint8_t* bits;
+    const uint8_t* hd = sw__codec_segment(h, pos.segment, &bits);
     float* of = (float*)(void*)out;
     uint64_t at = 0;
     sw__codec_batch batch;
@@ -687,11 +712,7 @@ void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, fl
 
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,
                                           uint32_t joint, float t) {
-    const sw_codec_header* h = sw_clip_codec_header(clip);
-    const uint8_t* base = (const uint8_t*)h;
-    const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
-    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
-    const float* constants = (const float*)(const void*)(base + h->constants_offset);
+    const sw__codec_view pl = sw__codec_view_of(clip);
     const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
     sw_xform x = sw_pose_get(sw_skeleton_rest_pose(skel), joint);
     if (additive) x = sw_xform_identity();
@@ -701,11 +722,11 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
     uint32_t want[3], last = 0;
     bool animated = false;
     for (uint32_t k = 0; k < 3u; ++k) {
-        const uint32_t s = slots[3u * joint + k];
+        const uint32_t s = pl.slots[3u * joint + k];
         want[k] = SW_CODEC_SLOT_DEFAULT;
         if (s == SW_CODEC_SLOT_DEFAULT) continue;
         if (s & SW_CODEC_SLOT_CONSTANT) {
-            memcpy(v[k], constants + 4u * (size_t)(s & ~SW_CODEC_SLOT_CONSTANT),
+            memcpy(v[k], pl.constants + 4u * (size_t)(s & ~SW_CODEC_SLOT_CONSTANT),
                    sizeof(float) * (k == 1u ? 4u : 3u));
             continue;
         }
@@ -719,18 +740,16 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
          * decoded) to find where its keys start; its own keys are decoded
          * with the scalar decoder's operations (the SSE2 path gives the same
          * bits). */
-        const sw__codec_pos pos = sw__codec_pos_of(h, t);
-        const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
-        const uint8_t* d = base + offs[pos.segment];
-        const uint8_t* hd = d + 4;
-        const uint8_t* bits = hd + sw__codec_le32(d);
+        const sw__codec_pos pos = sw__codec_pos_of(pl.h, t);
+        const uint8_t* bits;
+        const uint8_t* hd = sw__codec_segment(pl.h, pos.segment, &bits);
         uint64_t at = 0;
         for (uint32_t a = 0; a <= last; ++a) {
             sw__codec_seg_track ts;
-            const uint8_t* next = sw__codec_parse_header(&tracks[a], hd, &ts);
+            const uint8_t* next = sw__codec_parse_header(&pl.tracks[a], hd, &ts);
             for (uint32_t k = 0; k < 3u; ++k) {
                 if (want[k] != a) continue;
-                sw__codec_parse(&tracks[a], hd, &ts);
+                sw__codec_parse(&pl.tracks[a], hd, &ts);
                 float u, ka[3], kb[3];
                 uint32_t da, db;
                 const uint32_t j = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
