@@ -53,7 +53,7 @@ extern "C" {
 #define SW_ODE_MAX_CONTACTS 4        /* contact points per colliding pair */
 #define SW_ODE_MOTOR_STEPS 2.0f      /* motor closes its rotation error over this many steps */
 #define SW_ODE_DEFAULT_FRICTION 1.0f /* Coulomb coefficient */
-#define SW_ODE_JOINT_FRICTION 0.03f  /* joint friction: motor braking torque over max_torque */
+#define SW_ODE_JOINT_FRICTION 0.015f  /* joint friction: motor braking torque over max_torque */
 #define SW_ODE_STOP_ERP 0.4f         /* fraction of a limit violation corrected per step */
 #define SW_ODE_DEFAULT_CAPACITY 64u  /* bodies and joints */
 

@@ -440,8 +440,13 @@ static void sw__ode_update_joint(sw_ode_world* w, sw__ode_joint* j) {
     if (powered) {
         const sw_quat want = sw_quat_mul(rp, j->goal.target);
         const sw_vec3 err = sw__rotvec(sw_quat_mul(want, sw_quat_conjugate(rc)));
+        /* The goal is the rotation at the end of this step, moving at
+         * target_velocity: feed that velocity forward and close the error
+         * left against where the goal is now (err - step x velocity), so the
+         * body neither lags nor leads the goal by a step's motion. */
+        const sw_vec3 lag = sw_vec3_sub(err, sw_vec3_scale(j->goal.target_velocity, w->step));
         vel = sw_vec3_add(j->goal.target_velocity,
-                          sw_vec3_scale(err, 1.0f / (SW_ODE_MOTOR_STEPS * w->step)));
+                          sw_vec3_scale(lag, 1.0f / (SW_ODE_MOTOR_STEPS * w->step)));
     }
     dJointSetAMotorParam(j->motor, dParamVel, vel.x);
     dJointSetAMotorParam(j->motor, dParamVel2, vel.y);

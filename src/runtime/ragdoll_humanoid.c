@@ -8,8 +8,18 @@
 
 #define SW__PI 3.14159265358979f
 #define SW__GRAVITY 9.81f
-/* Motors hold this many times the gravity torque of what they carry. */
+/* Motors hold this many times the gravity torque of what they carry... */
 #define SW__TORQUE_MARGIN 6.0f
+/* ...plus the torque that turns what they carry (its inertia about the
+ * joint) at this angular acceleration (rad/s^2): a gravity torque alone
+ * grows with size like m L, the torque that follows an animation like
+ * m L^2, so a large character (RobotExpressive) would lag its walk. */
+#define SW__MOTOR_ACCEL 100.0f
+/* A shin capsule's lowest point stays at least this fraction of its bone
+ * above the rest pose's lowest joint (the ground under the feet), so that
+ * a foot on the ground keeps its shin off it: rigs whose foot joint sits at
+ * the sole (RobotExpressive) get shins that stop short of the foot joint. */
+#define SW__SHIN_CLEARANCE 0.1f
 #define SW__MIN_BONE 1e-4f
 
 static const char* const sw__part_names[SW_RAGDOLL_PART_COUNT] = {
@@ -188,6 +198,12 @@ sw_result sw_ragdoll_desc_humanoid(const sw_skeleton* skeleton,
     if (!(width > SW__MIN_BONE))
         return sw__fail(err, SW_RESULT_BAD_DATA, "bone length > 0", 0, SW_RAGDOLL_PART_CHEST);
 
+    /* The ground under the rest pose: its lowest joint. */
+    float ground = INFINITY;
+    for (uint32_t j = 0; j < skeleton->joints_count; ++j) ground = fminf(ground, SW__POS(j).y);
+    if (!sw__finite(ground))
+        return sw__fail(err, SW_RESULT_BAD_DATA, "finite rest pose", 0, SW_RAGDOLL_PART_LEFT_SHIN);
+
     sw_vec3 com_model[SW_RAGDOLL_MAX_BODIES];
     sw_quat rot_model[SW_RAGDOLL_MAX_BODIES];
     sw_vec3 dir_model[SW_RAGDOLL_MAX_BODIES];
@@ -230,8 +246,11 @@ sw_result sw_ragdoll_desc_humanoid(const sw_skeleton* skeleton,
             dir_model[b] = sw_vec3_scale(axis, 1.0f / len);
             r = rule->radius * (rule->of_width ? width : len);
             const float inset = fminf(r, 0.5f * len);
+            const bool shin = p == SW_RAGDOLL_PART_LEFT_SHIN || p == SW_RAGDOLL_PART_RIGHT_SHIN;
+            const float lift = shin ? fmaxf(0.0f, SW__SHIN_CLEARANCE * len - (pe.y - ground)) : 0.0f;
+            const float end_inset = fminf(inset + lift, 0.5f * len);
             a = sw_vec3_add(pj, sw_vec3_scale(dir_model[b], inset));
-            bb = sw_vec3_sub(pe, sw_vec3_scale(dir_model[b], inset));
+            bb = sw_vec3_sub(pe, sw_vec3_scale(dir_model[b], end_inset));
         }
         r *= radius_scale;
         if (!sw__finite(r) || !sw__finite(a.x + a.y + a.z + bb.x + bb.y + bb.z))
@@ -295,20 +314,28 @@ sw_result sw_ragdoll_desc_humanoid(const sw_skeleton* skeleton,
         jd->swing_limit = swing;
         jd->twist_min = -twist;
         jd->twist_max = twist;
-        /* Torque: a margin over the gravity torque of the subtree carried. */
-        float mass = 0.0f;
+        /* Torque: a margin over the gravity torque of the subtree carried,
+         * plus its inertia about the anchor (each capsule as a rod of its
+         * full length, about an axis across it, and its mass at its
+         * centre's distance) times SW__MOTOR_ACCEL. */
+        const sw_vec3 anchor_model = sw_vec3_add(pj, sw_quat_rotate(rot_model[b], jd->anchor));
+        float mass = 0.0f, inertia = 0.0f;
         sw_vec3 moment = sw_vec3_make(0.0f, 0.0f, 0.0f);
         for (uint32_t o = b; o < nb; ++o) {
             bool below = false;
             for (int32_t x = (int32_t)o; x >= 0; x = parent_body[x]) below = below || (uint32_t)x == b;
             if (!below) continue;
-            mass += d.bodies[o].mass;
-            moment = sw_vec3_add(moment, sw_vec3_scale(com_model[o], d.bodies[o].mass));
+            const sw_ragdoll_body_desc* ob = &d.bodies[o];
+            const float full = sw_vec3_length(sw_vec3_sub(ob->b, ob->a)) + 2.0f * ob->radius;
+            const float dist = sw_vec3_length(sw_vec3_sub(com_model[o], anchor_model));
+            inertia += ob->mass * (full * full / 12.0f + 0.25f * ob->radius * ob->radius + dist * dist);
+            mass += ob->mass;
+            moment = sw_vec3_add(moment, sw_vec3_scale(com_model[o], ob->mass));
         }
-        const sw_vec3 anchor_model = sw_vec3_add(pj, sw_quat_rotate(rot_model[b], jd->anchor));
         float lever = sw_vec3_length(sw_vec3_sub(sw_vec3_scale(moment, 1.0f / mass), anchor_model));
         lever = fmaxf(lever, 0.05f);
-        jd->max_torque = torque_scale * SW__TORQUE_MARGIN * SW__GRAVITY * mass * lever;
+        jd->max_torque = torque_scale * (SW__TORQUE_MARGIN * SW__GRAVITY * mass * lever +
+                                         SW__MOTOR_ACCEL * inertia);
     }
 #undef SW__POS
     d.bodies_count = nb;
