@@ -16,9 +16,14 @@
  *   from the bodies before every step: the swing axis with the swing angle,
  *   stop at swing_limit; the twist axis with the twist angle, stops at
  *   twist_min / twist_max), and a second angular motor on the world axes
- *   as the velocity motor: each step it asks for the relative angular
- *   velocity target_velocity + (rotation error as axis x angle) /
- *   (SW_ODE_MOTOR_STEPS x step), with at most strength x max_torque;
+ *   as the velocity motor: the goal is the relative rotation at the end
+ *   of the step, moving at target_velocity, so each step it asks for the
+ *   relative angular velocity target_velocity + (e - step x
+ *   target_velocity) / (SW_ODE_MOTOR_STEPS x step), e the rotation error
+ *   to the goal as axis x angle (the error to where the goal is at the
+ *   start of the step, closed over SW_ODE_MOTOR_STEPS steps: the body
+ *   neither lags nor leads a moving goal), with at most strength x
+ *   max_torque;
  *   below strength SW_ODE_JOINT_FRICTION (limp) the motor only brakes the
  *   relative rotation with SW_ODE_JOINT_FRICTION x max_torque (joint
  *   friction, so a limp body comes to rest). Limits correct
@@ -53,7 +58,7 @@ extern "C" {
 #define SW_ODE_MAX_CONTACTS 4        /* contact points per colliding pair */
 #define SW_ODE_MOTOR_STEPS 2.0f      /* motor closes its rotation error over this many steps */
 #define SW_ODE_DEFAULT_FRICTION 1.0f /* Coulomb coefficient */
-#define SW_ODE_JOINT_FRICTION 0.015f  /* joint friction: motor braking torque over max_torque */
+#define SW_ODE_JOINT_FRICTION 0.01f   /* joint friction: motor braking torque over max_torque */
 #define SW_ODE_STOP_ERP 0.4f         /* fraction of a limit violation corrected per step */
 #define SW_ODE_DEFAULT_CAPACITY 64u  /* bodies and joints */
 

@@ -263,7 +263,10 @@ typedef struct sw_ragdoll_humanoid_options {
  * neck), twist axis along the child bone, reference rotations and limits
  * from the template (knees and elbows: a cone centred on a half bend so
  * they bend one way; shoulders and hips: wide cones; spine and neck:
- * narrow), motor torques proportional to the mass the joint carries.
+ * narrow), motor torques six times the gravity torque of what the joint
+ * carries plus its inertia about the joint times 200 rad/s^2; a shin
+ * capsule's lowest point stays a tenth of its bone above the rest pose's
+ * lowest joint (shins stop short of foot joints that sit at the soles).
  * The body order is sw_ragdoll_part's (without the spine when absent).
  * parts (optional, SW_RAGDOLL_MAX_BODIES entries) receives each body's part.
  * Fails: INVALID_ARGUMENT (NULL skeleton, joints or out; negative or

@@ -14,7 +14,7 @@
  * joint) at this angular acceleration (rad/s^2): a gravity torque alone
  * grows with size like m L, the torque that follows an animation like
  * m L^2, so a large character (RobotExpressive) would lag its walk. */
-#define SW__MOTOR_ACCEL 100.0f
+#define SW__MOTOR_ACCEL 200.0f
 /* A shin capsule's lowest point stays at least this fraction of its bone
  * above the rest pose's lowest joint (the ground under the feet), so that
  * a foot on the ground keeps its shin off it: rigs whose foot joint sits at

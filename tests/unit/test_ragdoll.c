@@ -211,6 +211,33 @@ static void test_desc_humanoid(void** state) {
     }
     assert_int_equal(sw_ragdoll_desc_validate(d, c.skel, NULL), SW_RESULT_OK);
     rd_free(&c);
+    /* RobotExpressive's foot joints sit at its soles: its shin capsules lie
+     * on their bones, start a radius below the knee and stop short of the
+     * foot so that their lowest point at rest is a tenth of the bone above
+     * the lowest joint of the rest pose (the ground). */
+    if (!rd_load_robot(&c)) return;
+    d = &c.desc;
+    rest = sw_skeleton_rest_pose(c.skel);
+    rd_model(&c, rest, sw_xform_identity(), c.model);
+    float ground = INFINITY;
+    for (uint32_t j = 0; j < c.skel->joints_count; ++j) ground = fminf(ground, rd_mat_pos(&c.model[j]).y);
+    for (int s = 0; s < 2; ++s) {
+        const sw_ragdoll_part part = s == 0 ? SW_RAGDOLL_PART_LEFT_SHIN : SW_RAGDOLL_PART_RIGHT_SHIN;
+        const sw_ragdoll_body_desc* bd = &d->bodies[part - 1];
+        sw_xform jm = rd_rigid(&c.model[bd->joint]);
+        sw_vec3 a = sw_xform_point(jm, bd->a), b = sw_xform_point(jm, bd->b);
+        sw_vec3 p0 = rd_mat_pos(&c.model[c.joints.shin[s]]), p1 = rd_mat_pos(&c.model[c.joints.foot[s]]);
+        const float len = sw_vec3_length(sw_vec3_sub(p1, p0));
+        assert_true(seg_dist(a, p0, p1) < 1e-4f);
+        assert_true(seg_dist(b, p0, p1) < 1e-4f);
+        assert_near(sw_vec3_length(sw_vec3_sub(a, p0)), bd->radius, 1e-4f);
+        assert_true(p1.y - ground < 0.1f * len); /* the foot joint is that low */
+        const float lowest = fminf(a.y, b.y) - bd->radius;
+        print_message("RobotExpressive shin %d: foot joint %.3f m above the ground, capsule %.3f m "
+                      "(bone %.3f m)\n", s, (double)(p1.y - ground), (double)(lowest - ground), (double)len);
+        assert_near(lowest - ground, 0.1f * len, 0.01f * len);
+    }
+    rd_free(&c);
 }
 
 /* A skeleton from (name, parent, x, y, z) rows, rest rotations identity. */
