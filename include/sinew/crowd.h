@@ -21,8 +21,9 @@
  *
  * Per character and frame (on a worker): the LOD level is chosen from the
  * distance to the viewpoint plus the budget bias; then the animator is
- * advanced and evaluated (or the pose interpolated, see update-rate slicing
- * below); the optional post callback edits the local pose (IK, ...); joint
+ * advanced and evaluated and the optional post callback edits the evaluated
+ * local pose (IK, ...), or, between the keys of a sliced character, the two
+ * finished key poses are interpolated (see update-rate slicing below); joint
  * LOD puts skipped joints at rest; local-to-model; the palette.
  * Characters start where their instances are (all in the entry state at time
  * 0 after create): to spread phases, advance sw_crowd_instance(crowd, i) with
@@ -42,6 +43,12 @@
  * frames in between show the per-joint interpolation of A and B (the blend
  * job: translations and scales lerped, rotations nlerped on one hemisphere).
  * So there is no lag in time; parameter changes show up to n - 1 frames late.
+ * The post callback runs on A and B when they are evaluated (so at keys
+ * only, on the pose for the time of the next key: IK targets it reads at a
+ * key are those it applies n frames later), and the frames in between
+ * interpolate its results. With desc.post_every_frame it runs instead on the
+ * pose shown every frame (the interpolated poses are then of the raw
+ * evaluations), at the cost of the callback on every frame.
  * With a constant dt and constant parameters the pose shown at a key frame is
  * bit-identical to evaluating the animator every frame (the instance went
  * through the same updates), except while an inertialized transition runs
@@ -101,8 +108,11 @@ typedef struct sw_crowd_level {
     uint32_t joint_cut; /* joints with detail >= joint_cut stay at rest; 0: none */
 } sw_crowd_level;
 
-/* Called per character after its local pose is built (before joint LOD and
- * local-to-model), on worker `worker`; may edit pose[0..packets_count). */
+/* Called per character on each local pose the animator evaluates (or, with
+ * desc.post_every_frame, on each frame's pose), before joint LOD and
+ * local-to-model, on worker `worker`; may edit pose[0..packets_count).
+ * For a sliced character the evaluated pose is the look-ahead key (see
+ * update-rate slicing at the top). */
 typedef void (*sw_crowd_post_fn)(void* user, uint32_t character, sw_xform4* pose,
                                  uint32_t packets_count, uint32_t worker);
 
@@ -123,6 +133,8 @@ typedef struct sw_crowd_desc {
     float budget;         /* seconds per frame for sw_crowd_feed_time; 0: no budget */
     float budget_low;     /* fraction of the budget below which detail comes back; 0 means 0.8 */
     uint32_t budget_patience; /* frames below budget_low * budget before one level back; 0 means 30 */
+    bool post_every_frame; /* false: post runs on evaluated poses only (keys); true: on
+                            * every frame's pose, interpolated ones included */
 } sw_crowd_desc;
 
 /* Counts of the last sw_crowd_update. */

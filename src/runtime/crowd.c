@@ -44,6 +44,7 @@ struct sw_crowd {
     size_t c_inst, c_params, c_key0, c_key1, c_out, c_model, c_palette, c_stride;
     sw_crowd_post_fn post;
     void* post_user;
+    bool post_every_frame;
     float budget, budget_low;
     uint32_t budget_patience, bias, calm;
     uint64_t frame;
@@ -214,6 +215,7 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.scratch_size = sw_animator_scratch_size(b);
     h.post = desc->post;
     h.post_user = desc->post_user;
+    h.post_every_frame = desc->post_every_frame;
     h.budget = desc->budget;
     h.budget_low = desc->budget_low > 0.0f ? desc->budget_low : 0.8f;
     h.budget_patience = desc->budget_patience ? desc->budget_patience : 30u;
@@ -375,11 +377,16 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
     memset(&ch->rm, 0, sizeof ch->rm);
     ch->lead -= (double)dt;
     if (ch->ahead) ++ch->k;
+    /* The post callback runs on every pose the animator evaluates (so the
+     * key buffers hold finished poses) unless the user wants it per frame. */
+    sw_crowd_post_fn key_post = c->post_every_frame ? NULL : c->post;
+    bool posted = false; /* out already holds a post-processed pose */
     sw_result r = SW_RESULT_OK;
     if (!ch->ahead || ch->k >= ch->gap) { /* a key frame */
         if (rate == 1) {
             if (ch->ahead) {
                 memcpy(out, sw__key(c, i, ch->a ^ 1u), sizeof(sw_xform4) * c->packets);
+                posted = key_post != NULL;
             } else {
                 r = sw__advance(c, i, ch, (float)-ch->lead);
                 if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, out);
@@ -391,20 +398,25 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
             if (ch->ahead) {
                 ch->a ^= 1u; /* B becomes A */
             } else {
+                sw_xform4* a = sw__key(c, i, ch->a);
                 r = sw__advance(c, i, ch, (float)-ch->lead);
-                if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, sw__key(c, i, ch->a));
+                if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, a);
+                if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, a, c->packets, worker);
                 ++st->evaluations;
             }
             const uint32_t gap = rate - (uint32_t)((c->frame + i) % rate);
+            sw_xform4* b = sw__key(c, i, ch->a ^ 1u);
             if (r == SW_RESULT_OK) r = sw__advance_frames(c, i, ch, gap, dt);
-            if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, sw__key(c, i, ch->a ^ 1u));
+            if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, b);
+            if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, b, c->packets, worker);
             ++st->evaluations;
             memcpy(out, sw__key(c, i, ch->a), sizeof(sw_xform4) * c->packets);
+            posted = key_post != NULL;
             ch->ahead = true;
             ch->gap = gap;
         }
         ch->k = 0;
-    } else { /* between keys: interpolate A -> B */
+    } else { /* between keys: interpolate A -> B (finished poses unless post_every_frame) */
         const float t = (float)ch->k / (float)ch->gap;
         sw_blend_layer two[2];
         memset(two, 0, sizeof two);
@@ -421,10 +433,11 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
         bj.out = out;
         bj.out_count = c->packets;
         r = sw_blend_job_run(&bj);
+        posted = key_post != NULL;
         ++st->interpolated;
     }
     if (r != SW_RESULT_OK) return r;
-    if (c->post) c->post(c->post_user, i, out, c->packets, worker);
+    if (c->post && !posted) c->post(c->post_user, i, out, c->packets, worker);
     if (levels[level].joint_cut > 0) sw__rest_lanes(c, levels[level].joint_cut, out);
     sw_local_to_model_job lj;
     memset(&lj, 0, sizeof lj);

@@ -1,10 +1,11 @@
 /* test_crowd: crowds over the built-in humanoid (and RobotExpressive with
  * examples/robot.json when the shared assets are there):
  * - outputs byte-identical whatever the pool (none, 1, 2, 3, 8 threads),
- *   with LOD levels, slicing, joint LOD, the budget and a post callback on;
+ *   with LOD levels, slicing, joint LOD, the budget and a post callback on
+ *   (at keys only, or every frame); the post callback runs once per evaluation;
  * - update-rate slicing: at key frames the pose is bit-identical to a
- *   full-rate crowd, between keys it is exactly the blend of the two
- *   full-rate key poses and within a stated bound of the full-rate pose;
+ *   full-rate crowd (both with a post callback), between keys it is exactly
+ *   the blend of the two post-processed full-rate key poses and within a stated bound of the full-rate pose;
  *   the animator clock follows a varying dt;
  * - joint LOD: kept joints identical to full detail, skipped joints rigid to
  *   their parent at their rest offset; derived detail joints are small leaf
@@ -145,8 +146,8 @@ static void lift(void* user, uint32_t character, sw_xform4* pose, uint32_t packe
 }
 
 /* Runs `frames` frames of a crowd with every feature on; hashes per frame. */
-static void run_featured(const fixture* f, uint32_t threads, bool use_pool, uint32_t frames,
-                         uint64_t* hashes) {
+static void run_featured(const fixture* f, uint32_t threads, bool use_pool, bool every_frame,
+                         uint32_t frames, uint64_t* hashes) {
     const sw_mesh* mesh = f->scene.meshes[0];
     const sw_crowd_level levels[] = {{0.0f, 1, 0}, {4.0f, 2, 0}, {8.0f, 3, 1}, {16.0f, 5, 1}};
     enum { N = 41 };
@@ -167,6 +168,7 @@ static void run_featured(const fixture* f, uint32_t threads, bool use_pool, uint
     d.post_user = &pc;
     d.budget = 0.010f;
     d.budget_patience = 3;
+    d.post_every_frame = every_frame;
     sw_crowd* c = make_crowd(&d);
     desync_with(c, f->bound);
     for (uint32_t i = 0; i < N; ++i) {
@@ -176,6 +178,7 @@ static void run_featured(const fixture* f, uint32_t threads, bool use_pool, uint
     }
     sw_pool* pool = NULL;
     if (use_pool) assert_int_equal(sw_pool_create(threads, NULL, &pool), SW_RESULT_OK);
+    uint32_t evaluations = 0;
     for (uint32_t fr = 0; fr < frames; ++fr) {
         for (uint32_t i = 0; i < N; ++i) {
             const bool stop = i % 5u == 0 && (fr / 12u) % 2u == 1;
@@ -186,11 +189,22 @@ static void run_featured(const fixture* f, uint32_t threads, bool use_pool, uint
         const sw_vec3 eye = {0.1f * (float)fr, 1.7f, 0.0f};
         assert_int_equal(sw_crowd_update(c, dt, eye, pool), SW_RESULT_OK);
         hashes[fr] = crowd_hash(c, f->scene.skeleton, mesh->palette_count);
+        sw_crowd_stats st;
+        sw_crowd_get_stats(c, &st);
+        evaluations += st.evaluations;
         /* a fake frame time sequence crossing the 10 ms budget both ways */
         sw_crowd_feed_time(c, (fr / 6u) % 3u == 0 ? 0.012f : 0.004f);
     }
-    for (uint32_t i = 0; i < N; ++i)
-        assert_int_equal(calls[i], (int)frames);
+    /* post: on every frame's pose, or once per evaluated pose */
+    int total = 0;
+    for (uint32_t i = 0; i < N; ++i) {
+        if (every_frame) assert_int_equal(calls[i], (int)frames);
+        total += calls[i];
+    }
+    if (!every_frame) {
+        assert_int_equal(total, (int)evaluations);
+        assert_true(evaluations < N * frames); /* slicing evaluated less */
+    }
     sw_pool_destroy(pool);
     sw_crowd_destroy(c);
 }
@@ -200,21 +214,28 @@ static void test_deterministic_across_threads(void** state) {
     fixture f;
     humanoid_fixture(&f, false);
     enum { FRAMES = 48 };
-    uint64_t ref[FRAMES], got[FRAMES];
-    run_featured(&f, 1, false, FRAMES, ref);
-    const uint32_t threads[] = {1, 2, 3, 8};
-    for (size_t t = 0; t < 4; ++t) {
-        run_featured(&f, threads[t], true, FRAMES, got);
-        for (uint32_t fr = 0; fr < FRAMES; ++fr) {
-            if (got[fr] != ref[fr]) {
-                fail_msg("%u threads: frame %u differs from the run without a pool", threads[t],
-                         fr);
+    uint64_t ref[FRAMES], got[FRAMES], per_frame[FRAMES];
+    for (int every = 0; every < 2; ++every) {
+        run_featured(&f, 1, false, every != 0, FRAMES, ref);
+        const uint32_t threads[] = {1, 2, 3, 8};
+        for (size_t t = 0; t < 4; ++t) {
+            run_featured(&f, threads[t], true, every != 0, FRAMES, got);
+            for (uint32_t fr = 0; fr < FRAMES; ++fr) {
+                if (got[fr] != ref[fr]) {
+                    fail_msg("%u threads, post every frame %d: frame %u differs from the run "
+                             "without a pool",
+                             threads[t], every, fr);
+                }
             }
         }
+        /* and the hashes do change from frame to frame (the crowd moves) */
+        for (uint32_t fr = 1; fr < FRAMES; ++fr)
+            assert_true(ref[fr] != ref[fr - 1]);
+        if (every) memcpy(per_frame, ref, sizeof ref);
     }
-    /* and the hashes do change from frame to frame (the crowd moves) */
-    for (uint32_t fr = 1; fr < FRAMES; ++fr)
-        assert_true(ref[fr] != ref[fr - 1]);
+    /* the first frame is all keys: the same outputs either way */
+    run_featured(&f, 1, false, false, FRAMES, got);
+    assert_true(got[0] == per_frame[0]);
     fixture_free(&f);
 }
 
@@ -246,11 +267,19 @@ static void test_slicing(void** state) {
         const uint32_t frames = 6u * rate, extra = rate + 1u;
         const sw_crowd_level full = {0.0f, 1, 0};
         const sw_crowd_level sliced = {0.0f, rate, 0};
+        /* with the post callback (at keys only in the sliced crowd) */
+        int calls_full[13], calls_sliced[13];
+        memset(calls_full, 0, sizeof calls_full);
+        memset(calls_sliced, 0, sizeof calls_sliced);
+        post_ctx pc_full = {calls_full}, pc_sliced = {calls_sliced};
         sw_crowd_desc d = basic_desc(f.bound, N);
         d.levels = &full;
         d.levels_count = 1;
+        d.post = lift;
+        d.post_user = &pc_full;
         sw_crowd* cf = make_crowd(&d);
         d.levels = &sliced;
+        d.post_user = &pc_sliced;
         sw_crowd* cs = make_crowd(&d);
         desync_with(cf, f.bound);
         desync_with(cs, f.bound);
@@ -268,7 +297,7 @@ static void test_slicing(void** state) {
         }
         sw_xform4* expect = (sw_xform4*)sw_alloc(NULL, pose_bytes, 16);
         float max_angle = 0.0f, max_dist = 0.0f;
-        uint32_t keys = 0, between = 0;
+        uint32_t keys = 0, between = 0, evaluations = 0;
         for (uint32_t fr = 0; fr < frames; ++fr) {
             assert_int_equal(sw_crowd_update(cs, dt, eye, NULL), SW_RESULT_OK);
             sw_crowd_stats st;
@@ -314,9 +343,17 @@ static void test_slicing(void** state) {
                 ++between;
             }
             assert_int_equal(st.evaluations, expected_evals);
+            evaluations += st.evaluations;
             assert_int_equal(st.interpolated + (fr == 0 ? N : 0u),
                              fr == 0 ? N : N - expected_evals);
         }
+        /* the post callback ran once per evaluation, not per frame */
+        int posts = 0;
+        for (uint32_t i = 0; i < N; ++i) {
+            posts += calls_sliced[i];
+            assert_int_equal(calls_full[i], (int)(frames + extra));
+        }
+        assert_int_equal(posts, (int)evaluations);
         /* Stated bound at 60 Hz, speeds up to 5.7 m/s (a run), per joint:
          * rotation 0.02 * rate^2 rad, translation 0.001 * rate^2 m (the
          * error of interpolating over rate frames grows with its square). */
