@@ -321,22 +321,14 @@ static sw_result sw__advance(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, 
     return SW_RESULT_OK;
 }
 
-/* Advances by `steps` frames of dt so that the animator ends `steps` dts
- * ahead of the shown time: the first step absorbs what the clock is off by
- * (exact when nothing is off); when it is ahead by more than one dt (dt
- * dropped), the steps share the whole correction (an animator cannot go
- * back, so at worst they are all 0). */
+/* Advances by `steps` frames of dt in ONE animator update, so that the
+ * animator ends `steps` dts ahead of the shown time: the step also absorbs
+ * what the clock is off by (an animator cannot go back, so when it is ahead
+ * by more than that, after a dt drop, the step is 0). */
 static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uint32_t steps,
                                     float dt) {
-    const double first = (double)dt - ch->lead;
     const double total = (double)steps * (double)dt - ch->lead;
-    const float shared = total > 0.0 ? (float)(total / (double)steps) : 0.0f;
-    for (uint32_t s = 0; s < steps; ++s) {
-        const float step = first >= 0.0 ? (s == 0 ? (float)first : dt) : shared;
-        sw_result r = sw__advance(c, i, ch, step);
-        if (r != SW_RESULT_OK) return r;
-    }
-    return SW_RESULT_OK;
+    return sw__advance(c, i, ch, total > 0.0 ? (float)total : 0.0f);
 }
 
 static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw_xform4* out) {

@@ -3,9 +3,10 @@
  * - outputs byte-identical whatever the pool (none, 1, 2, 3, 8 threads),
  *   with LOD levels, slicing, joint LOD, the budget and a post callback on
  *   (at keys only, or every frame); the post callback runs once per evaluation;
- * - update-rate slicing: at key frames the pose is bit-identical to a
- *   full-rate crowd (both with a post callback), between keys it is exactly
- *   the blend of the two post-processed full-rate key poses and within a stated bound of the full-rate pose;
+ * - update-rate slicing: at key frames the pose is that of a full-rate crowd
+ *   (both with a post callback; bit-identical at the first key, within 1e-5
+ *   after, the sliced animator having one update per key), between keys it
+ *   is the blend of the two post-processed full-rate key poses (same bound) and within a stated bound of the full-rate pose;
  *   the animator clock follows a varying dt;
  * - joint LOD: kept joints identical to full detail, skipped joints rigid to
  *   their parent at their rest offset; derived detail joints are small leaf
@@ -254,6 +255,31 @@ static void pose_diff(const sw_xform4* a, const sw_xform4* b, uint32_t joints, f
     }
 }
 
+/* A sliced key vs the full-rate pose: the animator clock after one update of
+ * n * dt vs n updates of dt differs by float rounding (~1e-7 s), the pose by
+ * that time times the joints' speeds: far below these bounds. */
+#define KEY_ANGLE 1e-5f /* quaternion component */
+#define KEY_DIST 1e-6f  /* metres */
+
+/* Largest component difference of the rotations (up to sign) and of the
+ * translations between two poses (no acos: exact near 0). */
+static void pose_close(const sw_xform4* a, const sw_xform4* b, uint32_t joints, float* rot,
+                       float* dist) {
+    *rot = 0.0f, *dist = 0.0f;
+    for (uint32_t j = 0; j < joints; ++j) {
+        const sw_xform xa = sw_xform4_get(&a[j / 4u], j % 4u);
+        const sw_xform xb = sw_xform4_get(&b[j / 4u], j % 4u);
+        const float sg = sw_quat_dot(xa.r, xb.r) < 0.0f ? -1.0f : 1.0f;
+        const float q[4] = {xa.r.x - sg * xb.r.x, xa.r.y - sg * xb.r.y, xa.r.z - sg * xb.r.z,
+                            xa.r.w - sg * xb.r.w};
+        const float t[3] = {xa.t.x - xb.t.x, xa.t.y - xb.t.y, xa.t.z - xb.t.z};
+        for (int k = 0; k < 4; ++k)
+            *rot = fmaxf(*rot, fabsf(q[k]));
+        for (int k = 0; k < 3; ++k)
+            *dist = fmaxf(*dist, fabsf(t[k]));
+    }
+}
+
 static void test_slicing(void** state) {
     (void)state;
     fixture f;
@@ -298,6 +324,7 @@ static void test_slicing(void** state) {
         sw_xform4* expect = (sw_xform4*)sw_alloc(NULL, pose_bytes, 16);
         float max_angle = 0.0f, max_dist = 0.0f;
         uint32_t keys = 0, between = 0, evaluations = 0;
+        float key_angle = 0.0f, key_dist = 0.0f;
         for (uint32_t fr = 0; fr < frames; ++fr) {
             assert_int_equal(sw_crowd_update(cs, dt, eye, NULL), SW_RESULT_OK);
             sw_crowd_stats st;
@@ -309,10 +336,18 @@ static void test_slicing(void** state) {
                 const bool key = fr == 0 || (fr + i) % rate == 0;
                 expected_evals += fr == 0 ? 2u : key ? 1u : 0u;
                 if (key) {
-                    if (memcmp(got, truth, pose_bytes) != 0) {
-                        fail_msg("rate %u: character %u differs from full rate at key frame %u",
-                                 rate, i, fr);
+                    /* the first key is the same evaluation; the others had one
+                     * animator update of n dts instead of n updates of dt */
+                    float ka, kd;
+                    pose_close(got, truth, sk->joints_count, &ka, &kd);
+                    if (fr == 0 ? memcmp(got, truth, pose_bytes) != 0
+                                : !(ka < KEY_ANGLE && kd < KEY_DIST)) {
+                        fail_msg("rate %u: character %u differs from full rate at key frame %u "
+                                 "(%g quat, %g m)",
+                                 rate, i, fr, (double)ka, (double)kd);
                     }
+                    if (fr > 0 && ka > key_angle) key_angle = ka;
+                    if (fr > 0 && kd > key_dist) key_dist = kd;
                     ++keys;
                     continue;
                 }
@@ -335,9 +370,12 @@ static void test_slicing(void** state) {
                 bj.out = expect;
                 bj.out_count = P;
                 assert_int_equal(sw_blend_job_run(&bj), SW_RESULT_OK);
-                if (memcmp(got, expect, pose_bytes) != 0) {
-                    fail_msg("rate %u: character %u at frame %u is not the key blend", rate, i,
-                             fr);
+                float ba, bd;
+                pose_close(got, expect, sk->joints_count, &ba, &bd);
+                if (!(ba < KEY_ANGLE && bd < KEY_DIST)) {
+                    fail_msg("rate %u: character %u at frame %u is not the key blend (%g quat, "
+                             "%g m)",
+                             rate, i, fr, (double)ba, (double)bd);
                 }
                 pose_diff(got, truth, sk->joints_count, &max_angle, &max_dist);
                 ++between;
@@ -357,9 +395,10 @@ static void test_slicing(void** state) {
         /* Stated bound at 60 Hz, speeds up to 5.7 m/s (a run), per joint:
          * rotation 0.02 * rate^2 rad, translation 0.001 * rate^2 m (the
          * error of interpolating over rate frames grows with its square). */
-        print_message("rate %u: %u key poses bit-identical, %u interpolated; worst vs full rate "
-                      "%.4f rad, %.4f m\n",
-                      rate, keys, between, (double)max_angle, (double)max_dist);
+        print_message("rate %u: %u key poses (worst vs full rate %.2g quat, %.2g m), %u "
+                      "interpolated; worst vs full rate %.4f rad, %.4f m\n",
+                      rate, keys, (double)key_angle, (double)key_dist, between, (double)max_angle,
+                      (double)max_dist);
         assert_true(max_angle < 0.02f * (float)(rate * rate));
         assert_true(max_dist < 0.001f * (float)(rate * rate));
         sw_free(NULL, expect, pose_bytes);
