@@ -548,14 +548,12 @@ static void bench_crowd_post(void* user, uint32_t character, sw_xform4* pose,
     if (r != SW_RESULT_OK && b->failed[worker] == SW_RESULT_OK) b->failed[worker] = r;
 }
 
-/* Runs a crowd of `chars` characters of the rig (a blend space of its two
- * clips of `codec`, random blends and phases, the IK post callback) for
- * `frames` timed frames after a warm-up, on `pool` (threads participants);
- * returns ns per character per frame, or NAN on failure. levels_out
- * (optional) receives the characters per LOD level of the last frame. */
-static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_bound* bound,
-                              bench_crowd* b, uint32_t chars, bool lod, sw_pool* pool,
-                              uint32_t frames, uint32_t levels_out[3]) {
+/* Creates a crowd of `chars` characters of the rig (a blend space of its two
+ * clips of `codec`, random blends and phases, the IK post callback at keys),
+ * with the LOD levels when `lod`, and a per-frame budget of `budget`
+ * seconds (0: none). NULL on failure (reported). */
+static sw_crowd* bench_crowd_make(const bench_rig* g, int codec, const sw_animator_bound* bound,
+                                  bench_crowd* b, uint32_t chars, bool lod, float budget) {
     sw_crowd_desc d;
     memset(&d, 0, sizeof d);
     d.bound = bound;
@@ -565,6 +563,7 @@ static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_b
     d.levels_count = lod ? 3u : 0u;
     d.post = bench_crowd_post;
     d.post_user = b;
+    d.budget = budget;
     sw_crowd* crowd = NULL;
     sw_error err;
     memset(&err, 0, sizeof err);
@@ -572,7 +571,7 @@ static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_b
     if (r != SW_RESULT_OK) {
         cli_error("bench", "%s: crowd: %s (%s)", g->name, sw_result_str(r),
                   err.check ? err.check : "?");
-        return NAN;
+        return NULL;
     }
     uint32_t side = 1u;
     while (side * side < chars) ++side;
@@ -591,12 +590,40 @@ static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_b
                                sw_crowd_params_count(crowd), bench_rand(&rng) * longest, NULL,
                                0, &events, NULL);
     }
-    const sw_vec3 eye = sw_vec3_make(0.0f, 1.7f, 0.0f);
-    const uint32_t warm = 8u;
+    if (r != SW_RESULT_OK) {
+        cli_error("bench", "%s: crowd setup: %s", g->name, sw_result_str(r));
+        sw_crowd_destroy(crowd);
+        return NULL;
+    }
+    return crowd;
+}
+
+/* Destroys the crowd; false (reported) when r or a post callback failed. */
+static bool bench_crowd_done(const bench_rig* g, sw_crowd* crowd, bench_crowd* b, sw_result r) {
+    sw_crowd_destroy(crowd);
+    if (r == SW_RESULT_OK && b->failed[0] != SW_RESULT_OK) r = b->failed[0];
+    if (r == SW_RESULT_OK && b->failed[1] != SW_RESULT_OK) r = b->failed[1];
+    if (r != SW_RESULT_OK) cli_error("bench", "%s: crowd update: %s", g->name, sw_result_str(r));
+    return r == SW_RESULT_OK;
+}
+
+#define BENCH_CROWD_WARM 8u /* frames before timing */
+static const sw_vec3 bench_crowd_eye = {0.0f, 1.7f, 0.0f};
+
+/* Runs a crowd (bench_crowd_make) for `frames` timed frames after a warm-up,
+ * on `pool`; returns ns per character per frame, or NAN on failure.
+ * levels_out (optional) receives the characters per LOD level of the last
+ * frame. */
+static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_bound* bound,
+                              bench_crowd* b, uint32_t chars, bool lod, sw_pool* pool,
+                              uint32_t frames, uint32_t levels_out[3]) {
+    sw_crowd* crowd = bench_crowd_make(g, codec, bound, b, chars, lod, 0.0f);
+    if (!crowd) return NAN;
+    sw_result r = SW_RESULT_OK;
     double t0 = 0.0;
-    for (uint32_t f = 0; f < warm + frames && r == SW_RESULT_OK; ++f) {
-        if (f == warm) t0 = bench_now_ns();
-        r = sw_crowd_update(crowd, BENCH_DT, eye, pool);
+    for (uint32_t f = 0; f < BENCH_CROWD_WARM + frames && r == SW_RESULT_OK; ++f) {
+        if (f == BENCH_CROWD_WARM) t0 = bench_now_ns();
+        r = sw_crowd_update(crowd, BENCH_DT, bench_crowd_eye, pool);
     }
     const double ns = bench_now_ns() - t0;
     if (levels_out) {
@@ -604,14 +631,102 @@ static double bench_crowd_run(const bench_rig* g, int codec, const sw_animator_b
         sw_crowd_get_stats(crowd, &st);
         for (int l = 0; l < 3; ++l) levels_out[l] = st.per_level[l];
     }
-    sw_crowd_destroy(crowd);
-    if (r == SW_RESULT_OK && b->failed[0] != SW_RESULT_OK) r = b->failed[0];
-    if (r == SW_RESULT_OK && b->failed[1] != SW_RESULT_OK) r = b->failed[1];
-    if (r != SW_RESULT_OK) {
-        cli_error("bench", "%s: crowd update: %s", g->name, sw_result_str(r));
-        return NAN;
-    }
+    if (!bench_crowd_done(g, crowd, b, r)) return NAN;
     return ns / ((double)frames * (double)chars);
+}
+
+static double bench_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Value at fraction q (0..1) of v[0..n) (sorted in place; nearest rank). */
+static double bench_quantile(double* v, int n, double q) {
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
+    int k = (int)floor(q * (double)(n - 1) + 0.5);
+    return v[k < 0 ? 0 : k >= n ? n - 1 : k];
+}
+
+#define BENCH_CROWD_PAIRS 48u
+
+/* The 2-thread speedup, robust to load from other processes: one crowd,
+ * whose frames alternate between the 1- and the 2-thread pool (the order
+ * within a pair alternating too; the outputs do not depend on the pool),
+ * each frame timed (wall and this process's CPU time). Prints a "crowdpair"
+ * line: characters, pairs, the ratio wall(1 thread) / wall(2 threads) of
+ * each pair as median, quartiles, min and max, and the median wall and CPU
+ * ms per frame of each thread count. False on failure (reported). */
+static bool bench_crowd_pair(const bench_rig* g, int rig_slot, int codec,
+                             const sw_animator_bound* bound, bench_crowd* b, uint32_t chars,
+                             bool lod, sw_pool* const pools[2], uint32_t pairs) {
+    sw_crowd* crowd = bench_crowd_make(g, codec, bound, b, chars, lod, 0.0f);
+    if (!crowd) return false;
+    double ratio[BENCH_CROWD_PAIRS], wall[2][BENCH_CROWD_PAIRS], cpu[2][BENCH_CROWD_PAIRS];
+    if (pairs > BENCH_CROWD_PAIRS) pairs = BENCH_CROWD_PAIRS;
+    sw_result r = SW_RESULT_OK;
+    for (uint32_t f = 0; f < BENCH_CROWD_WARM && r == SW_RESULT_OK; ++f)
+        r = sw_crowd_update(crowd, BENCH_DT, bench_crowd_eye, pools[f % 2u]);
+    for (uint32_t p = 0; p < pairs && r == SW_RESULT_OK; ++p) {
+        for (uint32_t h = 0; h < 2u && r == SW_RESULT_OK; ++h) {
+            const uint32_t t = (p + h) % 2u; /* 0: one thread, 1: two */
+            const double w0 = bench_now_ns(), c0 = bench_cpu_ns();
+            r = sw_crowd_update(crowd, BENCH_DT, bench_crowd_eye, pools[t]);
+            cpu[t][p] = (bench_cpu_ns() - c0) * 1e-6;
+            wall[t][p] = (bench_now_ns() - w0) * 1e-6;
+        }
+        ratio[p] = wall[0][p] / wall[1][p];
+    }
+    if (!bench_crowd_done(g, crowd, b, r)) return false;
+    const int n = (int)pairs;
+    printf("crowdpair\t%d\t%d\t%u\t%u", rig_slot, lod ? 1 : 0, chars, pairs);
+    printf("\t%.6g\t%.6g\t%.6g", bench_quantile(ratio, n, 0.5), bench_quantile(ratio, n, 0.25),
+           bench_quantile(ratio, n, 0.75));
+    printf("\t%.6g\t%.6g", bench_quantile(ratio, n, 0.0), bench_quantile(ratio, n, 1.0));
+    for (int t = 0; t < 2; ++t)
+        printf("\t%.6g\t%.6g", bench_quantile(wall[t], n, 0.5), bench_quantile(cpu[t], n, 0.5));
+    printf("\t%d\n", codec);
+    return true;
+}
+
+#define BENCH_CROWD_BUDGET 0.0167f /* seconds: a 60 Hz frame */
+#define BENCH_BUDGET_FRAMES 120u   /* frames per budget run; the last 40 are reported */
+#define BENCH_BUDGET_TAIL 40u
+
+/* The budget controller on 2 threads with LOD: a crowd of `chars` fed with
+ * the measured time of each update against 16.7 ms. Prints a "crowdbudget"
+ * line: characters, the bias at the end, the median and worst frame ms and
+ * the frames over budget among the last BENCH_BUDGET_TAIL, and the
+ * characters per LOD level of the last frame. *settled_ok: the tail's
+ * median is within the budget. False on failure (reported). */
+static bool bench_crowd_budget(const bench_rig* g, int rig_slot, int codec,
+                               const sw_animator_bound* bound, bench_crowd* b, uint32_t chars,
+                               sw_pool* pool, bool* settled_ok) {
+    sw_crowd* crowd = bench_crowd_make(g, codec, bound, b, chars, true, BENCH_CROWD_BUDGET);
+    if (!crowd) return false;
+    double tail[BENCH_BUDGET_TAIL];
+    uint32_t over = 0;
+    sw_result r = SW_RESULT_OK;
+    for (uint32_t f = 0; f < BENCH_BUDGET_FRAMES && r == SW_RESULT_OK; ++f) {
+        const double t0 = bench_now_ns();
+        r = sw_crowd_update(crowd, BENCH_DT, bench_crowd_eye, pool);
+        const double s = (bench_now_ns() - t0) * 1e-9;
+        sw_crowd_feed_time(crowd, (float)s);
+        if (f >= BENCH_BUDGET_FRAMES - BENCH_BUDGET_TAIL) {
+            tail[f - (BENCH_BUDGET_FRAMES - BENCH_BUDGET_TAIL)] = s * 1e3;
+            over += s > (double)BENCH_CROWD_BUDGET;
+        }
+    }
+    sw_crowd_stats st;
+    sw_crowd_get_stats(crowd, &st);
+    const uint32_t bias = sw_crowd_lod_bias(crowd);
+    if (!bench_crowd_done(g, crowd, b, r)) return false;
+    const double med = bench_quantile(tail, (int)BENCH_BUDGET_TAIL, 0.5);
+    *settled_ok = med <= 1e3 * (double)BENCH_CROWD_BUDGET;
+    printf("crowdbudget\t%d\t%u\t%u\t%.6g\t%.6g\t%u\t%u\t%u\t%u\n", rig_slot, chars, bias,
+           med, bench_quantile(tail, (int)BENCH_BUDGET_TAIL, 1.0), over, st.per_level[0],
+           st.per_level[1], st.per_level[2]);
+    return true;
 }
 
 /* The crowd figures of one rig on `codec`: without and with LOD, on 1 and 2
@@ -667,6 +782,7 @@ static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool qu
     if (!ok)
         cli_error("bench", "%s: crowd setup: %s (%s)", g->name, sw_result_str(r),
                   err.check ? err.check : "?");
+    uint32_t fit1[2] = {chars, chars}, fit2 = chars;
     for (int lod = 0; lod < 2 && ok; ++lod) {
         for (uint32_t t = 1; t <= 2u && ok; ++t) {
             /* A probe crowd, then (except --quick) a crowd of the size the
@@ -687,7 +803,25 @@ static bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool qu
             if (ok)
                 printf("crowd\t%d\t%d\t%u\t%u\t%d\t%.9g\t%u\t%u\t%u\n", rig_slot, lod, t, size,
                        codec, ns, levels[0], levels[1], levels[2]);
+            if (t == 1u) fit1[lod] = size;
+            else fit2 = size;
         }
+        /* the 2-thread speedup, 1- and 2-thread frames interleaved, on the
+         * crowd that fits one thread's frame */
+        if (ok)
+            ok = bench_crowd_pair(g, rig_slot, codec, bound, &b, fit1[lod], lod != 0, pools,
+                                  quick ? 4u : BENCH_CROWD_PAIRS);
+    }
+    /* the budget: crowds from the size that fits 2 threads with LOD at bias
+     * 0, growing by half, until the controller cannot hold 16.7 ms (the
+     * last LOD level everywhere) */
+    for (uint32_t k = 0, size = fit2; k < (quick ? 1u : 5u) && ok; ++k) {
+        bool held = false;
+        ok = bench_crowd_budget(g, rig_slot, codec, bound, &b, size,
+                                pools[1], &held);
+        if (!held || size >= BENCH_CROWD_MAX_CHARACTERS) break;
+        size = size + size / 2u > BENCH_CROWD_MAX_CHARACTERS ? BENCH_CROWD_MAX_CHARACTERS
+                                                             : size + size / 2u;
     }
     sw_pool_destroy(pools[0]);
     sw_pool_destroy(pools[1]);
@@ -800,6 +934,17 @@ typedef struct bench_results {
     uint32_t crowd_levels[BENCH_RIGS][2][2][3];  /* characters per LOD level, last process */
     uint32_t crowd_probe;                        /* characters of the probe crowd */
     bool crowd_confirmed;                        /* a crowd of the fitted size was run */
+    /* interleaved 1/2-thread frames: [rig][lod] fields of the last process's
+     * "crowdpair" line (characters, pairs, ratio median q1 q3 min max, wall
+     * and CPU ms of 1 and 2 threads); the median ratio of every process */
+    double pair[BENCH_RIGS][2][11];
+    double pair_ratio[BENCH_RIGS][2][BENCH_MAX_PROCESSES];
+    int pair_n[BENCH_RIGS][2];
+    /* budget runs of the last process: characters, bias, median ms, worst ms,
+     * frames over, characters per level */
+    double budget[BENCH_RIGS][8][8];
+    int budget_n[BENCH_RIGS];
+    int budget_process[BENCH_RIGS];
 } bench_results;
 
 /* Splits a line at tabs in place; returns the number of fields (at most cap). */
@@ -868,6 +1013,25 @@ static bool bench_parse_child(char* text, int process, bench_results* res) {
             res->crowd_codec[r] = k;
             for (int l = 0; l < 3; ++l)
                 res->crowd_levels[r][lod][t - 1][l] = (uint32_t)strtoul(f[7 + l], NULL, 10);
+        } else if (n == 15 && strcmp(f[0], "crowdpair") == 0) {
+            const int r = atoi(f[1]), lod = atoi(f[2]);
+            if (r < 0 || r >= BENCH_RIGS || lod < 0 || lod > 1) return false;
+            for (int k = 0; k < 11; ++k)
+                res->pair[r][lod][k] = strtod(f[3 + k], NULL);
+            int* cnt = &res->pair_n[r][lod];
+            if (*cnt != process || !(res->pair[r][lod][2] > 0.0)) return false;
+            res->pair_ratio[r][lod][(*cnt)++] = res->pair[r][lod][2];
+        } else if (n == 10 && strcmp(f[0], "crowdbudget") == 0) {
+            const int r = atoi(f[1]);
+            if (r < 0 || r >= BENCH_RIGS) return false;
+            if (res->budget_process[r] != process) { /* keep the last process's runs */
+                res->budget_process[r] = process;
+                res->budget_n[r] = 0;
+            }
+            if (res->budget_n[r] >= 8) return false;
+            double* row = res->budget[r][res->budget_n[r]++];
+            for (int k = 0; k < 8; ++k)
+                row[k] = strtod(f[2 + k], NULL);
         } else {
             return false;
         }
@@ -1057,7 +1221,41 @@ static void bench_print_crowd_json(const bench_results* res, int r) {
     cli_json_number(stdout, bench_crowd_speedup(res, r, 1));
     printf(", \"speedup_target\": ");
     cli_json_number(stdout, BENCH_SPEEDUP_TARGET);
-    printf("}");
+    static const char* const pair_keys[11] = {
+        "characters", "pairs", "ratio_median", "ratio_q1", "ratio_q3", "ratio_min",
+        "ratio_max", "wall_ms_1", "cpu_ms_1", "wall_ms_2", "cpu_ms_2"};
+    printf(",\n       \"interleaved\": [");
+    for (int lod = 0, first = 1; lod < 2; ++lod) {
+        if (res->pair_n[r][lod] == 0) continue;
+        double v[BENCH_MAX_PROCESSES];
+        memcpy(v, res->pair_ratio[r][lod], sizeof(double) * (size_t)res->pair_n[r][lod]);
+        printf("%s{\"lod\": %s, \"speedup\": ", first ? "" : ", ", lod ? "true" : "false");
+        cli_json_number(stdout, bench_quantile(v, res->pair_n[r][lod], 0.5));
+        printf(", \"processes\": ");
+        bench_json_numbers(res->pair_ratio[r][lod], res->pair_n[r][lod]);
+        for (int k = 0; k < 11; ++k) {
+            printf(", \"%s\": ", pair_keys[k]);
+            cli_json_number(stdout, res->pair[r][lod][k]);
+        }
+        printf("}");
+        first = 0;
+    }
+    static const char* const budget_keys[5] = {"characters", "bias", "median_ms", "worst_ms",
+                                               "frames_over"};
+    printf("],\n       \"budget\": {\"seconds\": ");
+    cli_json_number(stdout, (double)BENCH_CROWD_BUDGET);
+    printf(", \"frames\": %u, \"tail\": %u, \"runs\": [", BENCH_BUDGET_FRAMES, BENCH_BUDGET_TAIL);
+    for (int k = 0; k < res->budget_n[r]; ++k) {
+        const double* b = res->budget[r][k];
+        printf("%s{", k ? ", " : "");
+        for (int j = 0; j < 5; ++j) {
+            printf("%s\"%s\": ", j ? ", " : "", budget_keys[j]);
+            cli_json_number(stdout, b[j]);
+        }
+        printf(", \"per_level\": [%.0f, %.0f, %.0f], \"held\": %s}", b[5], b[6], b[7],
+               b[2] <= 1e3 * (double)BENCH_CROWD_BUDGET ? "true" : "false");
+    }
+    printf("]}}");
 }
 
 static void bench_print_crowd_text(const bench_results* res, int r) {
@@ -1086,9 +1284,33 @@ static void bench_print_crowd_text(const bench_results* res, int r) {
                    floor(BENCH_FRAME_NS / med), lv[0], lv[1], lv[2]);
         }
     }
-    printf("  2 threads / 1 thread: %.2fx without LOD, %.2fx with LOD (target %.1fx)\n",
-           bench_crowd_speedup(res, r, 0), bench_crowd_speedup(res, r, 1),
-           BENCH_SPEEDUP_TARGET);
+    printf("  2 threads / 1 thread, separate runs above: %.2fx without LOD, %.2fx with LOD\n",
+           bench_crowd_speedup(res, r, 0), bench_crowd_speedup(res, r, 1));
+    for (int lod = 0; lod < 2; ++lod) {
+        const double* q = res->pair[r][lod];
+        if (res->pair_n[r][lod] == 0) continue;
+        double v[BENCH_MAX_PROCESSES];
+        memcpy(v, res->pair_ratio[r][lod], sizeof(double) * (size_t)res->pair_n[r][lod]);
+        printf("  2 threads / 1 thread, interleaved frames, LOD %s, %.0f characters: %.2fx "
+               "(target %.1fx; median over processes; last process: quartiles %.2f-%.2f, "
+               "range %.2f-%.2f over %.0f pairs)\n"
+               "    median per frame: 1 thread %.2f ms wall, %.2f ms CPU (%.0f%% of 1 core); 2 "
+               "threads %.2f ms wall, %.2f ms CPU (%.0f%% of 2 cores); below 100%%: the "
+               "process waited (other processes on the cores, or workers idle)\n",
+               lod ? "on" : "off", q[0], bench_quantile(v, res->pair_n[r][lod], 0.5),
+               BENCH_SPEEDUP_TARGET, q[3], q[4], q[5], q[6], q[1], q[7], q[8],
+               100.0 * q[8] / q[7], q[9], q[10], 100.0 * q[10] / (2.0 * q[9]));
+    }
+    if (res->budget_n[r] > 0)
+        printf("  budget 16.7 ms, 2 threads, LOD, fed the measured update time (%u frames; last "
+               "%u reported):\n  %10s %5s %10s %9s %6s  %s\n",
+               BENCH_BUDGET_FRAMES, BENCH_BUDGET_TAIL, "characters", "bias", "median ms",
+               "worst ms", "over", "per LOD level");
+    for (int k = 0; k < res->budget_n[r]; ++k) {
+        const double* b = res->budget[r][k];
+        printf("  %10.0f %5.0f %10.2f %9.2f %6.0f  %.0f %.0f %.0f%s\n", b[0], b[1], b[2], b[3],
+               b[4], b[5], b[6], b[7], b[2] <= 1e3 * (double)BENCH_CROWD_BUDGET ? "" : "  (not held)");
+    }
 }
 
 static void bench_print_json(const bench_opts* o, const bench_results* res, const char* skipped) {
