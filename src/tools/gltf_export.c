@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/internal.h"
+#include "sinew/codec.h"
 #include "sinew/tools/file.h"
 #include "sinew/mesh.h"
 #include "sinew/sample.h"
@@ -659,6 +660,87 @@ static void sw__anim_weights(sw__anim* a, const sw_clip_track* const* tracks, ui
     sw_free(g->alloc, times, 4u * (size_t)keys);
 }
 
+/* Joint channels of a quantized or frames clip, which has no raw joint
+ * tracks: the pose sampled by the sampling job at the codec's own samples
+ * (sample or frame i at min(i / rate, duration)), linear translation,
+ * rotation (each on the previous one's hemisphere, unit) and scale per
+ * joint; a channel that holds the node's rest value at every sample is left
+ * out. Memory: one block of samples * joints * 10 floats while it runs. */
+static void sw__anim_codec_joints(sw__anim* a, const sw__sampling* smp) {
+    sw__gx* g = a->g;
+    const sw_clip* c = a->clip;
+    const sw_skeleton* s = smp->skeleton;
+    float rate;
+    uint32_t n;
+    if (c->codec == SW_CLIP_CODEC_QUANTIZED) {
+        rate = sw_clip_codec_header(c)->rate;
+        n = sw_clip_codec_header(c)->samples_count;
+    } else {
+        rate = sw_clip_frames_header(c)->rate;
+        n = sw_clip_frames_header(c)->frames_count;
+    }
+    const uint32_t J = s->joints_count;
+    const size_t times_bytes = 4u * (size_t)n, values_bytes = 40u * (size_t)n * J;
+    float* times = (float*)sw_alloc(g->alloc, times_bytes, 16);
+    float* v = (float*)sw_alloc(g->alloc, values_bytes, 16);
+    if (!times || !v) {
+        sw_free(g->alloc, times, times_bytes);
+        sw_free(g->alloc, v, values_bytes);
+        g->oom = true;
+        return;
+    }
+    /* v: per joint, translations (3n), rotations (4n), scales (3n) */
+    uint32_t keys = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        float t = (float)i / rate;
+        if (t > c->duration) t = c->duration;
+        if (keys > 0 && !(t > times[keys - 1u])) continue; /* strictly increasing */
+        sw_sample_job job = {
+            .clip = c, .skeleton = s, .time = t, .out = smp->pose, .out_count = s->packets_count};
+        if (sw_sample_job_run(&job) != SW_RESULT_OK) continue; /* not reached: loaded clips */
+        for (uint32_t j = 0; j < J; ++j) {
+            const sw_xform x = sw_pose_get(smp->pose, j);
+            float* tv = v + (size_t)j * 10u * n;
+            float* rv = tv + 3u * (size_t)n;
+            float* sv = rv + 4u * (size_t)n;
+            const float q[4] = {x.r.x, x.r.y, x.r.z, x.r.w};
+            const float* pq = keys > 0 ? rv + 4u * (size_t)(keys - 1u) : q;
+            const float sign =
+                q[0] * pq[0] + q[1] * pq[1] + q[2] * pq[2] + q[3] * pq[3] < 0.0f ? -1.0f : 1.0f;
+            for (uint32_t k = 0; k < 4u; ++k)
+                rv[4u * (size_t)keys + k] = sign * q[k];
+            sw__gx_quat_normalize(rv + 4u * (size_t)keys);
+            memcpy(tv + 3u * (size_t)keys, &x.t, 3u * sizeof(float));
+            memcpy(sv + 3u * (size_t)keys, &x.s, 3u * sizeof(float));
+        }
+        times[keys++] = t;
+    }
+    uint32_t input = UINT32_MAX;
+    for (uint32_t j = 0; j < J && keys > 0; ++j) {
+        const sw_xform rest = sw_pose_get(sw_skeleton_rest_pose(s), j);
+        const float* rest_v[3] = {&rest.t.x, &rest.r.x, &rest.s.x};
+        static const char* const kPath[3] = {"translation", "rotation", "scale"};
+        const float* ch = v + (size_t)j * 10u * n;
+        for (uint32_t k = 0; k < 3u; ++k) {
+            const uint32_t comps = k == 1u ? 4u : 3u;
+            bool rest_only = true;
+            for (uint32_t i = 0; i < keys && rest_only; ++i) {
+                for (uint32_t e = 0; e < comps; ++e)
+                    rest_only = rest_only && ch[(size_t)i * comps + e] == rest_v[k][e];
+            }
+            if (!rest_only) {
+                if (input == UINT32_MAX) input = sw__anim_times(a, times, keys);
+                const uint32_t output =
+                    sw__gx_floats(g, ch, keys, comps, comps == 4u ? "VEC4" : "VEC3", 0, false);
+                sw__anim_channel(a, input, output, SW_INTERP_LINEAR, j, kPath[k]);
+            }
+            ch += (size_t)comps * n;
+        }
+    }
+    sw_free(g->alloc, times, times_bytes);
+    sw_free(g->alloc, v, values_bytes);
+}
+
 static void sw__gx_animation(sw__gx* g, const sw_scene* scene, const sw_clip* c,
                              const sw__sampling* smp) {
     const sw_skeleton* s = scene->skeleton;
@@ -673,10 +755,14 @@ static void sw__gx_animation(sw__gx* g, const sw_scene* scene, const sw_clip* c,
         return;
     }
     const sw_clip_track* tracks = sw_clip_tracks(c);
-    for (uint32_t j = 0; j < s->joints_count; ++j) {
-        for (uint32_t k = 0; k < 3; ++k) {
-            uint32_t ti = sw_clip_joint_tracks(c, j)[k];
-            if (ti != SW_CLIP_NO_TRACK) sw__anim_joint_track(&a, &tracks[ti], j);
+    if (c->codec == SW_CLIP_CODEC_QUANTIZED || c->codec == SW_CLIP_CODEC_FRAMES) {
+        sw__anim_codec_joints(&a, smp);
+    } else {
+        for (uint32_t j = 0; j < s->joints_count; ++j) {
+            for (uint32_t k = 0; k < 3; ++k) {
+                uint32_t ti = sw_clip_joint_tracks(c, j)[k];
+                if (ti != SW_CLIP_NO_TRACK) sw__anim_joint_track(&a, &tracks[ti], j);
+            }
         }
     }
     /* Morph weights: per mesh, its tracks by target. */

@@ -15,6 +15,12 @@
  * - one animation per clip (additive clips are skipped: glTF has none): a
  *   sampler per track with its own key times (uniform keys expanded to
  *   explicit times) and its interpolation (STEP, LINEAR, CUBICSPLINE).
+ *   Quantized and frames clips, which hold no joint tracks, are sampled by
+ *   the sampling job at their codec's own samples (i / rate, the last at the
+ *   duration): LINEAR translation, rotation and scale channels per joint,
+ *   equal to the clip at those times (between them glTF's slerp stands in
+ *   for the codec's interpolation); a channel holding the joint's rest
+ *   value throughout is left out.
  *   Float tracks named "<mesh>.weights[k]" become one weights channel on the
  *   node of the mesh named <mesh> (or, when none, of every mesh named
  *   "<mesh>_<number>", as the readers name primitives); when those tracks'
