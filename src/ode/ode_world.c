@@ -383,6 +383,35 @@ static void sw__set_axis(dJointID j, int axis, sw_vec3 v) {
     dJointSetAMotorAxis(j, axis, 0, v.x, v.y, v.z);
 }
 
+/* One limited axis of the limit motor: the angle and stops for this step.
+ * A violated stop pulls back SW_ODE_STOP_ERP of the violation per step.
+ * A stop within reach of this step (closer than the axis' relative speed x
+ * SW_ODE_STOP_LOOKAHEAD steps + SW_ODE_STOP_MARGIN) is made active ahead of
+ * time: ODE's limit row asks for rate <= -fps x erp x (angle - stop) (high
+ * stop; mirrored for the low one), so the angle is reported mirrored about
+ * the stop (2 stop - angle) with erp -1, which allows at most the rate that
+ * ends the step on the stop: the joint stops at its limit instead of
+ * overshooting it by a step's motion. */
+static void sw__set_stop(dJointID j, int axis, float angle, float rate, float lo, float hi, float step) {
+    const int g = axis * (int)dParamGroup;
+    float value = angle, erp = SW_ODE_STOP_ERP;
+    if (angle > lo && angle < hi) {
+        const float reach = fabsf(rate) * step * SW_ODE_STOP_LOOKAHEAD + SW_ODE_STOP_MARGIN;
+        const float to_hi = hi - angle, to_lo = angle - lo;
+        if (to_hi < reach && to_hi <= to_lo) {
+            value = 2.0f * hi - angle;
+            erp = -1.0f;
+        } else if (to_lo < reach) {
+            value = 2.0f * lo - angle;
+            erp = -1.0f;
+        }
+    }
+    dJointSetAMotorAngle(j, axis, value);
+    dJointSetAMotorParam(j, dParamLoStop + g, lo);
+    dJointSetAMotorParam(j, dParamHiStop + g, hi);
+    dJointSetAMotorParam(j, dParamStopERP + g, erp);
+}
+
 /* Limit axes and angles, and motor velocities, from the bodies' states. */
 static void sw__ode_update_joint(sw_ode_world* w, sw__ode_joint* j) {
     const sw__ode_body* p = &w->bodies[j->parent];
@@ -417,16 +446,15 @@ static void sw__ode_update_joint(sw_ode_world* w, sw__ode_joint* j) {
     float tangle = 2.0f * atan2f(tdot, twist.w);
     if (tangle > 3.14159265f) tangle -= 6.2831853f;
     if (tangle < -3.14159265f) tangle += 6.2831853f;
-    sw__set_axis(j->limit, 0, sw_quat_rotate(frame, saxis));
-    sw__set_axis(j->limit, 1, sw_quat_rotate(rc, j->twist_axis));
-    dJointSetAMotorAngle(j->limit, 0, sangle);
-    dJointSetAMotorAngle(j->limit, 1, tangle);
-    dJointSetAMotorParam(j->limit, dParamLoStop, -dInfinity);
-    dJointSetAMotorParam(j->limit, dParamHiStop, j->swing_limit);
-    dJointSetAMotorParam(j->limit, dParamLoStop2, j->twist_min);
-    dJointSetAMotorParam(j->limit, dParamHiStop2, j->twist_max);
-    dJointSetAMotorParam(j->limit, dParamStopERP, SW_ODE_STOP_ERP);
-    dJointSetAMotorParam(j->limit, dParamStopERP2, SW_ODE_STOP_ERP);
+    const sw_vec3 swing_axis = sw_quat_rotate(frame, saxis);
+    const sw_vec3 twist_axis = sw_quat_rotate(rc, j->twist_axis);
+    sw__set_axis(j->limit, 0, swing_axis);
+    sw__set_axis(j->limit, 1, twist_axis);
+    /* Relative angular velocity (child minus parent, world). */
+    const sw_vec3 rel = sw_vec3_sub(sw__v(dBodyGetAngularVel(c->body)), sw__v(dBodyGetAngularVel(p->body)));
+    sw__set_stop(j->limit, 0, sangle, sw_vec3_dot(rel, swing_axis), -(float)dInfinity, j->swing_limit,
+                 w->step);
+    sw__set_stop(j->limit, 1, tangle, sw_vec3_dot(rel, twist_axis), j->twist_min, j->twist_max, w->step);
     /* Velocity motor toward the goal; below SW_ODE_JOINT_FRICTION strength
      * it only brakes the relative rotation (joint friction). */
     if (c->kinematic && p->kinematic) {
