@@ -466,15 +466,26 @@ static void test_world_arguments(void** state) {
 
 /* A motor between a kinematic parent and a dynamic child with no gravity
  * turns the child onto its target; a limit stops it at the cone. */
-static void test_world_motor_and_limit(void** state) {
-    (void)state;
+/* A pendulum in a world without gravity or ground: a kinematic capsule at
+ * the origin and a dynamic one hanging below it (centre y = -0.5), spinning
+ * at `spin` about the joint's anchor (y = -0.25), linked by a joint with a
+ * 1.0 rad cone and a +-0.5 rad twist range about +Y. */
+typedef struct rd_pendulum {
+    sw_ode_world* w;
+    sw_physics p;
+    sw_physics_handle parent, child, joint;
+    sw_physics_joint_desc jd;
+} rd_pendulum;
+
+static void rd_pendulum_make(rd_pendulum* pd, float step, sw_vec3 spin, float max_torque) {
     sw_ode_world_desc d;
     memset(&d, 0, sizeof d);
     d.no_gravity = true;
     d.no_ground = true;
-    sw_ode_world* w = NULL;
-    assert_int_equal(sw_ode_world_create(&d, NULL, &w, NULL), SW_RESULT_OK);
-    sw_physics p = sw_ode_world_physics(w);
+    d.step = step;
+    pd->w = NULL;
+    assert_int_equal(sw_ode_world_create(&d, NULL, &pd->w, NULL), SW_RESULT_OK);
+    pd->p = sw_ode_world_physics(pd->w);
     sw_physics_body_desc bd;
     memset(&bd, 0, sizeof bd);
     bd.state.transform = sw_xform_identity();
@@ -483,23 +494,35 @@ static void test_world_motor_and_limit(void** state) {
     bd.radius = 0.05f;
     bd.mass = 1.0f;
     bd.kinematic = true;
-    sw_physics_handle parent, child, joint;
-    assert_int_equal(p.create_body(p.user, &bd, &parent), SW_RESULT_OK);
+    assert_int_equal(pd->p.create_body(pd->p.user, &bd, &pd->parent), SW_RESULT_OK);
     bd.kinematic = false;
     bd.state.transform.t.y = -0.5f; /* hangs below, anchor at y = -0.25 */
-    assert_int_equal(p.create_body(p.user, &bd, &child), SW_RESULT_OK);
-    sw_physics_joint_desc jd;
-    memset(&jd, 0, sizeof jd);
-    jd.parent = parent;
-    jd.child = child;
-    jd.anchor = sw_vec3_make(0.0f, -0.25f, 0.0f);
-    jd.reference = sw_quat_identity();
-    jd.twist_axis = sw_vec3_make(0.0f, 1.0f, 0.0f);
-    jd.swing_limit = 1.0f;
-    jd.twist_min = -0.5f;
-    jd.twist_max = 0.5f;
-    jd.max_torque = 50.0f;
-    assert_int_equal(p.create_joint(p.user, &jd, &joint), SW_RESULT_OK);
+    /* Spinning about the anchor: v = w x (centre - anchor). */
+    bd.state.angular_velocity = spin;
+    bd.state.linear_velocity = sw_vec3_cross(spin, sw_vec3_make(0.0f, -0.25f, 0.0f));
+    assert_int_equal(pd->p.create_body(pd->p.user, &bd, &pd->child), SW_RESULT_OK);
+    sw_physics_joint_desc* jd = &pd->jd;
+    memset(jd, 0, sizeof *jd);
+    jd->parent = pd->parent;
+    jd->child = pd->child;
+    jd->anchor = sw_vec3_make(0.0f, -0.25f, 0.0f);
+    jd->reference = sw_quat_identity();
+    jd->twist_axis = sw_vec3_make(0.0f, 1.0f, 0.0f);
+    jd->swing_limit = 1.0f;
+    jd->twist_min = -0.5f;
+    jd->twist_max = 0.5f;
+    jd->max_torque = max_torque;
+    assert_int_equal(pd->p.create_joint(pd->p.user, jd, &pd->joint), SW_RESULT_OK);
+}
+
+static void test_world_motor_and_limit(void** state) {
+    (void)state;
+    rd_pendulum pd;
+    rd_pendulum_make(&pd, 0.0f, sw_vec3_make(0.0f, 0.0f, 0.0f), 50.0f);
+    sw_ode_world* w = pd.w;
+    sw_physics p = pd.p;
+    const sw_physics_handle child = pd.child, joint = pd.joint;
+    const sw_physics_joint_desc jd = pd.jd;
     /* Target: 0.6 rad about Z (inside the cone). */
     sw_physics_motor m;
     memset(&m, 0, sizeof m);
@@ -549,43 +572,13 @@ static void test_world_motor_and_limit(void** state) {
 static void test_world_limit_ahead(void** state) {
     (void)state;
     for (int twist = 0; twist < 2; ++twist) {
-        sw_ode_world_desc d;
-        memset(&d, 0, sizeof d);
-        d.no_gravity = true;
-        d.no_ground = true;
-        d.step = 1.0f / 60.0f;
-        sw_ode_world* w = NULL;
-        assert_int_equal(sw_ode_world_create(&d, NULL, &w, NULL), SW_RESULT_OK);
-        sw_physics p = sw_ode_world_physics(w);
-        sw_physics_body_desc bd;
-        memset(&bd, 0, sizeof bd);
-        bd.state.transform = sw_xform_identity();
-        bd.axis = sw_vec3_make(0.0f, 1.0f, 0.0f);
-        bd.half_length = 0.2f;
-        bd.radius = 0.05f;
-        bd.mass = 1.0f;
-        bd.kinematic = true;
-        sw_physics_handle parent, child, joint;
-        assert_int_equal(p.create_body(p.user, &bd, &parent), SW_RESULT_OK);
-        bd.kinematic = false;
-        bd.state.transform.t.y = -0.5f; /* anchor at y = -0.25, 0.25 above the centre */
-        /* Spinning about the anchor: v = w x (centre - anchor). */
         const sw_vec3 spin = twist ? sw_vec3_make(0.0f, 20.0f, 0.0f) : sw_vec3_make(0.0f, 0.0f, 20.0f);
-        bd.state.angular_velocity = spin;
-        bd.state.linear_velocity = sw_vec3_cross(spin, sw_vec3_make(0.0f, -0.25f, 0.0f));
-        assert_int_equal(p.create_body(p.user, &bd, &child), SW_RESULT_OK);
-        sw_physics_joint_desc jd;
-        memset(&jd, 0, sizeof jd);
-        jd.parent = parent;
-        jd.child = child;
-        jd.anchor = sw_vec3_make(0.0f, -0.25f, 0.0f);
-        jd.reference = sw_quat_identity();
-        jd.twist_axis = sw_vec3_make(0.0f, 1.0f, 0.0f);
-        jd.swing_limit = 1.0f;
-        jd.twist_min = -0.5f;
-        jd.twist_max = 0.5f;
-        jd.max_torque = 1.0f;
-        assert_int_equal(p.create_joint(p.user, &jd, &joint), SW_RESULT_OK);
+        rd_pendulum pd;
+        rd_pendulum_make(&pd, 1.0f / 60.0f, spin, 1.0f);
+        sw_ode_world* w = pd.w;
+        sw_physics p = pd.p;
+        const sw_physics_handle child = pd.child, joint = pd.joint;
+        const sw_physics_joint_desc jd = pd.jd;
         sw_physics_motor m;
         memset(&m, 0, sizeof m);
         m.target = sw_quat_identity();
