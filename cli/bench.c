@@ -17,7 +17,11 @@
  * callback, on 1 and 2 threads, without and with LOD. A probe crowd of 1000
  * characters (--quick: 64, and nothing more) gives the size that should fit
  * in 16.7 ms; a crowd of that size is then run, and its ns per character
- * per frame gives the characters that fit; also the 2-thread speedup.
+ * per frame gives the characters that fit. The 2-thread speedup comes from
+ * one crowd whose frames alternate between the 1- and 2-thread pools (median
+ * of the per-pair ratios, their spread, wall and process CPU ms per frame).
+ * The budget: crowds fed their measured update time against 16.7 ms, the
+ * LOD bias they settle at and the largest crowd whose median frame held.
  *
  * Processes: the parent runs itself (/proc/self/exe) N times with the hidden
  * flag --child, one process after the other; a child measures every row once
