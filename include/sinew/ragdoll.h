@@ -299,6 +299,24 @@ SINEW_API sw_result sw_ragdoll_desc_humanoid(const sw_skeleton* skeleton,
 SINEW_API sw_result sw_ragdoll_desc_validate(const sw_ragdoll_desc* desc,
                                              const sw_skeleton* skeleton, sw_error* err);
 
+/* Widens desc's joint limits so that the local `pose` (over `skeleton`,
+ * pose_count >= its packets; e.g. one sampled frame of a clip the ragdoll
+ * should follow) lies inside them with `margin` radians to spare: each
+ * joint's deviation, measured as the limits measure it (sw_physics_joint_desc:
+ * body rotations are their joints' model rotations; a zero reference is the
+ * rest pose's), raises swing_limit to its swing + margin (at most pi) and
+ * moves twist_min / twist_max out to its twist -/+ margin (within
+ * [-pi, pi]). Never narrows a limit; other fields are untouched. Call it for
+ * every sampled frame of the clips (the template's limits may be narrower
+ * than a rig's animation: limits pushed by the motors hold the body off its
+ * pose).
+ * Fails: INVALID_ARGUMENT (NULL, pose_count too small, margin negative or
+ * not finite); the results of sw_ragdoll_desc_validate; BAD_DATA "finite
+ * pose" (err->index the joint). On failure *desc is unchanged. */
+SINEW_API sw_result sw_ragdoll_desc_admit_pose(sw_ragdoll_desc* desc, const sw_skeleton* skeleton,
+                                               const sw_xform4* pose, uint32_t pose_count,
+                                               float margin, sw_error* err);
+
 /* ======================================================================
  * Ragdoll
  * ====================================================================== */

@@ -194,6 +194,56 @@ static sw__layout sw__layout_of(const sw_skeleton* s) {
     return l;
 }
 
+sw_result sw_ragdoll_desc_admit_pose(sw_ragdoll_desc* desc, const sw_skeleton* skeleton,
+                                     const sw_xform4* pose, uint32_t pose_count, float margin,
+                                     sw_error* err) {
+    if (!desc || !skeleton || !pose || pose_count < skeleton->packets_count || !(margin >= 0.0f) ||
+        !isfinite(margin))
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1);
+    sw_result res = sw_ragdoll_desc_validate(desc, skeleton, err);
+    if (res != SW_RESULT_OK) return res;
+    for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
+        if (!sw__finite_xform(sw_pose_get(pose, j)))
+            return sw__fail(err, SW_RESULT_BAD_DATA, "finite pose", 0, j);
+    }
+    const float pi = 3.14159265f;
+    const sw_xform4* rest = sw_skeleton_rest_pose(skeleton);
+    float swing_of[SW_RAGDOLL_MAX_BODIES], twist_of[SW_RAGDOLL_MAX_BODIES];
+    for (uint32_t k = 0; k < desc->joints_count; ++k) {
+        const sw_ragdoll_joint_desc* jd = &desc->joints[k];
+        const uint32_t jp = desc->bodies[jd->parent].joint, jc = desc->bodies[jd->child].joint;
+        sw_quat ref = jd->reference;
+        if (sw__quat_is_zero(ref)) {
+            const sw_quat rp = sw_quat_normalize(sw__ragdoll_model_of(skeleton, rest, jp).r);
+            const sw_quat rc = sw_quat_normalize(sw__ragdoll_model_of(skeleton, rest, jc).r);
+            ref = sw_quat_mul(sw_quat_conjugate(rp), rc);
+        }
+        ref = sw_quat_normalize(ref);
+        /* Deviation conj(reference) * conj(R_p) * R_c, as the limits measure it. */
+        const sw_quat rp = sw_quat_normalize(sw__ragdoll_model_of(skeleton, pose, jp).r);
+        const sw_quat rc = sw_quat_normalize(sw__ragdoll_model_of(skeleton, pose, jc).r);
+        const sw_quat dev = sw_quat_mul(sw_quat_conjugate(sw_quat_mul(rp, ref)), rc);
+        const sw_vec3 t = sw_vec3_normalize(jd->twist_axis);
+        sw_quat sq, tq;
+        sw_quat_swing_twist(dev, t, &sq, &tq);
+        const float swing = 2.0f * acosf(fminf(1.0f, fabsf(sq.w) / sqrtf(sw_quat_dot(sq, sq))));
+        float twist = 2.0f * atan2f(tq.x * t.x + tq.y * t.y + tq.z * t.z, tq.w);
+        if (twist > pi) twist -= 2.0f * pi;
+        if (twist < -pi) twist += 2.0f * pi;
+        if (!isfinite(swing) || !isfinite(twist))
+            return sw__fail(err, SW_RESULT_BAD_DATA, "finite pose", 0, jc);
+        swing_of[k] = swing;
+        twist_of[k] = twist;
+    }
+    for (uint32_t k = 0; k < desc->joints_count; ++k) {
+        sw_ragdoll_joint_desc* jd = &desc->joints[k];
+        jd->swing_limit = fminf(pi, fmaxf(jd->swing_limit, swing_of[k] + margin));
+        jd->twist_min = fmaxf(-pi, fminf(jd->twist_min, twist_of[k] - margin));
+        jd->twist_max = fminf(pi, fmaxf(jd->twist_max, twist_of[k] + margin));
+    }
+    return SW_RESULT_OK;
+}
+
 size_t sw_ragdoll_measure(const sw_ragdoll_desc* desc, const sw_skeleton* skeleton) {
     if (!desc || !skeleton) return 0;
     return sw__layout_of(skeleton).size;

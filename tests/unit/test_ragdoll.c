@@ -334,6 +334,102 @@ static void test_humanoid_errors(void** state) {
 }
 
 /* One valid description, one field broken per case. */
+/* Deviation of joint k's child from its parent in a pose (model rotations),
+ * from the reference, as swing (the angle the twist axis is turned by) and
+ * twist (what is left about the axis after the shortest rotation taking the
+ * axis there): a second implementation of the limits' measure. */
+static void admit_measure(const rd_character* c, const sw_ragdoll_desc* d, uint32_t k, sw_quat ref,
+                          float* swing, float* twist) {
+    const sw_ragdoll_joint_desc* jd = &d->joints[k];
+    const sw_quat rp = rd_rigid(&c->model[d->bodies[jd->parent].joint]).r;
+    const sw_quat rc = rd_rigid(&c->model[d->bodies[jd->child].joint]).r;
+    const sw_quat dev = sw_quat_mul(sw_quat_conjugate(sw_quat_mul(rp, ref)), rc);
+    const sw_vec3 t = sw_vec3_normalize(jd->twist_axis);
+    const sw_vec3 moved = sw_quat_rotate(dev, t);
+    *swing = acosf(fmaxf(-1.0f, fminf(1.0f, sw_vec3_dot(t, moved))));
+    const sw_quat rest_of = sw_quat_mul(sw_quat_conjugate(sw_quat_from_to(t, moved)), dev);
+    /* rest_of turns about t only: its angle, signed by its axis along t. */
+    const float sn = rest_of.x * t.x + rest_of.y * t.y + rest_of.z * t.z;
+    float a = 2.0f * atan2f(sn, rest_of.w);
+    if (a > 3.14159265f) a -= 6.2831853f;
+    if (a < -3.14159265f) a += 6.2831853f;
+    *twist = a;
+}
+
+/* Limits derived from the animation: a description narrowed to 0.05 rad
+ * swing and +-0.02 rad twist, widened with sw_ragdoll_desc_admit_pose over
+ * every 1/30 s of the walk (margin 0.05), ends with each joint's limits at
+ * the walk's largest swing and twist (measured a second way) plus the
+ * margin, or the narrowed value where that is wider; wide limits stay. */
+static void test_admit_pose(void** state) {
+    (void)state;
+    rd_character c;
+    rd_load_humanoid(&c);
+    sw_ragdoll_desc d = c.desc;
+    const float margin = 0.05f;
+    sw_quat ref[SW_RAGDOLL_MAX_BODIES];
+    for (uint32_t k = 0; k < d.joints_count; ++k) {
+        d.joints[k].swing_limit = 0.05f;
+        d.joints[k].twist_min = -0.02f;
+        d.joints[k].twist_max = 0.02f;
+        ref[k] = sw_quat_normalize(d.joints[k].reference); /* the template's are not zero */
+    }
+    float smax[SW_RAGDOLL_MAX_BODIES], tmin[SW_RAGDOLL_MAX_BODIES], tmax[SW_RAGDOLL_MAX_BODIES];
+    for (uint32_t k = 0; k < d.joints_count; ++k) smax[k] = 0.0f, tmin[k] = 1e9f, tmax[k] = -1e9f;
+    const int frames = (int)(c.walk->duration * 30.0f);
+    sw_error err;
+    for (int f = 0; f <= frames; ++f) {
+        sw_xform root;
+        rd_sample(&c, (float)f / 30.0f, c.pose, &root);
+        assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, margin,
+                                                    &err),
+                         SW_RESULT_OK);
+        rd_model(&c, c.pose, sw_xform_identity(), c.model);
+        for (uint32_t k = 0; k < d.joints_count; ++k) {
+            float sw, tw;
+            admit_measure(&c, &d, k, ref[k], &sw, &tw);
+            smax[k] = fmaxf(smax[k], sw);
+            tmin[k] = fminf(tmin[k], tw);
+            tmax[k] = fmaxf(tmax[k], tw);
+        }
+    }
+    for (uint32_t k = 0; k < d.joints_count; ++k) {
+        const sw_ragdoll_joint_desc* jd = &d.joints[k];
+        assert_near(jd->swing_limit, fmaxf(0.05f, smax[k] + margin), 1e-3f);
+        assert_near(jd->twist_min, fminf(-0.02f, tmin[k] - margin), 1e-3f);
+        assert_near(jd->twist_max, fmaxf(0.02f, tmax[k] + margin), 1e-3f);
+        /* the template's limits admit this walk already: no wider than them */
+        assert_true(jd->swing_limit <= c.desc.joints[k].swing_limit);
+    }
+    /* joints 7 and 8: the left hip (child: left thigh) and knee */
+    assert_int_equal(c.parts[d.joints[7].child], SW_RAGDOLL_PART_LEFT_THIGH);
+    print_message("admit: walk's largest left hip swing %.3f rad -> limit %.3f, left knee %.3f -> %.3f\n",
+                  (double)smax[7], (double)d.joints[7].swing_limit, (double)smax[8],
+                  (double)d.joints[8].swing_limit);
+    /* Wide limits stay as they are. */
+    sw_ragdoll_desc wide = c.desc;
+    assert_int_equal(sw_ragdoll_desc_admit_pose(&wide, c.skel, c.pose, c.skel->packets_count, margin, NULL),
+                     SW_RESULT_OK);
+    assert_memory_equal(&wide, &c.desc, sizeof wide);
+    /* Errors leave the desc unchanged. */
+    assert_int_equal(sw_ragdoll_desc_admit_pose(NULL, c.skel, c.pose, c.skel->packets_count, 0.0f, NULL),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, 0, 0.0f, NULL),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, -1.0f, NULL),
+                     SW_RESULT_INVALID_ARGUMENT);
+    sw_ragdoll_desc before = d;
+    sw_xform bad = sw_pose_get(c.pose, 3);
+    bad.r.x = NAN;
+    sw_pose_set(c.pose, 3, bad);
+    assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, 0.0f, &err),
+                     SW_RESULT_BAD_DATA);
+    assert_string_equal(err.check, "finite pose");
+    assert_int_equal(err.index, 3);
+    assert_memory_equal(&before, &d, sizeof d);
+    rd_free(&c);
+}
+
 static void test_desc_validate(void** state) {
     (void)state;
     rd_character c;
@@ -728,6 +824,7 @@ int main(void) {
         cmocka_unit_test(test_desc_humanoid),
         cmocka_unit_test(test_humanoid_errors),
         cmocka_unit_test(test_desc_validate),
+        cmocka_unit_test(test_admit_pose),
         cmocka_unit_test(test_drive_read_humanoid),
         cmocka_unit_test(test_drive_read_robot),
         cmocka_unit_test(test_motor_targets),
