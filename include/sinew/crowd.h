@@ -40,8 +40,8 @@
  * the previous key, which is the pose for the current time; the animator is
  * then advanced by the frames up to the next key (ONE animator update of
  * that many dts, with the current parameters) and evaluated into pose B. The
- * frames in between show the per-joint interpolation of A and B (the blend
- * job: translations and scales lerped, rotations nlerped on one hemisphere).
+ * frames in between show the per-joint interpolation of A and B
+ * (translations and scales lerped, rotations nlerped on one hemisphere).
  * So there is no lag in time; parameter changes show up to n - 1 frames late.
  * The post callback runs on A and B when they are evaluated (so at keys
  * only, on the pose for the time of the next key: IK targets it reads at a

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "sinew/blend.h"
 #include "sinew/local_to_model.h"
 #include "sinew/skinning.h"
 
@@ -409,22 +408,11 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
         }
         ch->k = 0;
     } else { /* between keys: interpolate A -> B (finished poses unless post_every_frame) */
+        /* the interpolation kernel directly (the blend job's validation and
+         * weight normalisation are not needed for two full poses) */
         const float t = (float)ch->k / (float)ch->gap;
-        sw_blend_layer two[2];
-        memset(two, 0, sizeof two);
-        two[0].pose = sw__key(c, i, ch->a);
-        two[0].weight = 1.0f - t;
-        two[1].pose = sw__key(c, i, ch->a ^ 1u);
-        two[1].weight = t;
-        sw_blend_job bj;
-        memset(&bj, 0, sizeof bj);
-        bj.layers = two;
-        bj.layers_count = 2;
-        bj.rest_pose = sw_skeleton_rest_pose(c->skeleton);
-        bj.packets_count = c->packets;
-        bj.out = out;
-        bj.out_count = c->packets;
-        r = sw_blend_job_run(&bj);
+        sw__soa_best()->interp(sw__key(c, i, ch->a), sw__key(c, i, ch->a ^ 1u), t, out,
+                               c->packets);
         posted = key_post != NULL;
         ++st->interpolated;
     }
