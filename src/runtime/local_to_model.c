@@ -24,6 +24,34 @@ sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job) {
     return SW_RESULT_OK;
 }
 
+/* End of the sub-tree of `root` when the sub-tree is the contiguous range
+ * [root, end) of a parent-first skeleton of n joints, else 0. Joints after
+ * root whose parents lie in [root, j) all belong to it (by induction); the
+ * first joint whose parent comes before root ends that run, and the sub-tree
+ * is the run alone iff no later joint has its parent inside the run. */
+static uint32_t sw__subtree_range_end(const int16_t* parents, uint32_t n, uint32_t root) {
+    uint32_t end = root + 1u;
+    while (end < n && parents[end] >= (int32_t)root) ++end;
+    /* A parent p is in [root, end) iff, with u = p as 16 bits (a root's -1
+     * is 0xffff) and x = u | 0x8000, the top bit of x - root is set and that
+     * of x - end is clear (x - end keeps its top bit when u >= 0x8000).
+     * Four parents per 64-bit word: no borrow crosses a 16-bit lane, as
+     * x >= 0x8000 > end. */
+    const uint64_t top = 0x8000800080008000u;
+    const uint64_t lo = 0x0001000100010001u * root, hi = 0x0001000100010001u * end;
+    uint64_t stray = 0;
+    uint32_t j = end;
+    for (; j + 4u <= n; j += 4u) {
+        uint64_t u;
+        memcpy(&u, parents + j, sizeof u);
+        const uint64_t x = u | top;
+        stray |= (x - lo) & ~(x - hi) & top;
+    }
+    for (; j < n; ++j)
+        stray |= (uint64_t)((uint32_t)((int32_t)parents[j] - (int32_t)root) < end - root);
+    return stray ? 0u : end;
+}
+
 sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
                                           const sw__soa_ops* ops) {
     sw_result r = sw_local_to_model_job_validate(job);
@@ -35,10 +63,16 @@ sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
                             job->out);
         return SW_RESULT_OK;
     }
-    /* Sub-tree membership, one bit per joint (parent-first order means a
-     * joint after the sub-tree root belongs to it iff its parent does). */
     const int16_t* parents = sw_skeleton_parents(skel);
     const uint32_t first = job->subtree_root;
+    /* Depth-first joint order (the usual one): the sub-tree is one range. */
+    const uint32_t end = sw__subtree_range_end(parents, n, first);
+    if (end) {
+        ops->local_to_model(job->local, parents, end, first, NULL, job->root_transform, job->out);
+        return SW_RESULT_OK;
+    }
+    /* Any other parent-first order: membership, one bit per joint (a joint
+     * after the sub-tree root belongs to it iff its parent does). */
     uint32_t in_subtree[SW_SKELETON_MAX_JOINTS / 32u];
     memset(in_subtree, 0, sizeof(uint32_t) * ((n + 31u) / 32u));
     in_subtree[first >> 5] |= 1u << (first & 31u);

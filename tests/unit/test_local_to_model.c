@@ -185,6 +185,138 @@ static void test_kernel_paths_agree(void** state) {
     sw_skeleton_destroy(skel, NULL);
 }
 
+/* ---- sub-trees of random skeletons, bit for bit ---- */
+
+enum { BIG = SW_SKELETON_MAX_JOINTS, BIG_PACKETS = BIG / 4 };
+
+static SINEW_ALIGN16 sw_xform4 g_pose_a[BIG_PACKETS], g_pose_b[BIG_PACKETS];
+static sw_mat4 g_whole[BIG], g_base[BIG], g_sub[BIG];
+static int32_t g_parents[BIG];
+static char g_names[BIG][8];
+
+/* A random forest of n joints, parent-first: tree_parents[j] < j (about one
+ * joint in 16 a root). dfs: relabelled in depth-first order, so that every
+ * sub-tree is a contiguous range; else in creation order, where a joint's
+ * descendants interleave with other joints. */
+static const sw_skeleton* make_random_skeleton(uint32_t n, bool dfs, uint32_t seed) {
+    static int32_t tree[BIG], label[BIG], stack[BIG];
+    uint32_t rng = seed;
+    for (uint32_t j = 0; j < n; ++j) {
+        const bool root = j == 0 || sw_test_rand(&rng, 0, 1) < 0.0625f;
+        /* Mostly near parents, now and then far ones: long and wide trees. */
+        const float far = sw_test_rand(&rng, 0, 1);
+        const uint32_t back = far < 0.7f ? 1u + (uint32_t)sw_test_rand(&rng, 0, 3.99f)
+                                         : 1u + (uint32_t)sw_test_rand(&rng, 0, (float)j - 0.01f);
+        tree[j] = root ? -1 : (int32_t)(j - (back < j ? back : j));
+    }
+    for (uint32_t j = 0; j < n; ++j) label[j] = (int32_t)j;
+    if (dfs) {
+        /* Pre-order over the forest, roots and children in index order. */
+        uint32_t next = 0, top = 0;
+        for (int32_t r = (int32_t)n - 1; r >= 0; --r)
+            if (tree[r] < 0) stack[top++] = r;
+        while (top) {
+            const int32_t j = stack[--top];
+            label[j] = (int32_t)next++;
+            for (int32_t c = (int32_t)n - 1; c > j; --c)
+                if (tree[c] == j) stack[top++] = c;
+        }
+        assert_int_equal(next, n);
+    }
+    sw_skeleton_joint* js = calloc(n, sizeof *js);
+    assert_non_null(js);
+    for (uint32_t j = 0; j < n; ++j) {
+        const uint32_t l = (uint32_t)label[j];
+        g_parents[l] = tree[j] < 0 ? -1 : label[tree[j]];
+        snprintf(g_names[l], sizeof g_names[l], "j%u", l);
+        js[l] = (sw_skeleton_joint){.name = g_names[l], .parent = g_parents[l],
+                                    .rest = sw_xform_identity()};
+    }
+    const sw_skeleton_desc desc = {.joints = js, .joints_count = n};
+    const sw_skeleton* s = NULL;
+    sw_error err = {0};
+    if (sw_skeleton_create(&desc, NULL, &s, &err) != SW_RESULT_OK)
+        fail_msg("random skeleton: %s", err.check ? err.check : "?");
+    free(js);
+    return s;
+}
+
+static bool in_subtree(uint32_t j, uint32_t root) {
+    for (int32_t p = (int32_t)j; p >= (int32_t)root; p = g_parents[p])
+        if ((uint32_t)p == root) return true;
+    return false;
+}
+
+/* With every kernel path: the sub-tree of each root recomputed from pose A
+ * over matrices of pose B (the root's parent from A) equals the whole
+ * skeleton's matrices of pose A bit for bit on the sub-tree (the same
+ * arithmetic in the same order), and no other entry is written. Membership
+ * is walked up the parents, independently of the job. Depth-first skeletons
+ * (contiguous sub-trees) and creation-order ones (interleaved), up to the
+ * joint limit. */
+static void test_subtree_bit_identical(void** state) {
+    (void)state;
+    const uint32_t sizes[] = {1, 5, 46, 257, BIG};
+    uint32_t paths_count;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
+    const sw_mat4 root_m = make_root();
+    uint32_t checked_contiguous = 0, checked_interleaved = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+        for (int dfs = 0; dfs < 2; ++dfs) {
+            const uint32_t n = sizes[si];
+            const sw_skeleton* skel = make_random_skeleton(n, dfs != 0, 7u + (uint32_t)si);
+            const uint32_t packets = skel->packets_count;
+            sw_test_random_pose(g_pose_a, packets, n, 11u + (uint32_t)si);
+            sw_test_random_pose(g_pose_b, packets, n, 13u + (uint32_t)si);
+            const uint32_t step = n > 64u ? n / 23u : 1u;
+            for (uint32_t k = 0; k < paths_count; ++k) {
+                sw_local_to_model_job job = {.skeleton = skel, .local = g_pose_a,
+                                             .local_count = packets, .root_transform = &root_m,
+                                             .out = g_whole, .out_count = n};
+                assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
+                job.local = g_pose_b;
+                job.out = g_base;
+                assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
+                for (uint32_t r = 0; r < n; r = r + step < n || r == n - 1u ? r + step : n - 1u) {
+                    memcpy(g_sub, g_base, sizeof(sw_mat4) * n);
+                    if (g_parents[r] >= 0) g_sub[g_parents[r]] = g_whole[g_parents[r]];
+                    job.local = g_pose_a;
+                    job.out = g_sub;
+                    job.subtree = true;
+                    job.subtree_root = r;
+                    assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]),
+                                     SW_RESULT_OK);
+                    job.subtree = false;
+                    uint32_t last = r;
+                    for (uint32_t j = 0; j < n; ++j) {
+                        if (in_subtree(j, r)) {
+                            last = j;
+                            if (memcmp(&g_sub[j], &g_whole[j], sizeof(sw_mat4)) != 0)
+                                fail_msg("%s, %u joints%s, sub-tree of %u: joint %u differs",
+                                         paths[k]->name, n, dfs ? " (dfs)" : "", r, j);
+                        } else if ((int32_t)j != g_parents[r] &&
+                                   memcmp(&g_sub[j], &g_base[j], sizeof(sw_mat4)) != 0) {
+                            fail_msg("%s, %u joints, sub-tree of %u: joint %u written",
+                                     paths[k]->name, n, r, j);
+                        }
+                    }
+                    /* Contiguous: every joint of [r, last] belongs to it. */
+                    bool contiguous = true;
+                    for (uint32_t j = r; j <= last; ++j) contiguous &= in_subtree(j, r);
+                    if (contiguous) ++checked_contiguous;
+                    else ++checked_interleaved;
+                    if (dfs) assert_true(contiguous);
+                    if (r == n - 1u) break;
+                }
+            }
+            sw_skeleton_destroy(skel, NULL);
+        }
+    }
+    /* Both kinds were met (the job takes a different route for each). */
+    assert_true(checked_contiguous > 100u);
+    assert_true(checked_interleaved > 20u);
+}
+
 /* ---- validity table ---- */
 
 enum { SKEL_CAP = 2048 };
@@ -346,6 +478,7 @@ int main(void) {
         cmocka_unit_test(test_against_naive),
         cmocka_unit_test(test_subtree),
         cmocka_unit_test(test_kernel_paths_agree),
+        cmocka_unit_test(test_subtree_bit_identical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
