@@ -19,6 +19,9 @@
  *   sw__v4_madd(a, b, c) = a*b + c, fused where the ISA has FMA;
  *   sw__v4_nmadd(a, b, c) = c - a*b (same)
  *   sw__v4_sqrt(a); sw__v4_rsqrt(a) = 1/sqrt(a), relative error <= 2e-7
+ *   sw__v4_rsqrt_fast(a) = 1/sqrt(a) for normal positive a, relative error
+ *     <= 4e-7 (a header defining SW__V4_HAS_RSQRT_FAST has a cheaper form,
+ *     else it is sw__v4_rsqrt); zero and denormal lanes are unspecified
  *   sw__v4_cmplt/cmple/cmpgt/cmpge/cmpeq(a, b) -> sw__m4
  *   sw__v4_select(m, a, b) = m ? a : b per lane
  *   sw__v4_negate_where(m, a): flips a's sign bit where m
@@ -44,6 +47,12 @@
 #define SW__SIMD4_AVAILABLE 1
 #else
 #define SW__SIMD4_AVAILABLE 0
+#endif
+
+#if SW__SIMD4_AVAILABLE && !defined(SW__V4_HAS_RSQRT_FAST)
+static inline sw__v4 sw__v4_rsqrt_fast(sw__v4 a) {
+    return sw__v4_rsqrt(a);
+}
 #endif
 
 #endif
