@@ -1,62 +1,82 @@
 /* The blending job: weighted normal layers, rest-pose fill, additive layers. */
 #include "internal.h"
 
-static bool sw__blend_finite(float x) {
-    return x - x == 0.0f; /* false for NaN and infinities */
+/* Byte range [lo, hi) of the output, for the overlap checks. */
+typedef struct sw__blend_range {
+    uintptr_t lo, hi;
+} sw__blend_range;
+
+/* True when [p, p + bytes) shares a byte with r (p NULL or bytes 0: false). */
+static inline bool sw__blend_hits(sw__blend_range r, const void* p, size_t bytes) {
+    const uintptr_t a = (uintptr_t)p;
+    return p && bytes && a < r.hi && r.lo < a + bytes;
 }
 
-sw_result sw_blend_job_validate(const sw_blend_job* job) {
+/* sw_blend_job_validate's checks in one pass over the layers (each failure
+ * class is gathered, then reported in the documented order). When normal is
+ * not NULL it also gets the normal layers of non-zero weight (*normal_count
+ * of them), and *additive whether an additive layer of non-zero weight
+ * follows. */
+static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* normal,
+                                   uint32_t* normal_count, bool* additive) {
     if (!job || !job->rest_pose || !job->out || job->packets_count == 0)
         return SW_RESULT_INVALID_ARGUMENT;
     if (!job->layers && job->layers_count != 0) return SW_RESULT_INVALID_ARGUMENT;
-    if (!sw__blend_finite(job->threshold) || job->threshold < 0.0f)
+    /* x - x is 0 for finite x, NaN for NaN and infinities. */
+    if (!(job->threshold - job->threshold == 0.0f) || job->threshold < 0.0f)
         return SW_RESULT_INVALID_ARGUMENT;
     if (job->layers_count > SW_BLEND_MAX_LAYERS) return SW_RESULT_LIMIT;
-    for (uint32_t i = 0; i < job->layers_count; ++i) {
-        const sw_blend_layer* l = &job->layers[i];
-        if (!l->pose) return SW_RESULT_INVALID_ARGUMENT;
-        if (!sw__blend_finite(l->weight) || l->weight < 0.0f) return SW_RESULT_INVALID_ARGUMENT;
-        if (l->mode != SW_BLEND_MODE_DEFAULT && l->mode != SW_BLEND_MODE_ADDITIVE)
-            return SW_RESULT_INVALID_ARGUMENT;
-    }
-    if (job->out_count < job->packets_count) return SW_RESULT_BUFFER_TOO_SMALL;
-
-    if (!sw__aligned16(job->out) || !sw__aligned16(job->rest_pose)) return SW_RESULT_MISALIGNED;
-    for (uint32_t i = 0; i < job->layers_count; ++i)
-        if (!sw__aligned16(job->layers[i].pose)) return SW_RESULT_MISALIGNED;
-
     const size_t pose_bytes = (size_t)job->packets_count * sizeof(sw_xform4);
     const size_t weights_bytes = (size_t)job->packets_count * 4u * sizeof(float);
-    if (sw__overlaps(job->out, pose_bytes, job->rest_pose, pose_bytes) ||
-        sw__overlaps(job->out, pose_bytes, job->layers,
-                     (size_t)job->layers_count * sizeof(sw_blend_layer)))
-        return SW_RESULT_OVERLAP;
+    const sw__blend_range out = {(uintptr_t)job->out, (uintptr_t)job->out + pose_bytes};
+    bool invalid = false, overlap = false, add = false;
+    uintptr_t addresses = (uintptr_t)job->out | (uintptr_t)job->rest_pose;
+    uint32_t count = 0;
     for (uint32_t i = 0; i < job->layers_count; ++i) {
         const sw_blend_layer* l = &job->layers[i];
-        if (sw__overlaps(job->out, pose_bytes, l->pose, pose_bytes) ||
-            sw__overlaps(job->out, pose_bytes, l->joint_weights,
-                         l->joint_weights ? weights_bytes : 0))
-            return SW_RESULT_OVERLAP;
+        const float w = l->weight;
+        invalid |= !l->pose || !(w - w == 0.0f) || w < 0.0f ||
+                   (l->mode != SW_BLEND_MODE_DEFAULT && l->mode != SW_BLEND_MODE_ADDITIVE);
+        addresses |= (uintptr_t)l->pose;
+        overlap |= sw__blend_hits(out, l->pose, pose_bytes) ||
+                   sw__blend_hits(out, l->joint_weights, weights_bytes);
+        if (w == 0.0f) continue;
+        if (l->mode == SW_BLEND_MODE_DEFAULT) {
+            if (normal) {
+                normal[count].pose = l->pose;
+                normal[count].joint_weights = l->joint_weights;
+                normal[count].weight = w;
+            }
+            ++count;
+        } else {
+            add = true;
+        }
     }
+    if (invalid) return SW_RESULT_INVALID_ARGUMENT;
+    if (job->out_count < job->packets_count) return SW_RESULT_BUFFER_TOO_SMALL;
+    if (addresses & 15u) return SW_RESULT_MISALIGNED;
+    if (overlap || sw__blend_hits(out, job->rest_pose, pose_bytes) ||
+        sw__blend_hits(out, job->layers, (size_t)job->layers_count * sizeof(sw_blend_layer)))
+        return SW_RESULT_OVERLAP;
+    if (normal_count) *normal_count = count;
+    if (additive) *additive = add;
     return SW_RESULT_OK;
 }
 
+sw_result sw_blend_job_validate(const sw_blend_job* job) {
+    return sw__blend_prepare(job, NULL, NULL, NULL);
+}
+
 sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops) {
-    sw_result r = sw_blend_job_validate(job);
-    if (r != SW_RESULT_OK) return r;
-    const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
     /* Normal layers in one fused pass, then each additive layer in place. */
     sw__blend_input normal[SW_BLEND_MAX_LAYERS];
     uint32_t normal_count = 0;
-    for (uint32_t i = 0; i < job->layers_count; ++i) {
-        const sw_blend_layer* l = &job->layers[i];
-        if (l->mode != SW_BLEND_MODE_DEFAULT || l->weight == 0.0f) continue;
-        normal[normal_count].pose = l->pose;
-        normal[normal_count].joint_weights = l->joint_weights;
-        normal[normal_count].weight = l->weight;
-        ++normal_count;
-    }
+    bool additive = false;
+    const sw_result r = sw__blend_prepare(job, normal, &normal_count, &additive);
+    if (r != SW_RESULT_OK) return r;
+    const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
     ops->blend(normal, normal_count, job->rest_pose, threshold, job->out, job->packets_count);
+    if (!additive) return SW_RESULT_OK;
     for (uint32_t i = 0; i < job->layers_count; ++i) {
         const sw_blend_layer* l = &job->layers[i];
         if (l->mode != SW_BLEND_MODE_ADDITIVE || l->weight == 0.0f) continue;
