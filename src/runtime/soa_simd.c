@@ -358,6 +358,16 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const int16_t* pa
     int32_t last = -2; /* no joint (and not a root's -1) */
     for (uint32_t p = first >> 2; p * 4u < joints_count; ++p) {
         const uint32_t j0 = p * 4u;
+        if (whole && joints_count - j0 >= 4u) {
+            /* A full packet of a whole-skeleton run: constant lanes, no tests. */
+            const uint32_t lanes = 0xFu;
+            sw__trs_soa(&local[p], m);
+            SW__L2M_LANE(0)
+            SW__L2M_LANE(1)
+            SW__L2M_LANE(2)
+            SW__L2M_LANE(3)
+            continue;
+        }
         uint32_t lanes = 0xFu;
         if (joints_count - j0 < 4u) lanes &= 0xFu >> (4u - (joints_count - j0));
         if (!whole) {
