@@ -117,6 +117,18 @@ static inline void sw__accumulate(sw__x4* a, const sw_xform4* x, sw__v4 w, bool 
 #define SW__ALWAYS_INLINE static inline
 #endif
 
+/* Stores a blended packet: t and s times inv, r normalized. */
+static inline void sw__blend_finish(sw__x4* a, sw__v4 inv, sw_xform4* out) {
+    a->tx = sw__v4_mul(a->tx, inv);
+    a->ty = sw__v4_mul(a->ty, inv);
+    a->tz = sw__v4_mul(a->tz, inv);
+    a->sx = sw__v4_mul(a->sx, inv);
+    a->sy = sw__v4_mul(a->sy, inv);
+    a->sz = sw__v4_mul(a->sz, inv);
+    sw__normalize4(&a->rx, &a->ry, &a->rz, &a->rw);
+    sw__x4_store(out, a);
+}
+
 /* The blend of packets [0, n), any weights: per-lane sums, rest fill and
  * 1 / sum. */
 static void sw__blend_packets(const sw__blend_input* layers, uint32_t count,
@@ -139,14 +151,7 @@ static void sw__blend_packets(const sw__blend_input* layers, uint32_t count,
         const sw__v4 inv = sw__v4_div(one, sw__v4_max(wsum, thr));
         /* Joints short of the threshold are filled from the rest pose. */
         if (sw__m4_bits(sw__v4_cmpgt(fill, zero))) sw__accumulate(&a, &rest[p], fill, false);
-        a.tx = sw__v4_mul(a.tx, inv);
-        a.ty = sw__v4_mul(a.ty, inv);
-        a.tz = sw__v4_mul(a.tz, inv);
-        a.sx = sw__v4_mul(a.sx, inv);
-        a.sy = sw__v4_mul(a.sy, inv);
-        a.sz = sw__v4_mul(a.sz, inv);
-        sw__normalize4(&a.rx, &a.ry, &a.rz, &a.rw);
-        sw__x4_store(&out[p], &a);
+        sw__blend_finish(&a, inv, &out[p]);
     }
 }
 
@@ -171,14 +176,7 @@ SW__ALWAYS_INLINE void sw__blend_uniform(const sw__blend_input* layers, uint32_t
         sw__accumulate(&a, &pose[0][p], w[0], true);
         for (uint32_t i = 1; i < count; ++i)
             sw__accumulate(&a, &pose[i][p], w[i], false);
-        a.tx = sw__v4_mul(a.tx, inv);
-        a.ty = sw__v4_mul(a.ty, inv);
-        a.tz = sw__v4_mul(a.tz, inv);
-        a.sx = sw__v4_mul(a.sx, inv);
-        a.sy = sw__v4_mul(a.sy, inv);
-        a.sz = sw__v4_mul(a.sz, inv);
-        sw__normalize4(&a.rx, &a.ry, &a.rz, &a.rw);
-        sw__x4_store(&out[p], &a);
+        sw__blend_finish(&a, inv, &out[p]);
     }
 }
 
