@@ -30,15 +30,21 @@ sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job) {
  * first joint whose parent comes before root ends that run, and the sub-tree
  * is the run alone iff no later joint has its parent inside the run. */
 static uint32_t sw__subtree_range_end(const int16_t* parents, uint32_t n, uint32_t root) {
+    /* Parents as 16-bit lanes u (a root's -1 is 0xffff), four per 64-bit
+     * word, with x = u | 0x8000: p >= root iff the top bit of x - root is set
+     * and that of u clear; p < end iff the top bit of x - end is clear (it
+     * stays set when u >= 0x8000). No borrow crosses a lane: x >= 0x8000 >
+     * end. */
+    const uint64_t top = 0x8000800080008000u, ones = 0x0001000100010001u;
+    const uint64_t lo = ones * root;
     uint32_t end = root + 1u;
+    for (; end + 4u <= n; end += 4u) {
+        uint64_t u;
+        memcpy(&u, parents + end, sizeof u);
+        if ((((u | top) - lo) & ~u & top) != top) break;
+    }
     while (end < n && parents[end] >= (int32_t)root) ++end;
-    /* A parent p is in [root, end) iff, with u = p as 16 bits (a root's -1
-     * is 0xffff) and x = u | 0x8000, the top bit of x - root is set and that
-     * of x - end is clear (x - end keeps its top bit when u >= 0x8000).
-     * Four parents per 64-bit word: no borrow crosses a 16-bit lane, as
-     * x >= 0x8000 > end. */
-    const uint64_t top = 0x8000800080008000u;
-    const uint64_t lo = 0x0001000100010001u * root, hi = 0x0001000100010001u * end;
+    const uint64_t hi = ones * end;
     uint64_t stray = 0;
     uint32_t j = end;
     for (; j + 4u <= n; j += 4u) {
