@@ -7,7 +7,6 @@
 
 #include "common.h"
 #include "sinew/mirror.h"
-#include "sinew/tools/archive_writer.h"
 #include "sinew/tools/gltf_export.h"
 #include "sinew/tools/mirror_bake.h"
 
@@ -172,32 +171,21 @@ int cli_mirror(int argc, char** argv) {
             rc = CLI_EXIT_FAIL;
         }
     }
-    if (rc == CLI_EXIT_OK) {
-        if (cli__ends_with(out, ".glb") || cli__ends_with(out, ".gltf")) {
-            sw_scene scene;
-            memset(&scene, 0, sizeof scene);
-            scene.skeleton = asset.skeleton;
-            scene.clips = clips;
-            scene.clips_count = n;
-            scene.meshes = (const sw_mesh**)(uintptr_t)asset.meshes;
-            scene.meshes_count = asset.meshes_count;
-            r = sw_gltf_export_file(&scene, NULL, out, &err);
-        } else {
-            const sw_skeleton* skeletons[1] = {asset.skeleton};
-            sw_archive_contents contents;
-            memset(&contents, 0, sizeof contents);
-            contents.skeletons = skeletons;
-            contents.skeletons_count = 1;
-            contents.clips = clips;
-            contents.clips_count = n;
-            contents.meshes = asset.meshes;
-            contents.meshes_count = asset.meshes_count;
-            r = sw_archive_write_file(&contents, out, &err);
-        }
+    if (rc == CLI_EXIT_OK && (cli__ends_with(out, ".glb") || cli__ends_with(out, ".gltf"))) {
+        sw_scene scene;
+        memset(&scene, 0, sizeof scene);
+        scene.skeleton = asset.skeleton;
+        scene.clips = clips;
+        scene.clips_count = n;
+        scene.meshes = (const sw_mesh**)(uintptr_t)asset.meshes;
+        scene.meshes_count = asset.meshes_count;
+        r = sw_gltf_export_file(&scene, NULL, out, &err);
         if (r != SW_RESULT_OK) {
             cli_report("mirror", out, SW_ASSET_FORMAT_NONE, r, &err);
             rc = CLI_EXIT_FAIL;
         }
+    } else if (rc == CLI_EXIT_OK) {
+        rc = cli_write_asset_archive("mirror", out, &asset, clips, n);
     }
     if (rc == CLI_EXIT_OK) {
         static const char axes[] = "?XYZ";

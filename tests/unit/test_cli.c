@@ -3,7 +3,8 @@
  * independent glTF evaluator of gltf_eval.h, its exit codes, and its
  * one-line failure messages naming the check; import / export / batch
  * import over assimp-testmodels; `bench --quick --json` parsed and its
- * figures checked for consistency (no timing thresholds). */
+ * figures checked for consistency, the crowd's interleaved speedup and
+ * budget runs included (no timing thresholds). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
 #include "test_util.h"
 
@@ -849,6 +850,16 @@ static void assert_rel(double a, double b, double rel) {
     if (!(fabs(a - b) <= rel * fabs(b))) fail_msg("%.9g vs %.9g (relative %.3g)", a, b, rel);
 }
 
+/* Reads the n numbers of the JSON array arr into v (n entries) sorted
+ * ascending; returns their median (the mean of the middle two when n is even). */
+static double json_sorted_median(const sw__json* j, int32_t arr, double* v, int n) {
+    assert_int_equal(sw__json_len(j, arr), (uint32_t)n);
+    for (int p = 0; p < n; ++p)
+        assert_true(sw__json_number(j, sw__json_at(j, arr, (uint32_t)p), &v[p]));
+    qsort(v, (size_t)n, sizeof v[0], cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Checks one asset of `bench --json`: its codecs (raw first and exact, the
  * quantized one within its precision, frames with a finite error), every
  * stage x count (x codec) row once, positive finite figures, median and min
@@ -946,11 +957,106 @@ static void check_bench_asset(const sw__json* j, int32_t a, int processes, uint3
     }
 }
 
+static bool is_count(double v) {
+    return v >= 0.0 && v == floor(v);
+}
+
+/* The crowd's "interleaved" block: one entry per LOD setting, each once; the
+ * speedup the median of the per-process ratios (one per process, the last
+ * one the entry's own ratio_median); the last process's pair ratios ordered
+ * min <= q1 <= median <= q3 <= max, all positive; the crowd the one the
+ * last process measured on 1 thread with that setting; wall and CPU ms per
+ * frame positive (CPU >= 0). */
+static void check_bench_interleaved(const sw__json* j, int32_t c, int processes,
+                                    double last_size[2][2]) {
+    const int32_t il = sw__json_find(j, c, "interleaved");
+    assert_int_equal(sw__json_type_of(j, il), SW__JSON_ARRAY);
+    assert_true(sw__json_len(j, il) >= 1 && sw__json_len(j, il) <= 2);
+    bool seen[2] = {false, false};
+    for (uint32_t i = 0; i < sw__json_len(j, il); ++i) {
+        const int32_t e = sw__json_at(j, il, i);
+        const int lod = json_true(j, e, "lod") ? 1 : 0;
+        assert_false(seen[lod]);
+        seen[lod] = true;
+        double v[16];
+        const int32_t procs = sw__json_find(j, e, "processes");
+        assert_rel(json_num(j, e, "speedup"), json_sorted_median(j, procs, v, processes), 1e-7);
+        assert_true(v[0] > 0.0);
+        double last_ratio = 0.0;
+        assert_true(sw__json_number(j, sw__json_at(j, procs, (uint32_t)processes - 1u),
+                                    &last_ratio));
+        const double q[5] = {json_num(j, e, "ratio_min"), json_num(j, e, "ratio_q1"),
+                             json_num(j, e, "ratio_median"), json_num(j, e, "ratio_q3"),
+                             json_num(j, e, "ratio_max")};
+        assert_true(q[0] > 0.0);
+        for (int k = 1; k < 5; ++k)
+            assert_true(q[k - 1] <= q[k]);
+        assert_rel(q[2], last_ratio, 1e-7);
+        const double pairs = json_num(j, e, "pairs");
+        assert_true(is_count(pairs) && pairs >= 1.0);
+        assert_true(json_num(j, e, "characters") == last_size[lod][0]);
+        assert_true(json_num(j, e, "wall_ms_1") > 0.0 && json_num(j, e, "wall_ms_2") > 0.0);
+        assert_true(json_num(j, e, "cpu_ms_1") >= 0.0 && json_num(j, e, "cpu_ms_2") >= 0.0);
+    }
+}
+
+/* The crowd's "budget" block: the budget the frame's (16.7 ms), a tail of
+ * at most the frames run; runs (1 to 5) starting at the crowd the last
+ * process measured on 2 threads with LOD, growing by half while the first
+ * run held (shrinking by a third while it did not) and stopping at the
+ * first run that differs; each run's bias within the LOD levels, median <=
+ * worst frame, frames over budget within the tail (none when the worst
+ * frame is under it, some when over), characters per level summing to the
+ * crowd, "held" the median within the budget; the largest held crowd at
+ * most the largest tried. */
+static void check_bench_budget(const sw__json* j, int32_t c, double frame_ns, double first) {
+    const int32_t b = sw__json_find(j, c, "budget");
+    assert_int_equal(sw__json_type_of(j, b), SW__JSON_OBJECT);
+    const double seconds = json_num(j, b, "seconds");
+    assert_rel(seconds * 1e9, frame_ns, 1e-6);
+    const double budget_ms = 1e3 * (double)(float)seconds; /* as the writer compares */
+    const double frames = json_num(j, b, "frames"), tail = json_num(j, b, "tail");
+    assert_true(is_count(frames) && is_count(tail) && tail >= 1.0 && tail <= frames);
+    const double levels = (double)sw__json_len(j, sw__json_find(j, c, "lod_levels"));
+    const int32_t runs = sw__json_find(j, b, "runs");
+    const uint32_t n = sw__json_len(j, runs);
+    assert_true(n >= 1 && n <= 5);
+    bool grow = false;
+    double expect = first, largest = 0.0, largest_held = 0.0;
+    for (uint32_t k = 0; k < n; ++k) {
+        const int32_t run_k = sw__json_at(j, runs, k);
+        const double chars = json_num(j, run_k, "characters");
+        assert_true(is_count(chars) && chars >= 1.0);
+        assert_true(chars == expect);
+        const double bias = json_num(j, run_k, "bias");
+        assert_true(is_count(bias) && bias < levels);
+        const double med = json_num(j, run_k, "median_ms"), worst = json_num(j, run_k, "worst_ms");
+        assert_true(med > 0.0 && med <= worst);
+        const double over = json_num(j, run_k, "frames_over");
+        assert_true(is_count(over) && over <= tail);
+        if (worst < budget_ms * (1.0 - 1e-5)) assert_true(over == 0.0);
+        if (worst > budget_ms * (1.0 + 1e-5)) assert_true(over >= 1.0);
+        double per_level[3];
+        assert_true(sw__json_numbers(j, sw__json_find(j, run_k, "per_level"), per_level, 3));
+        assert_true(is_count(per_level[0]) && is_count(per_level[1]) && is_count(per_level[2]));
+        assert_true(per_level[0] + per_level[1] + per_level[2] == chars);
+        const bool held = json_true(j, run_k, "held");
+        assert_true(held == (med <= budget_ms));
+        if (k == 0) grow = held;
+        if (k + 1 < n) assert_true(held == grow); /* only the last run may differ */
+        if (held && chars > largest_held) largest_held = chars;
+        if (chars > largest) largest = chars;
+        expect = grow ? chars + floor(chars / 2.0) : chars - floor(chars / 3.0);
+    }
+    assert_true(largest_held <= largest);
+}
+
 /* The crowd figures of one asset: 1 and 2 threads without and with LOD, each
  * row's median and min those of its process figures, the characters that fit
  * in 16.7 ms from the median, the speedups from the medians, the crowds
  * measured at least the probe's size (exactly it with --quick) with every
- * character at one LOD level, the codec one of the asset's. */
+ * character at one LOD level, the codec one of the asset's; its interleaved
+ * and budget blocks consistent with those rows. */
 static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
     const int32_t c = sw__json_find(j, a, "crowd");
     assert_int_equal(sw__json_type_of(j, c), SW__JSON_OBJECT);
@@ -969,7 +1075,7 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
     assert_int_equal(sw__json_len(j, sw__json_find(j, c, "lod_levels")), 3);
     const int32_t rows = sw__json_find(j, c, "rows");
     assert_int_equal(sw__json_len(j, rows), 4);
-    double med[2][2] = {{0}};
+    double med[2][2] = {{0}}, last_size[2][2] = {{0}};
     for (uint32_t i = 0; i < 4; ++i) {
         const int32_t row = sw__json_at(j, rows, i);
         const double t = json_num(j, row, "threads");
@@ -978,16 +1084,10 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
         assert_true(med[lod][(int)t - 1] == 0.0); /* each combination once */
         const double m = json_num(j, row, "median_ns"), mn = json_num(j, row, "min_ns");
         assert_true(isfinite(m) && mn > 0.0 && m >= mn);
-        const int32_t procs = sw__json_find(j, row, "processes");
-        assert_int_equal(sw__json_len(j, procs), (uint32_t)processes);
         double v[16];
-        for (int p = 0; p < processes; ++p)
-            assert_true(sw__json_number(j, sw__json_at(j, procs, (uint32_t)p), &v[p]));
-        qsort(v, (size_t)processes, sizeof v[0], cmp_dbl);
+        const double pm = json_sorted_median(j, sw__json_find(j, row, "processes"), v, processes);
         assert_rel(mn, v[0], 1e-7);
-        assert_rel(m, processes % 2 ? v[processes / 2]
-                                    : 0.5 * (v[processes / 2 - 1] + v[processes / 2]),
-                   1e-7);
+        assert_rel(m, pm, 1e-7);
         /* fit = floor(frame / median), up to the median's printed digits */
         const double fit = json_num(j, row, "fit");
         assert_true(fit == floor(fit) && fit <= frame / m * (1.0 + 1e-7) &&
@@ -1005,9 +1105,12 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
         for (int l = 0; l < 3; ++l) placed += per_level[l];
         assert_true(placed == size); /* the last process's crowd */
         if (!lod) assert_true(per_level[0] == size);
+        last_size[lod][(int)t - 1] = size;
     }
     assert_rel(json_num(j, c, "speedup_without_lod"), med[0][0] / med[0][1], 1e-6);
     assert_rel(json_num(j, c, "speedup_with_lod"), med[1][0] / med[1][1], 1e-6);
+    check_bench_interleaved(j, c, processes, last_size);
+    check_bench_budget(j, c, frame, last_size[1][1]);
 }
 
 static int32_t bench_asset_named(const sw__json* j, int32_t assets, const char* name) {
