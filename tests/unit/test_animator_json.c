@@ -6,11 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "test_util.h"
+#include "robot_fixture.h"
 
-#include "sinew/animator.h"
-#include "sinew/tools/animator_json.h"
-#include "sinew/tools/asset.h"
 #include "sinew/tools/bvh.h"
 
 #define EXAMPLES SINEW_TEST_DATA "/../../examples"
@@ -233,26 +230,12 @@ static void test_json_errors(void** state) {
 
 static void test_robot_example(void** state) {
     (void)state;
-    char path[512];
-    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
-    sw_animator_json aj;
-    sw_error err;
-    memset(&err, 0, sizeof err);
-    sw_result r = sw_animator_json_read_file(EXAMPLES "/robot.json", NULL, &aj, &err);
-    if (r != SW_RESULT_OK) fail_msg("robot.json: %s (%s)", sw_result_str(r), err.check);
-    assert_int_equal(aj.idle_count, 1);
-    sw_asset asset;
-    sw_asset_options opt;
-    memset(&opt, 0, sizeof opt);
-    r = sw_asset_open(path, &opt, &asset, &err);
-    if (r != SW_RESULT_OK) fail_msg("open: %s (%s)", sw_result_str(r), err.check);
-    const sw_animator* def = aj.animator;
-    const sw_skeleton* skel = asset.skeleton;
-    size_t bs = sw_animator_bound_size(def, skel);
-    void* bmem = aligned_alloc(16, (bs + 15u) & ~(size_t)15u);
-    const sw_animator_bound* bound = NULL;
-    r = sw_animator_bind(def, skel, asset.clips, asset.clips_count, bmem, bs, &bound, &err);
-    if (r != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(r), err.check);
+    robot_fixture rf;
+    if (!robot_fixture_open(&rf)) return;
+    assert_int_equal(rf.aj.idle_count, 1);
+    const sw_animator* def = rf.aj.animator;
+    const sw_skeleton* skel = rf.asset.skeleton;
+    const sw_animator_bound* bound = rf.bound;
     size_t is = sw_animator_instance_size(bound), ss = sw_animator_scratch_size(bound);
     void* imem = aligned_alloc(16, (is + 15u) & ~(size_t)15u);
     void* scratch = aligned_alloc(16, (ss + 15u) & ~(size_t)15u);
@@ -327,9 +310,7 @@ static void test_robot_example(void** state) {
     free(pose);
     free(scratch);
     free(imem);
-    free(bmem);
-    sw_asset_free(&asset);
-    sw_animator_json_free(&aj, NULL);
+    robot_fixture_free(&rf);
 }
 
 /* ---- the play verb ---- */

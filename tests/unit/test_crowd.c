@@ -13,13 +13,9 @@
  *   chains;
  * - the budget controller lowers and raises the LOD as fed times cross the
  *   budget; the palette equals the skinning job's; create's checks. */
-#include "test_util.h"
+#include "robot_fixture.h"
 #include "sinew/crowd.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/animator_json.h"
-#include "sinew/tools/asset.h"
-
-#define EXAMPLES SINEW_TEST_DATA "/../../examples"
 
 typedef struct fixture {
     sw_scene scene;
@@ -717,24 +713,10 @@ static void test_create_checks(void** state) {
  * derived detail joints are listed. */
 static void test_robot(void** state) {
     (void)state;
-    char path[512];
-    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
-    sw_animator_json aj;
-    sw_error err;
-    memset(&err, 0, sizeof err);
-    sw_result r = sw_animator_json_read_file(EXAMPLES "/robot.json", NULL, &aj, &err);
-    if (r != SW_RESULT_OK) fail_msg("robot.json: %s (%s)", sw_result_str(r), err.check);
-    sw_asset asset;
-    sw_asset_options opt;
-    memset(&opt, 0, sizeof opt);
-    r = sw_asset_open(path, &opt, &asset, &err);
-    if (r != SW_RESULT_OK) fail_msg("open: %s (%s)", sw_result_str(r), err.check);
-    const sw_skeleton* sk = asset.skeleton;
-    const size_t bs = sw_animator_bound_size(aj.animator, sk);
-    void* bmem = sw_alloc(NULL, bs, 16);
-    const sw_animator_bound* bound = NULL;
-    r = sw_animator_bind(aj.animator, sk, asset.clips, asset.clips_count, bmem, bs, &bound, &err);
-    if (r != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(r), err.check);
+    robot_fixture rf;
+    if (!robot_fixture_open(&rf)) return;
+    const sw_skeleton* sk = rf.asset.skeleton;
+    const sw_animator_bound* bound = rf.bound;
     uint8_t detail[SW_SKELETON_MAX_JOINTS];
     const uint32_t marked = sw_crowd_joint_detail(sk, 0.0f, detail, SW_SKELETON_MAX_JOINTS);
     char names[1024] = "";
@@ -745,7 +727,7 @@ static void test_robot(void** state) {
     }
     print_message("RobotExpressive detail joints (%u of %u): %s\n", marked, sk->joints_count,
                   names);
-    const int speed = sw_animator_find_param(aj.animator, "speed");
+    const int speed = sw_animator_find_param(rf.aj.animator, "speed");
     const sw_crowd_level levels[] = {{0.0f, 1, 0}, {6.0f, 2, 1}, {12.0f, 4, 1}};
     uint64_t hashes[2][30];
     for (uint32_t threads = 1; threads <= 2; ++threads) {
@@ -770,9 +752,7 @@ static void test_robot(void** state) {
         sw_crowd_destroy(c);
     }
     assert_memory_equal(hashes[0], hashes[1], sizeof hashes[0]);
-    sw_free(NULL, bmem, bs);
-    sw_asset_free(&asset);
-    sw_animator_json_free(&aj, NULL);
+    robot_fixture_free(&rf);
 }
 
 int main(void) {
