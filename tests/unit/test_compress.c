@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "test_util.h"
+#include "clip_fixture.h"
 
 #include "runtime/codec_quantized.h"
 #include "runtime/internal.h"
@@ -36,18 +36,13 @@ typedef struct fixture {
 
 static const sw_skeleton* make_skeleton(void) {
     static const int32_t parents[J] = {-1, 0, 1, 2, 0, 4};
-    static const char* names[J] = {"root", "spine", "neck", "head", "arm", "hand"};
-    sw_skeleton_joint joints[J];
+    static const char* const names[J] = {"root", "spine", "neck", "head", "arm", "hand"};
+    sw_xform rests[J];
     for (uint32_t j = 0; j < J; ++j) {
-        joints[j].name = names[j];
-        joints[j].parent = parents[j];
-        joints[j].rest = sw_xform_identity();
-        joints[j].rest.t = (sw_vec3){j == 4 ? 0.5f : 0.0f, j == 0 ? 0.0f : 1.0f, 0.0f};
+        rests[j] = sw_xform_identity();
+        rests[j].t = (sw_vec3){j == 4 ? 0.5f : 0.0f, j == 0 ? 0.0f : 1.0f, 0.0f};
     }
-    sw_skeleton_desc d = {joints, J};
-    const sw_skeleton* s = NULL;
-    assert_int_equal(sw_skeleton_create(&d, NULL, &s, NULL), SW_RESULT_OK);
-    return s;
+    return clip_fixture_skeleton(names, parents, rests, J);
 }
 
 /* Root translation and rotations that move; joint 3's rotation track holds
@@ -56,9 +51,7 @@ static const sw_skeleton* make_skeleton(void) {
 static void make_clip(fixture* f, bool additive) {
     for (uint32_t k = 0; k < KEYS; ++k) {
         const float t = (float)k / RATE;
-        f->t0[3 * k] = sinf(t);
-        f->t0[3 * k + 1] = 0.1f * t;
-        f->t0[3 * k + 2] = cosf(2.0f * t);
+        clip_fixture_translation(t, &f->t0[3 * k]);
         for (uint32_t j = 0; j < J; ++j) {
             sw_quat q;
             if (j == 3) {
@@ -66,9 +59,7 @@ static void make_clip(fixture* f, bool additive) {
             } else if (j == 5) {
                 q = sw_quat_from_axis_angle((sw_vec3){0, 0, 1}, 0.7f);
             } else {
-                sw_vec3 axis = {1.0f, 0.3f * (float)j, 0.5f};
-                q = sw_quat_from_axis_angle(axis, 1.2f * sinf(t * (1.0f + 0.4f * (float)j)) +
-                                                      (j == 0 ? 2.0f * t : 0.0f));
+                q = clip_fixture_rotation(j, t);
             }
             f->r[j][4 * k] = q.x;
             f->r[j][4 * k + 1] = q.y;
@@ -76,7 +67,7 @@ static void make_clip(fixture* f, bool additive) {
             f->r[j][4 * k + 3] = q.w;
         }
         f->s2[3 * k] = f->s2[3 * k + 1] = f->s2[3 * k + 2] = 1.0f;
-        f->w[k] = t * t;
+        f->w[k] = clip_fixture_curve(t);
     }
     sw_clip_track_desc tracks[J + 3];
     uint32_t n = 0;
@@ -95,21 +86,7 @@ static void make_clip(fixture* f, bool additive) {
     }
     tracks[n++] = (sw_clip_track_desc){
         .kind = SW_TRACK_KIND_SCALE, .joint = 2, .keys_count = KEYS, .rate = RATE, .values = f->s2};
-    tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
-                                       .name = "curve",
-                                       .keys_count = KEYS,
-                                       .rate = RATE,
-                                       .values = f->w};
-    const sw_clip_event_desc events[2] = {{1.5f, "step"}, {0.25f, "start"}};
-    sw_clip_desc d = {.name = "synthetic",
-                      .duration = (float)(KEYS - 1) / RATE,
-                      .joints_count = J,
-                      .additive = additive,
-                      .tracks = tracks,
-                      .tracks_count = n,
-                      .events = events,
-                      .events_count = 2};
-    assert_int_equal(sw_clip_create(&d, NULL, &f->raw, NULL), SW_RESULT_OK);
+    f->raw = clip_fixture_clip(tracks, n, f->w, KEYS, RATE, J, additive);
 }
 
 static fixture* fixture_new(bool additive) {

@@ -5,7 +5,7 @@
  * independent interpolation of the stored frames, cached playback equal
  * bit for bit to cold seeks, hostile payloads rejected with named checks,
  * archive round trip, argument checks. */
-#include "test_util.h"
+#include "clip_fixture.h"
 
 #include "runtime/codec_frames.h"
 #include "runtime/internal.h"
@@ -37,21 +37,16 @@ typedef struct fixture {
 
 static const sw_skeleton* make_skeleton(float offset) {
     static const int32_t parents[J] = {-1, 0, 1, 2, 0, 4, 5, 0, 7};
-    static const char* names[J] = {"root", "spine", "neck", "head", "arm",
-                                   "hand", "leg",   "foot", "toe"};
-    sw_skeleton_joint joints[J];
+    static const char* const names[J] = {"root", "spine", "neck", "head", "arm",
+                                         "hand", "leg",   "foot", "toe"};
+    sw_xform rests[J];
     for (uint32_t j = 0; j < J; ++j) {
-        joints[j].name = names[j];
-        joints[j].parent = parents[j];
-        joints[j].rest = sw_xform_identity();
-        joints[j].rest.t = (sw_vec3){offset + 0.1f * (float)j, j == 0 ? 0.0f : 1.0f, 0.0f};
-        joints[j].rest.r = sw_quat_from_axis_angle((sw_vec3){0, 1, 0}, offset + 0.05f * (float)j);
-        joints[j].rest.s = (sw_vec3){1.0f + offset, 1.0f, 1.0f};
+        rests[j] = sw_xform_identity();
+        rests[j].t = (sw_vec3){offset + 0.1f * (float)j, j == 0 ? 0.0f : 1.0f, 0.0f};
+        rests[j].r = sw_quat_from_axis_angle((sw_vec3){0, 1, 0}, offset + 0.05f * (float)j);
+        rests[j].s = (sw_vec3){1.0f + offset, 1.0f, 1.0f};
     }
-    sw_skeleton_desc d = {joints, J};
-    const sw_skeleton* s = NULL;
-    assert_int_equal(sw_skeleton_create(&d, NULL, &s, NULL), SW_RESULT_OK);
-    return s;
+    return clip_fixture_skeleton(names, parents, rests, J);
 }
 
 /* explicit: key times given (on the 30 Hz grid) rather than a rate. */
@@ -59,19 +54,15 @@ static void make_clip(fixture* f, bool additive, bool explicit_times, sw_interp 
     for (uint32_t k = 0; k < KEYS; ++k) {
         const float t = (float)k / RATE;
         f->times[k] = t;
-        f->t0[3 * k] = sinf(t);
-        f->t0[3 * k + 1] = 0.1f * t;
-        f->t0[3 * k + 2] = cosf(2.0f * t);
+        clip_fixture_translation(t, &f->t0[3 * k]);
         f->s1[3 * k] = 1.0f + 0.2f * sinf(3.0f * t);
         f->s1[3 * k + 1] = f->s1[3 * k + 2] = 1.0f;
         for (uint32_t j = 0; j < 4; ++j) {
-            sw_vec3 axis = {1.0f, 0.3f * (float)j, 0.5f};
-            sw_quat q = sw_quat_from_axis_angle(axis, 1.2f * sinf(t * (1.0f + 0.4f * (float)j)) +
-                                                          (j == 0 ? 2.0f * t : 0.0f));
+            sw_quat q = clip_fixture_rotation(j, t);
             if (k % 7u == 3u) q = sw_quat_negate(q); /* keys on either hemisphere */
             memcpy(&f->r[j][4 * k], &q, sizeof q);
         }
-        f->w[k] = t * t;
+        f->w[k] = clip_fixture_curve(t);
     }
     const sw_quat q5 = sw_quat_from_axis_angle((sw_vec3){0, 0, 1}, 0.7f);
     memcpy(f->r5, &q5, sizeof q5);
@@ -102,21 +93,7 @@ static void make_clip(fixture* f, bool additive, bool explicit_times, sw_interp 
                                        .values = f->s1};
     tracks[n++] = (sw_clip_track_desc){
         .kind = SW_TRACK_KIND_ROTATION, .joint = 5, .keys_count = 1, .values = f->r5};
-    tracks[n++] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_FLOAT,
-                                       .name = "curve",
-                                       .keys_count = KEYS,
-                                       .rate = RATE,
-                                       .values = f->w};
-    const sw_clip_event_desc events[2] = {{1.5f, "step"}, {0.25f, "start"}};
-    sw_clip_desc d = {.name = "synthetic",
-                      .duration = (float)(KEYS - 1) / RATE,
-                      .joints_count = J,
-                      .additive = additive,
-                      .tracks = tracks,
-                      .tracks_count = n,
-                      .events = events,
-                      .events_count = 2};
-    assert_int_equal(sw_clip_create(&d, NULL, &f->raw, NULL), SW_RESULT_OK);
+    f->raw = clip_fixture_clip(tracks, n, f->w, KEYS, RATE, J, additive);
 }
 
 static fixture* fixture_new(bool additive, bool explicit_times, sw_interp rot_interp) {
