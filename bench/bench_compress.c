@@ -17,28 +17,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "runtime/internal.h"
 #include "sinew/tools/bvh.h"
 #include "sinew/tools/compress.h"
 
 #define POSES 2000
 #define MAX_RUNS 101
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 typedef struct run_ctx {
     const sw_skeleton* skel;
@@ -53,7 +38,7 @@ typedef struct run_ctx {
 static double run_once(run_ctx* c, bool forward) {
     const float dt = 1.0f / 60.0f;
     float t = 0.0f;
-    const double t0 = now_ns();
+    const double t0 = bench_thread_ns();
     for (int i = 0; i < POSES; ++i) {
         if (forward) {
             t += dt;
@@ -73,7 +58,7 @@ static double run_once(run_ctx* c, bool forward) {
         }
         c->sink += (double)c->pose[0].rx[0];
     }
-    return (now_ns() - t0) / POSES;
+    return (bench_thread_ns() - t0) / POSES;
 }
 
 static double measure(run_ctx* c, bool forward, int runs) {
@@ -81,7 +66,7 @@ static double measure(run_ctx* c, bool forward, int runs) {
     run_once(c, forward); /* warm up */
     for (int r = 0; r < runs; ++r)
         v[r] = run_once(c, forward);
-    return median(v, runs);
+    return bench_median(v, runs);
 }
 
 int main(int argc, char** argv) {

@@ -24,27 +24,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "runtime/internal.h"
 #include "sinew/tools/asset.h"
 
 #define BATCH 1000u
 #define MAX_RUNS 101
-
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 typedef struct bench {
     const sw_skeleton* skel;
@@ -75,7 +60,7 @@ static double run_stage(bench* b, stage s, const sw__soa_ops* ops, int frames) {
     const uint32_t packets = b->skel->packets_count;
     const uint32_t joints = b->skel->joints_count;
     const float duration = b->clip->duration;
-    double t0 = now_ns();
+    double t0 = bench_thread_ns();
     for (int f = 0; f < frames; ++f) {
         for (uint32_t c = 0; c < b->characters; ++c) {
             sw_result r = SW_RESULT_OK;
@@ -117,7 +102,7 @@ static double run_stage(bench* b, stage s, const sw__soa_ops* ops, int frames) {
             }
         }
     }
-    return (now_ns() - t0) / ((double)frames * (double)b->characters);
+    return (bench_thread_ns() - t0) / ((double)frames * (double)b->characters);
 }
 
 static double measure(bench* b, stage s, const sw__soa_ops* ops, int runs) {
@@ -127,7 +112,7 @@ static double measure(bench* b, stage s, const sw__soa_ops* ops, int runs) {
     if (frames < 1) frames = 1;
     run_stage(b, s, ops, frames); /* warm up */
     for (int i = 0; i < runs; ++i) v[i] = run_stage(b, s, ops, frames);
-    return median(v, runs);
+    return bench_median(v, runs);
 }
 
 static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, const sw_clip* clip_b,
