@@ -8,21 +8,11 @@
 
 /* ---- seeded smooth noise ---- */
 
-/* Integer mixer (xorshift-multiply): a well-spread 32-bit hash. */
-static uint32_t sw__mix(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 /* A number in [0, 1) from (seed, channel, sine, what). */
 static double sw__unit(uint32_t seed, uint32_t channel, uint32_t sine, uint32_t what) {
     uint32_t h =
-        sw__mix(channel * 0x9e3779b9u + sine * 0x85ebca6bu + what * 0xc2b2ae35u + 0x27d4eb2fu);
-    h = sw__mix(h ^ sw__mix(seed + 0x165667b1u));
+        sw__hash32(channel * 0x9e3779b9u + sine * 0x85ebca6bu + what * 0xc2b2ae35u + 0x27d4eb2fu);
+    h = sw__hash32(h ^ sw__hash32(seed + 0x165667b1u));
     return (double)(h >> 8) * (1.0 / 16777216.0);
 }
 

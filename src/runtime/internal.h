@@ -101,6 +101,17 @@ sw_xform sw__clip_sample_joint_with(const sw_clip* clip, const sw_skeleton* skel
 sw_xform sw__clip_sample_joint(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
                                float time);
 
+/* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
+ * the procedural noise of hit effects and spine wander. */
+static inline uint32_t sw__hash32(uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
 /* True when [a, a + an) and [b, b + bn) share a byte. */
 static inline bool sw__overlaps(const void* a, size_t an, const void* b, size_t bn) {
     const char* pa = (const char*)a;

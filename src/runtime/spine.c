@@ -6,19 +6,9 @@
 
 #define SW__SPINE_TWO_PI 6.28318530717958647692
 
-/* 32-bit integer hash (avalanching), for seeded constants. */
-static uint32_t sw__spine_hash(uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 /* Uniform in [0, 1) from the seed, the axis and the slot. */
 static double sw__spine_unit(uint32_t seed, uint32_t axis, uint32_t slot) {
-    const uint32_t h = sw__spine_hash(seed ^ sw__spine_hash(axis * 16u + slot + 0x9e3779b9u));
+    const uint32_t h = sw__hash32(seed ^ sw__hash32(axis * 16u + slot + 0x9e3779b9u));
     return (double)(h >> 8) / 16777216.0;
 }
 
