@@ -1175,8 +1175,7 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
     float* jw0 = (float*)(void*)(base + lay.weights);
     float* jw1 = jw0 + (size_t)P * 4u;
     sw_blend_layer* bl = (sw_blend_layer*)(void*)(base + lay.layers);
-    for (uint32_t i = 0; i < P; ++i)
-        sw_xform4_identity(&ident[i]);
+    bool ident_ready = false; /* filled on the first additive layer that needs it */
     const sw_xform4* rest = sw_skeleton_rest_pose(sk);
     const float* masks = (const float*)(const void*)((const char*)bound + bound->masks_offset);
 
@@ -1220,6 +1219,11 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
             bl[i].weight = cs[i].weight;
             bl[i].joint_weights = NULL;
             bl[i].mode = SW_BLEND_MODE_DEFAULT;
+        }
+        if (additive && !ident_ready) {
+            for (uint32_t i = 0; i < P; ++i)
+                sw_xform4_identity(&ident[i]);
+            ident_ready = true;
         }
         if (n == 0) {
             memcpy(layer_pose, additive ? ident : rest, sizeof(sw_xform4) * P);
