@@ -115,10 +115,15 @@ static inline const char* sw_clip_float_track_name(const sw_clip* c, uint32_t f)
     const sw_clip_track* t = &sw_clip_tracks(c)[c->tracks_count - c->float_tracks_count + f];
     return (const char*)c + t->target;
 }
+/* Explicit key times of track t (keys_count floats), or NULL when its keys
+ * are uniform (start + k / rate). */
+static inline const float* sw_clip_track_times(const sw_clip* c, const sw_clip_track* t) {
+    return t->uniform ? NULL : (const float*)(const void*)((const char*)c + t->times_offset);
+}
 /* Time of key k of track t (no range check). */
 static inline float sw_clip_track_key_time(const sw_clip* c, const sw_clip_track* t, uint32_t k) {
     if (t->uniform) return t->start + (float)k / t->rate;
-    return ((const float*)(const void*)((const char*)c + t->times_offset))[k];
+    return sw_clip_track_times(c, t)[k];
 }
 static inline const float* sw_clip_track_values(const sw_clip* c, const sw_clip_track* t) {
     return (const float*)(const void*)((const char*)c + t->values_offset);

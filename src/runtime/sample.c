@@ -120,7 +120,7 @@ static uint32_t sw__find_key(const sw_clip* clip, const sw_clip_track* tr, float
             --k;
         return k;
     }
-    const float* times = (const float*)(const void*)((const char*)clip + tr->times_offset);
+    const float* times = sw_clip_track_times(clip, tr);
     if (cursor) {
         uint32_t c = *cursor;
         if (c < n && (c == 0u || times[c] <= t)) {

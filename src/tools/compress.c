@@ -561,8 +561,7 @@ sw_result sw__clip_with_payload(const sw_clip* src, uint32_t codec, uint32_t pay
         fd[f].name = sw_clip_float_track_name(src, f);
         fd[f].interp = (sw_interp)t->interp;
         fd[f].keys_count = t->keys_count;
-        fd[f].times =
-            t->uniform ? NULL : (const float*)(const void*)((const char*)src + t->times_offset);
+        fd[f].times = sw_clip_track_times(src, t);
         fd[f].start = t->start;
         fd[f].rate = t->rate;
         fd[f].values = sw_clip_track_values(src, t);

@@ -10,10 +10,6 @@
 /* Grid tolerance on key times (seconds). */
 #define SW__FRAMES_GRID_TOL 1e-5
 
-static const float* sw__frames_times(const sw_clip* c, const sw_clip_track* t) {
-    return (const float*)(const void*)((const char*)c + t->times_offset);
-}
-
 static bool sw__frames_on_grid(const sw_clip* clip, double rate) {
     const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
     const sw_clip_track* tracks = sw_clip_tracks(clip);
@@ -43,7 +39,7 @@ float sw_frames_grid_rate(const sw_clip* clip) {
             if (dt < min_dt) min_dt = dt;
             continue;
         }
-        const float* times = sw__frames_times(clip, t);
+        const float* times = sw_clip_track_times(clip, t);
         for (uint32_t k = 1; k < t->keys_count; ++k) {
             const double dt = (double)times[k] - (double)times[k - 1u];
             if (dt < min_dt) min_dt = dt;

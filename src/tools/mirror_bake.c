@@ -48,6 +48,16 @@ static void sw__map_value(const sw_mirror* m, uint32_t k, sw_track_kind kind, co
 }
 
 /* Swapped copy of a name into a pool slot (the name itself when no marker). */
+/* Copies track t's interpolation, key count and key times (explicit, or
+ * uniform start and rate) into d; the values are the caller's. */
+static void sw__copy_keys(const sw_clip* clip, const sw_clip_track* t, sw_clip_track_desc* d) {
+    d->interp = (sw_interp)t->interp;
+    d->keys_count = t->keys_count;
+    d->times = sw_clip_track_times(clip, t);
+    d->start = t->start;
+    d->rate = t->rate;
+}
+
 static sw_result sw__swap_into(const char* name, char* slot, size_t cap, sw_error* err,
                                int64_t index) {
     if (!sw_mirror_swap_name(name, 0, slot, cap)) {
@@ -119,14 +129,7 @@ sw_result sw_mirror_bake_clip(const sw_skeleton* skeleton, const sw_mirror* mirr
                 const float* in = sw_clip_track_values(clip, t);
                 for (size_t g = 0; g < groups; ++g)
                     sw__map_value(mirror, k, kind, in + g * comps, v + g * comps);
-                d->interp = (sw_interp)t->interp;
-                d->keys_count = t->keys_count;
-                if (t->uniform) {
-                    d->start = t->start;
-                    d->rate = t->rate;
-                } else {
-                    d->times = (const float*)(const void*)((const char*)clip + t->times_offset);
-                }
+                sw__copy_keys(clip, t, d);
                 d->values = v;
                 ++n;
                 continue;
@@ -177,14 +180,7 @@ sw_result sw_mirror_bake_clip(const sw_skeleton* skeleton, const sw_mirror* mirr
         memset(d, 0, sizeof *d);
         d->kind = SW_TRACK_KIND_FLOAT;
         d->name = name;
-        d->interp = (sw_interp)t->interp;
-        d->keys_count = t->keys_count;
-        if (t->uniform) {
-            d->start = t->start;
-            d->rate = t->rate;
-        } else {
-            d->times = (const float*)(const void*)((const char*)clip + t->times_offset);
-        }
+        sw__copy_keys(clip, t, d);
         d->values = sw_clip_track_values(clip, t);
     }
     for (uint32_t e = 0; e < ev && r == SW_RESULT_OK; ++e) {
