@@ -12,11 +12,11 @@
  * the same as `sinew demo`, driven by the orbit camera, the mouse targets
  * and the speed slider; the scene computes every actor's palettes.
  *
- * Character mode: clip A blended with clip B at the same normalized phase,
- * or, for the humanoid, a locomotion blend of idle/walk/jog/run picked by a
- * speed in m/s (horizontal root motion kept in place); then a look-at on
- * the head and a two-bone reach of the right arm towards targets that
- * follow the mouse.
+ * Character mode: an sw_animator plays one 1D blend space with phase sync:
+ * clip A at 0 and clip B at 1 mixed by the blend slider, or, for the
+ * humanoid, idle/walk/jog/run at their speeds picked by a speed in m/s (the
+ * animator's root motion keeps it in place); then a look-at on the head and
+ * a two-bone reach of the right arm towards targets that follow the mouse.
  */
 #include <GLES3/gl3.h>
 #include <emscripten/emscripten.h>
@@ -41,6 +41,9 @@
 
 #define VIEWER_PI 3.14159265358979f
 #define VIEWER_MAX_LINES 65536 /* line vertices per frame */
+/* The humanoid's speed follows the slider through an exponential damper of
+ * this half-life (s): ln 2 / 6, a rate of 6 per second. */
+#define VIEWER_SPEED_HALF_LIFE 0.11552453f
 
 /* ---------------------------------------------------------------- GPU mesh */
 
@@ -69,11 +72,17 @@ typedef struct character {
     bool use_packed;        /* play the compressed clips */
     uint64_t raw_bytes, packed_bytes;
     float packed_error; /* largest measured error over the clips */
-    bool locomotion; /* the humanoid's idle/walk/jog/run */
+    bool locomotion;    /* the humanoid's idle/walk/jog/run */
     float speeds[SW_SHOWCASE_HUMANOID_CLIPS];
-    sw_xform4 *pose, *pose_a, *pose_b;
-    uint32_t *cursors_a, *cursors_b;
-    sw_sample_cache cache_a, cache_b;
+    sw_xform4* pose;
+    /* Playback (anim_build): an animator with one looping state playing a 1D
+     * blend space over parameter "x" at the rate of parameter "rate"; NULL
+     * without clips (the rest pose shows). */
+    const sw_animator* anim;
+    const sw_animator_bound* anim_bound;
+    sw_animator_instance* anim_inst;
+    void *anim_bound_mem, *anim_inst_mem, *anim_scratch;
+    size_t anim_scratch_size;
     sw_mat4* model;
     gpu_mesh* gpu;
     int32_t look_joints[3]; /* spine, neck, head (-1 when absent) */
@@ -108,9 +117,9 @@ typedef struct showcase_view {
     sw_vec3 walker_pos;        /* locomotion actor's world position, last frame */
     float walker_speed;        /* measured from its motion, smoothed */
     bool walker_seen;
-    bool speed_set; /* the slider overrides the scene's speed schedule */
-    bool custom;    /* built with the loaded character (options.character) */
-    int32_t focus;  /* actor the camera follows, -1: the whole scene */
+    bool speed_set;          /* the slider overrides the scene's speed schedule */
+    bool custom;             /* built with the loaded character (options.character) */
+    int32_t focus;           /* actor the camera follows, -1: the whole scene */
     sw_scene character_view; /* pointers into g_viewer.ch, which must outlive the scene */
     sw_vec3 center;
     float extent;
@@ -140,8 +149,8 @@ typedef struct viewer {
     bool paused;
     float pending_step;
     float loco_weights[SW_SHOWCASE_HUMANOID_CLIPS];
-    float loco_speed; /* smoothed speed */
-    float ground_travel; /* metres walked in place: the grid scrolls by it */
+    float loco_speed;    /* the slider's speed through a damper (VIEWER_SPEED_HALF_LIFE) */
+    float ground_travel; /* root motion walked in place (metres): the grid scrolls by it */
     /* toggles */
     bool show_skeleton, show_mesh, look_on, ik_on, follow_mouse;
     /* Showcase toggles (sw_showcase_inputs): off switches and the mode. */
@@ -149,7 +158,7 @@ typedef struct viewer {
     float hit_offset_max; /* largest inertialization offset since the mode was set */
     bool mirrored;        /* character mode: the displayed pose mirrored */
     sw_vec3 probe_pos[2]; /* the mirror probe joint and its twin (model space) */
-    int target_mode; /* 0 look, 1 IK */
+    int target_mode;      /* 0 look, 1 IK */
     float ik_weight, look_weight;
     sw_vec3 look_target, ik_target;
     /* camera */
@@ -187,10 +196,18 @@ static sw_vec3 v3(float x, float y, float z) {
     sw_vec3 v = {x, y, z};
     return v;
 }
-static sw_vec3 v3_add(sw_vec3 a, sw_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static sw_vec3 v3_sub(sw_vec3 a, sw_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
-static sw_vec3 v3_scale(sw_vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
-static float v3_dot(sw_vec3 a, sw_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static sw_vec3 v3_add(sw_vec3 a, sw_vec3 b) {
+    return v3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+static sw_vec3 v3_sub(sw_vec3 a, sw_vec3 b) {
+    return v3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+static sw_vec3 v3_scale(sw_vec3 a, float s) {
+    return v3(a.x * s, a.y * s, a.z * s);
+}
+static float v3_dot(sw_vec3 a, sw_vec3 b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 static sw_vec3 v3_cross(sw_vec3 a, sw_vec3 b) {
     return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
@@ -198,7 +215,9 @@ static sw_vec3 v3_norm(sw_vec3 a) {
     const float l = sqrtf(v3_dot(a, a));
     return l > 1e-12f ? v3_scale(a, 1.0f / l) : v3(0.0f, 0.0f, 0.0f);
 }
-static sw_vec3 mat_pos(const sw_mat4* m) { return v3(m->m[12], m->m[13], m->m[14]); }
+static sw_vec3 mat_pos(const sw_mat4* m) {
+    return v3(m->m[12], m->m[13], m->m[14]);
+}
 
 /* ---------------------------------------------------------------- GL setup */
 
@@ -225,19 +244,18 @@ static const char* k_skin_vs =
     "  gl_Position = u_view_proj * m * vec4(a_pos, 1.0);\n"
     "}\n";
 
-static const char* k_skin_fs =
-    "#version 300 es\n"
-    "precision highp float;\n"
-    "in vec3 v_nrm;\n"
-    "uniform vec3 u_color;\n"
-    "out vec4 o_color;\n"
-    "void main() {\n"
-    "  vec3 n = normalize(v_nrm);\n"
-    "  if (!gl_FrontFacing) n = -n;\n"
-    "  float d = max(dot(n, normalize(vec3(0.4, 1.0, 0.5))), 0.0);\n"
-    "  float h = 0.5 + 0.5 * n.y;\n"
-    "  o_color = vec4(u_color * (0.25 + 0.2 * h + 0.6 * d), 1.0);\n"
-    "}\n";
+static const char* k_skin_fs = "#version 300 es\n"
+                               "precision highp float;\n"
+                               "in vec3 v_nrm;\n"
+                               "uniform vec3 u_color;\n"
+                               "out vec4 o_color;\n"
+                               "void main() {\n"
+                               "  vec3 n = normalize(v_nrm);\n"
+                               "  if (!gl_FrontFacing) n = -n;\n"
+                               "  float d = max(dot(n, normalize(vec3(0.4, 1.0, 0.5))), 0.0);\n"
+                               "  float h = 0.5 + 0.5 * n.y;\n"
+                               "  o_color = vec4(u_color * (0.25 + 0.2 * h + 0.6 * d), 1.0);\n"
+                               "}\n";
 
 static const char* k_line_vs =
     "#version 300 es\n"
@@ -247,12 +265,11 @@ static const char* k_line_vs =
     "out vec3 v_color;\n"
     "void main() { v_color = a_color; gl_Position = u_view_proj * vec4(a_pos, 1.0); }\n";
 
-static const char* k_line_fs =
-    "#version 300 es\n"
-    "precision mediump float;\n"
-    "in vec3 v_color;\n"
-    "out vec4 o_color;\n"
-    "void main() { o_color = vec4(v_color, 1.0); }\n";
+static const char* k_line_fs = "#version 300 es\n"
+                               "precision mediump float;\n"
+                               "in vec3 v_color;\n"
+                               "out vec4 o_color;\n"
+                               "void main() { o_color = vec4(v_color, 1.0); }\n";
 
 static GLuint compile(GLenum kind, const char* src) {
     const GLuint s = glCreateShader(kind);
@@ -321,8 +338,9 @@ static void build_grid(void) {
     const sw_vec3 ground = v3(0.30f, 0.32f, 0.35f);
     const float e = 10.0f;
     const sw_vec3 q[6] = {v3(-e, 0, -e), v3(-e, 0, e), v3(e, 0, e),
-                          v3(-e, 0, -e), v3(e, 0, e), v3(e, 0, -e)};
-    for (int i = 0; i < 6; ++i) push_line_vertex(q[i], ground);
+                          v3(-e, 0, -e), v3(e, 0, e),  v3(e, 0, -e)};
+    for (int i = 0; i < 6; ++i)
+        push_line_vertex(q[i], ground);
     /* 1 m segments: long lines with an end behind the camera were dropped
      * whole by the rasterizer (SwiftShader) when the camera stood inside. */
     for (int i = -10; i <= 10; ++i) {
@@ -410,8 +428,8 @@ static bool gpu_mesh_create(gpu_mesh* g, const sw_mesh* m) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 4, (GLsizei)m->palette_count, 0, GL_RGBA,
-                 GL_FLOAT, NULL);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 4, (GLsizei)m->palette_count, 0, GL_RGBA, GL_FLOAT,
+                 NULL);
     return true;
 }
 
@@ -427,17 +445,28 @@ static void gpu_mesh_destroy(gpu_mesh* g) {
 /* ---------------------------------------------------------------- characters */
 
 static void showcase_free(void);
+static bool anim_build(void);
+
+static void anim_free(character* c) {
+    if (c->anim) sw_animator_destroy(c->anim, NULL);
+    free(c->anim_bound_mem);
+    free(c->anim_inst_mem);
+    free(c->anim_scratch);
+    c->anim = NULL;
+    c->anim_bound = NULL;
+    c->anim_inst = NULL;
+    c->anim_bound_mem = c->anim_inst_mem = c->anim_scratch = NULL;
+    c->anim_scratch_size = 0;
+}
 
 static void character_free(character* c) {
     /* A scene built on this character refers to it. */
     if (g_viewer.sc.custom) showcase_free();
-    for (uint32_t i = 0; c->gpu && i < c->meshes_count; ++i) gpu_mesh_destroy(&c->gpu[i]);
+    for (uint32_t i = 0; c->gpu && i < c->meshes_count; ++i)
+        gpu_mesh_destroy(&c->gpu[i]);
+    anim_free(c);
     free(c->gpu);
     free(c->pose);
-    free(c->pose_a);
-    free(c->pose_b);
-    free(c->cursors_a);
-    free(c->cursors_b);
     free(c->model);
     free(c->pose_m);
     if (c->mirror) sw_mirror_destroy(c->mirror, NULL);
@@ -452,13 +481,6 @@ static void character_free(character* c) {
         free(c->archive_bytes);
     }
     memset(c, 0, sizeof *c);
-}
-
-static uint32_t max_tracks(const character* c) {
-    uint32_t n = 1;
-    for (uint32_t i = 0; i < c->clips_count; ++i)
-        if (c->clips[i]->tracks_count > n) n = c->clips[i]->tracks_count;
-    return n;
 }
 
 /* Mirror data against the meshes' bind frames (the rest pose without meshes
@@ -506,40 +528,31 @@ static bool character_prepare(character* c) {
     const sw_skeleton* s = c->skel;
     const size_t packets = s->packets_count;
     c->pose = aligned_calloc(packets * sizeof(sw_xform4));
-    c->pose_a = aligned_calloc(packets * sizeof(sw_xform4));
-    c->pose_b = aligned_calloc(packets * sizeof(sw_xform4));
     c->model = aligned_calloc(s->joints_count * sizeof(sw_mat4));
-    const uint32_t tracks = max_tracks(c);
-    c->cursors_a = calloc(tracks, sizeof(uint32_t));
-    c->cursors_b = calloc(tracks, sizeof(uint32_t));
     c->gpu = calloc(c->meshes_count ? c->meshes_count : 1u, sizeof(gpu_mesh));
-    if (!c->pose || !c->pose_a || !c->pose_b || !c->model || !c->cursors_a || !c->cursors_b ||
-        !c->gpu) {
-        return false;
-    }
-    sw_sample_cache_init(&c->cache_a, c->cursors_a, tracks);
-    sw_sample_cache_init(&c->cache_b, c->cursors_b, tracks);
+    if (!c->pose || !c->model || !c->gpu) return false;
     for (uint32_t i = 0; i < c->meshes_count; ++i)
         if (!gpu_mesh_create(&c->gpu[i], c->meshes[i])) return false;
 
     /* Rest pose model matrices: height and the head's forward axis. */
     memcpy(c->pose, sw_skeleton_rest_pose(s), packets * sizeof(sw_xform4));
-    const sw_local_to_model_job ltm = {.skeleton = s, .local = c->pose,
-                                       .local_count = s->packets_count, .out = c->model,
+    const sw_local_to_model_job ltm = {.skeleton = s,
+                                       .local = c->pose,
+                                       .local_count = s->packets_count,
+                                       .out = c->model,
                                        .out_count = s->joints_count};
     if (sw_local_to_model_job_run(&ltm) != SW_RESULT_OK) return false;
     /* Extent of the first clip's first pose (or the rest pose): camera
      * framing and target placement. */
     if (c->clips_count > 0) {
-        const sw_sample_job job = {.clip = c->clips[0], .skeleton = s, .time = 0.0f,
-                                   .out = c->pose_a, .out_count = s->packets_count};
-        sw_mat4* m = c->model;
-        if (sw_sample_job_run(&job) == SW_RESULT_OK) {
-            const sw_local_to_model_job l2m = {.skeleton = s, .local = c->pose_a,
-                                               .local_count = s->packets_count, .out = m,
-                                               .out_count = s->joints_count};
-            if (sw_local_to_model_job_run(&l2m) != SW_RESULT_OK) return false;
-        }
+        const sw_sample_job job = {.clip = c->clips[0],
+                                   .skeleton = s,
+                                   .time = 0.0f,
+                                   .out = c->pose,
+                                   .out_count = s->packets_count};
+        if (sw_sample_job_run(&job) == SW_RESULT_OK &&
+            sw_local_to_model_job_run(&ltm) != SW_RESULT_OK)
+            return false;
     }
     sw_vec3 lo = mat_pos(&c->model[0]), hi = lo;
     for (uint32_t j = 1; j < s->joints_count; ++j) {
@@ -553,6 +566,7 @@ static bool character_prepare(character* c) {
     c->center = v3_scale(v3_add(lo, hi), 0.5f);
     c->root_offset = v3_sub(c->center, mat_pos(&c->model[0]));
     /* Back to the rest pose for the head's forward axis. */
+    memcpy(c->pose, sw_skeleton_rest_pose(s), packets * sizeof(sw_xform4));
     if (sw_local_to_model_job_run(&ltm) != SW_RESULT_OK) return false;
 
     static const char* const spine_names[] = {"Spine1", "Spine", "Chest", "Torso"};
@@ -574,8 +588,7 @@ static bool character_prepare(character* c) {
             bool ancestor = false;
             for (int32_t j = parents[head]; j >= 0 && cand[k] >= 0; j = parents[j])
                 if (j == cand[k]) ancestor = true;
-            if (ancestor &&
-                (c->look_count == 0 || cand[k] > c->look_joints[c->look_count - 1]))
+            if (ancestor && (c->look_count == 0 || cand[k] > c->look_joints[c->look_count - 1]))
                 c->look_joints[c->look_count++] = cand[k];
         }
         c->look_joints[c->look_count++] = head;
@@ -586,9 +599,9 @@ static bool character_prepare(character* c) {
             c->look_count = 0;
     }
     uint32_t arm[3];
-    c->has_arm = sw_ik_find_two_bone(s, "RightArm", "RightForeArm", "RightHand", arm) ==
-                     SW_RESULT_OK ||
-                 sw_ik_find_two_bone(s, "UpperArmR", "LowerArmR", "Palm2R", arm) == SW_RESULT_OK;
+    c->has_arm =
+        sw_ik_find_two_bone(s, "RightArm", "RightForeArm", "RightHand", arm) == SW_RESULT_OK ||
+        sw_ik_find_two_bone(s, "UpperArmR", "LowerArmR", "Palm2R", arm) == SW_RESULT_OK;
     if (c->has_arm) memcpy(c->arm, arm, sizeof arm);
     character_mirror_setup(c);
     return true;
@@ -614,6 +627,7 @@ static void reset_playback(void) {
     v->distance = 2.8f * h + 0.5f;
     v->look_target = v3_add(c->center, v3(0.6f * h, 0.4f * h, 1.2f * h));
     v->ik_target = v3_add(c->center, v3(-0.35f * h, 0.25f * h, 0.45f * h));
+    anim_build();
 }
 
 /* The camera follows the character's root horizontally. */
@@ -627,8 +641,7 @@ static void follow_character(float dt) {
 }
 
 /* Takes ownership of a filled scene. */
-static bool use_scene(sw_scene* scene, const char* name, bool locomotion,
-                      const float* speeds) {
+static bool use_scene(sw_scene* scene, const char* name, bool locomotion, const float* speeds) {
     viewer* v = &g_viewer;
     character_free(&v->ch);
     character* c = &v->ch;
@@ -723,8 +736,7 @@ static bool open_builtin(int which) {
 }
 
 /* Compresses every clip of the character once (default options: 1 cm
- * precision with a 3 m shell) for the compressed-vs-raw switch; the sample
- * caches grow to the compressed clips' track counts. */
+ * precision with a 3 m shell) for the compressed-vs-raw switch. */
 static bool character_compress(character* c) {
     if (c->packed) return true;
     if (c->clips_count == 0) {
@@ -735,7 +747,6 @@ static bool character_compress(character* c) {
     if (!packed) return false;
     uint64_t raw = 0, bytes = 0;
     float worst = 0.0f;
-    uint32_t tracks = max_tracks(c);
     for (uint32_t i = 0; i < c->clips_count; ++i) {
         sw_compress_stats stats;
         sw_error err = {0};
@@ -743,30 +754,15 @@ static bool character_compress(character* c) {
             sw_compress_clip(c->skel, c->clips[i], NULL, NULL, &packed[i], &stats, &err);
         if (r != SW_RESULT_OK) {
             set_error(sw_clip_name(c->clips[i]), r, &err);
-            for (uint32_t k = 0; k < i; ++k) sw_clip_destroy(packed[k], NULL);
+            for (uint32_t k = 0; k < i; ++k)
+                sw_clip_destroy(packed[k], NULL);
             free((void*)packed);
             return false;
         }
         raw += stats.raw_bytes;
         bytes += stats.compressed_bytes;
         if (stats.error.max > worst) worst = stats.error.max;
-        if (packed[i]->tracks_count > tracks) tracks = packed[i]->tracks_count;
     }
-    uint32_t* a = calloc(tracks, sizeof(uint32_t));
-    uint32_t* b = calloc(tracks, sizeof(uint32_t));
-    if (!a || !b) {
-        free(a);
-        free(b);
-        for (uint32_t k = 0; k < c->clips_count; ++k) sw_clip_destroy(packed[k], NULL);
-        free((void*)packed);
-        return false;
-    }
-    free(c->cursors_a);
-    free(c->cursors_b);
-    c->cursors_a = a;
-    c->cursors_b = b;
-    sw_sample_cache_init(&c->cache_a, a, tracks);
-    sw_sample_cache_init(&c->cache_b, b, tracks);
     c->packed = packed;
     c->raw_bytes = raw;
     c->packed_bytes = bytes;
@@ -776,90 +772,147 @@ static bool character_compress(character* c) {
 
 /* ---------------------------------------------------------------- animation */
 
-static bool sample(character* c, int clip, float time, sw_sample_cache* cache, sw_xform4* out) {
-    const sw_clip* const* set = c->use_packed && c->packed ? c->packed : c->clips;
-    const sw_sample_job job = {.clip = set[clip], .skeleton = c->skel, .time = time,
-                               .cache = cache, .out = out, .out_count = c->skel->packets_count};
-    return sw_sample_job_run(&job) == SW_RESULT_OK;
-}
-
 static float wrap01(float p) {
     p -= floorf(p);
     return p >= 1.0f ? 0.0f : p;
 }
 
-static bool blend2(character* c, const sw_xform4* a, float wa, const sw_xform4* b, float wb) {
-    const sw_blend_layer layers[2] = {{.pose = a, .weight = wa}, {.pose = b, .weight = wb}};
-    const sw_blend_job job = {.layers = layers, .layers_count = 2,
-                              .rest_pose = sw_skeleton_rest_pose(c->skel),
-                              .packets_count = c->skel->packets_count, .out = c->pose,
-                              .out_count = c->skel->packets_count};
-    return sw_blend_job_run(&job) == SW_RESULT_OK;
-}
-
-/* Locomotion: the two clips around the speed, blended at one normalized phase. */
-static bool animate_locomotion(float dt) {
+/* (Re)builds the character's animator for the current choice over the raw
+ * or the compressed clips, at the current phase: the humanoid's
+ * idle/walk/jog/run at their speeds (root motion from joint 0), or clip A
+ * at 0 and clip B (when picked) at 1. Without clips there is none. The
+ * animator binds clips by name: two different clips of one name play the
+ * first. On failure the error is set and the rest pose shows. */
+static bool anim_build(void) {
     viewer* v = &g_viewer;
     character* c = &v->ch;
-    const float* s = c->speeds;
-    const int last = SW_SHOWCASE_HUMANOID_CLIPS - 1;
-    /* The speed follows the slider through a critically damped ease. */
-    v->loco_speed += (v->speed - v->loco_speed) * (1.0f - expf(-6.0f * dt));
-    const float speed = v->loco_speed;
-    int i = 0;
-    while (i < last - 1 && speed > s[i + 1]) ++i;
-    float t = (speed - s[i]) / (s[i + 1] - s[i]);
-    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
-    const float da = c->clips[i]->duration, db = c->clips[i + 1]->duration;
-    float cycle = da + (db - da) * t;
-    /* Beyond the run speed the run plays faster. */
-    const float rate = speed > s[last] && s[last] > 0.0f ? speed / s[last] : 1.0f;
-    if (cycle < 1e-3f) cycle = 1e-3f;
-    v->phase = wrap01(v->phase + dt * rate / cycle);
-    /* The blend's root speed is the eased speed itself (weights interpolate
-     * the clip speeds linearly; faster than the run, the run plays faster). */
-    v->ground_travel = fmodf(v->ground_travel + speed * dt, 1.0f);
-    for (int k = 0; k <= last; ++k) v->loco_weights[k] = 0.0f;
-    v->loco_weights[i] = 1.0f - t;
-    v->loco_weights[i + 1] = t;
-    v->clip_a = i;
-    v->clip_b = i + 1;
-    v->blend = t;
-    v->time_a = v->phase * da;
-    if (!sample(c, i, v->phase * da, &c->cache_a, c->pose_a)) return false;
-    if (!sample(c, i + 1, v->phase * db, &c->cache_b, c->pose_b)) return false;
-    if (!blend2(c, c->pose_a, 1.0f - t, c->pose_b, t)) return false;
-    /* Root motion stays in place: the hips keep their height and sway only. */
-    sw_xform hips = sw_xform4_get(&c->pose[0], 0);
-    const sw_xform rest = sw_xform4_get(&sw_skeleton_rest_pose(c->skel)[0], 0);
-    hips.t.x = rest.t.x;
-    hips.t.z = rest.t.z;
-    sw_xform4_set(&c->pose[0], 0, hips);
+    anim_free(c);
+    if (v->clip_a < 0) return true;
+    const sw_clip* const* set = c->use_packed && c->packed ? c->packed : c->clips;
+    sw_animator_member_desc members[SW_SHOWCASE_HUMANOID_CLIPS];
+    const sw_clip* clips[SW_SHOWCASE_HUMANOID_CLIPS];
+    uint32_t n = 0;
+    if (c->locomotion) {
+        for (; n < SW_SHOWCASE_HUMANOID_CLIPS; ++n) {
+            clips[n] = set[n];
+            members[n] = (sw_animator_member_desc){sw_clip_name(set[n]), c->speeds[n], 0.0f};
+        }
+    } else {
+        clips[n] = set[v->clip_a];
+        members[n++] = (sw_animator_member_desc){sw_clip_name(set[v->clip_a]), 0.0f, 0.0f};
+        if (v->clip_b >= 0) {
+            clips[n] = set[v->clip_b];
+            members[n++] = (sw_animator_member_desc){sw_clip_name(set[v->clip_b]), 1.0f, 0.0f};
+        }
+    }
+    static const sw_animator_param_desc params[2] = {{.name = "x"},
+                                                     {.name = "rate", .value = 1.0f}};
+    const sw_animator_blend_space_desc space = {
+        .name = "mix", .param_x = "x", .members = members, .members_count = n};
+    const sw_animator_state_desc state = {.name = "Play",
+                                          .motion = SW_ANIMATOR_MOTION_BLEND_SPACE,
+                                          .target = "mix",
+                                          .speed_param = "rate"};
+    const sw_animator_machine_desc machine = {
+        .name = "Playback", .states = &state, .states_count = 1};
+    const sw_animator_layer_desc layer = {.name = "Base", .machine = "Playback"};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 2,
+                                   .blend_spaces = &space,
+                                   .blend_spaces_count = 1,
+                                   .machines = &machine,
+                                   .machines_count = 1,
+                                   .layers = &layer,
+                                   .layers_count = 1,
+                                   .root_motion_joint =
+                                       c->locomotion ? sw_skeleton_joint_name(c->skel, 0) : NULL};
+    sw_error err = {0};
+    sw_result r = sw_animator_create(&desc, NULL, &c->anim, &err);
+    if (r == SW_RESULT_OK) {
+        const size_t size = sw_animator_bound_size(c->anim, c->skel);
+        c->anim_bound_mem = aligned_calloc(size);
+        r = c->anim_bound_mem ? sw_animator_bind(c->anim, c->skel, clips, n, c->anim_bound_mem,
+                                                 size, &c->anim_bound, &err)
+                              : SW_RESULT_OUT_OF_MEMORY;
+    }
+    if (r == SW_RESULT_OK) {
+        const size_t size = sw_animator_instance_size(c->anim_bound);
+        c->anim_scratch_size = sw_animator_scratch_size(c->anim_bound);
+        c->anim_inst_mem = aligned_calloc(size);
+        c->anim_scratch = aligned_calloc(c->anim_scratch_size);
+        r = c->anim_inst_mem && c->anim_scratch
+                ? sw_animator_instance_init(c->anim_inst_mem, size, c->anim_bound, &c->anim_inst)
+                : SW_RESULT_OUT_OF_MEMORY;
+    }
+    if (r == SW_RESULT_OK) r = sw_animator_seek(c->anim_inst, c->anim_bound, 0, v->phase);
+    if (r != SW_RESULT_OK) {
+        set_error(c->name, r, &err);
+        anim_free(c);
+        return false;
+    }
     return true;
 }
 
-static bool animate_clips(float dt) {
+/* The humanoid's idle/walk/jog/run weights from the animator, and the two
+ * clips around the speed as clip A and B with the blend between them. */
+static void read_locomotion(void) {
+    viewer* v = &g_viewer;
+    const character* c = &v->ch;
+    const int last = SW_SHOWCASE_HUMANOID_CLIPS - 1;
+    sw_animator_contribution k[SW_SHOWCASE_HUMANOID_CLIPS];
+    const uint32_t n = sw_animator_contributions(c->anim_inst, c->anim_bound, k, last + 1);
+    memset(v->loco_weights, 0, sizeof v->loco_weights);
+    for (uint32_t i = 0; i < n; ++i)
+        if (k[i].clip <= (uint32_t)last) v->loco_weights[k[i].clip] += k[i].weight;
+    int i = 0;
+    while (i < last - 1 && !(v->loco_weights[i] > 0.0f))
+        ++i;
+    v->clip_a = i;
+    v->clip_b = i + 1;
+    v->blend = v->loco_weights[i + 1];
+}
+
+/* Advances the animator by dt with the sliders' parameters and evaluates
+ * the local pose into c->pose (the rest pose without an animator). */
+static bool animate(float dt) {
     viewer* v = &g_viewer;
     character* c = &v->ch;
     const sw_skeleton* s = c->skel;
-    if (v->clip_a < 0) {
+    if (!c->anim_inst) {
         memcpy(c->pose, sw_skeleton_rest_pose(s), s->packets_count * sizeof(sw_xform4));
         return true;
     }
-    const float da = c->clips[v->clip_a]->duration;
-    if (da > 1e-6f) v->phase = wrap01(v->phase + dt * v->speed / da);
-    v->time_a = v->phase * da;
-    const bool use_b = v->clip_b >= 0 && v->blend > 0.0f;
-    if (!sample(c, v->clip_a, v->time_a, &c->cache_a, use_b ? c->pose_a : c->pose)) return false;
-    if (!use_b) return true;
-    const float db = c->clips[v->clip_b]->duration;
-    if (!sample(c, v->clip_b, v->phase * db, &c->cache_b, c->pose_b)) return false;
-    return blend2(c, c->pose_a, 1.0f - v->blend, c->pose_b, v->blend);
+    float params[2] = {v->blend, v->speed};
+    if (c->locomotion) {
+        const float run = c->speeds[SW_SHOWCASE_HUMANOID_CLIPS - 1];
+        v->loco_speed = sw_spring_damp_float(v->loco_speed, v->speed, VIEWER_SPEED_HALF_LIFE, dt);
+        params[0] = v->loco_speed;
+        /* Beyond the run speed the run plays faster. */
+        params[1] = v->loco_speed > run && run > 0.0f ? v->loco_speed / run : 1.0f;
+    }
+    uint32_t events = 0;
+    sw_animator_root_motion rm;
+    if (sw_animator_update(c->anim_inst, c->anim_bound, params, 2, dt, NULL, 0, &events, &rm) !=
+            SW_RESULT_OK ||
+        sw_animator_evaluate(c->anim_inst, c->anim_bound, c->anim_scratch, c->anim_scratch_size,
+                             c->pose, s->packets_count) != SW_RESULT_OK)
+        return false;
+    sw_animator_state_info info;
+    if (sw_animator_states(c->anim_inst, c->anim_bound, &info, 1) == 1)
+        v->phase = (float)(info.normalized_time - floor(info.normalized_time));
+    if (c->locomotion) {
+        read_locomotion();
+        v->ground_travel = fmodf(v->ground_travel + rm.translation.z, 1.0f);
+    }
+    v->time_a = v->phase * c->clips[v->clip_a]->duration;
+    return true;
 }
 
 static bool model_pass(character* c) {
-    const sw_local_to_model_job job = {.skeleton = c->skel, .local = c->pose,
-                                       .local_count = c->skel->packets_count, .out = c->model,
+    const sw_local_to_model_job job = {.skeleton = c->skel,
+                                       .local = c->pose,
+                                       .local_count = c->skel->packets_count,
+                                       .out = c->model,
                                        .out_count = c->skel->joints_count};
     return sw_local_to_model_job_run(&job) == SW_RESULT_OK;
 }
@@ -876,26 +929,37 @@ static bool apply_ik(float dt) {
         static const float shares2[2] = {0.4f, 1.0f};
         for (uint32_t i = 0; i < c->look_count; ++i) {
             joints[i].joint = (uint32_t)c->look_joints[i];
-            joints[i].share = c->look_count == 3 ? shares3[i]
+            joints[i].share = c->look_count == 3   ? shares3[i]
                               : c->look_count == 2 ? shares2[i]
                                                    : 1.0f;
         }
-        const sw_ik_look_at_job job = {
-            .skeleton = c->skel, .model = c->model, .model_count = c->skel->joints_count,
-            .joints = joints, .joints_count = c->look_count, .forward = c->head_forward,
-            .target = v->look_target, .limit_angle = 75.0f * VIEWER_PI / 180.0f,
-            .weight = v->look_weight > 1.0f ? 1.0f : v->look_weight, .pose = c->pose,
-            .pose_count = c->skel->packets_count};
+        const sw_ik_look_at_job job = {.skeleton = c->skel,
+                                       .model = c->model,
+                                       .model_count = c->skel->joints_count,
+                                       .joints = joints,
+                                       .joints_count = c->look_count,
+                                       .forward = c->head_forward,
+                                       .target = v->look_target,
+                                       .limit_angle = 75.0f * VIEWER_PI / 180.0f,
+                                       .weight = v->look_weight > 1.0f ? 1.0f : v->look_weight,
+                                       .pose = c->pose,
+                                       .pose_count = c->skel->packets_count};
         if (sw_ik_look_at_job_run(&job) != SW_RESULT_OK || !model_pass(c)) return false;
     }
     if (c->has_arm && v->ik_weight > 1e-3f) {
-        const sw_ik_two_bone_job job = {
-            .skeleton = c->skel, .model = c->model, .model_count = c->skel->joints_count,
-            .start_joint = c->arm[0], .mid_joint = c->arm[1], .end_joint = c->arm[2],
-            .target = v->ik_target, .pole_mode = SW_IK_POLE_MODE_DIRECTION,
-            .pole = v3(0.0f, -0.6f, -1.0f),
-            .weight = v->ik_weight > 1.0f ? 1.0f : v->ik_weight, .softness = 0.05f,
-            .pose = c->pose, .pose_count = c->skel->packets_count};
+        const sw_ik_two_bone_job job = {.skeleton = c->skel,
+                                        .model = c->model,
+                                        .model_count = c->skel->joints_count,
+                                        .start_joint = c->arm[0],
+                                        .mid_joint = c->arm[1],
+                                        .end_joint = c->arm[2],
+                                        .target = v->ik_target,
+                                        .pole_mode = SW_IK_POLE_MODE_DIRECTION,
+                                        .pole = v3(0.0f, -0.6f, -1.0f),
+                                        .weight = v->ik_weight > 1.0f ? 1.0f : v->ik_weight,
+                                        .softness = 0.05f,
+                                        .pose = c->pose,
+                                        .pose_count = c->skel->packets_count};
         if (sw_ik_two_bone_job_run(&job) != SW_RESULT_OK || !model_pass(c)) return false;
     }
     return true;
@@ -905,10 +969,12 @@ static bool update_palettes(character* c) {
     for (uint32_t i = 0; i < c->meshes_count; ++i) {
         gpu_mesh* g = &c->gpu[i];
         const sw_mesh* m = g->mesh;
-        const sw_skinning_job job = {.model = c->model, .model_count = c->skel->joints_count,
+        const sw_skinning_job job = {.model = c->model,
+                                     .model_count = c->skel->joints_count,
                                      .joints = sw_mesh_palette(m),
                                      .inverse_bind = sw_mesh_inverse_binds(m),
-                                     .count = m->palette_count, .out = g->palette,
+                                     .count = m->palette_count,
+                                     .out = g->palette,
                                      .out_count = m->palette_count};
         if (sw_skinning_job_run(&job) != SW_RESULT_OK) return false;
         glBindTexture(GL_TEXTURE_2D, g->palette_tex);
@@ -949,9 +1015,9 @@ static sw_mat4 look_at(sw_vec3 eye, sw_vec3 at, sw_vec3 up) {
 static void update_camera(void) {
     viewer* v = &g_viewer;
     const float cp = cosf(v->pitch);
-    v->eye = v3_add(v->orbit_target, v3_scale(v3(cp * sinf(v->yaw), sinf(v->pitch),
-                                                 cp * cosf(v->yaw)),
-                                              v->distance));
+    v->eye =
+        v3_add(v->orbit_target,
+               v3_scale(v3(cp * sinf(v->yaw), sinf(v->pitch), cp * cosf(v->yaw)), v->distance));
     const float aspect = v->height > 0 ? (float)v->width / (float)v->height : 1.0f;
     const sw_mat4 proj = perspective(45.0f * VIEWER_PI / 180.0f, aspect, 0.02f, 200.0f);
     const sw_mat4 view = look_at(v->eye, v->orbit_target, v3(0.0f, 1.0f, 0.0f));
@@ -973,7 +1039,8 @@ static const float k_material_colors[SW_SHOWCASE_MATERIAL_COUNT][3] = {
 static void showcase_free(void) {
     showcase_view* sv = &g_viewer.sc;
     for (uint32_t a = 0; a < SW_SHOWCASE_MAX_ACTORS; ++a) {
-        for (uint32_t k = 0; sv->gpu[a] && k < sv->gpu_count[a]; ++k) gpu_mesh_destroy(&sv->gpu[a][k]);
+        for (uint32_t k = 0; sv->gpu[a] && k < sv->gpu_count[a]; ++k)
+            gpu_mesh_destroy(&sv->gpu[a][k]);
         free(sv->gpu[a]);
     }
     if (sv->scene) sw_showcase_destroy(sv->scene);
@@ -985,7 +1052,9 @@ static void showcase_free(void) {
 }
 
 #ifdef SINEW_VIEWER_ODE
-static sw_result ode_step(void* world) { return sw_ode_world_step((sw_ode_world*)world); }
+static sw_result ode_step(void* world) {
+    return sw_ode_world_step((sw_ode_world*)world);
+}
 #endif
 
 /* Creates the scene (with the loaded character as its humanoid when
@@ -1015,8 +1084,7 @@ static bool showcase_open(bool with_character) {
         }
         sw_error err = {0};
 #ifdef SINEW_VIEWER_ODE
-        if (sw_ode_world_create(&(sw_ode_world_desc){0}, NULL, &sv->world, &err) ==
-            SW_RESULT_OK) {
+        if (sw_ode_world_create(&(sw_ode_world_desc){0}, NULL, &sv->world, &err) == SW_RESULT_OK) {
             sv->physics = sw_ode_world_physics(sv->world);
             options.physics = &sv->physics;
             options.physics_step = ode_step;
@@ -1192,9 +1260,8 @@ static void draw(void) {
         const showcase_view* sv = &v->sc;
         for (uint32_t a = 0; a < sv->actors_count; ++a) {
             const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
-            const uint32_t mat = (uint32_t)act.material < SW_SHOWCASE_MATERIAL_COUNT
-                                     ? (uint32_t)act.material
-                                     : 0u;
+            const uint32_t mat =
+                (uint32_t)act.material < SW_SHOWCASE_MATERIAL_COUNT ? (uint32_t)act.material : 0u;
             glUniform3fv(v->skin_color, 1, k_material_colors[mat]);
             for (uint32_t k = 0; k < sv->gpu_count[a]; ++k) {
                 glBindTexture(GL_TEXTURE_2D, sv->gpu[a][k].palette_tex);
@@ -1236,8 +1303,7 @@ static void draw(void) {
         const int16_t* parents = sw_skeleton_parents(c->skel);
         for (uint32_t j = 0; j < c->skel->joints_count; ++j) {
             if (parents[j] < 0) continue;
-            push_line(mat_pos(&c->model[parents[j]]), mat_pos(&c->model[j]),
-                      v3(0.3f, 0.9f, 1.0f));
+            push_line(mat_pos(&c->model[parents[j]]), mat_pos(&c->model[j]), v3(0.3f, 0.9f, 1.0f));
         }
     }
     const bool sc = v->showcase_mode;
@@ -1248,8 +1314,7 @@ static void draw(void) {
         glDisable(GL_DEPTH_TEST);
         glUseProgram(v->line_prog);
         glBindBuffer(GL_ARRAY_BUFFER, v->lines_vbo);
-        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(v->lines_count * 24u), v->lines,
-                     GL_STREAM_DRAW);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(v->lines_count * 24u), v->lines, GL_STREAM_DRAW);
         glBindVertexArray(v->lines_vao);
         glDrawArrays(GL_LINES, 0, (GLsizei)v->lines_count);
     }
@@ -1320,11 +1385,13 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
         ++v->frames;
         return 0;
     }
-    bool ok = v->ch.locomotion ? animate_locomotion(step) : animate_clips(step);
+    bool ok = animate(step);
     if (ok && v->mirrored && v->ch.mirror) {
         character* c = &v->ch;
-        const sw_mirror_job job = {.mirror = c->mirror, .in = c->pose,
-                                   .in_count = c->skel->packets_count, .out = c->pose_m,
+        const sw_mirror_job job = {.mirror = c->mirror,
+                                   .in = c->pose,
+                                   .in_count = c->skel->packets_count,
+                                   .out = c->pose_m,
                                    .out_count = c->skel->packets_count};
         ok = sw_mirror_job_run(&job) == SW_RESULT_OK;
         if (ok) memcpy(c->pose, c->pose_m, c->skel->packets_count * sizeof(sw_xform4));
@@ -1394,7 +1461,9 @@ EMSCRIPTEN_KEEPALIVE int viewer_showcase(int with_character) {
     return showcase_open(with_character != 0) ? 0 : -1;
 }
 
-EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) { return g_viewer.error; }
+EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) {
+    return g_viewer.error;
+}
 
 /* Sets a named value: "speed", "blend", "paused", "step" (seconds, while
  * paused), "phase" (0..1), "clip_a", "clip_b" (index, -1 none), "skeleton",
@@ -1420,6 +1489,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         v->pending_step += f;
     } else if (strcmp(name, "phase") == 0) {
         v->phase = wrap01(f);
+        if (c->anim_inst && sw_animator_seek(c->anim_inst, c->anim_bound, 0, v->phase)) return -1;
     } else if (strcmp(name, "clip_a") == 0 || strcmp(name, "clip_b") == 0) {
         const int i = (int)value;
         if (c->locomotion || v->showcase_mode || i < -1 || i >= (int)c->clips_count) return -1;
@@ -1429,6 +1499,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         } else {
             v->clip_b = i;
         }
+        if (!anim_build()) return -1;
     } else if (strcmp(name, "focus") == 0) {
         /* Showcase: the camera goes to actor i and follows it; -1 the scene. */
         const int i = (int)value;
@@ -1447,6 +1518,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         if (v->showcase_mode) return -1;
         if (on && !character_compress(c)) return -1;
         c->use_packed = on;
+        if (!anim_build()) return -1;
     } else if (strcmp(name, "skeleton") == 0) {
         v->show_skeleton = on;
     } else if (strcmp(name, "mesh") == 0) {
@@ -1560,10 +1632,10 @@ static size_t put_json_string(char* out, size_t cap, const char* s) {
     return n;
 }
 
-#define STATUS_PUT(...)                                                                    \
-    do {                                                                                   \
-        const int w_ = snprintf(o + n, n < cap ? cap - n : 0, __VA_ARGS__);                \
-        n += w_ > 0 ? (size_t)w_ : 0u;                                                     \
+#define STATUS_PUT(...)                                                                            \
+    do {                                                                                           \
+        const int w_ = snprintf(o + n, n < cap ? cap - n : 0, __VA_ARGS__);                        \
+        n += w_ > 0 ? (size_t)w_ : 0u;                                                             \
     } while (0)
 
 /* The state as JSON text for the page (valid until the next call). */
@@ -1606,8 +1678,7 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
                    v->inertial ? "true" : "false", (double)st.reach_foot_gap,
                    (double)st.locomotion_lock_weight, (double)st.locomotion_phase_spread,
                    st.hit_states, st.hit_crossfade_updates, (double)st.hit_offset,
-                   (double)v->hit_offset_max,
-                   m ? (double)m->foot_penetration_max : 0.0);
+                   (double)v->hit_offset_max, m ? (double)m->foot_penetration_max : 0.0);
         /* the ragdoll actors (ODE in the wasm build) and their figures */
         const bool physics = sv->powered >= 0 && sv->knockdown >= 0 && m;
         STATUS_PUT("\"ragdoll\":{\"physics\":%s", physics ? "true" : "false");
@@ -1635,52 +1706,52 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
                        (double)sv->walker_speed, (double)v->speed,
                        sv->speed_set ? "true" : "false");
     } else {
-    n += put_json_string(o + n, cap - n, c->name);
-    STATUS_PUT(",\"joints\":%u,\"meshes\":%u,\"clips\":[", c->skel ? c->skel->joints_count : 0u,
-               c->meshes_count);
-    for (uint32_t i = 0; i < c->clips_count && n < cap - 600; ++i) {
-        if (i) STATUS_PUT(",");
-        n += put_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
-    }
-    const float dur = v->clip_a >= 0 ? c->clips[v->clip_a]->duration : 0.0f;
-    STATUS_PUT("],\"locomotion\":%s,\"clip_a\":%d,\"clip_b\":%d,\"blend\":%.4f,"
-               "\"speed\":%.4f,\"phase\":%.5f,\"time\":%.5f,\"duration\":%.5f,\"paused\":%s,"
-               "\"frames\":%llu,",
-               c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
-               (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
-               v->paused ? "true" : "false", (unsigned long long)v->frames);
-    STATUS_PUT("\"mirror\":{\"on\":%s,\"available\":%s,\"pairs\":%u,\"axis\":%u,"
-               "\"probe\":",
-               v->mirrored && c->mirror ? "true" : "false", c->mirror ? "true" : "false",
-               c->mirror ? c->mirror->pairs_count : 0u, c->mirror ? c->mirror->axis : 0u);
-    const int32_t pj = c->mirror_probe;
-    n += put_json_string(o + n, cap - n, pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
-    STATUS_PUT(",\"twin\":");
-    n += put_json_string(o + n, cap - n,
-                         pj >= 0 ? sw_skeleton_joint_name(
-                                       c->skel, sw_mirror_twin(c->mirror, (uint32_t)pj))
-                                 : "");
-    STATUS_PUT(",\"probe_pos\":[%.5f,%.5f,%.5f],\"twin_pos\":[%.5f,%.5f,%.5f]},",
-               (double)v->probe_pos[0].x, (double)v->probe_pos[0].y, (double)v->probe_pos[0].z,
-               (double)v->probe_pos[1].x, (double)v->probe_pos[1].y, (double)v->probe_pos[1].z);
-    STATUS_PUT("\"compressed\":{\"on\":%s,\"raw_bytes\":%llu,\"bytes\":%llu,"
-               "\"max_error\":%.6f},",
-               c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
-               (unsigned long long)c->packed_bytes, (double)c->packed_error);
-    if (c->locomotion) {
-        STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
-                   "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",
-                   (double)v->loco_speed, (double)v->loco_weights[0],
-                   (double)v->loco_weights[1], (double)v->loco_weights[2],
-                   (double)v->loco_weights[3], (double)c->speeds[0], (double)c->speeds[1],
-                   (double)c->speeds[2], (double)c->speeds[3]);
-    }
+        n += put_json_string(o + n, cap - n, c->name);
+        STATUS_PUT(",\"joints\":%u,\"meshes\":%u,\"clips\":[", c->skel ? c->skel->joints_count : 0u,
+                   c->meshes_count);
+        for (uint32_t i = 0; i < c->clips_count && n < cap - 600; ++i) {
+            if (i) STATUS_PUT(",");
+            n += put_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
+        }
+        const float dur = v->clip_a >= 0 ? c->clips[v->clip_a]->duration : 0.0f;
+        STATUS_PUT("],\"locomotion\":%s,\"clip_a\":%d,\"clip_b\":%d,\"blend\":%.4f,"
+                   "\"speed\":%.4f,\"phase\":%.5f,\"time\":%.5f,\"duration\":%.5f,\"paused\":%s,"
+                   "\"frames\":%llu,",
+                   c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
+                   (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
+                   v->paused ? "true" : "false", (unsigned long long)v->frames);
+        STATUS_PUT("\"mirror\":{\"on\":%s,\"available\":%s,\"pairs\":%u,\"axis\":%u,"
+                   "\"probe\":",
+                   v->mirrored && c->mirror ? "true" : "false", c->mirror ? "true" : "false",
+                   c->mirror ? c->mirror->pairs_count : 0u, c->mirror ? c->mirror->axis : 0u);
+        const int32_t pj = c->mirror_probe;
+        n += put_json_string(o + n, cap - n,
+                             pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
+        STATUS_PUT(",\"twin\":");
+        n += put_json_string(
+            o + n, cap - n,
+            pj >= 0 ? sw_skeleton_joint_name(c->skel, sw_mirror_twin(c->mirror, (uint32_t)pj))
+                    : "");
+        STATUS_PUT(",\"probe_pos\":[%.5f,%.5f,%.5f],\"twin_pos\":[%.5f,%.5f,%.5f]},",
+                   (double)v->probe_pos[0].x, (double)v->probe_pos[0].y, (double)v->probe_pos[0].z,
+                   (double)v->probe_pos[1].x, (double)v->probe_pos[1].y, (double)v->probe_pos[1].z);
+        STATUS_PUT("\"compressed\":{\"on\":%s,\"raw_bytes\":%llu,\"bytes\":%llu,"
+                   "\"max_error\":%.6f},",
+                   c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
+                   (unsigned long long)c->packed_bytes, (double)c->packed_error);
+        if (c->locomotion) {
+            STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
+                       "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",
+                       (double)v->loco_speed, (double)v->loco_weights[0],
+                       (double)v->loco_weights[1], (double)v->loco_weights[2],
+                       (double)v->loco_weights[3], (double)c->speeds[0], (double)c->speeds[1],
+                       (double)c->speeds[2], (double)c->speeds[3]);
+        }
     }
     STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"target_mode\":%d,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,\"error\":",
-               v->look_on ? "true" : "false",
-               v->showcase_mode || c->look_count ? "true" : "false",
+               v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
                (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
                v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
                (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z,
@@ -1719,10 +1790,12 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_simd_check(void) {
                "\"kernels\":{",
                path->name, worst, max_abs, values ? (double)exact / (double)values : 0.0);
     for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k)
-        STATUS_PUT("%s\"%s\":[%.6g,%.6g]", k ? "," : "", sw_soa_check_kernel_name(k),
-                   d[k].worst, d[k].max_abs);
+        STATUS_PUT("%s\"%s\":[%.6g,%.6g]", k ? "," : "", sw_soa_check_kernel_name(k), d[k].worst,
+                   d[k].max_abs);
     STATUS_PUT("}}");
     return text;
 }
 
-int main(void) { return 0; }
+int main(void) {
+    return 0;
+}

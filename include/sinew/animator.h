@@ -454,6 +454,19 @@ SINEW_API sw_result sw_animator_update(sw_animator_instance* inst, const sw_anim
 SINEW_API sw_result sw_animator_play(sw_animator_instance* inst, const sw_animator_bound* bound,
                                      uint32_t state, float fade);
 
+/* Scrubbing: sets the normalized time (cycles, see the top) of the current
+ * state of `machine` (a clip state's clip time over its duration; a blend
+ * space's shared phase). Once-playing states clamp to 1; FINISHED is reported
+ * again when a seek before the end reaches it later. The jump itself reports
+ * no events and no root motion; other playing states keep their times.
+ * Takes effect at once for evaluate and the inspection calls.
+ * Fails (nothing changed): INVALID_ARGUMENT (NULL, machine out of range,
+ * normalized_time negative or not finite, another bound object, a current
+ * state playing a nested machine: seek that machine instead); NOT_FOUND
+ * (the machine is not playing). */
+SINEW_API sw_result sw_animator_seek(sw_animator_instance* inst, const sw_animator_bound* bound,
+                                     uint32_t machine, double normalized_time);
+
 /* Bytes of scratch memory evaluate needs (0 for NULL). */
 SINEW_API size_t sw_animator_scratch_size(const sw_animator_bound* b);
 

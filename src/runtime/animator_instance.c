@@ -981,6 +981,32 @@ sw_result sw_animator_play(sw_animator_instance* inst, const sw_animator_bound* 
     return SW_RESULT_OK;
 }
 
+sw_result sw_animator_seek(sw_animator_instance* inst, const sw_animator_bound* bound,
+                           uint32_t machine, double normalized_time) {
+    if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) ||
+        machine >= bound->def->machines_count || !isfinite(normalized_time) ||
+        normalized_time < 0.0) {
+        return SW_RESULT_INVALID_ARGUMENT;
+    }
+    const sw_animator* a = bound->def;
+    sw__mrun* r = &sw__mruns(inst)[machine];
+    if (!r->playing || r->count == 0) return SW_RESULT_NOT_FOUND;
+    sw__entry* e = &r->e[r->count - 1u];
+    const sw__anim_state* s = &sw__anim_states(a)[e->state];
+    if (s->motion == SW_ANIMATOR_MOTION_MACHINE) return SW_RESULT_INVALID_ARGUMENT;
+    double t = normalized_time < SW__MAX_STEP ? normalized_time : SW__MAX_STEP;
+    if (s->once && t > 1.0) t = 1.0;
+    e->ntime = t;
+    e->prev = t;
+    if (t < 1.0) e->finished = 0;
+    sw__ctx c;
+    sw__ctx_init(&c, inst, bound);
+    c.layer = sw__anim_machines(a)[machine].layer;
+    sw__lruns(inst)[c.layer].weight = sw__layer_weight(a, c.layer, c.vals);
+    sw__build_contribs(&c);
+    return SW_RESULT_OK;
+}
+
 /* ---- evaluate ---------------------------------------------------------------------------------
  */
 

@@ -838,6 +838,93 @@ static void test_play_and_interrupt(void** state) {
     rig_close(&r);
 }
 
+/* Seek: a blend space's shared phase and a clip state's time jump without
+ * events or root motion for the jump; once states clamp to 1 and report
+ * FINISHED again after a seek back; nested machines are sought directly. */
+static void test_seek(void** state) {
+    (void)state;
+    sw_animator_desc d = base_desc();
+    d.layers_count = 1;
+    d.machines_count = 1;
+    rig r;
+    rig_open(&r, &d);
+    const float walk = clip_duration("walk"), run = clip_duration("run");
+    r.params[P_SPEED] = 1.4f; /* the walk member alone */
+    rig_update(&r, 0.05f, NULL, 0, NULL);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, 0.5), SW_RESULT_OK);
+    sw_animator_contribution c[8];
+    assert_int_equal(contribs_of_state(&r, 0, c, 8), 1);
+    assert_near(c[0].phase, 0.5f, 1e-6);
+    assert_near(c[0].time, 0.5f * walk, 1e-6);
+    /* the jump crossed LeftFootDown (0.1 s): not reported; 10 ms of walk moves 1.4 cm */
+    sw_animator_event ev[8];
+    sw_animator_root_motion rm;
+    assert_int_equal(rig_update(&r, 0.01f, ev, 8, &rm), 0);
+    assert_near(rm.translation.z, 0.01f * 1.4f / walk, 1e-3);
+    /* RightFootDown (0.6 s) is crossed by the next 0.1 s */
+    assert_int_equal(rig_update(&r, 0.1f, ev, 8, NULL), 1);
+    assert_string_equal(ev[0].name, "RightFootDown");
+    /* between walk and run (parameters take effect at an update): both members at the phase */
+    r.params[P_SPEED] = 2.3f;
+    rig_update(&r, 0.0f, NULL, 0, NULL);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, 2.25), SW_RESULT_OK);
+    assert_int_equal(contribs_of_state(&r, 0, c, 8), 2);
+    for (uint32_t i = 0; i < 2; ++i) {
+        assert_near(c[i].phase, 0.25f, 1e-6);
+        assert_near(c[i].time, 0.25f * (c[i].clip == 1 ? walk : run), 1e-6);
+    }
+    sw_animator_state_info info[4];
+    assert_int_equal(sw_animator_states(r.inst, r.bound, info, 4), 1);
+    assert_near(info[0].normalized_time, 2.25, 0.0);
+    /* arguments */
+    assert_int_equal(sw_animator_seek(NULL, r.bound, 0, 0.5), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_seek(r.inst, NULL, 0, 0.5), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 1, 0.5), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, -0.1), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, (double)NAN), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, (double)INFINITY),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_near(sw_animator_states(r.inst, r.bound, info, 4) ? info[0].normalized_time : 0.0, 2.25,
+                0.0);
+    rig_close(&r);
+
+    const sw_animator_state_desc inner[] = {
+        {"Walk", SW_ANIMATOR_MOTION_CLIP, "walk", false, 0.0f, NULL}};
+    const sw_animator_state_desc outer[] = {
+        {"Ground", SW_ANIMATOR_MOTION_MACHINE, "Ground", false, 0.0f, NULL},
+        {"Air", SW_ANIMATOR_MOTION_CLIP, "punch", true, 0.0f, NULL},
+    };
+    const sw_animator_machine_desc machines[] = {{"Top", outer, 2, NULL, 0, NULL},
+                                                 {"Ground", inner, 1, NULL, 0, NULL}};
+    const sw_animator_layer_desc layers[] = {{"base", "Top", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
+                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
+    sw_animator_desc nd = {NULL, 0, NULL, 0, machines, 2, layers, 1, NULL, 0.0f};
+    rig_open(&r, &nd);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, 0.3), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 1, 0.3), SW_RESULT_OK);
+    uint32_t n = sw_animator_contributions(r.inst, r.bound, c, 8);
+    assert_int_equal(n, 1);
+    assert_near(c[0].time, 0.3f * walk, 1e-6);
+    assert_int_equal(sw_animator_play(r.inst, r.bound, 1, 0.0f), SW_RESULT_OK);
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 1, 0.3), SW_RESULT_NOT_FOUND);
+    const float punch = clip_duration("punch");
+    assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, 5.0), SW_RESULT_OK);
+    n = sw_animator_contributions(r.inst, r.bound, c, 8);
+    assert_int_equal(n, 1);
+    assert_near(c[0].time, punch, 1e-6);
+    uint32_t finished = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t m = rig_update(&r, 0.3f, ev, 8, NULL);
+            for (uint32_t i = 0; i < m; ++i)
+                finished += ev[i].kind == SW_ANIMATOR_EVENT_KIND_FINISHED;
+        }
+        assert_int_equal(finished, (uint32_t)pass + 1u); /* once per pass */
+        assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, 0.5), SW_RESULT_OK);
+    }
+    rig_close(&r);
+}
+
 /* Interruption sources: A fades to B over 1 s; meanwhile y is set. NONE waits for the fade,
  * CURRENT takes A's transition (to D), NEXT takes B's (to C). */
 static void test_interruption_sources(void** state) {
@@ -1767,6 +1854,7 @@ int main(void) {
         cmocka_unit_test(test_blend_space_phase_and_cycle),
         cmocka_unit_test(test_blend_space_weights_continuous),
         cmocka_unit_test(test_blend_space_directional),
+        cmocka_unit_test(test_seek),
         cmocka_unit_test(test_crossfade_cut_finished),
         cmocka_unit_test(test_play_and_interrupt),
         cmocka_unit_test(test_interruption_sources),
