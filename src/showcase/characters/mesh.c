@@ -4,7 +4,7 @@
  * neighbouring joint over a band around each end. */
 #include <string.h>
 
-#include "showcase/character_internal.h"
+#include "showcase/characters/internal.h"
 
 #define SW__SLICES 12u     /* vertices around a ring */
 #define SW__CAP_ROWS 4u    /* rings per hemispherical end, pole excluded */
@@ -213,7 +213,7 @@ static sw_vec3 sw__v(float x, float y, float z) {
 
 sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
                             sw_error* err) {
-    /* Bind positions follow character.c's rest pose: hips 0.95, spine 1.05,
+    /* Bind positions follow skeletons.c's rest pose: hips 0.95, spine 1.05,
      * spine1 1.22, neck 1.42, head 1.52; shoulders (±0.04, 1.38), arms at
      * ±0.18, elbows ±0.46, wrists ±0.72; hip joints (±0.09, 0.89), knees
      * 0.47, ankles 0.07, toe bases (±0.09, 0.02, 0.13). */

@@ -1,6 +1,8 @@
-/* Internal declarations of the built-in characters (src/showcase). */
-#ifndef SINEW_SHOWCASE_CHARACTER_INTERNAL_H
-#define SINEW_SHOWCASE_CHARACTER_INTERNAL_H
+/* Internal declarations of the built-in characters (src/showcase/characters).
+ * Dependencies run one way: character.c uses skeletons.c, mesh.c, gait.c and
+ * getup.c; mesh.c uses skeletons.c; nothing here uses the showcase scene. */
+#ifndef SINEW_SHOWCASE_CHARACTERS_INTERNAL_H
+#define SINEW_SHOWCASE_CHARACTERS_INTERNAL_H
 
 #include <math.h>
 
@@ -46,18 +48,20 @@ enum {
 #define SW__SPIDER_FEMUR_UP 0.06f
 #define SW__SPIDER_TIBIA_OUT 0.12f
 
+/* skeletons.c */
 sw_result sw__humanoid_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err);
 sw_result sw__spider_skeleton(const sw_allocator* alloc, const sw_skeleton** out, sw_error* err);
 float sw__spider_angle(uint32_t pair);
 void sw__rest_models(const sw_skeleton* skel, sw_mat4* models);
+/* mesh.c */
 sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
                             sw_error* err);
 sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
                           sw_error* err);
-/* Builds clip `index` (0 idle, 1 walk, 2 jog, 3 run); *speed = its speed (m/s). */
+/* gait.c: builds clip `index` (0 idle, 1 walk, 2 jog, 3 run); *speed = its speed (m/s). */
 sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_allocator* alloc,
                             const sw_clip** out, float* speed, sw_error* err);
-/* Builds get-up clip `index` (0 face up, 1 face down) ending in `idle`'s first pose. */
+/* getup.c: builds get-up clip `index` (0 face up, 1 face down) ending in `idle`'s first pose. */
 sw_result sw__humanoid_getup_clip(const sw_skeleton* skel, const sw_clip* idle, uint32_t index,
                                   const sw_allocator* alloc, const sw_clip** out, sw_error* err);
 

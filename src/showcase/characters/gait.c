@@ -14,13 +14,13 @@
  * reach, so the IK always reaches. */
 #include <string.h>
 
-#include "showcase/character_internal.h"
+#include "showcase/characters/internal.h"
 
 #define SW__RATE 30.0f
 #define SW__REACH 0.98f      /* planted targets within this fraction of the leg */
 #define SW__WARMUP_CYCLES 4u /* cycles run before recording (the head spring settles) */
 #define SW__HEAD_HALF_LIFE 0.12f
-#define SW__THIGH 0.42f /* hip joint to knee, as in character.c */
+#define SW__THIGH 0.42f /* hip joint to knee, as in skeletons.c */
 #define SW__SHIN 0.40f  /* knee to ankle */
 
 typedef struct sw__gait {

@@ -18,7 +18,7 @@
  * Keys are written at 30 Hz (linear: rotations slerp between them). */
 #include <string.h>
 
-#include "showcase/character_internal.h"
+#include "showcase/characters/internal.h"
 
 #define SW__GETUP_RATE 30.0f
 #define SW__GETUP_MAX_KEYS 6u
