@@ -1,74 +1,18 @@
-/* Showcase scene: the analytic ground, the allocation list and the builder
- * of the generated rigid meshes (props, caterpillar, arm, targets). */
-#include "showcase/scene_internal.h"
-
-static float sw__smoothstep(float a, float b, float x) {
-    float t = (x - a) / (b - a);
-    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
-    return t * t * (3.0f - 2.0f * t);
-}
-
-/* Bumps: a product of two sines, faded out towards the patch's edge. */
-static float sw__bumps(float x, float z) {
-    const float dx = x - SW__SC_SPIDER_X, dz = z - SW__SC_SPIDER_Z;
-    const float r = sqrtf(dx * dx + dz * dz);
-    if (r >= SW__SC_BUMPS_R) return 0.0f;
-    const float fade = 1.0f - sw__smoothstep(0.7f * SW__SC_BUMPS_R, SW__SC_BUMPS_R, r);
-    const float s = (0.5f + 0.5f * sinf(4.3f * dx + 0.4f)) * (0.5f + 0.5f * sinf(3.9f * dz + 1.1f));
-    return SW__SC_BUMPS_A * s * fade;
-}
-
-float sw__sc_ground(float x, float z, sw_vec3* normal) {
-    const float sx = x - SW__SC_REACH_X, sz = z - SW__SC_REACH_Z;
-    if (sx >= SW__SC_STEP_X0 && sx <= SW__SC_STEP_X1 && sz >= SW__SC_STEP_Z0 &&
-        sz <= SW__SC_STEP_Z1) {
-        if (normal) *normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
-        return SW__SC_STEP_H;
-    }
-    const float h = sw__bumps(x, z);
-    if (normal) {
-        if (h == 0.0f && sw__bumps(x + 0.01f, z) == 0.0f && sw__bumps(x, z + 0.01f) == 0.0f) {
-            *normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
-        } else {
-            const float e = 0.005f;
-            const float gx = (sw__bumps(x + e, z) - sw__bumps(x - e, z)) / (2.0f * e);
-            const float gz = (sw__bumps(x, z + e) - sw__bumps(x, z - e)) / (2.0f * e);
-            *normal = sw_vec3_normalize(sw_vec3_make(-gx, 1.0f, -gz));
-        }
-    }
-    return h;
-}
-
-float sw_showcase_ground_height(float x, float z) {
-    return sw__sc_ground(x, z, NULL);
-}
-
-bool sw__sc_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
-                sw_vec3* normal) {
-    (void)user;
-    if (dir.y < -0.999f) { /* down: the ground under the ray's start */
-        sw_vec3 n;
-        const float g = sw__sc_ground(from.x, from.z, &n);
-        const float d = from.y - g;
-        if (d < 0.0f || d > max_distance) return false;
-        *point = sw_vec3_make(from.x, g, from.z);
-        *normal = n;
-        return true;
-    }
-    if (dir.y > 0.999f) { /* up: the beam's underside */
-        const float dx = from.x - SW__SC_SPIDER_X, dz = from.z - SW__SC_SPIDER_Z;
-        if (fabsf(dx) > SW__SC_BEAM_HALF || dz < SW__SC_BEAM_Z0 || dz > SW__SC_BEAM_Z1)
-            return false;
-        const float d = SW__SC_BEAM_Y - from.y;
-        if (d < 0.0f || d > max_distance) return false;
-        *point = sw_vec3_make(from.x, SW__SC_BEAM_Y, from.z);
-        *normal = sw_vec3_make(0.0f, -1.0f, 0.0f);
-        return true;
-    }
-    return false; /* only vertical rays are asked for */
-}
+/* Building blocks of the showcase scene (build.h): the allocation list,
+ * owned skeletons, clips and animators, and the rigid mesh builder. */
+#include "showcase/build.h"
 
 /* ---- memory ---- */
+
+sw_result sw__sc_fail(sw_error* err, sw_result r, const char* check) {
+    if (err && err->result == SW_RESULT_OK) {
+        err->result = r;
+        err->check = check;
+        err->offset = 0;
+        err->index = -1;
+    }
+    return r;
+}
 
 void* sw__sc_alloc(sw__sc_mem* m, size_t n) {
     if (m->count == SW__SC_MAX_ALLOCS || n == 0) return NULL;
@@ -104,6 +48,15 @@ sw_result sw__sc_skeleton(sw__sc_mem* m, const sw_skeleton_joint* joints, uint32
     return r;
 }
 
+sw_result sw__sc_own_clip(sw__sc_mem* m, const sw_clip* clip) {
+    if (m->clips_count == SW__SC_MAX_OWNED) {
+        sw_clip_destroy(clip, &m->alloc);
+        return SW_RESULT_LIMIT;
+    }
+    m->clips[m->clips_count++] = clip;
+    return SW_RESULT_OK;
+}
+
 void sw__sc_models(const sw_skeleton* s, const sw_xform4* local, sw_mat4* out) {
     const sw_local_to_model_job job = {.skeleton = s,
                                        .local = local,
@@ -111,6 +64,38 @@ void sw__sc_models(const sw_skeleton* s, const sw_xform4* local, sw_mat4* out) {
                                        .out = out,
                                        .out_count = s->joints_count};
     (void)sw_local_to_model_job_run(&job);
+}
+
+void sw__sc_sample(const sw_skeleton* s, const sw_clip* clip, float time, sw_xform4* local) {
+    const sw_sample_job job = {
+        .clip = clip, .skeleton = s, .time = time, .out = local, .out_count = s->packets_count};
+    (void)sw_sample_job_run(&job);
+}
+
+sw_result sw__sc_anim_create(sw__sc_mem* m, const sw_animator_desc* desc, const sw_skeleton* s,
+                             const sw_clip* const* clips, uint32_t clips_count, sw__sc_anim* an,
+                             sw_error* err) {
+    const sw_animator* def = NULL;
+    if (m->animators_count == SW__SC_MAX_OWNED) return SW_RESULT_LIMIT;
+    sw_result r = sw_animator_create(desc, &m->alloc, &def, err);
+    if (r != SW_RESULT_OK) return r;
+    m->animators[m->animators_count++] = def;
+    const size_t bsize = sw_animator_bound_size(def, s);
+    void* bmem = sw__sc_alloc(m, bsize);
+    if (!bmem) return SW_RESULT_OUT_OF_MEMORY;
+    r = sw_animator_bind(def, s, clips, clips_count, bmem, bsize, &an->bound, err);
+    if (r != SW_RESULT_OK) return r;
+    const size_t isize = sw_animator_instance_size(an->bound);
+    void* imem = sw__sc_alloc(m, isize);
+    if (!imem) return SW_RESULT_OUT_OF_MEMORY;
+    r = sw_animator_instance_init(imem, isize, an->bound, &an->inst);
+    if (r != SW_RESULT_OK) return r;
+    an->scratch_size = sw_animator_scratch_size(an->bound);
+    an->scratch = sw__sc_alloc(m, an->scratch_size);
+    if (!an->scratch) return SW_RESULT_OUT_OF_MEMORY;
+    an->params_count = sw_animator_params_count(def);
+    if (an->params_count > 8) return SW_RESULT_LIMIT;
+    return sw_animator_params_reset(def, an->params, an->params_count);
 }
 
 /* ---- mesh builder ---- */
@@ -187,7 +172,8 @@ void sw__mb_sphere(sw__mb* b, uint16_t e, sw_vec3 c, float radius, uint32_t slic
     }
 }
 
-void sw__mb_patch(sw__mb* b, uint16_t e, float x0, float x1, float z0, float z1, uint32_t n) {
+void sw__mb_patch(sw__mb* b, uint16_t e, float x0, float x1, float z0, float z1, uint32_t n,
+                  float (*ground)(float x, float z, sw_vec3* normal)) {
     const uint32_t first = b->v;
     for (uint32_t i = 0; i <= n; ++i) {
         for (uint32_t j = 0; j <= n; ++j) {
@@ -195,7 +181,7 @@ void sw__mb_patch(sw__mb* b, uint16_t e, float x0, float x1, float z0, float z1,
             const float z = z0 + (z1 - z0) * (float)i / (float)n;
             sw_vec3 nrm;
             /* 3 mm above the plane so the patch wins the depth test at its rim. */
-            const float y = sw__sc_ground(x, z, &nrm) + 0.003f;
+            const float y = ground(x, z, &nrm) + 0.003f;
             sw__mb_vertex(b, e, sw_vec3_make(x, y, z), nrm);
         }
     }

@@ -1,0 +1,93 @@
+/* The parts of the actor interface (actor.h) that actors share: the view
+ * (pose, model matrices, palettes), placement, and the measures several
+ * actors take (joint velocity jumps, planted-foot drift). */
+#include "showcase/actor.h"
+
+sw_result sw__sc_ctx_add_ragdoll(sw__sc_ctx* ctx, const sw__sc_ragdoll* r) {
+    if (ctx->ragdolls_count == SW__SC_MAX_RAGDOLLS) return SW_RESULT_LIMIT;
+    ctx->ragdolls[ctx->ragdolls_count++] = *r;
+    return SW_RESULT_OK;
+}
+
+sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
+                           const sw_mesh* const* meshes, uint32_t meshes_count) {
+    a->skel = s;
+    a->meshes = meshes;
+    a->meshes_count = meshes_count > SW_SHOWCASE_MAX_MESHES ? SW_SHOWCASE_MAX_MESHES : meshes_count;
+    a->world = sw_mat4_identity();
+    a->local = (sw_xform4*)sw__sc_alloc(m, s->packets_count * sizeof(sw_xform4));
+    a->model = (sw_mat4*)sw__sc_alloc(m, s->joints_count * sizeof(sw_mat4));
+    if (!a->local || !a->model) return SW_RESULT_OUT_OF_MEMORY;
+    memcpy(a->local, sw_skeleton_rest_pose(s), s->packets_count * sizeof(sw_xform4));
+    sw__sc_models(s, a->local, a->model);
+    for (uint32_t k = 0; k < a->meshes_count; ++k) {
+        a->palettes[k] = (sw_mat4*)sw__sc_alloc(m, meshes[k]->palette_count * sizeof(sw_mat4));
+        if (!a->palettes[k]) return SW_RESULT_OUT_OF_MEMORY;
+        a->palettes_view[k] = a->palettes[k];
+    }
+    return SW_RESULT_OK;
+}
+
+void sw__sc_view_models(sw__sc_actor* a) {
+    const sw_local_to_model_job job = {.skeleton = a->skel,
+                                       .local = a->local,
+                                       .local_count = a->skel->packets_count,
+                                       .root_transform = &a->world,
+                                       .out = a->model,
+                                       .out_count = a->skel->joints_count};
+    (void)sw_local_to_model_job_run(&job);
+}
+
+sw_result sw__sc_view_palettes(sw__sc_actor* a) {
+    for (uint32_t k = 0; k < a->meshes_count; ++k) {
+        const sw_mesh* m = a->meshes[k];
+        const sw_skinning_job job = {.model = a->model,
+                                     .model_count = a->skel->joints_count,
+                                     .joints = sw_mesh_palette(m),
+                                     .inverse_bind = sw_mesh_inverse_binds(m),
+                                     .count = m->palette_count,
+                                     .out = a->palettes[k],
+                                     .out_count = m->palette_count};
+        const sw_result r = sw_skinning_job_run(&job);
+        if (r != SW_RESULT_OK) return r;
+    }
+    return SW_RESULT_OK;
+}
+
+sw_mat4 sw__sc_world(sw_vec3 p, float yaw, float scale) {
+    sw_xform x = sw_xform_identity();
+    x.t = p;
+    x.r = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), yaw);
+    x.s = sw_vec3_make(scale, scale, scale);
+    return sw_mat4_from_xform(x);
+}
+
+sw_result sw__sc_velocity_init(sw__sc_mem* m, sw__sc_velocity* v, uint32_t joints) {
+    v->prev_pos = (sw_vec3*)sw__sc_alloc(m, joints * sizeof(sw_vec3));
+    v->prev_vel = (sw_vec3*)sw__sc_alloc(m, joints * sizeof(sw_vec3));
+    return v->prev_pos && v->prev_vel ? SW_RESULT_OK : SW_RESULT_OUT_OF_MEMORY;
+}
+
+float sw__sc_velocity_jump(sw__sc_velocity* v, const sw__sc_actor* a, float dt) {
+    float jump = 0.0f;
+    const uint32_t n = a->skel->joints_count;
+    for (uint32_t j = 0; j < n; ++j) {
+        const sw_vec3 p = sw__sc_pos(&a->model[j]);
+        sw_vec3 vel = sw_vec3_make(0, 0, 0);
+        if (v->valid >= 1 && dt > 0.0f)
+            vel = sw_vec3_scale(sw_vec3_sub(p, v->prev_pos[j]), 1.0f / dt);
+        if (v->valid >= 2) jump = fmaxf(jump, sw_vec3_length(sw_vec3_sub(vel, v->prev_vel[j])));
+        v->prev_pos[j] = p;
+        v->prev_vel[j] = vel;
+    }
+    if (dt > 0.0f && v->valid < 2) ++v->valid;
+    return jump;
+}
+
+void sw__sc_close_step(sw__sc_plant* p, uint32_t* steps, float* max, double* sum) {
+    if (!p->planted) return;
+    p->planted = false;
+    ++*steps;
+    *max = fmaxf(*max, p->drift);
+    *sum += p->drift;
+}

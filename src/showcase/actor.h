@@ -1,0 +1,160 @@
+/* The showcase's actor interface (src/showcase/actor.c, one actor per file
+ * in src/showcase/actors/): each actor is a class (create, update, metrics,
+ * destroy: function pointers) and an opaque state; the scene (scene.c)
+ * keeps a table of classes, an actor view per actor and one context that
+ * the actors share, and schedules them and the shared physics step.
+ *
+ * Per update of dt seconds the scene: advances the time and the camera;
+ * calls update of every actor in table order; when ragdolls were
+ * registered, runs the physics steps (drive every ragdoll, step the engine,
+ * capture every ragdoll) and calls after_physics of the actors that have
+ * it; fills each actor's palettes; then rebuilds the metrics and status
+ * from every actor's metrics. */
+#ifndef SINEW_SHOWCASE_ACTOR_H
+#define SINEW_SHOWCASE_ACTOR_H
+
+#include "showcase/build.h"
+#include "showcase/cast.h"
+#include "showcase/stage.h"
+#include "sinew/showcase/scene.h"
+
+/* An actor's view: what sw_showcase_get_actor shows. The scene sets name
+ * and material; create sets the rest with sw__sc_view_init; update writes
+ * world, local and model. */
+typedef struct sw__sc_actor {
+    const char* name;
+    const sw_skeleton* skel;
+    const sw_mesh* const* meshes;
+    uint32_t meshes_count;
+    sw_showcase_material material;
+    sw_mat4 world;
+    sw_xform4* local;
+    sw_mat4* model;
+    sw_mat4* palettes[SW_SHOWCASE_MAX_MESHES];
+    const sw_mat4* palettes_view[SW_SHOWCASE_MAX_MESHES];
+} sw__sc_actor;
+
+/* The camera effects of a hit: shake and field-of-view pulse, `since`
+ * seconds of scene time after the hit (< 0: no hit yet). */
+typedef struct sw__sc_camera_fx {
+    float since;
+    sw_shake_desc shake;
+    sw_fov_pulse_desc pulse;
+} sw__sc_camera_fx;
+
+/* A ragdoll driven and captured by the scene's physics step: it follows
+ * `pose` (pose_count packets) placed at `root`, both owned by its actor. */
+typedef struct sw__sc_ragdoll {
+    sw_ragdoll* rd;
+    const sw_xform4* pose;
+    uint32_t pose_count;
+    const sw_xform* root;
+} sw__sc_ragdoll;
+
+#define SW__SC_MAX_RAGDOLLS 4
+
+/* What the actors share. */
+typedef struct sw__sc_ctx {
+    sw__sc_mem mem;
+    uint32_t seed;
+    double time;                /* scene time after this update */
+    sw_showcase_inputs in;      /* this update's inputs (zeroed without) */
+    sw_showcase_camera camera;  /* this update's camera, set before the actors run */
+    sw__sc_camera_fx camera_fx; /* set by "hit" */
+    sw__sc_cast cast;           /* the humanoid of the humanoid actors */
+    sw_vec3 orb, arm_target;    /* set by "reach" and "arm", shown by "targets" */
+    const sw_physics* physics;  /* NULL: no physics actors */
+    sw_result (*physics_step)(void* user);
+    void* physics_user;
+    sw_ragdoll_stepper stepper;
+    sw__sc_ragdoll ragdolls[SW__SC_MAX_RAGDOLLS];
+    uint32_t ragdolls_count;
+} sw__sc_ctx;
+
+/* Registers a ragdoll with the physics step (drive and capture order is
+ * registration order). Fails: LIMIT. */
+sw_result sw__sc_ctx_add_ragdoll(sw__sc_ctx* ctx, const sw__sc_ragdoll* r);
+
+/* An actor class. Optional hooks are NULL. */
+typedef struct sw__sc_actor_class {
+    const char* name;
+    sw_showcase_material material;
+    bool physics; /* made only when the options give a physics engine */
+    /* Makes the state (memory from ctx->mem) and the view; *state is set
+     * before anything can fail, so destroy cleans up a partial build.
+     * Fails: OUT_OF_MEMORY, LIMIT, the builders' results with err. */
+    sw_result (*create)(sw__sc_ctx* ctx, sw__sc_actor* view, void** state, sw_error* err);
+    /* One update of dt seconds at ctx->time (before the physics steps);
+     * NULL for an actor that never moves. Fails: a job's result. */
+    sw_result (*update)(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt);
+    /* After the physics steps; alpha: the stepper's interpolation factor. */
+    sw_result (*after_physics)(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt,
+                               float alpha);
+    /* Adds the actor's figures (features, metrics, status) to m and st. */
+    void (*metrics)(const void* state, sw_showcase_metrics* m, sw_showcase_status* st);
+    /* Releases what the scene's memory list does not own (NULL state: none). */
+    void (*destroy)(void* state);
+} sw__sc_actor_class;
+
+/* The actors, one file each in src/showcase/actors/. */
+extern const sw__sc_actor_class sw__sc_locomotion;
+extern const sw__sc_actor_class sw__sc_reach;
+extern const sw__sc_actor_class sw__sc_caterpillar;
+extern const sw__sc_actor_class sw__sc_arm;
+extern const sw__sc_actor_class sw__sc_spider;
+extern const sw__sc_actor_class sw__sc_hit;
+extern const sw__sc_actor_class sw__sc_idle;
+extern const sw__sc_actor_class sw__sc_props;
+extern const sw__sc_actor_class sw__sc_targets;
+extern const sw__sc_actor_class sw__sc_powered;
+extern const sw__sc_actor_class sw__sc_knockdown;
+
+/* Sets the view's skeleton and meshes and allocates its pose, model
+ * matrices and palettes from the list (rest pose, root at the identity).
+ * Fails: OUT_OF_MEMORY. */
+sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
+                           const sw_mesh* const* meshes, uint32_t meshes_count);
+/* World-space model matrices of the view's local pose. */
+void sw__sc_view_models(sw__sc_actor* a);
+/* Skinning palettes of every mesh of the view. Fails: the skinning job's result. */
+sw_result sw__sc_view_palettes(sw__sc_actor* a);
+
+/* Position (translation) of a matrix. */
+static inline sw_vec3 sw__sc_pos(const sw_mat4* m) {
+    return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
+}
+
+/* Horizontal (x, z) distance. */
+static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
+    const float dx = a.x - b.x, dz = a.z - b.z;
+    return sqrtf(dx * dx + dz * dz);
+}
+
+/* World matrix at p turned by yaw about +Y, scaled uniformly. */
+sw_mat4 sw__sc_world(sw_vec3 p, float yaw, float scale);
+
+/* Joint velocities of an actor between updates (prev_pos, prev_vel:
+ * skeleton joints_count each). */
+typedef struct sw__sc_velocity {
+    sw_vec3* prev_pos;
+    sw_vec3* prev_vel;
+    uint32_t valid; /* 0, 1 (positions) or 2 (positions and velocities) */
+} sw__sc_velocity;
+
+/* Room for `joints` joints from the list. Fails: OUT_OF_MEMORY. */
+sw_result sw__sc_velocity_init(sw__sc_mem* m, sw__sc_velocity* v, uint32_t joints);
+/* Largest joint velocity change (world, m/s) of an actor since the previous
+ * update, from its model matrices; 0 until two updates were seen. */
+float sw__sc_velocity_jump(sw__sc_velocity* v, const sw__sc_actor* a, float dt);
+
+/* A planted foot: where it landed and its largest horizontal drift since. */
+typedef struct sw__sc_plant {
+    bool planted;
+    sw_vec3 anchor;
+    float drift;
+} sw__sc_plant;
+
+/* Ends a plant (if planted): counts the step, raises *max, adds to *sum. */
+void sw__sc_close_step(sw__sc_plant* p, uint32_t* steps, float* max, double* sum);
+
+#endif

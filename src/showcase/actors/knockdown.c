@@ -1,0 +1,276 @@
+/* "knockdown" (sinew/showcase/scene.h): a ragdoll of the built-in humanoid
+ * standing idle (kinematic) that is hit in the chest, falls limp, settles,
+ * picks the get-up clip by lying face up or down, moves its root to where
+ * the ragdoll lies, blends from the ragdoll's pose into the clip, stands
+ * idle again and is hit again. */
+#include "showcase/actors/ragdoll.h"
+#include "sinew/showcase/character.h"
+
+/* Its spot (x, z), on flat ground behind the other actors. */
+#define SW__RAG_KNOCK_X (-1.2f)
+#define SW__RAG_KNOCK_Z (-6.4f)
+#define SW__RAG_KNOCK_RANGE 0.5f /* m from its spot before hits push it back */
+/* "knockdown": first hit, idle time between a get-up and the next hit, the
+ * hit's impulse on the chest (N s) from behind and from the front (harder:
+ * a fall on the back lands closer to the feet, and the get-up from the back
+ * ends over the feet, so the harder hit keeps its spot from creeping
+ * forward), the shortest fall before settling counts, the longest wait for
+ * settling (s). */
+#define SW__RAG_FIRST_KNOCK 1.0
+#define SW__RAG_STAND 1.5
+#define SW__RAG_KNOCK_IMPULSE 45.0f
+#define SW__RAG_KNOCK_IMPULSE_FRONT 60.0f
+#define SW__RAG_MIN_FALL 0.5f
+#define SW__RAG_SETTLE_TIMEOUT 6.0f
+/* The blend from the ragdoll's pose into the get-up clip's first pose (the
+ * clip waits) lasts long enough that no joint accelerates faster than
+ * SW__RAG_BLEND_ACCEL (m/s^2) for it: a smoothstep over T seconds moving a
+ * joint by D metres peaks at 6 D / T^2; then the clip plays from rest. */
+#define SW__RAG_BLEND_ACCEL 4.0f
+#define SW__RAG_BLEND_MIN 0.5f
+#define SW__RAG_BLEND_MAX 2.0f
+
+typedef struct sw__knock {
+    sw__sc_rag rag;
+    const sw_clip* idle;
+    const sw_clip* getup[SW_SHOWCASE_GETUP_CLIPS];
+    uint32_t phase;
+    double next_knock;
+    float phase_time, idle_time;
+    uint32_t clip;          /* get-up clip playing */
+    float blend;            /* seconds the blend into it lasts */
+    sw_xform4* frozen;      /* the ragdoll's pose where the get-up began */
+    sw__sc_actor clip_only; /* the get-up clip alone (its velocity noise) */
+    sw__sc_velocity shown_vel, clip_vel;
+    sw_showcase_metrics m; /* its figures */
+} sw__knock;
+
+/* At its spot, facing +X (it falls along X, clear of the props). */
+static sw_xform sw__rag_knock_root(void) {
+    sw_xform x = sw_xform_identity();
+    x.t = sw_vec3_make(SW__RAG_KNOCK_X, 0.0f, SW__RAG_KNOCK_Z);
+    x.r = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), 1.5707963f);
+    return x;
+}
+
+static sw_result sw__knock_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** state,
+                                  sw_error* err) {
+    sw__knock* r = (sw__knock*)sw__sc_alloc(&ctx->mem, sizeof *r);
+    *state = r;
+    if (!r) return SW_RESULT_OUT_OF_MEMORY;
+    const sw_scene* humanoid = NULL;
+    sw_result res = sw__sc_rag_init(ctx, view, &r->rag, &humanoid, err);
+    if (res != SW_RESULT_OK) return res;
+    const sw_skeleton* s = humanoid->skeleton;
+    r->idle = humanoid->clips[0];
+    res = sw_showcase_humanoid_getup(humanoid, &ctx->mem.alloc, r->getup, err);
+    if (res != SW_RESULT_OK) return res;
+    for (uint32_t c = 0; c < SW_SHOWCASE_GETUP_CLIPS; ++c) {
+        res = sw__sc_own_clip(&ctx->mem, r->getup[c]);
+        if (res != SW_RESULT_OK) {
+            for (uint32_t k = c + 1u; k < SW_SHOWCASE_GETUP_CLIPS; ++k)
+                sw_clip_destroy(r->getup[k], &ctx->mem.alloc);
+            return res;
+        }
+    }
+    r->frozen = (sw_xform4*)sw__sc_alloc(&ctx->mem, s->packets_count * sizeof(sw_xform4));
+    r->clip_only.skel = s;
+    r->clip_only.model = (sw_mat4*)sw__sc_alloc(&ctx->mem, s->joints_count * sizeof(sw_mat4));
+    if (!r->frozen || !r->clip_only.model) return SW_RESULT_OUT_OF_MEMORY;
+    res = sw__sc_velocity_init(&ctx->mem, &r->shown_vel, s->joints_count);
+    if (res == SW_RESULT_OK) res = sw__sc_velocity_init(&ctx->mem, &r->clip_vel, s->joints_count);
+    if (res != SW_RESULT_OK) return res;
+    /* standing idle, kinematic */
+    r->rag.root = sw__rag_knock_root();
+    sw__sc_sample(s, r->idle, 0.0f, r->rag.anim);
+    res = sw__sc_rag_spawn(ctx, &r->rag, 2u, err);
+    r->phase = SW_SHOWCASE_KNOCKDOWN_STANDING;
+    r->next_knock = SW__RAG_FIRST_KNOCK;
+    return res;
+}
+
+/* Blends two local poses: a with weight w, b with 1 - w. */
+static sw_result sw__rag_mix(const sw_skeleton* s, const sw_xform4* a, const sw_xform4* b, float w,
+                             sw_xform4* out) {
+    const sw_blend_layer layers[2] = {{.pose = a, .weight = w}, {.pose = b, .weight = 1.0f - w}};
+    const sw_blend_job job = {.layers = layers,
+                              .layers_count = 2,
+                              .rest_pose = sw_skeleton_rest_pose(s),
+                              .packets_count = s->packets_count,
+                              .out = out,
+                              .out_count = s->packets_count};
+    return sw_blend_job_run(&job);
+}
+
+/* Knock-down events before the physics steps: the hit. */
+static sw_result sw__rag_knock_begin(sw__knock* r, double time, sw_showcase_metrics* m) {
+    sw__sc_rag* ra = &r->rag;
+    if (r->phase != SW_SHOWCASE_KNOCKDOWN_STANDING || time < r->next_knock) return SW_RESULT_OK;
+    sw_result res = sw_ragdoll_set_all(ra->rd, SW_RAGDOLL_MODE_DYNAMIC, 0.0f, 1.0f);
+    if (res != SW_RESULT_OK) return res;
+    const int32_t chest = sw_ragdoll_find_body(ra->rd, ra->chest);
+    const uint32_t b = chest >= 0 ? (uint32_t)chest : 0u;
+    const sw_physics_body_state st = sw_ragdoll_body_state(ra->rd, b);
+    /* odd knocks from the front (falls on the back), even ones from behind;
+     * once the get-ups have carried it away from its spot, from the side
+     * that sends it back */
+    float dir = (m->knockdowns % 2u == 0u) ? -1.0f : 1.0f;
+    const sw_vec3 forward = sw_quat_rotate(ra->root.r, sw_vec3_make(0, 0, 1));
+    const sw_vec3 home = sw_vec3_sub(sw__rag_knock_root().t, ra->root.t);
+    if (sw_vec3_length(home) > SW__RAG_KNOCK_RANGE)
+        dir = sw_vec3_dot(home, forward) >= 0.0f ? 1.0f : -1.0f;
+    const float size = dir < 0.0f ? SW__RAG_KNOCK_IMPULSE_FRONT : SW__RAG_KNOCK_IMPULSE;
+    res = sw_ragdoll_apply_impulse(ra->rd, b, sw_vec3_scale(forward, dir * size), st.transform.t);
+    if (res != SW_RESULT_OK) return res;
+    ++m->knockdowns;
+    r->phase = SW_SHOWCASE_KNOCKDOWN_FALLING;
+    r->phase_time = 0.0f;
+    return SW_RESULT_OK;
+}
+
+/* The ragdoll lies still: the get-up clip by facing, the root where the
+ * ragdoll lies, its pose kept to blend from, bodies back to kinematic. */
+static sw_result sw__rag_getup_begin(sw__knock* r, sw_showcase_metrics* m) {
+    sw__sc_rag* ra = &r->rag;
+    const uint32_t n = ra->skel->packets_count;
+    sw_ragdoll_status st;
+    sw_result res = sw_ragdoll_status_get(ra->rd, &st);
+    if (res != SW_RESULT_OK) return res;
+    r->clip = st.facing == SW_RAGDOLL_FACING_DOWN ? 1u : 0u;
+    if (r->clip == 0u)
+        ++m->getups_face_up;
+    else
+        ++m->getups_face_down;
+    m->settle_time_last = r->phase_time;
+    m->settle_time_max = fmaxf(m->settle_time_max, r->phase_time);
+    /* the clip's first pose (into the scratch pose) decides the root; the
+     * pose kept is the ragdoll's as shown, hands and feet from the idle */
+    sw__sc_sample(ra->skel, r->getup[r->clip], 0.0f, ra->physics);
+    sw_xform root;
+    res = sw_ragdoll_align_root(ra->rd, ra->physics, n, 0.0f, &root, NULL);
+    if (res != SW_RESULT_OK) return res;
+    res = sw_ragdoll_read(ra->rd, 1.0f, root, ra->anim, n, r->frozen, n);
+    if (res != SW_RESULT_OK) return res;
+    /* the blend's length from the farthest a joint has to go */
+    sw__sc_rag_models(ra->skel, r->frozen, root, ra->anim_model);
+    sw__sc_rag_models(ra->skel, ra->physics, root, r->clip_only.model);
+    float far = 0.0f;
+    for (uint32_t j = 0; j < ra->skel->joints_count; ++j) {
+        const float* a = ra->anim_model[j].m;
+        const float* b = r->clip_only.model[j].m;
+        far = fmaxf(far, sw_vec3_length(sw_vec3_make(a[12] - b[12], a[13] - b[13], a[14] - b[14])));
+    }
+    r->blend =
+        fminf(fmaxf(sqrtf(6.0f * far / SW__RAG_BLEND_ACCEL), SW__RAG_BLEND_MIN), SW__RAG_BLEND_MAX);
+    ra->root = root;
+    r->phase = SW_SHOWCASE_KNOCKDOWN_GETTING_UP;
+    r->phase_time = 0.0f;
+    r->clip_vel.valid = 0u;
+    return sw_ragdoll_set_all(ra->rd, SW_RAGDOLL_MODE_KINEMATIC, 1.0f, 0.0f);
+}
+
+/* Time in the get-up clip: it starts once the blend into its first pose is over. */
+static float sw__rag_clip_time(const sw__knock* r) {
+    return fmaxf(r->phase_time - r->blend, 0.0f);
+}
+
+/* The knock-down actor's animation for this update (before the steps). */
+static void sw__rag_knock_anim(sw__knock* r, float dt) {
+    sw__sc_rag* ra = &r->rag;
+    switch (r->phase) {
+    case SW_SHOWCASE_KNOCKDOWN_GETTING_UP: {
+        /* the clip waits at its first pose while the blend lasts */
+        r->phase_time += dt;
+        const sw_clip* c = r->getup[r->clip];
+        sw__sc_sample(ra->skel, c, sw__rag_clip_time(r), ra->physics);
+        const float u = fminf(r->phase_time / r->blend, 1.0f);
+        const float w = 1.0f - u * u * (3.0f - 2.0f * u);
+        (void)sw__rag_mix(ra->skel, r->frozen, ra->physics, w, ra->anim);
+        break;
+    }
+    default:
+        /* standing, or falling: hands and feet (no bodies) keep the idle's */
+        if (r->phase == SW_SHOWCASE_KNOCKDOWN_FALLING) r->phase_time += dt;
+        r->idle_time += dt;
+        sw__sc_sample(ra->skel, r->idle, fmodf(r->idle_time, r->idle->duration), ra->anim);
+        break;
+    }
+}
+
+/* This update's animation and, when due, the hit (before the physics steps). */
+static sw_result sw__knock_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt) {
+    (void)view;
+    sw__knock* r = (sw__knock*)state;
+    sw__rag_knock_anim(r, dt);
+    return sw__rag_knock_begin(r, ctx->time, &r->m);
+}
+
+static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt,
+                                         float alpha) {
+    sw__knock* r = (sw__knock*)state;
+    sw__sc_rag* ra = &r->rag;
+    const sw_skeleton* s = ra->skel;
+    sw_showcase_metrics* m = &r->m;
+    sw_result res = SW_RESULT_OK;
+    if (r->phase == SW_SHOWCASE_KNOCKDOWN_FALLING) {
+        sw_ragdoll_status st;
+        res = sw_ragdoll_status_get(ra->rd, &st);
+        if (res != SW_RESULT_OK) return res;
+        if ((st.settled && r->phase_time >= SW__RAG_MIN_FALL) ||
+            r->phase_time >= SW__RAG_SETTLE_TIMEOUT) {
+            res = sw__rag_getup_begin(r, m);
+            if (res != SW_RESULT_OK) return res;
+            memcpy(ra->anim, r->frozen, s->packets_count * sizeof(sw_xform4));
+        }
+    }
+    if (r->phase == SW_SHOWCASE_KNOCKDOWN_FALLING) {
+        res = sw__sc_rag_show(ra, view, alpha);
+        if (res != SW_RESULT_OK) return res;
+    } else {
+        memcpy(view->local, ra->anim, s->packets_count * sizeof(sw_xform4));
+    }
+    sw__sc_rag_place(ra, view);
+    const float jump = sw__sc_velocity_jump(&r->shown_vel, view, dt);
+    if (r->phase == SW_SHOWCASE_KNOCKDOWN_GETTING_UP) {
+        if (r->phase_time <= r->blend)
+            m->getup_velocity_jump_max = fmaxf(m->getup_velocity_jump_max, jump);
+        /* the clip alone at the same updates */
+        sw__sc_sample(s, r->getup[r->clip], sw__rag_clip_time(r), ra->physics);
+        sw__sc_rag_models(s, ra->physics, ra->root, r->clip_only.model);
+        m->getup_clip_noise_max =
+            fmaxf(m->getup_clip_noise_max, sw__sc_velocity_jump(&r->clip_vel, &r->clip_only, dt));
+        if (sw__rag_clip_time(r) >= r->getup[r->clip]->duration) {
+            ++m->getups_done;
+            r->phase = SW_SHOWCASE_KNOCKDOWN_STANDING;
+            r->idle_time = 0.0f; /* the clip ended in idle's first pose */
+            r->next_knock = ctx->time + SW__RAG_STAND;
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+static void sw__knock_metrics(const void* state, sw_showcase_metrics* m, sw_showcase_status* st) {
+    const sw__knock* r = (const sw__knock*)state;
+    m->knockdowns = r->m.knockdowns;
+    m->getups_face_up = r->m.getups_face_up;
+    m->getups_face_down = r->m.getups_face_down;
+    m->getups_done = r->m.getups_done;
+    m->settle_time_max = r->m.settle_time_max;
+    m->settle_time_last = r->m.settle_time_last;
+    m->getup_velocity_jump_max = r->m.getup_velocity_jump_max;
+    m->getup_clip_noise_max = r->m.getup_clip_noise_max;
+    st->knockdown_phase = r->phase;
+}
+
+static void sw__knock_destroy(void* state) {
+    sw__sc_rag_despawn(&((sw__knock*)state)->rag);
+}
+
+const sw__sc_actor_class sw__sc_knockdown = {.name = "knockdown",
+                                             .material = SW_SHOWCASE_MATERIAL_HIT,
+                                             .physics = true,
+                                             .create = sw__knock_create,
+                                             .update = sw__knock_update,
+                                             .after_physics = sw__knock_after_physics,
+                                             .metrics = sw__knock_metrics,
+                                             .destroy = sw__knock_destroy};

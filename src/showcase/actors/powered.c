@@ -1,0 +1,153 @@
+/* "powered" (sinew/showcase/scene.h): a powered ragdoll of the built-in
+ * humanoid walking round a small circle, its hips carried by the walk
+ * (kinematic) and every other body simulated with motors pulling it to the
+ * walk, while impulses (random body, direction and strength from the seed,
+ * about three a second) knock its limbs about. */
+#include "showcase/actors/ragdoll.h"
+
+/* Its spot (x, z), on flat ground behind the other actors. */
+#define SW__RAG_WALK_X 0.6f
+#define SW__RAG_WALK_Z (-4.6f)
+#define SW__RAG_WALK_R 0.8f /* circle radius (m) */
+/* An impulse every SW__RAG_IMPULSE_EVERY s of 20..40 N s. */
+#define SW__RAG_IMPULSE_EVERY 0.35
+#define SW__RAG_IMPULSE_MIN 20.0f
+#define SW__RAG_IMPULSE_RANGE 20.0f
+
+typedef struct sw__powered {
+    sw__sc_rag rag;
+    const sw_clip* walk;
+    float walk_speed; /* m/s */
+    float walk_time, walk_angle;
+    uint32_t rng;
+    double next_impulse;
+    double error_sum;
+    uint32_t error_count;
+    uint32_t impulses;
+    float error_mean, error_max;
+} sw__powered;
+
+static uint32_t sw__rag_next(sw__powered* r) {
+    uint32_t x = r->rng; /* xorshift32 */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    r->rng = x;
+    return x;
+}
+
+static float sw__rag_unit(sw__powered* r) {
+    return (float)(sw__rag_next(r) >> 8) * (1.0f / 16777216.0f);
+}
+
+/* The walk at walk_time, in place (root motion taken out), and the root on
+ * the circle at walk_angle, facing along it. */
+static void sw__rag_walk_pose(sw__powered* r) {
+    sw__sc_rag* ra = &r->rag;
+    const float dur = r->walk->duration;
+    const float t = fmodf(r->walk_time, dur);
+    sw__sc_sample(ra->skel, r->walk, t, ra->anim);
+    sw_xform hips = sw_pose_get(ra->anim, 0);
+    hips.t.z -= r->walk_speed * t;
+    sw_pose_set(ra->anim, 0, hips);
+    const float a = r->walk_angle;
+    ra->root = sw_xform_identity();
+    ra->root.t = sw_vec3_make(SW__RAG_WALK_X + SW__RAG_WALK_R * sinf(a), 0.0f,
+                              SW__RAG_WALK_Z + SW__RAG_WALK_R * cosf(a));
+    ra->root.r = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), a + 1.5707963f);
+}
+
+static sw_result sw__powered_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** state,
+                                    sw_error* err) {
+    sw__powered* r = (sw__powered*)sw__sc_alloc(&ctx->mem, sizeof *r);
+    *state = r;
+    if (!r) return SW_RESULT_OUT_OF_MEMORY;
+    const sw_scene* humanoid = NULL;
+    sw_result res = sw__sc_rag_init(ctx, view, &r->rag, &humanoid, err);
+    if (res != SW_RESULT_OK) return res;
+    const sw_skeleton* s = humanoid->skeleton;
+    r->walk = humanoid->clips[1];
+    r->rng = (ctx->seed ^ 0x9e3779b9u) | 1u;
+    /* the walk's speed from its root motion (the physics pose as scratch) */
+    sw__sc_sample(s, r->walk, 0.0f, r->rag.physics);
+    const float z0 = sw_pose_get(r->rag.physics, 0).t.z;
+    sw__sc_sample(s, r->walk, r->walk->duration, r->rag.physics);
+    r->walk_speed = (sw_pose_get(r->rag.physics, 0).t.z - z0) / r->walk->duration;
+    /* hips carried by the animation, the rest simulated and pulled to it */
+    sw__rag_walk_pose(r);
+    res = sw__sc_rag_spawn(ctx, &r->rag, 1u, err);
+    if (res == SW_RESULT_OK)
+        res = sw_ragdoll_set_all(r->rag.rd, SW_RAGDOLL_MODE_DYNAMIC, 1.0f, 1.0f);
+    if (res == SW_RESULT_OK) res = sw_ragdoll_set_mode(r->rag.rd, 0, SW_RAGDOLL_MODE_KINEMATIC);
+    r->next_impulse = SW__RAG_IMPULSE_EVERY;
+    return res;
+}
+
+/* The walk for this update and, when due, an impulse on a random body. */
+static sw_result sw__powered_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt) {
+    (void)view;
+    sw__powered* r = (sw__powered*)state;
+    r->walk_time += dt;
+    r->walk_angle += r->walk_speed * dt / SW__RAG_WALK_R;
+    sw__rag_walk_pose(r);
+    if (ctx->time < r->next_impulse) return SW_RESULT_OK;
+    r->next_impulse += SW__RAG_IMPULSE_EVERY;
+    sw_ragdoll* rd = r->rag.rd;
+    const uint32_t bodies = sw_ragdoll_bodies_count(rd);
+    const uint32_t b = 1u + sw__rag_next(r) % (bodies - 1u); /* not the carried hips */
+    const float a = 6.2831853f * sw__rag_unit(r);
+    const float size = SW__RAG_IMPULSE_MIN + SW__RAG_IMPULSE_RANGE * sw__rag_unit(r);
+    const sw_vec3 dir = sw_vec3_normalize(sw_vec3_make(cosf(a), 0.2f, sinf(a)));
+    const sw_physics_body_state st = sw_ragdoll_body_state(rd, b);
+    const sw_result res = sw_ragdoll_apply_impulse(rd, b, sw_vec3_scale(dir, size), st.transform.t);
+    ++r->impulses;
+    return res;
+}
+
+/* Shown as simulated, and its distance from the animation. */
+static sw_result sw__powered_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_actor* view,
+                                           float dt, float alpha) {
+    (void)ctx, (void)dt;
+    sw__powered* r = (sw__powered*)state;
+    sw__sc_rag* ra = &r->rag;
+    const sw_result res = sw__sc_rag_show(ra, view, alpha);
+    if (res != SW_RESULT_OK) return res;
+    sw__sc_rag_place(ra, view);
+    sw__sc_rag_models(ra->skel, ra->anim, ra->root, ra->anim_model);
+    const uint32_t bodies = sw_ragdoll_bodies_count(ra->rd);
+    float err = 0.0f;
+    for (uint32_t b = 0; b < bodies; ++b) {
+        const uint32_t j = sw_ragdoll_body_joint(ra->rd, b);
+        const sw_mat4* p = &view->model[j];
+        const sw_mat4* q = &ra->anim_model[j];
+        const sw_vec3 d =
+            sw_vec3_make(p->m[12] - q->m[12], p->m[13] - q->m[13], p->m[14] - q->m[14]);
+        err += sw_vec3_length(d);
+    }
+    err /= (float)bodies;
+    r->error_sum += (double)err;
+    r->error_max = fmaxf(r->error_max, err);
+    r->error_mean = (float)(r->error_sum / (double)++r->error_count);
+    return SW_RESULT_OK;
+}
+
+static void sw__powered_metrics(const void* state, sw_showcase_metrics* m, sw_showcase_status* st) {
+    (void)st;
+    const sw__powered* r = (const sw__powered*)state;
+    m->ragdoll_impulses = r->impulses;
+    m->ragdoll_tracking_error_mean = r->error_mean;
+    m->ragdoll_tracking_error_max = r->error_max;
+}
+
+static void sw__powered_destroy(void* state) {
+    sw__sc_rag_despawn(&((sw__powered*)state)->rag);
+}
+
+const sw__sc_actor_class sw__sc_powered = {.name = "powered",
+                                           .material = SW_SHOWCASE_MATERIAL_SKIN,
+                                           .physics = true,
+                                           .create = sw__powered_create,
+                                           .update = sw__powered_update,
+                                           .after_physics = sw__powered_after_physics,
+                                           .metrics = sw__powered_metrics,
+                                           .destroy = sw__powered_destroy};

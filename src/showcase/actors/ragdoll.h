@@ -1,0 +1,39 @@
+/* What the ragdoll actors ("powered", "knockdown") share
+ * (src/showcase/actors/ragdoll.c): a ragdoll of the built-in humanoid in
+ * the options' physics engine, its animated and simulated poses, and the
+ * placement of the actor's view. */
+#ifndef SINEW_SHOWCASE_ACTORS_RAGDOLL_H
+#define SINEW_SHOWCASE_ACTORS_RAGDOLL_H
+
+#include "showcase/actor.h"
+
+typedef struct sw__sc_rag {
+    const sw_skeleton* skel;
+    sw_ragdoll* rd;
+    uint32_t chest;      /* skeleton joint of the chest body */
+    sw_xform4* anim;     /* animated local pose (what the drive follows) */
+    sw_xform4* physics;  /* pose read back from the bodies */
+    sw_mat4* anim_model; /* animated model matrices (world) */
+    sw_xform root;       /* model -> world */
+} sw__sc_rag;
+
+/* Makes the ragdoll of the built-in humanoid (built by the cast if the
+ * scene shows another character; *humanoid receives it) and the view on
+ * its skeleton and meshes; memory from the list. Not spawned yet.
+ * Fails: OUT_OF_MEMORY, the humanoid's, the ragdoll desc's and init's results. */
+sw_result sw__sc_rag_init(sw__sc_ctx* ctx, sw__sc_actor* view, sw__sc_rag* ra,
+                          const sw_scene** humanoid, sw_error* err);
+/* Spawns the ragdoll in ra->anim at ra->root (`id` tags its bodies) and
+ * registers it with the scene's physics step. Fails: the spawn's result, LIMIT. */
+sw_result sw__sc_rag_spawn(sw__sc_ctx* ctx, sw__sc_rag* ra, uint32_t id, sw_error* err);
+/* Despawns the ragdoll if it was made. */
+void sw__sc_rag_despawn(sw__sc_rag* ra);
+/* The view's pose: the ragdoll's read back at alpha, blended with ra->anim
+ * by the ragdoll's per-body weights. Fails: the ragdoll's results. */
+sw_result sw__sc_rag_show(sw__sc_rag* ra, sw__sc_actor* view, float alpha);
+/* The view's world and model matrices at ra->root. */
+void sw__sc_rag_place(const sw__sc_rag* ra, sw__sc_actor* view);
+/* World-space model matrices of `local` at `root`. */
+void sw__sc_rag_models(const sw_skeleton* s, const sw_xform4* local, sw_xform root, sw_mat4* out);
+
+#endif
