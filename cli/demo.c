@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "sinew/showcase/recording.h"
 #include "sinew/showcase/scene.h"
 #include "sinew/tools/file.h"
 #include "sinew/tools/gltf_export.h"
@@ -25,7 +26,6 @@
 
 #define DEMO_STRIP_FRAMES 6
 #define DEMO_STRIP_COLUMNS 3
-#define DEMO_MAX_JOINTS 1024
 
 typedef struct demo_args {
     double seconds, fps;
@@ -139,221 +139,31 @@ static bool demo_read_map(const char* path, char names[3][256]) {
     return ok;
 }
 
-/* ---- recording and baking ---- */
+/* ---- export ---- */
 
-typedef struct demo_track {
-    sw_xform* world;  /* frames */
-    sw_xform4* local; /* frames * packets */
-} demo_track;
-
-static sw_quat demo_continuous(sw_quat prev, sw_quat q) {
-    return sw_quat_dot(prev, q) < 0.0f ? sw_quat_negate(q) : q;
-}
-
-/* Appends one joint property track (1 key when constant). */
-static float* demo_track_values(uint32_t frames, uint32_t comps, const float* src, uint32_t stride,
-                                float* dst, uint32_t* keys) {
-    bool constant = true;
-    for (uint32_t f = 1; f < frames && constant; ++f)
-        for (uint32_t c = 0; c < comps && constant; ++c)
-            constant = src[(size_t)f * stride + c] == src[c];
-    *keys = constant ? 1u : frames;
-    for (uint32_t f = 0; f < *keys; ++f)
-        for (uint32_t c = 0; c < comps; ++c)
-            dst[(size_t)f * comps + c] = src[(size_t)f * stride + c];
-    return dst + (size_t)*keys * comps;
-}
-
-static int demo_write_glb(const sw_showcase* sc, const demo_track* tracks, uint32_t frames,
-                          double fps, const char* path, size_t* glb_size, uint32_t* joints_out) {
-    const uint32_t na = sw_showcase_actors_count(sc);
-    uint32_t total = 1, meshes_total = 0;
-    for (uint32_t i = 0; i < na; ++i) {
-        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
-        total += 1u + a.skeleton->joints_count;
-        meshes_total += a.meshes_count;
-    }
-    if (total > DEMO_MAX_JOINTS) {
-        cli_error("demo", "the scene has %u joints, more than a skeleton holds (%u)", total,
-                  DEMO_MAX_JOINTS);
+/* Writes the recorded run as one glTF binary (sinew/showcase/recording.h). */
+static int demo_write_glb(const sw_showcase_recording* rec, double fps, const char* path,
+                          size_t* glb_size, uint32_t* joints_out) {
+    sw_scene scene;
+    sw_error err = {0};
+    sw_result r = sw_showcase_recording_scene(rec, fps, "demo", NULL, &scene, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", "merged scene", SW_ASSET_FORMAT_NONE, r, &err);
         return CLI_EXIT_FAIL;
     }
-    *joints_out = total;
-    int rc = CLI_EXIT_FAIL;
-    sw_skeleton_joint* joints = (sw_skeleton_joint*)calloc(total, sizeof *joints);
-    char* names = (char*)calloc(total, 300);
-    sw_clip_track_desc* ct = (sw_clip_track_desc*)calloc(3u * total, sizeof *ct);
-    /* values: per joint at most T(3) + R(4) + S(3) floats per frame */
-    float* values = (float*)malloc((size_t)total * 10u * frames * sizeof(float));
-    float* scratch = (float*)malloc((size_t)frames * 10u * sizeof(float));
-    const sw_mesh** meshes = (const sw_mesh**)calloc(meshes_total + 1u, sizeof *meshes);
-    uint32_t meshes_count = 0;
-    const sw_skeleton* skel = NULL;
-    const sw_clip* clip = NULL;
-    if (!joints || !names || !ct || !values || !scratch || !meshes) {
-        cli_error("demo", "out of memory");
-        goto done;
-    }
-    joints[0] = (sw_skeleton_joint){"demo", -1, sw_xform_identity()};
-    uint32_t at = 1, tc = 0;
-    float* v = values;
-    uint32_t keys = 0;
-    for (uint32_t i = 0; i < na; ++i) {
-        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
-        const sw_skeleton* s = a.skeleton;
-        const uint32_t place = at++;
-        snprintf(names + place * 300u, 300, "%s", a.name);
-        joints[place] = (sw_skeleton_joint){names + place * 300u, 0, sw_xform_identity()};
-        /* placement track: the actor's world transform */
-        for (uint32_t f = 0; f < frames; ++f) {
-            sw_xform w = tracks[i].world[f];
-            if (f > 0) w.r = demo_continuous(tracks[i].world[f - 1].r, w.r);
-            tracks[i].world[f].r = w.r;
-            memcpy(scratch + 10u * f, &w.t, 3 * sizeof(float));
-            memcpy(scratch + 10u * f + 3, &w.r, 4 * sizeof(float));
-            memcpy(scratch + 10u * f + 7, &w.s, 3 * sizeof(float));
-        }
-        static const sw_track_kind kinds[3] = {SW_TRACK_KIND_TRANSLATION, SW_TRACK_KIND_ROTATION,
-                                               SW_TRACK_KIND_SCALE};
-        static const uint32_t comps[3] = {3, 4, 3}, offs[3] = {0, 3, 7};
-        for (uint32_t k = 0; k < 3; ++k) {
-            float* start = v;
-            v = demo_track_values(frames, comps[k], scratch + offs[k], 10, v, &keys);
-            ct[tc++] = (sw_clip_track_desc){.joint = place,
-                                            .kind = kinds[k],
-                                            .keys_count = keys,
-                                            .start = 0.0f,
-                                            .rate = (float)fps,
-                                            .values = start};
-        }
-        const int16_t* parents = sw_skeleton_parents(s);
-        const sw_xform4* rest = sw_skeleton_rest_pose(s);
-        for (uint32_t j = 0; j < s->joints_count; ++j) {
-            const uint32_t id = at + j;
-            snprintf(names + id * 300u, 300, "%s:%s", a.name, sw_skeleton_joint_name(s, j));
-            joints[id] = (sw_skeleton_joint){
-                names + id * 300u, parents[j] < 0 ? (int32_t)place : (int32_t)at + parents[j],
-                sw_pose_get(rest, j)};
-            sw_quat prev = sw_quat_identity();
-            for (uint32_t f = 0; f < frames; ++f) {
-                sw_xform x = sw_pose_get(tracks[i].local + (size_t)f * s->packets_count, j);
-                x.r = f > 0 ? demo_continuous(prev, x.r) : x.r;
-                prev = x.r;
-                memcpy(scratch + 10u * f, &x.t, 3 * sizeof(float));
-                memcpy(scratch + 10u * f + 3, &x.r, 4 * sizeof(float));
-                memcpy(scratch + 10u * f + 7, &x.s, 3 * sizeof(float));
-            }
-            for (uint32_t k = 0; k < 3; ++k) {
-                float* start = v;
-                v = demo_track_values(frames, comps[k], scratch + offs[k], 10, v, &keys);
-                ct[tc++] = (sw_clip_track_desc){.joint = id,
-                                                .kind = kinds[k],
-                                                .keys_count = keys,
-                                                .start = 0.0f,
-                                                .rate = (float)fps,
-                                                .values = start};
-            }
-        }
-        at += s->joints_count;
-    }
-    sw_error err = {0};
-    const sw_skeleton_desc sd = {.joints = joints, .joints_count = total};
-    sw_result r = sw_skeleton_create(&sd, NULL, &skel, &err);
-    if (r != SW_RESULT_OK) {
-        cli_report("demo", "skeleton", SW_ASSET_FORMAT_NONE, r, &err);
-        goto done;
-    }
-    const float duration = (float)((double)(frames - 1) / fps);
-    const sw_clip_desc cd = {.name = "demo",
-                             .duration = duration,
-                             .joints_count = total,
-                             .tracks = ct,
-                             .tracks_count = tc};
-    r = sw_clip_create(&cd, NULL, &clip, &err);
-    if (r != SW_RESULT_OK) {
-        cli_report("demo", "clip", SW_ASSET_FORMAT_NONE, r, &err);
-        goto done;
-    }
-    /* Meshes: each actor's, with its palette moved to the actor's joints. */
-    at = 1;
-    for (uint32_t i = 0; i < na && r == SW_RESULT_OK; ++i) {
-        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
-        const uint32_t base = at + 1;
-        for (uint32_t k = 0; k < a.meshes_count && r == SW_RESULT_OK; ++k) {
-            const sw_mesh* m = a.meshes[k];
-            uint16_t* pal = (uint16_t*)malloc(m->palette_count * sizeof(uint16_t));
-            const char** mnames = m->morph_targets_count
-                                      ? (const char**)calloc(m->morph_targets_count, sizeof(char*))
-                                      : NULL;
-            if (!pal || (m->morph_targets_count && !mnames)) {
-                free(pal);
-                free((void*)mnames);
-                r = SW_RESULT_OUT_OF_MEMORY;
-                break;
-            }
-            for (uint32_t p = 0; p < m->palette_count; ++p)
-                pal[p] = (uint16_t)(base + sw_mesh_palette(m)[p]);
-            for (uint32_t t = 0; t < m->morph_targets_count; ++t)
-                mnames[t] = sw_mesh_morph_name(m, t);
-            char mname[300];
-            snprintf(mname, sizeof mname, "%s:%s", a.name, sw_mesh_name(m));
-            const sw_mesh_desc md = {.name = mname,
-                                     .vertices_count = m->vertices_count,
-                                     .positions = sw_mesh_positions(m),
-                                     .normals = sw_mesh_normals(m),
-                                     .uvs = sw_mesh_uvs(m),
-                                     .joints = sw_mesh_joints(m),
-                                     .weights = sw_mesh_weights(m),
-                                     .indices = sw_mesh_indices(m),
-                                     .indices_count = m->indices_count,
-                                     .palette = pal,
-                                     .inverse_binds = sw_mesh_inverse_binds(m),
-                                     .palette_count = m->palette_count,
-                                     .skeleton_joints_count = total,
-                                     .morph_targets_count = m->morph_targets_count,
-                                     .morph_positions = sw_mesh_morph_positions(m),
-                                     .morph_normals = sw_mesh_morph_normals(m),
-                                     .morph_names = mnames};
-            r = sw_mesh_create(&md, NULL, &meshes[meshes_count], &err);
-            if (r == SW_RESULT_OK)
-                ++meshes_count;
-            else
-                cli_report("demo", mname, SW_ASSET_FORMAT_NONE, r, &err);
-            free(pal);
-            free((void*)mnames);
-        }
-        at += 1u + a.skeleton->joints_count;
-    }
-    if (r != SW_RESULT_OK) goto done;
-    const sw_clip* clips[1] = {clip};
-    const sw_scene scene = {.skeleton = skel,
-                            .clips = clips,
-                            .clips_count = 1,
-                            .meshes = meshes,
-                            .meshes_count = meshes_count};
+    *joints_out = scene.skeleton->joints_count;
     void* data = NULL;
     r = sw_gltf_export(&scene, NULL, NULL, &data, glb_size, &err);
     if (r == SW_RESULT_OK) {
         r = sw_file_write_atomic(path, data, *glb_size, &err);
         sw_free(NULL, data, *glb_size);
     }
+    sw_scene_free(&scene, NULL);
     if (r != SW_RESULT_OK) {
         cli_report("demo", path, SW_ASSET_FORMAT_NONE, r, &err);
-        goto done;
+        return CLI_EXIT_FAIL;
     }
-    rc = CLI_EXIT_OK;
-done:
-    for (uint32_t k = 0; k < meshes_count; ++k)
-        sw_mesh_destroy(meshes[k], NULL);
-    if (clip) sw_clip_destroy(clip, NULL);
-    if (skel) sw_skeleton_destroy(skel, NULL);
-    free(joints);
-    free(names);
-    free(ct);
-    free(values);
-    free(scratch);
-    free((void*)meshes);
-    return rc;
+    return CLI_EXIT_OK;
 }
 
 /* ---- picture ---- */
@@ -606,9 +416,7 @@ int cli_demo(int argc, char** argv) {
         return CLI_EXIT_FAIL;
     }
     const uint32_t frames = (uint32_t)(a.seconds * a.fps + 0.5) + 1u;
-    const uint32_t na = sw_showcase_actors_count(sc);
-    demo_track tracks[SW_SHOWCASE_MAX_ACTORS];
-    memset(tracks, 0, sizeof tracks);
+    sw_showcase_recording* rec = NULL;
     sw_raster frame;
     memset(&frame, 0, sizeof frame);
     const uint32_t strip_w = a.frame_w * DEMO_STRIP_COLUMNS;
@@ -621,15 +429,10 @@ int cli_demo(int argc, char** argv) {
         goto done;
     }
     demo_materials(&frame);
-    for (uint32_t i = 0; i < na; ++i) {
-        const sw_showcase_actor act = sw_showcase_get_actor(sc, i);
-        tracks[i].world = (sw_xform*)malloc(frames * sizeof(sw_xform));
-        tracks[i].local =
-            (sw_xform4*)malloc((size_t)frames * act.skeleton->packets_count * sizeof(sw_xform4));
-        if (!tracks[i].world || !tracks[i].local) {
-            cli_error("demo", "out of memory");
-            goto done;
-        }
+    r = sw_showcase_recording_create(sc, frames, NULL, &rec, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", "recording", SW_ASSET_FORMAT_NONE, r, &err);
+        goto done;
     }
     uint32_t slot = 0;
     for (uint32_t f = 0; f < frames; ++f) {
@@ -640,13 +443,10 @@ int cli_demo(int argc, char** argv) {
                 goto done;
             }
         }
-        for (uint32_t i = 0; i < na; ++i) {
-            const sw_showcase_actor act = sw_showcase_get_actor(sc, i);
-            sw_xform w;
-            sw_mat4_decompose(&act.world, &w);
-            tracks[i].world[f] = w;
-            memcpy(tracks[i].local + (size_t)f * act.skeleton->packets_count, act.local,
-                   act.skeleton->packets_count * sizeof(sw_xform4));
+        r = sw_showcase_recording_add(rec, sc);
+        if (r != SW_RESULT_OK) {
+            cli_error("demo", "recording frame %u: %s", f, sw_result_str(r));
+            goto done;
         }
         /* Six frames spread over the run (the first a little in, once things move). */
         while (
@@ -673,8 +473,7 @@ int cli_demo(int argc, char** argv) {
     snprintf(path, sizeof path, "%s/demo.glb", a.out);
     size_t glb_size = 0;
     uint32_t joints = 0;
-    if (demo_write_glb(sc, tracks, frames, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK)
-        goto done;
+    if (demo_write_glb(rec, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK) goto done;
     snprintf(path, sizeof path, "%s/metrics.json", a.out);
     const sw_showcase_metrics* m = sw_showcase_get_metrics(sc);
     if (demo_write_metrics(path, &a, frames, m, character_name, with_physics) != CLI_EXIT_OK)
@@ -682,10 +481,7 @@ int cli_demo(int argc, char** argv) {
     demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h, with_physics);
     rc = CLI_EXIT_OK;
 done:
-    for (uint32_t i = 0; i < na; ++i) {
-        free(tracks[i].world);
-        free(tracks[i].local);
-    }
+    sw_showcase_recording_destroy(rec);
     free(strip);
     sw_raster_free(&frame);
     sw_showcase_destroy(sc);

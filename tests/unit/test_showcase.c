@@ -2,13 +2,15 @@
  * moves and stays finite, the walker's planted feet do not slide, IK reaches
  * what it can, inputs steer the scene, runs are deterministic; the demo's
  * three files re-import (glTF reader), parse (metrics.json) and decode
- * (PNG, through Python's zlib when available); RobotExpressive runs. */
+ * (PNG, through Python's zlib when available); RobotExpressive runs; a
+ * recorded run merges into one scene (sinew/showcase/recording.h). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
 #include "sinew/showcase/scene.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sinew/showcase/recording.h"
 #include "sinew/tools/gltf.h"
 #include "test_util.h"
 
@@ -706,6 +708,96 @@ static void test_demo_bvh(void** state) {
     assert_non_null(strstr(log, "locomotion sliding not measured"));
 }
 
+/* ---- recording (sinew/showcase/recording.h) ---- */
+
+/* A recorded run merged into one scene: the merged skeleton has a root, a
+ * placement joint per actor and every actor joint; the clip sampled at frame
+ * f puts each actor joint where the scene had it at that frame; constant
+ * tracks keep one key and the root has none; a full recording refuses more. */
+static void test_recording(void** state) {
+    (void)state;
+    sw_showcase* s = make(3);
+    const uint32_t na = sw_showcase_actors_count(s);
+    sw_showcase_recording* rec = NULL;
+    sw_error err = {0};
+    assert_int_equal(sw_showcase_recording_create(s, 0, NULL, &rec, &err),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_showcase_recording_create(s, 3, NULL, &rec, &err), SW_RESULT_OK);
+    /* frame f: the model matrices of two probe joints at that frame */
+    static const char* const probes[][2] = {{"locomotion", "RightHand"}, {"arm", "Hand"}};
+    sw_mat4 live[3][2];
+    uint32_t joints = 1;
+    for (uint32_t i = 0; i < na; ++i)
+        joints += 1u + sw_showcase_get_actor(s, i).skeleton->joints_count;
+    for (uint32_t f = 0; f < 3; ++f) {
+        if (f > 0) assert_int_equal(sw_showcase_update(s, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_showcase_recording_add(rec, s), SW_RESULT_OK);
+        for (uint32_t k = 0; k < 2; ++k) {
+            const sw_showcase_actor a =
+                sw_showcase_get_actor(s, (uint32_t)actor_index(s, probes[k][0]));
+            live[f][k] = a.model[sw_skeleton_find_joint(a.skeleton, probes[k][1])];
+        }
+    }
+    assert_int_equal(sw_showcase_recording_frames(rec), 3);
+    assert_int_equal(sw_showcase_recording_add(rec, s), SW_RESULT_LIMIT);
+    sw_scene sc;
+    assert_int_equal(sw_showcase_recording_scene(rec, 30.0, "run", NULL, &sc, &err), SW_RESULT_OK);
+    const sw_skeleton* skel = sc.skeleton;
+    assert_int_equal(skel->joints_count, joints);
+    assert_string_equal(sw_skeleton_joint_name(skel, 0), "run");
+    assert_int_equal(sc.clips_count, 1);
+    const sw_clip* clip = sc.clips[0];
+    assert_string_equal(sw_clip_name(clip), "run");
+    assert_near(clip->duration, 2.0 / 30.0, 1e-6);
+    /* "props" never moves: its placement tracks have one key each; the root has none */
+    const int32_t props = sw_skeleton_find_joint(skel, "props");
+    assert_true(props > 0);
+    const sw_clip_track* tracks = sw_clip_tracks(clip);
+    uint32_t props_tracks = 0;
+    for (uint32_t t = 0; t < clip->tracks_count; ++t) {
+        assert_int_not_equal(tracks[t].target, 0);
+        if (tracks[t].target == (uint32_t)props) {
+            assert_int_equal(tracks[t].keys_count, 1);
+            ++props_tracks;
+        }
+    }
+    assert_int_equal(props_tracks, 3);
+    uint32_t meshes = 0;
+    for (uint32_t i = 0; i < na; ++i)
+        meshes += sw_showcase_get_actor(s, i).meshes_count;
+    assert_int_equal(sc.meshes_count, meshes);
+    sw_xform4* pose = (sw_xform4*)aligned_alloc(16, skel->packets_count * sizeof(sw_xform4));
+    sw_mat4* model = (sw_mat4*)malloc(skel->joints_count * sizeof(sw_mat4));
+    for (uint32_t f = 0; f < 3; ++f) {
+        const sw_sample_job sj = {.clip = clip,
+                                  .skeleton = skel,
+                                  .time = (float)f / 30.0f,
+                                  .out = pose,
+                                  .out_count = skel->packets_count};
+        assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
+        const sw_local_to_model_job lj = {.skeleton = skel,
+                                          .local = pose,
+                                          .local_count = skel->packets_count,
+                                          .out = model,
+                                          .out_count = skel->joints_count};
+        assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+        for (uint32_t k = 0; k < 2; ++k) {
+            char name[128];
+            snprintf(name, sizeof name, "%s:%s", probes[k][0], probes[k][1]);
+            const int32_t g = sw_skeleton_find_joint(skel, name);
+            assert_true(g > 0);
+            sw_test_vec3_near(sw_vec3_make(model[g].m[12], model[g].m[13], model[g].m[14]),
+                              sw_vec3_make(live[f][k].m[12], live[f][k].m[13], live[f][k].m[14]),
+                              1e-4f);
+        }
+    }
+    free(pose);
+    free(model);
+    sw_scene_free(&sc, NULL);
+    sw_showcase_recording_destroy(rec);
+    sw_showcase_destroy(s);
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_showcase_XXXXXX");
@@ -735,6 +827,7 @@ int main(void) {
         cmocka_unit_test(test_toggle_foot_placement),
         cmocka_unit_test(test_toggle_sync),
         cmocka_unit_test(test_toggle_transitions),
+        cmocka_unit_test(test_recording),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
