@@ -1,4 +1,4 @@
-/* glTF 2.0 reader: .glb container, JSON through the internal jsmn wrapper,
+/* glTF 2.0 reader: .glb container, JSON through the internal reader (json.h),
  * buffers (BIN chunk, base64 data: URIs, caller resolver), bounds-checked
  * accessors (strides, normalized integers, sparse), node hierarchy checks,
  * skeleton selection (skin joints and ancestors), clips and skinned meshes.

@@ -1,5 +1,6 @@
-/* JSON tokens over jsmn (strict mode, parent links), structural validation,
- * subtree ends, and checked readers for numbers, integers and strings. */
+/* JSON tokens in one linear pass (an explicit stack of open containers, at
+ * most SW__JSON_MAX_DEPTH deep), and checked readers for numbers, integers
+ * and strings. */
 #include <math.h>
 #include <string.h>
 
@@ -7,21 +8,233 @@
 #include "json.h"
 #include "runtime/internal.h"
 
-/* jsmn is third-party code with its own warnings; silence them only here. */
-#define JSMN_STATIC
-#define JSMN_STRICT
-#define JSMN_PARENT_LINKS
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include <jsmn.h>
-#pragma GCC diagnostic pop
+#define SW__JSON_STR2(x) #x
+#define SW__JSON_STR(x) SW__JSON_STR2(x)
+
+/* What the scanner expects next. */
+typedef enum sw__json_want {
+    SW__JSON_WANT_VALUE, /* a value (or `]` right after `[`) */
+    SW__JSON_WANT_KEY,   /* a key string (or `}` right after `{`) */
+    SW__JSON_WANT_COLON, /* `:` after a key */
+    SW__JSON_WANT_AFTER  /* `,` or the closing bracket after a value; the end at depth 0 */
+} sw__json_want;
+
+/* One pass over the text. With tokens NULL it only counts (and checks
+ * everything); with tokens it fills them. */
+typedef struct sw__json_scan {
+    const char* s;
+    size_t n;
+    size_t pos;
+    sw__json_token* t; /* NULL while counting */
+    uint64_t count;
+    uint32_t depth;
+    sw__json_want want;
+    bool just_opened;
+    const char* check; /* failure: check name, result and offset */
+    sw_result result;
+    uint64_t at;
+    uint32_t open[SW__JSON_MAX_DEPTH]; /* token index of each open container */
+    bool object[SW__JSON_MAX_DEPTH];   /* ... and whether it is an object */
+} sw__json_scan;
 
 static bool sw__json_is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* True when c is one of the characters of `set` (never for NUL). */
+static bool sw__json_in(const char* set, char c) {
+    return c != '\0' && strchr(set, c) != NULL;
+}
+
+static bool sw__json_stop(sw__json_scan* sc, sw_result r, const char* check, size_t at) {
+    sc->result = r;
+    sc->check = check;
+    sc->at = (uint64_t)at;
+    return false;
+}
+
+static bool sw__json_syntax(sw__json_scan* sc, size_t at) {
+    return sw__json_stop(sc, SW_RESULT_PARSE, "json syntax", at);
+}
+
+static int sw__json_hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Appends a token [start, end) of `type` (size and next filled later). */
+static bool sw__json_token_add(sw__json_scan* sc, uint32_t type, size_t start, size_t end) {
+    if (sc->count >= SW__JSON_MAX_TOKENS) {
+        return sw__json_stop(sc, SW_RESULT_LIMIT, "json tokens", start);
+    }
+    if (sc->t) {
+        sc->t[sc->count] = (sw__json_token){type, (uint32_t)start, (uint32_t)end, 0u, 0u};
+    }
+    ++sc->count;
+    return true;
+}
+
+/* A string at sc->pos (the opening quote): escapes checked (not decoded),
+ * raw control characters refused. */
+static bool sw__json_scan_string(sw__json_scan* sc) {
+    const char* s = sc->s;
+    const size_t start = sc->pos + 1u;
+    for (size_t i = start; i < sc->n;) {
+        const unsigned char ch = (unsigned char)s[i];
+        if (ch == '"') {
+            sc->pos = i + 1u;
+            return sw__json_token_add(sc, SW__JSON_STRING, start, i);
+        }
+        if (ch < 0x20u) return sw__json_syntax(sc, i);
+        if (ch != '\\') {
+            ++i;
+            continue;
+        }
+        if (i + 1u >= sc->n) break;
+        const char e = s[i + 1u];
+        if (e == 'u') {
+            if (sc->n - i < 6u) break;
+            for (size_t k = 2; k < 6u; ++k) {
+                if (sw__json_hex(s[i + k]) < 0) return sw__json_syntax(sc, i + k);
+            }
+            i += 6u;
+        } else if (sw__json_in("\"\\/bfnrt", e)) {
+            i += 2u;
+        } else {
+            return sw__json_syntax(sc, i + 1u);
+        }
+    }
+    return sw__json_syntax(sc, sc->n);
+}
+
+/* A number, true, false or null at sc->pos: printable ASCII up to a
+ * delimiter (the value itself is checked when read). */
+static bool sw__json_scan_primitive(sw__json_scan* sc) {
+    const size_t start = sc->pos;
+    if (!sw__json_in("-0123456789tfn", sc->s[start])) return sw__json_syntax(sc, start);
+    size_t i = start;
+    for (; i < sc->n; ++i) {
+        const unsigned char ch = (unsigned char)sc->s[i];
+        if (ch == ',' || ch == ']' || ch == '}' || ch == ':' || ch == '"' || ch == '[' ||
+            ch == '{' || sw__json_is_space((char)ch)) {
+            break;
+        }
+        if (ch < 0x20u || ch >= 0x7Fu) return sw__json_syntax(sc, i);
+    }
+    sc->pos = i;
+    return sw__json_token_add(sc, SW__JSON_PRIMITIVE, start, i);
+}
+
+/* The value starting at token v is complete: its subtree (and its key's,
+ * inside an object) ends at the next token. */
+static void sw__json_value_done(sw__json_scan* sc, uint64_t v) {
+    if (sc->t) {
+        sc->t[v].next = (uint32_t)sc->count;
+        if (sc->depth > 0 && sc->object[sc->depth - 1u]) sc->t[v - 1u].next = (uint32_t)sc->count;
+    }
+    sc->want = SW__JSON_WANT_AFTER;
+    sc->just_opened = false;
+}
+
+/* A value at sc->pos: a container opens, a string or primitive is read. */
+static bool sw__json_scan_value(sw__json_scan* sc, char c) {
+    if (sc->t && sc->depth > 0 && !sc->object[sc->depth - 1u])
+        ++sc->t[sc->open[sc->depth - 1u]].size;
+    const uint64_t v = sc->count;
+    if (c == '{' || c == '[') {
+        if (sc->depth == SW__JSON_MAX_DEPTH) {
+            return sw__json_stop(
+                sc, SW_RESULT_LIMIT,
+                "json nesting depth (at most " SW__JSON_STR(SW__JSON_MAX_DEPTH) ")", sc->pos);
+        }
+        if (!sw__json_token_add(sc, c == '{' ? SW__JSON_OBJECT : SW__JSON_ARRAY, sc->pos,
+                                sc->pos)) {
+            return false;
+        }
+        sc->open[sc->depth] = (uint32_t)v;
+        sc->object[sc->depth++] = c == '{';
+        sc->want = c == '{' ? SW__JSON_WANT_KEY : SW__JSON_WANT_VALUE;
+        sc->just_opened = true;
+        ++sc->pos;
+        return true;
+    }
+    if (!(c == '"' ? sw__json_scan_string(sc) : sw__json_scan_primitive(sc))) return false;
+    sw__json_value_done(sc, v);
+    return true;
+}
+
+/* The closing bracket at sc->pos ends the innermost container. */
+static void sw__json_close(sw__json_scan* sc) {
+    const uint32_t v = sc->open[--sc->depth];
+    if (sc->t) sc->t[v].end = (uint32_t)(sc->pos + 1u);
+    ++sc->pos;
+    sw__json_value_done(sc, v);
+}
+
+/* One character (not whitespace) at sc->pos in the current state. */
+static bool sw__json_step(sw__json_scan* sc, char c) {
+    const bool in_object = sc->depth > 0 && sc->object[sc->depth - 1u];
+    switch (sc->want) {
+    case SW__JSON_WANT_VALUE:
+        if (c == ']' && sc->just_opened && sc->depth > 0 && !in_object) {
+            sw__json_close(sc);
+            return true;
+        }
+        if (sc->count == 0 && c != '{') {
+            return sw__json_stop(sc, SW_RESULT_PARSE, "json root is an object", sc->pos);
+        }
+        return sw__json_scan_value(sc, c);
+    case SW__JSON_WANT_KEY:
+        if (c == '}' && sc->just_opened) {
+            sw__json_close(sc);
+            return true;
+        }
+        if (c != '"') return sw__json_syntax(sc, sc->pos);
+        if (sc->t) ++sc->t[sc->open[sc->depth - 1u]].size;
+        if (!sw__json_scan_string(sc)) return false;
+        if (sc->t) sc->t[sc->count - 1u].size = 1u;
+        sc->want = SW__JSON_WANT_COLON;
+        return true;
+    case SW__JSON_WANT_COLON:
+        if (c != ':') return sw__json_syntax(sc, sc->pos);
+        ++sc->pos;
+        sc->want = SW__JSON_WANT_VALUE;
+        return true;
+    case SW__JSON_WANT_AFTER:
+        if (sc->depth == 0) {
+            return sw__json_stop(sc, SW_RESULT_PARSE, "json root is an object", sc->pos);
+        }
+        if (c == (in_object ? '}' : ']')) {
+            sw__json_close(sc);
+            return true;
+        }
+        if (c != ',') return sw__json_syntax(sc, sc->pos);
+        ++sc->pos;
+        sc->want = in_object ? SW__JSON_WANT_KEY : SW__JSON_WANT_VALUE;
+        return true;
+    }
+    return sw__json_syntax(sc, sc->pos);
+}
+
+/* The whole text, once: true when it is one object and nothing but whitespace. */
+static bool sw__json_scan_all(sw__json_scan* sc) {
+    sc->pos = 0;
+    sc->count = 0;
+    sc->depth = 0;
+    sc->want = SW__JSON_WANT_VALUE;
+    sc->just_opened = false;
+    for (;;) {
+        while (sc->pos < sc->n && sw__json_is_space(sc->s[sc->pos]))
+            ++sc->pos;
+        if (sc->pos == sc->n) break;
+        if (!sw__json_step(sc, sc->s[sc->pos])) return false;
+    }
+    if (sc->count == 0 || sc->depth > 0 || sc->want != SW__JSON_WANT_AFTER) {
+        return sw__json_syntax(sc, sc->n);
+    }
+    return true;
 }
 
 void sw__json_free(sw__json* j, const sw_allocator* alloc) {
@@ -35,100 +248,16 @@ sw_result sw__json_parse(sw__json* j, const char* text, size_t size, const sw_al
     memset(j, 0, sizeof *j);
     if (!text && size > 0) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "json text", 0, -1);
     if (size > SW__JSON_MAX_BYTES) return sw__fail(err, SW_RESULT_LIMIT, "json size", 0, -1);
-    /* jsmn stops at a NUL byte; JSON text never contains one. */
-    const char* nul = size ? (const char*)memchr(text, '\0', size) : NULL;
-    if (nul) return sw__fail(err, SW_RESULT_PARSE, "json syntax", (uint64_t)(nul - text), -1);
-
-    jsmn_parser p;
-    jsmn_init(&p);
-    int counted = jsmn_parse(&p, text, size, NULL, 0);
-    if (counted <= 0) {
-        return sw__fail(err, SW_RESULT_PARSE, "json syntax", (uint64_t)p.pos, -1);
-    }
-    if ((uint32_t)counted > SW__JSON_MAX_TOKENS) {
-        return sw__fail(err, SW_RESULT_LIMIT, "json tokens", 0, -1);
-    }
-    const uint32_t n = (uint32_t)counted;
-    jsmntok_t* raw = (jsmntok_t*)sw_alloc(alloc, (size_t)n * sizeof(jsmntok_t), 16);
-    if (!raw) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "json tokens", 0, -1);
-    jsmn_init(&p);
-    int got = jsmn_parse(&p, text, size, raw, n);
-    if (got <= 0) {
-        sw_free(alloc, raw, (size_t)n * sizeof(jsmntok_t));
-        return sw__fail(err, SW_RESULT_PARSE, "json syntax", (uint64_t)p.pos, -1);
-    }
-    const uint32_t m = (uint32_t)got;
-    sw__json_token* t = (sw__json_token*)sw_alloc(alloc, (size_t)m * sizeof(sw__json_token), 16);
-    if (!t) {
-        sw_free(alloc, raw, (size_t)n * sizeof(jsmntok_t));
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "json tokens", 0, -1);
-    }
-    sw_result r = SW_RESULT_OK;
-    uint64_t bad_at = 0;
-    for (uint32_t i = 0; i < m && r == SW_RESULT_OK; ++i) {
-        const jsmntok_t* s = &raw[i];
-        if (s->start < 0 || s->end < s->start || (size_t)s->end > size || s->size < 0 ||
-            s->type < JSMN_OBJECT || s->type > JSMN_PRIMITIVE) {
-            r = SW_RESULT_PARSE;
-            bad_at = s->start > 0 ? (uint64_t)s->start : 0u;
-            break;
-        }
-        t[i].type = (uint32_t)s->type; /* jsmn and sw__json types share values 1..4 */
-        t[i].start = (uint32_t)s->start;
-        t[i].end = (uint32_t)s->end;
-        t[i].size = (uint32_t)s->size;
-        t[i].next = 0;
-    }
-    sw_free(alloc, raw, (size_t)n * sizeof(jsmntok_t));
-    if (r != SW_RESULT_OK) {
-        sw_free(alloc, t, (size_t)m * sizeof(sw__json_token));
-        return sw__fail(err, r, "json syntax", bad_at, -1);
-    }
-    /* Structure: object children are keys (strings with exactly one value),
-     * everything else has no key; subtree ends computed back to front. */
-    for (uint32_t k = m; k-- > 0;) {
-        sw__json_token* tk = &t[k];
-        if (tk->type == SW__JSON_PRIMITIVE && tk->size != 0) r = SW_RESULT_PARSE;
-        if (tk->type == SW__JSON_STRING && tk->size > 1) r = SW_RESULT_PARSE;
-        uint32_t at = k + 1u;
-        for (uint32_t c = 0; c < tk->size && r == SW_RESULT_OK; ++c) {
-            if (at >= m) {
-                r = SW_RESULT_PARSE;
-                break;
-            }
-            const sw__json_token* ch = &t[at];
-            if (tk->type == SW__JSON_OBJECT) {
-                if (ch->type != SW__JSON_STRING || ch->size != 1) r = SW_RESULT_PARSE;
-            } else {
-                if (ch->type == SW__JSON_STRING && ch->size != 0) r = SW_RESULT_PARSE;
-            }
-            at = ch->next;
-        }
-        if (r != SW_RESULT_OK) {
-            bad_at = tk->start;
-            break;
-        }
-        tk->next = at;
-    }
-    if (r == SW_RESULT_OK && (t[0].type != SW__JSON_OBJECT || t[0].next != m)) {
-        sw_free(alloc, t, (size_t)m * sizeof(sw__json_token));
-        return sw__fail(err, SW_RESULT_PARSE, "json root is an object", 0, -1);
-    }
-    if (r == SW_RESULT_OK) {
-        for (size_t b = t[0].end; b < size; ++b) {
-            if (!sw__json_is_space(text[b])) {
-                sw_free(alloc, t, (size_t)m * sizeof(sw__json_token));
-                return sw__fail(err, SW_RESULT_PARSE, "json root is an object", (uint64_t)b, -1);
-            }
-        }
-    }
-    if (r != SW_RESULT_OK) {
-        sw_free(alloc, t, (size_t)m * sizeof(sw__json_token));
-        return sw__fail(err, SW_RESULT_PARSE, "json structure", bad_at, -1);
-    }
+    sw__json_scan sc = {.s = text, .n = size};
+    if (!sw__json_scan_all(&sc)) return sw__fail(err, sc.result, sc.check, sc.at, -1);
+    /* The counting pass made every check; the second fills the tokens. */
+    const uint32_t m = (uint32_t)sc.count;
+    sc.t = (sw__json_token*)sw_alloc(alloc, (size_t)m * sizeof(sw__json_token), 16);
+    if (!sc.t) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "json tokens", 0, -1);
+    (void)sw__json_scan_all(&sc);
     j->text = text;
     j->size = size;
-    j->tokens = t;
+    j->tokens = sc.t;
     j->count = m;
     return SW_RESULT_OK;
 }
@@ -222,13 +351,6 @@ bool sw__json_numbers(const sw__json* j, int32_t arr, double* out, uint32_t n) {
         c = sw__json_next(j, arr, c);
     }
     return true;
-}
-
-static int sw__json_hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
 }
 
 /* Four hex digits at s[0..4) (caller checked the length). */

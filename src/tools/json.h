@@ -1,12 +1,15 @@
-/* Internal JSON reader for the tools (glTF today, the animator later).
+/* Internal JSON reader for the tools (glTF, animator definitions).
  *
- * A thin, bounds-checked layer over Debian's header-only jsmn: the whole text
- * is tokenized once into an array (pre-order: a container is followed by its
- * children; an object's children are its keys, each key followed by its
- * value), the structure is validated (keys are strings with one value, no
- * stray values) and every token learns where its subtree ends, so skipping a
- * value is O(1). Lookups then never read outside the text or the tokens.
- * Token indices are int32_t; -1 means "absent" and every function accepts it.
+ * The whole text is tokenized in one linear pass (an explicit stack of open
+ * containers, at most SW__JSON_MAX_DEPTH deep) into an array in pre-order: a
+ * container is followed by its children; an object's children are its keys,
+ * each key followed by its value. The grammar is checked while scanning
+ * (strings with valid escapes and no raw control characters, keys are strings
+ * followed by `:` and one value, commas between members, one root object and
+ * nothing after it); number and literal spelling is checked when a value is
+ * read. Every token knows where its subtree ends, so skipping a value is O(1).
+ * Lookups never read outside the text or the tokens. Token indices are
+ * int32_t; -1 means "absent" and every function accepts it.
  * Not installed; names use the sw__ prefix.
  */
 #ifndef SINEW_TOOLS_JSON_H
@@ -14,8 +17,11 @@
 
 #include "sinew/base.h"
 
-#define SW__JSON_MAX_BYTES 0x7FFFFFF0u /* jsmn counts in int */
+#define SW__JSON_MAX_BYTES 0x7FFFFFF0u /* offsets are u32 */
 #define SW__JSON_MAX_TOKENS (1u << 26)
+/* Containers nested inside each other (the root object is depth 1); deeper
+ * text is refused with LIMIT "json nesting depth (at most 256)". */
+#define SW__JSON_MAX_DEPTH 256
 
 typedef enum sw__json_type {
     SW__JSON_NONE = 0,
@@ -41,11 +47,12 @@ typedef struct sw__json {
 } sw__json;
 
 /* Tokenizes `size` bytes of `text` (the root must be an object, followed by
- * nothing but whitespace). Memory: tokens allocated with `alloc`, freed by
+ * nothing but whitespace) in time linear in `size`. Memory: tokens (20 bytes
+ * each, at most one per two bytes of text) allocated with `alloc`, freed by
  * sw__json_free; `text` must outlive the sw__json.
- * Fails: LIMIT ("json size", "json tokens"), PARSE ("json syntax", err->offset
- * near the error; "json structure"; "json root is an object"),
- * OUT_OF_MEMORY. */
+ * Fails: LIMIT ("json size", "json tokens", "json nesting depth (at most
+ * 256)" at the bracket), PARSE ("json syntax" with err->offset at the
+ * offending byte, "json root is an object"), OUT_OF_MEMORY. */
 sw_result sw__json_parse(sw__json* j, const char* text, size_t size, const sw_allocator* alloc,
                          sw_error* err);
 void sw__json_free(sw__json* j, const sw_allocator* alloc);

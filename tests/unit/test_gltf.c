@@ -660,6 +660,82 @@ static void test_json_wrapper(void** state) {
     }
 }
 
+/* A text of exactly n bytes: `head`, then `unit` repeated, then `tail`;
+ * the repeated part is cut to fit, then padded with spaces before the tail. */
+static char* json_text(size_t n, const char* head, const char* unit, const char* tail) {
+    char* t = (char*)malloc(n + 1u);
+    const size_t h = strlen(head), u = strlen(unit), e = strlen(tail);
+    memcpy(t, head, h);
+    size_t at = h;
+    while (at + u + e <= n) {
+        memcpy(t + at, unit, u);
+        at += u;
+    }
+    memset(t + at, ' ', n - e - at);
+    memcpy(t + n - e, tail, e);
+    t[n] = '\0';
+    return t;
+}
+
+/* Median of five parses of `text` in seconds; *r gets the result. */
+static double json_parse_time(const char* text, size_t n, sw_result* r, sw_error* e) {
+    double t[5];
+    for (int k = 0; k < 5; ++k) {
+        sw__json j;
+        double t0 = sw_test_seconds();
+        *r = sw__json_parse(&j, text, n, NULL, e);
+        t[k] = sw_test_seconds() - t0;
+        if (*r == SW_RESULT_OK) sw__json_free(&j, NULL);
+    }
+    for (int a = 0; a < 5; ++a)
+        for (int b = a + 1; b < 5; ++b)
+            if (t[b] < t[a]) {
+                double x = t[a];
+                t[a] = t[b];
+                t[b] = x;
+            }
+    return t[2];
+}
+
+/* Nesting is refused past SW__JSON_MAX_DEPTH, at the bracket that goes too
+ * deep, and parsing is linear: text nested 100,000 deep and text nested
+ * right up to the limit over and over take no longer than a flat array of
+ * the same size (as a ratio; jsmn walked up parent links at every closing
+ * bracket, 12 s for 100,000 deep). */
+static void test_json_nesting_linear(void** state) {
+    (void)state;
+    enum { DEEP = 100000, N = 2 * DEEP + 6 };
+    char* flat = json_text(N, "{\"a\":[", "0,", "0]}");
+    char* deep = json_text(N, "{\"a\":", "[", "}");
+    memset(deep + 5 + DEEP, ']', DEEP);
+    char unit[2 * (SW__JSON_MAX_DEPTH - 2) + 2];
+    memset(unit, '[', SW__JSON_MAX_DEPTH - 2);
+    memset(unit + SW__JSON_MAX_DEPTH - 2, ']', SW__JSON_MAX_DEPTH - 2);
+    strcpy(unit + 2 * (SW__JSON_MAX_DEPTH - 2), ",");
+    char* limit = json_text(N, "{\"a\":[", unit, "0]}");
+    sw_result r;
+    sw_error e;
+    const double t_flat = json_parse_time(flat, N, &r, &e);
+    assert_int_equal(r, SW_RESULT_OK);
+    const double t_limit = json_parse_time(limit, N, &r, &e);
+    assert_int_equal(r, SW_RESULT_OK); /* the root, "a" and 254 more: 256 deep */
+    const double t_deep = json_parse_time(deep, N, &r, &e);
+    assert_int_equal(r, SW_RESULT_LIMIT);
+    assert_string_equal(e.check, "json nesting depth (at most 256)");
+    assert_int_equal(e.offset, 5 + SW__JSON_MAX_DEPTH - 1); /* the 257th open bracket */
+    print_message("json parse of %d bytes: flat %.3f ms, 256 deep %.3f ms, 100000 deep %.3f ms\n",
+                  N, 1e3 * t_flat, 1e3 * t_limit, 1e3 * t_deep);
+    assert_true(t_deep <= 2.0 * t_flat);
+    assert_true(t_limit <= 4.0 * t_flat);
+    /* The glTF reader reports the same check. */
+    sw_scene s;
+    assert_int_equal(read_mem(deep, N, NULL, &s, &e), SW_RESULT_LIMIT);
+    assert_string_equal(e.check, "json nesting depth (at most 256)");
+    free(limit);
+    free(deep);
+    free(flat);
+}
+
 static void test_names_made_unique(void** state) {
     (void)state;
     size_t n;
@@ -1075,6 +1151,7 @@ int main(void) {
         cmocka_unit_test(test_second_influence_set),
         cmocka_unit_test(test_matrix_shear_warns),
         cmocka_unit_test(test_json_wrapper),
+        cmocka_unit_test(test_json_nesting_linear),
         cmocka_unit_test(test_names_made_unique),
         cmocka_unit_test(test_sparse_over_buffer_view),
         cmocka_unit_test(test_assimp_models_read_or_fail_cleanly),

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -17,13 +18,13 @@
 #include "sinew/tools/archive_writer.h"
 
 /* |a - b| <= tol, with a message naming both values. */
-#define assert_near(a, b, tol)                                                             \
-    do {                                                                                   \
-        double a_ = (double)(a), b_ = (double)(b);                                         \
-        if (!(fabs(a_ - b_) <= (double)(tol))) {                                           \
-            fail_msg("%s = %.9g, %s = %.9g, |diff| %.3g > %.3g", #a, a_, #b, b_,           \
-                     fabs(a_ - b_), (double)(tol));                                        \
-        }                                                                                  \
+#define assert_near(a, b, tol)                                                                     \
+    do {                                                                                           \
+        double a_ = (double)(a), b_ = (double)(b);                                                 \
+        if (!(fabs(a_ - b_) <= (double)(tol))) {                                                   \
+            fail_msg("%s = %.9g, %s = %.9g, |diff| %.3g > %.3g", #a, a_, #b, b_, fabs(a_ - b_),    \
+                     (double)(tol));                                                               \
+        }                                                                                          \
     } while (0)
 
 static inline void sw_test_vec3_near(sw_vec3 a, sw_vec3 b, float tol) {
@@ -42,7 +43,8 @@ static inline void sw_test_quat_near(sw_quat a, sw_quat b, float tol) {
 }
 
 static inline void sw_test_mat4_near(const sw_mat4* a, const sw_mat4* b, float tol) {
-    for (int i = 0; i < 16; ++i) assert_near(a->m[i], b->m[i], tol);
+    for (int i = 0; i < 16; ++i)
+        assert_near(a->m[i], b->m[i], tol);
 }
 
 /* Path of a file under Debian's assimp-testmodels into buf, or NULL (with a
@@ -91,6 +93,14 @@ static inline void* sw_test_read_file(const char* path, size_t* size) {
     fclose(f);
     *size = (size_t)n;
     return p;
+}
+
+/* Wall clock in seconds (C11 timespec_get), for tests that compare two
+ * timings as a ratio. */
+static inline double sw_test_seconds(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Deterministic pseudo-random numbers for property tests (xorshift32). */
