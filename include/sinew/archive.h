@@ -12,17 +12,20 @@
  *        chunks: 16-byte aligned blocks, each exactly a runtime object
  *        (sw_skeleton, sw_clip, sw_mesh, sw_animator) usable where it lies, placed after
  *        the table in table order without overlapping; a chunk's size is its
- *        block's size field. Skeleton chunks have link SW_ARCHIVE_NO_LINK;
- *        a clip's link is the chunk index of a skeleton with the same
- *        joints_count; a mesh's link is the chunk index of a skeleton whose
- *        joints_count equals the mesh's skeleton_joints_count. Morph target
- *        weights are clip float tracks ("<mesh>.weights[k]"), not chunks.
- *        Animator definitions name their clips and joints, so their chunks
- *        have link SW_ARCHIVE_NO_LINK and bind to any skeleton and clips.
+ *        block's size field. The table lists skeletons, then clips, then
+ *        meshes, then animators (so the i-th object of a kind is one
+ *        lookup: opening and listing an archive is linear in its chunks).
+ *        Skeleton chunks have link SW_ARCHIVE_NO_LINK; a clip's link is the
+ *        chunk index of a skeleton with the same joints_count; a mesh's link
+ *        is the chunk index of a skeleton whose joints_count equals the
+ *        mesh's skeleton_joints_count. Morph target weights are clip float
+ *        tracks ("<mesh>.weights[k]"), not chunks. Animator definitions name
+ *        their clips and joints, so their chunks have link SW_ARCHIVE_NO_LINK
+ *        and bind to any skeleton and clips.
  *
  * Loading validates the header, the checksum, the chunk table (bounds,
- * alignment, no overlap, known kinds, links) and then every chunk with the
- * object's own loader, so nothing a job later trusts goes unchecked. Unknown
+ * alignment, no overlap, known kinds in kind order, links) and then every
+ * chunk with the object's own loader, so nothing a job later trusts goes unchecked. Unknown
  * chunk kinds are rejected in this version. Writing is in the tools
  * (sinew/tools/archive_writer.h).
  */
@@ -79,7 +82,8 @@ typedef struct sw_archive {
  * chunk, the element). */
 SINEW_API sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_error* err);
 
-/* The i-th skeleton / clip / mesh in file order, or NULL when i is out of range. */
+/* The i-th skeleton / clip / mesh in file order (constant time), or NULL
+ * when i is out of range. */
 SINEW_API const sw_skeleton* sw_archive_skeleton(const sw_archive* a, uint32_t i);
 SINEW_API const sw_clip* sw_archive_clip(const sw_archive* a, uint32_t i);
 SINEW_API const sw_mesh* sw_archive_mesh(const sw_archive* a, uint32_t i);
@@ -89,7 +93,7 @@ SINEW_API const sw_animator* sw_archive_animator(const sw_archive* a, uint32_t i
 SINEW_API int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i);
 /* Index (among skeletons) of the skeleton mesh i is bound to, or -1. */
 SINEW_API int32_t sw_archive_mesh_skeleton(const sw_archive* a, uint32_t i);
-/* Index of the first clip named `name`, or -1. */
+/* Index of the first clip named `name` (linear in the clips), or -1. */
 SINEW_API int32_t sw_archive_find_clip(const sw_archive* a, const char* name);
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib computes it) of `size` bytes,

@@ -1,8 +1,8 @@
 /* .sinew archives: validation in place, lookups, CRC-32.
  *
  * Order of checks: header (size, magic, version), declared size against the
- * buffer, checksum, then the chunk table (bounds, kinds, alignment, order
- * without overlap, links), then every chunk with its object's loader. Error
+ * buffer, checksum, then the chunk table (bounds, kinds in kind order,
+ * alignment, order without overlap, links), then every chunk with its object's loader. Error
  * offsets are file offsets; inside a chunk, err->index is the element the
  * object's loader named. */
 #include <string.h>
@@ -83,6 +83,23 @@ static uint64_t sw__chunk_field(uint32_t i, uint32_t field) {
     return (uint64_t)SW_ARCHIVE_HEADER_SIZE + 16u * (uint64_t)i + field;
 }
 
+/* Place of a chunk kind in the table's kind order (skeletons, clips, meshes,
+ * animators), or 4 for an unknown kind. */
+static uint32_t sw__kind_rank(uint32_t kind) {
+    switch (kind) {
+    case SW_ARCHIVE_KIND_SKELETON:
+        return 0;
+    case SW_ARCHIVE_KIND_CLIP:
+        return 1;
+    case SW_ARCHIVE_KIND_MESH:
+        return 2;
+    case SW_ARCHIVE_KIND_ANIMATOR:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
 /* Runs an object loader on a chunk and turns its error into file terms. */
 static sw_result sw__chunk_result(sw_result r, const sw_archive_chunk* c, sw_error* err) {
     if (r != SW_RESULT_OK && err) {
@@ -140,14 +157,20 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
     /* Table: kinds, placement (aligned, after the table, in bounds, in file
      * order without overlap), links. */
     uint32_t prev_end = table_end;
-    uint32_t skeletons = 0, clips = 0, meshes = 0, animators = 0;
+    uint32_t skeletons = 0, clips = 0, meshes = 0, animators = 0, prev_rank = 0;
     for (uint32_t i = 0; i < count; ++i) {
         sw_archive_chunk c = sw__chunk(d, i);
         const int64_t ci = (int64_t)i;
-        if (c.kind != SW_ARCHIVE_KIND_SKELETON && c.kind != SW_ARCHIVE_KIND_CLIP &&
-            c.kind != SW_ARCHIVE_KIND_MESH && c.kind != SW_ARCHIVE_KIND_ANIMATOR) {
+        const uint32_t rank = sw__kind_rank(c.kind);
+        if (rank > 3u) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunk kind", sw__chunk_field(i, 0), ci);
         }
+        if (rank < prev_rank) {
+            return sw__fail(err, SW_RESULT_BAD_DATA,
+                            "chunks in kind order (skeletons, clips, meshes, animators)",
+                            sw__chunk_field(i, 0), ci);
+        }
+        prev_rank = rank;
         if ((c.offset & 15u) != 0) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunk aligned", sw__chunk_field(i, 8), ci);
         }
@@ -243,14 +266,17 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
     return SW_RESULT_OK;
 }
 
-/* Chunk index of the i-th chunk of `kind`, or -1. */
+/* Chunk index of the i-th chunk of `kind`, or -1: the table lists each kind
+ * in one run, in kind order (checked by sw_archive_load). */
 static int64_t sw__nth_chunk(const sw_archive* a, uint32_t kind, uint32_t i) {
     if (!a || !a->data) return -1;
-    for (uint32_t c = 0; c < a->chunks_count; ++c) {
-        if (sw__chunk(a->data, c).kind != kind) continue;
-        if (i-- == 0) return (int64_t)c;
-    }
-    return -1;
+    const uint32_t counts[4] = {a->skeletons_count, a->clips_count, a->meshes_count,
+                                a->animators_count};
+    const uint32_t rank = sw__kind_rank(kind);
+    uint64_t first = 0;
+    for (uint32_t k = 0; k < rank; ++k)
+        first += counts[k];
+    return i < counts[rank] ? (int64_t)(first + i) : -1;
 }
 
 const sw_skeleton* sw_archive_skeleton(const sw_archive* a, uint32_t i) {
@@ -277,16 +303,12 @@ const sw_animator* sw_archive_animator(const sw_archive* a, uint32_t i) {
     return (const sw_animator*)(const void*)(a->data + sw__chunk(a->data, (uint32_t)c).offset);
 }
 
-/* Index among skeletons of the skeleton linked by the i-th chunk of `kind`. */
+/* Index among skeletons of the skeleton linked by the i-th chunk of `kind`:
+ * skeletons come first, so it is the link itself. */
 static int32_t sw__linked_skeleton(const sw_archive* a, uint32_t kind, uint32_t i) {
     int64_t c = sw__nth_chunk(a, kind, i);
     if (c < 0) return -1;
-    uint32_t link = sw__chunk(a->data, (uint32_t)c).link;
-    int32_t index = 0;
-    for (uint32_t k = 0; k < link; ++k) {
-        if (sw__chunk(a->data, k).kind == SW_ARCHIVE_KIND_SKELETON) ++index;
-    }
-    return index;
+    return (int32_t)sw__chunk(a->data, (uint32_t)c).link;
 }
 
 int32_t sw_archive_clip_skeleton(const sw_archive* a, uint32_t i) {

@@ -10,6 +10,7 @@
 #include "runtime/internal.h"
 #include "sinew/tools/animator_json.h"
 #include "sinew/tools/archive_writer.h"
+#include "sinew/tools/asset.h"
 
 #include <unistd.h>
 
@@ -179,8 +180,8 @@ static void make_set(set* s) {
     s->meshes[1] = make_mesh(6, "body");
     s->mesh_links[0] = 1;
     s->mesh_links[1] = 0;
-    s->contents =
-        (sw_archive_contents){s->skels, 2, s->clips, 3, s->links, s->meshes, 2, s->mesh_links, NULL, 0};
+    s->contents = (sw_archive_contents){s->skels,  2, s->clips,      3,    s->links,
+                                        s->meshes, 2, s->mesh_links, NULL, 0};
 }
 
 static void free_set(set* s) {
@@ -424,6 +425,84 @@ static void test_write_file(void** state) {
     free_set(&s);
 }
 
+/* An archive of one skeleton and `clips` clips written to `path`; returns its
+ * size. `keys` translation keys per clip (uniform, over joint 0). */
+static size_t write_clips_archive(const char* path, uint32_t clips, uint32_t keys) {
+    const sw_skeleton* skel = make_skeleton(1, "j");
+    float* values = (float*)calloc(3u * keys, sizeof(float));
+    const sw_clip_track_desc track = {.kind = SW_TRACK_KIND_TRANSLATION,
+                                      .joint = 0,
+                                      .keys_count = keys,
+                                      .rate = 30.0f,
+                                      .values = values};
+    const sw_clip_desc d = {.name = "c",
+                            .duration = (float)keys / 30.0f,
+                            .joints_count = 1,
+                            .tracks = &track,
+                            .tracks_count = 1};
+    const sw_clip* clip = NULL;
+    sw_error e = {0};
+    assert_int_equal(sw_clip_create(&d, NULL, &clip, &e), SW_RESULT_OK);
+    const sw_clip** list = (const sw_clip**)malloc(clips * sizeof *list);
+    for (uint32_t i = 0; i < clips; ++i)
+        list[i] = clip;
+    const sw_archive_contents k = {
+        .skeletons = &skel, .skeletons_count = 1, .clips = list, .clips_count = clips};
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(sw_archive_write(&k, NULL, &data, &size, &e), SW_RESULT_OK);
+    FILE* f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fclose(f);
+    sw_free(NULL, data, size);
+    free(list);
+    sw_clip_destroy(clip, NULL);
+    sw_skeleton_destroy(skel, NULL);
+    free(values);
+    return size;
+}
+
+/* Median of three sw_asset_open (what `validate` and `info` do) of `path`,
+ * in seconds; checks the clip count. */
+static double asset_open_time(const char* path, uint32_t clips) {
+    double t[3];
+    for (int k = 0; k < 3; ++k) {
+        sw_asset a;
+        sw_error e = {0};
+        double t0 = sw_test_seconds();
+        assert_int_equal(sw_asset_open(path, NULL, &a, &e), SW_RESULT_OK);
+        t[k] = sw_test_seconds() - t0;
+        assert_int_equal(a.clips_count, clips);
+        assert_int_equal(sw_asset_find_clip(&a, "c"), 0);
+        sw_asset_free(&a);
+    }
+    double lo = fmin(t[0], fmin(t[1], t[2])), hi = fmax(t[0], fmax(t[1], t[2]));
+    return t[0] + t[1] + t[2] - lo - hi;
+}
+
+/* Opening an archive is linear in its chunks: 65,535 chunks (one skeleton,
+ * 65,534 clips) open no slower than one skeleton and one clip of about the
+ * same bytes, as a ratio (every clip lookup scanned the chunk table: 13.3 s
+ * for `validate`). */
+static void test_many_chunks_linear(void** state) {
+    (void)state;
+    char many[256], one[256];
+    snprintf(many, sizeof many, "/tmp/sinew_test_chunks_%ld.sinew", (long)getpid());
+    snprintf(one, sizeof one, "/tmp/sinew_test_one_%ld.sinew", (long)getpid());
+    const uint32_t clips = SW_ARCHIVE_MAX_CHUNKS - 2u;
+    const size_t size_many = write_clips_archive(many, clips, 1);
+    const size_t size_one = write_clips_archive(one, 1, (uint32_t)(size_many / 12u));
+    assert_true(size_one > size_many * 9 / 10 && size_one < size_many * 11 / 10);
+    const double t_many = asset_open_time(many, clips);
+    const double t_one = asset_open_time(one, 1);
+    print_message("open %zu bytes: %u chunks %.1f ms, 2 chunks %.1f ms\n", size_many, clips + 1u,
+                  1e3 * t_many, 1e3 * t_one);
+    assert_true(t_many <= 8.0 * t_one);
+    remove(many);
+    remove(one);
+}
+
 /* ---- hostile archives ---- */
 
 static void test_truncations(void** state) {
@@ -605,6 +684,8 @@ static void test_hostile_contents(void** state) {
     HOSTILE(wr32(d + 24, 1000), BAD, "chunk table in bounds", -1);
     HOSTILE(wr32(d + 16, 24), BAD, "total size", -1);
     HOSTILE(wr32(row(d, 1), 0x41414141u), BAD, "chunk kind", 1);
+    HOSTILE(wr32(row(d, 2), SW_ARCHIVE_KIND_MESH), BAD,
+            "chunks in kind order (skeletons, clips, meshes, animators)", 3);
     HOSTILE(wr32(row(d, 2) + 8, rd32(row(d, 2) + 8) + 8), BAD, "chunk aligned", 2);
     HOSTILE(wr32(row(d, 1) + 8, rd32(row(d, 0) + 8)), BAD, "chunks in order without overlap", 1);
     HOSTILE(wr32(row(d, 0) + 8, 32), BAD, "chunks in order without overlap", 0); /* on the table */
@@ -757,7 +838,6 @@ static void test_empty_archive(void** state) {
 
 /* ---- seeds for the fuzzer ---- */
 
-
 static void test_seeds(void** state) {
     (void)state;
     const sw_skeleton* s3 = make_skeleton(3, "j");
@@ -819,6 +899,7 @@ int main(void) {
         cmocka_unit_test(test_animator_chunk),
         cmocka_unit_test(test_writer_errors),
         cmocka_unit_test(test_write_file),
+        cmocka_unit_test(test_many_chunks_linear),
         cmocka_unit_test(test_truncations),
         cmocka_unit_test(test_flipped_bytes),
         cmocka_unit_test(test_hostile_contents),
