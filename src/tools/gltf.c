@@ -25,14 +25,26 @@
 #define SW__GLTF_TMP_HEADER 32u
 #define SW__GLTF_ROTATION_TOLERANCE 1e-2
 
-/* componentType bits: 1 << (componentType - 5120). */
+/* Allowed (componentType, normalized) pairs: bit componentType - 5120, plus 8
+ * for a normalized integer. */
 #define SW__CT_I8 (1u << 0)
 #define SW__CT_U8 (1u << 1)
 #define SW__CT_I16 (1u << 2)
 #define SW__CT_U16 (1u << 3)
 #define SW__CT_U32 (1u << 5)
 #define SW__CT_F32 (1u << 6)
-#define SW__CT_ANY (SW__CT_I8 | SW__CT_U8 | SW__CT_I16 | SW__CT_U16 | SW__CT_U32 | SW__CT_F32)
+#define SW__CT_NI8 (1u << 8)
+#define SW__CT_NU8 (1u << 9)
+#define SW__CT_NI16 (1u << 10)
+#define SW__CT_NU16 (1u << 11)
+/* Mesh attributes (quantized as KHR_mesh_quantization allows, or not). */
+#define SW__CT_ANY                                                                                 \
+    (SW__CT_I8 | SW__CT_U8 | SW__CT_I16 | SW__CT_U16 | SW__CT_U32 | SW__CT_F32 | SW__CT_NI8 |      \
+     SW__CT_NU8 | SW__CT_NI16 | SW__CT_NU16)
+/* The spec's table for rotation and morph weight outputs. */
+#define SW__CT_UNIT (SW__CT_F32 | SW__CT_NI8 | SW__CT_NU8 | SW__CT_NI16 | SW__CT_NU16)
+/* Skin weights (WEIGHTS_n). */
+#define SW__CT_WEIGHTS (SW__CT_F32 | SW__CT_NU8 | SW__CT_NU16)
 
 enum { SW__PATH_T = 1, SW__PATH_R = 2, SW__PATH_S = 4, SW__PATH_W = 8 };
 
@@ -464,20 +476,17 @@ static sw_result sw__gltf_accessor(sw__gltf* g, int64_t index, int32_t from, uin
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor componentType", ctt >= 0 ? ctt : obj,
                              index);
     }
-    if (!(ctypes & (1u << (ct - 5120)))) {
+    int32_t nt = sw__json_find(&g->js, obj, "normalized");
+    if (nt >= 0 && !sw__json_bool(&g->js, nt, &norm)) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor normalized", nt, index);
+    }
+    if (!(ctypes & (1u << (ct - 5120 + (norm ? 8 : 0))))) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor componentType allowed here", ctt,
                              index);
     }
     int32_t tt = sw__json_find(&g->js, obj, "type");
     if (sw__gltf_type_comps(g, tt) != comps) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor type", tt >= 0 ? tt : obj, index);
-    }
-    int32_t nt = sw__json_find(&g->js, obj, "normalized");
-    if (nt >= 0 && !sw__json_bool(&g->js, nt, &norm)) {
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor normalized", nt, index);
-    }
-    if (norm && (ct == 5125 || ct == 5126)) {
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor normalized", nt, index);
     }
     int32_t cnt = sw__json_find(&g->js, obj, "count");
     if (cnt < 0 || !sw__json_int(&g->js, cnt, 1, INT64_MAX, &count)) {
@@ -993,8 +1002,7 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
             wgt.f[4u * v] = 1.0f;
     } else if ((r = sw__gltf_attribute(g, attrs, "JOINTS_0", 4, SW__CT_U8 | SW__CT_U16, true, V,
                                        &jnt, &has)) != SW_RESULT_OK ||
-               (r = sw__gltf_attribute(g, attrs, "WEIGHTS_0", 4,
-                                       SW__CT_F32 | SW__CT_U8 | SW__CT_U16, false, V, &wgt,
+               (r = sw__gltf_attribute(g, attrs, "WEIGHTS_0", 4, SW__CT_WEIGHTS, false, V, &wgt,
                                        &has)) != SW_RESULT_OK) {
         return r;
     }
@@ -1002,11 +1010,10 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
      * largest weights are kept. */
     sw__gltf_acc jnt1, wgt1;
     bool has_j1 = false, has_w1 = false;
-    if (!rigid &&
-        ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt1,
-                                 &has_j1)) != SW_RESULT_OK ||
-         (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_F32 | SW__CT_U8 | SW__CT_U16,
-                                 false, V, &wgt1, &has_w1)) != SW_RESULT_OK)) {
+    if (!rigid && ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V,
+                                           &jnt1, &has_j1)) != SW_RESULT_OK ||
+                   (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_WEIGHTS, false, V,
+                                           &wgt1, &has_w1)) != SW_RESULT_OK)) {
         return r;
     }
     const uint32_t sets = has_j1 && has_w1 ? 2u : 1u;
@@ -1424,7 +1431,7 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
             return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler input and output", sm, si);
         }
         sw__gltf_acc times, values;
-        if ((r = sw__gltf_accessor(g, in_acc, it, 1, SW__CT_ANY, false, &times)) != SW_RESULT_OK) {
+        if ((r = sw__gltf_accessor(g, in_acc, it, 1, SW__CT_F32, false, &times)) != SW_RESULT_OK) {
             return r;
         }
         const uint32_t keys = times.count;
@@ -1451,8 +1458,10 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
                                      "weights channel on a node with morph targets", target, ci);
             }
         }
-        if ((r = sw__gltf_accessor(g, out_acc, ot, comps, SW__CT_ANY, false, &values)) !=
-            SW_RESULT_OK) {
+        if ((r = sw__gltf_accessor(g, out_acc, ot, comps,
+                                   path == SW__PATH_R || path == SW__PATH_W ? SW__CT_UNIT
+                                                                            : SW__CT_F32,
+                                   false, &values)) != SW_RESULT_OK) {
             return r;
         }
         if ((uint64_t)values.count != (uint64_t)keys * per_key * targets) {
@@ -1611,6 +1620,54 @@ static uint32_t sw__gltf_u32(const uint8_t* p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Extensions that change what the reader reads and that it does not
+ * implement, named in the error when a file requires them. */
+static const char* const sw__gltf_refused[][2] = {
+    {"KHR_draco_mesh_compression", "extension required: KHR_draco_mesh_compression (unsupported)"},
+    {"EXT_meshopt_compression", "extension required: EXT_meshopt_compression (unsupported)"},
+    {"KHR_animation_pointer", "extension required: KHR_animation_pointer (unsupported)"},
+    {"EXT_mesh_gpu_instancing", "extension required: EXT_mesh_gpu_instancing (unsupported)"},
+};
+
+/* True for a required extension the reader honours: KHR_mesh_quantization
+ * (quantized mesh attributes are read), and those about what it never reads
+ * (materials, textures, lights). */
+static bool sw__gltf_extension_ok(const sw__gltf* g, int32_t t) {
+    static const char* const prefixes[] = {"KHR_mesh_quantization", "KHR_materials_",
+                                           "KHR_texture_", "EXT_texture_", "KHR_lights_punctual"};
+    const sw__json_token* tk = &g->js.tokens[t];
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; ++i) {
+        const size_t n = strlen(prefixes[i]);
+        if (tk->end - tk->start >= n && memcmp(g->js.text + tk->start, prefixes[i], n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every name in extensionsRequired is an extension the reader honours. */
+static sw_result sw__gltf_extensions(sw__gltf* g) {
+    const int32_t arr = sw__json_find(&g->js, 0, "extensionsRequired");
+    if (arr < 0) return SW_RESULT_OK;
+    if (sw__json_type_of(&g->js, arr) != SW__JSON_ARRAY) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "extensionsRequired is an array", arr, -1);
+    }
+    int64_t i = 0;
+    for (int32_t c = sw__json_first(&g->js, arr); c >= 0; c = sw__json_next(&g->js, arr, c), ++i) {
+        if (sw__json_type_of(&g->js, c) != SW__JSON_STRING) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "extensionsRequired is an array", c, i);
+        }
+        if (sw__gltf_extension_ok(g, c)) continue;
+        const char* check = "extension required (unsupported; its name is at the offset)";
+        for (size_t k = 0; k < sizeof sw__gltf_refused / sizeof *sw__gltf_refused; ++k) {
+            if (sw__json_string_is(&g->js, c, sw__gltf_refused[k][0]))
+                check = sw__gltf_refused[k][1];
+        }
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, check, c, i);
+    }
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__gltf_read(sw__gltf* g, const uint8_t* data, size_t size,
                                const sw_gltf_options* opt) {
     const char* text = (const char*)data;
@@ -1677,7 +1734,8 @@ static sw_result sw__gltf_read(sw__gltf* g, const uint8_t* data, size_t size,
         return sw__gltf_fail(g, SW_RESULT_BAD_VERSION, "asset version 2.x",
                              version >= 0 ? version : 0, -1);
     }
-    if ((r = sw__gltf_top(g, "accessors", &g->accessors, &g->accessors_count)) != SW_RESULT_OK ||
+    if ((r = sw__gltf_extensions(g)) != SW_RESULT_OK ||
+        (r = sw__gltf_top(g, "accessors", &g->accessors, &g->accessors_count)) != SW_RESULT_OK ||
         (r = sw__gltf_top(g, "bufferViews", &g->views, &g->views_count)) != SW_RESULT_OK ||
         (r = sw__gltf_top(g, "buffers", &g->buffers, &g->buffers_count)) != SW_RESULT_OK ||
         (r = sw__gltf_top(g, "nodes", &g->nodes_tok, &g->nodes_count)) != SW_RESULT_OK ||

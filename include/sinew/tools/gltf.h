@@ -37,8 +37,18 @@
  *   no skeleton joint above them (or a singular transform) are skipped with
  *   a warning.
  *
- * Accessors of any component type are read (normalized integers converted),
- * with byteStride, byteOffset and sparse substitution, every range checked.
+ * Accessors are read with byteStride, byteOffset and sparse substitution,
+ * every range checked, with the component types the spec allows for their
+ * use (normalized integers converted): animation times and translation or
+ * scale outputs float; rotation and morph weight outputs float or normalized
+ * (unsigned) byte or short; skin weights float or normalized unsigned byte
+ * or short; joints unsigned byte or short; indices unsigned integers; mesh
+ * positions, normals and texture coordinates also quantized
+ * (KHR_mesh_quantization). A file whose extensionsRequired lists anything
+ * but KHR_mesh_quantization or extensions about what the reader never reads
+ * (KHR_materials_*, KHR_texture_*, EXT_texture_*, KHR_lights_punctual) is
+ * refused, BAD_DATA naming the extension (Draco, meshopt, animation pointer,
+ * GPU instancing by name; any other at the error's offset).
  * Buffers come from the .glb BIN chunk, base64 data: URIs, or the resolve
  * callback for any other URI (there is no implicit file access).
  */
