@@ -1,6 +1,6 @@
 /* bench_runtime: per-frame kernel-level runtime cost, per kernel path.
  *
- *     bench_runtime [FILE ...] [--runs N] [--callgrind blend|l2m PATH]
+ *     bench_runtime [FILE ...] [--runs N] [--callgrind blend|l2m|quantized PATH]
  *
  * FILE: any file sw_asset_open reads (default: the 31-joint CMU 01_01.bvh,
  * and $SINEW_ASSETS/RobotExpressive.glb when SINEW_ASSETS is set). Layer A
@@ -17,7 +17,10 @@
  * CPU supports (sw__soa_paths), in one process, with the ratio to scalar.
  * --callgrind runs only that stage on that path, 1000 frames of 8
  * characters, for `valgrind --tool=callgrind --toggle-collect=<job>_run_with`
- * instruction counts. Not a test: it reports, it does not gate. */
+ * instruction counts; "quantized" is sequential playback of the first clip
+ * compressed as `sinew bench` compresses it (1 mm at 0.1 m; the path is
+ * unused: --toggle-collect=sw_sample_job_run). Not a test: it reports, it
+ * does not gate. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,7 @@
 #include "bench_util.h"
 #include "runtime/internal.h"
 #include "sinew/tools/asset.h"
+#include "sinew/tools/compress.h"
 
 #define BATCH 1000u
 #define MAX_RUNS 101
@@ -36,13 +40,13 @@ typedef struct bench {
     const sw_clip* clip;   /* layer A, sampled by the sampling stages */
     const sw_clip* clip_b; /* layer B */
     uint32_t characters;
-    sw_xform4* poses_a;  /* characters * packets */
+    sw_xform4* poses_a; /* characters * packets */
     sw_xform4* poses_b;
     sw_xform4* blended;
-    sw_mat4* model;      /* characters * joints */
-    uint32_t* cursors;   /* characters * tracks */
+    sw_mat4* model;    /* characters * joints */
+    uint32_t* cursors; /* characters * tracks */
     sw_sample_cache* caches;
-    float* times;        /* per character */
+    float* times; /* per character */
     uint32_t rng;
 } bench;
 
@@ -73,27 +77,31 @@ static double run_stage(bench* b, stage s, const sw__soa_ops* ops, int frames) {
                 } else {
                     t = next_rand(b) * duration;
                 }
-                const sw_sample_job job = {
-                    .clip = b->clip, .skeleton = b->skel, .time = t,
-                    .cache = s == STAGE_SEQUENTIAL ? &b->caches[c] : NULL,
-                    .out = b->poses_a + (size_t)c * packets, .out_count = packets};
+                const sw_sample_job job = {.clip = b->clip,
+                                           .skeleton = b->skel,
+                                           .time = t,
+                                           .cache = s == STAGE_SEQUENTIAL ? &b->caches[c] : NULL,
+                                           .out = b->poses_a + (size_t)c * packets,
+                                           .out_count = packets};
                 r = sw_sample_job_run(&job);
             } else if (s == STAGE_BLEND) {
                 const float w = (float)(c % 17u) / 16.0f;
                 const sw_blend_layer layers[2] = {
                     {.pose = b->poses_a + (size_t)c * packets, .weight = 1.0f - w},
                     {.pose = b->poses_b + (size_t)c * packets, .weight = w}};
-                const sw_blend_job job = {.layers = layers, .layers_count = 2,
+                const sw_blend_job job = {.layers = layers,
+                                          .layers_count = 2,
                                           .rest_pose = sw_skeleton_rest_pose(b->skel),
                                           .packets_count = packets,
                                           .out = b->blended + (size_t)c * packets,
                                           .out_count = packets};
                 r = sw__blend_job_run_with(&job, ops);
             } else {
-                const sw_local_to_model_job job = {
-                    .skeleton = b->skel, .local = b->blended + (size_t)c * packets,
-                    .local_count = packets, .out = b->model + (size_t)c * joints,
-                    .out_count = joints};
+                const sw_local_to_model_job job = {.skeleton = b->skel,
+                                                   .local = b->blended + (size_t)c * packets,
+                                                   .local_count = packets,
+                                                   .out = b->model + (size_t)c * joints,
+                                                   .out_count = joints};
                 r = sw__local_to_model_job_run_with(&job, ops);
             }
             if (r != SW_RESULT_OK) {
@@ -111,7 +119,8 @@ static double measure(bench* b, stage s, const sw__soa_ops* ops, int runs) {
     int frames = (int)(64000u / b->characters);
     if (frames < 1) frames = 1;
     run_stage(b, s, ops, frames); /* warm up */
-    for (int i = 0; i < runs; ++i) v[i] = run_stage(b, s, ops, frames);
+    for (int i = 0; i < runs; ++i)
+        v[i] = run_stage(b, s, ops, frames);
     return bench_median(v, runs);
 }
 
@@ -141,10 +150,13 @@ static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, const 
                              clip->tracks_count);
         b->times[c] = next_rand(b) * clip->duration;
         /* Fill both layers with real poses at different times. */
-        const sw_sample_job ja = {.clip = clip, .skeleton = skel, .time = b->times[c],
+        const sw_sample_job ja = {.clip = clip,
+                                  .skeleton = skel,
+                                  .time = b->times[c],
                                   .out = b->poses_a + (size_t)c * skel->packets_count,
                                   .out_count = skel->packets_count};
-        const sw_sample_job jb = {.clip = clip_b, .skeleton = skel,
+        const sw_sample_job jb = {.clip = clip_b,
+                                  .skeleton = skel,
                                   .time = next_rand(b) * clip_b->duration,
                                   .out = b->poses_b + (size_t)c * skel->packets_count,
                                   .out_count = skel->packets_count};
@@ -199,13 +211,26 @@ static int bench_file(const char* path, int runs, const char* cg_stage, const ch
             sw_asset_free(&asset);
             return 1;
         }
+        const bool quantized = strcmp(cg_stage, "quantized") == 0;
+        const sw_clip* qa = NULL;
+        const sw_compress_options copt = {.precision = 0.001f, .shell = 0.1f};
+        if (quantized && sw_compress_clip(skel, ca, &copt, NULL, &qa, NULL, &err) != SW_RESULT_OK) {
+            fprintf(stderr, "bench: compressing: %s\n", err.check ? err.check : "?");
+            sw_asset_free(&asset);
+            return 1;
+        }
         bench b;
-        setup(&b, skel, ca, cb, 8);
+        setup(&b, skel, quantized ? qa : ca, cb, 8);
         run_stage(&b, STAGE_BLEND, ops, 1); /* the blended pose l2m reads */
-        run_stage(&b, strcmp(cg_stage, "blend") == 0 ? STAGE_BLEND : STAGE_L2M, ops, 1000);
+        run_stage(&b,
+                  quantized                        ? STAGE_SEQUENTIAL
+                  : strcmp(cg_stage, "blend") == 0 ? STAGE_BLEND
+                                                   : STAGE_L2M,
+                  ops, 1000);
         printf("%s %s on %s: 8000 runs, %u packets each\n", cg_stage, ops->name, path,
                skel->packets_count);
         teardown(&b);
+        if (qa) sw_clip_destroy(qa, NULL);
         sw_asset_free(&asset);
         return 0;
     }
@@ -271,10 +296,12 @@ int main(int argc, char** argv) {
     const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
     if (!cg_stage) {
         printf("sinew runtime benchmark; kernel paths on this CPU:");
-        for (uint32_t p = 0; p < paths_count; ++p) printf(" %s", paths[p]->name);
+        for (uint32_t p = 0; p < paths_count; ++p)
+            printf(" %s", paths[p]->name);
         printf("\n");
     }
     int rc = 0;
-    for (int f = 0; f < files_count; ++f) rc |= bench_file(files[f], runs, cg_stage, cg_path);
+    for (int f = 0; f < files_count; ++f)
+        rc |= bench_file(files[f], runs, cg_stage, cg_path);
     return rc;
 }

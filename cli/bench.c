@@ -1,4 +1,4 @@
-/* sinew bench [--json] [--processes N] [--quick] [--asset FILE] [--ozz DIR]:
+/* sinew bench [--json] [--processes N] [--quick] [--no-crowd] [--asset FILE] [--ozz DIR]:
  * the runtime's cost per character, stage by stage, beside ozz-animation
  * run in the same processes (issue #16). The harness is bench/harness
  * (library sinew_bench, bench.h); this verb parses, calls it and prints.
@@ -19,7 +19,8 @@
 int cli_bench(int argc, char** argv);
 
 static const char* cli__bench_usage =
-    "usage: sinew bench [--json] [--processes N] [--quick] [--asset FILE] [--ozz DIR]";
+    "usage: sinew bench [--json] [--processes N] [--quick] [--no-crowd] [--asset FILE] "
+    "[--ozz DIR]";
 
 static void bench_json_numbers(const double* v, int n) {
     printf("[");
@@ -336,7 +337,10 @@ static void bench_json_rig(const bench_results* res, int r) {
                 bench_json_row(res, r, ci, st, k);
             }
     printf("],\n     \"crowd\": ");
-    bench_print_crowd_json(res, r);
+    if (res->crowd_n[r][0][0] > 0)
+        bench_print_crowd_json(res, r);
+    else
+        printf("null");
     printf("}");
 }
 
@@ -467,7 +471,7 @@ static void bench_print_text(const bench_opts* o, const bench_results* res, cons
                m->ik_reached, m->ik_chains, m->ik_worst);
         for (int ci = 0; ci < BENCH_COUNTS; ++ci)
             bench_text_rows(res, r, ci);
-        bench_print_crowd_text(res, r);
+        if (!o->no_crowd) bench_print_crowd_text(res, r);
     }
 }
 
@@ -498,6 +502,8 @@ static int bench_parse_args(int argc, char** argv, bench_opts* o, bool* json) {
             *json = true;
         } else if (strcmp(a, "--quick") == 0) {
             o->quick = true;
+        } else if (strcmp(a, "--no-crowd") == 0) {
+            o->no_crowd = true;
         } else if (strcmp(a, "--child") == 0) {
             child = true;
         } else if (strcmp(a, "--processes") == 0 || strcmp(a, "--asset") == 0 ||

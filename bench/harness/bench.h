@@ -71,6 +71,7 @@ extern const char* const bench_rules;
 
 typedef struct bench_opts {
     bool quick;
+    bool no_crowd; /* the rows only */
     int processes;
     const char* asset;             /* RobotExpressive file; NULL: none (rig skipped) */
     const char* ozz_data;          /* folder of skeleton.ozz and the clips; NULL: built default */

@@ -225,6 +225,7 @@ static int bench_run_child(const bench_opts* o, char** out) {
         for (const char* const* p = o->child_args; *p && a < 10; ++p)
             args[a++] = (char*)*p;
         if (o->quick) args[a++] = (char*)"--quick";
+        if (o->no_crowd) args[a++] = (char*)"--no-crowd";
         if (o->asset) {
             args[a++] = (char*)"--asset";
             args[a++] = (char*)o->asset;
@@ -259,7 +260,7 @@ static bool bench_complete(const bench_opts* o, const bench_results* res) {
                 for (int b = 0; b < BENCH_OZZ_BUILDS && r == 0; ++b)
                     if (res->ozz.builds[b] && res->ozz_n[ci][st][b] != o->processes) return false;
             }
-        for (int lod = 0; lod < 2; ++lod)
+        for (int lod = 0; lod < 2 && !o->no_crowd; ++lod)
             for (int t = 0; t < 2; ++t)
                 if (res->crowd_n[r][lod][t] != o->processes) return false;
     }
