@@ -348,6 +348,31 @@ static void sw__cubic_keys(const float* values, const float* tangents, uint32_t 
     }
 }
 
+/* Closes the cycle: key N (of keys = N + 1) is key 0 with the Hips moved
+ * `stride` along +Z, each rotation (and its tangent) on the hemisphere of
+ * key N - 1. */
+static void sw__close_cycle(const sw__gait_work* w, uint32_t N, uint32_t keys, float stride,
+                            float* tan_t, float* tan_r) {
+    w->hips_t[3u * N + 0u] = w->hips_t[0];
+    w->hips_t[3u * N + 1u] = w->hips_t[1];
+    w->hips_t[3u * N + 2u] = w->hips_t[2] + stride;
+    for (uint32_t j = 0; j < w->skel->joints_count; ++j) {
+        float* row = &w->rotations[4u * (size_t)j * keys];
+        float s = 1.0f; /* same hemisphere as key N - 1 */
+        if (row[0] * row[4u * (N - 1u)] + row[1] * row[4u * (N - 1u) + 1u] +
+                row[2] * row[4u * (N - 1u) + 2u] + row[3] * row[4u * (N - 1u) + 3u] <
+            0.0f)
+            s = -1.0f;
+        float* trow = &tan_r[4u * (size_t)j * keys];
+        for (uint32_t c = 0; c < 4u; ++c)
+            row[4u * N + c] = s * row[c];
+        for (uint32_t c = 0; c < 4u; ++c)
+            trow[4u * N + c] = s * trow[c];
+    }
+    for (uint32_t c = 0; c < 3u; ++c)
+        tan_t[3u * N + c] = tan_t[c];
+}
+
 sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_allocator* alloc,
                             const sw_clip** out, float* speed, sw_error* err) {
     const sw__gait* g = &sw__gaits[index];
@@ -404,24 +429,7 @@ sw_result sw__humanoid_clip(const sw_skeleton* skel, uint32_t index, const sw_al
         if (r == SW_RESULT_OK) {
             /* the last key is the first, one stride further */
             const float stride = g->speed * T;
-            w.hips_t[3u * N + 0u] = w.hips_t[0];
-            w.hips_t[3u * N + 1u] = w.hips_t[1];
-            w.hips_t[3u * N + 2u] = w.hips_t[2] + stride;
-            for (uint32_t j = 0; j < joints; ++j) {
-                float* row = &w.rotations[4u * (size_t)j * keys];
-                float s = 1.0f; /* same hemisphere as key N - 1 */
-                if (row[0] * row[4u * (N - 1u)] + row[1] * row[4u * (N - 1u) + 1u] +
-                        row[2] * row[4u * (N - 1u) + 2u] + row[3] * row[4u * (N - 1u) + 3u] <
-                    0.0f)
-                    s = -1.0f;
-                float* trow = &tan_r[4u * (size_t)j * keys];
-                for (uint32_t c = 0; c < 4u; ++c)
-                    row[4u * N + c] = s * row[c];
-                for (uint32_t c = 0; c < 4u; ++c)
-                    trow[4u * N + c] = s * trow[c];
-            }
-            for (uint32_t c = 0; c < 3u; ++c)
-                tan_t[3u * N + c] = tan_t[c];
+            sw__close_cycle(&w, N, keys, stride, tan_t, tan_r);
             sw__cubic_keys(w.hips_t, tan_t, keys, 3u, cubic_t);
             tracks[0] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
                                              .joint = SW__HIPS,

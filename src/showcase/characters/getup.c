@@ -209,6 +209,103 @@ static float sw__smoothstep(float u) {
     return u * u * (3.0f - 2.0f * u);
 }
 
+/* Per key and foot: the ankle's model position and rotation. */
+typedef struct sw__getup_feet {
+    sw_vec3 ankle[SW__GETUP_MAX_KEYS][2];
+    sw_quat foot[SW__GETUP_MAX_KEYS][2];
+} sw__getup_feet;
+
+/* The key poses of `def` into keys (the last one idle's first pose) and
+ * their feet; models: scratch for 2 * joints matrices. */
+static sw_result sw__getup_keys(const sw_skeleton* skel, const sw_clip* idle,
+                                const sw__getup_def* def, sw_xform4* keys, sw_mat4* models,
+                                sw__getup_feet* feet) {
+    const uint32_t nkeys = def->keys_count, joints = skel->joints_count;
+    const uint32_t packets = skel->packets_count;
+    /* the last key: the idle clip's first pose */
+    sw_xform4* last = &keys[(size_t)packets * (nkeys - 1u)];
+    const sw_sample_job sample = {
+        .clip = idle, .skeleton = skel, .time = 0.0f, .out = last, .out_count = packets};
+    sw_result r = sw_sample_job_run(&sample);
+    sw_mat4* next = &models[joints];
+    if (r == SW_RESULT_OK) r = sw__getup_models(skel, last, next);
+    if (r == SW_RESULT_OK) sw__feet(next, feet->ankle[nkeys - 1u], feet->foot[nkeys - 1u]);
+    /* the others from last to first: anchors refer to the next key */
+    for (uint32_t k = nkeys - 1u; k-- > 0u && r == SW_RESULT_OK;) {
+        sw_xform4* key = &keys[(size_t)packets * k];
+        sw__key_pose(skel, &def->keys[k], key);
+        r = sw__getup_models(skel, key, models);
+        if (r != SW_RESULT_OK) break;
+        sw_xform hips = sw_pose_get(key, SW__HIPS);
+        hips.t = sw__key_place(&def->keys[k], models, next, joints);
+        sw_pose_set(key, SW__HIPS, hips);
+        r = sw__getup_models(skel, key, next);
+        if (r == SW_RESULT_OK) sw__feet(next, feet->ankle[k], feet->foot[k]);
+    }
+    return r;
+}
+
+/* Frame f's pose (of `frames`): the surrounding keys' rotations slerped
+ * and Hips translations lerped by a smoothstep weight, then the feet held
+ * down or the body lifted (see the top of the file); models: scratch. */
+static sw_result sw__getup_frame(const sw_skeleton* skel, const sw__getup_def* def,
+                                 const sw_xform4* keys, const sw__getup_feet* feet, uint32_t f,
+                                 uint32_t frames, sw_xform4* pose, sw_mat4* models) {
+    const uint32_t nkeys = def->keys_count, joints = skel->joints_count;
+    const uint32_t packets = skel->packets_count;
+    const float t = (float)f / SW__GETUP_RATE;
+    uint32_t k = 0;
+    while (k + 2u < nkeys && t >= def->keys[k + 1u].time)
+        ++k;
+    const float t0 = def->keys[k].time, t1 = def->keys[k + 1u].time;
+    float u = (t - t0) / (t1 - t0);
+    u = sw__smoothstep(u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u));
+    const sw_xform4* a = &keys[(size_t)packets * k];
+    const sw_xform4* b = &keys[(size_t)packets * (k + 1u)];
+    for (uint32_t j = 0; j < joints; ++j) {
+        sw_xform x = sw_pose_get(a, j);
+        x.r = sw_quat_slerp(x.r, sw_pose_get(b, j).r, u);
+        if (j == SW__HIPS) x.t = sw_vec3_lerp(x.t, sw_pose_get(b, j).t, u);
+        sw_pose_set(pose, j, x);
+    }
+    /* feet down at both keys: they stay down in between (two-bone
+     * IK onto the interpolated ankles, keeping each knee's plane) */
+    if (def->keys[k].anchor == SW__ANCHOR_ANKLES && f + 1u < frames) {
+        sw_result r = sw__getup_models(skel, pose, models);
+        for (uint32_t side = 0; side < 2u && r == SW_RESULT_OK; ++side) {
+            const uint32_t up = side == 0u ? SW__L_UPLEG : SW__R_UPLEG;
+            const sw_ik_two_bone_job leg = {
+                .skeleton = skel,
+                .model = models,
+                .model_count = joints,
+                .start_joint = up,
+                .mid_joint = up + 1u,
+                .end_joint = up + 2u,
+                .target = sw_vec3_lerp(feet->ankle[k][side], feet->ankle[k + 1u][side], u),
+                .weight = 1.0f,
+                .end_rotation = sw_quat_slerp(feet->foot[k][side], feet->foot[k + 1u][side], u),
+                .end_rotation_weight = 1.0f,
+                .pose = pose,
+                .pose_count = packets,
+            };
+            r = sw_ik_two_bone_job_run(&leg);
+        }
+        if (r != SW_RESULT_OK) return r;
+    } else if (f + 1u < frames) {
+        /* elsewhere the body is lifted where a joint would dip
+         * into the ground between the keys */
+        const sw_result r = sw__getup_models(skel, pose, models);
+        if (r != SW_RESULT_OK) return r;
+        const float lift = sw__lowest(models, joints);
+        if (lift < 0.0f) {
+            sw_xform hips = sw_pose_get(pose, SW__HIPS);
+            hips.t.y -= lift;
+            sw_pose_set(pose, SW__HIPS, hips);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
 sw_result sw__humanoid_getup_clip(const sw_skeleton* skel, const sw_clip* idle, uint32_t index,
                                   const sw_allocator* alloc, const sw_clip** out, sw_error* err) {
     const sw__getup_def* def = &sw__getups[index];
@@ -230,88 +327,19 @@ sw_result sw__humanoid_getup_clip(const sw_skeleton* skel, const sw_clip* idle, 
     sw_clip_track_desc* tracks = (sw_clip_track_desc*)sw_alloc(alloc, bytes_tracks, 16);
     sw_result r = SW_RESULT_OUT_OF_MEMORY;
     if (keys && models && pose && values_t && values_r && tracks) {
-        /* the last key: the idle clip's first pose */
-        sw_xform4* last = &keys[(size_t)packets * (nkeys - 1u)];
-        const sw_sample_job sample = {
-            .clip = idle, .skeleton = skel, .time = 0.0f, .out = last, .out_count = packets};
-        r = sw_sample_job_run(&sample);
-        sw_mat4* next = &models[joints];
-        /* per key and foot: the ankle's model position and rotation */
-        sw_vec3 ankle[SW__GETUP_MAX_KEYS][2];
-        sw_quat foot[SW__GETUP_MAX_KEYS][2];
-        if (r == SW_RESULT_OK) r = sw__getup_models(skel, last, next);
-        if (r == SW_RESULT_OK) sw__feet(next, ankle[nkeys - 1u], foot[nkeys - 1u]);
-        /* the others from last to first: anchors refer to the next key */
-        for (uint32_t k = nkeys - 1u; k-- > 0u && r == SW_RESULT_OK;) {
-            sw_xform4* key = &keys[(size_t)packets * k];
-            sw__key_pose(skel, &def->keys[k], key);
-            r = sw__getup_models(skel, key, models);
-            if (r != SW_RESULT_OK) break;
-            sw_xform hips = sw_pose_get(key, SW__HIPS);
-            hips.t = sw__key_place(&def->keys[k], models, next, joints);
-            sw_pose_set(key, SW__HIPS, hips);
-            r = sw__getup_models(skel, key, next);
-            if (r == SW_RESULT_OK) sw__feet(next, ankle[k], foot[k]);
-        }
-        /* frames: smoothstep between the surrounding keys */
+        sw__getup_feet feet;
+        r = sw__getup_keys(skel, idle, def, keys, models, &feet);
+        const sw_xform4* last = &keys[(size_t)packets * (nkeys - 1u)];
         for (uint32_t f = 0; f < frames && r == SW_RESULT_OK; ++f) {
-            const float t = (float)f / SW__GETUP_RATE;
-            uint32_t k = 0;
-            while (k + 2u < nkeys && t >= def->keys[k + 1u].time)
-                ++k;
-            const float t0 = def->keys[k].time, t1 = def->keys[k + 1u].time;
-            float u = (t - t0) / (t1 - t0);
-            u = sw__smoothstep(u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u));
-            const sw_xform4* a = &keys[(size_t)packets * k];
-            const sw_xform4* b = &keys[(size_t)packets * (k + 1u)];
-            for (uint32_t j = 0; j < joints; ++j) {
-                sw_xform x = sw_pose_get(a, j);
-                x.r = sw_quat_slerp(x.r, sw_pose_get(b, j).r, u);
-                if (j == SW__HIPS) x.t = sw_vec3_lerp(x.t, sw_pose_get(b, j).t, u);
-                sw_pose_set(pose, j, x);
-            }
-            /* feet down at both keys: they stay down in between (two-bone
-             * IK onto the interpolated ankles, keeping each knee's plane) */
-            if (def->keys[k].anchor == SW__ANCHOR_ANKLES && f + 1u < frames) {
-                r = sw__getup_models(skel, pose, models);
-                for (uint32_t side = 0; side < 2u && r == SW_RESULT_OK; ++side) {
-                    const uint32_t up = side == 0u ? SW__L_UPLEG : SW__R_UPLEG;
-                    const sw_ik_two_bone_job leg = {
-                        .skeleton = skel,
-                        .model = models,
-                        .model_count = joints,
-                        .start_joint = up,
-                        .mid_joint = up + 1u,
-                        .end_joint = up + 2u,
-                        .target = sw_vec3_lerp(ankle[k][side], ankle[k + 1u][side], u),
-                        .weight = 1.0f,
-                        .end_rotation = sw_quat_slerp(foot[k][side], foot[k + 1u][side], u),
-                        .end_rotation_weight = 1.0f,
-                        .pose = pose,
-                        .pose_count = packets,
-                    };
-                    r = sw_ik_two_bone_job_run(&leg);
-                }
-                if (r != SW_RESULT_OK) break;
-            } else if (f + 1u < frames) {
-                /* elsewhere the body is lifted where a joint would dip
-                 * into the ground between the keys */
-                r = sw__getup_models(skel, pose, models);
-                if (r != SW_RESULT_OK) break;
-                const float lift = sw__lowest(models, joints);
-                if (lift < 0.0f) {
-                    sw_xform hips = sw_pose_get(pose, SW__HIPS);
-                    hips.t.y -= lift;
-                    sw_pose_set(pose, SW__HIPS, hips);
-                }
-            }
+            r = sw__getup_frame(skel, def, keys, &feet, f, frames, pose, models);
+            if (r != SW_RESULT_OK) break;
             const sw_vec3 ht = sw_pose_get(pose, SW__HIPS).t;
             values_t[3u * f + 0u] = ht.x;
             values_t[3u * f + 1u] = ht.y;
             values_t[3u * f + 2u] = ht.z;
             for (uint32_t j = 0; j < joints; ++j) {
                 sw_quat q = sw_pose_get(pose, j).r;
-                if (f == frames - 1u) q = sw_pose_get(b, j).r; /* exactly the idle pose */
+                if (f == frames - 1u) q = sw_pose_get(last, j).r; /* exactly the idle pose */
                 float* dst = &values_r[4u * ((size_t)j * frames + f)];
                 if (f > 0u && q.x * dst[-4] + q.y * dst[-3] + q.z * dst[-2] + q.w * dst[-1] < 0.0f)
                     q = sw_quat_negate(q); /* neighbouring keys on one hemisphere */
