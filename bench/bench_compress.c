@@ -18,9 +18,10 @@
 #include <time.h>
 
 #include "bench_util.h"
-#include "runtime/internal.h"
-#include "sinew/tools/bvh.h"
-#include "sinew/tools/compress.h"
+#include "shared/fail.h"
+#include "sinew/sinew.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/builders/compress.h"
 
 #define POSES 2000
 #define MAX_RUNS 101

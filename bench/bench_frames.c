@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "runtime/internal.h"
-#include "sinew/tools/frames.h"
-#include "sinew/tools/gltf.h"
+#include "runtime/core/internal.h"
+#include "sinew/tools/builders/frames.h"
+#include "sinew/tools/readers/gltf.h"
 
 #define MAX_RUNS 101
 

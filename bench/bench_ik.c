@@ -24,10 +24,10 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "sinew/ik.h"
-#include "sinew/local_to_model.h"
-#include "sinew/sample.h"
-#include "sinew/tools/gltf.h"
+#include "sinew/ik/ik.h"
+#include "sinew/core/local_to_model.h"
+#include "sinew/core/sample.h"
+#include "sinew/tools/readers/gltf.h"
 
 #define MAX_RUNS 101
 #define ARMS 2

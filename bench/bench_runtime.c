@@ -28,9 +28,9 @@
 #include <time.h>
 
 #include "bench_util.h"
-#include "runtime/internal.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/compress.h"
+#include "runtime/core/internal.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/builders/compress.h"
 
 #define BATCH 1000u
 #define MAX_RUNS 101

@@ -1,7 +1,7 @@
 /* Shared printing and argument helpers of the sinew CLI. */
 #include "common.h"
 
-#include "sinew/tools/archive_writer.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 #include <math.h>
 #include <stdarg.h>

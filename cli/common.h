@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "sinew/sinew.h"
-#include "sinew/tools/asset.h"
+#include "sinew/tools/readers/asset.h"
 
 /* Exit codes. */
 #define CLI_EXIT_OK 0

@@ -1,6 +1,6 @@
 /* sinew compress IN -o OUT.sinew [--precision P] [--shell D] [--rate R] [--json]
  * [--plot FILE.png] [asset options]: error-bounded compression of every clip
- * (sinew/tools/compress.h), with its measured figures. */
+ * (sinew/tools/builders/compress.h), with its measured figures. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "sinew/tools/archive_writer.h"
-#include "sinew/tools/compress.h"
+#include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/builders/compress.h"
 
 int cli_compress(int argc, char** argv);
 

@@ -1,7 +1,7 @@
 /* sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] [--rate R]
  * [--precision P] [--shell D]: writes a .sinew archive (skeleton, clips,
  * meshes). With --codec frames the clips are stored as frames
- * (sinew/tools/frames.h; --precision doubles the rate until the error is
+ * (sinew/tools/builders/frames.h; --precision doubles the rate until the error is
  * within P) and one line per clip reports the rate and the measured error
  * vs the raw clip. */
 #include <math.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common.h"
-#include "sinew/tools/archive_writer.h"
-#include "sinew/tools/frames.h"
+#include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/builders/frames.h"
 
 #define CLI_CONVERT_USAGE                                                                          \
     "usage: sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] "         \

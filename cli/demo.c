@@ -1,7 +1,7 @@
 /* sinew demo [--seconds S] [--fps F] [--out DIR] [--character FILE [--map FILE]]
  *            [--frame-size WxH] [--seed N] [--no-physics]:
  * runs the showcase scene (sinew/showcase/scene.h) headless, with its
- * ragdoll actors on the ODE backend (sinew/ode.h) when the CLI is built with
+ * ragdoll actors on the ODE backend (sinew/backends/ode.h) when the CLI is built with
  * it and --no-physics is not given, and writes
  * DIR/demo.glb (every actor's skeleton and mesh under one root, with a clip
  * of the evaluated motion at the frame rate), DIR/demo.png (a film strip of
@@ -16,12 +16,12 @@
 #include "common.h"
 #include "sinew/showcase/recording.h"
 #include "sinew/showcase/scene.h"
-#include "sinew/tools/file.h"
-#include "sinew/tools/gltf_export.h"
-#include "sinew/tools/png.h"
-#include "sinew/tools/raster.h"
+#include "sinew/tools/writers/file.h"
+#include "sinew/tools/writers/gltf_export.h"
+#include "sinew/tools/writers/png.h"
+#include "sinew/tools/writers/raster.h"
 #ifdef SINEW_CLI_ODE
-#include "sinew/ode.h"
+#include "sinew/backends/ode.h"
 #endif
 
 #define DEMO_STRIP_FRAMES 6

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "sinew/tools/gltf_export.h"
+#include "sinew/tools/writers/gltf_export.h"
 
 int cli_export(int argc, char** argv) {
     cli_asset_args args;

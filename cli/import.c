@@ -1,7 +1,7 @@
 /* sinew import IN -o OUT.sinew [--clips A,B] [--scale S] [--isolate] [--timeout MS]
  * sinew import --batch PATH... [-o OUTDIR] [--timeout MS] [--clips ...] [--scale S]
  *
- * Imports any readable file (see sinew/tools/asset.h) into a .sinew archive
+ * Imports any readable file (see sinew/tools/readers/asset.h) into a .sinew archive
  * with its skeleton, clips and meshes; the archive is written to a temporary
  * file and renamed, so a failure leaves no output. Batch mode imports every
  * file under the given folders (and the given files), each in a child
@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "common.h"
-#include "sinew/tools/archive_writer.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 #define IMPORT_BATCH_TIMEOUT_MS 10000u
 

@@ -1,14 +1,14 @@
 /* sinew mirror IN -o OUT.sinew|OUT.glb [--clips A,B] [--axis x|y|z] [--pair A,B]...
- * [asset options]: every clip mirrored (sinew/tools/mirror_bake.h; the
+ * [asset options]: every clip mirrored (sinew/tools/builders/mirror_bake.h; the
  * meshes' bind pose as the reference when there are skinned meshes), written
  * with the skeleton and the meshes as they are. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
-#include "sinew/mirror.h"
-#include "sinew/tools/gltf_export.h"
-#include "sinew/tools/mirror_bake.h"
+#include "sinew/retarget/mirror.h"
+#include "sinew/tools/writers/gltf_export.h"
+#include "sinew/tools/builders/mirror_bake.h"
 
 int cli_mirror(int argc, char** argv);
 

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "common.h"
-#include "sinew/animator.h"
-#include "sinew/tools/animator_json.h"
-#include "sinew/tools/archive_writer.h"
+#include "sinew/animator/animator.h"
+#include "sinew/tools/readers/animator_json.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 #define PLAY_MAX_CHANGES 4096
 #define PLAY_MAX_LINE 1024

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "sinew/sinew.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/readers/bvh.h"
 
 static char* read_file(const char* path, size_t* size) {
     FILE* f = fopen(path, "rb");

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/ik.h"
+#include "sinew/ik/ik.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/readers/bvh.h"
 
 static char* read_file(const char* path, size_t* size) {
     FILE* f = fopen(path, "rb");

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/ik.h"
+#include "sinew/ik/ik.h"
 #include "sinew/sinew.h"
 
 #define BONES 6

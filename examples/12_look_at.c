@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/ik.h"
+#include "sinew/ik/ik.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/readers/bvh.h"
 
 #define DEG 57.2957795f
 

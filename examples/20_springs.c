@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "sinew/spring.h"
+#include "sinew/procedural/spring.h"
 
 /* The goal: 1 from t = 0, -0.5 from t = 1 s. */
 static float goal_at(float t) {

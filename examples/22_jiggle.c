@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/chain.h"
-#include "sinew/local_to_model.h"
+#include "sinew/procedural/chain.h"
+#include "sinew/core/local_to_model.h"
 
 enum { JOINTS = 6, CHAIN = 5 };
 

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sinew/hit.h"
+#include "sinew/procedural/hit.h"
 
 int main(int argc, char** argv) {
     FILE* data = argc > 1 ? fopen(argv[1], "w") : NULL;

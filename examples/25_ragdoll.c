@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/ode.h"
+#include "sinew/backends/ode.h"
 #include "sinew/showcase/character.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/ragdoll.h"
+#include "sinew/tools/builders/ragdoll.h"
 
 static int failures = 0;
 

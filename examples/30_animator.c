@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/animator.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/animator/animator.h"
+#include "sinew/tools/readers/bvh.h"
 
 static char* read_file(const char* path, size_t* size) {
     FILE* f = fopen(path, "rb");

@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/foot.h"
-#include "sinew/ik.h"
+#include "sinew/ik/foot.h"
+#include "sinew/ik/ik.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/readers/bvh.h"
 
 #define PI_F 3.14159265f
 

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "sinew/sinew.h"
-#include "sinew/walker.h"
+#include "sinew/procedural/walker.h"
 
 #define LEGS 8
 #define BEAM_Z0 4.0f

@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "sinew/sinew.h"
-#include "sinew/spine.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/procedural/spine.h"
+#include "sinew/tools/readers/bvh.h"
 
 static char* read_file(const char* path, size_t* size) {
     FILE* f = fopen(path, "rb");

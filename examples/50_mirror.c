@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/mirror.h"
+#include "sinew/retarget/mirror.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/mirror_bake.h"
-#include "sinew/tools/png.h"
-#include "sinew/tools/raster.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/builders/mirror_bake.h"
+#include "sinew/tools/writers/png.h"
+#include "sinew/tools/writers/raster.h"
 
 static int failures = 0;
 

@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/retarget.h"
+#include "sinew/retarget/retarget.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/retarget_map.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/builders/retarget_map.h"
 
 static int failures = 0;
 

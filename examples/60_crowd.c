@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sinew/crowd.h"
-#include "sinew/tools/asset.h"
+#include "sinew/scale/crowd.h"
+#include "sinew/tools/readers/asset.h"
 
 /* Opens a BVH file (CMU units to metres) with its first clip; 1 on failure. */
 static int open_bvh(const char* path, sw_asset* out) {

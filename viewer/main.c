@@ -27,15 +27,15 @@
 #include <string.h>
 
 #ifdef SINEW_VIEWER_ODE
-#include "sinew/ode.h"
+#include "sinew/backends/ode.h"
 #endif
 #include "sinew/showcase/character.h"
 #include "sinew/showcase/scene.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/compress.h"
-#include "sinew/tools/gltf.h"
-#include "sinew/tools/mirror_bake.h"
-#include "sinew/tools/scene.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/builders/mirror_bake.h"
+#include "sinew/tools/builders/scene.h"
 
 #include "common/soa_check.h"
 

@@ -8,7 +8,7 @@
  * and with 1000 characters, each character with its own state (clip times at
  * different phases, a blend weight, IK targets and caches), 1/60 s steps, one
  * thread, timed in this thread's CPU time. Every sampling stage runs on each
- * codec: the raw clip, the quantized clip of sinew/tools/compress.h (1 mm,
+ * codec: the raw clip, the quantized clip of sinew/tools/builders/compress.h (1 mm,
  * the headline: ozz's kind of codec at the same accuracy) and the frames
  * codec (speed for memory). sinew runs on the kernel path chosen at run time
  * and on SSE2.
@@ -19,7 +19,7 @@
  * and AVX2, each in a module of its own loaded at run time. Each repetition
  * of a row runs every side once, the order rotating between repetitions.
  *
- * Crowd run (sinew/crowd.h on a sinew/pool.h pool): see bench_crowd_all in
+ * Crowd run (sinew/scale/crowd.h on a sinew/scale/pool.h pool): see bench_crowd_all in
  * crowd.c. Processes: the parent runs the child N times, one after the
  * other; a child measures every row once (the median of a few repetitions)
  * and prints tab-separated lines that bench_collect parses. */
@@ -31,7 +31,7 @@
 #include <stdio.h>
 
 #include "ozz_side.h"
-#include "sinew/crowd.h"
+#include "sinew/scale/crowd.h"
 
 #define BENCH_COUNTS 2
 #define BENCH_CODECS 3         /* raw, quantized, frames */

@@ -1,4 +1,4 @@
-/* The crowd run (sinew/crowd.h on a sinew/pool.h pool): characters of a rig
+/* The crowd run (sinew/scale/crowd.h on a sinew/scale/pool.h pool): characters of a rig
  * on a grid around the viewpoint, each an animator blend space of the two
  * clips with its own blend and phase plus the two IK chains in the post
  * callback, on 1 and 2 threads, without and with LOD. A probe crowd of 1000
@@ -21,8 +21,8 @@
 
 #include "../bench_util.h"
 #include "harness_internal.h"
-#include "sinew/crowd.h"
-#include "sinew/pool.h"
+#include "sinew/scale/crowd.h"
+#include "sinew/scale/pool.h"
 
 #define BENCH_CROWD_CHARACTERS 1000u       /* the probe crowd */
 #define BENCH_CROWD_QUICK 64u              /* the probe crowd of --quick (no second run) */

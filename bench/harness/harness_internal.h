@@ -3,9 +3,9 @@
 #define SINEW_BENCH_HARNESS_INTERNAL_H
 
 #include "bench.h"
-#include "runtime/internal.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/scene.h"
+#include "runtime/core/internal.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/builders/scene.h"
 
 /* A rig: skeleton, its two clips on every codec, the IK chains. */
 typedef struct bench_rig {

@@ -8,8 +8,8 @@
 
 #include "harness_internal.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/compress.h"
-#include "sinew/tools/frames.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/builders/frames.h"
 
 static const char* const bench_chain_names[][2][3] = {
     {{"UpperArmL", "LowerArmL", "Palm2L"}, {"UpperArmR", "LowerArmR", "Palm2R"}},

@@ -1,14 +1,14 @@
 /* Renders docs/img/character_mesh.png: the default humanoid's skinned mesh
  * at five phases of the walk and one of the run, and the spider, with the
- * software rasterizer (sinew/tools/raster.h). Writes an uncompressed PNG to
+ * software rasterizer (sinew/tools/writers/raster.h). Writes an uncompressed PNG to
  * argv[1]; docs/plots/character_plots.sh recompresses it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "sinew/showcase/character.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/png.h"
-#include "sinew/tools/raster.h"
+#include "sinew/tools/writers/png.h"
+#include "sinew/tools/writers/raster.h"
 
 static _Alignas(16) sw_xform4 local[16];
 static sw_mat4 model[64], palette[64];

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/retarget.h"
+#include "sinew/retarget/retarget.h"
 #include "sinew/showcase/character.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/png.h"
-#include "sinew/tools/raster.h"
-#include "sinew/tools/retarget_map.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/writers/png.h"
+#include "sinew/tools/writers/raster.h"
+#include "sinew/tools/builders/retarget_map.h"
 
 #define CELL_W 300u
 #define CELL_H 330u

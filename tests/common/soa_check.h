@@ -1,4 +1,4 @@
-/* Agreement of a SoA kernel path (src/runtime/internal.h, sw__soa_ops) with
+/* Agreement of a SoA kernel path (src/runtime/core/internal.h, sw__soa_ops) with
  * the scalar reference: the comparison and its tolerances, shared by
  * tests/unit/test_soa.c (every native path: sse2, sse41, avx2, neon) and the
  * viewer's self-check (viewer/main.c viewer_simd_check: the wasm128 path in
@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 /* Per value of a pose: |path - scalar| <= SW_SOA_PATH_TOL * max(1, |scalar|). */
 #define SW_SOA_PATH_TOL 1e-6

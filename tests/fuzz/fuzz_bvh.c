@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sinew/sinew.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/readers/bvh.h"
 
 static volatile float g_sink;
 

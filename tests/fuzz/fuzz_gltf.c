@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sinew/sinew.h"
-#include "sinew/tools/gltf.h"
+#include "sinew/tools/readers/gltf.h"
 
 static volatile float g_sink;
 

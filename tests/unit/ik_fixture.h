@@ -5,8 +5,8 @@
 
 #include "test_util.h"
 
-#include "sinew/ik.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/ik/ik.h"
+#include "sinew/tools/readers/bvh.h"
 
 typedef struct ik_rig {
     const sw_skeleton* skel;

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/local_to_model.h"
-#include "sinew/ragdoll.h"
-#include "sinew/sample.h"
+#include "sinew/core/local_to_model.h"
+#include "sinew/physics/ragdoll.h"
+#include "sinew/core/sample.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/ragdoll.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/builders/ragdoll.h"
 #include "test_util.h"
 
 typedef struct rd_character {

@@ -7,9 +7,9 @@
 
 #include "test_util.h"
 
-#include "sinew/animator.h"
-#include "sinew/tools/animator_json.h"
-#include "sinew/tools/asset.h"
+#include "sinew/animator/animator.h"
+#include "sinew/tools/readers/animator_json.h"
+#include "sinew/tools/readers/asset.h"
 
 #define ROBOT_FIXTURE_JSON SINEW_TEST_DATA "/../../examples/robot.json"
 

@@ -1,7 +1,7 @@
 /* Additive jobs: validity tables, closed forms, round trips, kernel paths. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 #define PACKETS 3
 #define JOINTS 10

@@ -5,8 +5,8 @@
  * tables, randomized idle, and real data (CMU BVH, RobotExpressive). */
 #include "test_util.h"
 
-#include "sinew/animator.h"
-#include "sinew/tools/asset.h"
+#include "sinew/animator/animator.h"
+#include "sinew/tools/readers/asset.h"
 
 /* ---- synthetic rig: Hips (root) > Spine > Arm, and Hips > Leg ---- */
 

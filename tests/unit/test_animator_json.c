@@ -8,7 +8,7 @@
 
 #include "robot_fixture.h"
 
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/readers/bvh.h"
 
 #define EXAMPLES SINEW_TEST_DATA "/../../examples"
 

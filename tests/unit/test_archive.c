@@ -7,10 +7,10 @@
  * skeletons, clips and skinned meshes. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
-#include "sinew/tools/animator_json.h"
-#include "sinew/tools/archive_writer.h"
-#include "sinew/tools/asset.h"
+#include "runtime/core/internal.h"
+#include "sinew/tools/readers/animator_json.h"
+#include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/readers/asset.h"
 
 #include <unistd.h>
 

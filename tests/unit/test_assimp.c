@@ -14,11 +14,11 @@
 
 #include "test_util.h"
 
-#include "sinew/tools/assimp_import.h"
-#include "sinew/tools/bvh.h"
-#include "sinew/tools/gltf.h"
-#include "sinew/tools/isolate.h"
-#include "tools/assimp_internal.h"
+#include "sinew/assimp/assimp_import.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/readers/isolate.h"
+#include "assimp/assimp_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SW_TEST_ASAN 1

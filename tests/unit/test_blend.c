@@ -1,7 +1,7 @@
 /* Blend job: validity table, properties, a naive weighted average, kernel paths. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 #define PACKETS 3
 #define JOINTS 11 /* last packet has one identity padding lane */

@@ -1,5 +1,5 @@
-/* BVH reader (sinew/tools/bvh.h) and the asset opener on BVH files
- * (sinew/tools/asset.h): hand-made files for each feature, hostile inputs
+/* BVH reader (sinew/tools/readers/bvh.h) and the asset opener on BVH files
+ * (sinew/tools/readers/asset.h): hand-made files for each feature, hostile inputs
  * (every prefix, bad numbers, limits, allocation failures) and the CMU files
  * against an independent parser and double-precision forward kinematics
  * (bvh_fk.h). */
@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "bvh_fk.h"
-#include "sinew/tools/archive_writer.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/bvh.h"
+#include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/readers/bvh.h"
 
 /* ---- helpers ---- */
 

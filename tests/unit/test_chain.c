@@ -4,10 +4,10 @@
  * tables. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
-#include "sinew/chain.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/bvh.h"
+#include "runtime/core/internal.h"
+#include "sinew/procedural/chain.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/readers/bvh.h"
 
 /* ---- a small rig ----
  * 0 base, 1 a, 2 a_twist (between a and b, not in the chain), 3 b, 4 c, 5 d,

@@ -21,8 +21,8 @@
 #include "gltf_eval.h"
 #pragma GCC diagnostic pop
 #include "sinew/showcase/character.h"
-#include "sinew/tools/gltf.h"
-#include "tools/json.h"
+#include "sinew/tools/readers/gltf.h"
+#include "tools/readers/json.h"
 
 typedef struct run_result {
     int code;

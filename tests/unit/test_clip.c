@@ -3,7 +3,7 @@
  * blocks. Sampling is tested in test_sample.c. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 /* ---- a valid desc ---- */
 

@@ -11,13 +11,13 @@
 
 #include "clip_fixture.h"
 
-#include "runtime/codec_quantized.h"
-#include "runtime/internal.h"
-#include "sinew/codec.h"
-#include "sinew/tools/archive_writer.h"
-#include "sinew/tools/bvh.h"
-#include "sinew/tools/compress.h"
-#include "sinew/tools/gltf.h"
+#include "runtime/codecs/codec_quantized.h"
+#include "runtime/core/internal.h"
+#include "sinew/codecs/codec.h"
+#include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/readers/gltf.h"
 
 /* ---- a synthetic rig and clip ---- */
 

@@ -14,7 +14,7 @@
  * - the budget controller lowers and raises the LOD as fed times cross the
  *   budget; the palette equals the skinning job's; create's checks. */
 #include "robot_fixture.h"
-#include "sinew/crowd.h"
+#include "sinew/scale/crowd.h"
 #include "sinew/showcase/character.h"
 
 typedef struct fixture {

@@ -7,7 +7,7 @@
  * height field hit by vertical rays. */
 #include "ik_fixture.h"
 
-#include "sinew/foot.h"
+#include "sinew/ik/foot.h"
 
 #define PI_F 3.14159265f
 

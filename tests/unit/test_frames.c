@@ -7,13 +7,13 @@
  * archive round trip, argument checks. */
 #include "clip_fixture.h"
 
-#include "runtime/codec_frames.h"
-#include "runtime/internal.h"
-#include "sinew/codec.h"
-#include "sinew/tools/archive_writer.h"
-#include "sinew/tools/bvh.h"
-#include "sinew/tools/frames.h"
-#include "sinew/tools/gltf.h"
+#include "runtime/codecs/codec_frames.h"
+#include "runtime/core/internal.h"
+#include "sinew/codecs/codec.h"
+#include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/builders/frames.h"
+#include "sinew/tools/readers/gltf.h"
 
 /* ---- a synthetic rig and clip: 9 joints, 3 packets ----
  * packet 0 (joints 0-3): animated; joint 3 has only a rotation track;

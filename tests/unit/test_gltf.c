@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "gltf_eval.h"
-#include "sinew/tools/gltf.h"
-#include "tools/json.h"
+#include "sinew/tools/readers/gltf.h"
+#include "tools/readers/json.h"
 
 #define DATA(name) SINEW_TEST_DATA "/gltf/" name
 

@@ -9,16 +9,16 @@
 
 #include "test_util.h"
 
-#include "runtime/internal.h"
-#include "sinew/codec.h"
-#include "sinew/mesh.h"
+#include "runtime/core/internal.h"
+#include "sinew/codecs/codec.h"
+#include "sinew/core/mesh.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/bvh.h"
-#include "sinew/tools/compress.h"
-#include "sinew/tools/frames.h"
-#include "sinew/tools/gltf.h"
-#include "sinew/tools/gltf_export.h"
-#include "tools/json.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/builders/frames.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/gltf_export.h"
+#include "tools/readers/json.h"
 
 /* ---- a hand-made scene ------------------------------------------------------ */
 

@@ -3,8 +3,8 @@
  * split of real time; pose shake bounds and validity. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
-#include "sinew/hit.h"
+#include "runtime/core/internal.h"
+#include "sinew/procedural/hit.h"
 
 static const sw_shake_desc shake = {
     .position_amplitude = {0.05f, 0.03f, 0.01f},

@@ -10,7 +10,7 @@
  * (UpperArm -> LowerArm -> Palm2) and the spine do. */
 #include "ik_fixture.h"
 
-#include "sinew/tools/gltf.h"
+#include "sinew/tools/readers/gltf.h"
 
 static bool read_robot(sw_scene* s) {
     char path[1024];

@@ -1,7 +1,7 @@
 /* Local-to-model job: validity table, a naive recursive version, sub-trees, kernel paths. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 #define JOINTS 14
 #define PACKETS 4

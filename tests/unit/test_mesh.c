@@ -2,8 +2,8 @@
  * every truncation, hostile blocks, allocation failure. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
-#include "sinew/mesh.h"
+#include "runtime/core/internal.h"
+#include "sinew/core/mesh.h"
 
 /* A quad (4 vertices, 2 triangles) skinned to 3 palette entries of a
  * 5-joint skeleton, with normals, UVs and 2 named morph targets carrying

@@ -14,13 +14,13 @@
 
 #include <cmocka.h>
 
-#include "runtime/internal.h"
-#include "sinew/mirror.h"
+#include "runtime/core/internal.h"
+#include "sinew/retarget/mirror.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/asset.h"
-#include "sinew/tools/bvh.h"
-#include "sinew/tools/gltf.h"
-#include "sinew/tools/mirror_bake.h"
+#include "sinew/tools/readers/asset.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/builders/mirror_bake.h"
 #include "test_util.h"
 
 /* ---- helpers ---- */

@@ -2,7 +2,7 @@
  * taken apart by a reader written here (chunks, CRCs, stored deflate blocks,
  * Adler-32), and decoded independently by Python's zlib when available. */
 #define _POSIX_C_SOURCE 200809L
-#include "sinew/tools/png.h"
+#include "sinew/tools/writers/png.h"
 
 #include <unistd.h>
 

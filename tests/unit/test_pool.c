@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "test_util.h"
-#include "sinew/pool.h"
+#include "sinew/scale/pool.h"
 
 typedef struct hits_ctx {
     atomic_int* hits;

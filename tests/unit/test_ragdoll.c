@@ -13,8 +13,8 @@
 #include "ragdoll_fixture.h"
 /* (the fixture reads the built-in humanoid and assets: tools and showcase) */
 #include "sinew/showcase/character.h"
-#include "sinew/tools/ragdoll.h"
-#include "sinew/blend.h"
+#include "sinew/tools/builders/ragdoll.h"
+#include "sinew/core/blend.h"
 
 /* ---- a minimal engine: states only, kinematic motion integrated exactly ---- */
 

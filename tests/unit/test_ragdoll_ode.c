@@ -17,8 +17,8 @@
 #include "ragdoll_fixture.h"
 /* (the fixture reads the built-in humanoid and assets: tools and showcase) */
 #include "sinew/showcase/character.h"
-#include "sinew/tools/ragdoll.h"
-#include "sinew/ode.h"
+#include "sinew/tools/builders/ragdoll.h"
+#include "sinew/backends/ode.h"
 
 typedef struct rd_sim {
     rd_character* c;

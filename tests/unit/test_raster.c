@@ -1,7 +1,7 @@
 /* Software rasterizer: projection against the pinhole closed form, a box
  * drawn where it projects, the z-buffer keeping the nearer of two boxes,
  * skinning through the palette, the ground grid, shades, validity. */
-#include "sinew/tools/raster.h"
+#include "sinew/tools/writers/raster.h"
 
 #include "test_util.h"
 

@@ -6,15 +6,15 @@
  * built-in humanoid's walk and run, RobotExpressive's Walking). */
 #include "test_util.h"
 
-#include "runtime/codec_frames.h"
-#include "runtime/codec_quantized.h"
-#include "runtime/internal.h"
-#include "sinew/animator.h"
+#include "runtime/codecs/codec_frames.h"
+#include "runtime/codecs/codec_quantized.h"
+#include "runtime/core/internal.h"
+#include "sinew/animator/animator.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/compress.h"
-#include "sinew/tools/frames.h"
-#include "sinew/tools/gltf.h"
-#include "sinew/tools/mirror_bake.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/builders/frames.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/builders/mirror_bake.h"
 
 enum { CODEC_RAW, CODEC_QUANTIZED, CODEC_FRAMES, CODECS };
 static const char* const k_codec_names[CODECS] = {"raw", "quantized", "frames"};

@@ -1,7 +1,7 @@
 /* Sampling job: validity table, a naive second sampler, closed forms, cache. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 /* ---- fixture: a 6-joint skeleton and a clip with every kind of track ---- */
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sinew/showcase/recording.h"
-#include "sinew/tools/gltf.h"
+#include "sinew/tools/readers/gltf.h"
 #include "test_util.h"
 
 static char g_dir[256];

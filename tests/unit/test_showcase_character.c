@@ -4,8 +4,8 @@
 #include "test_util.h"
 
 #include "sinew/showcase/character.h"
-#include "sinew/tools/gltf.h"
-#include "sinew/tools/gltf_export.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/gltf_export.h"
 
 #define RATE 30.0f
 #define ANKLE_REST 0.07f /* ankle height above the ground when standing (the foot's height) */

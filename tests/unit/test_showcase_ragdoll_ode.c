@@ -5,7 +5,7 @@
  * blends into it without a joint-velocity jump above the clip's own. */
 #include "test_util.h"
 
-#include "sinew/ode.h"
+#include "sinew/backends/ode.h"
 #include "sinew/showcase/character.h"
 #include "sinew/showcase/scene.h"
 

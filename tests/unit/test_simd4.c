@@ -1,4 +1,4 @@
-/* The portable 4-wide SIMD layer (src/runtime/simd4.h): every primitive
+/* The portable 4-wide SIMD layer (src/runtime/simd/simd4.h): every primitive
  * against scalar C math on random values and edge cases (signed zeros,
  * negatives, NaN lanes for comparisons, integers and halves for floor).
  * Arithmetic that IEEE 754 rounds correctly (add, sub, mul, div, sqrt) must
@@ -8,7 +8,7 @@
  * (test_simd4_sse41, test_simd4_avx2) and skips when the CPU lacks it. */
 #include "test_util.h"
 
-#include "runtime/simd4.h"
+#include "runtime/simd/simd4.h"
 
 #define N_RANDOM 4000
 

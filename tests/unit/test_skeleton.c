@@ -2,8 +2,8 @@
  * blocks, and the raw skeleton builder (tools). */
 #include "test_util.h"
 
-#include "runtime/internal.h"
-#include "sinew/tools/raw_skeleton.h"
+#include "runtime/core/internal.h"
+#include "sinew/tools/builders/raw_skeleton.h"
 
 /* A 6-joint desc: hips -> spine -> {head, arm_l -> hand_l}, and a second
  * root "prop". Rest values are distinct per joint. */

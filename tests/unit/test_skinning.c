@@ -1,7 +1,7 @@
 /* Skinning palette job: validity table, identity for the bind pose, joint mapping. */
 #include "test_util.h"
 
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 #define MODELS 9
 

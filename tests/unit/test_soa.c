@@ -1,4 +1,4 @@
-/* SoA kernels (src/runtime/internal.h, sw__soa_ops): the scalar reference
+/* SoA kernels (src/runtime/core/internal.h, sw__soa_ops): the scalar reference
  * against independent expectations (the contracts evaluated here in double or
  * through math.h, closed forms, properties), then every other path listed by
  * sw__soa_paths against scalar on random arrays of packets with edge cases
@@ -18,7 +18,7 @@
 #include "test_util.h"
 
 #include "common/soa_check.h"
-#include "runtime/internal.h"
+#include "runtime/core/internal.h"
 
 #define ITERATIONS 3000
 #define PACKETS 7

@@ -5,7 +5,7 @@
  * exactly; validity table. */
 #include "ik_fixture.h"
 
-#include "sinew/spine.h"
+#include "sinew/procedural/spine.h"
 
 #define PI_F 3.14159265f
 

@@ -3,7 +3,7 @@
  * shortest-arc properties. */
 #include "test_util.h"
 
-#include "sinew/spring.h"
+#include "sinew/procedural/spring.h"
 
 /* Root of (1 + u) e^-u = 1/2 by bisection (independent of the header constant). */
 static double half_life_rate(void) {

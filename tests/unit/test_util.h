@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "sinew/sinew.h"
-#include "sinew/tools/archive_writer.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 /* |a - b| <= tol, with a message naming both values. */
 #define assert_near(a, b, tol)                                                                     \

@@ -7,7 +7,7 @@
  * pose job reaches the feet with FABRIK and two-bone chains, validity tables. */
 #include "ik_fixture.h"
 
-#include "sinew/walker.h"
+#include "sinew/procedural/walker.h"
 
 /* ---- the world: bumps and a beam across z in [BEAM_Z0, BEAM_Z1] ---- */
 

@@ -34,7 +34,7 @@
 #ifndef SINEW_SHOWCASE_CHARACTER_H
 #define SINEW_SHOWCASE_CHARACTER_H
 
-#include "../tools/scene.h"
+#include "sinew/tools/builders/scene.h"
 
 #ifdef __cplusplus
 extern "C" {

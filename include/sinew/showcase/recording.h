@@ -20,7 +20,7 @@
 #ifndef SINEW_SHOWCASE_RECORDING_H
 #define SINEW_SHOWCASE_RECORDING_H
 
-#include "scene.h"
+#include "sinew/showcase/scene.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,7 +24,7 @@
  *   idle controller (it never repeats);
  * - "props": the step, the beam and the bumpy ground patch, as one rigid mesh;
  * - "targets": the orb and the arm's target marker, on a small skeleton;
- * and, when the options give a physics engine (sw_physics, sinew/ragdoll.h),
+ * and, when the options give a physics engine (sw_physics, sinew/physics/ragdoll.h),
  * two ragdoll actors of the built-in humanoid:
  * - "powered": a powered ragdoll walking round a small circle, its hips
  *   moved by the animation (kinematic) and every other body simulated with
@@ -54,10 +54,10 @@
 #ifndef SINEW_SHOWCASE_SCENE_H
 #define SINEW_SHOWCASE_SCENE_H
 
-#include "../mesh.h"
-#include "../ragdoll.h"
-#include "../skeleton.h"
-#include "../tools/scene.h"
+#include "sinew/core/mesh.h"
+#include "sinew/physics/ragdoll.h"
+#include "sinew/core/skeleton.h"
+#include "sinew/tools/builders/scene.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,72 @@
+/* sinew/core/sample.h: the sampling job (clip -> local pose at a time).
+ *
+ * Fills a local-space SoA pose from a clip at `time` (clamped to
+ * [0, duration]); joints without tracks get the skeleton's rest value (or
+ * identity for additive clips). Optionally fills the clip's float tracks.
+ *
+ * A cache (caller-owned cursors, one per track) makes forward playback cheap:
+ * each track resumes its key search where the previous call left it. Results
+ * are identical to a cold seek at any time, whatever the cache holds; the
+ * cache resets itself when given another clip or an earlier time.
+ *
+ *     uint32_t* cursors = ...;  // clip->tracks_count entries, any storage
+ *     sw_sample_cache cache;
+ *     sw_sample_cache_init(&cache, cursors, clip->tracks_count);
+ *     sw_sample_job job = { .clip = clip, .skeleton = skel, .time = t,
+ *                           .cache = &cache, .out = pose,
+ *                           .out_count = skel->packets_count };
+ *     sw_sample_job_run(&job);
+ */
+#ifndef SINEW_SAMPLE_H
+#define SINEW_SAMPLE_H
+
+#include "sinew/core/clip.h"
+#include "sinew/core/skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sw_sample_cache {
+    const sw_clip* clip; /* clip the cursors belong to; NULL: empty */
+    float time;          /* time of the last sample */
+    uint32_t* cursors;   /* caller storage, one per track of the clip */
+    uint32_t cursors_count;
+} sw_sample_cache;
+
+/* Prepares an empty cache over caller storage of `count` cursors. */
+static inline void sw_sample_cache_init(sw_sample_cache* c, uint32_t* cursors, uint32_t count) {
+    c->clip = NULL;
+    c->time = 0.0f;
+    c->cursors = cursors;
+    c->cursors_count = count;
+}
+
+typedef struct sw_sample_job {
+    const sw_clip* clip;
+    const sw_skeleton* skeleton; /* rest values; joints_count must equal the clip's */
+    float time;                  /* seconds; clamped to [0, duration]; must not be NaN */
+    sw_sample_cache* cache;      /* optional; cursors_count >= clip->tracks_count */
+    sw_xform4* out;              /* local pose, out_count >= skeleton->packets_count */
+    uint32_t out_count;
+    float* floats;               /* optional: float track values, in track order */
+    uint32_t floats_count;       /* >= clip->float_tracks_count when floats is set */
+} sw_sample_job;
+
+/* Checks the job without running it.
+ * Fails: INVALID_ARGUMENT (missing clip, skeleton or out, NaN time, joint
+ * count mismatch, unknown codec, a cache with cursors_count > 0 but no
+ * cursors); BUFFER_TOO_SMALL (out, floats or cache cursors too short);
+ * MISALIGNED (out not 16-byte aligned); OVERLAP (out or floats overlapping
+ * the clip, the skeleton, the cache or its cursors, or each other). */
+SINEW_API sw_result sw_sample_job_validate(const sw_sample_job* job);
+
+/* Validates, then samples. On failure nothing is written.
+ * Threads: reentrant; a cache must not be shared between threads. */
+SINEW_API sw_result sw_sample_job_run(const sw_sample_job* job);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

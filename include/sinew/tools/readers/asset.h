@@ -1,0 +1,86 @@
+/* sinew/tools/readers/asset.h: opening any supported file as a skeleton, clips and meshes.
+ *
+ * One call for the CLI and for users who do not care about the format. The
+ * format is chosen by content, then by name:
+ * - .sinew archives (magic "SINEWARC"): loaded (validated) in memory;
+ * - BVH text (starts with HIERARCHY): the native BVH reader;
+ * - glTF 2.0: .glb (magic "glTF"), or a file named .gltf starting with '{':
+ *   the native glTF reader (external buffers resolve beside the file); glTF
+ *   1.0 files, which it refuses (BAD_VERSION), go to assimp;
+ * - anything else: assimp (FBX, Collada, .x, ...), in a child process with a
+ *   time limit unless `assimp_in_process` is set, so that a crash or a hang
+ *   inside assimp becomes an error here.
+ * With `isolate`, every reader runs in a child process, which sends its
+ * result back as a .sinew archive validated here.
+ */
+#ifndef SINEW_TOOLS_ASSET_H
+#define SINEW_TOOLS_ASSET_H
+
+#include "sinew/core/archive.h"
+#include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/builders/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sw_asset_format {
+    SW_ASSET_FORMAT_NONE = 0,
+    SW_ASSET_FORMAT_SINEW,
+    SW_ASSET_FORMAT_BVH,
+    SW_ASSET_FORMAT_GLTF,  /* native glTF 2.0 reader */
+    SW_ASSET_FORMAT_ASSIMP /* whatever assimp reads */
+} sw_asset_format;
+
+typedef struct sw_asset_options {
+    float scale;    /* multiplies lengths; 0: file units for BVH and glTF, assimp's default
+                       (FBX to metres) for the others; ignored for .sinew archives */
+    bool end_sites; /* BVH: keep End Sites as joints */
+    const char* const* clips; /* optional: keep only these clips (in file order) */
+    uint32_t clips_count;
+    bool isolate;           /* run every reader in a child process */
+    bool assimp_in_process; /* assimp: run in this process (faster, unprotected) */
+    uint32_t timeout_ms;    /* child processes: time limit; 0: 30000 */
+} sw_asset_options;
+
+typedef struct sw_asset {
+    sw_asset_format format;
+    const sw_skeleton* skeleton; /* the first skeleton */
+    const sw_clip* const* clips; /* clips of that skeleton */
+    uint32_t clips_count;
+    const sw_mesh* const* meshes; /* meshes bound to that skeleton */
+    uint32_t meshes_count;
+    uint64_t file_size; /* bytes of the file */
+    char warning[256];  /* non-fatal remarks ("" when none) */
+    /* owned storage, released by sw_asset_free */
+    void* storage_;
+    size_t storage_size_;
+    sw_bvh_result bvh_;
+    sw_scene scene_;
+} sw_asset;
+
+/* Reads the file at `path` and opens it as above (options NULL: defaults).
+ * Memory: everything is owned by *out until sw_asset_free.
+ * Fails: IO (cannot read; err->check "open file" or "read file"); PARSE
+ * "known file format" when assimp refused the file too (its message in
+ * out->warning); LIMIT for a
+ * scale that is not finite and positive; INVALID_ARGUMENT (clips_count
+ * without clips); NOT_FOUND ("requested clip exists", err->index the
+ * option's entry); any result of sw_archive_load, sw_bvh_read, sw_gltf_read
+ * or the assimp importer, with their err; from a child process: LIMIT
+ * "timed out", BAD_DATA "crashed (signal N)", IO (sinew/tools/readers/isolate.h).
+ * On failure *out holds nothing to free, but out->format is kept when the
+ * format was recognised (so callers can name it) and out->warning may hold
+ * an explanation (assimp's own message). */
+SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
+                                  sw_error* err);
+SINEW_API void sw_asset_free(sw_asset* a);
+
+/* Index of a clip by exact name, or by a decimal index string; -1 if none. */
+SINEW_API int32_t sw_asset_find_clip(const sw_asset* a, const char* name_or_index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

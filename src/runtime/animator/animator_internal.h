@@ -1,0 +1,152 @@
+/* Records of the animator definition, bound and instance blocks, shared by
+ * animator.c (definition, binding) and animator_instance.c (update,
+ * evaluate). Not installed; names use the sw__ prefix. */
+#ifndef SINEW_RUNTIME_ANIMATOR_INTERNAL_H
+#define SINEW_RUNTIME_ANIMATOR_INTERNAL_H
+
+#include "runtime/core/internal.h"
+#include "sinew/animator/animator.h"
+
+#define SW__ANIMATOR_MAGIC 0x4D494E41u /* "ANIM" */
+#define SW__BOUND_MAGIC 0x444E4241u    /* "ABND" */
+#define SW__INSTANCE_MAGIC 0x53494E41u /* "ANIS" */
+#define SW__ANIM_MAX_MARKS 16u         /* sync marker events per clip */
+
+typedef struct sw__anim_param {
+    uint32_t name;
+    uint32_t type; /* never DEFAULT */
+    float value;
+} sw__anim_param;
+
+typedef struct sw__anim_bspace {
+    uint32_t name;
+    uint32_t param_x, param_y; /* param_y NONE: 1D */
+    uint32_t first_member, members_count;
+    uint32_t first_marker, markers_count;
+    uint32_t directional; /* 2D: polar gradient bands */
+} sw__anim_bspace;
+
+typedef struct sw__anim_member {
+    uint32_t clip;
+    float x, y;
+} sw__anim_member;
+
+typedef struct sw__anim_machine {
+    uint32_t name;
+    uint32_t first_state, states_count;
+    uint32_t first_transition, transitions_count;
+    uint32_t entry;       /* global state */
+    uint32_t owner_state; /* global state nesting it, NONE for a layer's machine */
+    uint32_t layer;
+    uint32_t depth;
+} sw__anim_machine;
+
+typedef struct sw__anim_state {
+    uint32_t name;
+    uint32_t machine;
+    uint32_t motion; /* sw_animator_motion */
+    uint32_t target; /* clip slot, blend space or machine */
+    uint32_t once;
+    float speed;
+    uint32_t speed_param; /* NONE: none */
+} sw__anim_state;
+
+typedef struct sw__anim_transition {
+    uint32_t from; /* global state, NONE: any */
+    uint32_t to;
+    uint32_t first_cond, conds_count;
+    uint32_t has_exit;
+    float exit_time;
+    float duration;
+    uint32_t mode; /* CROSSFADE or INERTIALIZE */
+    uint32_t interrupt;
+    uint32_t to_self;
+} sw__anim_transition;
+
+typedef struct sw__anim_cond {
+    uint32_t param;
+    uint32_t op;
+    float value;
+} sw__anim_cond;
+
+typedef struct sw__anim_layer {
+    uint32_t name;
+    uint32_t machine;
+    uint32_t mode; /* OVERRIDE or ADDITIVE */
+    float weight;
+    uint32_t weight_param;
+    uint32_t first_mask, mask_count;
+    uint32_t reference; /* FIRST_FRAME or REST_POSE */
+    uint32_t max_contrib;
+} sw__anim_layer;
+
+typedef struct sw__anim_mask {
+    uint32_t joint;
+    float weight;
+} sw__anim_mask;
+
+struct sw_animator {
+    uint32_t magic;
+    uint32_t size;
+    uint32_t params_count, params_offset;
+    uint32_t clips_count, clips_offset;
+    uint32_t bspaces_count, bspaces_offset;
+    uint32_t members_offset, markers_offset;
+    uint32_t machines_count, machines_offset, order_offset;
+    uint32_t states_count, states_offset;
+    uint32_t transitions_count, transitions_offset, conditions_offset;
+    uint32_t layers_count, layers_offset, masks_offset;
+    uint32_t strings_offset;
+    uint32_t root_name, has_root;
+    float event_threshold;
+    uint32_t has_inertialize;
+    uint32_t max_contrib; /* over layers */
+    uint32_t members_count, markers_count, conditions_count, masks_count;
+    uint32_t strings_size; /* bytes of the string pool */
+    uint32_t reserved[3];  /* zero */
+};
+
+#define SW__ANIM_ARRAY(type, fn, field)                                                            \
+    static inline const type* fn(const sw_animator* a) {                                           \
+        return (const type*)(const void*)((const char*)a + a->field);                              \
+    }
+SW__ANIM_ARRAY(sw__anim_param, sw__anim_params, params_offset)
+SW__ANIM_ARRAY(uint32_t, sw__anim_clip_names, clips_offset)
+SW__ANIM_ARRAY(sw__anim_bspace, sw__anim_bspaces, bspaces_offset)
+SW__ANIM_ARRAY(sw__anim_member, sw__anim_members, members_offset)
+SW__ANIM_ARRAY(uint32_t, sw__anim_markers, markers_offset)
+SW__ANIM_ARRAY(sw__anim_machine, sw__anim_machines, machines_offset)
+SW__ANIM_ARRAY(uint32_t, sw__anim_order, order_offset)
+SW__ANIM_ARRAY(sw__anim_state, sw__anim_states, states_offset)
+SW__ANIM_ARRAY(sw__anim_transition, sw__anim_transitions, transitions_offset)
+SW__ANIM_ARRAY(sw__anim_cond, sw__anim_conds, conditions_offset)
+SW__ANIM_ARRAY(sw__anim_layer, sw__anim_layers, layers_offset)
+SW__ANIM_ARRAY(sw__anim_mask, sw__anim_masks, masks_offset)
+#undef SW__ANIM_ARRAY
+
+static inline const char* sw__anim_str(const sw_animator* a, uint32_t off) {
+    return (const char*)a + off; /* absolute offset inside the block */
+}
+
+struct sw_animator_bound {
+    uint32_t magic;
+    uint32_t size;
+    const sw_animator* def;
+    const sw_skeleton* skeleton;
+    uint32_t clips_offset; /* const sw_clip*[clips_count] */
+    uint32_t masks_offset; /* float[masked layers][packets * 4] */
+    uint32_t marks_offset; /* double[...]: per synced member, (SW__ANIM_MAX_MARKS + 1) positions */
+    uint32_t packets;
+    uint32_t root_joint;  /* NONE: no root motion */
+    sw_xform root_parent; /* model transform of the root joint's parent at rest */
+    sw_xform root_parent_inv;
+    uint32_t mask_index[SW_ANIMATOR_MAX_LAYERS]; /* NONE: no mask */
+    uint32_t marks_index[SW_ANIMATOR_MAX_BLEND_SPACES];
+    uint32_t marks_count[SW_ANIMATOR_MAX_BLEND_SPACES]; /* markers per cycle, 0: no sync */
+};
+
+static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) {
+    return (const sw_clip* const*)(const void*)((const char*)b + b->clips_offset);
+}
+
+#endif

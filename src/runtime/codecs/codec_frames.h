@@ -1,0 +1,27 @@
+/* The frames codec's runtime decoder (format: shared/codec_frames_format.h):
+ * payload validation and the sampler, used by clip loading, the sampling job
+ * and the tests. Not installed. */
+#ifndef SINEW_RUNTIME_CODEC_FRAMES_H
+#define SINEW_RUNTIME_CODEC_FRAMES_H
+
+#include "runtime/core/internal.h"
+#include "shared/codec_frames_format.h"
+
+/* Validates the payload of a frames clip (called by sw_clip_load after the
+ * raw part of the block was checked). Fails with BAD_DATA naming the check. */
+sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err);
+
+/* Samples the joint motion of a validated frames clip at t (already clamped
+ * to [0, duration]) into out (packets_count packets), interpolating with
+ * ops->interp (NULL: sw__soa_best()). */
+void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
+                                  const sw__soa_ops* ops);
+void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out);
+
+/* Joint `joint` of what sw__codec_frames_sample_with writes at t (the
+ * packet's two frames through ops->interp, or its constant packet), bit for
+ * bit, reading one packet per frame (backs sw__clip_sample_joint). */
+sw_xform sw__codec_frames_sample_joint(const sw_clip* clip, uint32_t joint, float t,
+                                       const sw__soa_ops* ops);
+
+#endif

@@ -1,0 +1,767 @@
+/* The quantized codec: payload validation and the decoder behind the
+ * sampling job (layout: sinew/codecs/codec.h). */
+#include <string.h>
+
+#include "codec_quantized.h"
+#include "runtime/core/internal.h"
+
+/* An array of count * elem bytes at off inside a payload of size bytes,
+ * after its header; compared by subtraction. */
+static bool sw__codec_array_ok(uint32_t off, uint64_t count, uint64_t elem, uint32_t size) {
+    if (off < sizeof(sw_codec_header) || off > size || (off & 3u) != 0) return false;
+    return count * elem <= (uint64_t)(size - off);
+}
+
+#define SW__CODEC_FIELD(q, field) ((uint64_t)(q) + offsetof(sw_codec_header, field))
+
+sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
+    const uint32_t q = sw_clip_codec_offset(c);
+    const uint32_t n = c->joints_count;
+    if (q < c->joint_tracks_offset || q > c->size ||
+        (uint64_t)(c->size - q) < sizeof(sw_codec_header)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec header in bounds", q, -1);
+    }
+    const sw_codec_header* h = sw_clip_codec_header(c);
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t size = h->size;
+    if (size < sizeof(sw_codec_header) || (size & 15u) != 0 || size > c->size - q) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec size in bounds", SW__CODEC_FIELD(q, size),
+                        -1);
+    }
+    for (uint32_t i = 0; i < 5u; ++i) {
+        if (h->reserved[i] != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec reserved zero",
+                            SW__CODEC_FIELD(q, reserved), (int64_t)i);
+        }
+    }
+    if (h->samples_count < 2u || h->samples_count > SW_CLIP_MAX_KEYS) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec samples count in [2, max keys]",
+                        SW__CODEC_FIELD(q, samples_count), -1);
+    }
+    if (!(isfinite(h->rate) && h->rate > 0.0f)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec rate > 0", SW__CODEC_FIELD(q, rate), -1);
+    }
+    const uint32_t L = h->segment_samples;
+    if (L == 0 || L > SW_CODEC_MAX_SEGMENT_SAMPLES || (L & (L - 1u)) != 0) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment samples a power of two",
+                        SW__CODEC_FIELD(q, segment_samples), -1);
+    }
+    if (h->segments_count != (h->samples_count - 1u + L - 1u) / L) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segments count",
+                        SW__CODEC_FIELD(q, segments_count), -1);
+    }
+    if (h->animated_count > 3u * n || h->constants_count > 3u * n) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec track counts <= 3 * joints",
+                        SW__CODEC_FIELD(q, animated_count), -1);
+    }
+    if (!sw__codec_array_ok(h->slots_offset, 3u * (uint64_t)n, 4u, size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec slots in bounds",
+                        SW__CODEC_FIELD(q, slots_offset), -1);
+    }
+    if (!sw__codec_array_ok(h->tracks_offset, h->animated_count, sizeof(sw_codec_track), size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec tracks in bounds",
+                        SW__CODEC_FIELD(q, tracks_offset), -1);
+    }
+    if (!sw__codec_array_ok(h->constants_offset, h->constants_count, 16u, size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec constants in bounds",
+                        SW__CODEC_FIELD(q, constants_offset), -1);
+    }
+    if (!sw__codec_array_ok(h->segments_offset, (uint64_t)h->segments_count + 1u, 4u, size)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment offsets in bounds",
+                        SW__CODEC_FIELD(q, segments_offset), -1);
+    }
+
+    /* Slots: default, a constant, or the next animated track (slot order),
+     * whose record names this joint and kind. */
+    const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
+    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
+    const float* constants = (const float*)(const void*)(base + h->constants_offset);
+    uint32_t next = 0;
+    for (uint32_t s = 0; s < 3u * n; ++s) {
+        const uint32_t v = slots[s];
+        const uint64_t at = (uint64_t)q + h->slots_offset + 4u * (uint64_t)s;
+        if (v == SW_CODEC_SLOT_DEFAULT) continue;
+        if (v & SW_CODEC_SLOT_CONSTANT) {
+            const uint32_t k = v & ~SW_CODEC_SLOT_CONSTANT;
+            if (k >= h->constants_count) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec constant index in range", at,
+                                (int64_t)s);
+            }
+            const float* cv = constants + 4u * (size_t)k;
+            for (uint32_t i = 0; i < 4u; ++i) {
+                if (!isfinite(cv[i])) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec constants finite", at,
+                                    (int64_t)s);
+                }
+            }
+            if (s % 3u == 1u) {
+                double len = sqrt((double)cv[0] * cv[0] + (double)cv[1] * cv[1] +
+                                  (double)cv[2] * cv[2] + (double)cv[3] * cv[3]);
+                if (!(fabs(len - 1.0) <= 1e-3)) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec constant rotations unit", at,
+                                    (int64_t)s);
+                }
+            }
+            continue;
+        }
+        if (v != next || v >= h->animated_count) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec animated tracks in slot order", at,
+                            (int64_t)s);
+        }
+        const sw_codec_track* t = &tracks[v];
+        const uint64_t tat = (uint64_t)q + h->tracks_offset + sizeof(sw_codec_track) * (uint64_t)v;
+        if (t->joint != s / 3u || t->kind != s % 3u + 1u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec track matches its slot", tat,
+                            (int64_t)v);
+        }
+        if (t->reserved != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec reserved zero", tat, (int64_t)v);
+        }
+        for (uint32_t i = 0; i < 4u; ++i) {
+            if (!isfinite(t->min[i]) || !isfinite(t->extent[i]) || !(t->extent[i] >= 0.0f) ||
+                !isfinite(t->min[i] + t->extent[i])) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec track range finite", tat,
+                                (int64_t)v);
+            }
+        }
+        ++next;
+    }
+    if (next != h->animated_count) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec every animated track in a slot",
+                        SW__CODEC_FIELD(q, animated_count), (int64_t)next);
+    }
+
+    /* Segments: increasing offsets, 8 spare bytes after the last, each
+     * holding its headers and every key bit. */
+    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+    const uint32_t S = h->segments_count;
+    if (offs[S] > size || size - offs[S] < 8u) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec padding after segments",
+                        (uint64_t)q + h->segments_offset + 4u * (uint64_t)S, (int64_t)S);
+    }
+    for (uint32_t s = 0; s < S; ++s) {
+        const uint64_t at = (uint64_t)q + h->segments_offset + 4u * (uint64_t)s;
+        if (offs[s] < sizeof(sw_codec_header) || offs[s] > offs[s + 1u]) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment offsets increasing", at,
+                            (int64_t)s);
+        }
+        const uint32_t bytes = offs[s + 1u] - offs[s];
+        const uint8_t* d = base + offs[s];
+        if (bytes < 4u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count in bounds", at,
+                            (int64_t)s);
+        }
+        const uint32_t hbytes = sw__codec_le32(d);
+        if (hbytes > bytes - 4u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", at,
+                            (int64_t)s);
+        }
+        const uint32_t first = s * L;
+        const uint32_t rest = h->samples_count - 1u - first;
+        const uint32_t span = rest < L ? rest : L;
+        uint32_t used = 0;
+        uint64_t bits = 0;
+        for (uint32_t a = 0; a < h->animated_count; ++a) {
+            const uint64_t hat = (uint64_t)q + offs[s] + 4u + used;
+            if (used >= hbytes) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            const uint32_t fmt = d[4u + used];
+            const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+            if (hbytes - used < 2u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            const uint32_t b1 = d[4u + used + 1u];
+            uint32_t key_bits =
+                SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
+            if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment",
+                                hat, (int64_t)s);
+            }
+            used += 2u;
+            if (tracks[a].kind == SW_TRACK_KIND_ROTATION) {
+                if (used >= hbytes) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                    (int64_t)s);
+                }
+                if (d[4u + used] > 4u) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 4",
+                                    hat + 2u, (int64_t)s);
+                }
+                if (d[4u + used] == 4u) key_bits += 2u;
+                used += 1u;
+            }
+            if (fmt & SW__CODEC_FMT_RANGE) {
+                if (hbytes - used < 6u) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                    (int64_t)s);
+                }
+                for (uint32_t i = 0; i < 3u; ++i) {
+                    if (d[4u + used + i] > d[4u + used + 3u + i]) {
+                        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment range lo <= hi",
+                                        hat, (int64_t)s);
+                    }
+                }
+                used += 6u;
+            }
+            bits += (uint64_t)((span >> sl) + 1u) * key_bits;
+        }
+        if (used != hbytes) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count", at, (int64_t)s);
+        }
+        if ((bits + 7u) / 8u > (uint64_t)(bytes - 4u - hbytes)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment keys in bounds", at,
+                            (int64_t)s);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]) {
+    for (uint32_t i = 0; i < n; ++i) {
+        const float u = b->u[i];
+        float v[3];
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const float e = b->extent[c][i] * (1.0f / 255.0f);
+            const float lo = b->min[c][i] + (float)b->lo8[c][i] * e;
+            const float scale = (float)b->span8[c][i] * e * b->inv[c][i];
+            const float ka = lo + (float)b->qa[c][i] * scale;
+            const float kb = lo + (float)b->qb[c][i] * scale;
+            v[c] = ka + (kb - ka) * u;
+            out[c][i] = v[c];
+        }
+        const float ww = ((1.0f - v[0] * v[0]) - v[1] * v[1]) - v[2] * v[2];
+        out[3][i] = b->rotation[i] && ww > 0.0f ? sqrtf(ww) : 0.0f;
+    }
+}
+
+#if SINEW_HAS_SSE2
+#include <emmintrin.h>
+
+/* Four tracks per step; the same IEEE operations in the same order as the
+ * scalar path (max(ww, 0) then sqrt gives +0 where it gives 0). */
+void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]) {
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128 k255 = _mm_set1_ps(1.0f / 255.0f);
+    uint32_t i = 0;
+    for (; i + 4u <= n; i += 4u) {
+        const __m128 u = _mm_loadu_ps(&b->u[i]);
+        __m128 v[3];
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const __m128 e = _mm_mul_ps(_mm_loadu_ps(&b->extent[c][i]), k255);
+            const __m128 lo8 =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->lo8[c][i]));
+            const __m128 span8 =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->span8[c][i]));
+            const __m128 lo = _mm_add_ps(_mm_loadu_ps(&b->min[c][i]), _mm_mul_ps(lo8, e));
+            const __m128 scale = _mm_mul_ps(_mm_mul_ps(span8, e), _mm_loadu_ps(&b->inv[c][i]));
+            const __m128 qa =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->qa[c][i]));
+            const __m128 qb =
+                _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i*)(const void*)&b->qb[c][i]));
+            const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qa, scale));
+            const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qb, scale));
+            v[c] = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), u));
+            _mm_storeu_ps(&out[c][i], v[c]);
+        }
+        __m128 ww = _mm_sub_ps(one, _mm_mul_ps(v[0], v[0]));
+        ww = _mm_sub_ps(ww, _mm_mul_ps(v[1], v[1]));
+        ww = _mm_sub_ps(ww, _mm_mul_ps(v[2], v[2]));
+        const __m128i rot = _mm_loadu_si128((const __m128i*)(const void*)&b->rotation[i]);
+        const __m128 mask = _mm_castsi128_ps(_mm_cmpgt_epi32(rot, _mm_setzero_si128()));
+        const __m128 w = _mm_sqrt_ps(_mm_max_ps(ww, zero));
+        _mm_storeu_ps(&out[3][i], _mm_and_ps(w, mask));
+    }
+    if (i < n) {
+        /* the tail through the scalar path on a shifted copy */
+        float tail[4][SW__CODEC_BATCH];
+        sw__codec_batch rest;
+        const uint32_t m = n - i;
+        for (uint32_t k = 0; k < m; ++k) {
+            for (uint32_t c = 0; c < 3u; ++c) {
+                rest.min[c][k] = b->min[c][i + k];
+                rest.extent[c][k] = b->extent[c][i + k];
+                rest.lo8[c][k] = b->lo8[c][i + k];
+                rest.span8[c][k] = b->span8[c][i + k];
+                rest.inv[c][k] = b->inv[c][i + k];
+                rest.qa[c][k] = b->qa[c][i + k];
+                rest.qb[c][k] = b->qb[c][i + k];
+            }
+            rest.u[k] = b->u[i + k];
+            rest.rotation[k] = b->rotation[i + k];
+        }
+        sw__codec_finish_scalar(&rest, m, tail);
+        for (uint32_t k = 0; k < m; ++k) {
+            for (uint32_t c = 0; c < 4u; ++c)
+                out[c][i + k] = tail[c][k];
+        }
+    }
+}
+#endif
+
+void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]) {
+#if SINEW_HAS_SSE2
+    sw__codec_finish_sse2(b, n, out);
+#else
+    sw__codec_finish_scalar(b, n, out);
+#endif
+}
+
+/* Masks (2^b - 1) of the bit codes. */
+static const uint32_t sw__codec_code_mask[16] = {
+    0x1u,   0x3u,   0x7u,   0xFu,   0x1Fu,   0x3Fu,   0x7Fu,    0xFFu,
+    0x1FFu, 0x3FFu, 0x7FFu, 0xFFFu, 0x1FFFu, 0x3FFFu, 0x1FFFFu, 0x3FFFFFu};
+
+/* Pose fields (sw_xform4 float arrays: tx ty tz 0-2, rx ry rz rw 3-6,
+ * sx sy sz 7-9) of a batch's four results: translation, scale, then
+ * rotations leaving out x, y, z, w. */
+static const uint8_t sw__codec_dst_fields[6][4] = {{0, 1, 2, 0}, {7, 8, 9, 7}, {4, 5, 6, 3},
+                                                   {3, 5, 6, 4}, {3, 4, 6, 5}, {3, 4, 5, 6}};
+
+/* Finishes a batch of n tracks (padded with zero tracks to a multiple of 4
+ * so that the SSE2 path needs no tail) and stores the results. */
+static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__CODEC_BATCH],
+                            float* of, bool simd) {
+    const uint32_t n4 = (n + 3u) & ~3u;
+    for (uint32_t i = n; i < n4; ++i) {
+        for (uint32_t c = 0; c < 3u; ++c) {
+            b->min[c][i] = 0.0f;
+            b->extent[c][i] = 0.0f;
+            b->lo8[c][i] = 0;
+            b->span8[c][i] = 0;
+            b->inv[c][i] = 0.0f;
+            b->qa[c][i] = 0;
+            b->qb[c][i] = 0;
+        }
+        b->u[i] = 0.0f;
+        b->rotation[i] = 0;
+    }
+    float res[4][SW__CODEC_BATCH];
+    if (simd)
+        sw__codec_finish_best(b, n4, res);
+    else
+        sw__codec_finish_scalar(b, n4, res);
+    for (uint32_t i = 0; i < n; ++i) {
+        of[dst[3][i]] = res[3][i];
+        of[dst[0][i]] = res[0][i];
+        of[dst[1][i]] = res[1][i];
+        of[dst[2][i]] = res[2][i];
+    }
+}
+
+#if SINEW_HAS_SSE2
+/* One track of the SSE2 decoder, its three components in lanes 0-2: the
+ * same IEEE operations in the same order as sw__codec_finish_scalar (so the
+ * scalar batch path gives the same bits), the three results stored at
+ * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r:
+ * the track's range bytes when has is 1 (8 bytes readable). */
+static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                          const uint8_t* r, uint32_t has, const uint32_t b[3],
+                                          const uint32_t qa[3], const uint32_t qb[3], float u,
+                                          const uint32_t to[4], float* of) {
+    static const float pk_min[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+    static const float pk_ext[4] = {2.0f, 2.0f, 2.0f, 2.0f};
+    __m128 mn = _mm_loadu_ps(per_key ? pk_min : tr->min);
+    __m128 ex = _mm_loadu_ps(per_key ? pk_ext : tr->extent);
+    /* kept components: lane c holds component c below the left-out one,
+     * c + 1 from it on */
+    SINEW_ALIGN16 static const uint32_t below_of[4][4] = {
+        {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}};
+    if (drow != 3u) {
+        const __m128 below = _mm_load_ps((const float*)(const void*)below_of[drow]);
+        mn = _mm_or_ps(_mm_and_ps(below, mn),
+                       _mm_andnot_ps(below, _mm_shuffle_ps(mn, mn, _MM_SHUFFLE(3, 3, 2, 1))));
+        ex = _mm_or_ps(_mm_and_ps(below, ex),
+                       _mm_andnot_ps(below, _mm_shuffle_ps(ex, ex, _MM_SHUFFLE(3, 3, 2, 1))));
+    }
+    /* range bytes lo[3] hi[3], or 0 and 255 */
+    const __m128i hm = _mm_set1_epi32(-(int32_t)has);
+    const __m128i dflt = _mm_set_epi32(0, 0, 0x0000FFFF, (int32_t)0xFF000000u);
+    const __m128i rb =
+        _mm_or_si128(_mm_and_si128(_mm_loadl_epi64((const __m128i*)(const void*)r), hm),
+                     _mm_andnot_si128(hm, dflt));
+    const __m128i z = _mm_setzero_si128();
+    const __m128i w16 = _mm_unpacklo_epi8(rb, z);
+    const __m128i lo8 = _mm_unpacklo_epi16(w16, z);
+    const __m128i hi8 = _mm_unpacklo_epi16(_mm_srli_si128(w16, 6), z);
+    const __m128 inv = _mm_set_ps(0.0f, sw__codec_inv_levels[b[2]], sw__codec_inv_levels[b[1]],
+                                  sw__codec_inv_levels[b[0]]);
+    const __m128 e = _mm_mul_ps(ex, _mm_set1_ps(1.0f / 255.0f));
+    const __m128 lo = _mm_add_ps(mn, _mm_mul_ps(_mm_cvtepi32_ps(lo8), e));
+    const __m128 scale = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(hi8, lo8)), e), inv);
+    const __m128 qva =
+        _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qa[2], (int32_t)qa[1], (int32_t)qa[0]));
+    const __m128 qvb =
+        _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0]));
+    const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
+    const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+    const __m128 v = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), _mm_set1_ps(u)));
+    _mm_store_ss(&of[to[0]], v);
+    _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
+    /* ww = ((1 - x^2) - y^2) - z^2 in lane 0 (rotations) */
+    const __m128 sq = _mm_mul_ps(v, v);
+    __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
+    ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
+}
+
+/* w = sqrt(max(ww, 0)) (the scalar path's ww > 0 ? sqrt(ww) : 0, bit for
+ * bit) for the n <= 4 pending rotations: lane i holds the one stored at
+ * to[n - 1 - i]. */
+static inline void sw__codec_rebuild4(__m128 wacc, const uint32_t to[4], uint32_t n, float* of) {
+    SINEW_ALIGN16 float w[4];
+    _mm_store_ps(w, _mm_sqrt_ps(_mm_max_ps(wacc, _mm_setzero_ps())));
+    for (uint32_t i = 0; i < n; ++i)
+        of[to[n - 1u - i]] = w[i];
+}
+#endif
+
+/* The arrays of a loaded quantized clip's payload. */
+typedef struct sw__codec_view {
+    const sw_codec_header* h;
+    const uint32_t* slots;
+    const sw_codec_track* tracks;
+    const float* constants;
+} sw__codec_view;
+
+static inline sw__codec_view sw__codec_view_of(const sw_clip* clip) {
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint8_t* base = (const uint8_t*)h;
+    sw__codec_view v = {h, (const uint32_t*)(const void*)(base + h->slots_offset),
+                        (const sw_codec_track*)(const void*)(base + h->tracks_offset),
+                        (const float*)(const void*)(base + h->constants_offset)};
+    return v;
+}
+
+/* The track headers of segment `seg` (returned) and its key bits (*bits). */
+static inline const uint8_t* sw__codec_segment(const sw_codec_header* h, uint32_t seg,
+                                               const uint8_t** bits) {
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+    const uint8_t* d = base + offs[seg];
+    *bits = d + 4 + sw__codec_le32(d);
+    return d + 4;
+}
+
+void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, bool simd) {
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const sw_codec_header* h = pl.h;
+    const uint32_t* slots = pl.slots;
+    const sw_codec_track* tracks = pl.tracks;
+    const float* constants = pl.constants;
+    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
+    const uint32_t joints = skel->joints_count;
+
+    /* Rest (or identity), then constants. */
+    if (additive) {
+        for (uint32_t p = 0; p < skel->packets_count; ++p)
+            sw_xform4_identity(&out[p]);
+    } else {
+        memcpy(out, sw_skeleton_rest_pose(skel), sizeof(sw_xform4) * skel->packets_count);
+    }
+    for (uint32_t j = joints; j < 4u * skel->packets_count; ++j) {
+        sw_xform4* o = &out[j >> 2];
+        const uint32_t l = j & 3u;
+        o->tx[l] = o->ty[l] = o->tz[l] = 0.0f;
+        o->rx[l] = o->ry[l] = o->rz[l] = 0.0f;
+        o->rw[l] = 1.0f;
+        o->sx[l] = o->sy[l] = o->sz[l] = 1.0f;
+    }
+    if (h->constants_count > 0) {
+        for (uint32_t s = 0; s < 3u * joints; ++s) {
+            const uint32_t v = slots[s];
+            if (v == SW_CODEC_SLOT_DEFAULT || !(v & SW_CODEC_SLOT_CONSTANT)) continue;
+            const float* cv = constants + 4u * (size_t)(v & ~SW_CODEC_SLOT_CONSTANT);
+            sw_xform4* o = &out[s / 12u];
+            const uint32_t l = (s / 3u) & 3u;
+            switch (s % 3u) {
+            case 0:
+                o->tx[l] = cv[0];
+                o->ty[l] = cv[1];
+                o->tz[l] = cv[2];
+                break;
+            case 1:
+                o->rx[l] = cv[0];
+                o->ry[l] = cv[1];
+                o->rz[l] = cv[2];
+                o->rw[l] = cv[3];
+                break;
+            default:
+                o->sx[l] = cv[0];
+                o->sy[l] = cv[1];
+                o->sz[l] = cv[2];
+                break;
+            }
+        }
+    }
+    if (h->animated_count == 0) return;
+
+    /* Animated tracks: two keys each from the one segment holding t,
+     * gathered in batches; the interpolation of a batch runs 4 tracks at a
+     * time where SSE2 is compiled in. The header of each track is parsed
+     * straight into the batch (no per-track parameter record), and the
+     * results are scattered by float index into the SoA pose. */
+    const sw__codec_pos pos = sw__codec_pos_of(h, t);
+    const uint8_t* bits;
+    const uint8_t* hd = sw__codec_segment(h, pos.segment, &bits);
+    float* of = (float*)(void*)out;
+    uint64_t at = 0;
+    sw__codec_batch batch;
+    uint32_t dst[4][SW__CODEC_BATCH];
+    uint32_t n = 0;
+#if SINEW_HAS_SSE2
+    __m128 wacc = _mm_setzero_ps();
+    uint32_t wto[4], wn = 0;
+#endif
+    /* key index, fraction and key count per key stride (one time, one
+     * segment: the same for every track of a stride) */
+    uint32_t key_j[8], key_n[8];
+    float key_u[8];
+    for (uint32_t sl = 0; sl < 8u && (1u << sl) <= pos.span; ++sl) {
+        key_j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &key_u[sl]);
+        key_n[sl] = (pos.span >> sl) + 1u;
+    }
+    for (uint32_t a = 0; a < h->animated_count; ++a) {
+        const sw_codec_track* tr = &tracks[a];
+#if SINEW_HAS_SSE2
+        if (simd) {
+            /* the common track: one left-out component (or none), both
+             * keys in one 64-bit load; the others take the general path */
+            const uint32_t fmt = hd[0], b12 = hd[1];
+            const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+            const uint32_t b0 = sw__codec_bits[fmt & 15u];
+            const uint32_t b1 = sw__codec_bits[b12 & 15u];
+            const uint32_t b2 = sw__codec_bits[b12 >> 4];
+            const uint32_t kb = b0 + b1 + b2;
+            const uint32_t drow = rot ? hd[2] : 3u;
+            if (drow < 4u && kb <= 28u) {
+                const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+                const uint32_t has = fmt >> 7;
+                const uint8_t* r = hd + 2u + rot;
+                hd = r + 6u * has;
+                const uint64_t key_at = at + (uint64_t)key_j[sl] * kb;
+                at += (uint64_t)key_n[sl] * kb;
+                const uint64_t va =
+                    sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+                const uint64_t vb = va >> kb;
+                const uint32_t s1 = b0, s2 = b0 + b1;
+                const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
+                const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
+                const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
+                const uint32_t qa[3] = {(uint32_t)va & m0, (uint32_t)(va >> s1) & m1,
+                                        (uint32_t)(va >> s2) & m2};
+                const uint32_t qb[3] = {(uint32_t)vb & m0, (uint32_t)(vb >> s1) & m1,
+                                        (uint32_t)(vb >> s2) & m2};
+                const uint32_t bb[3] = {b0, b1, b2};
+                const uint32_t lane = ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
+                const uint8_t* fields =
+                    sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
+                const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
+                                        lane + 4u * fields[2], lane + 4u * fields[3]};
+                const __m128 ww =
+                    sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, key_u[sl], to, of);
+                if (rot) {
+                    wacc = _mm_move_ss(_mm_shuffle_ps(wacc, wacc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
+                    wto[wn] = to[3];
+                    if (++wn == 4u) {
+                        sw__codec_rebuild4(wacc, wto, wn, of);
+                        wn = 0;
+                    }
+                }
+                continue;
+            }
+        }
+#endif
+        const uint8_t* this_header = hd;
+        const uint32_t fmt = hd[0], b12 = hd[1], rb = hd[2];
+        const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+        const uint32_t b0 = sw__codec_bits[fmt & 15u];
+        const uint32_t b1 = sw__codec_bits[b12 & 15u];
+        const uint32_t b2 = sw__codec_bits[b12 >> 4];
+        const uint32_t per_key = rot & (rb == 4u ? 1u : 0u);
+        /* the kept components' row: the left-out one, 3 (x y z) otherwise */
+        const uint32_t drow = rot && rb < 4u ? rb : 3u;
+        const uint32_t first = per_key << 1;
+        const uint32_t kb = b0 + b1 + b2 + first;
+        const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+        const uint32_t has = fmt >> 7;
+        /* the range bytes, or lo 0 and hi 255 (8 bytes read: headers are
+         * followed by key bits and at least 8 spare bytes) */
+        const uint8_t* r = hd + 2u + rot;
+        const uint64_t rmask = 0u - (uint64_t)has;
+        const uint64_t rv = (sw__codec_load64(r) & rmask) | (~rmask & 0x0000FFFFFF000000ull);
+        hd = r + 6u * has;
+
+        const float u = key_u[sl];
+        const uint64_t key_at = at + (uint64_t)key_j[sl] * kb;
+        at += (uint64_t)key_n[sl] * kb;
+        const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
+        const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
+        const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
+        const uint32_t s1 = first + b0, s2 = s1 + b1;
+        uint32_t qa[3], qb[3], da = drow, db = drow;
+        if (kb <= 57u) {
+            /* each key from one load; both from one when they fit */
+            const uint64_t kb_at = key_at + kb;
+            const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+            const uint64_t vb =
+                kb <= 28u ? va >> kb
+                          : sw__codec_load64(bits + (kb_at >> 3)) >> (uint32_t)(kb_at & 7u);
+            qa[0] = (uint32_t)(va >> first) & m0;
+            qa[1] = (uint32_t)(va >> s1) & m1;
+            qa[2] = (uint32_t)(va >> s2) & m2;
+            qb[0] = (uint32_t)(vb >> first) & m0;
+            qb[1] = (uint32_t)(vb >> s1) & m1;
+            qb[2] = (uint32_t)(vb >> s2) & m2;
+            if (per_key) {
+                da = (uint32_t)(va & 3u);
+                db = (uint32_t)(vb & 3u);
+            }
+        } else {
+            /* wider keys (up to 68 bits): component by component */
+            const uint64_t kb_at = key_at + kb;
+            qa[0] = sw__codec_read(bits, key_at + first, b0);
+            qa[1] = sw__codec_read(bits, key_at + s1, b1);
+            qa[2] = sw__codec_read(bits, key_at + s2, b2);
+            qb[0] = sw__codec_read(bits, kb_at + first, b0);
+            qb[1] = sw__codec_read(bits, kb_at + s1, b1);
+            qb[2] = sw__codec_read(bits, kb_at + s2, b2);
+            if (per_key) {
+                da = sw__codec_read(bits, key_at, 2u);
+                db = sw__codec_read(bits, kb_at, 2u);
+            }
+        }
+        const uint32_t lane = ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
+        if (rot && da != db) {
+            /* per-key components that differ: normalized lerp, here */
+            sw__codec_seg_track ts;
+            float ka[3], kbv[3], v[4];
+            sw__codec_parse(tr, this_header, &ts);
+            for (uint32_t c = 0; c < 3u; ++c) {
+                ka[c] = ts.lo[c] + (float)(int32_t)qa[c] * ts.scale[c];
+                kbv[c] = ts.lo[c] + (float)(int32_t)qb[c] * ts.scale[c];
+            }
+            sw__codec_interp(ka, kbv, u, true, da, db, v);
+            for (uint32_t c = 0; c < 4u; ++c)
+                of[lane + 4u * (3u + c)] = v[c];
+            continue;
+        }
+        /* float index of each result in the pose (a translation's or
+         * scale's fourth, 0, goes to its x, written before it) */
+        const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + da : (uint32_t)tr->kind >> 1];
+#if SINEW_HAS_SSE2
+        if (simd) {
+            const uint32_t bb[3] = {b0, b1, b2};
+            const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
+                                    lane + 4u * fields[2], lane + 4u * fields[3]};
+            const __m128 ww =
+                sw__codec_track_sse2(tr, per_key, drow, r, has, bb, qa, qb, u, to, of);
+            if (rot) {
+                /* the square roots 4 at a time, off the track's chain */
+                wacc = _mm_move_ss(_mm_shuffle_ps(wacc, wacc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
+                wto[wn] = to[3];
+                if (++wn == 4u) {
+                    sw__codec_rebuild4(wacc, wto, wn, of);
+                    wn = 0;
+                }
+            }
+            continue;
+        }
+#endif
+        for (uint32_t c = 0; c < 3u; ++c) {
+            batch.qa[c][n] = (int32_t)qa[c];
+            batch.qb[c][n] = (int32_t)qb[c];
+        }
+        const uint8_t* kept = sw__codec_kept[drow];
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const int32_t lo8 = (int32_t)((rv >> (8u * c)) & 255u);
+            const int32_t hi8 = (int32_t)((rv >> (24u + 8u * c)) & 255u);
+            batch.min[c][n] = per_key ? -1.0f : tr->min[kept[c]];
+            batch.extent[c][n] = per_key ? 2.0f : tr->extent[kept[c]];
+            batch.lo8[c][n] = lo8;
+            batch.span8[c][n] = hi8 - lo8;
+        }
+        batch.inv[0][n] = sw__codec_inv_levels[b0];
+        batch.inv[1][n] = sw__codec_inv_levels[b1];
+        batch.inv[2][n] = sw__codec_inv_levels[b2];
+        batch.u[n] = u;
+        batch.rotation[n] = (int32_t)rot;
+        dst[0][n] = lane + 4u * fields[0];
+        dst[1][n] = lane + 4u * fields[1];
+        dst[2][n] = lane + 4u * fields[2];
+        dst[3][n] = lane + 4u * fields[3];
+        if (++n == SW__CODEC_BATCH) {
+            sw__codec_flush(&batch, n, dst, of, simd);
+            n = 0;
+        }
+    }
+    if (n > 0) sw__codec_flush(&batch, n, dst, of, simd);
+#if SINEW_HAS_SSE2
+    if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+#endif
+}
+
+void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                sw_xform4* out) {
+    sw__codec_quantized_sample_with(clip, skel, t, out, true);
+}
+
+sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,
+                                          uint32_t joint, float t) {
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
+    sw_xform x = sw_pose_get(sw_skeleton_rest_pose(skel), joint);
+    if (additive) x = sw_xform_identity();
+    /* translation, rotation, scale: 4 floats each (the fourth of t and s unused) */
+    float v[3][4] = {
+        {x.t.x, x.t.y, x.t.z, 0.0f}, {x.r.x, x.r.y, x.r.z, x.r.w}, {x.s.x, x.s.y, x.s.z, 0.0f}};
+    uint32_t want[3], last = 0;
+    bool animated = false;
+    for (uint32_t k = 0; k < 3u; ++k) {
+        const uint32_t s = pl.slots[3u * joint + k];
+        want[k] = SW_CODEC_SLOT_DEFAULT;
+        if (s == SW_CODEC_SLOT_DEFAULT) continue;
+        if (s & SW_CODEC_SLOT_CONSTANT) {
+            memcpy(v[k], pl.constants + 4u * (size_t)(s & ~SW_CODEC_SLOT_CONSTANT),
+                   sizeof(float) * (k == 1u ? 4u : 3u));
+            continue;
+        }
+        want[k] = s;
+        last = s > last ? s : last;
+        animated = true;
+    }
+    if (animated) {
+        /* Track data in a segment is variable-length and in track order: the
+         * headers of the tracks before this joint's are parsed (no key is
+         * decoded) to find where its keys start; its own keys are decoded
+         * with the scalar decoder's operations (the SSE2 path gives the same
+         * bits). */
+        const sw__codec_pos pos = sw__codec_pos_of(pl.h, t);
+        const uint8_t* bits;
+        const uint8_t* hd = sw__codec_segment(pl.h, pos.segment, &bits);
+        uint64_t at = 0;
+        for (uint32_t a = 0; a <= last; ++a) {
+            sw__codec_seg_track ts;
+            const uint8_t* next = sw__codec_parse_header(&pl.tracks[a], hd, &ts);
+            for (uint32_t k = 0; k < 3u; ++k) {
+                if (want[k] != a) continue;
+                sw__codec_parse(&pl.tracks[a], hd, &ts);
+                float u, ka[3], kb[3];
+                uint32_t da, db;
+                const uint32_t j = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
+                sw__codec_keys2(bits, at, j, &ts, ka, kb, &da, &db);
+                sw__codec_interp(ka, kb, u, k == 1u, da, db, v[k]);
+            }
+            at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
+            hd = next;
+        }
+    }
+    x.t = sw_vec3_make(v[0][0], v[0][1], v[0][2]);
+    x.r = sw_quat_make(v[1][0], v[1][1], v[1][2], v[1][3]);
+    x.s = sw_vec3_make(v[2][0], v[2][1], v[2][2]);
+    return x;
+}

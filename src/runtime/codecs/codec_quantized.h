@@ -1,0 +1,54 @@
+/* The quantized codec's runtime decoder (format: shared/codec_quantized_format.h):
+ * payload check and sampling, used by clip loading, the sampling job and
+ * the tests. Not installed. */
+#ifndef SINEW_RUNTIME_CODEC_QUANTIZED_H
+#define SINEW_RUNTIME_CODEC_QUANTIZED_H
+
+#include "runtime/core/internal.h"
+#include "shared/codec_quantized_format.h"
+
+/* Full check of a quantized clip's payload (the rest of the block checked
+ * by clip.c). */
+sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
+
+/* Writes the joints of clip (validated, quantized) at time t into out
+ * (skeleton->packets_count packets; lanes past the joints get identity). */
+void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                sw_xform4* out);
+
+/* Joint `joint` of what sw__codec_quantized_sample writes at t, bit for bit,
+ * decoding only that joint's tracks (backs sw__clip_sample_joint). */
+sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,
+                                          uint32_t joint, float t);
+
+/* The decoder's arithmetic over a batch of tracks: per track and component
+ * the range (min, extent, lo8, hi8 - lo8, 1 / (2^b - 1)) and the two keys'
+ * quantized values, the fraction u, and whether it is a rotation (then the
+ * fourth component is rebuilt). out[c][i]: the three interpolated
+ * components and the rebuilt one (0 for translations and scales); the same
+ * operations in the same order as sw__codec_parse, sw__codec_key and
+ * sw__codec_interp. */
+#define SW__CODEC_BATCH 32u
+typedef struct sw__codec_batch {
+    float min[3][SW__CODEC_BATCH];
+    float extent[3][SW__CODEC_BATCH];
+    int32_t lo8[3][SW__CODEC_BATCH];
+    int32_t span8[3][SW__CODEC_BATCH]; /* hi8 - lo8 */
+    float inv[3][SW__CODEC_BATCH];
+    int32_t qa[3][SW__CODEC_BATCH];
+    int32_t qb[3][SW__CODEC_BATCH];
+    float u[SW__CODEC_BATCH];
+    int32_t rotation[SW__CODEC_BATCH]; /* 1 or 0 */
+} sw__codec_batch;
+
+/* Scalar reference and SSE2 path (bit for bit the same; tests compare). */
+void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+#if SINEW_HAS_SSE2
+void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+#endif
+void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+/* The decoder with the scalar (simd false) or best path. */
+void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, bool simd);
+
+#endif

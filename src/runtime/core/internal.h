@@ -1,0 +1,123 @@
+/* Internal declarations shared by the runtime's .c files and its tests.
+ * Not installed; names use the sw__ prefix. */
+#ifndef SINEW_RUNTIME_INTERNAL_H
+#define SINEW_RUNTIME_INTERNAL_H
+
+#include "shared/fail.h"
+#include "sinew/sinew.h"
+
+/* SSE2 intrinsics usable without extra flags (codec_quantized.c). */
+#if !defined(SINEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#define SINEW_HAS_SSE2 1
+#else
+#define SINEW_HAS_SSE2 0
+#endif
+
+/* Whole-array kernels over SoA packets. Every path (the scalar reference in
+ * soa_scalar.c; soa_simd.c compiled once per instruction set: sse2, sse41,
+ * avx2 on x86, neon, wasm128) implements the same contracts; tests run every
+ * path and require agreement with scalar within the tolerance stated in
+ * tests/unit/test_soa.c. Kernels do not validate: the jobs do. Pointers to
+ * sw_xform4 are 16-byte aligned; sw_mat4 pointers need only 4-byte alignment.
+ * No output may alias an input unless the contract says so. */
+typedef struct sw__blend_input {
+    const sw_xform4* pose;      /* n packets */
+    const float* joint_weights; /* NULL or n * 4 floats, clamped to [0, 1], NaN as 0 */
+    float weight;               /* > 0, finite */
+} sw__blend_input;
+
+typedef struct sw__soa_ops {
+    const char* name; /* "scalar", "sse2", "sse41", "avx2", "neon", "wasm128" */
+    /* Normal blend of n packets, per lane: with w_i = weight_i * joint weight,
+     * W = sum w_i, acc = sum w_i * pose_i (each rotation first brought to the
+     * hemisphere of the rotation accumulated so far: negated where
+     * dot(acc.r, pose_i.r) < 0), fill = max(0, threshold - W) and
+     * D = max(W, threshold): t, s = (acc + fill * rest) / D and
+     * r = normalize(acc.r + fill * rest.r, rest.r on acc.r's hemisphere; identity
+     * when the length is 0 or not finite). count <= SW_BLEND_MAX_LAYERS (0: rest
+     * pose), threshold > 0. */
+    void (*blend)(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
+                  float threshold, sw_xform4* out, uint32_t n);
+    /* out = base with delta applied at per-lane weight w = weight * joint weight
+     * (joint_weights NULL: 1; with clamp_joint_weights they are clamped to
+     * [0, 1], NaN as 0): t += w * dt; r = normalize(r * (w * dr' + (1 - w) *
+     * identity)) with dr' = dr on the hemisphere dr.w >= 0; s *= 1 + w * (ds - 1).
+     * out may equal base (in place). */
+    void (*additive_apply)(const sw_xform4* base, const sw_xform4* delta, float weight,
+                           const float* joint_weights, bool clamp_joint_weights, sw_xform4* out,
+                           uint32_t n);
+    /* out = delta of pose against ref: t = pose.t - ref.t, r = conj(ref.r) * pose.r,
+     * s = pose.s / ref.s (1 where ref.s == 0). */
+    void (*additive_make)(const sw_xform4* pose, const sw_xform4* ref, sw_xform4* out,
+                          uint32_t n);
+    /* out = a + u * (b - a) for translation and scale; rotation
+     * normalize(a.r + u * (b.r' - a.r)) with b.r' = b.r on a.r's hemisphere
+     * (identity when the length is 0 or not finite). out may equal a or b. */
+    void (*interp)(const sw_xform4* a, const sw_xform4* b, float u, sw_xform4* out, uint32_t n);
+    /* Model matrices of a parent-first skeleton: for each joint j in
+     * [first, joints_count) that is in `subset` (a bitset, bit j of word j / 32;
+     * NULL: all), out[j] = M * L with L = t + r * (s * p) of local (column-major)
+     * and M = out[parents[j]] (computed earlier or already valid),
+     * *root when parents[j] < 0 and root is set, identity otherwise. */
+    void (*local_to_model)(const sw_xform4* local, const int16_t* parents, uint32_t joints_count,
+                           uint32_t first, const uint32_t* subset, const sw_mat4* root,
+                           sw_mat4* out);
+    /* out[i] = model[joints ? joints[i] : i] * inverse_bind[i] for i < n (full 4x4). */
+    void (*skinning)(const sw_mat4* model, const uint16_t* joints, const sw_mat4* inverse_bind,
+                     sw_mat4* out, uint32_t n);
+} sw__soa_ops;
+
+/* The scalar reference path (always compiled). */
+extern const sw__soa_ops sw__soa_scalar;
+/* Every path compiled in and supported by this CPU, scalar first, fastest
+ * last; *count gets their number (>= 1). Static storage, never NULL. */
+const sw__soa_ops* const* sw__soa_paths(uint32_t* count);
+/* The fastest path supported by this CPU (last of sw__soa_paths). */
+const sw__soa_ops* sw__soa_best(void);
+
+/* Job runners with an explicit kernel path, for tests and benchmarks. The
+ * public _run functions call these with sw__soa_best(). */
+sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops);
+sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
+                                          const sw__soa_ops* ops);
+sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job,
+                                         const sw__soa_ops* ops);
+sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job,
+                                          const sw__soa_ops* ops);
+sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
+
+/* Local transform of one joint of a loaded clip at `time` (clamped to
+ * [0, duration], NaN as 0), bit for bit what the sampling job writes for that
+ * joint, without sampling the others: raw clips evaluate the joint's tracks
+ * (cursor-free key search), quantized clips decode only the joint's tracks
+ * (walking the headers of the tracks before them in the segment), frames
+ * clips interpolate the joint's packet with ops->interp (NULL:
+ * sw__soa_best(), the job's path). Untracked channels: the skeleton's rest
+ * value (identity for additive clips; the build skeleton's, baked in, for
+ * frames clips). The clip must be loaded (validated) with joint < its joint
+ * count and skel's; float tracks are not sampled. No allocation; the root
+ * motion of the animator uses it. */
+sw_xform sw__clip_sample_joint_with(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
+                                    float time, const sw__soa_ops* ops);
+sw_xform sw__clip_sample_joint(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
+                               float time);
+
+/* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
+ * the procedural noise of hit effects and spine wander. */
+static inline uint32_t sw__hash32(uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* Finds the first i such that name(ctx, i) equals an earlier name; -1 when
+ * all `count` names are distinct. count <= 1024 (a stack hash table of twice
+ * that many slots). Defined in skeleton.c, used for joint and float track
+ * names. */
+int64_t sw__first_duplicate_name(const char* (*name)(const void* ctx, uint32_t i), const void* ctx,
+                                 uint32_t count);
+
+#endif

@@ -1,0 +1,120 @@
+/* Internal helpers shared by the IK solvers (ik*.c) and their tests. */
+#ifndef SINEW_RUNTIME_IK_INTERNAL_H
+#define SINEW_RUNTIME_IK_INTERNAL_H
+
+#include "runtime/core/internal.h"
+#include "sinew/ik/ik.h"
+
+/* Shortest length treated as a bone (model units). */
+#define SW__IK_MIN_BONE 1e-6f
+
+static inline bool sw__ik_finite(float x) {
+    return x - x == 0.0f; /* false for NaN and infinities */
+}
+static inline bool sw__ik_finite3(sw_vec3 v) {
+    return sw__ik_finite(v.x) && sw__ik_finite(v.y) && sw__ik_finite(v.z);
+}
+static inline bool sw__ik_finite4(sw_quat q) {
+    return sw__ik_finite(q.x) && sw__ik_finite(q.y) && sw__ik_finite(q.z) && sw__ik_finite(q.w);
+}
+/* A weight: finite and within [0, 1]. */
+static inline bool sw__ik_unit_weight(float w) {
+    return w >= 0.0f && w <= 1.0f;
+}
+/* Translation column of a model matrix. */
+static inline sw_vec3 sw__ik_pos(const sw_mat4* m) {
+    return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
+}
+
+/* Checks shared by every IK job: skeleton, model matrices and the in/out
+ * pose (sizes, alignment, overlaps). */
+sw_result sw__ik_check_pose(const sw_skeleton* skel, const sw_mat4* model, uint32_t model_count,
+                            const sw_mat4* root_transform, const sw_xform4* pose,
+                            uint32_t pose_count);
+/* OVERLAP when [p, p + n) overlaps the pose, the model matrices, the
+ * skeleton or root_transform. */
+bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel, const sw_mat4* model,
+                            const sw_mat4* root_transform, const sw_xform4* pose);
+/* True when a is a proper ancestor of b. */
+bool sw__ik_is_ancestor(const sw_skeleton* skel, uint32_t a, uint32_t b);
+/* Checks a chain of joint indices: in range and each a proper ancestor of
+ * the next (INVALID_ARGUMENT); with `lengths`, consecutive joints at least
+ * SW__IK_MIN_BONE apart with finite positions (BAD_DATA). */
+sw_result sw__ik_check_chain(const sw_skeleton* skel, const sw_mat4* model, const uint32_t* joints,
+                             uint32_t count, bool lengths);
+/* BAD_DATA unless the positions of joints[0..count) are finite and
+ * consecutive ones at least SW__IK_MIN_BONE apart (count >= 1). */
+sw_result sw__ik_check_lengths(const sw_mat4* model, const uint32_t* joints, uint32_t count);
+/* The checks of the FABRIK and CCD jobs but the pole. */
+sw_result sw__ik_chain_job_validate(const sw_skeleton* skel, const sw_mat4* model,
+                                    uint32_t model_count, const sw_mat4* root_transform,
+                                    const uint32_t* joints, uint32_t joints_count,
+                                    const sw_ik_limit* limits, sw_vec3 target, float weight,
+                                    float tolerance, sw_xform4* pose, uint32_t pose_count,
+                                    const float* distance);
+/* Checks limits[0..count) (INVALID_ARGUMENT). */
+sw_result sw__ik_check_limits(const sw_ik_limit* limits, uint32_t count);
+
+/* Model-space rotation of joint j (matrix columns normalized). */
+sw_quat sw__ik_rot(const sw_mat4* model, uint32_t j);
+/* Model-space rotation of the parent of joint j (root_transform or identity
+ * for a root). */
+sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
+                          const sw_mat4* root_transform, uint32_t j);
+/* Model matrix of the parent of joint j: root_transform (may be NULL,
+ * identity) for a root. */
+const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const sw_mat4* model,
+                                    const sw_mat4* root_transform, uint32_t j);
+/* Writes joint j's local rotation turned by model-space T at weight w, with
+ * P the parent's model rotation; w <= 0 writes nothing. */
+void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w);
+/* The same with P the rotation of the parent's model matrix (its columns
+ * normalized; NULL = identity), without building a quaternion for it: exact
+ * when the columns are orthogonal (uniform scale). */
+void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w);
+
+/* Unit vector perpendicular to v (any v, zero gives +X). */
+sw_vec3 sw__ik_perpendicular(sw_vec3 v);
+/* Signed angle turning `from` into `to` about unit `axis` (both projected on
+ * the plane perpendicular to it). */
+float sw__ik_signed_angle(sw_vec3 from, sw_vec3 to, sw_vec3 axis);
+/* The rotation from identity towards q, clamped to at most `max_angle`. */
+sw_quat sw__ik_clamp_rotation(sw_quat q, float max_angle);
+
+/* Limits: the solved chain (positions p[0..n), model rotation deltas
+ * delta[0..n) of the chain joints) and what the limit needs. */
+typedef struct sw__ik_chain {
+    const sw_skeleton* skel;
+    const sw_mat4* model;
+    const sw_mat4* root_transform;
+    const uint32_t* joints;
+    uint32_t n;
+    sw_vec3 p[SW_IK_MAX_CHAIN];       /* current positions */
+    sw_vec3 p0[SW_IK_MAX_CHAIN];      /* input positions */
+    float len[SW_IK_MAX_CHAIN];       /* bone lengths (n - 1) */
+    sw_quat parent0[SW_IK_MAX_CHAIN]; /* input model rotation of each joint's skeleton parent */
+    sw_vec3 root_ref;                 /* reference direction of joint 0 */
+} sw__ik_chain;
+
+/* Fills positions, lengths, parent rotations and the root reference. */
+void sw__ik_chain_init(sw__ik_chain* c, const sw_skeleton* skel, const sw_mat4* model,
+                       const sw_mat4* root_transform, const uint32_t* joints, uint32_t n);
+/* Direction `dir` of bone i (unit) constrained by `lim`, where delta_parent is
+ * the model rotation delta of chain joint i - 1 (identity for i = 0) and the
+ * reference direction comes from the current positions. */
+sw_vec3 sw__ik_limit_dir(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
+                         sw_quat delta_parent, sw_vec3 dir);
+/* Direction `dir` (unit) constrained against reference `ref` (unit): a cone
+ * of half-angle `cone`, or for a hinge about unit `axis` the plane
+ * perpendicular to it at a signed angle from ref within [lo, hi] (outside,
+ * the nearer end around the circle). NONE returns dir. */
+sw_vec3 sw__ik_constrain(sw_ik_limit_type type, float lo, float hi, float cone, sw_vec3 dir,
+                         sw_vec3 ref, sw_vec3 axis);
+/* Model-space hinge axis of chain joint i given its parent's delta. */
+sw_vec3 sw__ik_hinge_axis(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* lim,
+                          sw_quat delta_parent);
+/* Writes the chain's rotations from model rotation deltas of its joints
+ * (delta[i] for i < n - 1) at weight w. */
+void sw__ik_chain_write(const sw__ik_chain* c, const sw_quat* delta, float w, sw_xform4* pose);
+
+#endif

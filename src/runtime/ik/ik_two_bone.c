@@ -1,0 +1,333 @@
+/* Two-bone IK: law of cosines, pole, softness, twist, end orientation. */
+#include "ik_internal.h"
+#include "runtime/simd/simd4.h"
+
+/* The checks of sw_ik_two_bone_job_validate but the bone lengths (the solve
+ * makes those itself, from the positions it reads anyway). */
+static sw_result sw__two_bone_check(const sw_ik_two_bone_job* job) {
+    if (!job) return SW_RESULT_INVALID_ARGUMENT;
+    const sw_result r = sw__ik_check_pose(job->skeleton, job->model, job->model_count,
+                                          job->root_transform, job->pose, job->pose_count);
+    if (r != SW_RESULT_OK) return r;
+    /* x - x is 0 for finite x, NaN otherwise: one test for all the numbers. */
+    const sw_vec3 t = job->target, p = job->pole;
+    const sw_quat e = job->end_rotation;
+    const float zero = (t.x - t.x) + (t.y - t.y) + (t.z - t.z) + (p.x - p.x) + (p.y - p.y) +
+                       (p.z - p.z) + (job->twist - job->twist) + (e.x - e.x) + (e.y - e.y) +
+                       (e.z - e.z) + (e.w - e.w);
+    if (!(zero == 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
+    switch (job->pole_mode) {
+    case SW_IK_POLE_MODE_NONE:
+    case SW_IK_POLE_MODE_TARGET:
+        break;
+    case SW_IK_POLE_MODE_DIRECTION:
+        if (!(sw_vec3_dot(p, p) > 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
+        break;
+    default:
+        return SW_RESULT_INVALID_ARGUMENT;
+    }
+    if (!sw__ik_unit_weight(job->weight) || !sw__ik_unit_weight(job->end_rotation_weight) ||
+        !(job->softness >= 0.0f) || !(job->softness < 1.0f))
+        return SW_RESULT_INVALID_ARGUMENT;
+    if (job->end_rotation_weight > 0.0f && !(sw_quat_dot(e, e) > 0.0f))
+        return SW_RESULT_INVALID_ARGUMENT;
+    const sw_skeleton* skel = job->skeleton;
+    const uint32_t s = job->start_joint, m = job->mid_joint, e_j = job->end_joint;
+    if (s >= skel->joints_count || m >= skel->joints_count || e_j >= skel->joints_count)
+        return SW_RESULT_INVALID_ARGUMENT;
+    /* Usually each joint is the next one's parent: no walk. */
+    const int16_t* parents = sw_skeleton_parents(skel);
+    if ((parents[m] != (int32_t)s && !sw__ik_is_ancestor(skel, s, m)) ||
+        (parents[e_j] != (int32_t)m && !sw__ik_is_ancestor(skel, m, e_j)))
+        return SW_RESULT_INVALID_ARGUMENT;
+    if (job->reached && sw__ik_overlaps_inputs(job->reached, sizeof(bool), job->skeleton,
+                                               job->model, job->root_transform, job->pose))
+        return SW_RESULT_OVERLAP;
+    return SW_RESULT_OK;
+}
+
+sw_result sw_ik_two_bone_job_validate(const sw_ik_two_bone_job* job) {
+    const sw_result r = sw__two_bone_check(job);
+    if (r != SW_RESULT_OK) return r;
+    const uint32_t chain[3] = {job->start_joint, job->mid_joint, job->end_joint};
+    return sw__ik_check_lengths(job->model, chain, 3);
+}
+
+/* Distance the limb reaches for a target at distance d, with full reach L,
+ * shortest reach lmin and softness s in [0, 1). */
+static float sw__two_bone_reach(float d, float lmin, float L, float s) {
+    if (s > 0.0f) {
+        const float soft_start = L * (1.0f - s);
+        if (d > soft_start) {
+            const float width = L * s;
+            d = soft_start + width * (1.0f - expf(-(d - soft_start) / width));
+        }
+    }
+    if (d > L) d = L;
+    if (d < lmin) d = lmin;
+    return d;
+}
+
+/* (cos(h), sin(h)) up to a common positive factor, for the half angle h of
+ * an angle with cosine c and sine s up to a common positive factor r
+ * (r = |(c, s)|): (r + c, s), or when c < 0, where r + c loses its digits,
+ * (s, r - c) (the same direction, or its opposite: the same rotation). */
+static void sw__half_angle(float c, float s, float r, float* hc, float* hs) {
+    const bool pos = c >= 0.0f;
+    *hc = pos ? r + c : s;
+    *hs = pos ? s : r - c;
+}
+
+/* Square roots and reciprocals four at a time: the solve's come in
+ * independent groups, and one SIMD instruction costs what one scalar one
+ * does. Both are correctly rounded on every path (simd4.h), so every path
+ * gives the same bits. */
+#if SW__SIMD4_AVAILABLE
+static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
+    sw__v4_storeu(out, sw__v4_sqrt(sw__v4_set(a, b, c, d)));
+}
+static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
+    sw__v4_storeu(out, sw__v4_div(sw__v4_set1(1.0f), sw__v4_set(a, b, c, d)));
+}
+#else
+static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
+    out[0] = sqrtf(a), out[1] = sqrtf(b), out[2] = sqrtf(c), out[3] = sqrtf(d);
+}
+static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
+    out[0] = 1.0f / a, out[1] = 1.0f / b, out[2] = 1.0f / c, out[3] = 1.0f / d;
+}
+#endif
+
+/* The solve of a checked job (all but the bone lengths, checked here).
+ * Trigonometry-free: the angles enter only through the half-angle cosines
+ * and sines the quaternions need.
+ * - Mid joint: with m = |lab - lbc| and L = lab + lbc, the law of cosines
+ *   for the new bend b1 (pi minus the interior angle) gives
+ *   cos^2(b1 / 2) = (d - m)(d + m) / (4 lab lbc) and
+ *   sin^2(b1 / 2) = (L - d)(L + d) / (4 lab lbc), both products free of
+ *   cancellation; the current bend b0 has cosine ab.bc and sine |ab x bc|
+ *   (times lab lbc). The turn b1 - b0 about the bend normal n has
+ *   cos((b1 - b0) / 2) and sin((b1 - b0) / 2) from the angle differences.
+ * - Start joint: q1, the shortest rotation taking the new start-end
+ *   direction f onto the target direction u, (f x u, 1 + f.u) (not
+ *   normalized), then the roll about u taking the turned bend normal onto
+ *   the pole's, from its cosine and sine (sw__half_angle). Only the product
+ *   is normalized (the roll's angle does not depend on the length of q1),
+ *   and only with `unit`: the run's write-back normalizes anyway. */
+static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out,
+                                    bool unit) {
+    const sw_mat4* model = job->model;
+    const sw_vec3 a = sw__ik_pos(&model[job->start_joint]);
+    const sw_vec3 b = sw__ik_pos(&model[job->mid_joint]);
+    const sw_vec3 c = sw__ik_pos(&model[job->end_joint]);
+    const sw_vec3 ab = sw_vec3_sub(b, a), bc = sw_vec3_sub(c, b);
+    const float lab2 = sw_vec3_dot(ab, ab), lbc2 = sw_vec3_dot(bc, bc);
+    /* sw__ik_check_lengths on the chain: finite positions, bones at least
+     * SW__IK_MIN_BONE long (and their squares finite). A non-finite
+     * coordinate makes ab or bc infinite or NaN, so the squared lengths
+     * check the positions too. */
+    const float min2 = SW__IK_MIN_BONE * SW__IK_MIN_BONE;
+    if (!(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) || !(lbc2 < INFINITY))
+        return SW_RESULT_BAD_DATA;
+    const sw_vec3 cr = sw_vec3_cross(ab, bc);
+    const sw_vec3 at = sw_vec3_sub(job->target, a);
+    /* The pole's part perpendicular to the start-target axis u has length
+     * |pd x at| / |at|, free of cancellation and known before u is. */
+    const sw_vec3 pd = job->pole_mode == SW_IK_POLE_MODE_TARGET      ? sw_vec3_sub(job->pole, a)
+                       : job->pole_mode == SW_IK_POLE_MODE_DIRECTION ? job->pole
+                                                                     : sw_vec3_make(0, 0, 0);
+    sw_vec3 px = sw_vec3_cross(pd, at);
+    float r1[4], r2[4];
+    const float dist2 = sw_vec3_dot(at, at);
+    sw__sqrt4(lab2, lbc2, sw_vec3_dot(cr, cr), dist2, r1);
+    const float lab = r1[0], lbc = r1[1], cr_len = r1[2], dist = r1[3];
+    const float reach = lab + lbc, rr = lab * lbc;
+    /* 1 / 0 gives infinity (no trap); the branches below skip those. */
+    sw__rcp4(dist, cr_len, rr, 1.0f, r2);
+    const float inv_dist = r2[0], inv_cr = r2[1], inv_rr = r2[2];
+
+    /* Direction to the target; on the start joint, the limb's own. */
+    sw_vec3 u;
+    float pole_scale = inv_dist, pole_scale2 = dist2;
+    if (dist > 1e-6f * reach) {
+        u = sw_vec3_scale(at, inv_dist);
+    } else {
+        const sw_vec3 ac = sw_vec3_sub(c, a);
+        u = sw_vec3_normalize(sw_vec3_length(ac) > 1e-6f * reach ? ac : ab);
+        px = sw_vec3_cross(pd, u);
+        pole_scale = pole_scale2 = 1.0f;
+    }
+    const float m = fabsf(lab - lbc);
+    const float d = sw__two_bone_reach(dist, m, reach, job->softness);
+    /* Square roots the mid joint's new half angle needs, and the pole's
+     * perpendicular length (as |pd x at|); 1 / d for the new start-end
+     * direction e (|e| = d but for rounding). */
+    const float px2 = sw_vec3_dot(px, px);
+    sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), px2, 1.0f, r1);
+    const float inv_d = 1.0f / d;
+    const float c1 = r1[0], s1 = r1[1], px_len = r1[2];
+
+    /* Pole: its part perpendicular to the start-target axis (none when
+     * within 1e-4 of collinear, or no pole), as u x (pd x u) = (u x px) /
+     * |at| (no cancellation), and its unit direction p. */
+    const bool has_pole = px2 > 1e-8f * sw_vec3_dot(pd, pd) * pole_scale2;
+    const sw_vec3 u_px = sw_vec3_cross(u, px);
+    const sw_vec3 pole_perp =
+        has_pole ? sw_vec3_scale(u_px, pole_scale) : sw_vec3_make(0.0f, 0.0f, 0.0f);
+
+    /* 1. Mid joint about its hinge: the current bend-plane normal. A limb
+     * within 1e-4 rad of straight has none worth trusting (its direction
+     * would be rounding noise): take the plane of the limb and the pole, or
+     * any. */
+    sw_vec3 n;
+    if (cr_len > 1e-4f * rr) {
+        n = sw_vec3_scale(cr, inv_cr);
+    } else {
+        const sw_vec3 limb = sw_vec3_scale(ab, 1.0f / lab);
+        const sw_vec3 pp =
+            has_pole ? sw_vec3_sub(pole_perp, sw_vec3_scale(limb, sw_vec3_dot(pole_perp, limb)))
+                     : sw_vec3_make(0.0f, 0.0f, 0.0f);
+        /* The mid joint lies on the side m with n = m x limb (see step 3). */
+        n = sw_vec3_length(pp) > 1e-6f ? sw_vec3_normalize(sw_vec3_cross(pp, limb))
+                                       : sw__ik_perpendicular(limb);
+    }
+    /* The current bend's half angle (c0, s0) scaled to at most 2 (|.|^2 =
+     * q0), the new one's (c1, s1) to |.|^2 = L^2 - m^2 = 4 lab lbc: the
+     * turn's (mc, ms) is sqrt(4 rr q0) long. */
+    float c0, s0;
+    sw__half_angle(sw_vec3_dot(ab, bc) * inv_rr, cr_len * inv_rr, 1.0f, &c0, &s0);
+    const float minv = unit ? 1.0f / sqrtf(4.0f * rr * (c0 * c0 + s0 * s0)) : 1.0f;
+    const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
+    const sw_quat t_mid = sw_quat_make(n.x * ms, n.y * ms, n.z * ms, mc);
+    /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) with ab^
+     * = ab / lab and k = n x ab^ (the mid joint bends towards k), where
+     * lbc cos b1 = (c1^2 - s1^2) / (4 lab) and lbc sin b1 = c1 s1 / (2 lab):
+     * no need to turn bc by t_mid first. */
+    const float inv_lab = lbc * inv_rr;
+    const sw_vec3 ab_unit = sw_vec3_scale(ab, inv_lab);
+    const float e_par = lab + 0.25f * (c1 * c1 - s1 * s1) * inv_lab;
+    const float e_perp = 0.5f * c1 * s1 * inv_lab;
+    const sw_vec3 e = sw_vec3_add(sw_vec3_scale(ab_unit, e_par),
+                                  sw_vec3_scale(sw_vec3_cross(n, ab_unit), e_perp));
+
+    /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
+     * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
+     * nearly opposite (as sw_quat_from_to, which takes an exactly opposite
+     * or zero e). */
+    /* With d below 1e-3 of the reach the rounding of e is no longer small
+     * next to it: measure. */
+    const sw_vec3 f = sw_vec3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw_vec3_dot(e, e)));
+    const sw_vec3 h = sw_vec3_add(f, u);
+    const float h2 = sw_vec3_dot(h, h);
+    sw_quat t_start;
+    /* |t_start|^2, tracked so that the normalization at the end need not
+     * wait for the last product. */
+    float norm2;
+    if (h2 >= 1e-12f) {
+        /* The cross product's rounding along f removed (as sw_quat_from_to). */
+        sw_vec3 fu = sw_vec3_cross(f, u);
+        fu = sw_vec3_sub(fu, sw_vec3_scale(f, sw_vec3_dot(fu, f)));
+        t_start = sw_quat_make(fu.x, fu.y, fu.z, 0.5f * h2);
+        norm2 = sw_quat_dot(t_start, t_start);
+    } else {
+        t_start = sw_quat_from_to(e, u);
+        norm2 = 1.0f;
+    }
+    const float qq = norm2;
+    /* 3. About the start-target axis: the bend-plane normal n (= mid side x
+     * limb direction) onto the pole's, so the mid joint lies on the pole's
+     * side. Using the normal rather than the mid joint's offset keeps this
+     * continuous through full extension, where the offset vanishes. */
+    if (has_pole) {
+        /* n turned by q1 = (v, w), times |q1|^2:
+         * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
+        const sw_vec3 v = sw_vec3_make(t_start.x, t_start.y, t_start.z);
+        const float w = t_start.w;
+        const sw_vec3 n1 = sw_vec3_add(sw_vec3_add(sw_vec3_scale(n, w * w - sw_vec3_dot(v, v)),
+                                                   sw_vec3_scale(v, 2.0f * sw_vec3_dot(v, n))),
+                                       sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
+        /* The pole's normal is p x u for p along the pole's perpendicular
+         * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
+         * (n1 x (p x u)).u = -n1.p, both times |n1| = |q1|^2. */
+        /* p of unit length (off the critical path): a far pole cannot
+         * overflow the products. */
+        const sw_vec3 p = sw_vec3_scale(u_px, 1.0f / px_len);
+        const float rc = sw_vec3_dot(p, sw_vec3_cross(u, n1));
+        const float rs = -sw_vec3_dot(n1, p);
+        float hc, hs;
+        sw__half_angle(rc, rs, qq, &hc, &hs);
+        t_start = sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), t_start);
+        norm2 *= hc * hc + hs * hs;
+    }
+    /* A unit turn: the length stays. */
+    if (job->twist != 0.0f) t_start = sw_quat_mul(sw_quat_from_axis_angle(u, job->twist), t_start);
+    if (unit) {
+        const float sinv = 1.0f / sqrtf(norm2);
+        t_start =
+            sw_quat_make(t_start.x * sinv, t_start.y * sinv, t_start.z * sinv, t_start.w * sinv);
+    }
+
+    /* The end lands at a + u * |e| with |e| = d (the mid turn makes the
+     * start-end distance d), so its distance to the target is |dist - d|. */
+    out->reached = fabsf(dist - d) <= 1e-4f * reach;
+    out->start = t_start;
+    out->mid = t_mid;
+    return SW_RESULT_OK;
+}
+
+sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out) {
+    if (!out) return SW_RESULT_INVALID_ARGUMENT;
+    sw_result res = sw__two_bone_check(job);
+    if (res != SW_RESULT_OK) return res;
+    if (sw__ik_overlaps_inputs(out, sizeof *out, job->skeleton, job->model, job->root_transform,
+                               job->pose))
+        return SW_RESULT_OVERLAP;
+    /* Solved into a copy: on failure *out stays untouched. */
+    sw_ik_two_bone_rotations rots;
+    res = sw__two_bone_solve(job, &rots, true);
+    if (res == SW_RESULT_OK) *out = rots;
+    return res;
+}
+
+sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
+    sw_result res = sw__two_bone_check(job);
+    if (res != SW_RESULT_OK) return res;
+    sw_ik_two_bone_rotations rots;
+    /* Not normalized: the write-back normalizes its product anyway, and
+     * the solve's last square root leaves the critical path. */
+    res = sw__two_bone_solve(job, &rots, false);
+    if (res != SW_RESULT_OK) return res;
+    if (job->reached) *job->reached = rots.reached;
+    const sw_quat t_start = rots.start, t_mid = rots.mid;
+    const sw_mat4* model = job->model;
+    const float w = job->weight;
+    if (!(w > 0.0f)) return SW_RESULT_OK;
+    /* Each joint's turn is expressed in the input frame (the parent's turn
+     * cancels in conj(P') * T' * P'), so both use the input parent rotations. */
+    const sw_skeleton* skel = job->skeleton;
+    sw__ik_write_m(job->pose, job->start_joint,
+                   sw__ik_parent_matrix(skel, model, job->root_transform, job->start_joint),
+                   t_start, w);
+    sw__ik_write_m(job->pose, job->mid_joint,
+                   sw__ik_parent_matrix(skel, model, job->root_transform, job->mid_joint), t_mid,
+                   w);
+
+    const float ew = w * job->end_rotation_weight;
+    if (ew > 0.0f) {
+        /* The end's parent has turned by T_start^w * T_mid^w (both in model
+         * space: t_mid about the mid joint before the start turned). */
+        const sw_quat ident = sw_quat_identity();
+        const sw_quat ts = sw_quat_normalize(t_start), tm = sw_quat_normalize(t_mid);
+        const sw_quat ts_w = w < 1.0f ? sw_quat_slerp(ident, ts, w) : ts;
+        const sw_quat tm_w = w < 1.0f ? sw_quat_slerp(ident, tm, w) : tm;
+        const sw_quat moved = sw_quat_mul(ts_w, tm_w);
+        const sw_quat p_end =
+            sw_quat_mul(moved, sw__ik_parent_rot(skel, model, job->root_transform, job->end_joint));
+        const sw_quat r_end =
+            sw_quat_normalize(sw_quat_mul(moved, sw__ik_rot(model, job->end_joint)));
+        const sw_quat t_end =
+            sw_quat_mul(sw_quat_normalize(job->end_rotation), sw_quat_conjugate(r_end));
+        sw__ik_write(job->pose, job->end_joint, p_end, t_end, ew);
+    }
+    return SW_RESULT_OK;
+}

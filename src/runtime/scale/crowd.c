@@ -1,0 +1,562 @@
+/* Crowds: per-character pipeline on a worker pool, update-rate slicing with
+ * look-ahead interpolation, joint LOD and the budget controller (see
+ * sinew/scale/crowd.h). One allocation at create; the update path allocates
+ * nothing and shares no writable memory between characters. */
+#include "sinew/scale/crowd.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "runtime/core/internal.h"
+#include "sinew/core/local_to_model.h"
+#include "sinew/core/skinning.h"
+
+/* Per-character state, at the start of the character's block. */
+typedef struct sw__crowd_char {
+    sw_vec3 position;
+    uint32_t level;
+    uint32_t gap;   /* frames from pose A to pose B */
+    uint32_t k;     /* frames since pose A */
+    uint32_t a;     /* which of the two key buffers holds A (the other holds B) */
+    bool ahead;     /* B is valid: the instance stands at B's time */
+    double lead;    /* animator time minus shown time (s) */
+    sw_animator_root_motion rm;
+} sw__crowd_char;
+
+/* Per-worker counters of one update, each on its own cache line. */
+typedef struct sw__crowd_worker {
+    sw_crowd_stats stats;
+    sw_result result;
+    char pad[64 - (sizeof(sw_crowd_stats) + sizeof(sw_result)) % 64];
+} sw__crowd_worker;
+
+struct sw_crowd {
+    sw_allocator alloc;
+    size_t bytes;
+    const sw_animator_bound* bound;
+    const sw_skeleton* skeleton;
+    uint32_t count, threads, joints, packets, params_count, palette_count, levels_count;
+    size_t inst_size, scratch_size;
+    /* offsets in the block */
+    size_t levels_off, detail_off, ibind_off, pjoints_off, workers_off, scratch_off, chars_off;
+    /* offsets inside a character's block, and its size */
+    size_t c_inst, c_params, c_key0, c_key1, c_out, c_model, c_palette, c_stride;
+    sw_crowd_post_fn post;
+    void* post_user;
+    bool post_every_frame;
+    float budget, budget_low;
+    uint32_t budget_patience, bias, calm;
+    uint64_t frame;
+    /* the update in progress */
+    float dt;
+    sw_vec3 viewpoint;
+};
+
+static size_t sw__up64(size_t n) {
+    return (n + 63u) & ~(size_t)63u;
+}
+
+static char* sw__crowd_at(const sw_crowd* c, size_t off) {
+    return (char*)(uintptr_t)c + off;
+}
+static const sw_crowd_level* sw__levels(const sw_crowd* c) {
+    return (const sw_crowd_level*)(void*)sw__crowd_at(c, c->levels_off);
+}
+static const uint8_t* sw__detail(const sw_crowd* c) {
+    return (const uint8_t*)sw__crowd_at(c, c->detail_off);
+}
+static sw__crowd_worker* sw__workers(const sw_crowd* c) {
+    return (sw__crowd_worker*)(void*)sw__crowd_at(c, c->workers_off);
+}
+static char* sw__char_block(const sw_crowd* c, uint32_t i) {
+    return sw__crowd_at(c, c->chars_off + (size_t)i * c->c_stride);
+}
+static sw__crowd_char* sw__char(const sw_crowd* c, uint32_t i) {
+    return (sw__crowd_char*)(void*)sw__char_block(c, i);
+}
+static sw_animator_instance* sw__inst(const sw_crowd* c, uint32_t i) {
+    return (sw_animator_instance*)(void*)(sw__char_block(c, i) + c->c_inst);
+}
+static float* sw__params(const sw_crowd* c, uint32_t i) {
+    return (float*)(void*)(sw__char_block(c, i) + c->c_params);
+}
+static sw_xform4* sw__key(const sw_crowd* c, uint32_t i, uint32_t which) {
+    return (sw_xform4*)(void*)(sw__char_block(c, i) + (which ? c->c_key1 : c->c_key0));
+}
+static sw_xform4* sw__out(const sw_crowd* c, uint32_t i) {
+    return (sw_xform4*)(void*)(sw__char_block(c, i) + c->c_out);
+}
+static sw_mat4* sw__model(const sw_crowd* c, uint32_t i) {
+    return (sw_mat4*)(void*)(sw__char_block(c, i) + c->c_model);
+}
+static sw_mat4* sw__palette(const sw_crowd* c, uint32_t i) {
+    return (sw_mat4*)(void*)(sw__char_block(c, i) + c->c_palette);
+}
+
+/* ---- joint detail --------------------------------------------------------------------------- */
+
+static float sw__dist(sw_vec3 a, sw_vec3 b) {
+    const float x = a.x - b.x, y = a.y - b.y, z = a.z - b.z;
+    return sqrtf(x * x + y * y + z * z);
+}
+
+uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction, uint8_t* out,
+                               uint32_t out_count) {
+    if (!skeleton || !out) return 0;
+    const uint32_t n = skeleton->joints_count;
+    if (n == 0 || n > SW_SKELETON_MAX_JOINTS || out_count < n) return 0;
+    if (!(fraction > 0.0f)) fraction = SW_CROWD_DEFAULT_DETAIL_FRACTION;
+    const int16_t* parents = sw_skeleton_parents(skeleton);
+    const sw_xform4* rest = sw_skeleton_rest_pose(skeleton);
+    sw_xform model[SW_SKELETON_MAX_JOINTS];
+    uint16_t children[SW_SKELETON_MAX_JOINTS];
+    int32_t child[SW_SKELETON_MAX_JOINTS]; /* the last child seen */
+    bool chain[SW_SKELETON_MAX_JOINTS];
+    float below[SW_SKELETON_MAX_JOINTS]; /* chain length from the joint to its tip */
+    sw_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+    for (uint32_t j = 0; j < n; ++j) {
+        const sw_xform local = sw_xform4_get(&rest[j / 4u], j % 4u);
+        model[j] = parents[j] < 0 ? local : sw_xform_mul(model[parents[j]], local);
+        children[j] = 0;
+        child[j] = -1;
+        const sw_vec3 p = model[j].t;
+        if (j == 0) lo = hi = p;
+        lo.x = fminf(lo.x, p.x), lo.y = fminf(lo.y, p.y), lo.z = fminf(lo.z, p.z);
+        hi.x = fmaxf(hi.x, p.x), hi.y = fmaxf(hi.y, p.y), hi.z = fmaxf(hi.z, p.z);
+        if (parents[j] >= 0) {
+            ++children[parents[j]];
+            child[parents[j]] = (int32_t)j;
+        }
+    }
+    const float limit = fraction * sw__dist(lo, hi);
+    uint32_t marked = 0;
+    for (uint32_t jj = n; jj-- > 0;) { /* children before parents */
+        chain[jj] = children[jj] == 0 || (children[jj] == 1 && chain[child[jj]]);
+        below[jj] = children[jj] == 1 && chain[jj]
+                        ? sw__dist(model[jj].t, model[child[jj]].t) + below[child[jj]]
+                        : 0.0f;
+    }
+    for (uint32_t j = 0; j < n; ++j) {
+        const int16_t p = parents[j];
+        const bool small =
+            p >= 0 && chain[j] && sw__dist(model[p].t, model[j].t) + below[j] < limit;
+        out[j] = small ? 1u : 0u;
+        marked += small;
+    }
+    return marked;
+}
+
+/* ---- create / destroy ----------------------------------------------------------------------- */
+
+sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, sw_crowd** out,
+                          sw_error* err) {
+    if (!out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "out", 0, -1);
+    *out = NULL;
+    if (!desc || !desc->bound) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "bound", 0, -1);
+    if (desc->characters_count == 0 || desc->characters_count > SW_CROWD_MAX_CHARACTERS) {
+        return sw__fail(err, SW_RESULT_LIMIT, "characters_count", 0, -1);
+    }
+    if (desc->threads > SW_POOL_MAX_THREADS) {
+        return sw__fail(err, SW_RESULT_LIMIT, "threads", 0, -1);
+    }
+    if (desc->levels_count > SW_CROWD_MAX_LEVELS || (desc->levels_count > 0 && !desc->levels)) {
+        return sw__fail(err, desc->levels_count > SW_CROWD_MAX_LEVELS ? SW_RESULT_LIMIT
+                                                                      : SW_RESULT_INVALID_ARGUMENT,
+                        "levels_count", 0, -1);
+    }
+    for (uint32_t l = 0; l < desc->levels_count; ++l) {
+        const sw_crowd_level* lv = &desc->levels[l];
+        if (lv->rate > SW_CROWD_MAX_RATE) return sw__fail(err, SW_RESULT_LIMIT, "rate", 0, l);
+        if (!(lv->distance >= 0.0f) || !isfinite(lv->distance) ||
+            (l > 0 && lv->distance < desc->levels[l - 1].distance)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "level distances sorted, finite, >= 0", 0, l);
+        }
+    }
+    if ((desc->palette_count > 0) != (desc->inverse_bind != NULL) ||
+        (desc->palette_joints && desc->palette_count == 0)) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "inverse_bind with palette_count", 0, -1);
+    }
+    if (desc->palette_count > SW_CROWD_MAX_PALETTE) {
+        return sw__fail(err, SW_RESULT_LIMIT, "palette_count", 0, -1);
+    }
+    if (!(desc->budget >= 0.0f) || !isfinite(desc->budget) || !(desc->budget_low >= 0.0f) ||
+        !(desc->budget_low <= 1.0f)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "budget >= 0, budget_low in [0, 1]", 0, -1);
+    }
+    const sw_animator_bound* b = desc->bound;
+    const sw_skeleton* sk = sw_animator_bound_skeleton(b);
+    if (!sk) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "bound", 0, -1);
+    const uint32_t joints = sk->joints_count, packets = sk->packets_count;
+    if (desc->palette_joints) {
+        for (uint32_t k = 0; k < desc->palette_count; ++k) {
+            if (desc->palette_joints[k] >= joints) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "palette joint < joints_count", 0, k);
+            }
+        }
+    } else if (desc->palette_count > joints) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "palette_count <= joints_count without joints",
+                        0, -1);
+    }
+
+    sw_crowd h;
+    memset(&h, 0, sizeof h);
+    if (alloc) h.alloc = *alloc;
+    h.bound = b;
+    h.skeleton = sk;
+    h.count = desc->characters_count;
+    h.threads = desc->threads ? desc->threads : 1u;
+    h.joints = joints;
+    h.packets = packets;
+    h.params_count = sw_animator_params_count(sw_animator_bound_definition(b));
+    h.palette_count = desc->palette_count;
+    h.levels_count = desc->levels_count ? desc->levels_count : 1u;
+    h.inst_size = sw_animator_instance_size(b);
+    h.scratch_size = sw_animator_scratch_size(b);
+    h.post = desc->post;
+    h.post_user = desc->post_user;
+    h.post_every_frame = desc->post_every_frame;
+    h.budget = desc->budget;
+    h.budget_low = desc->budget_low > 0.0f ? desc->budget_low : 0.8f;
+    h.budget_patience = desc->budget_patience ? desc->budget_patience : 30u;
+
+    size_t at = sw__up64(sizeof(sw_crowd));
+    h.levels_off = at;
+    at += sw__up64(sizeof(sw_crowd_level) * h.levels_count);
+    h.detail_off = at;
+    at += sw__up64(joints);
+    h.ibind_off = at;
+    at += sw__up64(sizeof(sw_mat4) * h.palette_count);
+    h.pjoints_off = at;
+    at += sw__up64(sizeof(uint16_t) * h.palette_count);
+    h.workers_off = at;
+    at += sw__up64(sizeof(sw__crowd_worker) * h.threads);
+    h.scratch_off = at;
+    at += sw__up64(h.scratch_size) * h.threads;
+    h.chars_off = at;
+    const size_t pose = sw__up64(sizeof(sw_xform4) * packets);
+    size_t c = sw__up64(sizeof(sw__crowd_char));
+    h.c_inst = c;
+    c += sw__up64(h.inst_size);
+    h.c_params = c;
+    c += sw__up64(sizeof(float) * h.params_count);
+    h.c_key0 = c;
+    c += pose;
+    h.c_key1 = c;
+    c += pose;
+    h.c_out = c;
+    c += pose;
+    h.c_model = c;
+    c += sw__up64(sizeof(sw_mat4) * joints);
+    h.c_palette = c;
+    c += sw__up64(sizeof(sw_mat4) * h.palette_count);
+    h.c_stride = c;
+    if ((SIZE_MAX - at) / c < h.count) return sw__fail(err, SW_RESULT_LIMIT, "crowd bytes", 0, -1);
+    h.bytes = at + c * h.count;
+
+    char* mem = (char*)sw_alloc(alloc, h.bytes, 64);
+    if (!mem) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "crowd memory", 0, -1);
+    memset(mem, 0, h.bytes);
+    sw_crowd* cr = (sw_crowd*)(void*)mem;
+    *cr = h;
+    sw_crowd_level* levels = (sw_crowd_level*)(void*)(mem + h.levels_off);
+    for (uint32_t l = 0; l < desc->levels_count; ++l)
+        levels[l] = desc->levels[l];
+    for (uint32_t l = 0; l < h.levels_count; ++l) {
+        if (levels[l].rate == 0) levels[l].rate = 1;
+    }
+    levels[0].distance = 0.0f;
+    uint8_t* detail = (uint8_t*)(mem + h.detail_off);
+    if (desc->joint_detail) {
+        memcpy(detail, desc->joint_detail, joints);
+    } else {
+        sw_crowd_joint_detail(sk, 0.0f, detail, joints);
+    }
+    if (h.palette_count) {
+        memcpy(mem + h.ibind_off, desc->inverse_bind, sizeof(sw_mat4) * h.palette_count);
+        uint16_t* pj = (uint16_t*)(void*)(mem + h.pjoints_off);
+        for (uint32_t k = 0; k < h.palette_count; ++k)
+            pj[k] = desc->palette_joints ? desc->palette_joints[k] : (uint16_t)k;
+    }
+    const sw_animator* def = sw_animator_bound_definition(b);
+    for (uint32_t i = 0; i < h.count; ++i) {
+        sw_animator_instance* inst = NULL;
+        sw_result r = sw_animator_instance_init(sw__inst(cr, i), h.inst_size, b, &inst);
+        if (r == SW_RESULT_OK && h.params_count > 0) {
+            r = sw_animator_params_reset(def, sw__params(cr, i), h.params_count);
+        }
+        if (r != SW_RESULT_OK) {
+            sw_free(alloc, mem, h.bytes);
+            return sw__fail(err, r, "animator instance", 0, i);
+        }
+        sw__crowd_char* ch = sw__char(cr, i);
+        ch->gap = 1;
+    }
+    *out = cr;
+    return SW_RESULT_OK;
+}
+
+void sw_crowd_destroy(sw_crowd* crowd) {
+    if (!crowd) return;
+    const sw_allocator alloc = crowd->alloc;
+    sw_free(&alloc, crowd, crowd->bytes);
+}
+
+/* ---- update --------------------------------------------------------------------------------- */
+
+/* Advances the character's animator by one step of s seconds (clamped to >= 0). */
+static sw_result sw__advance(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, float s) {
+    if (!(s > 0.0f)) s = 0.0f;
+    uint32_t events = 0;
+    sw_animator_root_motion step;
+    sw_result r = sw_animator_update(sw__inst(c, i), c->bound, sw__params(c, i), c->params_count,
+                                     s, NULL, 0, &events, &step);
+    if (r != SW_RESULT_OK) return r;
+    ch->lead += (double)s;
+    /* compose: translation in the frame at the first step, yaw summed */
+    const float co = cosf(ch->rm.yaw), si = sinf(ch->rm.yaw);
+    ch->rm.translation.x += co * step.translation.x + si * step.translation.z;
+    ch->rm.translation.z += -si * step.translation.x + co * step.translation.z;
+    ch->rm.yaw += step.yaw;
+    return SW_RESULT_OK;
+}
+
+/* Advances by `steps` frames of dt in ONE animator update, so that the
+ * animator ends `steps` dts ahead of the shown time: the step also absorbs
+ * what the clock is off by (an animator cannot go back, so when it is ahead
+ * by more than that, after a dt drop, the step is 0). */
+static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uint32_t steps,
+                                    float dt) {
+    const double total = (double)steps * (double)dt - ch->lead;
+    return sw__advance(c, i, ch, total > 0.0 ? (float)total : 0.0f);
+}
+
+static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw_xform4* out) {
+    void* scratch = sw__crowd_at(c, c->scratch_off + (size_t)worker * sw__up64(c->scratch_size));
+    return sw_animator_evaluate(sw__inst(c, i), c->bound, scratch, c->scratch_size, out,
+                                c->packets);
+}
+
+static void sw__rest_lanes(const sw_crowd* c, uint32_t cut, sw_xform4* pose) {
+    const sw_xform4* rest = sw_skeleton_rest_pose(c->skeleton);
+    const uint8_t* detail = sw__detail(c);
+    for (uint32_t j = 0; j < c->joints; ++j) {
+        if (detail[j] < cut) continue;
+        const uint32_t p = j / 4u, l = j % 4u;
+        sw_xform4* d = &pose[p];
+        const sw_xform4* s = &rest[p];
+        d->tx[l] = s->tx[l], d->ty[l] = s->ty[l], d->tz[l] = s->tz[l];
+        d->rx[l] = s->rx[l], d->ry[l] = s->ry[l], d->rz[l] = s->rz[l], d->rw[l] = s->rw[l];
+        d->sx[l] = s->sx[l], d->sy[l] = s->sy[l], d->sz[l] = s->sz[l];
+    }
+}
+
+static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
+    sw__crowd_char* ch = sw__char(c, i);
+    sw_crowd_stats* st = &sw__workers(c)[worker].stats;
+    const sw_crowd_level* levels = sw__levels(c);
+    const float dist = sw__dist(ch->position, c->viewpoint);
+    uint32_t level = 0;
+    for (uint32_t l = 1; l < c->levels_count; ++l) {
+        if (dist >= levels[l].distance) level = l;
+    }
+    level = level + c->bias < c->levels_count ? level + c->bias : c->levels_count - 1u;
+    ch->level = level;
+    ++st->per_level[level];
+    const uint32_t rate = levels[level].rate;
+    const float dt = c->dt;
+    sw_xform4* out = sw__out(c, i);
+    memset(&ch->rm, 0, sizeof ch->rm);
+    ch->lead -= (double)dt;
+    if (ch->ahead) ++ch->k;
+    /* The post callback runs on every pose the animator evaluates (so the
+     * key buffers hold finished poses) unless the user wants it per frame. */
+    sw_crowd_post_fn key_post = c->post_every_frame ? NULL : c->post;
+    bool posted = false; /* out already holds a post-processed pose */
+    sw_result r = SW_RESULT_OK;
+    if (!ch->ahead || ch->k >= ch->gap) { /* a key frame */
+        if (rate == 1) {
+            if (ch->ahead) {
+                memcpy(out, sw__key(c, i, ch->a ^ 1u), sizeof(sw_xform4) * c->packets);
+                posted = key_post != NULL;
+            } else {
+                r = sw__advance(c, i, ch, (float)-ch->lead);
+                if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, out);
+                ++st->evaluations;
+            }
+            ch->ahead = false;
+            ch->gap = 1;
+        } else {
+            if (ch->ahead) {
+                ch->a ^= 1u; /* B becomes A */
+            } else {
+                sw_xform4* a = sw__key(c, i, ch->a);
+                r = sw__advance(c, i, ch, (float)-ch->lead);
+                if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, a);
+                if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, a, c->packets, worker);
+                ++st->evaluations;
+            }
+            const uint32_t gap = rate - (uint32_t)((c->frame + i) % rate);
+            sw_xform4* b = sw__key(c, i, ch->a ^ 1u);
+            if (r == SW_RESULT_OK) r = sw__advance_frames(c, i, ch, gap, dt);
+            if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, b);
+            if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, b, c->packets, worker);
+            ++st->evaluations;
+            memcpy(out, sw__key(c, i, ch->a), sizeof(sw_xform4) * c->packets);
+            posted = key_post != NULL;
+            ch->ahead = true;
+            ch->gap = gap;
+        }
+        ch->k = 0;
+    } else { /* between keys: interpolate A -> B (finished poses unless post_every_frame) */
+        /* the interpolation kernel directly (the blend job's validation and
+         * weight normalisation are not needed for two full poses) */
+        const float t = (float)ch->k / (float)ch->gap;
+        sw__soa_best()->interp(sw__key(c, i, ch->a), sw__key(c, i, ch->a ^ 1u), t, out,
+                               c->packets);
+        posted = key_post != NULL;
+        ++st->interpolated;
+    }
+    if (r != SW_RESULT_OK) return r;
+    if (c->post && !posted) c->post(c->post_user, i, out, c->packets, worker);
+    if (levels[level].joint_cut > 0) sw__rest_lanes(c, levels[level].joint_cut, out);
+    sw_local_to_model_job lj;
+    memset(&lj, 0, sizeof lj);
+    lj.skeleton = c->skeleton;
+    lj.local = out;
+    lj.local_count = c->packets;
+    lj.out = sw__model(c, i);
+    lj.out_count = c->joints;
+    r = sw_local_to_model_job_run(&lj);
+    if (r != SW_RESULT_OK || c->palette_count == 0) return r;
+    sw_skinning_job sj;
+    memset(&sj, 0, sizeof sj);
+    sj.model = sw__model(c, i);
+    sj.model_count = c->joints;
+    sj.joints = (const uint16_t*)(const void*)sw__crowd_at(c, c->pjoints_off);
+    sj.inverse_bind = (const sw_mat4*)(const void*)sw__crowd_at(c, c->ibind_off);
+    sj.count = c->palette_count;
+    sj.out = sw__palette(c, i);
+    sj.out_count = c->palette_count;
+    return sw_skinning_job_run(&sj);
+}
+
+static void sw__crowd_range(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    const sw_crowd* c = (const sw_crowd*)ctx;
+    sw__crowd_worker* w = &sw__workers(c)[worker];
+    for (uint32_t i = begin; i < end; ++i) {
+        const sw_result r = sw__character(c, i, worker);
+        if (r != SW_RESULT_OK && w->result == SW_RESULT_OK) w->result = r;
+    }
+}
+
+sw_result sw_crowd_update(sw_crowd* crowd, float dt, sw_vec3 viewpoint, sw_pool* pool) {
+    if (!crowd || !(dt >= 0.0f) || !isfinite(dt)) return SW_RESULT_INVALID_ARGUMENT;
+    if (!isfinite(viewpoint.x) || !isfinite(viewpoint.y) || !isfinite(viewpoint.z)) {
+        return SW_RESULT_INVALID_ARGUMENT;
+    }
+    if (pool && sw_pool_threads(pool) > crowd->threads) return SW_RESULT_LIMIT;
+    crowd->dt = dt;
+    crowd->viewpoint = viewpoint;
+    sw__crowd_worker* w = sw__workers(crowd);
+    for (uint32_t t = 0; t < crowd->threads; ++t) {
+        memset(&w[t].stats, 0, sizeof w[t].stats);
+        w[t].result = SW_RESULT_OK;
+    }
+    sw_result r = SW_RESULT_OK;
+    if (pool) {
+        r = sw_pool_run(pool, sw__crowd_range, crowd, crowd->count, 0);
+    } else {
+        sw__crowd_range(crowd, 0, crowd->count, 0);
+    }
+    ++crowd->frame;
+    for (uint32_t t = 0; t < crowd->threads && r == SW_RESULT_OK; ++t)
+        r = w[t].result;
+    return r;
+}
+
+/* ---- budget and accessors ------------------------------------------------------------------- */
+
+uint32_t sw_crowd_feed_time(sw_crowd* crowd, float seconds) {
+    if (!crowd) return 0;
+    if (!(crowd->budget > 0.0f) || !(seconds >= 0.0f) || !isfinite(seconds)) return crowd->bias;
+    if (seconds > crowd->budget) {
+        if (crowd->bias + 1u < crowd->levels_count) ++crowd->bias;
+        crowd->calm = 0;
+    } else if (seconds < crowd->budget_low * crowd->budget) {
+        if (++crowd->calm >= crowd->budget_patience) {
+            if (crowd->bias > 0) --crowd->bias;
+            crowd->calm = 0;
+        }
+    } else {
+        crowd->calm = 0;
+    }
+    return crowd->bias;
+}
+
+uint32_t sw_crowd_lod_bias(const sw_crowd* crowd) {
+    return crowd ? crowd->bias : 0u;
+}
+
+uint32_t sw_crowd_characters_count(const sw_crowd* crowd) {
+    return crowd ? crowd->count : 0u;
+}
+
+uint32_t sw_crowd_params_count(const sw_crowd* crowd) {
+    return crowd ? crowd->params_count : 0u;
+}
+
+float* sw_crowd_params(sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count ? sw__params(crowd, i) : NULL;
+}
+
+sw_animator_instance* sw_crowd_instance(sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count ? sw__inst(crowd, i) : NULL;
+}
+
+void sw_crowd_set_position(sw_crowd* crowd, uint32_t i, sw_vec3 position) {
+    if (crowd && i < crowd->count) sw__char(crowd, i)->position = position;
+}
+
+sw_vec3 sw_crowd_position(const sw_crowd* crowd, uint32_t i) {
+    const sw_vec3 zero = {0.0f, 0.0f, 0.0f};
+    return crowd && i < crowd->count ? sw__char(crowd, i)->position : zero;
+}
+
+const sw_xform4* sw_crowd_local_pose(const sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count ? sw__out(crowd, i) : NULL;
+}
+
+const sw_mat4* sw_crowd_model(const sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count ? sw__model(crowd, i) : NULL;
+}
+
+const sw_mat4* sw_crowd_palette(const sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count && crowd->palette_count ? sw__palette(crowd, i) : NULL;
+}
+
+uint32_t sw_crowd_character_level(const sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count ? sw__char(crowd, i)->level : 0u;
+}
+
+sw_animator_root_motion sw_crowd_root_motion(const sw_crowd* crowd, uint32_t i) {
+    sw_animator_root_motion zero;
+    memset(&zero, 0, sizeof zero);
+    return crowd && i < crowd->count ? sw__char(crowd, i)->rm : zero;
+}
+
+const uint8_t* sw_crowd_joint_details(const sw_crowd* crowd) {
+    return crowd ? sw__detail(crowd) : NULL;
+}
+
+void sw_crowd_get_stats(const sw_crowd* crowd, sw_crowd_stats* out) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!crowd) return;
+    const sw__crowd_worker* w = sw__workers(crowd);
+    for (uint32_t t = 0; t < crowd->threads; ++t) {
+        out->evaluations += w[t].stats.evaluations;
+        out->interpolated += w[t].stats.interpolated;
+        for (uint32_t l = 0; l < SW_CROWD_MAX_LEVELS; ++l)
+            out->per_level[l] += w[t].stats.per_level[l];
+    }
+}

@@ -1,0 +1,425 @@
+/* SIMD SoA kernels written once against simd4.h: one register holds one
+ * component of the 4 joints of a packet, so every kernel is a loop over
+ * packets with no per-joint calls. This file is compiled once per
+ * instruction set: directly (the target's baseline: sse2, neon, wasm128;
+ * table sw__soa_simd) and through soa_simd_sse41.c / soa_simd_avx2.c, which
+ * define SW__SOA_TABLE and are built with -msse4.1 / -mavx2 -mfma.
+ * Results agree with the scalar reference (soa_scalar.c) to rounding; fused
+ * multiply-adds make the avx2 path differ in the last bits. */
+#include <float.h>
+
+#include "runtime/core/internal.h"
+#include "simd4.h"
+
+#if SW__SIMD4_AVAILABLE
+
+#ifndef SW__SOA_TABLE
+#define SW__SOA_TABLE sw__soa_simd
+#endif
+
+#define SW__LD(p, f) sw__v4_load((p)->f)
+#define SW__ST(p, f, v) sw__v4_store((p)->f, (v))
+
+/* A packet's 10 components in registers. */
+typedef struct sw__x4 {
+    sw__v4 tx, ty, tz, rx, ry, rz, rw, sx, sy, sz;
+} sw__x4;
+
+static inline sw__x4 sw__x4_load(const sw_xform4* p) {
+    sw__x4 x = {SW__LD(p, tx), SW__LD(p, ty), SW__LD(p, tz), SW__LD(p, rx), SW__LD(p, ry),
+                SW__LD(p, rz), SW__LD(p, rw), SW__LD(p, sx), SW__LD(p, sy), SW__LD(p, sz)};
+    return x;
+}
+
+static inline void sw__x4_store(sw_xform4* p, const sw__x4* x) {
+    SW__ST(p, tx, x->tx);
+    SW__ST(p, ty, x->ty);
+    SW__ST(p, tz, x->tz);
+    SW__ST(p, rx, x->rx);
+    SW__ST(p, ry, x->ry);
+    SW__ST(p, rz, x->rz);
+    SW__ST(p, rw, x->rw);
+    SW__ST(p, sx, x->sx);
+    SW__ST(p, sy, x->sy);
+    SW__ST(p, sz, x->sz);
+}
+
+static inline sw__v4 sw__dot(sw__v4 ax, sw__v4 ay, sw__v4 az, sw__v4 aw, sw__v4 bx, sw__v4 by,
+                             sw__v4 bz, sw__v4 bw) {
+    return sw__v4_madd(aw, bw, sw__v4_madd(az, bz, sw__v4_madd(ay, by, sw__v4_mul(ax, bx))));
+}
+
+/* Normalizes (x, y, z, w) per lane; identity where the length is 0 or not
+ * finite. Normal lengths use the estimate of sw__v4_rsqrt_fast; a packet
+ * with a zero, denormal, infinite or NaN squared length takes sw__v4_rsqrt. */
+static inline void sw__normalize4(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
+    const sw__v4 len2 = sw__dot(*x, *y, *z, *w, *x, *y, *z, *w);
+    const sw__v4 inf = sw__v4_set1(INFINITY);
+    const sw__m4 normal =
+        sw__m4_and(sw__v4_cmpge(len2, sw__v4_set1(FLT_MIN)), sw__v4_cmplt(len2, inf));
+    sw__v4 inv = sw__v4_rsqrt_fast(len2);
+    if (sw__m4_bits(normal) != 0xF) {
+        const sw__m4 ok = sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, inf));
+        inv = sw__v4_select(normal, inv, sw__v4_rsqrt(len2));
+        *x = sw__v4_select(ok, sw__v4_mul(*x, inv), sw__v4_zero());
+        *y = sw__v4_select(ok, sw__v4_mul(*y, inv), sw__v4_zero());
+        *z = sw__v4_select(ok, sw__v4_mul(*z, inv), sw__v4_zero());
+        *w = sw__v4_select(ok, sw__v4_mul(*w, inv), sw__v4_set1(1.0f));
+        return;
+    }
+    *x = sw__v4_mul(*x, inv);
+    *y = sw__v4_mul(*y, inv);
+    *z = sw__v4_mul(*z, inv);
+    *w = sw__v4_mul(*w, inv);
+}
+
+/* Joint weights p * 4 .. p * 4 + 3 clamped to [0, 1], NaN as 0. */
+static inline sw__v4 sw__clamp01(sw__v4 jw) {
+    const sw__v4 zero = sw__v4_zero();
+    jw = sw__v4_select(sw__v4_cmpge(jw, zero), jw, zero);
+    return sw__v4_min(jw, sw__v4_set1(1.0f));
+}
+
+/* Per-lane weight of a blend layer for packet p. */
+static inline sw__v4 sw__layer_weight(const sw__blend_input* in, uint32_t p) {
+    const sw__v4 w = sw__v4_set1(in->weight);
+    if (!in->joint_weights) return w;
+    return sw__v4_mul(w, sw__clamp01(sw__v4_loadu(in->joint_weights + (size_t)p * 4u)));
+}
+
+/* a += w * x, with the rotation weighted by w negated where x.r lies on the
+ * other hemisphere than a.r; `first` (a constant) sets a = w * x instead. */
+static inline void sw__accumulate(sw__x4* a, const sw_xform4* x, sw__v4 w, bool first) {
+#define SW__ACC(f, wf)                                                                             \
+    a->f = first ? sw__v4_mul((wf), SW__LD(x, f)) : sw__v4_madd((wf), SW__LD(x, f), a->f)
+    sw__v4 wr = w;
+    if (!first) {
+        const sw__v4 d = sw__dot(a->rx, a->ry, a->rz, a->rw, SW__LD(x, rx), SW__LD(x, ry),
+                                 SW__LD(x, rz), SW__LD(x, rw));
+        wr = sw__v4_negate_where(sw__v4_cmplt(d, sw__v4_zero()), w);
+    }
+    SW__ACC(tx, w);
+    SW__ACC(ty, w);
+    SW__ACC(tz, w);
+    SW__ACC(rx, wr);
+    SW__ACC(ry, wr);
+    SW__ACC(rz, wr);
+    SW__ACC(rw, wr);
+    SW__ACC(sx, w);
+    SW__ACC(sy, w);
+    SW__ACC(sz, w);
+#undef SW__ACC
+}
+
+#if defined(__GNUC__)
+#define SW__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define SW__ALWAYS_INLINE static inline
+#endif
+
+/* Stores a blended packet: t and s times inv, r normalized. */
+static inline void sw__blend_finish(sw__x4* a, sw__v4 inv, sw_xform4* out) {
+    a->tx = sw__v4_mul(a->tx, inv);
+    a->ty = sw__v4_mul(a->ty, inv);
+    a->tz = sw__v4_mul(a->tz, inv);
+    a->sx = sw__v4_mul(a->sx, inv);
+    a->sy = sw__v4_mul(a->sy, inv);
+    a->sz = sw__v4_mul(a->sz, inv);
+    sw__normalize4(&a->rx, &a->ry, &a->rz, &a->rw);
+    sw__x4_store(out, a);
+}
+
+/* The blend of packets [0, n), any weights: per-lane sums, rest fill and
+ * 1 / sum. */
+static void sw__blend_packets(const sw__blend_input* layers, uint32_t count,
+                              const sw_xform4* rest, float threshold, sw_xform4* out,
+                              uint32_t n) {
+    const sw__v4 zero = sw__v4_zero(), one = sw__v4_set1(1.0f), thr = sw__v4_set1(threshold);
+    for (uint32_t p = 0; p < n; ++p) {
+        sw__x4 a = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
+        sw__v4 wsum = zero;
+        if (count > 0) {
+            wsum = sw__layer_weight(&layers[0], p);
+            sw__accumulate(&a, &layers[0].pose[p], wsum, true);
+        }
+        for (uint32_t i = 1; i < count; ++i) {
+            const sw__v4 w = sw__layer_weight(&layers[i], p);
+            sw__accumulate(&a, &layers[i].pose[p], w, false);
+            wsum = sw__v4_add(wsum, w);
+        }
+        const sw__v4 fill = sw__v4_max(sw__v4_sub(thr, wsum), zero);
+        const sw__v4 inv = sw__v4_div(one, sw__v4_max(wsum, thr));
+        /* Joints short of the threshold are filled from the rest pose. */
+        if (sw__m4_bits(sw__v4_cmpgt(fill, zero))) sw__accumulate(&a, &rest[p], fill, false);
+        sw__blend_finish(&a, inv, &out[p]);
+    }
+}
+
+/* The blend of packets [0, n) when no layer has joint weights and the
+ * weights sum to at least the threshold: no rest fill, and every lane has
+ * the same 1 / sum, computed once as the scalar path computes it.
+ * (Pre-scaling the weights by 1 / sum instead saves 6 multiplies per packet
+ * but moved sse2 from 0.18 to 0.77 of the test tolerance on translations
+ * that cancel.) Inlined with a constant `count`; poses and weights are read
+ * once (stores to out could otherwise alias them). */
+SW__ALWAYS_INLINE void sw__blend_uniform(const sw__blend_input* layers, uint32_t count,
+                                         float inv_sum, sw_xform4* out, uint32_t n) {
+    const sw_xform4* pose[SW_BLEND_MAX_LAYERS];
+    sw__v4 w[SW_BLEND_MAX_LAYERS];
+    for (uint32_t i = 0; i < count; ++i) {
+        pose[i] = layers[i].pose;
+        w[i] = sw__v4_set1(layers[i].weight);
+    }
+    const sw__v4 inv = sw__v4_set1(inv_sum);
+    for (uint32_t p = 0; p < n; ++p) {
+        sw__x4 a;
+        sw__accumulate(&a, &pose[0][p], w[0], true);
+        for (uint32_t i = 1; i < count; ++i)
+            sw__accumulate(&a, &pose[i][p], w[i], false);
+        sw__blend_finish(&a, inv, &out[p]);
+    }
+}
+
+static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
+                           float threshold, sw_xform4* out, uint32_t n) {
+    /* Decided once per call: joint weights and the sum against the threshold
+     * (summed in the order the per-lane paths sum). */
+    bool joint_weights = false;
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < count; ++i) {
+        joint_weights |= layers[i].joint_weights != NULL;
+        sum += layers[i].weight;
+    }
+    if (count > 0 && !joint_weights && sum >= threshold) {
+        if (count == 2)
+            sw__blend_uniform(layers, 2, 1.0f / sum, out, n);
+        else
+            sw__blend_uniform(layers, count, 1.0f / sum, out, n);
+    } else {
+        sw__blend_packets(layers, count, rest, threshold, out, n);
+    }
+}
+
+/* Hamilton product a * b per lane. */
+static inline void sw__qmul4(sw__v4 ax, sw__v4 ay, sw__v4 az, sw__v4 aw, sw__v4 bx, sw__v4 by,
+                             sw__v4 bz, sw__v4 bw, sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
+    *x = sw__v4_nmadd(az, by, sw__v4_madd(ay, bz, sw__v4_madd(ax, bw, sw__v4_mul(aw, bx))));
+    *y = sw__v4_madd(az, bx, sw__v4_madd(ay, bw, sw__v4_nmadd(ax, bz, sw__v4_mul(aw, by))));
+    *z = sw__v4_madd(az, bw, sw__v4_nmadd(ay, bx, sw__v4_madd(ax, by, sw__v4_mul(aw, bz))));
+    *w = sw__v4_nmadd(az, bz, sw__v4_nmadd(ay, by, sw__v4_nmadd(ax, bx, sw__v4_mul(aw, bw))));
+}
+
+static void sw__simd_additive_apply(const sw_xform4* base, const sw_xform4* delta, float weight,
+                                    const float* joint_weights, bool clamp_joint_weights,
+                                    sw_xform4* out, uint32_t n) {
+    const sw__v4 zero = sw__v4_zero(), one = sw__v4_set1(1.0f);
+    for (uint32_t p = 0; p < n; ++p) {
+        sw__v4 w = sw__v4_set1(weight);
+        if (joint_weights) {
+            sw__v4 jw = sw__v4_loadu(joint_weights + (size_t)p * 4u);
+            w = sw__v4_mul(w, clamp_joint_weights ? sw__clamp01(jw) : jw);
+        }
+        sw__x4 b = sw__x4_load(&base[p]);
+        const sw_xform4* d = &delta[p];
+        b.tx = sw__v4_madd(w, SW__LD(d, tx), b.tx);
+        b.ty = sw__v4_madd(w, SW__LD(d, ty), b.ty);
+        b.tz = sw__v4_madd(w, SW__LD(d, tz), b.tz);
+        const sw__v4 drw = SW__LD(d, rw);
+        const sw__v4 wr = sw__v4_negate_where(sw__v4_cmplt(drw, zero), w);
+        const sw__v4 dx = sw__v4_mul(wr, SW__LD(d, rx));
+        const sw__v4 dy = sw__v4_mul(wr, SW__LD(d, ry));
+        const sw__v4 dz = sw__v4_mul(wr, SW__LD(d, rz));
+        const sw__v4 dw = sw__v4_madd(wr, drw, sw__v4_sub(one, w));
+        sw__qmul4(b.rx, b.ry, b.rz, b.rw, dx, dy, dz, dw, &b.rx, &b.ry, &b.rz, &b.rw);
+        sw__normalize4(&b.rx, &b.ry, &b.rz, &b.rw);
+        b.sx = sw__v4_mul(b.sx, sw__v4_madd(w, sw__v4_sub(SW__LD(d, sx), one), one));
+        b.sy = sw__v4_mul(b.sy, sw__v4_madd(w, sw__v4_sub(SW__LD(d, sy), one), one));
+        b.sz = sw__v4_mul(b.sz, sw__v4_madd(w, sw__v4_sub(SW__LD(d, sz), one), one));
+        sw__x4_store(&out[p], &b);
+    }
+}
+
+/* a / b per lane, 1 where b is 0. */
+static inline sw__v4 sw__ratio_or_one(sw__v4 a, sw__v4 b) {
+    return sw__v4_select(sw__v4_cmpeq(b, sw__v4_zero()), sw__v4_set1(1.0f), sw__v4_div(a, b));
+}
+
+static void sw__simd_additive_make(const sw_xform4* pose, const sw_xform4* ref, sw_xform4* out,
+                                   uint32_t n) {
+    for (uint32_t p = 0; p < n; ++p) {
+        const sw__x4 a = sw__x4_load(&pose[p]), r = sw__x4_load(&ref[p]);
+        sw__x4 d;
+        d.tx = sw__v4_sub(a.tx, r.tx);
+        d.ty = sw__v4_sub(a.ty, r.ty);
+        d.tz = sw__v4_sub(a.tz, r.tz);
+        sw__qmul4(sw__v4_neg(r.rx), sw__v4_neg(r.ry), sw__v4_neg(r.rz), r.rw, a.rx, a.ry, a.rz,
+                  a.rw, &d.rx, &d.ry, &d.rz, &d.rw);
+        d.sx = sw__ratio_or_one(a.sx, r.sx);
+        d.sy = sw__ratio_or_one(a.sy, r.sy);
+        d.sz = sw__ratio_or_one(a.sz, r.sz);
+        sw__x4_store(&out[p], &d);
+    }
+}
+
+static void sw__simd_interp(const sw_xform4* a, const sw_xform4* b, float u, sw_xform4* out,
+                            uint32_t n) {
+    const sw__v4 uu = sw__v4_set1(u), zero = sw__v4_zero();
+    for (uint32_t p = 0; p < n; ++p) {
+        sw__x4 x = sw__x4_load(&a[p]);
+        const sw__x4 y = sw__x4_load(&b[p]);
+        x.tx = sw__v4_madd(uu, sw__v4_sub(y.tx, x.tx), x.tx);
+        x.ty = sw__v4_madd(uu, sw__v4_sub(y.ty, x.ty), x.ty);
+        x.tz = sw__v4_madd(uu, sw__v4_sub(y.tz, x.tz), x.tz);
+        x.sx = sw__v4_madd(uu, sw__v4_sub(y.sx, x.sx), x.sx);
+        x.sy = sw__v4_madd(uu, sw__v4_sub(y.sy, x.sy), x.sy);
+        x.sz = sw__v4_madd(uu, sw__v4_sub(y.sz, x.sz), x.sz);
+        const sw__m4 flip =
+            sw__v4_cmplt(sw__dot(x.rx, x.ry, x.rz, x.rw, y.rx, y.ry, y.rz, y.rw), zero);
+        x.rx = sw__v4_madd(uu, sw__v4_sub(sw__v4_negate_where(flip, y.rx), x.rx), x.rx);
+        x.ry = sw__v4_madd(uu, sw__v4_sub(sw__v4_negate_where(flip, y.ry), x.ry), x.ry);
+        x.rz = sw__v4_madd(uu, sw__v4_sub(sw__v4_negate_where(flip, y.rz), x.rz), x.rz);
+        x.rw = sw__v4_madd(uu, sw__v4_sub(sw__v4_negate_where(flip, y.rw), x.rw), x.rw);
+        sw__normalize4(&x.rx, &x.ry, &x.rz, &x.rw);
+        sw__x4_store(&out[p], &x);
+    }
+}
+
+/* The 4 joints of a packet as affine 3x4 matrices in SoA: m[0..8] the
+ * columns of r * s (column 0 rows 0-2, then 1, then 2); t stays in the packet. */
+static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
+    const sw__v4 one = sw__v4_set1(1.0f);
+    const sw__v4 qx = SW__LD(in, rx), qy = SW__LD(in, ry), qz = SW__LD(in, rz), qw = SW__LD(in, rw);
+    /* Doubling is exact, so 2 * (a * b) == a * (2 * b) bit for bit. */
+    const sw__v4 x2 = sw__v4_add(qx, qx), y2 = sw__v4_add(qy, qy), z2 = sw__v4_add(qz, qz);
+    const sw__v4 xx = sw__v4_mul(qx, x2), yy = sw__v4_mul(qy, y2), zz = sw__v4_mul(qz, z2);
+    const sw__v4 xy = sw__v4_mul(qx, y2), xz = sw__v4_mul(qx, z2), yz = sw__v4_mul(qy, z2);
+    const sw__v4 wx = sw__v4_mul(qw, x2), wy = sw__v4_mul(qw, y2), wz = sw__v4_mul(qw, z2);
+    const sw__v4 sx = SW__LD(in, sx), sy = SW__LD(in, sy), sz = SW__LD(in, sz);
+    sw__v4_store(m[0], sw__v4_mul(sw__v4_sub(one, sw__v4_add(yy, zz)), sx));
+    sw__v4_store(m[1], sw__v4_mul(sw__v4_add(xy, wz), sx));
+    sw__v4_store(m[2], sw__v4_mul(sw__v4_sub(xz, wy), sx));
+    sw__v4_store(m[3], sw__v4_mul(sw__v4_sub(xy, wz), sy));
+    sw__v4_store(m[4], sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, zz)), sy));
+    sw__v4_store(m[5], sw__v4_mul(sw__v4_add(yz, wx), sy));
+    sw__v4_store(m[6], sw__v4_mul(sw__v4_add(xz, wy), sz));
+    sw__v4_store(m[7], sw__v4_mul(sw__v4_sub(yz, wx), sz));
+    sw__v4_store(m[8], sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, yy)), sz));
+}
+
+/* Lane L (a constant) of SoA row k of m, in every lane. */
+#define SW__BC(k, L) sw__v4_splat##L(sw__v4_load(m[k]))
+/* Lane L of a translation component of the packet, in every lane. */
+#define SW__BT(f, L) sw__v4_splat##L(sw__v4_load(local[p].f))
+
+/* out[j] for lane L of the packet whose SoA local matrices are in m: the
+ * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1).
+ * The last joint's columns stay in c0..c3: in a chain (parent == last) the
+ * next joint reads registers instead of waiting for its parent's stores. */
+#define SW__L2M_LANE(L)                                                                            \
+    if (lanes & (1u << L)) {                                                                       \
+        const uint32_t j = j0 + L;                                                                 \
+        const int32_t parent = parents[j];                                                         \
+        sw__v4 p0 = c0, p1 = c1, p2 = c2, p3 = c3;                                                 \
+        if (parent != last) {                                                                      \
+            const float* pm = parent >= 0 ? out[parent].m : root ? root->m : identity;             \
+            p0 = sw__v4_loadu(pm);                                                                 \
+            p1 = sw__v4_loadu(pm + 4);                                                             \
+            p2 = sw__v4_loadu(pm + 8);                                                             \
+            p3 = sw__v4_loadu(pm + 12);                                                            \
+        }                                                                                          \
+        c0 = sw__v4_madd(p2, SW__BC(2, L),                                                         \
+                         sw__v4_madd(p1, SW__BC(1, L), sw__v4_mul(p0, SW__BC(0, L))));             \
+        c1 = sw__v4_madd(p2, SW__BC(5, L),                                                         \
+                         sw__v4_madd(p1, SW__BC(4, L), sw__v4_mul(p0, SW__BC(3, L))));             \
+        c2 = sw__v4_madd(p2, SW__BC(8, L),                                                         \
+                         sw__v4_madd(p1, SW__BC(7, L), sw__v4_mul(p0, SW__BC(6, L))));             \
+        c3 = sw__v4_madd(p2, SW__BT(tz, L),                                                        \
+                         sw__v4_madd(p1, SW__BT(ty, L), sw__v4_madd(p0, SW__BT(tx, L), p3)));      \
+        float* o = out[j].m;                                                                       \
+        sw__v4_storeu(o, c0);                                                                      \
+        sw__v4_storeu(o + 4, c1);                                                                  \
+        sw__v4_storeu(o + 8, c2);                                                                  \
+        sw__v4_storeu(o + 12, c3);                                                                 \
+        last = (int32_t)j;                                                                         \
+    }
+
+/* Packets from first / 4 on; `whole` (a constant once inlined: first == 0, no
+ * subset) computes every lane but the padding of the last packet. */
+SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const int16_t* parents,
+                                       uint32_t joints_count, uint32_t first,
+                                       const uint32_t* subset, bool whole, const sw_mat4* root,
+                                       sw_mat4* out) {
+    /* Roots without a root transform multiply the identity. */
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    SINEW_ALIGN16 float m[9][4];
+    sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0;
+    int32_t last = -2; /* no joint (and not a root's -1) */
+    for (uint32_t p = first >> 2; p * 4u < joints_count; ++p) {
+        const uint32_t j0 = p * 4u;
+        if (whole && joints_count - j0 >= 4u) {
+            /* A full packet of a whole-skeleton run: constant lanes, no tests. */
+            const uint32_t lanes = 0xFu;
+            sw__trs_soa(&local[p], m);
+            SW__L2M_LANE(0)
+            SW__L2M_LANE(1)
+            SW__L2M_LANE(2)
+            SW__L2M_LANE(3)
+            continue;
+        }
+        uint32_t lanes = 0xFu;
+        if (joints_count - j0 < 4u) lanes &= 0xFu >> (4u - (joints_count - j0));
+        if (!whole) {
+            if (j0 < first) lanes &= 0xFu << (first - j0);
+            if (subset) lanes &= (subset[j0 >> 5] >> (j0 & 31u)) & 0xFu;
+            if (!lanes) continue;
+        }
+        sw__trs_soa(&local[p], m);
+        /* In lane order: a parent in the same packet is written first. */
+        SW__L2M_LANE(0)
+        SW__L2M_LANE(1)
+        SW__L2M_LANE(2)
+        SW__L2M_LANE(3)
+    }
+}
+
+static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
+                                    uint32_t joints_count, uint32_t first, const uint32_t* subset,
+                                    const sw_mat4* root, sw_mat4* out) {
+    if (first == 0 && !subset)
+        sw__l2m_packets(local, parents, joints_count, 0, NULL, true, root, out);
+    else
+        sw__l2m_packets(local, parents, joints_count, first, subset, false, root, out);
+}
+
+#undef SW__L2M_LANE
+#undef SW__BC
+#undef SW__BT
+
+static void sw__simd_skinning(const sw_mat4* model, const uint16_t* joints,
+                              const sw_mat4* inverse_bind, sw_mat4* out, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) {
+        const float* a = model[joints ? joints[i] : i].m;
+        const float* b = inverse_bind[i].m;
+        const sw__v4 a0 = sw__v4_loadu(a), a1 = sw__v4_loadu(a + 4);
+        const sw__v4 a2 = sw__v4_loadu(a + 8), a3 = sw__v4_loadu(a + 12);
+        for (int c = 0; c < 4; ++c) {
+            sw__v4 col = sw__v4_mul(a0, sw__v4_set1(b[c * 4]));
+            col = sw__v4_madd(a1, sw__v4_set1(b[c * 4 + 1]), col);
+            col = sw__v4_madd(a2, sw__v4_set1(b[c * 4 + 2]), col);
+            col = sw__v4_madd(a3, sw__v4_set1(b[c * 4 + 3]), col);
+            sw__v4_storeu(out[i].m + c * 4, col);
+        }
+    }
+}
+
+const sw__soa_ops SW__SOA_TABLE = {
+    SW__SIMD4_NAME,  sw__simd_blend,          sw__simd_additive_apply, sw__simd_additive_make,
+    sw__simd_interp, sw__simd_local_to_model, sw__simd_skinning,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int sw__soa_simd_disabled;
+
+#endif

@@ -1,0 +1,304 @@
+/* The quantized codec's format (layout: sinew/codecs/codec.h), owned by its
+ * decoder (src/runtime/codecs) and its encoder (src/tools/builders/compress.c)
+ * together: track headers, key decoding and interpolation, so the compressor
+ * measures its choices on exactly what the runtime will decode. Not
+ * installed. */
+#ifndef SINEW_SHARED_CODEC_QUANTIZED_FORMAT_H
+#define SINEW_SHARED_CODEC_QUANTIZED_FORMAT_H
+
+#include <math.h>
+#include <string.h>
+
+#include "sinew/codecs/codec.h"
+
+/* 1 / (2^b - 1) for b = 0..22 (entry 0 unused). */
+static const float sw__codec_inv_levels[23] = {
+    0.0f,
+    1.0f / 1.0f,
+    1.0f / 3.0f,
+    1.0f / 7.0f,
+    1.0f / 15.0f,
+    1.0f / 31.0f,
+    1.0f / 63.0f,
+    1.0f / 127.0f,
+    1.0f / 255.0f,
+    1.0f / 511.0f,
+    1.0f / 1023.0f,
+    1.0f / 2047.0f,
+    1.0f / 4095.0f,
+    1.0f / 8191.0f,
+    1.0f / 16383.0f,
+    1.0f / 32767.0f,
+    1.0f / 65535.0f,
+    1.0f / 131071.0f,
+    1.0f / 262143.0f,
+    1.0f / 524287.0f,
+    1.0f / 1048575.0f,
+    1.0f / 2097151.0f,
+    1.0f / 4194303.0f,
+};
+
+/* Bits of a 4-bit code. */
+static const uint8_t sw__codec_bits[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 22};
+
+/* One track's parameters in one segment. */
+typedef struct sw__codec_seg_track {
+    float lo[3];
+    float scale[3];
+    uint32_t bits[3];        /* per component, 1..22 */
+    uint32_t key_bits;       /* their sum (+ 2 for per-key rotations) */
+    uint32_t shift[3];       /* bit offset of each component inside a key */
+    uint32_t mask[3];        /* (1 << bits) - 1 */
+    uint32_t lo8[3], hi8[3]; /* segment range bytes (0 and 255 without) */
+    uint32_t stride_log2;    /* key stride 2^stride_log2 samples */
+    uint32_t dropped;        /* rotations: component left out, or 5 when each key names
+                                its own; 4 for translations and scales */
+} sw__codec_seg_track;
+
+#define SW__CODEC_FMT_BITS(fmt) ((uint32_t)sw__codec_bits[(uint32_t)(fmt)&15u])
+#define SW__CODEC_FMT_BITS1(b1) ((uint32_t)sw__codec_bits[(uint32_t)(b1)&15u])
+#define SW__CODEC_FMT_BITS2(b1) ((uint32_t)sw__codec_bits[((uint32_t)(b1) >> 4) & 15u])
+#define SW__CODEC_FMT_STRIDE_LOG2(fmt) (((uint32_t)(fmt) >> 4) & 7u)
+#define SW__CODEC_FMT_RANGE 0x80u
+
+/* The stored components of a rotation whose component `dropped` is rebuilt
+ * (row 4: translations and scales). */
+static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}, {0, 1, 2}};
+
+#define SW__CODEC_DROP_NONE 4u
+#define SW__CODEC_DROP_PER_KEY 5u
+
+/* Parses the header of one track at h (validated: the rotation byte <= 4)
+ * into ts, all but the float range parameters (lo, scale); returns the next
+ * header. Branch-free on the data (the range flag varies from track to
+ * track): it may read up to 7 bytes past the header, which validation keeps
+ * inside the payload (headers, then key bits, then 8 spare bytes). */
+static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, const uint8_t* h,
+                                                    sw__codec_seg_track* ts) {
+    const uint32_t fmt = h[0];
+    const uint32_t b12 = h[1];
+    ts->bits[0] = SW__CODEC_FMT_BITS(fmt);
+    ts->bits[1] = SW__CODEC_FMT_BITS1(b12);
+    ts->bits[2] = SW__CODEC_FMT_BITS2(b12);
+    ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    const uint32_t rb = h[2];
+    const uint32_t dropped = rb == 4u ? SW__CODEC_DROP_PER_KEY : (rb & 3u);
+    ts->dropped = rot ? dropped : SW__CODEC_DROP_NONE;
+    const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+    ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2] + (per_key ? 2u : 0u);
+    const uint32_t first = per_key ? 2u : 0u;
+    ts->shift[0] = first;
+    ts->shift[1] = first + ts->bits[0];
+    ts->shift[2] = first + ts->bits[0] + ts->bits[1];
+    ts->mask[0] = (1u << ts->bits[0]) - 1u;
+    ts->mask[1] = (1u << ts->bits[1]) - 1u;
+    ts->mask[2] = (1u << ts->bits[2]) - 1u;
+    const uint8_t* r = h + 2u + rot;
+    const uint32_t has = fmt >> 7; /* 0 or 1 */
+    for (uint32_t c = 0; c < 3u; ++c) {
+        ts->lo8[c] = has * r[c];
+        ts->hi8[c] = has ? r[3u + c] : 255u;
+    }
+    return r + 6u * has;
+}
+
+/* The range of component c: the clip range's minimum and extent (per-key
+ * rotations: -1 and 2). */
+static inline void sw__codec_range(const sw_codec_track* tr, const sw__codec_seg_track* ts,
+                                   uint32_t c, float* min, float* extent) {
+    const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+    const uint32_t i = sw__codec_kept[per_key ? 3u : ts->dropped][c];
+    *min = per_key ? -1.0f : tr->min[i];
+    *extent = per_key ? 2.0f : tr->extent[i];
+}
+
+/* Dequantization, in this order: e = extent * (1 / 255), lo = min + lo8 * e,
+ * scale = (hi8 - lo8) * e * (1 / (2^b - 1)), value = lo + q * scale. */
+static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uint8_t* h,
+                                             sw__codec_seg_track* ts) {
+    h = sw__codec_parse_header(tr, h, ts);
+    for (uint32_t c = 0; c < 3u; ++c) {
+        float mn, ex;
+        sw__codec_range(tr, ts, c, &mn, &ex);
+        const float e = ex * (1.0f / 255.0f);
+        ts->lo[c] = mn + (float)ts->lo8[c] * e;
+        ts->scale[c] = (float)(ts->hi8[c] - ts->lo8[c]) * e * sw__codec_inv_levels[ts->bits[c]];
+    }
+    return h;
+}
+
+/* 8 little-endian bytes at p as an integer (one unaligned load). */
+static inline uint64_t sw__codec_load64(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i)
+        v = (v << 8) | p[i];
+    return v;
+#else
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#endif
+}
+
+/* b <= 22 bits at bit position `bit` of data, LSB first (reads 4 bytes). */
+static inline uint32_t sw__codec_read(const uint8_t* data, uint64_t bit, uint32_t b) {
+    const uint8_t* p = data + (bit >> 3);
+    const uint32_t v =
+        (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    return (v >> (uint32_t)(bit & 7u)) & ((1u << b) - 1u);
+}
+
+/* Key `key` of a track whose keys start at bit `base`: 3 decoded components. */
+static inline void sw__codec_key(const uint8_t* bits, uint64_t base, uint32_t key,
+                                 const sw__codec_seg_track* ts, float out[3], uint32_t* dropped) {
+    uint64_t at = base + (uint64_t)key * ts->key_bits;
+    *dropped = ts->dropped;
+    if (ts->key_bits <= 57u) {
+        /* the whole key from one load (57 + 7 bits of shift fit in 64) */
+        uint64_t v = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
+            *dropped = (uint32_t)(v & 3u);
+            v >>= 2;
+        }
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const uint32_t q = (uint32_t)(v & ((1u << ts->bits[c]) - 1u));
+            out[c] = ts->lo[c] + (float)q * ts->scale[c];
+            v >>= ts->bits[c];
+        }
+        return;
+    }
+    if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
+        *dropped = sw__codec_read(bits, at, 2u);
+        at += 2u;
+    }
+    for (uint32_t c = 0; c < 3u; ++c) {
+        out[c] = ts->lo[c] + (float)sw__codec_read(bits, at, ts->bits[c]) * ts->scale[c];
+        at += ts->bits[c];
+    }
+}
+
+/* Keys k and k + 1 of a track whose keys start at bit `base` (adjacent in
+ * the stream: one load when both fit in it). */
+static inline void sw__codec_keys2(const uint8_t* bits, uint64_t base, uint32_t key,
+                                   const sw__codec_seg_track* ts, float ka[3], float kb[3],
+                                   uint32_t* da, uint32_t* db) {
+    if (ts->key_bits <= 28u) {
+        const uint64_t at = base + (uint64_t)key * ts->key_bits;
+        const uint64_t va = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        const uint64_t vb = va >> ts->key_bits;
+        for (uint32_t c = 0; c < 3u; ++c) {
+            const int32_t qa = (int32_t)((uint32_t)(va >> ts->shift[c]) & ts->mask[c]);
+            const int32_t qb = (int32_t)((uint32_t)(vb >> ts->shift[c]) & ts->mask[c]);
+            ka[c] = ts->lo[c] + (float)qa * ts->scale[c];
+            kb[c] = ts->lo[c] + (float)qb * ts->scale[c];
+        }
+        const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
+        *da = per_key ? (uint32_t)(va & 3u) : ts->dropped;
+        *db = per_key ? (uint32_t)(vb & 3u) : ts->dropped;
+        return;
+    }
+    sw__codec_key(bits, base, key, ts, ka, da);
+    sw__codec_key(bits, base, key + 1u, ts, kb, db);
+}
+
+/* Full quaternion from three stored components. */
+static inline void sw__codec_rebuild(const float v[3], uint32_t dropped, float q[4]) {
+    const float ww = 1.0f - v[0] * v[0] - v[1] * v[1] - v[2] * v[2];
+    q[dropped] = ww > 0.0f ? sqrtf(ww) : 0.0f;
+    q[sw__codec_kept[dropped][0]] = v[0];
+    q[sw__codec_kept[dropped][1]] = v[1];
+    q[sw__codec_kept[dropped][2]] = v[2];
+}
+
+/* Interpolates two decoded keys at u into out: 3 values linearly; for
+ * rotations leaving out the same component (da == db), the three stored
+ * components linearly and the fourth rebuilt (unit by construction, one
+ * square root); else (per-key components) 4 by normalized lerp on the
+ * shorter arc. */
+static inline void sw__codec_interp(const float a[3], const float b[3], float u, bool rotation,
+                                    uint32_t da, uint32_t db, float* out) {
+    if (!rotation) {
+        for (uint32_t c = 0; c < 3u; ++c)
+            out[c] = a[c] + (b[c] - a[c]) * u;
+        return;
+    }
+    if (da == db) {
+        float v[3];
+        for (uint32_t c = 0; c < 3u; ++c)
+            v[c] = a[c] + (b[c] - a[c]) * u;
+        sw__codec_rebuild(v, da & 3u, out);
+        return;
+    }
+    float qa[4], qb[4];
+    sw__codec_rebuild(a, da & 3u, qa);
+    sw__codec_rebuild(b, db & 3u, qb);
+    if (qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3] < 0.0f) {
+        qb[0] = -qb[0];
+        qb[1] = -qb[1];
+        qb[2] = -qb[2];
+        qb[3] = -qb[3];
+    }
+    const float x = qa[0] + (qb[0] - qa[0]) * u;
+    const float y = qa[1] + (qb[1] - qa[1]) * u;
+    const float z = qa[2] + (qb[2] - qa[2]) * u;
+    const float w = qa[3] + (qb[3] - qa[3]) * u;
+    const float len2 = x * x + y * y + z * z + w * w;
+    if (len2 > 0.0f) {
+        const float s = 1.0f / sqrtf(len2);
+        out[0] = x * s;
+        out[1] = y * s;
+        out[2] = z * s;
+        out[3] = w * s;
+    } else {
+        out[0] = 0.0f;
+        out[1] = 0.0f;
+        out[2] = 0.0f;
+        out[3] = 1.0f;
+    }
+}
+
+/* Sample position of time t (clamped to the samples): segment, position
+ * inside it and its interval count. */
+typedef struct sw__codec_pos {
+    uint32_t segment;
+    uint32_t span; /* n: sample intervals in the segment */
+    float p;       /* position in [0, n] */
+} sw__codec_pos;
+
+static inline sw__codec_pos sw__codec_pos_of(const sw_codec_header* h, float t) {
+    sw__codec_pos r;
+    float f = t * h->rate;
+    const float last = (float)(h->samples_count - 1u);
+    if (!(f > 0.0f)) f = 0.0f;
+    if (f > last) f = last;
+    uint32_t seg = (uint32_t)f / h->segment_samples;
+    if (seg >= h->segments_count) seg = h->segments_count - 1u;
+    const uint32_t first = seg * h->segment_samples;
+    const uint32_t rest = h->samples_count - 1u - first;
+    r.segment = seg;
+    r.span = rest < h->segment_samples ? rest : h->segment_samples;
+    r.p = f - (float)first;
+    return r;
+}
+
+/* Key index and fraction of position p for a track with stride 2^sl in a
+ * segment of n intervals. */
+static const float sw__codec_inv_pow2[8] = {1.0f,    0.5f,     0.25f,     0.125f,
+                                            0.0625f, 0.03125f, 0.015625f, 0.0078125f};
+
+static inline uint32_t sw__codec_key_at(float p, uint32_t n, uint32_t sl, float* u) {
+    const float ps = p * sw__codec_inv_pow2[sl & 7u];
+    const uint32_t keys = (n >> sl) + 1u;
+    uint32_t j = (uint32_t)ps;
+    if (j > keys - 2u) j = keys - 2u;
+    *u = ps - (float)j;
+    return j;
+}
+
+static inline uint32_t sw__codec_le32(const uint8_t* p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+#endif

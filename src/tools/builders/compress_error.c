@@ -1,0 +1,189 @@
+/* The error metric (ACL's virtual vertices) and the uniform sampling the
+ * compressor shares with it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/fail.h"
+#include "sinew/sinew.h"
+#include "sinew/tools/builders/compress.h"
+#include "compress_internal.h"
+
+float sw_compress_sample_rate(const sw_clip* clip) {
+    if (!clip) return 30.0f;
+    double best = 0.0;
+    const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
+    const sw_clip_track* tracks = sw_clip_tracks(clip);
+    for (uint32_t i = 0; i < joint_tracks; ++i) {
+        const sw_clip_track* t = &tracks[i];
+        if (t->keys_count < 2u) continue;
+        double r;
+        if (t->uniform) {
+            r = t->rate;
+        } else {
+            double span = (double)sw_clip_track_key_time(clip, t, t->keys_count - 1u) -
+                          (double)sw_clip_track_key_time(clip, t, 0);
+            if (!(span > 0.0)) continue;
+            r = (double)(t->keys_count - 1u) / span;
+        }
+        if (r > best) best = r;
+    }
+    if (!(best > 0.0)) return 30.0f;
+    best = floor(best * 1000.0 + 0.5) / 1000.0;
+    if (best < 1.0) best = 1.0;
+    if (best > 1000.0) best = 1000.0;
+    return (float)best;
+}
+
+uint32_t sw_compress_samples_count(const sw_clip* clip, float rate) {
+    if (!clip || !(rate > 0.0f) || !isfinite(rate)) return 0;
+    double n = ceil((double)clip->duration * (double)rate - 1e-3) + 1.0;
+    if (n < 2.0) n = 2.0;
+    if (n > (double)SW_CLIP_MAX_KEYS) return SW_CLIP_MAX_KEYS + 1u;
+    return (uint32_t)n;
+}
+
+float sw__compress_time(uint32_t i, float rate, float duration) {
+    float t = (float)i / rate;
+    return t < duration ? t : duration;
+}
+
+void sw__compress_mat_from(const float t[3], const float q[4], const float s[3], double m[12]) {
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double xx = x * x, yy = y * y, zz = z * z;
+    const double xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+    /* columns: X, Y, Z axes scaled, then translation */
+    m[0] = (1.0 - 2.0 * (yy + zz)) * s[0];
+    m[1] = (2.0 * (xy + wz)) * s[0];
+    m[2] = (2.0 * (xz - wy)) * s[0];
+    m[3] = (2.0 * (xy - wz)) * s[1];
+    m[4] = (1.0 - 2.0 * (xx + zz)) * s[1];
+    m[5] = (2.0 * (yz + wx)) * s[1];
+    m[6] = (2.0 * (xz + wy)) * s[2];
+    m[7] = (2.0 * (yz - wx)) * s[2];
+    m[8] = (1.0 - 2.0 * (xx + yy)) * s[2];
+    m[9] = t[0];
+    m[10] = t[1];
+    m[11] = t[2];
+}
+
+void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]) {
+    for (uint32_t c = 0; c < 4u; ++c) {
+        for (uint32_t r = 0; r < 3u; ++r) {
+            double v = a[r] * b[3u * c] + a[3u + r] * b[3u * c + 1u] + a[6u + r] * b[3u * c + 2u];
+            if (c == 3u) v += a[9u + r];
+            out[3u * c + r] = v;
+        }
+    }
+}
+
+double sw__compress_vertex_error(const double a[12], const double b[12], double shell) {
+    double worst = 0.0;
+    for (uint32_t axis = 0; axis < 3u; ++axis) {
+        /* The local vertex lies at `shell` from the joint in model space
+         * under the reference (a): shell over a's scale along the axis. */
+        const double* col = a + 3u * axis;
+        const double len = sqrt(col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
+        const double at = len > 0.0 ? shell / len : shell;
+        double d2 = 0.0;
+        for (uint32_t r = 0; r < 3u; ++r) {
+            double d = at * (a[3u * axis + r] - b[3u * axis + r]) + (a[9u + r] - b[9u + r]);
+            d2 += d * d;
+        }
+        if (d2 > worst) worst = d2;
+    }
+    return sqrt(worst);
+}
+
+static int sw__float_less(const void* a, const void* b) {
+    float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator* alloc,
+                                sw_clip_error* out, sw_error* err) {
+    if (!d || !out || !d->skeleton || !d->reference || !d->clip) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    const sw_skeleton* skel = d->skeleton;
+    const uint32_t J = skel->joints_count;
+    if (d->reference->joints_count != J || d->clip->joints_count != J) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint counts match", 0, -1);
+    }
+    if (!isfinite(d->shell) || d->shell < 0.0f) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "shell finite >= 0", 0, -1);
+    }
+    if (!isfinite(d->rate) || d->rate < 0.0f) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "rate finite >= 0", 0, -1);
+    }
+    const double shell = d->shell > 0.0f ? d->shell : 1.0;
+    const float rate = d->rate > 0.0f ? d->rate : sw_compress_sample_rate(d->reference);
+    const uint32_t N = sw_compress_samples_count(d->reference, rate);
+    if (N > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "samples count", 0, -1);
+    const uint64_t total = (uint64_t)N * J;
+    if (d->errors && d->errors_count < total) {
+        return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "errors >= samples * joints", 0, -1);
+    }
+    const uint32_t P = skel->packets_count;
+    const size_t pose_bytes = sizeof(sw_xform4) * P;
+    const size_t mats_bytes = sizeof(sw_mat4) * J;
+    const size_t all_bytes = sizeof(float) * (size_t)total;
+    char* mem = (char*)sw_alloc(alloc, 2u * pose_bytes + 2u * mats_bytes, 16);
+    float* all = (float*)sw_alloc(alloc, all_bytes, 16);
+    if (!mem || !all) {
+        sw_free(alloc, mem, 2u * pose_bytes + 2u * mats_bytes);
+        sw_free(alloc, all, all_bytes);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    }
+    sw_xform4* pa = (sw_xform4*)(void*)mem;
+    sw_xform4* pb = (sw_xform4*)(void*)(mem + pose_bytes);
+    sw_mat4* ma = (sw_mat4*)(void*)(mem + 2u * pose_bytes);
+    sw_mat4* mb = (sw_mat4*)(void*)(mem + 2u * pose_bytes + mats_bytes);
+    sw_result r = SW_RESULT_OK;
+    out->max = 0.0f;
+    out->worst_joint = 0;
+    out->worst_time = 0.0f;
+    out->samples_count = N;
+    for (uint32_t i = 0; i < N && r == SW_RESULT_OK; ++i) {
+        const float t = sw__compress_time(i, rate, d->reference->duration);
+        const sw_sample_job ja = {
+            .clip = d->reference, .skeleton = skel, .time = t, .out = pa, .out_count = P};
+        const sw_sample_job jb = {
+            .clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
+        const sw_local_to_model_job la = {
+            .skeleton = skel, .local = pa, .local_count = P, .out = ma, .out_count = J};
+        const sw_local_to_model_job lb = {
+            .skeleton = skel, .local = pb, .local_count = P, .out = mb, .out_count = J};
+        if ((r = sw_sample_job_run(&ja)) != SW_RESULT_OK) break;
+        if ((r = sw_sample_job_run(&jb)) != SW_RESULT_OK) break;
+        if ((r = sw_local_to_model_job_run(&la)) != SW_RESULT_OK) break;
+        if ((r = sw_local_to_model_job_run(&lb)) != SW_RESULT_OK) break;
+        for (uint32_t j = 0; j < J; ++j) {
+            double a[12], b[12];
+            for (uint32_t c = 0; c < 4u; ++c) {
+                for (uint32_t k = 0; k < 3u; ++k) {
+                    a[3u * c + k] = ma[j].m[4u * c + k];
+                    b[3u * c + k] = mb[j].m[4u * c + k];
+                }
+            }
+            const float e = (float)sw__compress_vertex_error(a, b, shell);
+            all[(size_t)i * J + j] = e;
+            if (e > out->max) {
+                out->max = e;
+                out->worst_joint = j;
+                out->worst_time = t;
+            }
+        }
+    }
+    if (r == SW_RESULT_OK) {
+        if (d->errors) memcpy(d->errors, all, all_bytes);
+        qsort(all, (size_t)total, sizeof(float), sw__float_less);
+        /* nearest rank */
+        uint64_t rank = (uint64_t)ceil(0.99 * (double)total);
+        if (rank < 1u) rank = 1u;
+        out->p99 = all[rank - 1u];
+    }
+    sw_free(alloc, mem, 2u * pose_bytes + 2u * mats_bytes);
+    sw_free(alloc, all, all_bytes);
+    if (r != SW_RESULT_OK) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "sampling", 0, -1);
+    return SW_RESULT_OK;
+}
