@@ -501,12 +501,6 @@ typedef struct sw__anim_layout {
         conditions, layers, masks, strings, size;
 } sw__anim_layout;
 
-static uint32_t sw__anim_place(uint64_t* at, uint64_t bytes) {
-    uint32_t here = (uint32_t)*at;
-    *at += (bytes + 3u) & ~(uint64_t)3u;
-    return here;
-}
-
 static sw_result sw__anim_check_desc(const sw_animator_desc* d, sw__anim_count* c,
                                      sw__anim_layout* lay, sw_error* err) {
     if (!d) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "desc not NULL", 0, -1);
@@ -546,21 +540,27 @@ static sw_result sw__anim_check_desc(const sw_animator_desc* d, sw__anim_count* 
     if (r != SW_RESULT_OK) return r;
 
     uint64_t at = sizeof(sw_animator);
-    lay->params = sw__anim_place(&at, sizeof(sw__anim_param) * (uint64_t)d->params_count);
-    lay->clips = sw__anim_place(&at, 4u * (uint64_t)c->clips);
-    lay->bspaces = sw__anim_place(&at, sizeof(sw__anim_bspace) * (uint64_t)d->blend_spaces_count);
-    lay->members = sw__anim_place(&at, sizeof(sw__anim_member) * (uint64_t)c->members);
-    lay->markers = sw__anim_place(&at, 4u * (uint64_t)c->markers);
-    lay->machines = sw__anim_place(&at, sizeof(sw__anim_machine) * (uint64_t)d->machines_count);
-    lay->order = sw__anim_place(&at, 4u * (uint64_t)d->machines_count);
-    lay->states = sw__anim_place(&at, sizeof(sw__anim_state) * (uint64_t)c->states);
-    lay->transitions = sw__anim_place(&at, sizeof(sw__anim_transition) * (uint64_t)c->transitions);
-    lay->conditions = sw__anim_place(&at, sizeof(sw__anim_cond) * (uint64_t)c->conditions);
-    lay->layers = sw__anim_place(&at, sizeof(sw__anim_layer) * (uint64_t)d->layers_count);
-    lay->masks = sw__anim_place(&at, sizeof(sw__anim_mask) * (uint64_t)c->masks);
+    lay->params =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__anim_param) * (uint64_t)d->params_count, 4u);
+    lay->clips = (uint32_t)sw__layout_take(&at, 4u * (uint64_t)c->clips, 4u);
+    lay->bspaces = (uint32_t)sw__layout_take(
+        &at, sizeof(sw__anim_bspace) * (uint64_t)d->blend_spaces_count, 4u);
+    lay->members =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__anim_member) * (uint64_t)c->members, 4u);
+    lay->markers = (uint32_t)sw__layout_take(&at, 4u * (uint64_t)c->markers, 4u);
+    lay->machines =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__anim_machine) * (uint64_t)d->machines_count, 4u);
+    lay->order = (uint32_t)sw__layout_take(&at, 4u * (uint64_t)d->machines_count, 4u);
+    lay->states = (uint32_t)sw__layout_take(&at, sizeof(sw__anim_state) * (uint64_t)c->states, 4u);
+    lay->transitions =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__anim_transition) * (uint64_t)c->transitions, 4u);
+    lay->conditions =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__anim_cond) * (uint64_t)c->conditions, 4u);
+    lay->layers =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__anim_layer) * (uint64_t)d->layers_count, 4u);
+    lay->masks = (uint32_t)sw__layout_take(&at, sizeof(sw__anim_mask) * (uint64_t)c->masks, 4u);
     lay->strings = (uint32_t)at;
-    at += 1u + c->strings;
-    at = (at + 15u) & ~(uint64_t)15u;
+    at = sw__align16(at + 1u + c->strings);
     if (at > 0x7FFFFFFFu) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
     lay->size = (uint32_t)at;
     return SW_RESULT_OK;
@@ -1224,10 +1224,9 @@ typedef struct sw__bound_layout {
 } sw__bound_layout;
 
 static void sw__bound_layout_of(const sw_animator* a, const sw_skeleton* s, sw__bound_layout* lay) {
-    uint64_t at = (sizeof(sw_animator_bound) + 15u) & ~(uint64_t)15u;
-    lay->clips = (uint32_t)at;
-    at += sizeof(const sw_clip*) * (uint64_t)a->clips_count;
-    at = (at + 15u) & ~(uint64_t)15u;
+    uint64_t at = sw__align16(sizeof(sw_animator_bound));
+    lay->clips =
+        (uint32_t)sw__layout_take(&at, sizeof(const sw_clip*) * (uint64_t)a->clips_count, 16u);
     lay->masks = (uint32_t)at;
     uint32_t masked = 0;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
@@ -1242,9 +1241,7 @@ static void sw__bound_layout_of(const sw_animator* a, const sw_skeleton* s, sw__
             marks += (uint64_t)bs->members_count * (SW__ANIM_MAX_MARKS + 1u);
         }
     }
-    at += marks * sizeof(double);
-    at = (at + 15u) & ~(uint64_t)15u;
-    lay->size = (uint32_t)at;
+    lay->size = (uint32_t)sw__align16(at + marks * sizeof(double));
 }
 
 size_t sw_animator_bound_size(const sw_animator* a, const sw_skeleton* skeleton) {

@@ -65,35 +65,29 @@ struct sw_animator_instance {
 
 /* ---- layout ------------------------------------------------------------------- */
 
-static uint64_t sw__a16(uint64_t v) {
-    return (v + 15u) & ~(uint64_t)15u;
-}
-
 typedef struct sw__inst_layout {
     uint32_t machines, layers, contribs, params, inert, inert_layer, size;
 } sw__inst_layout;
 
 static void sw__inst_layout_of(const sw_animator_bound* b, sw__inst_layout* lay) {
     const sw_animator* a = b->def;
-    uint64_t at = sw__a16(sizeof(sw_animator_instance));
-    lay->machines = (uint32_t)at;
-    at = sw__a16(at + sizeof(sw__mrun) * (uint64_t)a->machines_count);
-    lay->layers = (uint32_t)at;
-    at = sw__a16(at + sizeof(sw__lrun) * (uint64_t)a->layers_count);
-    lay->contribs = (uint32_t)at;
-    at =
-        sw__a16(at + sizeof(sw_animator_contribution) * (uint64_t)a->layers_count * a->max_contrib);
-    lay->params = (uint32_t)at;
-    at = sw__a16(at + 4u * (uint64_t)a->params_count);
+    uint64_t at = sw__align16(sizeof(sw_animator_instance));
+    const uint64_t contribs = (uint64_t)a->layers_count * a->max_contrib;
+    lay->machines =
+        (uint32_t)sw__layout_take(&at, sizeof(sw__mrun) * (uint64_t)a->machines_count, 16u);
+    lay->layers = (uint32_t)sw__layout_take(&at, sizeof(sw__lrun) * (uint64_t)a->layers_count, 16u);
+    lay->contribs =
+        (uint32_t)sw__layout_take(&at, sizeof(sw_animator_contribution) * contribs, 16u);
+    lay->params = (uint32_t)sw__layout_take(&at, 4u * (uint64_t)a->params_count, 16u);
     lay->inert = (uint32_t)at;
     lay->inert_layer = 0;
     if (a->has_inertialize) {
         uint64_t per = 2u * sizeof(sw_xform4) * (uint64_t)b->packets +
-                       sw__a16(4u * SW__INERT_FLOATS * (uint64_t)b->skeleton->joints_count);
+                       sw__align16(4u * SW__INERT_FLOATS * (uint64_t)b->skeleton->joints_count);
         lay->inert_layer = (uint32_t)per;
         at += per * a->layers_count;
     }
-    lay->size = (uint32_t)sw__a16(at);
+    lay->size = (uint32_t)sw__align16(at);
 }
 
 static sw__mrun* sw__mruns(sw_animator_instance* in) {
@@ -1022,14 +1016,12 @@ typedef struct sw__scratch_layout {
 static void sw__scratch_layout_of(const sw_animator_bound* b, sw__scratch_layout* lay) {
     uint64_t pose = sizeof(sw_xform4) * (uint64_t)b->packets;
     uint64_t at = 0;
-    lay->poses = 0;
-    at += pose * ((uint64_t)b->def->max_contrib + 4u);
-    lay->ident = (uint32_t)at;
-    at += pose;
-    lay->weights = (uint32_t)at;
-    at = sw__a16(at + 2u * 4u * sizeof(float) * (uint64_t)b->packets);
-    lay->layers = (uint32_t)at;
-    at = sw__a16(at + sizeof(sw_blend_layer) * (uint64_t)b->def->max_contrib);
+    lay->poses = (uint32_t)sw__layout_take(&at, pose * ((uint64_t)b->def->max_contrib + 4u), 16u);
+    lay->ident = (uint32_t)sw__layout_take(&at, pose, 16u);
+    lay->weights =
+        (uint32_t)sw__layout_take(&at, 2u * 4u * sizeof(float) * (uint64_t)b->packets, 16u);
+    lay->layers =
+        (uint32_t)sw__layout_take(&at, sizeof(sw_blend_layer) * (uint64_t)b->def->max_contrib, 16u);
     lay->cursors = 0;
     lay->size = (uint32_t)at;
 }

@@ -120,7 +120,7 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
      * (counts are bounded above, so the sums fit in 64 bits). */
     const uint64_t runs_off = sizeof(sw_frames_header);
     const uint64_t const_off =
-        (runs_off + sizeof(sw_frames_run) * (uint64_t)h->runs_count + 15u) & ~(uint64_t)15u;
+        sw__align16(runs_off + sizeof(sw_frames_run) * (uint64_t)h->runs_count);
     const uint64_t frames_off = const_off + sizeof(sw_xform4) * (uint64_t)C;
     const uint64_t end = frames_off + sizeof(sw_xform4) * (uint64_t)F * A;
     if (h->runs_offset != runs_off) {

@@ -50,10 +50,6 @@ static uint64_t sw__values_count(uint32_t keys, uint32_t comps, uint32_t interp)
     return (uint64_t)keys * comps * (interp == SW_INTERP_CUBIC ? 3u : 1u);
 }
 
-static uint64_t sw__align16(uint64_t v) {
-    return (v + 15u) & ~(uint64_t)15u;
-}
-
 /* ---- shared checks ------------------------------------------------------- */
 
 typedef struct sw__keys {

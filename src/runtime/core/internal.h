@@ -4,6 +4,7 @@
 #define SINEW_RUNTIME_INTERNAL_H
 
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 
 /* SSE2 intrinsics usable without extra flags (codec_quantized.c). */

@@ -171,10 +171,6 @@ typedef struct sw__mesh_layout {
     uint32_t strings;
 } sw__mesh_layout;
 
-static uint64_t sw__align(uint64_t x, uint64_t a) {
-    return (x + a - 1u) & ~(a - 1u);
-}
-
 static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out, sw_error* err) {
     if (!d) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "desc not NULL", 0, -1);
     if (d->vertices_count == 0 || d->vertices_count > SW_MESH_MAX_VERTICES) {
@@ -248,7 +244,7 @@ static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out
     };
     /* Every size is below 2^40: no overflow in 64 bits. */
     for (int k = 0; k < 11; ++k) {
-        if (k == 9) at = sw__align(at, 2u);
+        if (k == 9) at = sw__align_up(at, 2u);
         if (at > UINT32_MAX) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
         offs[k] = (uint32_t)at;
         at += sizes[k];
@@ -257,7 +253,7 @@ static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out
         return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
     }
     out->strings = (uint32_t)at;
-    h->size = (uint32_t)sw__align(at + strings_bytes, 16u);
+    h->size = (uint32_t)sw__align16(at + strings_bytes);
     h->flags = (d->normals ? SW_MESH_FLAG_NORMALS : 0u) | (d->uvs ? SW_MESH_FLAG_UVS : 0u) |
                (d->morph_normals ? SW_MESH_FLAG_MORPH_NORMALS : 0u);
     h->vertices_count = d->vertices_count;

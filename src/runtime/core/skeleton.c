@@ -168,10 +168,10 @@ static sw__skel_layout sw__skeleton_layout(uint32_t joints_count, uint64_t names
     uint32_t packets = (joints_count + 3u) / 4u;
     lay.rest = SW__SKEL_HEADER;
     lay.parents = lay.rest + packets * SW__PACKET_BYTES;
-    lay.names = (lay.parents + 2u * joints_count + 3u) & ~3u;
+    lay.names = (uint32_t)sw__align_up(lay.parents + 2u * joints_count, 4u);
     lay.strings = lay.names + 4u * joints_count;
     /* joints_count <= 1024 and names_bytes <= 1024 * 256: no overflow. */
-    lay.size = (uint32_t)(((uint64_t)lay.strings + names_bytes + 15u) & ~(uint64_t)15u);
+    lay.size = (uint32_t)sw__align16((uint64_t)lay.strings + names_bytes);
     return lay;
 }
 

@@ -174,23 +174,20 @@ sw_result sw_ragdoll_desc_validate(const sw_ragdoll_desc* desc, const sw_skeleto
 
 /* ---- object ---- */
 
-static size_t sw__align16(size_t n) {
-    return (n + 15u) & ~(size_t)15u;
-}
-
 typedef struct sw__layout {
     size_t body_of_joint, weight_body, weights, anim_weights, model, size;
 } sw__layout;
 
 static sw__layout sw__layout_of(const sw_skeleton* s) {
     sw__layout l;
-    size_t j = s->joints_count, lanes = (size_t)s->packets_count * 4u;
-    l.body_of_joint = sw__align16(sizeof(sw_ragdoll));
-    l.weight_body = sw__align16(l.body_of_joint + j * sizeof(int16_t));
-    l.weights = sw__align16(l.weight_body + j * sizeof(int16_t));
-    l.anim_weights = sw__align16(l.weights + lanes * sizeof(float));
-    l.model = sw__align16(l.anim_weights + lanes * sizeof(float));
-    l.size = sw__align16(l.model + j * sizeof(sw_xform));
+    const uint64_t j = s->joints_count, lanes = (uint64_t)s->packets_count * 4u;
+    uint64_t at = sw__align16(sizeof(sw_ragdoll));
+    l.body_of_joint = (size_t)sw__layout_take(&at, j * sizeof(int16_t), 16u);
+    l.weight_body = (size_t)sw__layout_take(&at, j * sizeof(int16_t), 16u);
+    l.weights = (size_t)sw__layout_take(&at, lanes * sizeof(float), 16u);
+    l.anim_weights = (size_t)sw__layout_take(&at, lanes * sizeof(float), 16u);
+    l.model = (size_t)sw__layout_take(&at, j * sizeof(sw_xform), 16u);
+    l.size = (size_t)at;
     return l;
 }
 

@@ -129,8 +129,7 @@ static sw_vec3 sw__reflect_vec(sw_vec3 v, uint32_t axis) {
 #define SW__MIRROR_HEADER 48u
 
 static size_t sw__mirror_size(uint32_t joints) {
-    size_t n = SW__MIRROR_HEADER + (size_t)joints * 64u + (size_t)joints * 2u;
-    return (n + 15u) & ~(size_t)15u;
+    return (size_t)sw__align16(SW__MIRROR_HEADER + (uint64_t)joints * 64u + (uint64_t)joints * 2u);
 }
 
 size_t sw_mirror_measure(const sw_mirror_desc* desc) {

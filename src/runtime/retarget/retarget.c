@@ -158,14 +158,10 @@ static sw_vec3 sw__retarget_place(const sw_retarget_map* map, sw_vec3 p) {
     return p;
 }
 
-static size_t sw__retarget_round16(size_t n) {
-    return (n + 15u) & ~(size_t)15u;
-}
-
 size_t sw_retarget_scratch_size(const sw_retarget_map* map) {
     if (!map) return 0;
-    return sw__retarget_round16(map->source_joints_count * sizeof(sw_xform)) +
-           sw__retarget_round16(map->target_joints_count * sizeof(sw_xform)) +
+    return (size_t)sw__align16(map->source_joints_count * sizeof(sw_xform)) +
+           (size_t)sw__align16(map->target_joints_count * sizeof(sw_xform)) +
            map->target_joints_count * sizeof(sw_mat4);
 }
 
@@ -218,9 +214,10 @@ sw_result sw_retarget_job_run(const sw_retarget_job* job) {
     const uint32_t sn = src->joints_count, tn = tgt->joints_count;
     char* scratch = (char*)job->scratch;
     sw_xform* smodel = (sw_xform*)(void*)scratch;
-    sw_xform* tmodel = (sw_xform*)(void*)(scratch + sw__retarget_round16(sn * sizeof(sw_xform)));
-    sw_mat4* mats = (sw_mat4*)(void*)(scratch + sw__retarget_round16(sn * sizeof(sw_xform)) +
-                                      sw__retarget_round16(tn * sizeof(sw_xform)));
+    const size_t smodel_bytes = (size_t)sw__align16(sn * sizeof(sw_xform));
+    sw_xform* tmodel = (sw_xform*)(void*)(scratch + smodel_bytes);
+    sw_mat4* mats =
+        (sw_mat4*)(void*)(scratch + smodel_bytes + (size_t)sw__align16(tn * sizeof(sw_xform)));
 
     const int16_t* sparents = sw_skeleton_parents(src);
     for (uint32_t j = 0; j < sn; ++j) {

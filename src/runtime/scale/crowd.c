@@ -52,10 +52,6 @@ struct sw_crowd {
     sw_vec3 viewpoint;
 };
 
-static size_t sw__up64(size_t n) {
-    return (n + 63u) & ~(size_t)63u;
-}
-
 static char* sw__crowd_at(const sw_crowd* c, size_t off) {
     return (char*)(uintptr_t)c + off;
 }
@@ -219,39 +215,31 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.budget_low = desc->budget_low > 0.0f ? desc->budget_low : 0.8f;
     h.budget_patience = desc->budget_patience ? desc->budget_patience : 30u;
 
-    size_t at = sw__up64(sizeof(sw_crowd));
-    h.levels_off = at;
-    at += sw__up64(sizeof(sw_crowd_level) * h.levels_count);
-    h.detail_off = at;
-    at += sw__up64(joints);
-    h.ibind_off = at;
-    at += sw__up64(sizeof(sw_mat4) * h.palette_count);
-    h.pjoints_off = at;
-    at += sw__up64(sizeof(uint16_t) * h.palette_count);
-    h.workers_off = at;
-    at += sw__up64(sizeof(sw__crowd_worker) * h.threads);
-    h.scratch_off = at;
-    at += sw__up64(h.scratch_size) * h.threads;
-    h.chars_off = at;
-    const size_t pose = sw__up64(sizeof(sw_xform4) * packets);
-    size_t c = sw__up64(sizeof(sw__crowd_char));
-    h.c_inst = c;
-    c += sw__up64(h.inst_size);
-    h.c_params = c;
-    c += sw__up64(sizeof(float) * h.params_count);
-    h.c_key0 = c;
-    c += pose;
-    h.c_key1 = c;
-    c += pose;
-    h.c_out = c;
-    c += pose;
-    h.c_model = c;
-    c += sw__up64(sizeof(sw_mat4) * joints);
-    h.c_palette = c;
-    c += sw__up64(sizeof(sw_mat4) * h.palette_count);
-    h.c_stride = c;
-    if ((SIZE_MAX - at) / c < h.count) return sw__fail(err, SW_RESULT_LIMIT, "crowd bytes", 0, -1);
-    h.bytes = at + c * h.count;
+    /* Shared parts, then the characters, each part on its own cache lines. */
+    uint64_t parts = sw__align_up(sizeof(sw_crowd), 64u);
+    h.levels_off = (size_t)sw__layout_take(&parts, sizeof(sw_crowd_level) * h.levels_count, 64u);
+    h.detail_off = (size_t)sw__layout_take(&parts, joints, 64u);
+    h.ibind_off = (size_t)sw__layout_take(&parts, sizeof(sw_mat4) * h.palette_count, 64u);
+    h.pjoints_off = (size_t)sw__layout_take(&parts, sizeof(uint16_t) * h.palette_count, 64u);
+    h.workers_off = (size_t)sw__layout_take(&parts, sizeof(sw__crowd_worker) * h.threads, 64u);
+    h.scratch_off =
+        (size_t)sw__layout_take(&parts, (size_t)sw__align_up(h.scratch_size, 64u) * h.threads, 64u);
+    h.chars_off = (size_t)parts;
+    const uint64_t pose = sizeof(sw_xform4) * packets;
+    uint64_t c = sw__align_up(sizeof(sw__crowd_char), 64u);
+    h.c_inst = (size_t)sw__layout_take(&c, h.inst_size, 64u);
+    h.c_params = (size_t)sw__layout_take(&c, sizeof(float) * h.params_count, 64u);
+    h.c_key0 = (size_t)sw__layout_take(&c, pose, 64u);
+    h.c_key1 = (size_t)sw__layout_take(&c, pose, 64u);
+    h.c_out = (size_t)sw__layout_take(&c, pose, 64u);
+    h.c_model = (size_t)sw__layout_take(&c, sizeof(sw_mat4) * joints, 64u);
+    h.c_palette = (size_t)sw__layout_take(&c, sizeof(sw_mat4) * h.palette_count, 64u);
+    h.c_stride = (size_t)c;
+    const size_t at = h.chars_off;
+    if ((SIZE_MAX - at) / h.c_stride < h.count) {
+        return sw__fail(err, SW_RESULT_LIMIT, "crowd bytes", 0, -1);
+    }
+    h.bytes = at + h.c_stride * h.count;
 
     char* mem = (char*)sw_alloc(alloc, h.bytes, 64);
     if (!mem) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "crowd memory", 0, -1);
@@ -331,7 +319,8 @@ static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_cha
 }
 
 static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw_xform4* out) {
-    void* scratch = sw__crowd_at(c, c->scratch_off + (size_t)worker * sw__up64(c->scratch_size));
+    void* scratch = sw__crowd_at(
+        c, c->scratch_off + (size_t)worker * (size_t)sw__align_up(c->scratch_size, 64u));
     return sw_animator_evaluate(sw__inst(c, i), c->bound, scratch, c->scratch_size, out,
                                 c->packets);
 }

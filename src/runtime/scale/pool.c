@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "shared/layout.h"
+
 typedef struct sw__pool_worker {
     sw_pool* pool;
     uint32_t index;
@@ -72,19 +74,16 @@ static void sw__pool_stop(sw_pool* p, uint32_t started) {
         pthread_join(p->handles[i], NULL);
 }
 
-static size_t sw__pool_up(size_t n) {
-    return (n + 63u) & ~(size_t)63u;
-}
-
 sw_result sw_pool_create(uint32_t threads, const sw_allocator* alloc, sw_pool** out) {
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     *out = NULL;
     if (threads == 0) threads = 1;
     if (threads > SW_POOL_MAX_THREADS) return SW_RESULT_LIMIT;
     const uint32_t n = threads - 1u;
-    const size_t head = sw__pool_up(sizeof(sw_pool));
-    const size_t handles = sw__pool_up(sizeof(pthread_t) * n);
-    const size_t bytes = head + handles + sw__pool_up(sizeof(sw__pool_worker) * n);
+    /* The pool, its thread handles and its workers, each on cache lines. */
+    const size_t head = (size_t)sw__align_up(sizeof(sw_pool), 64u);
+    const size_t handles = (size_t)sw__align_up(sizeof(pthread_t) * n, 64u);
+    const size_t bytes = head + handles + (size_t)sw__align_up(sizeof(sw__pool_worker) * n, 64u);
     char* mem = (char*)sw_alloc(alloc, bytes, 64);
     if (!mem) return SW_RESULT_OUT_OF_MEMORY;
     memset(mem, 0, bytes);

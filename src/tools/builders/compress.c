@@ -23,6 +23,7 @@
 
 #include "shared/codec_quantized_format.h"
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
 #include "compress_internal.h"
@@ -517,10 +518,6 @@ static void sw__put_bits(uint8_t* out, uint64_t* bit, uint32_t v, uint32_t b) {
     }
 }
 
-static uint32_t sw__align16u(uint32_t v) {
-    return (v + 15u) & ~15u;
-}
-
 sw_result sw__clip_builder_check(const sw_skeleton* skel, const sw_clip* clip, const void* out,
                                  sw_error* err) {
     if (!skel || !clip || !out) {
@@ -635,10 +632,11 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
     for (uint32_t s = 0; s < 3u * J; ++s)
         if (z->mode[s] == SW__SLOT_CONSTANT) ++C;
     const uint32_t slots_off = (uint32_t)sizeof(sw_codec_header);
-    const uint32_t tracks_off = sw__align16u(slots_off + 12u * J);
-    const uint32_t consts_off = sw__align16u(tracks_off + (uint32_t)sizeof(sw_codec_track) * A);
+    const uint32_t tracks_off = (uint32_t)sw__align16(slots_off + 12u * J);
+    const uint32_t consts_off =
+        (uint32_t)sw__align16(tracks_off + (uint32_t)sizeof(sw_codec_track) * A);
     const uint32_t segs_off = consts_off + 16u * C;
-    uint32_t data = sw__align16u(segs_off + 4u * (S + 1u));
+    uint32_t data = (uint32_t)sw__align16(segs_off + 4u * (S + 1u));
     uint64_t total = data;
     for (uint32_t s = 0; s < S; ++s) {
         const uint32_t span = sw__cz_span(z, s);
@@ -651,7 +649,7 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
         }
         total += 4u + hb + (bits + 7u) / 8u;
     }
-    total = (total + 8u + 15u) & ~(uint64_t)15u; /* 8 spare bytes: 64-bit key loads */
+    total = sw__align16(total + 8u); /* 8 spare bytes: 64-bit key loads */
     if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);
     const uint32_t P = (uint32_t)total;
     char* mem = NULL;

@@ -4,6 +4,7 @@
 
 #include "shared/codec_frames_format.h"
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/frames.h"
 #include "compress_internal.h"
@@ -56,10 +57,6 @@ float sw_frames_grid_rate(const sw_clip* clip) {
     const float r = (float)rate;
     if (!(r > 0.0f) || r > SW__FRAMES_MAX_RATE) return 0.0f;
     return sw__frames_on_grid(clip, (double)r) ? r : 0.0f;
-}
-
-static uint32_t sw__frames_align16(uint32_t v) {
-    return (v + 15u) & ~15u;
 }
 
 /* Overwrites the tracked slots of frame pose `pose` (time ft) with the key a
@@ -168,7 +165,8 @@ static sw_result sw__frames_write(sw__frames_build* b, const sw_clip** out, sw_e
         if (b->kind[p] == SW_FRAMES_RUN_CONSTANT) ++C;
     }
     const uint32_t runs_off = (uint32_t)sizeof(sw_frames_header);
-    const uint32_t const_off = sw__frames_align16(runs_off + (uint32_t)sizeof(sw_frames_run) * runs);
+    const uint32_t const_off =
+        (uint32_t)sw__align16(runs_off + (uint32_t)sizeof(sw_frames_run) * runs);
     const uint32_t frames_off = const_off + (uint32_t)sizeof(sw_xform4) * C;
     const uint64_t total = (uint64_t)frames_off + (uint64_t)sizeof(sw_xform4) * A * F;
     if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "block size", 0, -1);

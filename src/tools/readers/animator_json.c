@@ -10,6 +10,7 @@
 
 #include "json.h"
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/animator_json.h"
 
@@ -456,7 +457,7 @@ sw_result sw_animator_json_read(const char* text, size_t size, const sw_allocato
 #define SW__AJ_PLACE(field, type, n)                                                               \
     do {                                                                                           \
         c.field = (type*)(void*)(mem + at);                                                        \
-        at += (((size_t)(n) * sizeof(type)) + 15u) & ~(size_t)15u;                                 \
+        at += (size_t)sw__align16((uint64_t)(n) * sizeof(type));                                   \
     } while (0)
     SW__AJ_PLACE(params, sw_animator_param_desc, n_params);
     SW__AJ_PLACE(spaces, sw_animator_blend_space_desc, n_spaces);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/readers/asset.h"
@@ -75,7 +76,7 @@ static sw_result sw__asset_open_archive(const char* data, size_t size, sw_asset*
         chunks = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
         if (chunks > SW_ARCHIVE_MAX_CHUNKS) chunks = SW_ARCHIVE_MAX_CHUNKS;
     }
-    size_t head = (size + 15u) & ~(size_t)15u;
+    size_t head = (size_t)sw__align16(size);
     if (head < size ||
         head > SIZE_MAX - 2u * ((size_t)SW_ARCHIVE_MAX_CHUNKS + 1u) * sizeof(void*)) {
         return sw__fail(err, SW_RESULT_LIMIT, "file size", 0, -1);

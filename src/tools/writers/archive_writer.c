@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/writers/file.h"
 #include "sinew/tools/writers/archive_writer.h"
@@ -21,10 +22,6 @@ static void sw__wr64(uint8_t* p, uint64_t v) {
     sw__wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint64_t sw__align16_u64(uint64_t v) {
-    return (v + 15u) & ~(uint64_t)15u;
-}
-
 /* Writes chunk row `chunk` and copies its block to `*at`, advancing *at. */
 static void sw__put_chunk(uint8_t* d, uint32_t chunk, uint32_t kind, uint32_t link,
                           const void* block, uint32_t size, uint32_t* at) {
@@ -34,7 +31,7 @@ static void sw__put_chunk(uint8_t* d, uint32_t chunk, uint32_t kind, uint32_t li
     sw__wr32(row + 8, *at);
     sw__wr32(row + 12, size);
     memcpy(d + *at, block, size);
-    *at += (uint32_t)sw__align16_u64(size);
+    *at += (uint32_t)sw__align16(size);
 }
 
 /* Checks that linked object i (a clip or a mesh, with `joints` joints) is
@@ -77,12 +74,12 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     if (chunks > SW_ARCHIVE_MAX_CHUNKS) {
         return sw__fail(err, SW_RESULT_LIMIT, "chunks count", 0, -1);
     }
-    uint64_t total = sw__align16_u64(SW_ARCHIVE_HEADER_SIZE + 16u * chunks);
+    uint64_t total = sw__align16(SW_ARCHIVE_HEADER_SIZE + 16u * chunks);
     for (uint32_t i = 0; i < k->skeletons_count; ++i) {
         if (!k->skeletons[i]) {
             return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "skeleton not NULL", 0, (int64_t)i);
         }
-        total += sw__align16_u64(k->skeletons[i]->size);
+        total += sw__align16(k->skeletons[i]->size);
     }
     for (uint32_t i = 0; i < k->clips_count; ++i) {
         const sw_clip* c = k->clips[i];
@@ -90,7 +87,7 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
                                        "clip not NULL", "clip skeleton in range",
                                        "clip joints match skeleton", err);
         if (r != SW_RESULT_OK) return r;
-        total += sw__align16_u64(c->size);
+        total += sw__align16(c->size);
     }
     for (uint32_t i = 0; i < k->meshes_count; ++i) {
         const sw_mesh* m = k->meshes[i];
@@ -99,13 +96,13 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
                                        "mesh skeleton in range", "mesh joints match skeleton",
                                        err);
         if (r != SW_RESULT_OK) return r;
-        total += sw__align16_u64(m->size);
+        total += sw__align16(m->size);
     }
     for (uint32_t i = 0; i < k->animators_count; ++i) {
         if (!k->animators[i]) {
             return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "animator not NULL", 0, (int64_t)i);
         }
-        total += sw__align16_u64(sw_animator_size(k->animators[i]));
+        total += sw__align16(sw_animator_size(k->animators[i]));
     }
     if (total > 0xFFFFFFF0u) return sw__fail(err, SW_RESULT_LIMIT, "archive under 4 GiB", 0, -1);
 
@@ -117,7 +114,7 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     sw__wr64(d + 16, total);
     sw__wr32(d + 24, (uint32_t)chunks);
     sw__wr32(d + 28, 0);
-    uint32_t at = (uint32_t)sw__align16_u64(SW_ARCHIVE_HEADER_SIZE + 16u * chunks);
+    uint32_t at = (uint32_t)sw__align16(SW_ARCHIVE_HEADER_SIZE + 16u * chunks);
     uint32_t chunk = 0;
     /* Skeletons come first, so a skeleton's index is its chunk index. */
     for (uint32_t i = 0; i < k->skeletons_count; ++i) {

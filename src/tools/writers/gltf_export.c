@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shared/fail.h"
+#include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/codecs/codec.h"
 #include "sinew/tools/writers/file.h"
@@ -429,7 +430,7 @@ static uint32_t sw__anim_times(sw__anim* a, const float* times, uint32_t n) {
         }
     }
     if (n > 0 && times[n - 1] > a->last_key) a->last_key = times[n - 1];
-    size_t offset = (g->bin.n + 3u) & ~(size_t)3u;
+    size_t offset = (size_t)sw__align_up(g->bin.n, 4u);
     uint32_t acc = sw__gx_floats(g, times, n, 1, "SCALAR", 0, true);
     if (a->times_count < a->times_cap) {
         a->times[a->times_count++] = (sw__times_entry){acc, offset, n};
@@ -1035,8 +1036,8 @@ sw_result sw_gltf_export(const sw_scene* scene, const sw_gltf_export_options* op
         sw__gx_free(&g);
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     }
-    const uint64_t json_pad = ((uint64_t)json.n + 3u) & ~(uint64_t)3u;
-    const uint64_t bin_pad = ((uint64_t)g.bin.n + 3u) & ~(uint64_t)3u;
+    const uint64_t json_pad = sw__align_up(json.n, 4u);
+    const uint64_t bin_pad = sw__align_up(g.bin.n, 4u);
     const uint64_t total = 12u + 8u + json_pad + (g.bin.n ? 8u + bin_pad : 0u);
     if (total > UINT32_MAX) {
         sw__gbuf_free(&g, &json);
