@@ -14,7 +14,10 @@
  *   per-joint weights, the root-motion joint found. Caller memory; shared by
  *   every character with that skeleton and those clips.
  * - sw_animator_instance, one character's state: playing states, their times,
- *   transitions in progress, inertialization offsets. Caller memory of
+ *   transitions in progress, inertialization offsets, a sampling cache per
+ *   playing clip (key cursors, for raw clips with explicit key times: forward
+ *   playback resumes each key search where the last evaluate left it; poses
+ *   are bit-identical to sampling without a cache). Caller memory of
  *   sw_animator_instance_size(bound) bytes; no pointers inside, so it can be
  *   copied (snapshots, rollback) while the bound object lives.
  *
@@ -475,7 +478,9 @@ SINEW_API size_t sw_animator_scratch_size(const sw_animator_bound* b);
  * layers in order (override, additive), inertialization offsets added per
  * layer. The root-motion ground transform is removed (see the top).
  * Also records the layers' output for inertialization (once per update:
- * evaluating twice after one update gives the same pose).
+ * evaluating twice after one update gives the same pose) and moves the
+ * sampling caches of the instance forward (sinew/sample.h: the result does
+ * not depend on them).
  * Memory: scratch (16-byte aligned, sw_animator_scratch_size bytes) is
  * overwritten; out gets the skeleton's packets_count packets.
  * Fails (out untouched): INVALID_ARGUMENT (NULL arguments, another bound

@@ -1314,6 +1314,17 @@ static const char* sw__bound_member_marks(const sw_animator* a, const sw__anim_b
     return NULL;
 }
 
+/* True when sampling `clip` searches key times, so that a cache of cursors
+ * saves work: a raw clip with a track of explicit times (uniform tracks and
+ * the codecs find their keys from the time alone). */
+static bool sw__bound_clip_searches(const sw_clip* clip) {
+    if (clip->codec != SW_CLIP_CODEC_RAW) return false;
+    for (uint32_t t = 0; t < clip->tracks_count; ++t) {
+        if (!sw_clip_tracks(clip)[t].uniform) return true;
+    }
+    return false;
+}
+
 sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
                            const sw_clip* const* clips, uint32_t clips_count, void* mem,
                            size_t size, const sw_animator_bound** out, sw_error* err) {
@@ -1379,6 +1390,10 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
                 slots[s] = clips[i];
                 break;
             }
+        }
+        if (sw__bound_clip_searches(slots[s])) {
+            b->cached[s / 32u] |= 1u << (s % 32u);
+            if (slots[s]->tracks_count > b->cursors) b->cursors = slots[s]->tracks_count;
         }
     }
     /* Masks: nearest listed ancestor-or-self (parents come first). */

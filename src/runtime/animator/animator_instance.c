@@ -8,6 +8,9 @@
  *     layers     sw__lrun[layers_count]
  *     contribs   sw_animator_contribution[layers_count * max_contrib]
  *     params     float[params_count]         the parameters of the last update
+ *     caches     sw__cslot[layers_count * max_contrib]   a sampling cache per
+ *     cursors    uint32_t[...  * cursors]                contribution slot (both
+ *                empty when no clip of the bound object searches keys)
  *     inertia    per layer (when the definition inertializes): two history
  *                poses, then 14 floats per joint (translation direction,
  *                x0, v0, a0, T, rotation axis, x0, v0, a0, T)
@@ -53,10 +56,22 @@ typedef struct sw__lrun {
     float hist_dt[2]; /* dt of the update that preceded each history pose */
 } sw__lrun;
 
+/* The sampling cache of a contribution slot without pointers (see
+ * sw_sample_cache): the clip slot its cursors belong to and the time of its
+ * last sample. Evaluate gives contribution i of a layer the cache of slot i,
+ * so forward playback resumes each key search where the last frame left it;
+ * a cached sample is bit-identical to a cold seek. */
+typedef struct sw__cslot {
+    uint32_t clip; /* NONE: empty */
+    float time;
+} sw__cslot;
+
 struct sw_animator_instance {
     uint32_t magic, size;
     uint32_t def_size, machines_count, layers_count, packets, params_count, max_contrib;
-    uint32_t machines_offset, layers_offset, contribs_offset, params_offset, inert_offset;
+    uint32_t cursors; /* per cache: the bound object's */
+    uint32_t machines_offset, layers_offset, contribs_offset, params_offset, caches_offset;
+    uint32_t cursors_offset, inert_offset;
     uint32_t inert_layer_bytes;
     uint64_t frame;
     float last_dt;
@@ -66,7 +81,7 @@ struct sw_animator_instance {
 /* ---- layout ------------------------------------------------------------------- */
 
 typedef struct sw__inst_layout {
-    uint32_t machines, layers, contribs, params, inert, inert_layer, size;
+    uint32_t machines, layers, contribs, params, caches, cursors, inert, inert_layer, size;
 } sw__inst_layout;
 
 static void sw__inst_layout_of(const sw_animator_bound* b, sw__inst_layout* lay) {
@@ -79,6 +94,9 @@ static void sw__inst_layout_of(const sw_animator_bound* b, sw__inst_layout* lay)
     lay->contribs =
         (uint32_t)sw__layout_take(&at, sizeof(sw_animator_contribution) * contribs, 16u);
     lay->params = (uint32_t)sw__layout_take(&at, 4u * (uint64_t)a->params_count, 16u);
+    const uint64_t caches = b->cursors > 0 ? contribs : 0u; /* none without key searches */
+    lay->caches = (uint32_t)sw__layout_take(&at, sizeof(sw__cslot) * caches, 16u);
+    lay->cursors = (uint32_t)sw__layout_take(&at, 4u * contribs * b->cursors, 16u);
     lay->inert = (uint32_t)at;
     lay->inert_layer = 0;
     if (a->has_inertialize) {
@@ -106,6 +124,13 @@ static sw_animator_contribution* sw__contribs(sw_animator_instance* in, uint32_t
 static float* sw__iparams(sw_animator_instance* in) {
     return (float*)(void*)((char*)in + in->params_offset);
 }
+static sw__cslot* sw__cslots(sw_animator_instance* in, uint32_t layer) {
+    return (sw__cslot*)(void*)((char*)in + in->caches_offset) + (size_t)layer * in->max_contrib;
+}
+static uint32_t* sw__cursors(sw_animator_instance* in, uint32_t layer, uint32_t i) {
+    const size_t cache = (size_t)layer * in->max_contrib + i;
+    return (uint32_t*)(void*)((char*)in + in->cursors_offset) + cache * in->cursors;
+}
 static sw_xform4* sw__hist(sw_animator_instance* in, uint32_t layer, uint32_t k) {
     char* base = (char*)in + in->inert_offset + (size_t)layer * in->inert_layer_bytes;
     return (sw_xform4*)(void*)base + (size_t)k * in->packets;
@@ -120,7 +145,7 @@ static bool sw__inst_matches(const sw_animator_instance* in, const sw_animator_b
     return in->magic == SW__INSTANCE_MAGIC && in->def_size == a->size &&
            in->machines_count == a->machines_count && in->layers_count == a->layers_count &&
            in->packets == b->packets && in->params_count == a->params_count &&
-           in->max_contrib == a->max_contrib;
+           in->max_contrib == a->max_contrib && in->cursors == b->cursors;
 }
 
 static bool sw__bound_ok(const sw_animator_bound* b) {
@@ -854,10 +879,17 @@ sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bo
     in->packets = b->packets;
     in->params_count = a->params_count;
     in->max_contrib = a->max_contrib;
+    in->cursors = b->cursors;
     in->machines_offset = lay.machines;
     in->layers_offset = lay.layers;
     in->contribs_offset = lay.contribs;
     in->params_offset = lay.params;
+    in->caches_offset = lay.caches;
+    in->cursors_offset = lay.cursors;
+    for (uint32_t l = 0; l < a->layers_count && b->cursors > 0; ++l) {
+        for (uint32_t i = 0; i < a->max_contrib; ++i)
+            sw__cslots(in, l)[i].clip = SW_ANIMATOR_NONE;
+    }
     in->inert_offset = lay.inert;
     in->inert_layer_bytes = lay.inert_layer;
     sw_animator_params_reset(a, sw__iparams(in), a->params_count);
@@ -1009,7 +1041,6 @@ typedef struct sw__scratch_layout {
     uint32_t ident;   /* identity pose */
     uint32_t weights; /* 2 * packets * 4 floats */
     uint32_t layers;  /* sw_blend_layer[max_contrib] */
-    uint32_t cursors; /* unused; kept 0 */
     uint32_t size;
 } sw__scratch_layout;
 
@@ -1022,7 +1053,6 @@ static void sw__scratch_layout_of(const sw_animator_bound* b, sw__scratch_layout
         (uint32_t)sw__layout_take(&at, 2u * 4u * sizeof(float) * (uint64_t)b->packets, 16u);
     lay->layers =
         (uint32_t)sw__layout_take(&at, sizeof(sw_blend_layer) * (uint64_t)b->def->max_contrib, 16u);
-    lay->cursors = 0;
     lay->size = (uint32_t)at;
 }
 
@@ -1166,6 +1196,153 @@ static bool sw__layer_inertializes(const sw_animator* a, uint32_t l) {
     return false;
 }
 
+/* The parts of the scratch memory during one evaluate. */
+typedef struct sw__eval {
+    sw_animator_instance* in;
+    const sw_animator_bound* b;
+    uint32_t P;            /* packets */
+    sw_xform4* poses;      /* max_contrib sampled poses */
+    sw_xform4* layer_pose; /* the current layer's blend */
+    sw_xform4* acc;        /* the layers so far */
+    sw_xform4* tmp;        /* a non-additive sample in an additive layer; a layer blend */
+    sw_xform4* ref;        /* the first frame of such a clip */
+    sw_xform4* ident;      /* identity pose, filled by the first additive layer */
+    float* jw0;            /* per-lane weights of a masked override blend */
+    float* jw1;
+    sw_blend_layer* bl; /* the blend job's inputs */
+    const sw_xform4* rest;
+    bool ident_ready;
+} sw__eval;
+
+/* Samples contribution i of layer l at its time into out, with the
+ * contribution's cache when its clip searches keys (see sw_animator_bind). */
+static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
+                                 const sw_animator_contribution* c, sw_xform4* out) {
+    sw_sample_job sj = {
+        sw__bound_clips(e->b)[c->clip], e->b->skeleton, c->time, NULL, out, e->P, NULL, 0};
+    if (!sw__bound_cached(e->b, c->clip)) return sw_sample_job_run(&sj);
+    sw__cslot* slot = &sw__cslots(e->in, l)[i];
+    sw_sample_cache cache;
+    sw_sample_cache_init(&cache, sw__cursors(e->in, l, i), e->in->cursors);
+    if (slot->clip != SW_ANIMATOR_NONE) {
+        cache.clip = sw__bound_clips(e->b)[slot->clip];
+        cache.time = slot->time;
+    }
+    sj.cache = &cache;
+    sw_result r = sw_sample_job_run(&sj);
+    if (r == SW_RESULT_OK) {
+        slot->clip = c->clip;
+        slot->time = cache.time;
+    }
+    return r;
+}
+
+/* Samples the contributions of layer l and blends them into e->layer_pose
+ * (additive layers: deltas blended over the identity pose). */
+static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
+    const sw__anim_layer* ld = &sw__anim_layers(e->b->def)[l];
+    const uint32_t n = sw__lruns(e->in)[l].contrib_count, P = e->P;
+    const sw_animator_contribution* cs = sw__contribs(e->in, l);
+    for (uint32_t i = 0; i < n; ++i) {
+        const sw_clip* clip = sw__bound_clips(e->b)[cs[i].clip];
+        sw_xform4* dst = e->poses + (size_t)i * P;
+        const bool delta = additive && !(clip->flags & SW_CLIP_FLAG_ADDITIVE);
+        sw_result r = sw__eval_sample(e, l, i, &cs[i], delta ? e->tmp : dst);
+        if (r != SW_RESULT_OK) return r;
+        if (delta) {
+            const sw_xform4* reference = e->rest;
+            if (ld->reference == SW_ANIMATOR_REFERENCE_FIRST_FRAME) {
+                sw_sample_job sj = {clip, e->b->skeleton, 0.0f, NULL, e->ref, P, NULL, 0};
+                r = sw_sample_job_run(&sj);
+                if (r != SW_RESULT_OK) return r;
+                reference = e->ref;
+            }
+            sw_make_additive_job mj = {e->tmp, reference, P, dst, P};
+            r = sw_make_additive_job_run(&mj);
+            if (r != SW_RESULT_OK) return r;
+        } else if (!additive && e->b->root_joint != SW_ANIMATOR_NONE) {
+            sw__root_fix(e->b, dst);
+        }
+        e->bl[i].pose = dst;
+        e->bl[i].weight = cs[i].weight;
+        e->bl[i].joint_weights = NULL;
+        e->bl[i].mode = SW_BLEND_MODE_DEFAULT;
+    }
+    if (additive && !e->ident_ready) {
+        for (uint32_t i = 0; i < P; ++i)
+            sw_xform4_identity(&e->ident[i]);
+        e->ident_ready = true;
+    }
+    if (n == 0) {
+        memcpy(e->layer_pose, additive ? e->ident : e->rest, sizeof(sw_xform4) * P);
+        return SW_RESULT_OK;
+    }
+    sw_blend_job bj;
+    memset(&bj, 0, sizeof bj);
+    bj.layers = e->bl;
+    bj.layers_count = n;
+    bj.rest_pose = additive ? e->ident : e->rest;
+    bj.packets_count = P;
+    bj.out = e->layer_pose;
+    bj.out_count = P;
+    return sw_blend_job_run(&bj);
+}
+
+/* Records, applies and keeps the history of layer l's inertialization. */
+static void sw__eval_inertia(sw__eval* e, uint32_t l) {
+    sw__lrun* lr = &sw__lruns(e->in)[l];
+    if (lr->inert == 1) sw__inert_record(e->in, e->b, l, e->layer_pose);
+    if (lr->inert == 2) {
+        if (lr->inert_elapsed >= lr->inert_duration)
+            lr->inert = 0;
+        else
+            sw__inert_apply(e->in, e->b, l, e->layer_pose);
+    }
+    sw__inert_history(e->in, l, e->layer_pose);
+}
+
+/* Puts layer l (l > 0, weight w > 0) over e->acc: additive in place,
+ * override through a two-layer blend with its mask. */
+static sw_result sw__eval_combine(sw__eval* e, uint32_t l, bool additive, float w) {
+    const uint32_t P = e->P;
+    const float* masks = (const float*)(const void*)((const char*)e->b + e->b->masks_offset);
+    const float* mask = e->b->mask_index[l] == SW_ANIMATOR_NONE
+                            ? NULL
+                            : masks + (size_t)e->b->mask_index[l] * P * 4u;
+    if (additive) {
+        sw_apply_additive_job aj = {e->acc, e->layer_pose, P, w, mask, e->acc, P};
+        return sw_apply_additive_job_run(&aj);
+    }
+    sw_blend_layer two[2];
+    memset(two, 0, sizeof two);
+    two[0].pose = e->acc;
+    two[1].pose = e->layer_pose;
+    if (mask) {
+        for (uint32_t j = 0; j < P * 4u; ++j) {
+            e->jw1[j] = w * mask[j];
+            e->jw0[j] = 1.0f - e->jw1[j];
+        }
+        two[0].weight = 1.0f;
+        two[1].weight = 1.0f;
+        two[0].joint_weights = e->jw0;
+        two[1].joint_weights = e->jw1;
+    } else {
+        two[0].weight = 1.0f - w;
+        two[1].weight = w;
+    }
+    sw_blend_job bj;
+    memset(&bj, 0, sizeof bj);
+    bj.layers = two;
+    bj.layers_count = 2;
+    bj.rest_pose = e->rest;
+    bj.packets_count = P;
+    bj.out = e->tmp;
+    bj.out_count = P;
+    sw_result r = sw_blend_job_run(&bj);
+    if (r == SW_RESULT_OK) memcpy(e->acc, e->tmp, sizeof(sw_xform4) * P);
+    return r;
+}
+
 sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bound* bound,
                                void* scratch, size_t scratch_size, sw_xform4* out,
                                uint32_t out_count) {
@@ -1181,138 +1358,40 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
         return SW_RESULT_OVERLAP;
     }
     const sw_animator* a = bound->def;
-    const sw_skeleton* sk = bound->skeleton;
     const uint32_t P = bound->packets;
     char* base = (char*)scratch;
-    sw_xform4* poses = (sw_xform4*)(void*)(base + lay.poses);
-    sw_xform4* layer_pose = poses + (size_t)a->max_contrib * P;
-    sw_xform4* acc = layer_pose + P;
-    sw_xform4* tmp = acc + P;
-    sw_xform4* ref = tmp + P;
-    sw_xform4* ident = (sw_xform4*)(void*)(base + lay.ident);
-    float* jw0 = (float*)(void*)(base + lay.weights);
-    float* jw1 = jw0 + (size_t)P * 4u;
-    sw_blend_layer* bl = (sw_blend_layer*)(void*)(base + lay.layers);
-    bool ident_ready = false; /* filled on the first additive layer that needs it */
-    const sw_xform4* rest = sw_skeleton_rest_pose(sk);
-    const float* masks = (const float*)(const void*)((const char*)bound + bound->masks_offset);
-
+    sw__eval e;
+    memset(&e, 0, sizeof e);
+    e.in = inst;
+    e.b = bound;
+    e.P = P;
+    e.poses = (sw_xform4*)(void*)(base + lay.poses);
+    e.layer_pose = e.poses + (size_t)a->max_contrib * P;
+    e.acc = e.layer_pose + P;
+    e.tmp = e.acc + P;
+    e.ref = e.tmp + P;
+    e.ident = (sw_xform4*)(void*)(base + lay.ident);
+    e.jw0 = (float*)(void*)(base + lay.weights);
+    e.jw1 = e.jw0 + (size_t)P * 4u;
+    e.bl = (sw_blend_layer*)(void*)(base + lay.layers);
+    e.rest = sw_skeleton_rest_pose(bound->skeleton);
     for (uint32_t l = 0; l < a->layers_count; ++l) {
-        const sw__anim_layer* ld = &sw__anim_layers(a)[l];
-        sw__lrun* lr = &sw__lruns(inst)[l];
-        const bool additive = ld->mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
+        const bool additive = sw__anim_layers(a)[l].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
+        const float w = sw__lruns(inst)[l].weight;
         /* a layer at weight 0 changes nothing (unless it keeps inertialization history) */
         const bool inert_layer = sw__layer_inertializes(a, l);
-        if (l > 0 && !(lr->weight > 0.0f) && !inert_layer) continue;
-        const uint32_t n = lr->contrib_count;
-        const sw_animator_contribution* cs = sw__contribs(inst, l);
-        for (uint32_t i = 0; i < n; ++i) {
-            const sw_clip* clip = sw__bound_clips(bound)[cs[i].clip];
-            sw_xform4* dst = poses + (size_t)i * P;
-            sw_sample_job sj;
-            memset(&sj, 0, sizeof sj);
-            sj.clip = clip;
-            sj.skeleton = sk;
-            sj.time = cs[i].time;
-            sj.out = additive && !(clip->flags & SW_CLIP_FLAG_ADDITIVE) ? tmp : dst;
-            sj.out_count = P;
-            sw_result r = sw_sample_job_run(&sj);
-            if (r != SW_RESULT_OK) return r;
-            if (additive && !(clip->flags & SW_CLIP_FLAG_ADDITIVE)) {
-                const sw_xform4* reference = rest;
-                if (ld->reference == SW_ANIMATOR_REFERENCE_FIRST_FRAME) {
-                    sj.time = 0.0f;
-                    sj.out = ref;
-                    r = sw_sample_job_run(&sj);
-                    if (r != SW_RESULT_OK) return r;
-                    reference = ref;
-                }
-                sw_make_additive_job mj = {tmp, reference, P, dst, P};
-                r = sw_make_additive_job_run(&mj);
-                if (r != SW_RESULT_OK) return r;
-            } else if (!additive && bound->root_joint != SW_ANIMATOR_NONE) {
-                sw__root_fix(bound, dst);
-            }
-            bl[i].pose = dst;
-            bl[i].weight = cs[i].weight;
-            bl[i].joint_weights = NULL;
-            bl[i].mode = SW_BLEND_MODE_DEFAULT;
-        }
-        if (additive && !ident_ready) {
-            for (uint32_t i = 0; i < P; ++i)
-                sw_xform4_identity(&ident[i]);
-            ident_ready = true;
-        }
-        if (n == 0) {
-            memcpy(layer_pose, additive ? ident : rest, sizeof(sw_xform4) * P);
-        } else {
-            sw_blend_job bj;
-            memset(&bj, 0, sizeof bj);
-            bj.layers = bl;
-            bj.layers_count = n;
-            bj.rest_pose = additive ? ident : rest;
-            bj.packets_count = P;
-            bj.out = layer_pose;
-            bj.out_count = P;
-            sw_result r = sw_blend_job_run(&bj);
-            if (r != SW_RESULT_OK) return r;
-        }
-        if (inert_layer) {
-            if (lr->inert == 1) sw__inert_record(inst, bound, l, layer_pose);
-            if (lr->inert == 2) {
-                if (lr->inert_elapsed >= lr->inert_duration)
-                    lr->inert = 0;
-                else
-                    sw__inert_apply(inst, bound, l, layer_pose);
-            }
-            sw__inert_history(inst, l, layer_pose);
-        }
-        /* combine */
-        if (l == 0) {
-            memcpy(acc, layer_pose, sizeof(sw_xform4) * P);
-            continue;
-        }
-        const float w = lr->weight;
-        if (!(w > 0.0f)) continue;
-        const float* mask = bound->mask_index[l] == SW_ANIMATOR_NONE
-                                ? NULL
-                                : masks + (size_t)bound->mask_index[l] * P * 4u;
-        if (additive) {
-            sw_apply_additive_job aj = {acc, layer_pose, P, w, mask, acc, P};
-            sw_result r = sw_apply_additive_job_run(&aj);
-            if (r != SW_RESULT_OK) return r;
-            continue;
-        }
-        sw_blend_layer two[2];
-        memset(two, 0, sizeof two);
-        two[0].pose = acc;
-        two[1].pose = layer_pose;
-        if (mask) {
-            for (uint32_t j = 0; j < P * 4u; ++j) {
-                jw1[j] = w * mask[j];
-                jw0[j] = 1.0f - jw1[j];
-            }
-            two[0].weight = 1.0f;
-            two[1].weight = 1.0f;
-            two[0].joint_weights = jw0;
-            two[1].joint_weights = jw1;
-        } else {
-            two[0].weight = 1.0f - w;
-            two[1].weight = w;
-        }
-        sw_blend_job bj;
-        memset(&bj, 0, sizeof bj);
-        bj.layers = two;
-        bj.layers_count = 2;
-        bj.rest_pose = rest;
-        bj.packets_count = P;
-        bj.out = tmp;
-        bj.out_count = P;
-        sw_result r = sw_blend_job_run(&bj);
+        if (l > 0 && !(w > 0.0f) && !inert_layer) continue;
+        sw_result r = sw__eval_layer(&e, l, additive);
         if (r != SW_RESULT_OK) return r;
-        memcpy(acc, tmp, sizeof(sw_xform4) * P);
+        if (inert_layer) sw__eval_inertia(&e, l);
+        if (l == 0) {
+            memcpy(e.acc, e.layer_pose, pose_bytes);
+        } else if (w > 0.0f) {
+            r = sw__eval_combine(&e, l, additive, w);
+            if (r != SW_RESULT_OK) return r;
+        }
     }
-    memcpy(out, acc, sizeof(sw_xform4) * P);
+    memcpy(out, e.acc, pose_bytes);
     return SW_RESULT_OK;
 }
 

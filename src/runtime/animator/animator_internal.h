@@ -137,16 +137,23 @@ struct sw_animator_bound {
     uint32_t masks_offset; /* float[masked layers][packets * 4] */
     uint32_t marks_offset; /* double[...]: per synced member, (SW__ANIM_MAX_MARKS + 1) positions */
     uint32_t packets;
+    uint32_t cursors;     /* sampling cursors per playing clip: most tracks of a cached slot */
     uint32_t root_joint;  /* NONE: no root motion */
     sw_xform root_parent; /* model transform of the root joint's parent at rest */
     sw_xform root_parent_inv;
     uint32_t mask_index[SW_ANIMATOR_MAX_LAYERS]; /* NONE: no mask */
     uint32_t marks_index[SW_ANIMATOR_MAX_BLEND_SPACES];
     uint32_t marks_count[SW_ANIMATOR_MAX_BLEND_SPACES]; /* markers per cycle, 0: no sync */
+    /* bit s: slot s's clip searches keys with cursors (raw, with explicit key times) */
+    uint32_t cached[SW_ANIMATOR_MAX_CLIPS / 32u];
 };
 
 static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) {
     return (const sw_clip* const*)(const void*)((const char*)b + b->clips_offset);
+}
+
+static inline bool sw__bound_cached(const sw_animator_bound* b, uint32_t slot) {
+    return (b->cached[slot / 32u] >> (slot % 32u)) & 1u;
 }
 
 #endif
