@@ -205,17 +205,10 @@ static bool play_read_script(const char* path, const sw_animator* def, play_chan
     return ok;
 }
 
+/* The event kind's word from its list in sinew/animator.h ("none" for a kind without one). */
 static const char* play_event_kind(sw_animator_event_kind k) {
-    switch (k) {
-    case SW_ANIMATOR_EVENT_KIND_CLIP:
-        return "event";
-    case SW_ANIMATOR_EVENT_KIND_FINISHED:
-        return "finished";
-    case SW_ANIMATOR_EVENT_KIND_ENTER:
-        return "enter";
-    default:
-        return "none";
-    }
+    const char* word = sw_animator_enum_word(SW_ANIMATOR_ENUM_EVENT_KIND, (uint32_t)k);
+    return word ? word : "none";
 }
 
 typedef struct play_frame {

@@ -1,7 +1,8 @@
 /* Animator JSON definitions: the same block as the C desc, schema errors
  * (unknown keys, wrong types, missing fields), every prefix of a valid file,
  * examples/robot.json over RobotExpressive (phases, cut, finished, crossfade
- * back), and the play verb (JSON output, identical bytes on two runs, bake). */
+ * back), the play verb (JSON output, identical bytes on two runs, bake), and
+ * the enum word lists of docs/animator.md against the runtime's. */
 #define _POSIX_C_SOURCE 200809L
 #include <sys/wait.h>
 #include <unistd.h>
@@ -522,12 +523,40 @@ static void test_play_bake_root_motion(void** state) {
     free(data);
 }
 
+/* docs/animator.md lists the words of every enum as the runtime's lists give
+ * them, in order, as "`w1`/`w2`/...": each list once in the page. */
+static void test_enum_words_in_docs(void** state) {
+    (void)state;
+    FILE* f = fopen(SINEW_TEST_DATA "/../../docs/animator.md", "rb");
+    assert_non_null(f);
+    static char doc[1 << 17];
+    const size_t n = fread(doc, 1, sizeof doc - 1u, f);
+    fclose(f);
+    assert_true(n > 0 && n < sizeof doc - 1u);
+    doc[n] = '\0';
+    assert_int_equal(sw_animator_enum_count(SW_ANIMATOR_ENUM_COUNT), 0);
+    assert_null(sw_animator_enum_word(SW_ANIMATOR_ENUM_OP, SW_ANIMATOR_OP_COUNT));
+    for (uint32_t e = 0; e < SW_ANIMATOR_ENUM_COUNT; ++e) {
+        char list[256] = "";
+        uint32_t words = 0;
+        for (uint32_t v = 0; v < sw_animator_enum_count((sw_animator_enum)e); ++v) {
+            const char* w = sw_animator_enum_word((sw_animator_enum)e, v);
+            if (!w) continue;
+            const size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s`%s`", words ? "/" : "", w);
+            ++words;
+        }
+        assert_true(words >= 2);
+        if (!strstr(doc, list)) fail_msg("docs/animator.md does not list %s", list);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_matches_c_desc),   cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_nesting_refused),  cmocka_unit_test(test_json_mutations),
         cmocka_unit_test(test_robot_example),         cmocka_unit_test(test_play_verb),
-        cmocka_unit_test(test_play_bake_root_motion),
+        cmocka_unit_test(test_play_bake_root_motion), cmocka_unit_test(test_enum_words_in_docs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

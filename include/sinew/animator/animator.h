@@ -142,12 +142,24 @@ extern "C" {
 #define SW_ANIMATOR_MAX_NAME 255
 #define SW_ANIMATOR_NONE 0xFFFFFFFFu
 
+/* Each enum comes from one list of (value, word): the word is what the JSON
+ * reader reads, the CLI prints and docs/animator.md lists for the value
+ * (NULL: none, e.g. DEFAULT, which JSON writes by leaving the key out);
+ * sw_animator_enum_word gives it at run time. */
+#define SW_ANIMATOR_PARAM_TYPE_LIST(X)                                                             \
+    X(DEFAULT, NULL) /* float */                                                                   \
+    X(FLOAT, "float")                                                                              \
+    X(INT, "int")                                                                                  \
+    X(BOOL, "bool")                                                                                \
+    X(TRIGGER, "trigger")
+
 typedef enum sw_animator_param_type {
-    SW_ANIMATOR_PARAM_TYPE_DEFAULT = 0, /* float */
-    SW_ANIMATOR_PARAM_TYPE_FLOAT,
-    SW_ANIMATOR_PARAM_TYPE_INT,
-    SW_ANIMATOR_PARAM_TYPE_BOOL,
-    SW_ANIMATOR_PARAM_TYPE_TRIGGER
+/* clang-format off */
+#define SW__ANIMATOR_PARAM_TYPE(name, word) SW_ANIMATOR_PARAM_TYPE_##name,
+    SW_ANIMATOR_PARAM_TYPE_LIST(SW__ANIMATOR_PARAM_TYPE)
+#undef SW__ANIMATOR_PARAM_TYPE
+    SW_ANIMATOR_PARAM_TYPE_COUNT
+    /* clang-format on */
 } sw_animator_param_type;
 
 typedef struct sw_animator_param_desc {
@@ -172,11 +184,20 @@ typedef struct sw_animator_blend_space_desc {
     bool directional; /* 2D only: gradient bands in polar space (see the top); false: cartesian */
 } sw_animator_blend_space_desc;
 
+/* The words are the keys of a JSON state naming its target. */
+#define SW_ANIMATOR_MOTION_LIST(X)                                                                 \
+    X(NONE, NULL)                                                                                  \
+    X(CLIP, "clip")                                                                                \
+    X(BLEND_SPACE, "blend_space")                                                                  \
+    X(MACHINE, "machine")
+
 typedef enum sw_animator_motion {
-    SW_ANIMATOR_MOTION_NONE = 0,
-    SW_ANIMATOR_MOTION_CLIP,
-    SW_ANIMATOR_MOTION_BLEND_SPACE,
-    SW_ANIMATOR_MOTION_MACHINE
+/* clang-format off */
+#define SW__ANIMATOR_MOTION(name, word) SW_ANIMATOR_MOTION_##name,
+    SW_ANIMATOR_MOTION_LIST(SW__ANIMATOR_MOTION)
+#undef SW__ANIMATOR_MOTION
+    SW_ANIMATOR_MOTION_COUNT
+    /* clang-format on */
 } sw_animator_motion;
 
 typedef struct sw_animator_state_desc {
@@ -188,15 +209,23 @@ typedef struct sw_animator_state_desc {
     const char* speed_param; /* optional float/int parameter multiplying speed (clamped >= 0) */
 } sw_animator_state_desc;
 
+#define SW_ANIMATOR_OP_LIST(X)                                                                     \
+    X(NONE, NULL)                                                                                  \
+    X(GREATER, ">")       /* float, int: param > value */                                          \
+    X(LESS, "<")          /* float, int: param < value */                                          \
+    X(EQUAL, "==")        /* float, int: param == value */                                         \
+    X(NOT_EQUAL, "!=")    /* float, int: param != value */                                         \
+    X(TRUE, "true")       /* bool: param != 0 */                                                   \
+    X(FALSE, "false")     /* bool: param == 0 */                                                   \
+    X(TRIGGER, "trigger") /* trigger: set; cleared when the transition fires */
+
 typedef enum sw_animator_op {
-    SW_ANIMATOR_OP_NONE = 0,
-    SW_ANIMATOR_OP_GREATER,   /* float, int: param > value */
-    SW_ANIMATOR_OP_LESS,      /* float, int: param < value */
-    SW_ANIMATOR_OP_EQUAL,     /* float, int: param == value */
-    SW_ANIMATOR_OP_NOT_EQUAL, /* float, int: param != value */
-    SW_ANIMATOR_OP_TRUE,      /* bool: param != 0 */
-    SW_ANIMATOR_OP_FALSE,     /* bool: param == 0 */
-    SW_ANIMATOR_OP_TRIGGER    /* trigger: set; cleared when the transition fires */
+/* clang-format off */
+#define SW__ANIMATOR_OP(name, word) SW_ANIMATOR_OP_##name,
+    SW_ANIMATOR_OP_LIST(SW__ANIMATOR_OP)
+#undef SW__ANIMATOR_OP
+    SW_ANIMATOR_OP_COUNT
+    /* clang-format on */
 } sw_animator_op;
 
 typedef struct sw_animator_condition_desc {
@@ -205,16 +234,32 @@ typedef struct sw_animator_condition_desc {
     float value; /* for GREATER, LESS, EQUAL, NOT_EQUAL */
 } sw_animator_condition_desc;
 
+#define SW_ANIMATOR_TRANSITION_MODE_LIST(X)                                                        \
+    X(DEFAULT, NULL) /* crossfade */                                                               \
+    X(CROSSFADE, "crossfade")                                                                      \
+    X(INERTIALIZE, "inertialize")
+
 typedef enum sw_animator_transition_mode {
-    SW_ANIMATOR_TRANSITION_MODE_DEFAULT = 0, /* crossfade */
-    SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-    SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
+/* clang-format off */
+#define SW__ANIMATOR_TRANSITION_MODE(name, word) SW_ANIMATOR_TRANSITION_MODE_##name,
+    SW_ANIMATOR_TRANSITION_MODE_LIST(SW__ANIMATOR_TRANSITION_MODE)
+#undef SW__ANIMATOR_TRANSITION_MODE
+    SW_ANIMATOR_TRANSITION_MODE_COUNT
+    /* clang-format on */
 } sw_animator_transition_mode;
 
+#define SW_ANIMATOR_INTERRUPT_LIST(X)                                                              \
+    X(NONE, "none")       /* runs to its end */                                                    \
+    X(CURRENT, "current") /* the source state's transitions may interrupt */                       \
+    X(NEXT, "next")       /* the destination state's transitions may interrupt */
+
 typedef enum sw_animator_interrupt {
-    SW_ANIMATOR_INTERRUPT_NONE = 0, /* runs to its end */
-    SW_ANIMATOR_INTERRUPT_CURRENT,  /* the source state's transitions may interrupt */
-    SW_ANIMATOR_INTERRUPT_NEXT      /* the destination state's transitions may interrupt */
+/* clang-format off */
+#define SW__ANIMATOR_INTERRUPT(name, word) SW_ANIMATOR_INTERRUPT_##name,
+    SW_ANIMATOR_INTERRUPT_LIST(SW__ANIMATOR_INTERRUPT)
+#undef SW__ANIMATOR_INTERRUPT
+    SW_ANIMATOR_INTERRUPT_COUNT
+    /* clang-format on */
 } sw_animator_interrupt;
 
 typedef struct sw_animator_transition_desc {
@@ -239,16 +284,32 @@ typedef struct sw_animator_machine_desc {
     const char* entry; /* NULL: the first state */
 } sw_animator_machine_desc;
 
+#define SW_ANIMATOR_LAYER_MODE_LIST(X)                                                             \
+    X(DEFAULT, NULL) /* override */                                                                \
+    X(OVERRIDE, "override")                                                                        \
+    X(ADDITIVE, "additive")
+
 typedef enum sw_animator_layer_mode {
-    SW_ANIMATOR_LAYER_MODE_DEFAULT = 0, /* override */
-    SW_ANIMATOR_LAYER_MODE_OVERRIDE,
-    SW_ANIMATOR_LAYER_MODE_ADDITIVE
+/* clang-format off */
+#define SW__ANIMATOR_LAYER_MODE(name, word) SW_ANIMATOR_LAYER_MODE_##name,
+    SW_ANIMATOR_LAYER_MODE_LIST(SW__ANIMATOR_LAYER_MODE)
+#undef SW__ANIMATOR_LAYER_MODE
+    SW_ANIMATOR_LAYER_MODE_COUNT
+    /* clang-format on */
 } sw_animator_layer_mode;
 
+#define SW_ANIMATOR_REFERENCE_LIST(X)                                                              \
+    X(DEFAULT, NULL)              /* first frame */                                                \
+    X(FIRST_FRAME, "first_frame") /* delta against the clip at time 0 */                           \
+    X(REST_POSE, "rest_pose")     /* delta against the skeleton's rest pose */
+
 typedef enum sw_animator_reference {
-    SW_ANIMATOR_REFERENCE_DEFAULT = 0, /* first frame */
-    SW_ANIMATOR_REFERENCE_FIRST_FRAME, /* delta against the clip at time 0 */
-    SW_ANIMATOR_REFERENCE_REST_POSE    /* delta against the skeleton's rest pose */
+/* clang-format off */
+#define SW__ANIMATOR_REFERENCE(name, word) SW_ANIMATOR_REFERENCE_##name,
+    SW_ANIMATOR_REFERENCE_LIST(SW__ANIMATOR_REFERENCE)
+#undef SW__ANIMATOR_REFERENCE
+    SW_ANIMATOR_REFERENCE_COUNT
+    /* clang-format on */
 } sw_animator_reference;
 
 /* A mask entry sets the weight of a joint and its whole subtree; a joint
@@ -289,6 +350,27 @@ typedef struct sw_animator sw_animator;
 typedef struct sw_animator_bound sw_animator_bound;
 /* One character's state (opaque, caller memory). */
 typedef struct sw_animator_instance sw_animator_instance;
+
+/* The enums with a word list, for sw_animator_enum_word. */
+typedef enum sw_animator_enum {
+    SW_ANIMATOR_ENUM_PARAM_TYPE = 0,
+    SW_ANIMATOR_ENUM_MOTION,
+    SW_ANIMATOR_ENUM_OP,
+    SW_ANIMATOR_ENUM_TRANSITION_MODE,
+    SW_ANIMATOR_ENUM_INTERRUPT,
+    SW_ANIMATOR_ENUM_LAYER_MODE,
+    SW_ANIMATOR_ENUM_REFERENCE,
+    SW_ANIMATOR_ENUM_EVENT_KIND,
+    SW_ANIMATOR_ENUM_COUNT
+} sw_animator_enum;
+
+/* The word of `value` in enum `e` from its list ("float", ">", "inertialize",
+ * "event", ...): a static string, or NULL when the value has none or either
+ * argument is out of range. */
+SINEW_API const char* sw_animator_enum_word(sw_animator_enum e, uint32_t value);
+
+/* Number of values of enum `e` (its _COUNT), 0 when e is out of range. */
+SINEW_API uint32_t sw_animator_enum_count(sw_animator_enum e);
 
 /* ---- definition ---------------------------------------------------------- */
 
@@ -403,11 +485,19 @@ SINEW_API size_t sw_animator_instance_size(const sw_animator_bound* b);
 SINEW_API sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bound* b,
                                               sw_animator_instance** out);
 
+#define SW_ANIMATOR_EVENT_KIND_LIST(X)                                                             \
+    X(NONE, NULL)                                                                                  \
+    X(CLIP, "event")        /* a clip event was crossed */                                         \
+    X(FINISHED, "finished") /* a non-looping state reached its end (once per entry) */             \
+    X(ENTER, "enter")       /* a transition (or play) entered `state` */
+
 typedef enum sw_animator_event_kind {
-    SW_ANIMATOR_EVENT_KIND_NONE = 0,
-    SW_ANIMATOR_EVENT_KIND_CLIP,     /* a clip event was crossed */
-    SW_ANIMATOR_EVENT_KIND_FINISHED, /* a non-looping state reached its end (once per entry) */
-    SW_ANIMATOR_EVENT_KIND_ENTER     /* a transition (or play) entered `state` */
+/* clang-format off */
+#define SW__ANIMATOR_EVENT_KIND(name, word) SW_ANIMATOR_EVENT_KIND_##name,
+    SW_ANIMATOR_EVENT_KIND_LIST(SW__ANIMATOR_EVENT_KIND)
+#undef SW__ANIMATOR_EVENT_KIND
+    SW_ANIMATOR_EVENT_KIND_COUNT
+    /* clang-format on */
 } sw_animator_event_kind;
 
 typedef struct sw_animator_event {

@@ -25,6 +25,43 @@
 
 #include "animator_internal.h"
 
+/* ---- enum words ------------------------------------------------------------- */
+
+#define SW__ANIM_WORD(name, word) word,
+static const char* const sw__anim_words_param_type[] = {SW_ANIMATOR_PARAM_TYPE_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_motion[] = {SW_ANIMATOR_MOTION_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_op[] = {SW_ANIMATOR_OP_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_transition_mode[] = {
+    SW_ANIMATOR_TRANSITION_MODE_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_interrupt[] = {SW_ANIMATOR_INTERRUPT_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_layer_mode[] = {SW_ANIMATOR_LAYER_MODE_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_reference[] = {SW_ANIMATOR_REFERENCE_LIST(SW__ANIM_WORD)};
+static const char* const sw__anim_words_event_kind[] = {SW_ANIMATOR_EVENT_KIND_LIST(SW__ANIM_WORD)};
+#undef SW__ANIM_WORD
+
+static const struct {
+    const char* const* words;
+    uint32_t count;
+} sw__anim_enums[SW_ANIMATOR_ENUM_COUNT] = {
+    {sw__anim_words_param_type, SW_ANIMATOR_PARAM_TYPE_COUNT},
+    {sw__anim_words_motion, SW_ANIMATOR_MOTION_COUNT},
+    {sw__anim_words_op, SW_ANIMATOR_OP_COUNT},
+    {sw__anim_words_transition_mode, SW_ANIMATOR_TRANSITION_MODE_COUNT},
+    {sw__anim_words_interrupt, SW_ANIMATOR_INTERRUPT_COUNT},
+    {sw__anim_words_layer_mode, SW_ANIMATOR_LAYER_MODE_COUNT},
+    {sw__anim_words_reference, SW_ANIMATOR_REFERENCE_COUNT},
+    {sw__anim_words_event_kind, SW_ANIMATOR_EVENT_KIND_COUNT},
+};
+
+uint32_t sw_animator_enum_count(sw_animator_enum e) {
+    return (uint32_t)e < SW_ANIMATOR_ENUM_COUNT ? sw__anim_enums[e].count : 0u;
+}
+
+const char* sw_animator_enum_word(sw_animator_enum e, uint32_t value) {
+    if (value >= sw_animator_enum_count(e)) return NULL;
+    return sw__anim_enums[e].words[value];
+}
+
 /* ---- strings ---------------------------------------------------------------- */
 
 static size_t sw__anim_len(const char* s) {

@@ -97,15 +97,17 @@ static sw_result sw__aj_bool(sw__aj* c, int32_t obj, const char* key, bool* out,
     return SW_RESULT_OK;
 }
 
-/* One of a list of words (index into words), or `fallback` when absent. */
-static sw_result sw__aj_enum(sw__aj* c, int32_t obj, const char* key, const char* const* words,
-                             const int* values, int fallback, int* out, const char* check) {
+/* The value of enum `e` whose word (sw_animator_enum_word) is the string of
+ * `key`, or `fallback` when the key is absent. */
+static sw_result sw__aj_enum(sw__aj* c, int32_t obj, const char* key, sw_animator_enum e,
+                             uint32_t fallback, uint32_t* out, const char* check) {
     int32_t t = sw__json_find(c->j, obj, key);
     *out = fallback;
     if (t < 0) return SW_RESULT_OK;
-    for (uint32_t i = 0; words[i]; ++i) {
-        if (sw__json_string_is(c->j, t, words[i])) {
-            *out = values[i];
+    for (uint32_t v = 0; v < sw_animator_enum_count(e); ++v) {
+        const char* word = sw_animator_enum_word(e, v);
+        if (word && sw__json_string_is(c->j, t, word)) {
+            *out = v;
             return SW_RESULT_OK;
         }
     }
@@ -131,17 +133,14 @@ static sw_result sw__aj_array(sw__aj* c, int32_t obj, const char* key, int32_t* 
 
 static sw_result sw__aj_params(sw__aj* c, int32_t arr, sw_animator_desc* d) {
     static const char* const keys[] = {"name", "type", "default", NULL};
-    static const char* const words[] = {"float", "int", "bool", "trigger", NULL};
-    static const int values[] = {SW_ANIMATOR_PARAM_TYPE_FLOAT, SW_ANIMATOR_PARAM_TYPE_INT,
-                                 SW_ANIMATOR_PARAM_TYPE_BOOL, SW_ANIMATOR_PARAM_TYPE_TRIGGER};
     uint32_t i = 0;
     for (int32_t t = sw__json_first(c->j, arr); t >= 0; t = sw__json_next(c->j, arr, t), ++i) {
         sw_animator_param_desc* p = &c->params[i];
         SW__AJ_TRY(sw__aj_keys(c, t, keys, "param is an object"));
         SW__AJ_TRY(sw__aj_str(c, t, "name", true, &p->name, "param name"));
-        int type;
-        SW__AJ_TRY(sw__aj_enum(c, t, "type", words, values, SW_ANIMATOR_PARAM_TYPE_FLOAT, &type,
-                               "param type"));
+        uint32_t type;
+        SW__AJ_TRY(sw__aj_enum(c, t, "type", SW_ANIMATOR_ENUM_PARAM_TYPE,
+                               SW_ANIMATOR_PARAM_TYPE_FLOAT, &type, "param type"));
         p->type = (sw_animator_param_type)type;
         int32_t v = sw__json_find(c->j, t, "default");
         bool b;
@@ -194,24 +193,29 @@ static sw_result sw__aj_spaces(sw__aj* c, int32_t arr, sw_animator_desc* d) {
     return SW_RESULT_OK;
 }
 
+/* A state names its target under the key of its motion's word ("clip",
+ * "blend_space" or "machine"), exactly one of them. */
 static sw_result sw__aj_state(sw__aj* c, int32_t t, sw_animator_state_desc* s) {
-    static const char* const keys[] = {"name",  "clip",        "blend_space", "machine",
-                                       "speed", "speed_param", "once",        NULL};
+    const char* keys[SW_ANIMATOR_MOTION_COUNT + 4u] = {"name", "speed", "speed_param", "once"};
+    uint32_t n = 4;
+    for (uint32_t m = 0; m < SW_ANIMATOR_MOTION_COUNT; ++m) {
+        const char* word = sw_animator_enum_word(SW_ANIMATOR_ENUM_MOTION, m);
+        if (word) keys[n++] = word;
+    }
+    keys[n] = NULL;
     SW__AJ_TRY(sw__aj_keys(c, t, keys, "state is an object"));
     SW__AJ_TRY(sw__aj_str(c, t, "name", true, &s->name, "state name"));
-    const char* clip;
-    const char* space;
-    const char* machine;
-    SW__AJ_TRY(sw__aj_str(c, t, "clip", false, &clip, "state clip"));
-    SW__AJ_TRY(sw__aj_str(c, t, "blend_space", false, &space, "state blend_space"));
-    SW__AJ_TRY(sw__aj_str(c, t, "machine", false, &machine, "state machine"));
-    if ((clip != NULL) + (space != NULL) + (machine != NULL) != 1) {
-        return sw__aj_fail(c, t, "state has one of clip, blend_space, machine");
+    uint32_t targets = 0;
+    for (uint32_t m = 0; m < SW_ANIMATOR_MOTION_COUNT; ++m) {
+        const char* word = sw_animator_enum_word(SW_ANIMATOR_ENUM_MOTION, m);
+        const char* target = NULL;
+        if (word) SW__AJ_TRY(sw__aj_str(c, t, word, false, &target, "state target"));
+        if (!target) continue;
+        s->motion = (sw_animator_motion)m;
+        s->target = target;
+        ++targets;
     }
-    s->motion = clip    ? SW_ANIMATOR_MOTION_CLIP
-                : space ? SW_ANIMATOR_MOTION_BLEND_SPACE
-                        : SW_ANIMATOR_MOTION_MACHINE;
-    s->target = clip ? clip : space ? space : machine;
+    if (targets != 1) return sw__aj_fail(c, t, "state has one of clip, blend_space, machine");
     SW__AJ_TRY(sw__aj_num(c, t, "speed", 0.0f, &s->speed, "state speed"));
     SW__AJ_TRY(sw__aj_str(c, t, "speed_param", false, &s->speed_param, "state speed_param"));
     SW__AJ_TRY(sw__aj_bool(c, t, "once", &s->once, "state once"));
@@ -222,16 +226,6 @@ static sw_result sw__aj_transition(sw__aj* c, int32_t t, sw_animator_transition_
     static const char* const keys[] = {"from", "to",        "conditions", "exit_time", "duration",
                                        "mode", "interrupt", "to_self",    NULL};
     static const char* const ckeys[] = {"param", "op", "value", NULL};
-    static const char* const ops[] = {">", "<", "==", "!=", "true", "false", "trigger", NULL};
-    static const int opv[] = {SW_ANIMATOR_OP_GREATER,   SW_ANIMATOR_OP_LESS, SW_ANIMATOR_OP_EQUAL,
-                              SW_ANIMATOR_OP_NOT_EQUAL, SW_ANIMATOR_OP_TRUE, SW_ANIMATOR_OP_FALSE,
-                              SW_ANIMATOR_OP_TRIGGER};
-    static const char* const modes[] = {"crossfade", "inertialize", NULL};
-    static const int modev[] = {SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-                                SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE};
-    static const char* const ints[] = {"none", "current", "next", NULL};
-    static const int intv[] = {SW_ANIMATOR_INTERRUPT_NONE, SW_ANIMATOR_INTERRUPT_CURRENT,
-                               SW_ANIMATOR_INTERRUPT_NEXT};
     SW__AJ_TRY(sw__aj_keys(c, t, keys, "transition is an object"));
     SW__AJ_TRY(sw__aj_str(c, t, "from", false, &tr->from, "transition from"));
     SW__AJ_TRY(sw__aj_str(c, t, "to", true, &tr->to, "transition to"));
@@ -241,12 +235,12 @@ static sw_result sw__aj_transition(sw__aj* c, int32_t t, sw_animator_transition_
         SW__AJ_TRY(sw__aj_num(c, t, "exit_time", 0.0f, &tr->exit_time, "transition exit_time"));
     }
     SW__AJ_TRY(sw__aj_num(c, t, "duration", 0.0f, &tr->duration, "transition duration"));
-    int v;
-    SW__AJ_TRY(sw__aj_enum(c, t, "mode", modes, modev, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE, &v,
-                           "transition mode"));
+    uint32_t v;
+    SW__AJ_TRY(sw__aj_enum(c, t, "mode", SW_ANIMATOR_ENUM_TRANSITION_MODE,
+                           SW_ANIMATOR_TRANSITION_MODE_CROSSFADE, &v, "transition mode"));
     tr->mode = (sw_animator_transition_mode)v;
-    SW__AJ_TRY(sw__aj_enum(c, t, "interrupt", ints, intv, SW_ANIMATOR_INTERRUPT_NONE, &v,
-                           "transition interrupt"));
+    SW__AJ_TRY(sw__aj_enum(c, t, "interrupt", SW_ANIMATOR_ENUM_INTERRUPT,
+                           SW_ANIMATOR_INTERRUPT_NONE, &v, "transition interrupt"));
     tr->interrupt = (sw_animator_interrupt)v;
     SW__AJ_TRY(sw__aj_bool(c, t, "to_self", &tr->to_self, "transition to_self"));
     int32_t cs;
@@ -259,7 +253,8 @@ static sw_result sw__aj_transition(sw__aj* c, int32_t t, sw_animator_transition_
         SW__AJ_TRY(sw__aj_keys(c, k, ckeys, "condition is an object"));
         SW__AJ_TRY(sw__aj_str(c, k, "param", true, &cd->param, "condition param"));
         if (sw__json_find(c->j, k, "op") < 0) return sw__aj_fail(c, k, "condition op");
-        SW__AJ_TRY(sw__aj_enum(c, k, "op", ops, opv, 0, &v, "condition op"));
+        SW__AJ_TRY(
+            sw__aj_enum(c, k, "op", SW_ANIMATOR_ENUM_OP, SW_ANIMATOR_OP_NONE, &v, "condition op"));
         cd->op = (sw_animator_op)v;
         SW__AJ_TRY(sw__aj_num(c, k, "value", 0.0f, &cd->value, "condition value"));
     }
@@ -299,22 +294,18 @@ static sw_result sw__aj_layers(sw__aj* c, int32_t arr, sw_animator_desc* d) {
     static const char* const keys[] = {"name",         "machine", "mode",      "weight",
                                        "weight_param", "mask",    "reference", NULL};
     static const char* const mkeys[] = {"joint", "weight", NULL};
-    static const char* const modes[] = {"override", "additive", NULL};
-    static const int modev[] = {SW_ANIMATOR_LAYER_MODE_OVERRIDE, SW_ANIMATOR_LAYER_MODE_ADDITIVE};
-    static const char* const refs[] = {"first_frame", "rest_pose", NULL};
-    static const int refv[] = {SW_ANIMATOR_REFERENCE_FIRST_FRAME, SW_ANIMATOR_REFERENCE_REST_POSE};
     uint32_t i = 0;
     for (int32_t t = sw__json_first(c->j, arr); t >= 0; t = sw__json_next(c->j, arr, t), ++i) {
         sw_animator_layer_desc* l = &c->layers[i];
         SW__AJ_TRY(sw__aj_keys(c, t, keys, "layer is an object"));
         SW__AJ_TRY(sw__aj_str(c, t, "name", true, &l->name, "layer name"));
         SW__AJ_TRY(sw__aj_str(c, t, "machine", true, &l->machine, "layer machine"));
-        int v;
-        SW__AJ_TRY(sw__aj_enum(c, t, "mode", modes, modev, SW_ANIMATOR_LAYER_MODE_OVERRIDE, &v,
-                               "layer mode"));
+        uint32_t v;
+        SW__AJ_TRY(sw__aj_enum(c, t, "mode", SW_ANIMATOR_ENUM_LAYER_MODE,
+                               SW_ANIMATOR_LAYER_MODE_OVERRIDE, &v, "layer mode"));
         l->mode = (sw_animator_layer_mode)v;
-        SW__AJ_TRY(sw__aj_enum(c, t, "reference", refs, refv, SW_ANIMATOR_REFERENCE_FIRST_FRAME, &v,
-                               "layer reference"));
+        SW__AJ_TRY(sw__aj_enum(c, t, "reference", SW_ANIMATOR_ENUM_REFERENCE,
+                               SW_ANIMATOR_REFERENCE_FIRST_FRAME, &v, "layer reference"));
         l->reference = (sw_animator_reference)v;
         SW__AJ_TRY(sw__aj_num(c, t, "weight", 0.0f, &l->weight, "layer weight"));
         SW__AJ_TRY(sw__aj_str(c, t, "weight_param", false, &l->weight_param, "layer weight_param"));
