@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/writers/file.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -52,17 +53,20 @@ bool cli_parse_scale(const char* verb, const char* s, float* out) {
 }
 
 void cli_json_string(FILE* f, const char* s) {
-    fputc('"', f);
-    for (const unsigned char* p = (const unsigned char*)s; *p; ++p) {
-        if (*p == '"' || *p == '\\') {
-            fprintf(f, "\\%c", *p);
-        } else if (*p < 0x20) {
-            fprintf(f, "\\u%04x", *p);
-        } else {
-            fputc(*p, f);
-        }
+    char buf[512];
+    const size_t n = sw_json_quote(s, buf, sizeof buf);
+    if (n < sizeof buf) {
+        fwrite(buf, 1, n, f);
+        return;
     }
-    fputc('"', f);
+    char* big = (char*)malloc(n + 1u);
+    if (!big) {
+        fputs("\"?\"", f); /* still a JSON string */
+        return;
+    }
+    sw_json_quote(s, big, n + 1u);
+    fwrite(big, 1, n, f);
+    free(big);
 }
 
 void cli_json_number(FILE* f, double v) {

@@ -529,6 +529,20 @@ static void test_every_prefix(void** state) {
     print_message("every prefix: %zu prefixes, %u read as complete files\n", n + 1, ok);
 }
 
+/* Finite OFFSETs whose sum passes float (3e38 twice) are refused: the rest
+ * pose would sample to infinities. */
+static void test_offsets_overflow(void** state) {
+    (void)state;
+    const char* text = "HIERARCHY\nROOT Hips\n{\n OFFSET 3e38 0 0\n CHANNELS 3 Zrotation Xrotation "
+                       "Yrotation\n JOINT Spine\n {\n  OFFSET 3e38 0 0\n  CHANNELS 3 Zrotation "
+                       "Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
+                       "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0\n";
+    sw_bvh_result r;
+    sw_error err = {SW_RESULT_OK, NULL, 0, -1};
+    assert_int_equal(read_str(text, NULL, &r, &err), SW_RESULT_BAD_DATA);
+    assert_string_equal(err.check, "rest pose finite in model space");
+}
+
 static void test_joint_limit(void** state) {
     (void)state;
     /* 1025 nested joints: LIMIT at the 1025th, before any building. */
@@ -908,6 +922,7 @@ int main(void) {
         cmocka_unit_test(test_not_nul_terminated),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_every_prefix),
+        cmocka_unit_test(test_offsets_overflow),
         cmocka_unit_test(test_joint_limit),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_cmu_01_01),

@@ -22,6 +22,7 @@
 #pragma GCC diagnostic pop
 #include "sinew/showcase/character.h"
 #include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/file.h"
 #include "tools/readers/json.h"
 
 typedef struct run_result {
@@ -487,6 +488,63 @@ static void test_bvh_warning(void** state) {
     assert_non_null(strstr(r.out, "\"joints_count\": 26"));
     assert_non_null(strstr(r.out, "\"name\": \"Head_end\""));
     run_free(&r);
+}
+
+/* sw_json_quote against literals written by hand: escapes, valid UTF-8
+ * kept, each invalid byte replaced, snprintf-like truncation. */
+static void test_json_quote(void** state) {
+    (void)state;
+    const char* cases[][2] = {
+        {"a\"b\\c\n\x01", "\"a\\\"b\\\\c\\u000a\\u0001\""},
+        {"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\""},
+        {"Hi\xffps", "\"Hi?ps\""},
+        {"\xc0\xaf", "\"??\""},           /* overlong '/' */
+        {"\xed\xa0\x80", "\"???\""},      /* a surrogate */
+        {"\xf4\x90\x80\x80", "\"????\""}, /* past U+10FFFF */
+        {"x\xe2\x82", "\"x??\""},         /* cut short */
+        {"", "\"\""},
+    };
+    char buf[64];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        assert_int_equal(sw_json_quote(cases[i][0], buf, sizeof buf), strlen(cases[i][1]));
+        assert_string_equal(buf, cases[i][1]);
+        assert_int_equal(sw_json_quote(cases[i][0], NULL, 0), strlen(cases[i][1]));
+    }
+    assert_int_equal(sw_json_quote("abc", buf, 3), 5); /* too small: cut, terminated */
+    assert_string_equal(buf, "\"a");
+}
+
+/* Joint names that are not valid UTF-8 (a BVH takes the bytes as they are)
+ * come out of `sample --json` and `info --json` as valid JSON and UTF-8,
+ * each invalid byte replaced by '?' as the glTF exporter does. */
+static void test_json_output_invalid_utf8(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    char path[512], args[1024];
+    snprintf(path, sizeof path, "%s/names.bvh", g_dir);
+    const char bvh[] =
+        "HIERARCHY\nROOT Hi\xffps\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation "
+        "Yrotation\n JOINT Sp\xc0\xafine\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation "
+        "Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
+        "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0\n";
+    write_bytes(path, bvh, sizeof bvh - 1u);
+    const char* verbs[] = {"sample '%s' --time 0 --json", "info '%s' --json"};
+    for (int v = 0; v < 2; ++v) {
+        snprintf(args, sizeof args, verbs[v], path);
+        run_result r = run(args);
+        assert_int_equal(r.code, 0);
+        for (const unsigned char* p = (const unsigned char*)r.out; *p; ++p)
+            assert_true(*p < 0x80u); /* the names were the only non-ASCII bytes */
+        assert_non_null(strstr(r.out, "\"Hi?ps\""));
+        assert_non_null(strstr(r.out, "\"Sp??ine\""));
+        sw__json j;
+        sw_error e;
+        const char* open = strchr(r.out, '{');
+        assert_non_null(open);
+        assert_int_equal(sw__json_parse(&j, open, strlen(open), NULL, &e), SW_RESULT_OK);
+        sw__json_free(&j, NULL);
+        run_free(&r);
+    }
 }
 
 /* ---- import, export, batch ---- */
@@ -1306,6 +1364,8 @@ int main(void) {
         cmocka_unit_test(test_corrupt_archives),
         cmocka_unit_test(test_convert_failure_leaves_no_file),
         cmocka_unit_test(test_bvh_warning),
+        cmocka_unit_test(test_json_quote),
+        cmocka_unit_test(test_json_output_invalid_utf8),
         cmocka_unit_test(test_import_export_robot),
         cmocka_unit_test(test_import_failures),
         cmocka_unit_test(test_batch_bvh_folder),

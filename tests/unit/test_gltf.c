@@ -983,6 +983,9 @@ static void test_hostile_json_variants(void** state) {
          "node rotation unit"},
         {"\"translation\": [\n    0,\n    1,", "\"translation\": [\n    1e39,\n    1,",
          SW_RESULT_BAD_DATA, "node values finite"},
+        /* a finite translation whose model-space rest pose passes float */
+        {"\"translation\": [\n    0,\n    0.5,", "\"translation\": [\n    3e38,\n    0.5,",
+         SW_RESULT_BAD_DATA, "rest pose finite in model space"},
         {"\"count\": 1,", "\"count\": 2,", SW_RESULT_BAD_DATA,
          "sparse indices range in bufferView"},
     };
@@ -998,6 +1001,35 @@ static void test_hostile_json_variants(void** state) {
         assert_null(s.skeleton);
         free(bad);
     }
+    free(text);
+}
+
+/* Scales of 1e20 on the root and on its child hip: each finite, their
+ * product (1e40) is not, so the rest pose would sample to infinities:
+ * refused naming the check. One of them alone loads and samples finite. */
+static void test_rest_scale_chain(void** state) {
+    (void)state;
+    size_t n;
+    char* text = read_text(DATA("tiny.gltf"), &n);
+    text[n] = '\0';
+    char* root =
+        replace(text, "\"scale\": [\n    2,\n    2,\n    2", "\"scale\": [1e20, 1e20, 1e20");
+    char* both =
+        replace(root, "\"name\": \"hip\",", "\"name\": \"hip\", \"scale\": [1e20, 1e20, 1e20],");
+    sw_scene s;
+    sw_error e;
+    assert_int_equal(read_mem(both, strlen(both), NULL, &s, &e), SW_RESULT_BAD_DATA);
+    assert_string_equal(e.check, "rest pose finite in model space");
+    assert_int_equal(read_mem(root, strlen(root), NULL, &s, &e), SW_RESULT_OK);
+    posed p;
+    pose_at(&s, s.clips[0], 0.5f, &p);
+    for (uint32_t j = 0; j < s.skeleton->joints_count; ++j)
+        for (int k = 0; k < 16; ++k)
+            assert_true(isfinite(p.model[j].m[k]));
+    posed_free(&p);
+    sw_scene_free(&s, NULL);
+    free(both);
+    free(root);
     free(text);
 }
 
@@ -1215,6 +1247,7 @@ int main(void) {
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_hostile_json_variants),
         cmocka_unit_test(test_spec_component_types),
+        cmocka_unit_test(test_rest_scale_chain),
         cmocka_unit_test(test_hostile_binary_values),
         cmocka_unit_test(test_every_truncation),
         cmocka_unit_test(test_uri_refused),

@@ -233,6 +233,39 @@ static void test_desc_validity_table(void** state) {
     free(mem);
 }
 
+/* Finite rest values whose model-space pose would overflow are refused at
+ * the first joint past FLT_MAX / 16 (~2.1e37: a chain of 1e20 scales, 1e40;
+ * a translation of 3e38; two of 1.5e37); a chain of 1e18 scales (1e36) is
+ * fine. */
+static void test_rest_model_bound(void** state) {
+    (void)state;
+    const struct {
+        float s, t;
+        uint32_t bad_joint; /* TEST_JOINTS: accepted */
+    } cases[] = {{1e20f, 0.0f, 1}, {1.0f, 3e38f, 0}, {1.0f, 1.5e37f, 1}, {1e18f, 0.0f, TEST_JOINTS}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+        sw_skeleton_joint j[TEST_JOINTS];
+        make_joints(j);
+        /* joint 1 is joint 0's child */
+        for (uint32_t i = 0; i < 2; ++i) {
+            j[i].rest.s = sw_vec3_make(cases[c].s, cases[c].s, cases[c].s);
+            j[i].rest.t = sw_vec3_make(cases[c].t, 0.0f, 0.0f);
+        }
+        const sw_skeleton_desc desc = {j, TEST_JOINTS};
+        const sw_skeleton* s = NULL;
+        sw_error e = {0};
+        sw_result r = sw_skeleton_create(&desc, NULL, &s, &e);
+        if (cases[c].bad_joint == TEST_JOINTS) {
+            assert_int_equal(r, SW_RESULT_OK);
+            sw_skeleton_destroy(s, NULL);
+            continue;
+        }
+        assert_int_equal(r, SW_RESULT_BAD_DATA);
+        assert_string_equal(e.check, "rest pose finite in model space");
+        assert_int_equal(e.index, cases[c].bad_joint);
+    }
+}
+
 static void test_joint_limit(void** state) {
     (void)state;
     enum { N = SW_SKELETON_MAX_JOINTS + 1 };
@@ -607,10 +640,15 @@ static void test_raw_rejects(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_build_layout), cmocka_unit_test(test_desc_validity_table),
-        cmocka_unit_test(test_joint_limit),  cmocka_unit_test(test_find),
-        cmocka_unit_test(test_load_hostile), cmocka_unit_test(test_allocator_failure),
-        cmocka_unit_test(test_raw_reorder),  cmocka_unit_test(test_raw_shuffled),
+        cmocka_unit_test(test_build_layout),
+        cmocka_unit_test(test_desc_validity_table),
+        cmocka_unit_test(test_rest_model_bound),
+        cmocka_unit_test(test_joint_limit),
+        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_load_hostile),
+        cmocka_unit_test(test_allocator_failure),
+        cmocka_unit_test(test_raw_reorder),
+        cmocka_unit_test(test_raw_shuffled),
         cmocka_unit_test(test_raw_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

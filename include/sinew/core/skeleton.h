@@ -73,8 +73,10 @@ SINEW_API size_t sw_skeleton_measure(const sw_skeleton_desc* desc);
  * a NULL joint name); MISALIGNED;
  * BUFFER_TOO_SMALL; LIMIT for 0 or more than SW_SKELETON_MAX_JOINTS joints or
  * a name longer than SW_SKELETON_MAX_NAME; BAD_DATA for a parent that is not
- * an earlier joint, empty or duplicate names, non-finite values or a
- * non-unit rotation. err (optional) names the check and the joint; for the
+ * an earlier joint, empty or duplicate names, non-finite values, a
+ * non-unit rotation or a model-space rest pose that could overflow (scale
+ * products or translation sums past FLT_MAX / 16: "rest pose finite in
+ * model space"). err (optional) names the check and the joint; for the
  * parent, empty/duplicate name and rest checks its offset is where the field
  * sits in the block being built (0 otherwise). The block built
  * is checked with the same routine as sw_skeleton_load, so it always loads. */
@@ -91,7 +93,8 @@ SINEW_API void sw_skeleton_destroy(const sw_skeleton* s, const sw_allocator* all
 /* Validates a skeleton block of `size` bytes at `data` (16-byte aligned) and
  * sets *out to it in place: nothing is copied, data must outlive the use.
  * Checks every field a job relies on (sizes, offsets, alignment, parents,
- * names, finite unit rest pose, identity padding lanes).
+ * names, finite unit rest pose bounded in model space, identity padding
+ * lanes).
  * Fails: INVALID_ARGUMENT, MISALIGNED, TRUNCATED, LIMIT, BAD_DATA; err names
  * the check, the byte offset in the block and the joint. */
 SINEW_API sw_result sw_skeleton_load(const void* data, size_t size, const sw_skeleton** out,

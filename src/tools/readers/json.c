@@ -8,6 +8,7 @@
 #include "json.h"
 #include "shared/fail.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/writers/file.h"
 
 #define SW__JSON_STR2(x) #x
 #define SW__JSON_STR(x) SW__JSON_STR2(x)
@@ -449,4 +450,68 @@ bool sw__json_string(const sw__json* j, int32_t t, char* buf, size_t cap, size_t
     buf[o] = '\0';
     if (len) *len = o;
     return true;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t sw__utf8_len(const unsigned char* s) {
+    unsigned c = s[0];
+    if (c < 0x80u) return 1;
+    size_t len;
+    unsigned min;
+    if ((c & 0xE0u) == 0xC0u) {
+        len = 2;
+        min = 0x80u;
+        c &= 0x1Fu;
+    } else if ((c & 0xF0u) == 0xE0u) {
+        len = 3;
+        min = 0x800u;
+        c &= 0x0Fu;
+    } else if ((c & 0xF8u) == 0xF0u) {
+        len = 4;
+        min = 0x10000u;
+        c &= 0x07u;
+    } else {
+        return 0;
+    }
+    for (size_t k = 1; k < len; ++k) {
+        if ((s[k] & 0xC0u) != 0x80u) return 0;
+        c = (c << 6) | (s[k] & 0x3Fu);
+    }
+    if (c < min || c > 0x10FFFFu || (c >= 0xD800u && c <= 0xDFFFu)) return 0;
+    return len;
+}
+
+size_t sw_json_quote(const char* s, char* out, size_t cap) {
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    const unsigned char* p = (const unsigned char*)(s ? s : "");
+    for (int edge = 0; edge < 2; ++edge) {
+        if (n < cap) out[n] = '"';
+        ++n;
+        while (edge == 0 && *p) {
+            char tmp[6];
+            size_t w = 0, len = 1;
+            const unsigned char* from = (const unsigned char*)tmp;
+            if (*p == '"' || *p == '\\') {
+                tmp[w++] = '\\';
+                tmp[w++] = (char)*p;
+            } else if (*p < 0x20u) {
+                memcpy(tmp, "\\u00", 4);
+                tmp[4] = hex[*p >> 4];
+                tmp[5] = hex[*p & 15u];
+                w = 6;
+            } else if ((len = sw__utf8_len(p)) == 0) {
+                tmp[w++] = '?';
+                len = 1;
+            } else {
+                from = p;
+                w = len;
+            }
+            for (size_t k = 0; k < w; ++k, ++n)
+                if (n < cap) out[n] = (char)from[k];
+            p += len;
+        }
+    }
+    if (cap > 0) out[n < cap ? n : cap - 1u] = '\0';
+    return n;
 }

@@ -10,11 +10,11 @@
 
 #include "shared/fail.h"
 #include "shared/layout.h"
-#include "sinew/sinew.h"
 #include "sinew/codecs/codec.h"
-#include "sinew/tools/writers/file.h"
 #include "sinew/core/mesh.h"
 #include "sinew/core/sample.h"
+#include "sinew/sinew.h"
+#include "sinew/tools/writers/file.h"
 #include "sinew/tools/writers/gltf_export.h"
 
 #define SW__GL_FLOAT 5126u
@@ -94,60 +94,12 @@ sw__jf(sw__gx* g, sw__gbuf* b, const char* fmt, ...) {
     b->n += (size_t)n;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t sw__utf8_len(const unsigned char* s) {
-    unsigned c = s[0];
-    if (c < 0x80u) return 1;
-    size_t len;
-    unsigned min;
-    if ((c & 0xE0u) == 0xC0u) {
-        len = 2;
-        min = 0x80u;
-        c &= 0x1Fu;
-    } else if ((c & 0xF0u) == 0xE0u) {
-        len = 3;
-        min = 0x800u;
-        c &= 0x0Fu;
-    } else if ((c & 0xF8u) == 0xF0u) {
-        len = 4;
-        min = 0x10000u;
-        c &= 0x07u;
-    } else {
-        return 0;
-    }
-    for (size_t k = 1; k < len; ++k) {
-        if ((s[k] & 0xC0u) != 0x80u) return 0;
-        c = (c << 6) | (s[k] & 0x3Fu);
-    }
-    if (c < min || c > 0x10FFFFu || (c >= 0xD800u && c <= 0xDFFFu)) return 0;
-    return len;
-}
-
-/* A JSON string literal for s: quotes, backslashes and control characters
- * escaped, invalid UTF-8 bytes replaced by '?'. */
+/* A JSON string literal for s (sw_json_quote: escaped, invalid UTF-8
+ * replaced). */
 static void sw__jstr(sw__gx* g, sw__gbuf* b, const char* s) {
-    SW__LIT(g, b, "\"");
-    const unsigned char* p = (const unsigned char*)s;
-    while (*p) {
-        if (*p == '"' || *p == '\\') {
-            char esc[2] = {'\\', (char)*p};
-            sw__gbuf_put(g, b, esc, 2);
-            ++p;
-        } else if (*p < 0x20u) {
-            sw__jf(g, b, "\\u%04x", (unsigned)*p);
-            ++p;
-        } else {
-            size_t len = sw__utf8_len(p);
-            if (len == 0) {
-                SW__LIT(g, b, "?");
-                ++p;
-            } else {
-                sw__gbuf_put(g, b, p, len);
-                p += len;
-            }
-        }
-    }
-    SW__LIT(g, b, "\"");
+    const size_t n = sw_json_quote(s, NULL, 0);
+    if (!sw__gbuf_reserve(g, b, n + 1u)) return;
+    b->n += sw_json_quote(s, b->p + b->n, n + 1u);
 }
 
 static void sw__jsep(sw__gx* g, sw__gbuf* b, uint32_t index) {

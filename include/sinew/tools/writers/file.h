@@ -1,4 +1,4 @@
-/* sinew/tools/writers/file.h: writing output files safely. */
+/* sinew/tools/writers/file.h: writing output files safely, and text in them. */
 #ifndef SINEW_TOOLS_FILE_H
 #define SINEW_TOOLS_FILE_H
 
@@ -17,6 +17,15 @@ extern "C" {
  * into place"); the temporary file is removed. */
 SINEW_API sw_result sw_file_write_atomic(const char* path, const void* data, size_t size,
                                          sw_error* err);
+
+/* Writes the NUL-terminated s as a JSON string literal: quotes, backslashes
+ * and control characters escaped, bytes that are not valid UTF-8 (overlong,
+ * surrogates, past U+10FFFF, cut sequences) replaced by '?', so the output
+ * is always valid JSON (what the glTF exporter and the CLI's --json print).
+ * Writes at most cap bytes to out (NUL-terminated when cap > 0; out may be
+ * NULL when cap is 0) and returns the literal's length without the NUL, as
+ * snprintf does: a result >= cap means out was too small. */
+SINEW_API size_t sw_json_quote(const char* s, char* out, size_t cap);
 
 #ifdef __cplusplus
 }
