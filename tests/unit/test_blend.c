@@ -1,6 +1,8 @@
 /* Blend job: validity table, properties, a naive weighted average, kernel paths. */
 #include "test_util.h"
 
+#include <float.h>
+
 #include "runtime/core/internal.h"
 
 #define PACKETS 3
@@ -207,7 +209,8 @@ static void test_threshold_fills_rest(void** state) {
         const double th = cases[i][1] > 0.0f ? cases[i][1] : 0.1;
         const double w = cases[i][0];
         for (uint32_t j = 0; j < JOINTS; ++j) {
-            const double e = (w * sw_pose_get(g_a, j).t.x + (th - w) * sw_pose_get(g_rest, j).t.x) / th;
+            const double e =
+                (w * sw_pose_get(g_a, j).t.x + (th - w) * sw_pose_get(g_rest, j).t.x) / th;
             assert_near(sw_pose_get(g_out, j).t.x, e, 2e-6);
         }
     }
@@ -383,6 +386,9 @@ enum {
     C_NEG_WEIGHT,
     C_NAN_WEIGHT,
     C_INF_WEIGHT,
+    C_VALID_BIG_WEIGHT,
+    C_HUGE_WEIGHT,
+    C_HUGE_WEIGHT_SUM,
     C_NAN_THRESHOLD,
     C_NEG_THRESHOLD,
     C_INF_THRESHOLD,
@@ -413,6 +419,9 @@ static const blend_case k_cases[C_COUNT] = {
     [C_NEG_WEIGHT] = {"negative weight", SW_RESULT_INVALID_ARGUMENT},
     [C_NAN_WEIGHT] = {"NaN weight", SW_RESULT_INVALID_ARGUMENT},
     [C_INF_WEIGHT] = {"infinite weight", SW_RESULT_INVALID_ARGUMENT},
+    [C_VALID_BIG_WEIGHT] = {"weights summing to 999999.75", SW_RESULT_OK},
+    [C_HUGE_WEIGHT] = {"weight FLT_MAX", SW_RESULT_INVALID_ARGUMENT},
+    [C_HUGE_WEIGHT_SUM] = {"weights 6e5 + 6e5", SW_RESULT_INVALID_ARGUMENT},
     [C_NAN_THRESHOLD] = {"NaN threshold", SW_RESULT_INVALID_ARGUMENT},
     [C_NEG_THRESHOLD] = {"negative threshold", SW_RESULT_INVALID_ARGUMENT},
     [C_INF_THRESHOLD] = {"infinite threshold", SW_RESULT_INVALID_ARGUMENT},
@@ -490,6 +499,16 @@ static void test_validity_table(void** state) {
             break;
         case C_INF_WEIGHT:
             a->layers[2].weight = INFINITY;
+            break;
+        case C_VALID_BIG_WEIGHT:
+            a->layers[0].weight = 999999.0f; /* + 0.5 + 0.25 */
+            break;
+        case C_HUGE_WEIGHT:
+            a->layers[0].weight = FLT_MAX; /* gave inf and NaN */
+            break;
+        case C_HUGE_WEIGHT_SUM:
+            a->layers[0].weight = 6e5f;
+            a->layers[1].weight = 6e5f;
             break;
         case C_NAN_THRESHOLD:
             job.threshold = NAN;

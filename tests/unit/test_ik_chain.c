@@ -105,6 +105,24 @@ static void test_chain_validity(void** state) {
                                     .pose_count = r.packets,
                                     .distance = &dist};
     assert_int_equal(sw_ik_fabrik_job_validate(&valid), SW_RESULT_OK);
+    /* Iterations capped at SW_IK_MAX_ITERATIONS (UINT32_MAX ran ~40 minutes). */
+    sw_ik_fabrik_job many = valid;
+    sw_ik_ccd_job many_ccd = {.skeleton = s,
+                              .model = r.model,
+                              .model_count = r.joints,
+                              .joints = k_chain,
+                              .joints_count = CHAIN_JOINTS,
+                              .target = valid.target,
+                              .weight = 1.0f,
+                              .pose = r.pose,
+                              .pose_count = r.packets};
+    const uint32_t counts[3] = {SW_IK_MAX_ITERATIONS, SW_IK_MAX_ITERATIONS + 1u, UINT32_MAX};
+    for (int k = 0; k < 3; ++k) {
+        many.iterations = many_ccd.iterations = counts[k];
+        const sw_result want = k == 0 ? SW_RESULT_OK : SW_RESULT_LIMIT;
+        assert_int_equal(sw_ik_fabrik_job_validate(&many), want);
+        assert_int_equal(sw_ik_ccd_job_validate(&many_ccd), want);
+    }
     const sw_ik_fabrik_job zero = {0};
     assert_int_equal(sw_ik_fabrik_job_validate(&zero), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_ik_fabrik_job_run(&zero), SW_RESULT_INVALID_ARGUMENT);

@@ -3,6 +3,8 @@
  * shortest-arc properties. */
 #include "test_util.h"
 
+#include <float.h>
+
 #include "sinew/procedural/spring.h"
 
 /* Root of (1 + u) e^-u = 1/2 by bisection (independent of the header constant). */
@@ -311,6 +313,48 @@ static void test_degenerate_inputs(void** state) {
     }
 }
 
+/* Every half-life >= 0 and dt >= 0, however small or large, leaves every
+ * spring and damper finite (the old float solution gave NaN for half-lives
+ * up to ~9e-20 s at 60 Hz and for dt from ~1.2e36 s: 0 * inf). States move
+ * at 50 units/s (at rest for the largest half-life, whose exact excursion
+ * would pass float); values reach 3e38. A step of many half-lives lands on
+ * the goal. */
+static void test_extreme_half_life_and_dt(void** state) {
+    (void)state;
+    const float halves[] = {0.0f, 1e-45f, 1e-38f, 9e-20f, 1e-10f, 0.1f, 1e10f, 1e30f, FLT_MAX};
+    const float dts[] = {0.0f, 1e-45f, 1e-30f, 1.0f / 60.0f, 1.0f, 1e20f, 1.2e36f, FLT_MAX};
+    for (size_t h = 0; h < sizeof halves / sizeof *halves; ++h) {
+        const float hl = halves[h], speed = hl <= 1e30f ? 50.0f : 0.0f;
+        for (size_t d = 0; d < sizeof dts / sizeof *dts; ++d) {
+            const float dt = dts[d];
+            sw_spring_float f = {.value = 100.0f, .velocity = -speed};
+            sw_spring_float_update(&f, 0.0f, hl, dt);
+            sw_spring_vec3 v = {.value = sw_vec3_make(100, -200, 3e38f), .velocity = {speed, 0, 0}};
+            sw_spring_vec3_update(&v, sw_vec3_make(0, 1, -3e38f), hl, dt);
+            sw_spring_quat q = {.value = sw_quat_make(0, 0, 1, 0), .velocity = {speed, 0, 0}};
+            sw_spring_quat_update(&q, sw_quat_identity(), hl, dt);
+            sw_spring_vec3 w = {.value = sw_vec3_make(0, 0, 0), .velocity = {speed, 0, 0}};
+            sw_spring_vec3_update_velocity(&w, sw_vec3_make(0, 0, 0), hl, dt);
+            const float damp = sw_spring_damp_float(3e38f, -3e38f, hl, dt);
+            const sw_vec3 damp3 =
+                sw_spring_damp_vec3(sw_vec3_make(3e38f, 0, 0), sw_vec3_make(-3e38f, 1, 2), hl, dt);
+            const float all[] = {f.value,      f.velocity, v.value.x,    v.value.y,    v.value.z,
+                                 q.value.x,    q.value.w,  q.velocity.x, v.velocity.x, w.value.x,
+                                 w.velocity.x, damp,       damp3.x};
+            for (size_t k = 0; k < sizeof all / sizeof *all; ++k) {
+                if (!isfinite(all[k])) {
+                    fail_msg("half-life %g, dt %g: value %zu is %g", (double)hl, (double)dt, k,
+                             (double)all[k]);
+                }
+            }
+            if (dt > 0.0f && (hl == 0.0f || dt / hl > 1e3f)) {
+                assert_true(f.value == 0.0f && f.velocity == 0.0f); /* many half-lives: goal */
+                assert_true(v.value.z == -3e38f);
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rate_constant),
@@ -324,6 +368,7 @@ int main(void) {
         cmocka_unit_test(test_moving_goal),
         cmocka_unit_test(test_velocity_spring),
         cmocka_unit_test(test_degenerate_inputs),
+        cmocka_unit_test(test_extreme_half_life_and_dt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,9 @@ extern "C" {
 
 #define SW_BLEND_MAX_LAYERS 64
 #define SW_BLEND_DEFAULT_THRESHOLD 0.1f
+/* Largest sum of the layers' weights: weighted sums of poses stay finite
+ * (weights near FLT_MAX overflowed them to inf and NaN). */
+#define SW_BLEND_MAX_WEIGHT_SUM 1e6f
 
 typedef enum sw_blend_mode {
     SW_BLEND_MODE_DEFAULT = 0, /* normal: weighted average */
@@ -49,17 +52,18 @@ typedef struct sw_blend_layer {
 typedef struct sw_blend_job {
     const sw_blend_layer* layers; /* at most SW_BLEND_MAX_LAYERS */
     uint32_t layers_count;
-    const sw_xform4* rest_pose;   /* fills joints whose total weight is below threshold */
+    const sw_xform4* rest_pose; /* fills joints whose total weight is below threshold */
     uint32_t packets_count;
-    float threshold;              /* > 0; 0 means SW_BLEND_DEFAULT_THRESHOLD */
-    sw_xform4* out;               /* may not alias any input */
-    uint32_t out_count;           /* >= packets_count */
+    float threshold;    /* > 0; 0 means SW_BLEND_DEFAULT_THRESHOLD */
+    sw_xform4* out;     /* may not alias any input */
+    uint32_t out_count; /* >= packets_count */
 } sw_blend_job;
 
 /* Checks the job without running it.
  * Fails: INVALID_ARGUMENT (NULL rest_pose or out, packets_count 0, a layer
- * without pose, negative or non-finite weight or threshold, unknown mode,
- * layers NULL with a non-zero count); LIMIT (too many layers);
+ * without pose, negative or non-finite weight or threshold, weights summing
+ * past SW_BLEND_MAX_WEIGHT_SUM, unknown mode, layers NULL with a non-zero
+ * count); LIMIT (too many layers);
  * BUFFER_TOO_SMALL (out_count); MISALIGNED (poses not 16-byte aligned);
  * OVERLAP (out overlapping a layer pose, joint weights, the rest pose or the
  * layers array). */

@@ -73,6 +73,9 @@ extern "C" {
 /* Longest chain for FABRIK, CCD and look-at. */
 #define SW_IK_MAX_CHAIN 64
 #define SW_IK_DEFAULT_ITERATIONS 10u
+/* Most FABRIK and CCD iterations a job may ask for (LIMIT above): a solve
+ * costs at most this many passes over SW_IK_MAX_CHAIN joints. */
+#define SW_IK_MAX_ITERATIONS 1000u
 #define SW_IK_DEFAULT_TOLERANCE 1e-4f /* metres (model units) */
 
 /* ---- write-back ---- */
@@ -249,7 +252,7 @@ typedef struct sw_ik_fabrik_job {
     bool use_pole;
     sw_vec3 pole;        /* model-space direction the chain bends towards */
     float weight;        /* [0, 1] */
-    uint32_t iterations; /* 0 = SW_IK_DEFAULT_ITERATIONS */
+    uint32_t iterations; /* 0 = SW_IK_DEFAULT_ITERATIONS; at most SW_IK_MAX_ITERATIONS */
     float tolerance;     /* model units; 0 = SW_IK_DEFAULT_TOLERANCE */
     sw_xform4* pose;     /* local pose, read and written in place */
     uint32_t pose_count; /* >= skeleton->packets_count */
@@ -262,7 +265,8 @@ typedef struct sw_ik_fabrik_job {
  * negative or non-finite tolerance; a limit with an unknown type, a zero or
  * non-finite hinge axis, hinge angles outside [-pi, pi] or min > max, a cone
  * angle outside [0, pi], a negative or non-finite max_step_angle); LIMIT
- * (more than SW_IK_MAX_CHAIN joints); BUFFER_TOO_SMALL; MISALIGNED (pose);
+ * (more than SW_IK_MAX_CHAIN joints, more than SW_IK_MAX_ITERATIONS
+ * iterations); BUFFER_TOO_SMALL; MISALIGNED (pose);
  * OVERLAP (pose or distance overlapping an input, or each other); BAD_DATA
  * (check "bone length > 0": two consecutive chain joints closer than 1e-6). */
 SINEW_API sw_result sw_ik_fabrik_job_validate(const sw_ik_fabrik_job* job);
@@ -288,7 +292,7 @@ typedef struct sw_ik_ccd_job {
     const sw_ik_limit* limits;     /* optional: one per chain joint */
     sw_vec3 target;                /* model space */
     float weight;                  /* [0, 1] */
-    uint32_t iterations;           /* 0 = SW_IK_DEFAULT_ITERATIONS */
+    uint32_t iterations;           /* 0 = SW_IK_DEFAULT_ITERATIONS; at most SW_IK_MAX_ITERATIONS */
     float tolerance;               /* model units; 0 = SW_IK_DEFAULT_TOLERANCE */
     sw_xform4* pose;               /* local pose, read and written in place */
     uint32_t pose_count;           /* >= skeleton->packets_count */

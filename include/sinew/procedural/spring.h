@@ -20,6 +20,12 @@
  * Every function here is pure arithmetic on the caller's state: no memory,
  * no failure, reentrant. half_life <= 0 (or NaN) snaps to the goal with zero
  * velocity; dt <= 0 (or NaN) leaves the state unchanged; dt = +inf snaps.
+ * For every half_life >= 0 and dt >= 0 (however small or large: a half-life
+ * of 1e-45 s, a dt of 1e38 s) a finite state stays finite: the solution is
+ * computed in double, where its terms cannot overflow, a step of many
+ * half-lives lands on the goal, and a value or velocity beyond float (a
+ * goal moving that far in dt, a very stiff spring's speed) saturates at
+ * +-FLT_MAX.
  * Units: value units, value units per second, seconds.
  *
  *     sw_spring_vec3 s = {.value = pos};          // at rest

@@ -30,6 +30,7 @@ static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* nor
     const size_t weights_bytes = (size_t)job->packets_count * 4u * sizeof(float);
     const sw__blend_range out = {(uintptr_t)job->out, (uintptr_t)job->out + pose_bytes};
     bool invalid = false, overlap = false, add = false;
+    float weights = 0.0f; /* their sum: inf once past float, which fails the bound */
     uintptr_t addresses = (uintptr_t)job->out | (uintptr_t)job->rest_pose;
     uint32_t count = 0;
     for (uint32_t i = 0; i < job->layers_count; ++i) {
@@ -38,6 +39,7 @@ static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* nor
         invalid |= !l->pose || !(w - w == 0.0f) || w < 0.0f ||
                    (l->mode != SW_BLEND_MODE_DEFAULT && l->mode != SW_BLEND_MODE_ADDITIVE);
         addresses |= (uintptr_t)l->pose;
+        weights += w;
         overlap |= sw__blend_hits(out, l->pose, pose_bytes) ||
                    sw__blend_hits(out, l->joint_weights, weights_bytes);
         if (w == 0.0f) continue;
@@ -52,7 +54,7 @@ static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* nor
             add = true;
         }
     }
-    if (invalid) return SW_RESULT_INVALID_ARGUMENT;
+    if (invalid || !(weights <= SW_BLEND_MAX_WEIGHT_SUM)) return SW_RESULT_INVALID_ARGUMENT;
     if (job->out_count < job->packets_count) return SW_RESULT_BUFFER_TOO_SMALL;
     if (addresses & 15u) return SW_RESULT_MISALIGNED;
     if (overlap || sw__blend_hits(out, job->rest_pose, pose_bytes) ||

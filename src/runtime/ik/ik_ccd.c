@@ -3,10 +3,12 @@
 
 sw_result sw_ik_ccd_job_validate(const sw_ik_ccd_job* job) {
     if (!job) return SW_RESULT_INVALID_ARGUMENT;
-    return sw__ik_chain_job_validate(job->skeleton, job->model, job->model_count,
-                                     job->root_transform, job->joints, job->joints_count,
-                                     job->limits, job->target, job->weight, job->tolerance,
-                                     job->pose, job->pose_count, job->distance);
+    const sw_result r = sw__ik_chain_job_validate(
+        job->skeleton, job->model, job->model_count, job->root_transform, job->joints,
+        job->joints_count, job->limits, job->target, job->weight, job->tolerance, job->pose,
+        job->pose_count, job->distance);
+    if (r != SW_RESULT_OK) return r;
+    return job->iterations > SW_IK_MAX_ITERATIONS ? SW_RESULT_LIMIT : SW_RESULT_OK;
 }
 
 /* Turns chain joint i (and everything below it) by model-space rotation r

@@ -40,7 +40,7 @@ sw_result sw_ik_fabrik_job_validate(const sw_ik_fabrik_job* job) {
     if (r != SW_RESULT_OK) return r;
     if (!sw__ik_finite3(job->pole)) return SW_RESULT_INVALID_ARGUMENT;
     if (job->use_pole && !(sw_vec3_length(job->pole) > 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
-    return SW_RESULT_OK;
+    return job->iterations > SW_IK_MAX_ITERATIONS ? SW_RESULT_LIMIT : SW_RESULT_OK;
 }
 
 /* p[i] = from + len * direction(p[i] - from), keeping `fallback` when p[i]

@@ -1,4 +1,5 @@
 /* Critically damped springs and dampers by half-life (exact solutions). */
+#include <float.h>
 #include <math.h>
 
 #include "sinew/procedural/spring.h"
@@ -22,14 +23,36 @@ float sw_spring_rate(float half_life) {
     return half_life > 0.0f ? SW_SPRING_HALF_LIFE_RATE / half_life : INFINITY;
 }
 
+/* The decay rate and exp(-y dt) of one solved step, in double: for any
+ * float half-life > 0 and finite dt > 0, y <= 1.2e45 and the products below
+ * stay within double range, so a vanishing exp(-y dt) gives the goal (never
+ * 0 * inf); results beyond float saturate. */
+typedef struct sw__spring_decay {
+    double y, dt, e;
+} sw__spring_decay;
+
+static sw__spring_decay sw__decay(float half_life, float dt) {
+    const double y = (double)SW_SPRING_HALF_LIFE_RATE / (double)half_life;
+    return (sw__spring_decay){y, (double)dt, exp(-y * (double)dt)};
+}
+
+/* v as a float, saturated at +-FLT_MAX (a stiff spring's exact velocity, or
+ * a goal moving far enough, can pass float). */
+static float sw__saturate(double v) {
+    return (float)(v > (double)FLT_MAX    ? (double)FLT_MAX
+                   : v < -(double)FLT_MAX ? -(double)FLT_MAX
+                                          : v);
+}
+
 /* One component of the exact critically damped step toward a goal moving at
- * goal_velocity: e = exp(-y dt). */
-static void sw__spring_step(float* x, float* v, float goal, float goal_velocity, float y, float dt,
-                            float e) {
-    const float j0 = *x - goal;
-    const float j1 = (*v - goal_velocity) + j0 * y;
-    *x = goal + goal_velocity * dt + (j0 + j1 * dt) * e;
-    *v = goal_velocity + (*v - goal_velocity - j1 * y * dt) * e;
+ * goal_velocity. */
+static void sw__spring_step(float* x, float* v, float goal, float goal_velocity,
+                            sw__spring_decay d) {
+    const double j0 = (double)*x - (double)goal;
+    const double j1 = ((double)*v - (double)goal_velocity) + j0 * d.y;
+    const double v0 = (double)*v;
+    *x = sw__saturate((double)goal + (double)goal_velocity * d.dt + (j0 + j1 * d.dt) * d.e);
+    *v = sw__saturate((double)goal_velocity + (v0 - (double)goal_velocity - j1 * d.y * d.dt) * d.e);
 }
 
 void sw_spring_float_update(sw_spring_float* s, float goal, float half_life, float dt) {
@@ -53,9 +76,7 @@ void sw_spring_float_update_moving(sw_spring_float* s, float goal, float goal_ve
     case SW__STEP_SOLVE:
         break;
     }
-    const float y = sw_spring_rate(half_life);
-    const float e = expf(-y * dt);
-    sw__spring_step(&s->value, &s->velocity, goal, goal_velocity, y, dt, e);
+    sw__spring_step(&s->value, &s->velocity, goal, goal_velocity, sw__decay(half_life, dt));
 }
 
 void sw_spring_vec3_update_moving(sw_spring_vec3* s, sw_vec3 goal, sw_vec3 goal_velocity,
@@ -70,11 +91,10 @@ void sw_spring_vec3_update_moving(sw_spring_vec3* s, sw_vec3 goal, sw_vec3 goal_
     case SW__STEP_SOLVE:
         break;
     }
-    const float y = sw_spring_rate(half_life);
-    const float e = expf(-y * dt);
-    sw__spring_step(&s->value.x, &s->velocity.x, goal.x, goal_velocity.x, y, dt, e);
-    sw__spring_step(&s->value.y, &s->velocity.y, goal.y, goal_velocity.y, y, dt, e);
-    sw__spring_step(&s->value.z, &s->velocity.z, goal.z, goal_velocity.z, y, dt, e);
+    const sw__spring_decay d = sw__decay(half_life, dt);
+    sw__spring_step(&s->value.x, &s->velocity.x, goal.x, goal_velocity.x, d);
+    sw__spring_step(&s->value.y, &s->velocity.y, goal.y, goal_velocity.y, d);
+    sw__spring_step(&s->value.z, &s->velocity.z, goal.z, goal_velocity.z, d);
 }
 
 sw_vec3 sw_spring_quat_to_vector(sw_quat q) {
@@ -113,13 +133,20 @@ void sw_spring_quat_update(sw_spring_quat* s, sw_quat goal, float half_life, flo
     /* value = exp(d) * goal: d is the difference in the quaternions' space. */
     sw_vec3 d = sw_spring_quat_to_vector(sw_quat_mul(q, sw_quat_conjugate(g)));
     sw_vec3 w = s->velocity;
-    const float y = sw_spring_rate(half_life);
-    const float e = expf(-y * dt);
-    sw__spring_step(&d.x, &w.x, 0.0f, 0.0f, y, dt, e);
-    sw__spring_step(&d.y, &w.y, 0.0f, 0.0f, y, dt, e);
-    sw__spring_step(&d.z, &w.z, 0.0f, 0.0f, y, dt, e);
+    const sw__spring_decay k = sw__decay(half_life, dt);
+    sw__spring_step(&d.x, &w.x, 0.0f, 0.0f, k);
+    sw__spring_step(&d.y, &w.y, 0.0f, 0.0f, k);
+    sw__spring_step(&d.z, &w.z, 0.0f, 0.0f, k);
     s->value = sw_quat_normalize(sw_quat_mul(sw_spring_quat_from_vector(d), g));
     s->velocity = w;
+}
+
+/* One component of the velocity damper: f = 1 - 2^(-t / h), a = ln 2 / h. */
+static void sw__velocity_step(float* x, float* v, float goal_velocity, double a, double t,
+                              double f) {
+    const double dv = (double)*v - (double)goal_velocity;
+    *x = sw__saturate((double)*x + (double)goal_velocity * t + dv * (f / a));
+    *v = sw__saturate((double)goal_velocity + dv * (1.0 - f));
 }
 
 void sw_spring_vec3_update_velocity(sw_spring_vec3* s, sw_vec3 goal_velocity, float half_life,
@@ -130,12 +157,11 @@ void sw_spring_vec3_update_velocity(sw_spring_vec3* s, sw_vec3 goal_velocity, fl
         s->velocity = goal_velocity;
         return;
     }
-    const float a = SW__LN2 / half_life;
-    const float f = -expm1f(-a * dt); /* 1 - 2^(-dt / h), accurate for small dt */
-    const sw_vec3 dv = sw_vec3_sub(s->velocity, goal_velocity);
-    s->value = sw_vec3_add(s->value,
-                           sw_vec3_add(sw_vec3_scale(goal_velocity, dt), sw_vec3_scale(dv, f / a)));
-    s->velocity = sw_vec3_add(goal_velocity, sw_vec3_scale(dv, 1.0f - f));
+    const double a = (double)SW__LN2 / (double)half_life, t = (double)dt;
+    const double f = -expm1(-a * t); /* 1 - 2^(-dt / h), accurate for small dt */
+    sw__velocity_step(&s->value.x, &s->velocity.x, goal_velocity.x, a, t, f);
+    sw__velocity_step(&s->value.y, &s->velocity.y, goal_velocity.y, a, t, f);
+    sw__velocity_step(&s->value.z, &s->velocity.z, goal_velocity.z, a, t, f);
 }
 
 float sw_spring_damp_factor(float half_life, float dt) {
@@ -150,14 +176,19 @@ float sw_spring_damp_factor(float half_life, float dt) {
     return -expm1f(-SW__LN2 * dt / half_life);
 }
 
+/* value + (goal - value) * f in double (goal - value may pass float). */
+static float sw__damp(float value, float goal, float f) {
+    return f >= 1.0f ? goal : (float)((double)value + ((double)goal - (double)value) * (double)f);
+}
+
 float sw_spring_damp_float(float value, float goal, float half_life, float dt) {
-    const float f = sw_spring_damp_factor(half_life, dt);
-    return f >= 1.0f ? goal : value + (goal - value) * f;
+    return sw__damp(value, goal, sw_spring_damp_factor(half_life, dt));
 }
 
 sw_vec3 sw_spring_damp_vec3(sw_vec3 value, sw_vec3 goal, float half_life, float dt) {
     const float f = sw_spring_damp_factor(half_life, dt);
-    return f >= 1.0f ? goal : sw_vec3_lerp(value, goal, f);
+    return sw_vec3_make(sw__damp(value.x, goal.x, f), sw__damp(value.y, goal.y, f),
+                        sw__damp(value.z, goal.z, f));
 }
 
 sw_quat sw_spring_damp_quat(sw_quat value, sw_quat goal, float half_life, float dt) {
