@@ -547,6 +547,40 @@ static void test_json_output_invalid_utf8(void** state) {
     }
 }
 
+/* validate --isolate opens the file in a child process, as import does:
+ * the same OK line, the same failed check (the 100,000-deep JSON here)
+ * reported from the child. */
+static void test_validate_isolate(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    char args[1024], deep[512];
+    snprintf(args, sizeof args, "validate '%s/gltf/tiny.gltf' --isolate --timeout 20000",
+             SINEW_TEST_DATA);
+    run_result r = run(args);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "tiny.gltf: OK (gltf, "));
+    run_free(&r);
+    snprintf(deep, sizeof deep, "%s/deep.gltf", g_dir);
+    enum { DEPTH = 100000 };
+    char* text = (char*)malloc(2 * DEPTH + 64);
+    int n = snprintf(text, 64, "{\"asset\":{\"version\":\"2.0\"},\"extras\":");
+    memset(text + n, '[', DEPTH);
+    memset(text + n + DEPTH, ']', DEPTH);
+    text[n + 2 * DEPTH] = '}';
+    write_bytes(deep, text, (size_t)n + 2u * DEPTH + 1u);
+    free(text);
+    for (int isolate = 0; isolate < 2; ++isolate) {
+        snprintf(args, sizeof args, "validate '%s'%s", deep, isolate ? " --isolate" : "");
+        r = run(args);
+        assert_int_equal(r.code, 1);
+        assert_non_null(strstr(r.err, "check \"json nesting depth (at most 256)\""));
+        run_free(&r);
+    }
+    r = run("validate --isolate");
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+}
+
 /* ---- import, export, batch ---- */
 
 static bool file_exists(const char* path) {
@@ -1366,6 +1400,7 @@ int main(void) {
         cmocka_unit_test(test_bvh_warning),
         cmocka_unit_test(test_json_quote),
         cmocka_unit_test(test_json_output_invalid_utf8),
+        cmocka_unit_test(test_validate_isolate),
         cmocka_unit_test(test_import_export_robot),
         cmocka_unit_test(test_import_failures),
         cmocka_unit_test(test_batch_bvh_folder),
