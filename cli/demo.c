@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "sinew/showcase/observer.h"
 #include "sinew/showcase/recording.h"
 #include "sinew/showcase/scene.h"
 #include "sinew/tools/writers/file.h"
@@ -214,8 +215,42 @@ static void demo_json_cm(FILE* f, const char* key, float metres, bool comma) {
     fputs(comma ? ",\n" : "\n", f);
 }
 
+/* The observer's figures (sinew/showcase/observer.h) as metrics.json's
+ * "observer": per actor, its feet's sliding and its lowest joint (cm). */
+static void demo_json_observer(FILE* f, const sw_showcase* sc, const sw_showcase_observer* o) {
+    fputs("  \"observer\": {\n    \"planted_cm\": ", f);
+    cli_json_number(f, (double)SW_SHOWCASE_OBSERVER_PLANTED * 100.0);
+    fputs(",\n    \"actors\": {", f);
+    for (uint32_t i = 0; i < o->actors_count; ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
+        fputs(i ? ",\n      " : "\n      ", f);
+        cli_json_string(f, a.name);
+        fputs(": {\"lowest_cm\": ", f);
+        cli_json_number(f, (double)o->lowest[i] * 100.0);
+        fputs(", \"lowest_joint\": ", f);
+        cli_json_string(f, sw_skeleton_joint_name(a.skeleton, o->lowest_joint[i]));
+        fputs(", \"feet\": {", f);
+        bool first = true;
+        for (uint32_t k = 0; k < o->feet_count; ++k) {
+            const sw_showcase_observer_foot* ft = &o->feet[k];
+            if (ft->actor != i) continue;
+            fputs(first ? "\n        " : ",\n        ", f);
+            first = false;
+            cli_json_string(f, sw_skeleton_joint_name(a.skeleton, ft->joint));
+            fprintf(f, ": {\"spans\": %u, \"sliding_cm_max\": ", ft->spans);
+            cli_json_number(f, (double)ft->slide_max * 100.0);
+            fputs(", \"sliding_cm_median\": ", f);
+            cli_json_number(f, (double)ft->slide_median * 100.0);
+            fputs("}", f);
+        }
+        fputs("}}", f);
+    }
+    fputs("\n    }\n  },\n", f);
+}
+
 static int demo_write_metrics(const char* path, const demo_args* a, uint32_t frames,
-                              const sw_showcase_metrics* m, const char* character, bool physics) {
+                              const sw_showcase_metrics* m, const char* character, bool physics,
+                              const sw_showcase* sc, const sw_showcase_observer* obs) {
     FILE* f = fopen(path, "w");
     if (!f) {
         cli_error("demo", "%s: cannot write", path);
@@ -236,6 +271,7 @@ static int demo_write_metrics(const char* path, const demo_args* a, uint32_t fra
             (m->features & SW_SHOWCASE_FEATURE_LOOK) ? "true" : "false",
             (m->features & SW_SHOWCASE_FEATURE_WANDER) ? "true" : "false",
             (m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK) ? "true" : "false");
+    demo_json_observer(f, sc, obs);
     fprintf(f, "  \"locomotion\": {\n    \"steps\": %u,\n", m->locomotion_steps);
     demo_json_cm(f, "sliding_cm_max", m->locomotion_slide_max, true);
     demo_json_cm(f, "sliding_cm_mean", m->locomotion_slide_mean, true);
@@ -284,14 +320,34 @@ static int demo_write_metrics(const char* path, const demo_args* a, uint32_t fra
     return CLI_EXIT_OK;
 }
 
+/* The observer's table: per actor, the lowest joint, and its feet's sliding. */
+static void demo_print_observer(const sw_showcase* sc, const sw_showcase_observer* o) {
+    printf("  observer (output poses in world space, planted within %.0f cm of the lowest):\n",
+           (double)SW_SHOWCASE_OBSERVER_PLANTED * 100.0);
+    for (uint32_t i = 0; i < o->actors_count; ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
+        printf("    %-12s lowest joint %7.2f cm (%s at %.2f s)\n", a.name,
+               (double)o->lowest[i] * 100.0, sw_skeleton_joint_name(a.skeleton, o->lowest_joint[i]),
+               (double)o->lowest_time[i]);
+        for (uint32_t k = 0; k < o->feet_count; ++k) {
+            const sw_showcase_observer_foot* ft = &o->feet[k];
+            if (ft->actor != i) continue;
+            printf("      %-18s sliding per planted span (cm) max %.2f, median %.2f over %u\n",
+                   sw_skeleton_joint_name(a.skeleton, ft->joint), (double)ft->slide_max * 100.0,
+                   (double)ft->slide_median * 100.0, ft->spans);
+        }
+    }
+}
+
 static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint32_t frames,
                          const char* character, uint32_t joints, size_t glb_size, uint32_t strip_w,
-                         uint32_t strip_h, bool physics) {
+                         uint32_t strip_h, bool physics, const sw_showcase* sc,
+                         const sw_showcase_observer* obs) {
     printf("sinew demo: %.3g s at %.3g fps (%u frames), character %s\n", a->seconds, a->fps, frames,
            character);
     printf("  %-44s %s\n", "metric", "value");
     printf("  %-44s max %.3f, mean %.3f over %u steps\n",
-           "locomotion planted-foot sliding, locked (cm)", (double)m->locomotion_slide_max * 100.0,
+           "controller-side: ankle lock sliding (cm)", (double)m->locomotion_slide_max * 100.0,
            (double)m->locomotion_slide_mean * 100.0, m->locomotion_steps);
     printf("  %-44s max %.2f, mean %.2f\n", "  the same, animation alone (cm)",
            (double)m->locomotion_unlocked_slide_max * 100.0,
@@ -307,7 +363,7 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
            (double)m->reach_error_max * 100.0);
     printf("  %-44s %.4f (%u frames out of reach)\n", "arm IK end-effector error (cm)",
            (double)m->arm_error_max * 100.0, m->arm_out_of_reach_frames);
-    printf("  %-44s %.3f\n", "foot ground penetration (cm)",
+    printf("  %-44s %.3f\n", "controller-side: sole penetration (cm)",
            (double)m->foot_penetration_max * 100.0);
     printf("  %-44s %.3f\n", "walker tip ground penetration (cm)",
            (double)m->spider_penetration_max * 100.0);
@@ -323,6 +379,7 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
         printf("  %-44s %.3f (the clip's own: %.3f)\n", "get-up blend joint velocity jump (m/s)",
                (double)m->getup_velocity_jump_max, (double)m->getup_clip_noise_max);
     }
+    demo_print_observer(sc, obs);
     if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_IK))
         printf("  note: no hip-knee-ankle chain found: foot placement skipped\n");
     if (!(m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK))
@@ -474,11 +531,19 @@ int cli_demo(int argc, char** argv) {
     size_t glb_size = 0;
     uint32_t joints = 0;
     if (demo_write_glb(rec, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK) goto done;
+    sw_showcase_observer obs;
+    r = sw_showcase_observe(sc, rec, a.fps, NULL, &obs);
+    if (r != SW_RESULT_OK) {
+        cli_error("demo", "observer figures: %s", sw_result_str(r));
+        goto done;
+    }
     snprintf(path, sizeof path, "%s/metrics.json", a.out);
     const sw_showcase_metrics* m = sw_showcase_get_metrics(sc);
-    if (demo_write_metrics(path, &a, frames, m, character_name, with_physics) != CLI_EXIT_OK)
+    if (demo_write_metrics(path, &a, frames, m, character_name, with_physics, sc, &obs) !=
+        CLI_EXIT_OK)
         goto done;
-    demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h, with_physics);
+    demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h, with_physics,
+                 sc, &obs);
     rc = CLI_EXIT_OK;
 done:
     sw_showcase_recording_destroy(rec);

@@ -91,6 +91,16 @@ sw_result sw_showcase_recording_add(sw_showcase_recording* rec, const sw_showcas
     return SW_RESULT_OK;
 }
 
+sw_result sw_showcase_recording_pose(const sw_showcase_recording* rec, uint32_t actor,
+                                     uint32_t frame, sw_xform* world, const sw_xform4** local) {
+    if (!rec || !world || !local || actor >= rec->actors_count || frame >= rec->frames)
+        return SW_RESULT_INVALID_ARGUMENT;
+    const sw__rec_actor* r = &rec->actors[actor];
+    *world = r->world[frame];
+    *local = r->local + (size_t)frame * r->packets;
+    return SW_RESULT_OK;
+}
+
 uint32_t sw_showcase_recording_frames(const sw_showcase_recording* rec) {
     return rec ? rec->frames : 0u;
 }

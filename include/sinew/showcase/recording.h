@@ -44,6 +44,14 @@ SINEW_API sw_result sw_showcase_recording_create(const sw_showcase* scene, uint3
  * create); LIMIT (the recording is full). */
 SINEW_API sw_result sw_showcase_recording_add(sw_showcase_recording* rec, const sw_showcase* scene);
 
+/* Actor `actor`'s recorded frame `frame`: its world transform (*world) and
+ * its local pose (*local, the recording's own memory, skeleton->packets_count
+ * packets, valid until the recording is destroyed).
+ * Fails: INVALID_ARGUMENT (NULL argument, actor or frame out of range). */
+SINEW_API sw_result sw_showcase_recording_pose(const sw_showcase_recording* rec, uint32_t actor,
+                                               uint32_t frame, sw_xform* world,
+                                               const sw_xform4** local);
+
 /* Frames recorded so far (0 for NULL). */
 SINEW_API uint32_t sw_showcase_recording_frames(const sw_showcase_recording* rec);
 
