@@ -130,6 +130,33 @@ static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
     return sqrtf(dx * dx + dz * dz);
 }
 
+/* One foot of the contact model (actors/contact.c): heel (the ankle joint)
+ * and ball (its first child, -1 without) in contact while within 12 mm of
+ * their heights at the first run (feet flat), released above 16 mm; a contact pins its
+ * joint's horizontal world position from the frame it begins, the leg is
+ * bent to it (two-bone IK) and the foot turned about +Y to keep the ball on
+ * its pin; once both contacts end, the offset from the animation fades out. */
+typedef struct sw__sc_contact {
+    int32_t hip, knee, ankle, ball;
+    float heel_ref, ball_ref; /* heights at the first run (world y) */
+    bool heel_on, ball_on;
+    sw_vec3 heel_pin, ball_pin; /* world, while on */
+    sw_vec3 offset;             /* horizontal, output ankle minus animated */
+    float yaw;                  /* radians about +Y, output foot minus animated */
+    float weight;               /* 1 in contact, fading out after */
+} sw__sc_contact;
+
+typedef struct sw__sc_contacts {
+    sw__sc_contact feet[2]; /* left, right */
+} sw__sc_contacts;
+
+/* Zeroed contacts of a humanoid's two legs. */
+void sw__sc_contacts_init(sw__sc_contacts* c, const sw__sc_human* h, const sw_skeleton* s);
+/* Runs the contact model on the view's animated pose (world-space model
+ * matrices current), writing its pose and model matrices; off: contacts
+ * cleared, the pose untouched. Fails: the IK job's result. */
+sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, float dt);
+
 /* World matrix at p turned by yaw about +Y, scaled uniformly. */
 sw_mat4 sw__sc_world(sw_vec3 p, float yaw, float scale);
 

@@ -1,11 +1,13 @@
 /* "idle" (sinew/showcase/scene.h): a humanoid whose idle is varied by the
  * animator's randomized idle controller (energy, tempo, where it looks),
- * its head turned by look-at. */
+ * its head turned by look-at, its feet held by the contact model (contact.c)
+ * while the energy blends toward walk. */
 #include "showcase/actor.h"
 
 typedef struct sw__idle {
     sw__sc_anim anim;
     sw_animator_idle ctl;
+    sw__sc_contacts contacts;
     float foot_penetration_max;
 } sw__idle;
 
@@ -14,6 +16,7 @@ static sw_result sw__idle_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** sta
     *state = st;
     if (!st) return SW_RESULT_OUT_OF_MEMORY;
     const sw__sc_cast* sc = &ctx->cast;
+    sw__sc_contacts_init(&st->contacts, &sc->hum, sc->chr->skeleton);
     const sw_animator_param_desc params[4] = {{.name = "energy"},
                                               {.name = "tempo", .value = 1.0f},
                                               {.name = "look_x"},
@@ -97,6 +100,10 @@ static sw_result sw__idle_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
     if (r != SW_RESULT_OK) return r;
     sw__sc_view_models(a);
     const sw__sc_human* h = &sc->hum;
+    if (h->legs) {
+        r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
+        if (r != SW_RESULT_OK) return r;
+    }
     if (h->head >= 0) {
         const float lx = st->anim.params[2], ly = st->anim.params[3];
         const sw_vec3 head = sw__sc_pos(&a->model[h->head]);

@@ -1,7 +1,8 @@
 /* "locomotion" (sinew/showcase/scene.h): a humanoid walking round a circle,
  * its speed from a spring, an animator blend space following it (with its
  * inertialized and unsynchronized twins run side by side), root motion
- * along the circle and a foot lock holding planted ankles. */
+ * along the circle and the foot contact model (contact.c) holding planted
+ * heels and balls. */
 #include "showcase/actor.h"
 
 typedef struct sw__loco {
@@ -15,10 +16,9 @@ typedef struct sw__loco {
     sw_spring_float speed;
     sw_vec3 pos;
     float heading;
-    sw__sc_plant feet[2]; /* after the foot lock */
+    sw__sc_plant feet[2]; /* after the contact model */
     sw__sc_plant raw[2];  /* the animation alone */
-    sw_vec3 lock_anchor[2];
-    float lock_weight[2];
+    sw__sc_contacts contacts;
     double slide_sum, raw_slide_sum;
     sw__sc_velocity vel;
     sw_showcase_metrics m; /* its figures */
@@ -160,6 +160,7 @@ static sw_result sw__loco_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** sta
     st->pos = sw_vec3_make(SW__SC_LOCO_X - SW__SC_LOCO_R, sc->hum.lift, SW__SC_LOCO_Z);
     st->heading = 0.0f;
     const sw_skeleton* s = sc->chr->skeleton;
+    sw__sc_contacts_init(&st->contacts, &sc->hum, s);
     if (sw__sc_velocity_init(&ctx->mem, &st->vel, s->joints_count) != SW_RESULT_OK)
         return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
     sw_result r = sw__sc_anim_create(&ctx->mem, &desc, s, sc->chr->clips, sc->chr->clips_count,
@@ -198,42 +199,6 @@ static void sw__track_feet(const sw__sc_cast* sc, const sw__sc_actor* a, const b
             *p = (sw__sc_plant){true, pos, 0.0f};
         }
     }
-}
-
-/* Foot lock: two-bone IK holds a planted ankle where it landed (the
- * animation's plant, st->raw), and lets go over 0.12 s once the foot lifts;
- * off: no lock. Fails: the IK job's result. */
-static sw_result sw__foot_lock(sw__loco* st, const sw__sc_cast* sc, bool off, sw__sc_actor* a,
-                               float dt) {
-    const sw__sc_human* h = &sc->hum;
-    const int32_t hip[2] = {h->l_upleg, h->r_upleg}, knee[2] = {h->l_leg, h->r_leg};
-    const int32_t ankle[2] = {h->l_foot, h->r_foot};
-    for (uint32_t f = 0; f < 2; ++f) {
-        if (off) {
-            st->lock_weight[f] = 0.0f;
-        } else if (st->raw[f].planted) {
-            st->lock_anchor[f] = st->raw[f].anchor;
-            st->lock_weight[f] = 1.0f;
-        } else {
-            st->lock_weight[f] = fmaxf(0.0f, st->lock_weight[f] - dt / 0.12f);
-        }
-        if (st->lock_weight[f] <= 0.0f) continue;
-        const sw_ik_two_bone_job ik = {.skeleton = a->skel,
-                                       .model = a->model,
-                                       .model_count = a->skel->joints_count,
-                                       .root_transform = &a->world,
-                                       .start_joint = (uint32_t)hip[f],
-                                       .mid_joint = (uint32_t)knee[f],
-                                       .end_joint = (uint32_t)ankle[f],
-                                       .target = st->lock_anchor[f],
-                                       .weight = st->lock_weight[f],
-                                       .pose = a->local,
-                                       .pose_count = a->skel->packets_count};
-        const sw_result r = sw_ik_two_bone_job_run(&ik);
-        if (r != SW_RESULT_OK) return r;
-        sw__sc_view_models(a);
-    }
-    return SW_RESULT_OK;
 }
 
 /* Phase spread of the shown animator's walk and jog while each weighs more
@@ -339,9 +304,13 @@ static sw_result sw__loco_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
         m->locomotion_unlocked_slide_mean =
             m->locomotion_unlocked_steps ? (float)(st->raw_slide_sum / m->locomotion_unlocked_steps)
                                          : 0.0f;
-        r = sw__foot_lock(st, sc, ctx->in.no_foot_placement, a, dt);
+    }
+    if (sc->hum.legs) {
+        r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
         if (r != SW_RESULT_OK) return r;
-        st->lock_weight_max = fmaxf(st->lock_weight[0], st->lock_weight[1]);
+        st->lock_weight_max = fmaxf(st->contacts.feet[0].weight, st->contacts.feet[1].weight);
+    }
+    if (m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK) {
         sw__track_feet(sc, a, down, up, st->feet, &m->locomotion_steps, &m->locomotion_slide_max,
                        &st->slide_sum);
         m->locomotion_slide_mean =

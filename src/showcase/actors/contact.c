@@ -1,0 +1,134 @@
+/* The foot contact model of the walking and idling humanoids (actor.h,
+ * issue #15): contacts read from the animated pose (heel = ankle joint, ball
+ * = its first child), planted points held in the world, the leg bent to
+ * them with two-bone IK. */
+#include "showcase/actor.h"
+
+#define SW__CT_ON 0.012f  /* m above the joint's first height: contact begins */
+#define SW__CT_OFF 0.016f /* m: contact ends (above the observer's 1 cm) */
+#define SW__CT_FADE 0.1f  /* s: the offset from the animation fades out once free */
+
+/* The first child of joint j, or -1. */
+static int32_t sw__ct_child(const sw_skeleton* s, int32_t j) {
+    const int16_t* parents = sw_skeleton_parents(s);
+    for (uint32_t k = 0; k < s->joints_count; ++k)
+        if (parents[k] == j) return (int32_t)k;
+    return -1;
+}
+
+void sw__sc_contacts_init(sw__sc_contacts* c, const sw__sc_human* h, const sw_skeleton* s) {
+    memset(c, 0, sizeof *c);
+    const int32_t hip[2] = {h->l_upleg, h->r_upleg}, knee[2] = {h->l_leg, h->r_leg};
+    const int32_t ankle[2] = {h->l_foot, h->r_foot};
+    for (uint32_t f = 0; f < 2; ++f) {
+        sw__sc_contact* k = &c->feet[f];
+        k->hip = hip[f], k->knee = knee[f], k->ankle = ankle[f];
+        k->ball = ankle[f] >= 0 ? sw__ct_child(s, ankle[f]) : -1;
+        k->heel_ref = k->ball_ref = INFINITY;
+    }
+}
+
+/* Contact with hysteresis for a joint at height y; *ref: its height at the
+ * first run (the feet flat on the ground). */
+static bool sw__ct_touch(float y, float* ref, bool on) {
+    if (!isfinite(*ref)) *ref = y;
+    return on ? y <= *ref + SW__CT_OFF : y <= *ref + SW__CT_ON;
+}
+
+/* Horizontal angle (about +Y) taking direction a to direction b. */
+static float sw__ct_yaw(sw_vec3 a, sw_vec3 b) {
+    return atan2f(a.z * b.x - a.x * b.z, a.x * b.x + a.z * b.z);
+}
+
+static sw_vec3 sw__ct_turn(sw_vec3 v, float yaw) {
+    const float c = cosf(yaw), s = sinf(yaw);
+    return sw_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}
+
+/* The world rotation of joint j's matrix (uniform scale removed). */
+static sw_quat sw__ct_rot(const sw_mat4* m) {
+    sw_xform x;
+    sw_mat4_decompose(m, &x);
+    return x.r;
+}
+
+/* Foot f's horizontal offset from the animation and its yaw, from its
+ * contacts this frame (a: animated ankle, b: animated ball, world). */
+static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, float dt) {
+    const bool heel = sw__ct_touch(a.y, &k->heel_ref, k->heel_on);
+    const bool ball = has_ball && sw__ct_touch(b.y, &k->ball_ref, k->ball_on);
+    const sw_vec3 out_a = sw_vec3_add(a, k->offset);
+    const sw_vec3 out_b = sw_vec3_add(out_a, sw__ct_turn(sw_vec3_sub(b, a), k->yaw));
+    if (heel && !k->heel_on) k->heel_pin = out_a;
+    if (ball && !k->ball_on) k->ball_pin = out_b;
+    k->heel_on = heel, k->ball_on = ball;
+    sw_vec3 target = out_a;
+    if (heel) {
+        target = k->heel_pin;
+        if (ball) k->yaw = sw__ct_yaw(sw_vec3_sub(b, a), sw_vec3_sub(k->ball_pin, k->heel_pin));
+    } else if (ball) {
+        target = sw_vec3_add(k->ball_pin, sw__ct_turn(sw_vec3_sub(a, b), k->yaw));
+    }
+    if (heel || ball) {
+        k->offset = sw_vec3_make(target.x - a.x, 0.0f, target.z - a.z);
+        k->weight = 1.0f;
+    } else {
+        const float keep = fmaxf(0.0f, 1.0f - dt / SW__CT_FADE);
+        k->offset = sw_vec3_scale(k->offset, keep);
+        k->yaw *= keep;
+        k->weight *= keep;
+    }
+}
+
+/* Bends foot k's leg to the animated ankle plus its offset and turns the
+ * foot by its yaw. Fails: the IK job's result. */
+static sw_result sw__ct_apply(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
+                              sw_quat ankle_rot) {
+    const sw_ik_two_bone_job ik = {.skeleton = a->skel,
+                                   .model = a->model,
+                                   .model_count = a->skel->joints_count,
+                                   .root_transform = &a->world,
+                                   .start_joint = (uint32_t)k->hip,
+                                   .mid_joint = (uint32_t)k->knee,
+                                   .end_joint = (uint32_t)k->ankle,
+                                   .target = sw_vec3_add(ankle, k->offset),
+                                   .weight = 1.0f,
+                                   .pose = a->local,
+                                   .pose_count = a->skel->packets_count};
+    const sw_result r = sw_ik_two_bone_job_run(&ik);
+    if (r != SW_RESULT_OK) return r;
+    sw__sc_view_models(a);
+    /* the foot keeps its animated world orientation, turned by yaw about +Y */
+    const sw_quat want =
+        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot);
+    const int16_t up = sw_skeleton_parents(a->skel)[k->ankle];
+    const sw_quat parent = up >= 0 ? sw__ct_rot(&a->model[up]) : sw__ct_rot(&a->world);
+    sw_xform x = sw_pose_get(a->local, (uint32_t)k->ankle);
+    x.r = sw_quat_normalize(sw_quat_mul(sw_quat_inverse(parent), want));
+    sw_pose_set(a->local, (uint32_t)k->ankle, x);
+    sw__sc_view_models(a);
+    return SW_RESULT_OK;
+}
+
+sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, float dt) {
+    for (uint32_t f = 0; f < 2; ++f) {
+        sw__sc_contact* k = &c->feet[f];
+        if (k->hip < 0 || k->knee < 0 || k->ankle < 0) continue;
+        const sw_vec3 ankle = sw__sc_pos(&a->model[k->ankle]);
+        const sw_vec3 ball = k->ball >= 0 ? sw__sc_pos(&a->model[k->ball]) : ankle;
+        if (off) {
+            *k = (sw__sc_contact){.hip = k->hip,
+                                  .knee = k->knee,
+                                  .ankle = k->ankle,
+                                  .ball = k->ball,
+                                  .heel_ref = k->heel_ref,
+                                  .ball_ref = k->ball_ref};
+            continue;
+        }
+        sw__ct_plan(k, ankle, ball, k->ball >= 0, dt);
+        if (k->weight <= 0.0f) continue;
+        const sw_result r = sw__ct_apply(k, a, ankle, sw__ct_rot(&a->model[k->ankle]));
+        if (r != SW_RESULT_OK) return r;
+    }
+    return SW_RESULT_OK;
+}
