@@ -1,6 +1,6 @@
 /* libFuzzer target: the format dispatch the CLI uses (sw_asset_open on a
  * file): .sinew archives, BVH text and glTF (.glb, or '{' text named .gltf),
- * each input written to a scratch file first. Inputs that would go to
+ * each input written to a scratch file first (removed after the open). Inputs that would go to
  * assimp are skipped (a child process per input, and assimp's own code).
  * What opens is used as fuzz_use.h describes, clips looked up by name. */
 #include <stdint.h>
@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     sw_asset a;
     sw_error err;
     sw_result r = sw_asset_open(path, NULL, &a, &err);
+    remove(path);
     if (r == SW_RESULT_OK) {
         if (!a.skeleton || a.format == SW_ASSET_FORMAT_ASSIMP) abort();
         for (uint32_t c = 0; c < a.clips_count; ++c) {
