@@ -446,6 +446,54 @@ static inline const uint8_t* sw__codec_segment(const sw_codec_header* h, uint32_
     return d + 4;
 }
 
+/* Bit k set when slots[k] (k < 4) names a constant: the values in
+ * [SW_CODEC_SLOT_CONSTANT, SW_CODEC_SLOT_DEFAULT), those with
+ * v + 1 > SW_CODEC_SLOT_CONSTANT (unsigned). */
+static inline uint32_t sw__codec_constants4(const uint32_t* slots) {
+#if SINEW_HAS_SSE2
+    /* unsigned v + 1 > 0x80000000 is signed ((v + 1) ^ 0x80000000) > 0 */
+    const __m128i v =
+        _mm_add_epi32(_mm_loadu_si128((const __m128i*)(const void*)slots), _mm_set1_epi32(1));
+    const __m128i x = _mm_xor_si128(v, _mm_set1_epi32((int32_t)SW_CODEC_SLOT_CONSTANT));
+    return (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(x, _mm_setzero_si128())));
+#else
+    uint32_t mask = 0;
+    for (uint32_t k = 0; k < 4u; ++k)
+        mask |= (uint32_t)(slots[k] + 1u > SW_CODEC_SLOT_CONSTANT) << k;
+    return mask;
+#endif
+}
+
+/* Writes the constants of slots s0 + k (bit k of mask) into the pose. */
+static void sw__codec_put_constants(const uint32_t* slots, const float* constants, uint32_t s0,
+                                    uint32_t mask, sw_xform4* out) {
+    for (uint32_t k = 0; k < 4u; ++k) {
+        if (!((mask >> k) & 1u)) continue;
+        const uint32_t s = s0 + k;
+        const float* cv = constants + 4u * (size_t)(slots[s] & ~SW_CODEC_SLOT_CONSTANT);
+        sw_xform4* o = &out[s / 12u];
+        const uint32_t l = (s / 3u) & 3u;
+        switch (s % 3u) {
+        case 0:
+            o->tx[l] = cv[0];
+            o->ty[l] = cv[1];
+            o->tz[l] = cv[2];
+            break;
+        case 1:
+            o->rx[l] = cv[0];
+            o->ry[l] = cv[1];
+            o->rz[l] = cv[2];
+            o->rw[l] = cv[3];
+            break;
+        default:
+            o->sx[l] = cv[0];
+            o->sy[l] = cv[1];
+            o->sz[l] = cv[2];
+            break;
+        }
+    }
+}
+
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, bool simd) {
     const sw__codec_view pl = sw__codec_view_of(clip);
@@ -472,30 +520,20 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
         o->sx[l] = o->sy[l] = o->sz[l] = 1.0f;
     }
     if (h->constants_count > 0) {
-        for (uint32_t s = 0; s < 3u * joints; ++s) {
-            const uint32_t v = slots[s];
-            if (v == SW_CODEC_SLOT_DEFAULT || !(v & SW_CODEC_SLOT_CONSTANT)) continue;
-            const float* cv = constants + 4u * (size_t)(v & ~SW_CODEC_SLOT_CONSTANT);
-            sw_xform4* o = &out[s / 12u];
-            const uint32_t l = (s / 3u) & 3u;
-            switch (s % 3u) {
-            case 0:
-                o->tx[l] = cv[0];
-                o->ty[l] = cv[1];
-                o->tz[l] = cv[2];
-                break;
-            case 1:
-                o->rx[l] = cv[0];
-                o->ry[l] = cv[1];
-                o->rz[l] = cv[2];
-                o->rw[l] = cv[3];
-                break;
-            default:
-                o->sx[l] = cv[0];
-                o->sy[l] = cv[1];
-                o->sz[l] = cv[2];
-                break;
-            }
+        /* Slots 4 at a time: most are animated or default, so a group
+         * without a constant costs one test. */
+        const uint32_t slots_count = 3u * joints;
+        uint32_t s0 = 0;
+        for (; s0 + 4u <= slots_count; s0 += 4u) {
+            const uint32_t mask = sw__codec_constants4(slots + s0);
+            if (mask) sw__codec_put_constants(slots, constants, s0, mask, out);
+        }
+        if (s0 < slots_count) {
+            uint32_t rest[4] = {SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT,
+                                SW_CODEC_SLOT_DEFAULT};
+            memcpy(rest, slots + s0, sizeof(uint32_t) * (slots_count - s0));
+            const uint32_t mask = sw__codec_constants4(rest);
+            if (mask) sw__codec_put_constants(slots, constants, s0, mask, out);
         }
     }
     if (h->animated_count == 0) return;
