@@ -1089,7 +1089,8 @@ static bool is_count(double v) {
  * last process's wall ratios ordered min <= q1 <= median <= q3 <= max, all
  * positive; the crowd the one the last process measured on 1 thread with
  * that setting; wall ms per frame positive, CPU ms >= 0, the busiest 2-thread
- * CPU at most both threads' together. */
+ * CPU at most both threads' together, the throughput speedup 2 x 1 thread's
+ * CPU / both threads' CPU. */
 static void check_bench_interleaved(const sw__json* j, int32_t c, int processes,
                                     double last_size[2][2]) {
     const int32_t il = sw__json_find(j, c, "interleaved");
@@ -1126,6 +1127,8 @@ static void check_bench_interleaved(const sw__json* j, int32_t c, int processes,
         assert_true(json_num(j, e, "wall_ms_1") > 0.0 && json_num(j, e, "wall_ms_2") > 0.0);
         assert_true(json_num(j, e, "cpu_ms_1") >= 0.0 && json_num(j, e, "cpu_ms_2_busiest") >= 0.0);
         assert_true(json_num(j, e, "cpu_ms_2_busiest") <= json_num(j, e, "cpu_ms_2_both"));
+        assert_rel(json_num(j, e, "speedup_throughput"),
+                   2.0 * json_num(j, e, "cpu_ms_1") / json_num(j, e, "cpu_ms_2_both"), 1e-6);
     }
 }
 
