@@ -277,6 +277,11 @@ static void expect_desc(const sw_animator_desc* d, sw_result expect, const char*
                  sw_result_str(expect), err.check ? err.check : "-");
     }
     if (expect != SW_RESULT_OK && !err.check) fail_msg("%s: no check named", what);
+    /* what init writes passes the block validator (init does not run it) */
+    const sw_animator* loaded = NULL;
+    if (r == SW_RESULT_OK && sw_animator_load(mem, sw_animator_size(a), &loaded, &err) != r) {
+        fail_msg("%s: the written block fails its load check %s", what, err.check);
+    }
 }
 
 static void test_desc_validity_table(void** state) {

@@ -411,7 +411,8 @@ SINEW_API void sw_animator_destroy(const sw_animator* a, const sw_allocator* all
  * everything update and evaluate rely on: offsets and counts in bounds and
  * limits, NUL-terminated names, every index (parameters, clips, blend
  * spaces, states, machines, layers) in range and of the right kind, condition
- * ops fitting their parameters, finite values, 1D members sorted, each
+ * ops fitting their parameters, parameter defaults fitting their types (the
+ * rules init applies to a desc), finite values, 1D members sorted, each
  * machine played once with consistent nesting depths (no cycle), the machine
  * order, the worst-case playing clips.
  * Fails: INVALID_ARGUMENT, MISALIGNED, TRUNCATED (shorter than the header or

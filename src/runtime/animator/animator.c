@@ -109,8 +109,11 @@ static sw_animator_param_type sw__anim_ptype(const sw_animator_desc* d, int32_t 
     return t == SW_ANIMATOR_PARAM_TYPE_DEFAULT ? SW_ANIMATOR_PARAM_TYPE_FLOAT : t;
 }
 
-static bool sw__anim_numeric(const sw_animator_desc* d, int32_t p) {
-    sw_animator_param_type t = sw__anim_ptype(d, p);
+/* True when `name` names a float or int parameter of the desc. */
+static bool sw__anim_numeric(const sw_animator_desc* d, const char* name) {
+    const int32_t p = sw__anim_desc_param(d, name);
+    if (p < 0) return false;
+    const sw_animator_param_type t = sw__anim_ptype(d, p);
     return t == SW_ANIMATOR_PARAM_TYPE_FLOAT || t == SW_ANIMATOR_PARAM_TYPE_INT;
 }
 
@@ -159,6 +162,22 @@ static bool sw__anim_finite01(float v) {
     return isfinite(v) && v >= 0.0f && v <= 1.0f;
 }
 
+/* The value rules that descs and loaded blocks share. A parameter's value
+ * for its type (never DEFAULT): finite, ints whole, bools and triggers 0 or 1. */
+static bool sw__anim_value_fits(uint32_t type, float v) {
+    if (!isfinite(v)) return false;
+    if (type == SW_ANIMATOR_PARAM_TYPE_INT) return floorf(v) == v;
+    if (type == SW_ANIMATOR_PARAM_TYPE_BOOL || type == SW_ANIMATOR_PARAM_TYPE_TRIGGER) {
+        return v == 0.0f || v == 1.0f;
+    }
+    return true;
+}
+
+/* A state's time scale: finite and >= 0. */
+static bool sw__anim_speed_ok(float speed) {
+    return isfinite(speed) && speed >= 0.0f;
+}
+
 static sw_result sw__anim_check_params(const sw_animator_desc* d, sw__anim_count* c,
                                        sw_error* err) {
     for (uint32_t i = 0; i < d->params_count; ++i) {
@@ -172,16 +191,12 @@ static sw_result sw__anim_check_params(const sw_animator_desc* d, sw__anim_count
                 return sw__fail(err, SW_RESULT_BAD_DATA, "param names unique", 0, ix);
             }
         }
-        if ((uint32_t)p->type > (uint32_t)SW_ANIMATOR_PARAM_TYPE_TRIGGER) {
+        if ((uint32_t)p->type >= SW_ANIMATOR_PARAM_TYPE_COUNT) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "param type", 0, ix);
         }
-        sw_animator_param_type t = sw__anim_ptype(d, (int32_t)i);
-        bool ok = isfinite(p->value);
-        if (ok && t == SW_ANIMATOR_PARAM_TYPE_INT) ok = floorf(p->value) == p->value;
-        if (ok && (t == SW_ANIMATOR_PARAM_TYPE_BOOL || t == SW_ANIMATOR_PARAM_TYPE_TRIGGER)) {
-            ok = p->value == 0.0f || p->value == 1.0f;
+        if (!sw__anim_value_fits((uint32_t)sw__anim_ptype(d, (int32_t)i), p->value)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "param default fits its type", 0, ix);
         }
-        if (!ok) return sw__fail(err, SW_RESULT_BAD_DATA, "param default fits its type", 0, ix);
     }
     return SW_RESULT_OK;
 }
@@ -199,15 +214,11 @@ static sw_result sw__anim_check_bspaces(const sw_animator_desc* d, sw__anim_coun
                 return sw__fail(err, SW_RESULT_BAD_DATA, "blend space names unique", 0, ix);
             }
         }
-        int32_t px = sw__anim_desc_param(d, b->param_x);
-        if (px < 0 || !sw__anim_numeric(d, px)) {
+        if (!sw__anim_numeric(d, b->param_x)) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "blend space param_x float or int", 0, ix);
         }
-        if (b->param_y) {
-            int32_t py = sw__anim_desc_param(d, b->param_y);
-            if (py < 0 || !sw__anim_numeric(d, py)) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "blend space param_y float or int", 0, ix);
-            }
+        if (b->param_y && !sw__anim_numeric(d, b->param_y)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "blend space param_y float or int", 0, ix);
         }
         if (!b->members && b->members_count > 0) {
             return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "members not NULL", 0, ix);
@@ -281,6 +292,113 @@ static bool sw__anim_op_fits(sw_animator_op op, sw_animator_param_type t) {
     }
 }
 
+/* State s of machine i (global index c->states + s): name, speed, target;
+ * a machine target is counted as played by this state. */
+static sw_result sw__anim_check_state(const sw_animator_desc* d, uint32_t i, uint32_t s,
+                                      sw__anim_count* c, sw_error* err) {
+    const sw_animator_machine_desc* m = &d->machines[i];
+    const int64_t ix = (int64_t)i;
+    const sw_animator_state_desc* st = &m->states[s];
+    sw_result r = sw__anim_name(st->name, "state name not NULL", "state name length",
+                                "state name not empty", ix, c, err);
+    if (r != SW_RESULT_OK) return r;
+    for (uint32_t k = 0; k < s; ++k) {
+        if (strcmp(m->states[k].name, st->name) == 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "state names unique", 0, ix);
+        }
+    }
+    if (!sw__anim_speed_ok(st->speed)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "state speed finite >= 0", 0, ix);
+    }
+    if (st->speed_param && !sw__anim_numeric(d, st->speed_param)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "speed param float or int", 0, ix);
+    }
+    switch (st->motion) {
+    case SW_ANIMATOR_MOTION_CLIP: {
+        if (!st->target) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "state target not NULL", 0, ix);
+        }
+        size_t n = sw__anim_len(st->target);
+        if (n > SW_ANIMATOR_MAX_NAME) {
+            return sw__fail(err, SW_RESULT_LIMIT, "state clip name length", 0, ix);
+        }
+        if (n == 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "state clip not empty", 0, ix);
+        }
+        break;
+    }
+    case SW_ANIMATOR_MOTION_BLEND_SPACE:
+        if (sw__anim_desc_bspace(d, st->target) < 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "state blend space known", 0, ix);
+        }
+        break;
+    case SW_ANIMATOR_MOTION_MACHINE: {
+        int32_t n = sw__anim_desc_machine(d, st->target);
+        if (n < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "state machine known", 0, ix);
+        c->owners[n]++;
+        c->owner_state[n] = c->states + s;
+        c->owner_layer[n] = i; /* the owning machine, for the cycle check */
+        break;
+    }
+    default:
+        return sw__fail(err, SW_RESULT_BAD_DATA, "state motion", 0, ix);
+    }
+    return SW_RESULT_OK;
+}
+
+/* Transition t of machine i: states known, no self transition on a machine
+ * state, conditions fitting their parameters, values in range. */
+static sw_result sw__anim_check_transition(const sw_animator_desc* d, uint32_t i, uint32_t t,
+                                           sw__anim_count* c, sw_error* err) {
+    const sw_animator_machine_desc* m = &d->machines[i];
+    const int64_t ix = (int64_t)i;
+    const sw_animator_transition_desc* tr = &m->transitions[t];
+    int32_t from = -1;
+    if (!sw__anim_is_any(tr->from)) {
+        from = sw__anim_machine_state(m, tr->from);
+        if (from < 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "transition from known", 0, ix);
+        }
+    }
+    int32_t to = sw__anim_machine_state(m, tr->to);
+    if (to < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "transition to known", 0, ix);
+    bool to_machine = m->states[to].motion == SW_ANIMATOR_MOTION_MACHINE;
+    if (to_machine && (from == to || (from < 0 && tr->to_self))) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "no self transition on a machine state", 0, ix);
+    }
+    if (!tr->conditions && tr->conditions_count > 0) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "conditions not NULL", 0, ix);
+    }
+    if (tr->conditions_count > SW_ANIMATOR_MAX_CONDITIONS) {
+        return sw__fail(err, SW_RESULT_LIMIT, "conditions count", 0, ix);
+    }
+    for (uint32_t k = 0; k < tr->conditions_count; ++k) {
+        const sw_animator_condition_desc* cd = &tr->conditions[k];
+        int32_t p = sw__anim_desc_param(d, cd->param);
+        if (p < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "condition param known", 0, ix);
+        if (!sw__anim_op_fits(cd->op, sw__anim_ptype(d, p))) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "condition op fits the param type", 0, ix);
+        }
+        if (!isfinite(cd->value)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "condition value finite", 0, ix);
+        }
+    }
+    c->conditions += tr->conditions_count;
+    if (tr->has_exit_time && !(isfinite(tr->exit_time) && tr->exit_time > 0.0f)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "exit time > 0", 0, ix);
+    }
+    if (!isfinite(tr->duration) || tr->duration < 0.0f) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "duration finite >= 0", 0, ix);
+    }
+    if ((uint32_t)tr->mode >= SW_ANIMATOR_TRANSITION_MODE_COUNT) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "transition mode", 0, ix);
+    }
+    if ((uint32_t)tr->interrupt >= SW_ANIMATOR_INTERRUPT_COUNT) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "transition interrupt", 0, ix);
+    }
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__anim_check_machines(const sw_animator_desc* d, sw__anim_count* c,
                                          sw_error* err) {
     for (uint32_t i = 0; i < d->machines_count; ++i) {
@@ -311,106 +429,15 @@ static sw_result sw__anim_check_machines(const sw_animator_desc* d, sw__anim_cou
         }
         c->state_base[i] = c->states;
         for (uint32_t s = 0; s < m->states_count; ++s) {
-            const sw_animator_state_desc* st = &m->states[s];
-            r = sw__anim_name(st->name, "state name not NULL", "state name length",
-                              "state name not empty", ix, c, err);
+            r = sw__anim_check_state(d, i, s, c, err);
             if (r != SW_RESULT_OK) return r;
-            for (uint32_t k = 0; k < s; ++k) {
-                if (strcmp(m->states[k].name, st->name) == 0) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "state names unique", 0, ix);
-                }
-            }
-            if (!isfinite(st->speed) || st->speed < 0.0f) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "state speed finite >= 0", 0, ix);
-            }
-            if (st->speed_param) {
-                int32_t p = sw__anim_desc_param(d, st->speed_param);
-                if (p < 0 || !sw__anim_numeric(d, p)) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "speed param float or int", 0, ix);
-                }
-            }
-            switch (st->motion) {
-            case SW_ANIMATOR_MOTION_CLIP: {
-                if (!st->target) {
-                    return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "state target not NULL", 0,
-                                    ix);
-                }
-                size_t n = sw__anim_len(st->target);
-                if (n > SW_ANIMATOR_MAX_NAME) {
-                    return sw__fail(err, SW_RESULT_LIMIT, "state clip name length", 0, ix);
-                }
-                if (n == 0) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "state clip not empty", 0, ix);
-                }
-                break;
-            }
-            case SW_ANIMATOR_MOTION_BLEND_SPACE:
-                if (sw__anim_desc_bspace(d, st->target) < 0) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "state blend space known", 0, ix);
-                }
-                break;
-            case SW_ANIMATOR_MOTION_MACHINE: {
-                int32_t n = sw__anim_desc_machine(d, st->target);
-                if (n < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "state machine known", 0, ix);
-                c->owners[n]++;
-                c->owner_state[n] = c->states + s;
-                c->owner_layer[n] = i; /* the owning machine, for the cycle check */
-                break;
-            }
-            default:
-                return sw__fail(err, SW_RESULT_BAD_DATA, "state motion", 0, ix);
-            }
         }
         if (m->entry && sw__anim_machine_state(m, m->entry) < 0) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "entry state known", 0, ix);
         }
         for (uint32_t t = 0; t < m->transitions_count; ++t) {
-            const sw_animator_transition_desc* tr = &m->transitions[t];
-            int32_t from = -1;
-            if (!sw__anim_is_any(tr->from)) {
-                from = sw__anim_machine_state(m, tr->from);
-                if (from < 0) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "transition from known", 0, ix);
-                }
-            }
-            int32_t to = sw__anim_machine_state(m, tr->to);
-            if (to < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "transition to known", 0, ix);
-            bool to_machine = m->states[to].motion == SW_ANIMATOR_MOTION_MACHINE;
-            if (to_machine && (from == to || (from < 0 && tr->to_self))) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "no self transition on a machine state", 0,
-                                ix);
-            }
-            if (!tr->conditions && tr->conditions_count > 0) {
-                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "conditions not NULL", 0, ix);
-            }
-            if (tr->conditions_count > SW_ANIMATOR_MAX_CONDITIONS) {
-                return sw__fail(err, SW_RESULT_LIMIT, "conditions count", 0, ix);
-            }
-            for (uint32_t k = 0; k < tr->conditions_count; ++k) {
-                const sw_animator_condition_desc* cd = &tr->conditions[k];
-                int32_t p = sw__anim_desc_param(d, cd->param);
-                if (p < 0) return sw__fail(err, SW_RESULT_BAD_DATA, "condition param known", 0, ix);
-                if (!sw__anim_op_fits(cd->op, sw__anim_ptype(d, p))) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "condition op fits the param type", 0,
-                                    ix);
-                }
-                if (!isfinite(cd->value)) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "condition value finite", 0, ix);
-                }
-            }
-            c->conditions += tr->conditions_count;
-            if (tr->has_exit_time && !(isfinite(tr->exit_time) && tr->exit_time > 0.0f)) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "exit time > 0", 0, ix);
-            }
-            if (!isfinite(tr->duration) || tr->duration < 0.0f) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "duration finite >= 0", 0, ix);
-            }
-            if ((uint32_t)tr->mode > (uint32_t)SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "transition mode", 0, ix);
-            }
-            if ((uint32_t)tr->interrupt > (uint32_t)SW_ANIMATOR_INTERRUPT_NEXT) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "transition interrupt", 0, ix);
-            }
+            r = sw__anim_check_transition(d, i, t, c, err);
+            if (r != SW_RESULT_OK) return r;
         }
         c->states += m->states_count;
         c->transitions += m->transitions_count;
@@ -449,19 +476,16 @@ static sw_result sw__anim_check_layers(const sw_animator_desc* d, sw__anim_count
         c->owners[m]++;
         is_layer_root[m] = 1;
         c->owner_state[m] = SW_ANIMATOR_NONE;
-        if ((uint32_t)l->mode > (uint32_t)SW_ANIMATOR_LAYER_MODE_ADDITIVE) {
+        if ((uint32_t)l->mode >= SW_ANIMATOR_LAYER_MODE_COUNT) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "layer mode", 0, ix);
         }
         if (!sw__anim_finite01(l->weight)) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "layer weight in [0, 1]", 0, ix);
         }
-        if (l->weight_param) {
-            int32_t p = sw__anim_desc_param(d, l->weight_param);
-            if (p < 0 || !sw__anim_numeric(d, p)) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "layer weight param float or int", 0, ix);
-            }
+        if (l->weight_param && !sw__anim_numeric(d, l->weight_param)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "layer weight param float or int", 0, ix);
         }
-        if ((uint32_t)l->reference > (uint32_t)SW_ANIMATOR_REFERENCE_REST_POSE) {
+        if ((uint32_t)l->reference >= SW_ANIMATOR_REFERENCE_COUNT) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "layer reference", 0, ix);
         }
         if (!l->mask && l->mask_count > 0) {
@@ -634,6 +658,162 @@ static uint32_t sw__anim_pidx(const sw_animator_desc* d, const char* name) {
     return p < 0 ? SW_ANIMATOR_NONE : (uint32_t)p;
 }
 
+/* Blend spaces, members (1D spaces sorted by x) and sync markers. */
+static void sw__anim_write_bspaces(const sw_animator_desc* d, const sw__anim_count* c,
+                                   const sw__anim_layout* lay, sw__anim_writer* w) {
+    sw__anim_bspace* bs = (sw__anim_bspace*)(void*)(w->base + lay->bspaces);
+    sw__anim_member* mem_out = (sw__anim_member*)(void*)(w->base + lay->members);
+    uint32_t* markers = (uint32_t*)(void*)(w->base + lay->markers);
+    uint32_t members_at = 0, markers_at = 0;
+    sw__anim_count* cc = (sw__anim_count*)(uintptr_t)c; /* slot lookups only read */
+    for (uint32_t i = 0; i < d->blend_spaces_count; ++i) {
+        const sw_animator_blend_space_desc* b = &d->blend_spaces[i];
+        bs[i].name = sw__anim_put(w, b->name);
+        bs[i].param_x = sw__anim_pidx(d, b->param_x);
+        bs[i].param_y = b->param_y ? sw__anim_pidx(d, b->param_y) : SW_ANIMATOR_NONE;
+        bs[i].first_member = members_at;
+        bs[i].members_count = b->members_count;
+        bs[i].first_marker = markers_at;
+        bs[i].markers_count = b->sync_markers_count;
+        bs[i].directional = b->param_y && b->directional ? 1u : 0u;
+        for (uint32_t m = 0; m < b->members_count; ++m) {
+            sw__anim_member* o = &mem_out[members_at + m];
+            o->clip = sw__anim_slot(cc, b->members[m].clip);
+            o->x = b->members[m].x;
+            o->y = b->param_y ? b->members[m].y : 0.0f;
+        }
+        if (!b->param_y) { /* 1D: sort by x (insertion sort, stable) */
+            for (uint32_t m = 1; m < b->members_count; ++m) {
+                sw__anim_member v = mem_out[members_at + m];
+                uint32_t k = m;
+                while (k > 0 && mem_out[members_at + k - 1u].x > v.x) {
+                    mem_out[members_at + k] = mem_out[members_at + k - 1u];
+                    --k;
+                }
+                mem_out[members_at + k] = v;
+            }
+        }
+        members_at += b->members_count;
+        for (uint32_t m = 0; m < b->sync_markers_count; ++m) {
+            markers[markers_at++] = sw__anim_put(w, b->sync_markers[m]);
+        }
+    }
+}
+
+/* Machines, states, transitions and conditions, machine by machine. */
+static void sw__anim_write_machines(const sw_animator_desc* d, const sw__anim_count* c,
+                                    const sw__anim_layout* lay, sw__anim_writer* w,
+                                    sw_animator* a) {
+    sw__anim_count* cc = (sw__anim_count*)(uintptr_t)c; /* slot lookups only read */
+    sw__anim_machine* ms = (sw__anim_machine*)(void*)(w->base + lay->machines);
+    sw__anim_state* st = (sw__anim_state*)(void*)(w->base + lay->states);
+    sw__anim_transition* tr = (sw__anim_transition*)(void*)(w->base + lay->transitions);
+    sw__anim_cond* cn = (sw__anim_cond*)(void*)(w->base + lay->conditions);
+    uint32_t tr_at = 0, cn_at = 0;
+    for (uint32_t i = 0; i < d->machines_count; ++i) {
+        const sw_animator_machine_desc* m = &d->machines[i];
+        sw__anim_machine* o = &ms[i];
+        o->name = sw__anim_put(w, m->name);
+        o->first_state = c->state_base[i];
+        o->states_count = m->states_count;
+        o->first_transition = tr_at;
+        o->transitions_count = m->transitions_count;
+        o->entry =
+            c->state_base[i] + (m->entry ? (uint32_t)sw__anim_machine_state(m, m->entry) : 0u);
+        o->owner_state = c->owner_state[i];
+        o->layer = c->layer_of[i];
+        o->depth = c->depth[i];
+        for (uint32_t s = 0; s < m->states_count; ++s) {
+            const sw_animator_state_desc* sd = &m->states[s];
+            sw__anim_state* so = &st[c->state_base[i] + s];
+            so->name = sw__anim_put(w, sd->name);
+            so->machine = i;
+            so->motion = (uint32_t)sd->motion;
+            if (sd->motion == SW_ANIMATOR_MOTION_CLIP) {
+                so->target = sw__anim_slot(cc, sd->target);
+            } else if (sd->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
+                so->target = (uint32_t)sw__anim_desc_bspace(d, sd->target);
+            } else {
+                so->target = (uint32_t)sw__anim_desc_machine(d, sd->target);
+            }
+            so->once = sd->once ? 1u : 0u;
+            so->speed = sd->speed == 0.0f ? 1.0f : sd->speed;
+            so->speed_param =
+                sd->speed_param ? sw__anim_pidx(d, sd->speed_param) : SW_ANIMATOR_NONE;
+        }
+        for (uint32_t t = 0; t < m->transitions_count; ++t) {
+            const sw_animator_transition_desc* td = &m->transitions[t];
+            sw__anim_transition* to = &tr[tr_at + t];
+            to->from = sw__anim_is_any(td->from)
+                           ? SW_ANIMATOR_NONE
+                           : c->state_base[i] + (uint32_t)sw__anim_machine_state(m, td->from);
+            to->to = c->state_base[i] + (uint32_t)sw__anim_machine_state(m, td->to);
+            to->first_cond = cn_at;
+            to->conds_count = td->conditions_count;
+            to->has_exit = td->has_exit_time ? 1u : 0u;
+            to->exit_time = td->has_exit_time ? td->exit_time : 0.0f;
+            to->duration = td->duration;
+            to->mode = td->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
+                           ? (uint32_t)SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
+                           : (uint32_t)SW_ANIMATOR_TRANSITION_MODE_CROSSFADE;
+            if (to->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE && td->duration > 0.0f) {
+                a->has_inertialize = 1u;
+            }
+            to->interrupt = (uint32_t)td->interrupt;
+            to->to_self = td->to_self ? 1u : 0u;
+            for (uint32_t k = 0; k < td->conditions_count; ++k) {
+                cn[cn_at + k].param = sw__anim_pidx(d, td->conditions[k].param);
+                cn[cn_at + k].op = (uint32_t)td->conditions[k].op;
+                cn[cn_at + k].value = td->conditions[k].value;
+            }
+            cn_at += td->conditions_count;
+        }
+        tr_at += m->transitions_count;
+    }
+}
+
+/* The machine order, layers and masks. */
+static void sw__anim_write_layers(const sw_animator_desc* d, const sw__anim_count* c,
+                                  const sw__anim_layout* lay, sw__anim_writer* w, sw_animator* a) {
+    /* Machine order: by layer, then depth (owners before what they nest). */
+    uint32_t* order = (uint32_t*)(void*)(w->base + lay->order);
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < d->layers_count; ++l) {
+        for (uint32_t depth = 0; depth <= d->machines_count; ++depth) {
+            for (uint32_t i = 0; i < d->machines_count; ++i) {
+                if (c->layer_of[i] == l && c->depth[i] == depth) order[n++] = i;
+            }
+        }
+    }
+    sw__anim_layer* ls = (sw__anim_layer*)(void*)(w->base + lay->layers);
+    sw__anim_mask* mk = (sw__anim_mask*)(void*)(w->base + lay->masks);
+    uint32_t mk_at = 0;
+    for (uint32_t i = 0; i < d->layers_count; ++i) {
+        const sw_animator_layer_desc* l = &d->layers[i];
+        sw__anim_layer* o = &ls[i];
+        o->name = sw__anim_put(w, l->name);
+        o->machine = (uint32_t)sw__anim_desc_machine(d, l->machine);
+        o->mode = i == 0 || l->mode != SW_ANIMATOR_LAYER_MODE_ADDITIVE
+                      ? (uint32_t)SW_ANIMATOR_LAYER_MODE_OVERRIDE
+                      : (uint32_t)SW_ANIMATOR_LAYER_MODE_ADDITIVE;
+        o->weight = i == 0 ? 1.0f : (l->weight == 0.0f ? 1.0f : l->weight);
+        o->weight_param =
+            i > 0 && l->weight_param ? sw__anim_pidx(d, l->weight_param) : SW_ANIMATOR_NONE;
+        o->first_mask = mk_at;
+        o->mask_count = l->mask_count;
+        o->reference = l->reference == SW_ANIMATOR_REFERENCE_REST_POSE
+                           ? (uint32_t)SW_ANIMATOR_REFERENCE_REST_POSE
+                           : (uint32_t)SW_ANIMATOR_REFERENCE_FIRST_FRAME;
+        o->max_contrib = c->contrib[o->machine];
+        if (o->max_contrib > a->max_contrib) a->max_contrib = o->max_contrib;
+        for (uint32_t k = 0; k < l->mask_count; ++k) {
+            mk[mk_at + k].joint = sw__anim_put(w, l->mask[k].joint);
+            mk[mk_at + k].weight = l->mask[k].weight;
+        }
+        mk_at += l->mask_count;
+    }
+}
+
 static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
                            const sw__anim_layout* lay, void* mem) {
     memset(mem, 0, lay->size);
@@ -680,146 +860,9 @@ static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
     for (uint32_t i = 0; i < c->clips; ++i)
         clips[i] = sw__anim_put(&w, c->clip_names[i]);
 
-    sw__anim_bspace* bs = (sw__anim_bspace*)(void*)(w.base + lay->bspaces);
-    sw__anim_member* mem_out = (sw__anim_member*)(void*)(w.base + lay->members);
-    uint32_t* markers = (uint32_t*)(void*)(w.base + lay->markers);
-    uint32_t members_at = 0, markers_at = 0;
-    sw__anim_count* cc = (sw__anim_count*)(uintptr_t)c; /* slot lookups only read */
-    for (uint32_t i = 0; i < d->blend_spaces_count; ++i) {
-        const sw_animator_blend_space_desc* b = &d->blend_spaces[i];
-        bs[i].name = sw__anim_put(&w, b->name);
-        bs[i].param_x = sw__anim_pidx(d, b->param_x);
-        bs[i].param_y = b->param_y ? sw__anim_pidx(d, b->param_y) : SW_ANIMATOR_NONE;
-        bs[i].first_member = members_at;
-        bs[i].members_count = b->members_count;
-        bs[i].first_marker = markers_at;
-        bs[i].markers_count = b->sync_markers_count;
-        bs[i].directional = b->param_y && b->directional ? 1u : 0u;
-        for (uint32_t m = 0; m < b->members_count; ++m) {
-            sw__anim_member* o = &mem_out[members_at + m];
-            o->clip = sw__anim_slot(cc, b->members[m].clip);
-            o->x = b->members[m].x;
-            o->y = b->param_y ? b->members[m].y : 0.0f;
-        }
-        if (!b->param_y) { /* 1D: sort by x (insertion sort, stable) */
-            for (uint32_t m = 1; m < b->members_count; ++m) {
-                sw__anim_member v = mem_out[members_at + m];
-                uint32_t k = m;
-                while (k > 0 && mem_out[members_at + k - 1u].x > v.x) {
-                    mem_out[members_at + k] = mem_out[members_at + k - 1u];
-                    --k;
-                }
-                mem_out[members_at + k] = v;
-            }
-        }
-        members_at += b->members_count;
-        for (uint32_t m = 0; m < b->sync_markers_count; ++m) {
-            markers[markers_at++] = sw__anim_put(&w, b->sync_markers[m]);
-        }
-    }
-
-    sw__anim_machine* ms = (sw__anim_machine*)(void*)(w.base + lay->machines);
-    sw__anim_state* st = (sw__anim_state*)(void*)(w.base + lay->states);
-    sw__anim_transition* tr = (sw__anim_transition*)(void*)(w.base + lay->transitions);
-    sw__anim_cond* cn = (sw__anim_cond*)(void*)(w.base + lay->conditions);
-    uint32_t tr_at = 0, cn_at = 0;
-    for (uint32_t i = 0; i < d->machines_count; ++i) {
-        const sw_animator_machine_desc* m = &d->machines[i];
-        sw__anim_machine* o = &ms[i];
-        o->name = sw__anim_put(&w, m->name);
-        o->first_state = c->state_base[i];
-        o->states_count = m->states_count;
-        o->first_transition = tr_at;
-        o->transitions_count = m->transitions_count;
-        o->entry =
-            c->state_base[i] + (m->entry ? (uint32_t)sw__anim_machine_state(m, m->entry) : 0u);
-        o->owner_state = c->owner_state[i];
-        o->layer = c->layer_of[i];
-        o->depth = c->depth[i];
-        for (uint32_t s = 0; s < m->states_count; ++s) {
-            const sw_animator_state_desc* sd = &m->states[s];
-            sw__anim_state* so = &st[c->state_base[i] + s];
-            so->name = sw__anim_put(&w, sd->name);
-            so->machine = i;
-            so->motion = (uint32_t)sd->motion;
-            if (sd->motion == SW_ANIMATOR_MOTION_CLIP) {
-                so->target = sw__anim_slot(cc, sd->target);
-            } else if (sd->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
-                so->target = (uint32_t)sw__anim_desc_bspace(d, sd->target);
-            } else {
-                so->target = (uint32_t)sw__anim_desc_machine(d, sd->target);
-            }
-            so->once = sd->once ? 1u : 0u;
-            so->speed = sd->speed == 0.0f ? 1.0f : sd->speed;
-            so->speed_param =
-                sd->speed_param ? sw__anim_pidx(d, sd->speed_param) : SW_ANIMATOR_NONE;
-        }
-        for (uint32_t t = 0; t < m->transitions_count; ++t) {
-            const sw_animator_transition_desc* td = &m->transitions[t];
-            sw__anim_transition* to = &tr[tr_at + t];
-            to->from = sw__anim_is_any(td->from)
-                           ? SW_ANIMATOR_NONE
-                           : c->state_base[i] + (uint32_t)sw__anim_machine_state(m, td->from);
-            to->to = c->state_base[i] + (uint32_t)sw__anim_machine_state(m, td->to);
-            to->first_cond = cn_at;
-            to->conds_count = td->conditions_count;
-            to->has_exit = td->has_exit_time ? 1u : 0u;
-            to->exit_time = td->has_exit_time ? td->exit_time : 0.0f;
-            to->duration = td->duration;
-            to->mode = td->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
-                           ? (uint32_t)SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE
-                           : (uint32_t)SW_ANIMATOR_TRANSITION_MODE_CROSSFADE;
-            if (to->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE && td->duration > 0.0f) {
-                a->has_inertialize = 1u;
-            }
-            to->interrupt = (uint32_t)td->interrupt;
-            to->to_self = td->to_self ? 1u : 0u;
-            for (uint32_t k = 0; k < td->conditions_count; ++k) {
-                cn[cn_at + k].param = sw__anim_pidx(d, td->conditions[k].param);
-                cn[cn_at + k].op = (uint32_t)td->conditions[k].op;
-                cn[cn_at + k].value = td->conditions[k].value;
-            }
-            cn_at += td->conditions_count;
-        }
-        tr_at += m->transitions_count;
-    }
-    /* Machine order: by layer, then depth (owners before what they nest). */
-    uint32_t* order = (uint32_t*)(void*)(w.base + lay->order);
-    uint32_t n = 0;
-    for (uint32_t l = 0; l < d->layers_count; ++l) {
-        for (uint32_t depth = 0; depth <= d->machines_count; ++depth) {
-            for (uint32_t i = 0; i < d->machines_count; ++i) {
-                if (c->layer_of[i] == l && c->depth[i] == depth) order[n++] = i;
-            }
-        }
-    }
-    sw__anim_layer* ls = (sw__anim_layer*)(void*)(w.base + lay->layers);
-    sw__anim_mask* mk = (sw__anim_mask*)(void*)(w.base + lay->masks);
-    uint32_t mk_at = 0;
-    for (uint32_t i = 0; i < d->layers_count; ++i) {
-        const sw_animator_layer_desc* l = &d->layers[i];
-        sw__anim_layer* o = &ls[i];
-        o->name = sw__anim_put(&w, l->name);
-        o->machine = (uint32_t)sw__anim_desc_machine(d, l->machine);
-        o->mode = i == 0 || l->mode != SW_ANIMATOR_LAYER_MODE_ADDITIVE
-                      ? (uint32_t)SW_ANIMATOR_LAYER_MODE_OVERRIDE
-                      : (uint32_t)SW_ANIMATOR_LAYER_MODE_ADDITIVE;
-        o->weight = i == 0 ? 1.0f : (l->weight == 0.0f ? 1.0f : l->weight);
-        o->weight_param =
-            i > 0 && l->weight_param ? sw__anim_pidx(d, l->weight_param) : SW_ANIMATOR_NONE;
-        o->first_mask = mk_at;
-        o->mask_count = l->mask_count;
-        o->reference = l->reference == SW_ANIMATOR_REFERENCE_REST_POSE
-                           ? (uint32_t)SW_ANIMATOR_REFERENCE_REST_POSE
-                           : (uint32_t)SW_ANIMATOR_REFERENCE_FIRST_FRAME;
-        o->max_contrib = c->contrib[o->machine];
-        if (o->max_contrib > a->max_contrib) a->max_contrib = o->max_contrib;
-        for (uint32_t k = 0; k < l->mask_count; ++k) {
-            mk[mk_at + k].joint = sw__anim_put(&w, l->mask[k].joint);
-            mk[mk_at + k].weight = l->mask[k].weight;
-        }
-        mk_at += l->mask_count;
-    }
+    sw__anim_write_bspaces(d, c, lay, &w);
+    sw__anim_write_machines(d, c, lay, &w, a);
+    sw__anim_write_layers(d, c, lay, &w, a);
 }
 
 sw_result sw_animator_init(void* mem, size_t size, const sw_animator_desc* desc,
@@ -832,9 +875,12 @@ sw_result sw_animator_init(void* mem, size_t size, const sw_animator_desc* desc,
     sw_result r = sw__anim_check_desc(desc, &c, &lay, err);
     if (r != SW_RESULT_OK) return r;
     if (size < lay.size) return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "size", 0, -1);
+    /* The desc passed every check that a loaded block must pass (the block
+     * validator is for blocks from elsewhere; test_animator loads every
+     * block that init writes), so the block is not validated again. */
     sw__anim_write(desc, &c, &lay, mem);
-    /* what was written obeys the same checks as a loaded block */
-    return sw_animator_load(mem, lay.size, out, err);
+    *out = (const sw_animator*)mem;
+    return SW_RESULT_OK;
 }
 
 sw_result sw_animator_create(const sw_animator_desc* desc, const sw_allocator* alloc,
@@ -925,41 +971,10 @@ static sw_result sw__anim_load_arrays(const sw_animator* a, uint32_t size, sw_er
     return SW_RESULT_OK;
 }
 
-static sw_result sw__anim_load_check(const sw__anim_loader* L) {
+/* Blend spaces, their members (1D sorted) and sync markers, all used. */
+static sw_result sw__anim_load_bspaces(const sw__anim_loader* L) {
     const sw_animator* a = L->a;
     sw_error* err = L->err;
-    if (a->params_count > SW_ANIMATOR_MAX_PARAMS || a->clips_count > SW_ANIMATOR_MAX_CLIPS ||
-        a->bspaces_count > SW_ANIMATOR_MAX_BLEND_SPACES ||
-        a->members_count > SW_ANIMATOR_MAX_BLEND_SPACES * SW_ANIMATOR_MAX_MEMBERS ||
-        a->markers_count > SW_ANIMATOR_MAX_BLEND_SPACES * SW_ANIMATOR_MAX_MARKERS ||
-        a->machines_count > SW_ANIMATOR_MAX_MACHINES || a->states_count > SW_ANIMATOR_MAX_STATES ||
-        a->transitions_count > SW_ANIMATOR_MAX_TRANSITIONS ||
-        a->conditions_count > SW_ANIMATOR_MAX_TRANSITIONS * SW_ANIMATOR_MAX_CONDITIONS ||
-        a->layers_count > SW_ANIMATOR_MAX_LAYERS ||
-        a->masks_count > SW_ANIMATOR_MAX_LAYERS * SW_ANIMATOR_MAX_MASK) {
-        SW__LOAD_FAIL(SW_RESULT_LIMIT, "counts within limits", 0, -1);
-    }
-    if (a->machines_count == 0 || a->layers_count == 0) {
-        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "has machines and layers", 0, -1);
-    }
-    sw_result r = sw__anim_load_arrays(a, L->size, err);
-    if (r != SW_RESULT_OK) return r;
-    if (!sw__anim_finite01(a->event_threshold) || a->has_root > 1u || a->has_inertialize > 1u ||
-        (a->has_root && !sw__anim_load_str(L, a->root_name))) {
-        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "header fields", 0, -1);
-    }
-    const sw__anim_param* params = sw__anim_params(a);
-    for (uint32_t i = 0; i < a->params_count; ++i) {
-        const sw__anim_param* p = &params[i];
-        bool ok = sw__anim_load_str(L, p->name) && p->type >= SW_ANIMATOR_PARAM_TYPE_FLOAT &&
-                  p->type <= SW_ANIMATOR_PARAM_TYPE_TRIGGER && isfinite(p->value);
-        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "param", a->params_offset, i);
-    }
-    for (uint32_t i = 0; i < a->clips_count; ++i) {
-        if (!sw__anim_load_str(L, sw__anim_clip_names(a)[i])) {
-            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "clip name", a->clips_offset, i);
-        }
-    }
     uint32_t members = 0, markers = 0;
     for (uint32_t i = 0; i < a->bspaces_count; ++i) {
         const sw__anim_bspace* b = &sw__anim_bspaces(a)[i];
@@ -991,6 +1006,15 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
     if (members != a->members_count || markers != a->markers_count) {
         SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "members and markers all used", 0, -1);
     }
+    return SW_RESULT_OK;
+}
+
+/* Machines, their states and transitions (conditions fitting their
+ * parameters), all used, machine by machine. */
+static sw_result sw__anim_load_machines(const sw__anim_loader* L) {
+    const sw_animator* a = L->a;
+    sw_error* err = L->err;
+    const sw__anim_param* params = sw__anim_params(a);
     const sw__anim_state* states = sw__anim_states(a);
     const sw__anim_machine* machines = sw__anim_machines(a);
     uint32_t nstates = 0, ntrans = 0, nconds = 0;
@@ -1006,7 +1030,7 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
         for (uint32_t k = 0; k < md->states_count; ++k) {
             const sw__anim_state* st = &states[nstates + k];
             ok = sw__anim_load_str(L, st->name) && st->machine == m && st->once <= 1u &&
-                 isfinite(st->speed) && st->speed >= 0.0f &&
+                 sw__anim_speed_ok(st->speed) &&
                  (st->speed_param == SW_ANIMATOR_NONE || sw__anim_load_numeric(a, st->speed_param));
             if (ok && st->motion == SW_ANIMATOR_MOTION_CLIP)
                 ok = st->target < a->clips_count;
@@ -1031,7 +1055,7 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
                  isfinite(t->duration) && t->duration >= 0.0f &&
                  (t->mode == SW_ANIMATOR_TRANSITION_MODE_CROSSFADE ||
                   t->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE) &&
-                 t->interrupt <= SW_ANIMATOR_INTERRUPT_NEXT && t->to_self <= 1u;
+                 t->interrupt < SW_ANIMATOR_INTERRUPT_COUNT && t->to_self <= 1u;
             if (ok && states[t->to].motion == SW_ANIMATOR_MOTION_MACHINE) {
                 ok = t->from != t->to && !(t->from == SW_ANIMATOR_NONE && t->to_self);
             }
@@ -1056,8 +1080,16 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
         nconds != a->conditions_count) {
         SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "states and transitions all used", 0, -1);
     }
-    /* owners: each machine by exactly one layer or one machine state, depths and
-     * layers consistent (so no cycle), the order sorted by layer then depth */
+    return SW_RESULT_OK;
+}
+
+/* Owners: each machine by exactly one layer or one machine state, depths and
+ * layers consistent (so no cycle), the order sorted by layer then depth. */
+static sw_result sw__anim_load_owners(const sw__anim_loader* L) {
+    const sw_animator* a = L->a;
+    sw_error* err = L->err;
+    const sw__anim_state* states = sw__anim_states(a);
+    const sw__anim_machine* machines = sw__anim_machines(a);
     uint32_t played[SW_ANIMATOR_MAX_MACHINES];
     memset(played, 0, sizeof played);
     for (uint32_t l = 0; l < a->layers_count; ++l) {
@@ -1095,6 +1127,16 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
         if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "machine order", a->order_offset, i);
         played[m] = 1;
     }
+    return SW_RESULT_OK;
+}
+
+/* Layers and masks, with the worst-case playing clips recomputed. */
+static sw_result sw__anim_load_layers(const sw__anim_loader* L) {
+    const sw_animator* a = L->a;
+    sw_error* err = L->err;
+    const sw__anim_state* states = sw__anim_states(a);
+    const sw__anim_machine* machines = sw__anim_machines(a);
+    const uint32_t* order = sw__anim_order(a);
     /* worst-case playing clips, deepest first (depths are now consistent) */
     uint32_t contrib[SW_ANIMATOR_MAX_MACHINES];
     for (uint32_t i = a->machines_count; i-- > 0;) {
@@ -1140,6 +1182,49 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
         SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "masks and contributions", 0, -1);
     }
     return SW_RESULT_OK;
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__anim_load_check(const sw__anim_loader* L) {
+    const sw_animator* a = L->a;
+    sw_error* err = L->err;
+    if (a->params_count > SW_ANIMATOR_MAX_PARAMS || a->clips_count > SW_ANIMATOR_MAX_CLIPS ||
+        a->bspaces_count > SW_ANIMATOR_MAX_BLEND_SPACES ||
+        a->members_count > SW_ANIMATOR_MAX_BLEND_SPACES * SW_ANIMATOR_MAX_MEMBERS ||
+        a->markers_count > SW_ANIMATOR_MAX_BLEND_SPACES * SW_ANIMATOR_MAX_MARKERS ||
+        a->machines_count > SW_ANIMATOR_MAX_MACHINES || a->states_count > SW_ANIMATOR_MAX_STATES ||
+        a->transitions_count > SW_ANIMATOR_MAX_TRANSITIONS ||
+        a->conditions_count > SW_ANIMATOR_MAX_TRANSITIONS * SW_ANIMATOR_MAX_CONDITIONS ||
+        a->layers_count > SW_ANIMATOR_MAX_LAYERS ||
+        a->masks_count > SW_ANIMATOR_MAX_LAYERS * SW_ANIMATOR_MAX_MASK) {
+        SW__LOAD_FAIL(SW_RESULT_LIMIT, "counts within limits", 0, -1);
+    }
+    if (a->machines_count == 0 || a->layers_count == 0) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "has machines and layers", 0, -1);
+    }
+    sw_result r = sw__anim_load_arrays(a, L->size, err);
+    if (r != SW_RESULT_OK) return r;
+    if (!sw__anim_finite01(a->event_threshold) || a->has_root > 1u || a->has_inertialize > 1u ||
+        (a->has_root && !sw__anim_load_str(L, a->root_name))) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "header fields", 0, -1);
+    }
+    const sw__anim_param* params = sw__anim_params(a);
+    for (uint32_t i = 0; i < a->params_count; ++i) {
+        const sw__anim_param* p = &params[i];
+        bool ok = sw__anim_load_str(L, p->name) && p->type >= SW_ANIMATOR_PARAM_TYPE_FLOAT &&
+                  p->type < SW_ANIMATOR_PARAM_TYPE_COUNT && sw__anim_value_fits(p->type, p->value);
+        if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "param", a->params_offset, i);
+    }
+    for (uint32_t i = 0; i < a->clips_count; ++i) {
+        if (!sw__anim_load_str(L, sw__anim_clip_names(a)[i])) {
+            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "clip name", a->clips_offset, i);
+        }
+    }
+    r = sw__anim_load_bspaces(L);
+    if (r == SW_RESULT_OK) r = sw__anim_load_machines(L);
+    if (r == SW_RESULT_OK) r = sw__anim_load_owners(L);
+    if (r == SW_RESULT_OK) r = sw__anim_load_layers(L);
+    return r;
 }
 
 sw_result sw_animator_load(const void* data, size_t size, const sw_animator** out, sw_error* err) {
@@ -1351,6 +1436,70 @@ static const char* sw__bound_member_marks(const sw_animator* a, const sw__anim_b
     return NULL;
 }
 
+/* Per-joint weights of each masked layer: a joint takes the weight of its
+ * nearest listed ancestor-or-self (parents come first), 0 when none. */
+static void sw__bind_masks(sw_animator_bound* b, float* mw) {
+    const sw_animator* a = b->def;
+    const sw_skeleton* skeleton = b->skeleton;
+    const sw__anim_layer* layers = sw__anim_layers(a);
+    const sw__anim_mask* masks = sw__anim_masks(a);
+    const int16_t* parents = sw_skeleton_parents(skeleton);
+    uint32_t masked = 0;
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        b->mask_index[l] = SW_ANIMATOR_NONE;
+        if (layers[l].mask_count == 0) continue;
+        b->mask_index[l] = masked;
+        float* w = mw + (size_t)masked * skeleton->packets_count * 4u;
+        uint8_t listed[SW_SKELETON_MAX_JOINTS];
+        memset(listed, 0, sizeof listed);
+        for (uint32_t k = 0; k < layers[l].mask_count; ++k) {
+            const sw__anim_mask* m = &masks[layers[l].first_mask + k];
+            uint32_t j = (uint32_t)sw_skeleton_find_joint(skeleton, sw__anim_str(a, m->joint));
+            w[j] = m->weight;
+            listed[j] = 1;
+        }
+        for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
+            if (!listed[j]) w[j] = parents[j] >= 0 ? w[parents[j]] : 0.0f;
+        }
+        ++masked;
+    }
+}
+
+/* Sync marker positions of the synced blend spaces' members; the failed
+ * check (and *bad, the blend space) or NULL. */
+static const char* sw__bind_marks(sw_animator_bound* b, double* marks, uint32_t* bad) {
+    const sw_animator* a = b->def;
+    const sw_clip* const* slots = sw__bound_clips(b);
+    uint32_t marks_at = 0;
+    for (uint32_t i = 0; i < a->bspaces_count; ++i) {
+        const sw__anim_bspace* bs = &sw__anim_bspaces(a)[i];
+        b->marks_index[i] = SW_ANIMATOR_NONE;
+        b->marks_count[i] = 0;
+        if (bs->markers_count == 0) continue;
+        b->marks_index[i] = marks_at;
+        uint32_t names0[SW__ANIM_MAX_MARKS], count0 = 0;
+        for (uint32_t m = 0; m < bs->members_count; ++m) {
+            const sw_clip* clip = slots[sw__anim_members(a)[bs->first_member + m].clip];
+            uint32_t names[SW__ANIM_MAX_MARKS], count = 0;
+            double* u = marks + marks_at + (size_t)m * (SW__ANIM_MAX_MARKS + 1u);
+            const char* check = sw__bound_member_marks(a, bs, clip, u, names, &count);
+            if (!check && m == 0) {
+                count0 = count;
+                memcpy(names0, names, sizeof names);
+            } else if (!check && (count != count0 || memcmp(names, names0, count * 4u) != 0)) {
+                check = "sync markers in the same order";
+            }
+            if (check) {
+                *bad = i;
+                return check;
+            }
+        }
+        b->marks_count[i] = count0;
+        marks_at += bs->members_count * (SW__ANIM_MAX_MARKS + 1u);
+    }
+    return NULL;
+}
+
 /* True when sampling `clip` searches key times, so that a cache of cursors
  * saves work: a raw clip with a track of explicit times (uniform tracks and
  * the codecs find their keys from the time alone). */
@@ -1433,28 +1582,8 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
             if (slots[s]->tracks_count > b->cursors) b->cursors = slots[s]->tracks_count;
         }
     }
-    /* Masks: nearest listed ancestor-or-self (parents come first). */
-    float* mw = (float*)(void*)((char*)mem + lay.masks);
     const int16_t* parents = sw_skeleton_parents(skeleton);
-    uint32_t masked = 0;
-    for (uint32_t l = 0; l < a->layers_count; ++l) {
-        b->mask_index[l] = SW_ANIMATOR_NONE;
-        if (layers[l].mask_count == 0) continue;
-        b->mask_index[l] = masked;
-        float* w = mw + (size_t)masked * skeleton->packets_count * 4u;
-        uint8_t listed[SW_SKELETON_MAX_JOINTS];
-        memset(listed, 0, sizeof listed);
-        for (uint32_t k = 0; k < layers[l].mask_count; ++k) {
-            const sw__anim_mask* m = &masks[layers[l].first_mask + k];
-            uint32_t j = (uint32_t)sw_skeleton_find_joint(skeleton, sw__anim_str(a, m->joint));
-            w[j] = m->weight;
-            listed[j] = 1;
-        }
-        for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
-            if (!listed[j]) w[j] = parents[j] >= 0 ? w[parents[j]] : 0.0f;
-        }
-        ++masked;
-    }
+    sw__bind_masks(b, (float*)(void*)((char*)mem + lay.masks));
     /* Root: the parent's model transform at rest. */
     b->root_parent = sw_xform_identity();
     if (root >= 0) {
@@ -1467,34 +1596,11 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
         b->root_parent = acc;
     }
     b->root_parent_inv = sw_xform_inverse(b->root_parent);
-    /* Sync markers. */
-    double* marks = (double*)(void*)((char*)mem + lay.marks);
-    uint32_t marks_at = 0;
-    for (uint32_t i = 0; i < a->bspaces_count; ++i) {
-        const sw__anim_bspace* bs = &sw__anim_bspaces(a)[i];
-        b->marks_index[i] = SW_ANIMATOR_NONE;
-        b->marks_count[i] = 0;
-        if (bs->markers_count == 0) continue;
-        b->marks_index[i] = marks_at;
-        uint32_t names0[SW__ANIM_MAX_MARKS], count0 = 0;
-        for (uint32_t m = 0; m < bs->members_count; ++m) {
-            const sw_clip* clip = slots[sw__anim_members(a)[bs->first_member + m].clip];
-            uint32_t names[SW__ANIM_MAX_MARKS], count = 0;
-            double* u = marks + marks_at + (size_t)m * (SW__ANIM_MAX_MARKS + 1u);
-            const char* check = sw__bound_member_marks(a, bs, clip, u, names, &count);
-            if (!check && m == 0) {
-                count0 = count;
-                memcpy(names0, names, sizeof names);
-            } else if (!check && (count != count0 || memcmp(names, names0, count * 4u) != 0)) {
-                check = "sync markers in the same order";
-            }
-            if (check) {
-                memset(mem, 0, lay.size);
-                return sw__fail(err, SW_RESULT_BAD_DATA, check, 0, i);
-            }
-        }
-        b->marks_count[i] = count0;
-        marks_at += bs->members_count * (SW__ANIM_MAX_MARKS + 1u);
+    uint32_t bad = 0;
+    const char* check = sw__bind_marks(b, (double*)(void*)((char*)mem + lay.marks), &bad);
+    if (check) {
+        memset(mem, 0, lay.size);
+        return sw__fail(err, SW_RESULT_BAD_DATA, check, 0, bad);
     }
     *out = b;
     return SW_RESULT_OK;
