@@ -1,6 +1,7 @@
 /* Shared printing and argument helpers of the sinew CLI. */
 #include "common.h"
 
+#include "sinew/assimp/assimp_import.h"
 #include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/writers/file.h"
 
@@ -77,6 +78,19 @@ void cli_json_number(FILE* f, double v) {
     }
 }
 
+/* What the CLI reads besides the tools' own formats. */
+static const sw_asset_reader k_cli_readers[] = {SW_ASSIMP_ASSET_READER};
+
+sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
+                         sw_error* err) {
+    sw_asset_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (options) opt = *options;
+    opt.readers = k_cli_readers;
+    opt.readers_count = sizeof k_cli_readers / sizeof k_cli_readers[0];
+    return sw_asset_open(path, &opt, out, err);
+}
+
 const char* cli_format_name(sw_asset_format f) {
     switch (f) {
     case SW_ASSET_FORMAT_SINEW:
@@ -85,8 +99,8 @@ const char* cli_format_name(sw_asset_format f) {
         return "bvh";
     case SW_ASSET_FORMAT_GLTF:
         return "gltf";
-    case SW_ASSET_FORMAT_ASSIMP:
-        return "assimp";
+    case SW_ASSET_FORMAT_READER:
+        return k_cli_readers[0].name; /* the CLI's one reader */
     default:
         return "unknown";
     }
@@ -124,7 +138,7 @@ int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_
         return 1;
     }
     if (strcmp(s, "--in-process") == 0) {
-        a->opt.assimp_in_process = true;
+        a->opt.readers_in_process = true;
         return 1;
     }
     if (strcmp(s, "--end-sites") == 0) {

@@ -35,6 +35,11 @@ typedef struct cli_asset_args {
  * -1 after printing a usage error. */
 int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a);
 
+/* sw_asset_open with the CLI's readers (assimp, from sinew_assimp) added to
+ * the options (NULL: defaults). */
+sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
+                         sw_error* err);
+
 /* One line on stderr: "sinew: VERB: FILE: <result> (check "...", offset N, line|chunk I)".
  * `format` selects how err->index is named (line for BVH text, chunk otherwise). */
 void cli_report(const char* verb, const char* file, sw_asset_format format, sw_result r,

@@ -163,7 +163,7 @@ int cli_compress(int argc, char** argv) {
     sw_asset asset;
     sw_error err;
     memset(&err, 0, sizeof err);
-    sw_result r = sw_asset_open(in, &aa.opt, &asset, &err);
+    sw_result r = cli_asset_open(in, &aa.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("compress", in, asset.format, r, &err);
         return CLI_EXIT_FAIL;

@@ -111,7 +111,7 @@ int cli_convert(int argc, char** argv) {
     }
     sw_asset asset;
     sw_error err;
-    sw_result r = sw_asset_open(in, &opt, &asset, &err);
+    sw_result r = cli_asset_open(in, &opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("convert", in, asset.format, r, &err);
         return CLI_EXIT_FAIL;

@@ -424,7 +424,7 @@ int cli_demo(int argc, char** argv) {
     const char* character_name = "sinew_humanoid (built in)";
     sw_error err = {0};
     if (a.character) {
-        const sw_result r = sw_asset_open(a.character, NULL, &asset, &err);
+        const sw_result r = cli_asset_open(a.character, NULL, &asset, &err);
         if (r != SW_RESULT_OK) {
             cli_report("demo", a.character, asset.format, r, &err);
             return CLI_EXIT_FAIL;

@@ -39,7 +39,7 @@ int cli_export(int argc, char** argv) {
     }
     sw_asset asset;
     sw_error err;
-    sw_result r = sw_asset_open(in, &args.opt, &asset, &err);
+    sw_result r = cli_asset_open(in, &args.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("export", in, asset.format, r, &err);
         if (asset.warning[0]) cli_error("export", "%s: %s", in, asset.warning);

@@ -139,7 +139,7 @@ static int import_batch(const path_list* inputs, const char* out_dir, cli_asset_
         const double t0 = now_seconds();
         sw_asset a;
         sw_error err = {SW_RESULT_OK, NULL, 0, -1};
-        sw_result r = sw_asset_open(path, &opt, &a, &err);
+        sw_result r = cli_asset_open(path, &opt, &a, &err);
         if (r == SW_RESULT_OK && out_dir) {
             char out[4096];
             batch_out_path(out_dir, path, out, sizeof out);
@@ -224,7 +224,7 @@ int cli_import(int argc, char** argv) {
     const char* in = inputs.items[0];
     sw_asset asset;
     sw_error err;
-    sw_result r = sw_asset_open(in, &args.opt, &asset, &err);
+    sw_result r = cli_asset_open(in, &args.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("import", in, asset.format, r, &err);
         if (asset.warning[0]) cli_error("import", "%s: %s", in, asset.warning);

@@ -114,7 +114,7 @@ int cli_info(int argc, char** argv) {
     }
     sw_asset a;
     sw_error err;
-    sw_result r = sw_asset_open(path, &args.opt, &a, &err);
+    sw_result r = cli_asset_open(path, &args.opt, &a, &err);
     if (r != SW_RESULT_OK) {
         cli_report("info", path, a.format, r, &err);
         if (a.warning[0]) cli_error("info", "%s: %s", path, a.warning);

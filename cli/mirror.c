@@ -114,7 +114,7 @@ int cli_mirror(int argc, char** argv) {
     sw_asset asset;
     sw_error err;
     memset(&err, 0, sizeof err);
-    sw_result r = sw_asset_open(in, &aa.opt, &asset, &err);
+    sw_result r = cli_asset_open(in, &aa.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("mirror", in, asset.format, r, &err);
         for (uint32_t p = 0; p < pairs_count; ++p)

@@ -416,7 +416,7 @@ int cli_play(int argc, char** argv) {
         return CLI_EXIT_FAIL;
     }
     sw_asset asset;
-    r = sw_asset_open(a.path, &a.asset.opt, &asset, &err);
+    r = cli_asset_open(a.path, &a.asset.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("play", a.path, asset.format, r, &err);
         free(changes);

@@ -139,7 +139,7 @@ int cli_retarget(int argc, char** argv) {
     sw_error err = {0};
     code = CLI_EXIT_FAIL;
 
-    sw_result r = sw_asset_open(a.in, &a.src.opt, &src, &err);
+    sw_result r = cli_asset_open(a.in, &a.src.opt, &src, &err);
     if (r != SW_RESULT_OK) {
         cli_report("retarget", a.in, src.format, r, &err);
         if (src.warning[0]) cli_error("retarget", "%s: %s", a.in, src.warning);
@@ -164,7 +164,7 @@ int cli_retarget(int argc, char** argv) {
         tmeshes_count = human.meshes_count;
     } else {
         const sw_asset_options topt = {.scale = a.to_scale};
-        r = sw_asset_open(a.to, &topt, &tgt_asset, &err);
+        r = cli_asset_open(a.to, &topt, &tgt_asset, &err);
         if (r != SW_RESULT_OK) {
             cli_report("retarget", a.to, tgt_asset.format, r, &err);
             if (tgt_asset.warning[0]) cli_error("retarget", "%s: %s", a.to, tgt_asset.warning);

@@ -109,7 +109,7 @@ int cli_sample(int argc, char** argv) {
     if (code != CLI_EXIT_OK) return code;
     sw_asset asset;
     sw_error err;
-    sw_result r = sw_asset_open(a.path, &a.asset.opt, &asset, &err);
+    sw_result r = cli_asset_open(a.path, &a.asset.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("sample", a.path, asset.format, r, &err);
         return CLI_EXIT_FAIL;

@@ -31,7 +31,7 @@ int cli_validate(int argc, char** argv) {
     }
     sw_asset a;
     sw_error err;
-    sw_result r = sw_asset_open(path, &args.opt, &a, &err);
+    sw_result r = cli_asset_open(path, &args.opt, &a, &err);
     if (r != SW_RESULT_OK) {
         cli_report("validate", path, a.format, r, &err);
         return CLI_EXIT_FAIL;

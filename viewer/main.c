@@ -37,7 +37,7 @@
 #include "sinew/tools/builders/mirror_bake.h"
 #include "sinew/tools/builders/scene.h"
 
-#include "common/soa_check.h"
+#include "runtime/simd/soa_check.h"
 
 #define VIEWER_PI 3.14159265358979f
 #define VIEWER_MAX_LINES 65536 /* line vertices per frame */
@@ -1766,11 +1766,10 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
 /* Self-check of the SIMD kernels as compiled here (-msimd128: the wasm128
  * path): every SoA kernel on the fastest path against the scalar reference
  * on random data, with the comparison and tolerances tests/unit/test_soa.c
- * applies to the native paths (tests/common/soa_check.c). Returns JSON text
- * (static, valid until the next call): {"path", "worst" (largest difference
- * as a fraction of test_soa.c's tolerance: <= 1 agrees), "max_abs_diff",
- * "exact" (share of bit-identical values), "kernels": {name: [worst,
- * max_abs_diff]}}. */
+ * applies to the native paths (src/runtime/simd/soa_check.c, library sinew_soa_check). Returns JSON
+ * text (static, valid until the next call): {"path", "worst" (largest difference as a fraction of
+ * test_soa.c's tolerance: <= 1 agrees), "max_abs_diff", "exact" (share of bit-identical values),
+ * "kernels": {name: [worst, max_abs_diff]}}. */
 EMSCRIPTEN_KEEPALIVE const char* viewer_simd_check(void) {
     static char text[1024];
     const sw__soa_ops* path = sw__soa_best();

@@ -17,13 +17,13 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
-#include "shared/fail.h"
-#include "sinew/sinew.h"
-#include "sinew/tools/writers/archive_writer.h"
-#include "sinew/assimp/assimp_import.h"
-#include "sinew/tools/readers/isolate.h"
-#include "sinew/tools/builders/raw_skeleton.h"
 #include "assimp_internal.h"
+#include "shared/fail.h"
+#include "sinew/assimp/assimp_import.h"
+#include "sinew/sinew.h"
+#include "sinew/tools/builders/raw_skeleton.h"
+#include "sinew/tools/readers/isolate.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 #define SW__AI_DEFAULT_TPS 25.0f
 #define SW__AI_HELPER_TAG "$AssimpFbx$"
@@ -1587,8 +1587,10 @@ sw_result sw_assimp_import_file_isolated(const char* path, const sw_assimp_optio
      * way leaves a scene sw_scene_free releases with the right sizes. */
     if (r == SW_RESULT_OK && ar.clips_count > 0) {
         out->clips = (const sw_clip**)sw__iso_array(alloc, ar.clips_count);
-        if (!out->clips) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-        else out->clips_count = ar.clips_count;
+        if (!out->clips)
+            r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+        else
+            out->clips_count = ar.clips_count;
         for (uint32_t i = 0; r == SW_RESULT_OK && i < ar.clips_count; ++i) {
             const sw_clip* src = sw_archive_clip(&ar, i);
             const void* obj = NULL;
@@ -1598,8 +1600,10 @@ sw_result sw_assimp_import_file_isolated(const char* path, const sw_assimp_optio
     }
     if (r == SW_RESULT_OK && ar.meshes_count > 0) {
         out->meshes = (const sw_mesh**)sw__iso_array(alloc, ar.meshes_count);
-        if (!out->meshes) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-        else out->meshes_count = ar.meshes_count;
+        if (!out->meshes)
+            r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+        else
+            out->meshes_count = ar.meshes_count;
         for (uint32_t i = 0; r == SW_RESULT_OK && i < ar.meshes_count; ++i) {
             const sw_mesh* src = sw_archive_mesh(&ar, i);
             const void* obj = NULL;
@@ -1613,6 +1617,25 @@ sw_result sw_assimp_import_file_isolated(const char* path, const sw_assimp_optio
         memcpy(keep, out->warning, sizeof keep);
         sw_scene_free(out, alloc);
         memcpy(out->warning, keep, sizeof keep);
+    }
+    return r;
+}
+
+sw_result sw_assimp_asset_read(void* user, const char* path, const sw_asset_options* options,
+                               sw_scene* out, sw_error* err) {
+    (void)user;
+    sw_assimp_options ao;
+    memset(&ao, 0, sizeof ao);
+    if (options) {
+        ao.scale = options->scale;
+        ao.clips = options->clips;
+        ao.clips_count = options->clips_count;
+    }
+    sw_result r = sw_assimp_import_file(path, &ao, NULL, out, err);
+    /* assimp refused the file: a format it does not know (its reason in the warning). */
+    if (r == SW_RESULT_PARSE && err && err->check &&
+        strcmp(err->check, "assimp read the file") == 0) {
+        err->check = "known file format";
     }
     return r;
 }

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     sw_result r = sw_asset_open(path, NULL, &a, &err);
     remove(path);
     if (r == SW_RESULT_OK) {
-        if (!a.skeleton || a.format == SW_ASSET_FORMAT_ASSIMP) abort();
+        if (!a.skeleton || a.format == SW_ASSET_FORMAT_READER) abort();
         for (uint32_t c = 0; c < a.clips_count; ++c) {
             if (sw_asset_find_clip(&a, sw_clip_name(a.clips[c])) > (int32_t)c) abort();
         }

@@ -11,14 +11,14 @@
  * max(1, largest |value| of that matrix column) * (chain depth + 2), because
  * fused multiply-adds and sums of terms much larger than their result make
  * the error track the terms, not the result. The comparison and these
- * tolerances are tests/common/soa_check.h, shared with the viewer's SIMD
+ * tolerances are src/runtime/simd/soa_check.h, shared with the viewer's SIMD
  * self-check (wasm128 in the browser), which test_paths_self_check runs here
  * on every native path. Scalar-vs-expectation tolerances are stated at each
  * check. */
 #include "test_util.h"
 
-#include "common/soa_check.h"
 #include "runtime/core/internal.h"
+#include "runtime/simd/soa_check.h"
 
 #define ITERATIONS 3000
 #define PACKETS 7
@@ -57,7 +57,7 @@ static void negate_rotations(sw_xform4* p, uint32_t lanes) {
 }
 
 /* Path against scalar through the comparison the viewer's self-check shares
- * (tests/common/soa_check.c): fails on the first call that goes beyond. */
+ * (src/runtime/simd/soa_check.c): fails on the first call that goes beyond. */
 typedef sw_soa_diff diff_stats;
 
 static void check_diff(double worst, const diff_stats* st) {

@@ -45,6 +45,7 @@
 #define SINEW_TOOLS_ASSIMP_IMPORT_H
 
 #include "sinew/tools/builders/scene.h"
+#include "sinew/tools/readers/asset.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,6 +117,19 @@ SINEW_API sw_result sw_assimp_import_file_isolated(const char* path,
                                                    const sw_assimp_options* options,
                                                    uint32_t timeout_ms, const sw_allocator* alloc,
                                                    sw_scene* out, sw_error* err);
+
+/* The reader sw_asset_open uses for what assimp reads, through a caller's
+ * table: sw_asset_options.readers = (const sw_asset_reader[]){SW_ASSIMP_ASSET_READER}.
+ * Reads in this process (sw_asset_open runs readers in a child unless
+ * readers_in_process) with the options' scale and clips, libc memory.
+ * Fails: as sw_assimp_import_file, except that a file assimp refuses fails
+ * with PARSE "known file format" (assimp's reason in out->warning), so
+ * that the next reader is tried. user is unused. */
+SINEW_API sw_result sw_assimp_asset_read(void* user, const char* path,
+                                         const sw_asset_options* options, sw_scene* out,
+                                         sw_error* err);
+#define SW_ASSIMP_ASSET_READER                                                                     \
+    { "assimp", sw_assimp_asset_read, NULL }
 
 #ifdef __cplusplus
 }

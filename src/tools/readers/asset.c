@@ -1,6 +1,6 @@
 /* Opening a file as a skeleton, clips and meshes: .sinew archives, BVH and
- * glTF natively, everything else through assimp; readers optionally in a
- * child process that sends an archive back. */
+ * glTF natively, everything else through the caller's readers; readers
+ * optionally in a child process that sends an archive back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +8,10 @@
 #include "shared/fail.h"
 #include "shared/layout.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/readers/asset.h"
-#include "sinew/assimp/assimp_import.h"
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/readers/isolate.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 /* Reads the whole file into malloc'd memory (one spare byte so that an empty
  * file still gives a pointer). */
@@ -27,7 +26,8 @@ static sw_result sw__asset_read(const char* path, char** out, size_t* out_size, 
     }
     for (;;) {
         if (size == cap) {
-            if (cap > ((size_t)1 << 32)) {
+            /* 4 GiB, or what doubling still fits in a size_t (32-bit: wasm) */
+            if ((uint64_t)cap > ((uint64_t)1 << 32) || cap > SIZE_MAX / 2u) {
                 free(buf);
                 fclose(f);
                 return sw__fail(err, SW_RESULT_LIMIT, "file size <= 4 GiB", (uint64_t)size, -1);
@@ -188,33 +188,26 @@ static sw_result sw__asset_open_gltf(const char* path, const sw_asset_options* o
     return SW_RESULT_OK;
 }
 
-static sw_result sw__asset_open_assimp(const char* path, const sw_asset_options* opt, sw_asset* out,
-                                       sw_error* err) {
-    sw_assimp_options ao;
-    memset(&ao, 0, sizeof ao);
-    ao.scale = opt->scale;
-    ao.clips = opt->clips;
-    ao.clips_count = opt->clips_count;
-    sw_scene scene;
-    sw_result r;
-    if (opt->assimp_in_process && !opt->isolate) {
-        r = sw_assimp_import_file(path, &ao, NULL, &scene, err);
-    } else {
-        r = sw_assimp_import_file_isolated(path, &ao, opt->timeout_ms, NULL, &scene, err);
-    }
-    if (r != SW_RESULT_OK) {
+/* The caller's readers in order, in this process, until one knows the file. */
+static sw_result sw__asset_open_readers(const char* path, const sw_asset_options* opt,
+                                        sw_asset* out, sw_error* err) {
+    sw_result r = SW_RESULT_PARSE;
+    for (uint32_t i = 0; i < opt->readers_count; ++i) {
+        const sw_asset_reader* reader = &opt->readers[i];
+        sw_scene scene;
+        memset(&scene, 0, sizeof scene);
+        sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+        r = reader->read(reader->user, path, opt, &scene, &e);
+        if (err) *err = e;
+        if (r == SW_RESULT_OK) {
+            sw__asset_adopt_scene(out, &scene);
+            return r;
+        }
         memcpy(out->warning, scene.warning, sizeof out->warning);
         out->warning[sizeof out->warning - 1u] = '\0';
-        /* assimp refused the file: no reader knows it (its reason is in the
-         * warning). */
-        if (r == SW_RESULT_PARSE && err && err->check &&
-            strcmp(err->check, "assimp read the file") == 0) {
-            err->check = "known file format";
-        }
-        return r;
+        if (r != SW_RESULT_PARSE || !e.check || strcmp(e.check, "known file format") != 0) return r;
     }
-    sw__asset_adopt_scene(out, &scene);
-    return SW_RESULT_OK;
+    return r;
 }
 
 static sw_asset_format sw__asset_detect(const char* path, const char* d, size_t n) {
@@ -236,10 +229,15 @@ static sw_asset_format sw__asset_detect(const char* path, const char* d, size_t 
             ++i;
         if (gltf && i < n && d[i] == '{') return SW_ASSET_FORMAT_GLTF;
     }
-    return SW_ASSET_FORMAT_ASSIMP;
+    return SW_ASSET_FORMAT_READER;
 }
 
-/* Opens the file in this process, by its detected format. */
+static sw_result sw__asset_open_isolated(const char* path, const char* data, size_t size,
+                                         sw_asset_format format, const sw_asset_options* opt,
+                                         sw_asset* out, sw_error* err);
+
+/* Opens the file in this process, by its detected format (the readers in
+ * a child process unless opt->readers_in_process). */
 static sw_result sw__asset_open_here(const char* path, const char* data, size_t size,
                                      sw_asset_format format, const sw_asset_options* opt,
                                      sw_asset* out, sw_error* err) {
@@ -253,13 +251,16 @@ static sw_result sw__asset_open_here(const char* path, const char* data, size_t 
         return r == SW_RESULT_OK ? sw__asset_filter_clips(opt, out, err) : r;
     case SW_ASSET_FORMAT_GLTF:
         r = sw__asset_open_gltf(path, opt, out, err);
-        if (r != SW_RESULT_BAD_VERSION) return r;
-        /* glTF 1.0: assimp reads it. */
-        out->format = SW_ASSET_FORMAT_ASSIMP;
-        return sw__asset_open_assimp(path, opt, out, err);
+        /* glTF 1.0: the readers may know it. */
+        if (r != SW_RESULT_BAD_VERSION || opt->readers_count == 0) return r;
+        out->format = SW_ASSET_FORMAT_READER;
+        break;
     default:
-        return sw__asset_open_assimp(path, opt, out, err);
+        break;
     }
+    if (opt->readers_count == 0) return sw__fail(err, SW_RESULT_PARSE, "known file format", 0, -1);
+    if (opt->readers_in_process) return sw__asset_open_readers(path, opt, out, err);
+    return sw__asset_open_isolated(path, data, size, SW_ASSET_FORMAT_READER, opt, out, err);
 }
 
 typedef struct sw__asset_child_args {
@@ -276,7 +277,7 @@ static sw_result sw__asset_child(void* user, const sw_allocator* alloc, sw_isola
     const sw__asset_child_args* a = (const sw__asset_child_args*)user;
     sw_asset_options opt = *a->options;
     opt.isolate = false;
-    opt.assimp_in_process = true; /* already in a child */
+    opt.readers_in_process = true; /* already in a child */
     sw_asset asset;
     memset(&asset, 0, sizeof asset);
     sw_result r = sw__asset_open_here(a->path, a->data, a->size, a->format, &opt, &asset, err);
@@ -335,14 +336,16 @@ sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_as
     if (opt->clips_count > 0 && !opt->clips) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clip names not NULL", 0, -1);
     }
+    if (opt->readers_count > 0 && !opt->readers) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "readers not NULL", 0, -1);
+    }
     char* data = NULL;
     size_t size = 0;
     sw_result r = sw__asset_read(path, &data, &size, err);
     if (r != SW_RESULT_OK) return r;
     out->file_size = (uint64_t)size;
     out->format = sw__asset_detect(path, data, size);
-    if (opt->isolate && out->format != SW_ASSET_FORMAT_SINEW &&
-        out->format != SW_ASSET_FORMAT_ASSIMP) {
+    if (opt->isolate && out->format != SW_ASSET_FORMAT_SINEW) {
         r = sw__asset_open_isolated(path, data, size, out->format, opt, out, err);
     } else {
         r = sw__asset_open_here(path, data, size, out->format, opt, out, err);

@@ -6,10 +6,13 @@
  * - BVH text (starts with HIERARCHY): the native BVH reader;
  * - glTF 2.0: .glb (magic "glTF"), or a file named .gltf starting with '{':
  *   the native glTF reader (external buffers resolve beside the file); glTF
- *   1.0 files, which it refuses (BAD_VERSION), go to assimp;
- * - anything else: assimp (FBX, Collada, .x, ...), in a child process with a
- *   time limit unless `assimp_in_process` is set, so that a crash or a hang
- *   inside assimp becomes an error here.
+ *   1.0 files, which it refuses (BAD_VERSION), go to the readers below;
+ * - anything else: the readers the caller passes in the options, in order
+ *   (the tools link no third-party parser: sinew_assimp provides one for
+ *   everything assimp reads, SW_ASSIMP_ASSET_READER in
+ *   sinew/assimp/assimp_import.h), in a child process with a time limit
+ *   unless `readers_in_process` is set, so that a crash or a hang inside a
+ *   third-party parser becomes an error here.
  * With `isolate`, every reader runs in a child process, which sends its
  * result back as a .sinew archive validated here.
  */
@@ -17,8 +20,8 @@
 #define SINEW_TOOLS_ASSET_H
 
 #include "sinew/core/archive.h"
-#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/builders/scene.h"
+#include "sinew/tools/readers/bvh.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,19 +32,37 @@ typedef enum sw_asset_format {
     SW_ASSET_FORMAT_SINEW,
     SW_ASSET_FORMAT_BVH,
     SW_ASSET_FORMAT_GLTF,  /* native glTF 2.0 reader */
-    SW_ASSET_FORMAT_ASSIMP /* whatever assimp reads */
+    SW_ASSET_FORMAT_READER /* read by one of the options' readers */
 } sw_asset_format;
 
-typedef struct sw_asset_options {
+typedef struct sw_asset_options sw_asset_options;
+
+/* A reader for formats the tools do not read themselves, in a table the
+ * caller passes (sw_asset_options.readers). */
+typedef struct sw_asset_reader {
+    const char* name; /* what it is ("assimp"), for messages */
+    /* Reads the file at `path` in this process into *out (scale and clips
+     * from options; sw_scene_free releases it). On failure *out holds
+     * nothing to free and out->warning may explain; a reader that does not
+     * know the file's format fails with PARSE and err->check "known file
+     * format", and the next reader is tried. */
+    sw_result (*read)(void* user, const char* path, const sw_asset_options* options, sw_scene* out,
+                      sw_error* err);
+    void* user; /* passed to read */
+} sw_asset_reader;
+
+struct sw_asset_options {
     float scale;    /* multiplies lengths; 0: file units for BVH and glTF, assimp's default
                        (FBX to metres) for the others; ignored for .sinew archives */
     bool end_sites; /* BVH: keep End Sites as joints */
     const char* const* clips; /* optional: keep only these clips (in file order) */
     uint32_t clips_count;
-    bool isolate;           /* run every reader in a child process */
-    bool assimp_in_process; /* assimp: run in this process (faster, unprotected) */
-    uint32_t timeout_ms;    /* child processes: time limit; 0: 30000 */
-} sw_asset_options;
+    bool isolate;                   /* run every reader in a child process */
+    bool readers_in_process;        /* `readers`: run in this process (faster, unprotected) */
+    uint32_t timeout_ms;            /* child processes: time limit; 0: 30000 */
+    const sw_asset_reader* readers; /* tried in order for other formats; NULL: none */
+    uint32_t readers_count;
+};
 
 typedef struct sw_asset {
     sw_asset_format format;
@@ -59,19 +80,21 @@ typedef struct sw_asset {
     sw_scene scene_;
 } sw_asset;
 
-/* Reads the file at `path` and opens it as above (options NULL: defaults).
- * Memory: everything is owned by *out until sw_asset_free.
+/* Reads the file at `path` and opens it as above (options NULL: defaults,
+ * no readers). Memory: everything is owned by *out until sw_asset_free;
+ * the readers table is the caller's.
  * Fails: IO (cannot read; err->check "open file" or "read file"); PARSE
- * "known file format" when assimp refused the file too (its message in
- * out->warning); LIMIT for a
- * scale that is not finite and positive; INVALID_ARGUMENT (clips_count
- * without clips); NOT_FOUND ("requested clip exists", err->index the
- * option's entry); any result of sw_archive_load, sw_bvh_read, sw_gltf_read
- * or the assimp importer, with their err; from a child process: LIMIT
- * "timed out", BAD_DATA "crashed (signal N)", IO (sinew/tools/readers/isolate.h).
+ * "known file format" when no reader knows the file (the last one's
+ * message in out->warning); BAD_VERSION for a glTF 1.0 file without
+ * readers; LIMIT for a scale that is not finite and positive;
+ * INVALID_ARGUMENT (clips_count without clips, readers_count without
+ * readers); NOT_FOUND ("requested clip exists", err->index the option's
+ * entry); any result of sw_archive_load, sw_bvh_read, sw_gltf_read or a
+ * reader, with their err; from a child process: LIMIT "timed out", BAD_DATA
+ * "crashed (signal N)", IO (sinew/tools/readers/isolate.h).
  * On failure *out holds nothing to free, but out->format is kept when the
  * format was recognised (so callers can name it) and out->warning may hold
- * an explanation (assimp's own message). */
+ * an explanation (a reader's own message). */
 SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
                                   sw_error* err);
 SINEW_API void sw_asset_free(sw_asset* a);

@@ -2,10 +2,12 @@
  * the scalar reference: the comparison and its tolerances, shared by
  * tests/unit/test_soa.c (every native path: sse2, sse41, avx2, neon) and the
  * viewer's self-check (viewer/main.c viewer_simd_check: the wasm128 path in
- * the browser), so both hold a path to the same limits. Test code, not part
- * of the runtime library; no allocation, no globals. */
-#ifndef SINEW_TESTS_SOA_CHECK_H
-#define SINEW_TESTS_SOA_CHECK_H
+ * the browser), so both hold a path to the same limits. A checking utility
+ * over the runtime's private kernel table, in its own private library
+ * (sinew_soa_check, not installed, not part of the runtime library); no
+ * allocation, no globals. */
+#ifndef SINEW_RUNTIME_SIMD_SOA_CHECK_H
+#define SINEW_RUNTIME_SIMD_SOA_CHECK_H
 
 #include <stdint.h>
 
@@ -23,13 +25,13 @@
 
 /* Differences seen so far (zero-initialize, then pass to every comparison). */
 typedef struct sw_soa_diff {
-    double worst;       /* largest |v - r| / limit (> 1: beyond the tolerance;
-                           infinity where one side is NaN and the other not) */
-    double max_abs;     /* largest |v - r| */
-    float worst_v;      /* the values at `worst` */
+    double worst;   /* largest |v - r| / limit (> 1: beyond the tolerance;
+                       infinity where one side is NaN and the other not) */
+    double max_abs; /* largest |v - r| */
+    float worst_v;  /* the values at `worst` */
     float worst_r;
-    uint64_t values;    /* values compared */
-    uint64_t exact;     /* of which bit-identical */
+    uint64_t values; /* values compared */
+    uint64_t exact;  /* of which bit-identical */
 } sw_soa_diff;
 
 /* Compares the 40 * n floats of n packets v (path) and r (scalar) with
@@ -40,8 +42,7 @@ double sw_soa_packets_diff(const sw_xform4* v, const sw_xform4* r, uint32_t n, d
 
 /* Compares n matrices with limit tol * max(1, largest |r| of the column) per
  * value, folding into *d. Returns the largest |v - r| / limit of this call. */
-double sw_soa_mats_diff(const sw_mat4* v, const sw_mat4* r, uint32_t n, double tol,
-                        sw_soa_diff* d);
+double sw_soa_mats_diff(const sw_mat4* v, const sw_mat4* r, uint32_t n, double tol, sw_soa_diff* d);
 
 enum {
     SW_SOA_CHECK_BLEND,

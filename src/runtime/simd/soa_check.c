@@ -83,7 +83,8 @@ static void sw__check_pose(uint32_t* s, sw_xform4* p, float t, float s_lo, float
         for (uint32_t l = 0; l < 4; ++l) {
             float q[4], n2;
             do {
-                for (int i = 0; i < 4; ++i) q[i] = sw__check_rand(s, -1.0f, 1.0f);
+                for (int i = 0; i < 4; ++i)
+                    q[i] = sw__check_rand(s, -1.0f, 1.0f);
                 n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
             } while (!(n2 > 0.01f && n2 <= 1.0f));
             const float inv = 1.0f / sqrtf(n2);
@@ -103,7 +104,8 @@ static void sw__check_pose(uint32_t* s, sw_xform4* p, float t, float s_lo, float
 
 static void sw__check_mats(uint32_t* s, sw_mat4* m, uint32_t n, float lim) {
     for (uint32_t j = 0; j < n; ++j)
-        for (int i = 0; i < 16; ++i) m[j].m[i] = sw__check_rand(s, -lim, lim);
+        for (int i = 0; i < 16; ++i)
+            m[j].m[i] = sw__check_rand(s, -lim, lim);
 }
 
 double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
