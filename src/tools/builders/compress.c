@@ -21,12 +21,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "compress_internal.h"
 #include "shared/codec_quantized_format.h"
 #include "shared/fail.h"
 #include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
-#include "compress_internal.h"
 
 typedef struct sw__qset {
     uint8_t fmt;
@@ -735,6 +735,116 @@ static double sw__now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The options' values in range (J: joints of the skeleton). */
+static sw_result sw__cz_check_options(const sw_compress_options* o, uint32_t J, sw_error* err) {
+    if (!isfinite(o->precision) || o->precision < 0.0f || !isfinite(o->shell) || o->shell < 0.0f ||
+        !isfinite(o->rate) || o->rate < 0.0f) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "options finite >= 0", 0, -1);
+    }
+    if (o->segment_samples != 0 &&
+        (o->segment_samples < 4u || o->segment_samples > SW_CODEC_MAX_SEGMENT_SAMPLES ||
+         (o->segment_samples & (o->segment_samples - 1u)) != 0)) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "segment samples a power of two", 0, -1);
+    }
+    if (o->joint_precision) {
+        for (uint32_t j = 0; j < J; ++j) {
+            if (!isfinite(o->joint_precision[j]) || o->joint_precision[j] < 0.0f) {
+                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint precision finite >= 0", 0,
+                                (int64_t)j);
+            }
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+/* Descendants of each joint in index order (parents come first) into
+ * z->sub / z->sub_at; false when allocating fails. */
+static bool sw__cz_subtrees(sw__cz* z) {
+    const uint32_t J = z->J;
+    size_t count = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        count = 0;
+        for (uint32_t j = 0; j < J; ++j) {
+            if (pass) z->sub_at[j] = (uint32_t)count;
+            for (uint32_t d = j + 1u; d < J; ++d) {
+                int32_t p = z->parents[d];
+                while (p > (int32_t)j)
+                    p = z->parents[p];
+                if (p != (int32_t)j) continue;
+                if (pass) z->sub[count] = d;
+                ++count;
+            }
+        }
+        if (pass) {
+            z->sub_at[J] = (uint32_t)count;
+        } else {
+            z->sub_count = count ? count : 1u;
+            z->sub = (uint32_t*)sw_alloc(z->alloc, sizeof(uint32_t) * z->sub_count, 16);
+            if (!z->sub) return false;
+        }
+    }
+    return true;
+}
+
+/* The animated tracks (z->tracks, z->aslot, z->A), the left-out rotation
+ * component of each segment (z->drop) and each track's clip range. */
+static void sw__cz_ranges(sw__cz* z) {
+    for (uint32_t slot = 0; slot < 3u * z->J; ++slot) {
+        if (z->mode[slot] != SW__SLOT_ANIMATED) continue;
+        sw_codec_track* t = &z->tracks[z->A];
+        memset(t, 0, sizeof *t);
+        t->joint = (uint16_t)(slot / 3u);
+        t->kind = (uint8_t)(slot % 3u + 1u);
+        z->aslot[z->A] = slot;
+        ++z->A;
+    }
+    for (uint32_t a = 0; a < z->A; ++a) {
+        sw_codec_track* t = &z->tracks[a];
+        const uint32_t slot = z->aslot[a];
+        float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+        float hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t s = 0; s < z->S; ++s) {
+            const uint32_t first = s * z->L, span = sw__cz_span(z, s);
+            uint32_t d = SW__CODEC_DROP_NONE;
+            float best_low = 1.0f;
+            if (t->kind == SW_TRACK_KIND_ROTATION) {
+                /* Leave out the component farthest from 0 over the segment. */
+                float best = -1.0f;
+                for (uint32_t k = 0; k < 4u; ++k) {
+                    float low = INFINITY;
+                    for (uint32_t i = first; i <= first + span; ++i) {
+                        const float v = fabsf(sw__cz_val(z->raw, z, slot, i)[k]);
+                        if (v < low) low = v;
+                    }
+                    if (low > best) {
+                        best = low;
+                        d = k;
+                    }
+                }
+                best_low = best;
+            }
+            /* When every component comes near 0 in the segment (a wide turn),
+             * rebuilding one loses precision: each key names its largest. */
+            if (t->kind == SW_TRACK_KIND_ROTATION && best_low < 0.25f) d = SW__CODEC_DROP_PER_KEY;
+            z->drop[(size_t)s * z->A + a] = (uint8_t)d;
+            if (d == SW__CODEC_DROP_PER_KEY) continue;
+            for (uint32_t i = first; i <= first + span; ++i) {
+                for (uint32_t c = 0; c < 3u; ++c) {
+                    const uint32_t ci = sw__codec_kept[d][c];
+                    const float v = sw__cz_comp(z, a, i, c, d);
+                    if (v < lo[ci]) lo[ci] = v;
+                    if (v > hi[ci]) hi[ci] = v;
+                }
+            }
+        }
+        for (uint32_t c = 0; c < 4u; ++c) {
+            if (!(lo[c] <= hi[c])) lo[c] = hi[c] = 0.0f;
+            t->min[c] = lo[c];
+            t->extent[c] = hi[c] - lo[c];
+        }
+    }
+}
+
 sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
                            const sw_compress_options* options, const sw_allocator* alloc,
                            const sw_clip** out, sw_compress_stats* stats, sw_error* err) {
@@ -743,24 +853,9 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     sw_compress_options o;
     memset(&o, 0, sizeof o);
     if (options) o = *options;
-    if (!isfinite(o.precision) || o.precision < 0.0f || !isfinite(o.shell) || o.shell < 0.0f ||
-        !isfinite(o.rate) || o.rate < 0.0f) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "options finite >= 0", 0, -1);
-    }
-    if (o.segment_samples != 0 &&
-        (o.segment_samples < 4u || o.segment_samples > SW_CODEC_MAX_SEGMENT_SAMPLES ||
-         (o.segment_samples & (o.segment_samples - 1u)) != 0)) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "segment samples a power of two", 0, -1);
-    }
     const uint32_t J = skel->joints_count;
-    if (o.joint_precision) {
-        for (uint32_t j = 0; j < J; ++j) {
-            if (!isfinite(o.joint_precision[j]) || o.joint_precision[j] < 0.0f) {
-                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint precision finite >= 0", 0,
-                                (int64_t)j);
-            }
-        }
-    }
+    ar = sw__cz_check_options(&o, J, err);
+    if (ar != SW_RESULT_OK) return ar;
     const double t0 = sw__now();
     sw__cz z;
     memset(&z, 0, sizeof z);
@@ -789,31 +884,9 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
             o.joint_precision[j] * 0.995 < precision)
             z.thr[j] = o.joint_precision[j] * 0.995;
     }
-    /* Descendants of each joint in index order (parents come first). */
-    size_t count = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        count = 0;
-        for (uint32_t j = 0; j < J; ++j) {
-            if (pass) z.sub_at[j] = (uint32_t)count;
-            for (uint32_t d = j + 1u; d < J; ++d) {
-                int32_t p = z.parents[d];
-                while (p > (int32_t)j)
-                    p = z.parents[p];
-                if (p != (int32_t)j) continue;
-                if (pass) z.sub[count] = d;
-                ++count;
-            }
-        }
-        if (pass) {
-            z.sub_at[J] = (uint32_t)count;
-        } else {
-            z.sub_count = count ? count : 1u;
-            z.sub = (uint32_t*)sw_alloc(alloc, sizeof(uint32_t) * z.sub_count, 16);
-            if (!z.sub) {
-                sw__cz_free(&z);
-                return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-            }
-        }
+    if (!sw__cz_subtrees(&z)) {
+        sw__cz_free(&z);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     }
     sw_result r = sw__cz_sample(&z);
     if (r != SW_RESULT_OK) {
@@ -834,61 +907,7 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     sw__cz_constants(&z, cand_all);
     sw_free(alloc, cand_all, sizeof(float) * 4u * z.N);
 
-    /* Animated tracks and their clip ranges. */
-    for (uint32_t slot = 0; slot < 3u * J; ++slot) {
-        if (z.mode[slot] != SW__SLOT_ANIMATED) continue;
-        sw_codec_track* t = &z.tracks[z.A];
-        memset(t, 0, sizeof *t);
-        t->joint = (uint16_t)(slot / 3u);
-        t->kind = (uint8_t)(slot % 3u + 1u);
-        z.aslot[z.A] = slot;
-        ++z.A;
-    }
-    for (uint32_t a = 0; a < z.A; ++a) {
-        sw_codec_track* t = &z.tracks[a];
-        const uint32_t slot = z.aslot[a];
-        float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-        float hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-        for (uint32_t s = 0; s < z.S; ++s) {
-            const uint32_t first = s * z.L, span = sw__cz_span(&z, s);
-            uint32_t d = SW__CODEC_DROP_NONE;
-            float best_low = 1.0f;
-            if (t->kind == SW_TRACK_KIND_ROTATION) {
-                /* Leave out the component farthest from 0 over the segment. */
-                float best = -1.0f;
-                for (uint32_t k = 0; k < 4u; ++k) {
-                    float low = INFINITY;
-                    for (uint32_t i = first; i <= first + span; ++i) {
-                        const float v = fabsf(sw__cz_val(z.raw, &z, slot, i)[k]);
-                        if (v < low) low = v;
-                    }
-                    if (low > best) {
-                        best = low;
-                        d = k;
-                    }
-                }
-                best_low = best;
-            }
-            /* When every component comes near 0 in the segment (a wide turn),
-             * rebuilding one loses precision: each key names its largest. */
-            if (t->kind == SW_TRACK_KIND_ROTATION && best_low < 0.25f) d = SW__CODEC_DROP_PER_KEY;
-            z.drop[(size_t)s * z.A + a] = (uint8_t)d;
-            if (d == SW__CODEC_DROP_PER_KEY) continue;
-            for (uint32_t i = first; i <= first + span; ++i) {
-                for (uint32_t c = 0; c < 3u; ++c) {
-                    const uint32_t ci = sw__codec_kept[d][c];
-                    const float v = sw__cz_comp(&z, a, i, c, d);
-                    if (v < lo[ci]) lo[ci] = v;
-                    if (v > hi[ci]) hi[ci] = v;
-                }
-            }
-        }
-        for (uint32_t c = 0; c < 4u; ++c) {
-            if (!(lo[c] <= hi[c])) lo[c] = hi[c] = 0.0f;
-            t->min[c] = lo[c];
-            t->extent[c] = hi[c] - lo[c];
-        }
-    }
+    sw__cz_ranges(&z);
     for (uint32_t s = 0; s < z.S; ++s) {
         for (uint32_t a = 0; a < z.A; ++a) {
             const uint32_t b16[3] = {15u, 15u, 15u}; /* 22 bits */
