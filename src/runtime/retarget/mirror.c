@@ -143,8 +143,9 @@ static sw_quat* sw__mq(const sw_mirror* m, uint32_t offset) {
     return (sw_quat*)(void*)((char*)(uintptr_t)m + offset);
 }
 
-sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, const sw_mirror** out,
-                         sw_error* err) {
+/* The arguments of sw_mirror_init checked (before anything is written). */
+static sw_result sw__mirror_check(void* mem, size_t size, const sw_mirror_desc* desc,
+                                  const sw_mirror** out, sw_error* err) {
     if (!mem || !desc || !desc->skeleton || !out || (desc->pairs_count && !desc->pairs)) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
@@ -171,8 +172,8 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
     }
     if (!sw__aligned16(mem))
         return sw__fail(err, SW_RESULT_MISALIGNED, "mem 16-byte aligned", 0, -1);
-    const size_t need = sw__mirror_size(jc);
-    if (size < need) return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "size >= measure", 0, -1);
+    if (size < sw__mirror_size(jc))
+        return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "size >= measure", 0, -1);
     for (uint32_t p = 0; p < desc->pairs_count; ++p) {
         if (!desc->pairs[p].a || !desc->pairs[p].b) {
             return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "pair names not NULL", 0, (int64_t)p);
@@ -182,64 +183,57 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
             return sw__fail(err, SW_RESULT_NOT_FOUND, "pair names joints", 0, (int64_t)p);
         }
     }
+    return SW_RESULT_OK;
+}
 
-    memset(mem, 0, need);
-    sw_mirror* m = (sw_mirror*)mem;
-    m->size = (uint32_t)need;
-    m->joints_count = jc;
-    m->packets_count = (jc + 3u) / 4u;
-    m->pre_offset = SW__MIRROR_HEADER;
-    m->post_offset = SW__MIRROR_HEADER + 16u * jc;
-    m->rest_model_offset = SW__MIRROR_HEADER + 32u * jc;
-    m->twins_offset = SW__MIRROR_HEADER + 64u * jc;
-    uint16_t* twins = (uint16_t*)(void*)((char*)mem + m->twins_offset);
-    sw_quat* pre = sw__mq(m, m->pre_offset);
-    sw_quat* post = sw__mq(m, m->post_offset);
-    sw_quat* rest_rot = sw__mq(m, m->rest_model_offset);
-    float* rest_pos = (float*)(void*)(rest_rot + jc); /* float[4] per joint */
-    /* Scratch in the pre/post arrays until they are filled at the end. */
-    uint16_t* cand = (uint16_t*)(void*)pre;
-    uint8_t* fixed = (uint8_t*)(void*)post;
-
+/* Twins from the pairs given (fixed[] marks their joints) and, unless
+ * no_patterns, from names (cand[]: scratch, one per joint). */
+static sw_result sw__mirror_pairs(const sw_mirror_desc* desc, uint16_t* twins, uint16_t* cand,
+                                  uint8_t* fixed, sw_error* err) {
+    const sw_skeleton* skel = desc->skeleton;
+    const uint32_t jc = skel->joints_count;
     for (uint32_t j = 0; j < jc; ++j)
         twins[j] = (uint16_t)j;
     for (uint32_t p = 0; p < desc->pairs_count; ++p) {
         const uint32_t a = (uint32_t)sw_skeleton_find_joint(skel, desc->pairs[p].a);
         const uint32_t b = (uint32_t)sw_skeleton_find_joint(skel, desc->pairs[p].b);
-        if (fixed[a] || fixed[b]) {
-            memset(mem, 0, need);
+        if (fixed[a] || fixed[b])
             return sw__fail(err, SW_RESULT_BAD_DATA, "joint in one pair", 0, (int64_t)p);
-        }
         fixed[a] = fixed[b] = 1;
         twins[a] = (uint16_t)b;
         twins[b] = (uint16_t)a;
     }
-    if (!desc->no_patterns) {
-        char buf[SW_SKELETON_MAX_NAME + 8];
-        for (uint32_t j = 0; j < jc; ++j) {
-            cand[j] = (uint16_t)j;
-            if (fixed[j]) continue;
-            for (uint32_t c = 0; c < SW__MIRROR_MAX_CANDIDATES; ++c) {
-                if (!sw_mirror_swap_name(sw_skeleton_joint_name(skel, j), c, buf, sizeof buf))
-                    break;
-                const int32_t k = sw__find_joint_nocase(skel, buf);
-                if (k >= 0 && (uint32_t)k != j) {
-                    cand[j] = (uint16_t)k;
-                    break;
-                }
-            }
-        }
-        for (uint32_t j = 0; j < jc; ++j) {
-            const uint32_t k = cand[j];
-            if (k != j && !fixed[j] && !fixed[k] && cand[k] == j) {
-                twins[j] = (uint16_t)k;
-                twins[k] = (uint16_t)j;
+    if (desc->no_patterns) return SW_RESULT_OK;
+    char buf[SW_SKELETON_MAX_NAME + 8];
+    for (uint32_t j = 0; j < jc; ++j) {
+        cand[j] = (uint16_t)j;
+        if (fixed[j]) continue;
+        for (uint32_t c = 0; c < SW__MIRROR_MAX_CANDIDATES; ++c) {
+            if (!sw_mirror_swap_name(sw_skeleton_joint_name(skel, j), c, buf, sizeof buf)) break;
+            const int32_t k = sw__find_joint_nocase(skel, buf);
+            if (k >= 0 && (uint32_t)k != j) {
+                cand[j] = (uint16_t)k;
+                break;
             }
         }
     }
-    /* The hierarchy must be symmetric: parent(twin(j)) == twin(parent(j)).
-     * Pairs found from names that break it are dropped (their joints mirror
-     * onto themselves), which may drop their children's pairs in turn. */
+    for (uint32_t j = 0; j < jc; ++j) {
+        const uint32_t k = cand[j];
+        if (k != j && !fixed[j] && !fixed[k] && cand[k] == j) {
+            twins[j] = (uint16_t)k;
+            twins[k] = (uint16_t)j;
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+/* The hierarchy must be symmetric: parent(twin(j)) == twin(parent(j)).
+ * Pairs found from names that break it are dropped (their joints mirror
+ * onto themselves), which may drop their children's pairs in turn; a
+ * given pair that breaks it fails. *pairs_count: the pairs kept. */
+static sw_result sw__mirror_symmetric(const sw_skeleton* skel, uint16_t* twins,
+                                      const uint8_t* fixed, uint32_t* pairs_count, sw_error* err) {
+    const uint32_t jc = skel->joints_count;
     const int16_t* parents = sw_skeleton_parents(skel);
     for (bool dropped = true; dropped;) {
         dropped = false;
@@ -260,17 +254,22 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
         const int32_t pk = parents[twins[j]];
         const bool ok = (p < 0 && pk < 0) || (p >= 0 && pk >= 0 && twins[p] == (uint32_t)pk);
         if (!ok) {
-            memset(mem, 0, need);
             return sw__fail(err, SW_RESULT_BAD_DATA, "twin of parent is parent of twin", 0,
                             (int64_t)j);
         }
         if (twins[j] > j) ++pairs;
     }
-    m->pairs_count = pairs;
+    *pairs_count = pairs;
+    return SW_RESULT_OK;
+}
 
-    /* Rest model space (uniform-scale composition; scale kept in pre as scratch). */
+/* Rest model space (uniform-scale composition): rest_rot[j], rest_pos[4 j]
+ * and each joint's scale in scale[j] (scratch). */
+static void sw__mirror_rest_model(const sw_skeleton* skel, sw_quat* rest_rot, float* rest_pos,
+                                  sw_quat* scale) {
+    const int16_t* parents = sw_skeleton_parents(skel);
     const sw_xform4* rest = sw_skeleton_rest_pose(skel);
-    for (uint32_t j = 0; j < jc; ++j) {
+    for (uint32_t j = 0; j < skel->joints_count; ++j) {
         const sw_xform x = sw_pose_get(rest, j);
         const int32_t p = parents[j];
         sw_vec3 pos = x.t;
@@ -279,7 +278,7 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
         if (p >= 0) {
             const sw_vec3 pp =
                 sw_vec3_make(rest_pos[4 * p], rest_pos[4 * p + 1], rest_pos[4 * p + 2]);
-            const sw_vec3 ps = *(sw_vec3*)(void*)&pre[p];
+            const sw_vec3 ps = *(sw_vec3*)(void*)&scale[p];
             pos = sw_vec3_add(pp, sw_quat_rotate(rest_rot[p], sw_vec3_mul(ps, x.t)));
             rot = sw_quat_normalize(sw_quat_mul(rest_rot[p], x.r));
             s = sw_vec3_mul(ps, x.s);
@@ -289,25 +288,66 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
         rest_pos[4 * j + 1] = pos.y;
         rest_pos[4 * j + 2] = pos.z;
         rest_pos[4 * j + 3] = 0.0f;
-        *(sw_vec3*)(void*)&pre[j] = s;
+        *(sw_vec3*)(void*)&scale[j] = s;
     }
+}
 
-    uint32_t axis = (uint32_t)desc->axis;
-    if (axis == SW_MIRROR_AXIS_DEFAULT) {
-        double sum[3] = {0.0, 0.0, 0.0};
-        for (uint32_t j = 0; j < jc; ++j) {
-            const uint32_t k = twins[j];
-            if (k <= j) continue;
-            for (int a = 0; a < 3; ++a)
-                sum[a] += fabs((double)rest_pos[4 * j + (uint32_t)a] -
-                               (double)rest_pos[4 * k + (uint32_t)a]);
-        }
-        axis = SW_MIRROR_AXIS_X;
-        if (sum[1] > sum[0] && sum[1] >= sum[2])
-            axis = SW_MIRROR_AXIS_Y;
-        else if (sum[2] > sum[0] && sum[2] > sum[1])
-            axis = SW_MIRROR_AXIS_Z;
+/* The axis asked for, or (default) the model axis along which the twins'
+ * rest positions differ most. */
+static uint32_t sw__mirror_axis(sw_mirror_axis asked, uint32_t jc, const uint16_t* twins,
+                                const float* rest_pos) {
+    uint32_t axis = (uint32_t)asked;
+    if (axis != SW_MIRROR_AXIS_DEFAULT) return axis;
+    double sum[3] = {0.0, 0.0, 0.0};
+    for (uint32_t j = 0; j < jc; ++j) {
+        const uint32_t k = twins[j];
+        if (k <= j) continue;
+        for (int a = 0; a < 3; ++a)
+            sum[a] +=
+                fabs((double)rest_pos[4 * j + (uint32_t)a] - (double)rest_pos[4 * k + (uint32_t)a]);
     }
+    axis = SW_MIRROR_AXIS_X;
+    if (sum[1] > sum[0] && sum[1] >= sum[2])
+        axis = SW_MIRROR_AXIS_Y;
+    else if (sum[2] > sum[0] && sum[2] > sum[1])
+        axis = SW_MIRROR_AXIS_Z;
+    return axis;
+}
+
+sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, const sw_mirror** out,
+                         sw_error* err) {
+    sw_result r = sw__mirror_check(mem, size, desc, out, err);
+    if (r != SW_RESULT_OK) return r;
+    const sw_skeleton* skel = desc->skeleton;
+    const uint32_t jc = skel->joints_count;
+    const size_t need = sw__mirror_size(jc);
+
+    memset(mem, 0, need);
+    sw_mirror* m = (sw_mirror*)mem;
+    m->size = (uint32_t)need;
+    m->joints_count = jc;
+    m->packets_count = (jc + 3u) / 4u;
+    m->pre_offset = SW__MIRROR_HEADER;
+    m->post_offset = SW__MIRROR_HEADER + 16u * jc;
+    m->rest_model_offset = SW__MIRROR_HEADER + 32u * jc;
+    m->twins_offset = SW__MIRROR_HEADER + 64u * jc;
+    uint16_t* twins = (uint16_t*)(void*)((char*)mem + m->twins_offset);
+    sw_quat* pre = sw__mq(m, m->pre_offset);
+    sw_quat* post = sw__mq(m, m->post_offset);
+    sw_quat* rest_rot = sw__mq(m, m->rest_model_offset);
+    float* rest_pos = (float*)(void*)(rest_rot + jc); /* float[4] per joint */
+    /* Scratch in the pre/post arrays until they are filled at the end. */
+    uint16_t* cand = (uint16_t*)(void*)pre;
+    uint8_t* fixed = (uint8_t*)(void*)post;
+
+    r = sw__mirror_pairs(desc, twins, cand, fixed, err);
+    if (r == SW_RESULT_OK) r = sw__mirror_symmetric(skel, twins, fixed, &m->pairs_count, err);
+    if (r != SW_RESULT_OK) {
+        memset(mem, 0, need);
+        return r;
+    }
+    sw__mirror_rest_model(skel, rest_rot, rest_pos, pre);
+    const uint32_t axis = sw__mirror_axis(desc->axis, jc, twins, rest_pos);
     m->axis = axis;
 
     /* Reference rotations: the frames given replace the rest rotations
@@ -323,6 +363,7 @@ sw_result sw_mirror_init(void* mem, size_t size, const sw_mirror_desc* desc, con
             sw_quat_conjugate(sw__reflect_quat(rest_rot[j], axis)), rest_rot[twins[j]]));
     }
     /* pre_k = conj(D_parent(twin(k))), identity for roots. */
+    const int16_t* parents = sw_skeleton_parents(skel);
     for (uint32_t k = 0; k < jc; ++k) {
         const int32_t p = parents[twins[k]];
         pre[k] = p < 0 ? sw_quat_identity() : sw_quat_conjugate(post[p]);
