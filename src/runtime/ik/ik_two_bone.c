@@ -98,6 +98,61 @@ static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
 }
 #endif
 
+/* Step 1 for a limb within 1e-4 rad of straight (its bend-plane normal
+ * would be rounding noise): the normal of the plane of the limb (ab, of
+ * length lab) and the pole's perpendicular part, or any normal. */
+static sw_vec3 sw__two_bone_straight_normal(sw_vec3 ab, float lab, bool has_pole,
+                                            sw_vec3 pole_perp) {
+    const sw_vec3 limb = sw_vec3_scale(ab, 1.0f / lab);
+    const sw_vec3 pp =
+        has_pole ? sw_vec3_sub(pole_perp, sw_vec3_scale(limb, sw_vec3_dot(pole_perp, limb)))
+                 : sw_vec3_make(0.0f, 0.0f, 0.0f);
+    /* The mid joint lies on the side m with n = m x limb (see step 3). */
+    return sw_vec3_length(pp) > 1e-6f ? sw_vec3_normalize(sw_vec3_cross(pp, limb))
+                                      : sw__ik_perpendicular(limb);
+}
+
+/* Step 2: the rotation q1 taking the start-end direction f (e normalized)
+ * onto u, not normalized; *norm2 = |q1|^2. */
+static sw_quat sw__two_bone_aim(sw_vec3 e, sw_vec3 f, sw_vec3 u, float* norm2) {
+    const sw_vec3 h = sw_vec3_add(f, u);
+    const float h2 = sw_vec3_dot(h, h);
+    if (h2 >= 1e-12f) {
+        /* The cross product's rounding along f removed (as sw_quat_from_to). */
+        sw_vec3 fu = sw_vec3_cross(f, u);
+        fu = sw_vec3_sub(fu, sw_vec3_scale(f, sw_vec3_dot(fu, f)));
+        const sw_quat q = sw_quat_make(fu.x, fu.y, fu.z, 0.5f * h2);
+        *norm2 = sw_quat_dot(q, q);
+        return q;
+    }
+    *norm2 = 1.0f;
+    return sw_quat_from_to(e, u);
+}
+
+/* Step 3: q1 (|q1|^2 = qq) followed by the roll about u taking the bend
+ * normal n onto the pole's (p: the pole's perpendicular part, of unit
+ * length: a far pole cannot overflow the products); *norm2 multiplied by
+ * the roll's |.|^2. */
+static sw_quat sw__two_bone_roll(sw_quat q1, sw_vec3 n, sw_vec3 u, sw_vec3 p, float qq,
+                                 float* norm2) {
+    /* n turned by q1 = (v, w), times |q1|^2:
+     * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
+    const sw_vec3 v = sw_vec3_make(q1.x, q1.y, q1.z);
+    const float w = q1.w;
+    const sw_vec3 n1 = sw_vec3_add(sw_vec3_add(sw_vec3_scale(n, w * w - sw_vec3_dot(v, v)),
+                                               sw_vec3_scale(v, 2.0f * sw_vec3_dot(v, n))),
+                                   sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
+    /* The pole's normal is p x u for p along the pole's perpendicular
+     * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
+     * (n1 x (p x u)).u = -n1.p, both times |n1| = |q1|^2. */
+    const float rc = sw_vec3_dot(p, sw_vec3_cross(u, n1));
+    const float rs = -sw_vec3_dot(n1, p);
+    float hc, hs;
+    sw__half_angle(rc, rs, qq, &hc, &hs);
+    *norm2 *= hc * hc + hs * hs;
+    return sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), q1);
+}
+
 /* The solve of a checked job (all but the bone lengths, checked here).
  * Trigonometry-free: the angles enter only through the half-angle cosines
  * and sines the quaternions need.
@@ -179,18 +234,9 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
      * within 1e-4 rad of straight has none worth trusting (its direction
      * would be rounding noise): take the plane of the limb and the pole, or
      * any. */
-    sw_vec3 n;
-    if (cr_len > 1e-4f * rr) {
-        n = sw_vec3_scale(cr, inv_cr);
-    } else {
-        const sw_vec3 limb = sw_vec3_scale(ab, 1.0f / lab);
-        const sw_vec3 pp =
-            has_pole ? sw_vec3_sub(pole_perp, sw_vec3_scale(limb, sw_vec3_dot(pole_perp, limb)))
-                     : sw_vec3_make(0.0f, 0.0f, 0.0f);
-        /* The mid joint lies on the side m with n = m x limb (see step 3). */
-        n = sw_vec3_length(pp) > 1e-6f ? sw_vec3_normalize(sw_vec3_cross(pp, limb))
-                                       : sw__ik_perpendicular(limb);
-    }
+    const sw_vec3 n = cr_len > 1e-4f * rr
+                          ? sw_vec3_scale(cr, inv_cr)
+                          : sw__two_bone_straight_normal(ab, lab, has_pole, pole_perp);
     /* The current bend's half angle (c0, s0) scaled to at most 2 (|.|^2 =
      * q0), the new one's (c1, s1) to |.|^2 = L^2 - m^2 = 4 lab lbc: the
      * turn's (mc, ms) is sqrt(4 rr q0) long. */
@@ -217,47 +263,18 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     /* With d below 1e-3 of the reach the rounding of e is no longer small
      * next to it: measure. */
     const sw_vec3 f = sw_vec3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw_vec3_dot(e, e)));
-    const sw_vec3 h = sw_vec3_add(f, u);
-    const float h2 = sw_vec3_dot(h, h);
-    sw_quat t_start;
     /* |t_start|^2, tracked so that the normalization at the end need not
      * wait for the last product. */
     float norm2;
-    if (h2 >= 1e-12f) {
-        /* The cross product's rounding along f removed (as sw_quat_from_to). */
-        sw_vec3 fu = sw_vec3_cross(f, u);
-        fu = sw_vec3_sub(fu, sw_vec3_scale(f, sw_vec3_dot(fu, f)));
-        t_start = sw_quat_make(fu.x, fu.y, fu.z, 0.5f * h2);
-        norm2 = sw_quat_dot(t_start, t_start);
-    } else {
-        t_start = sw_quat_from_to(e, u);
-        norm2 = 1.0f;
-    }
+    sw_quat t_start = sw__two_bone_aim(e, f, u, &norm2);
     const float qq = norm2;
     /* 3. About the start-target axis: the bend-plane normal n (= mid side x
      * limb direction) onto the pole's, so the mid joint lies on the pole's
      * side. Using the normal rather than the mid joint's offset keeps this
      * continuous through full extension, where the offset vanishes. */
     if (has_pole) {
-        /* n turned by q1 = (v, w), times |q1|^2:
-         * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
-        const sw_vec3 v = sw_vec3_make(t_start.x, t_start.y, t_start.z);
-        const float w = t_start.w;
-        const sw_vec3 n1 = sw_vec3_add(sw_vec3_add(sw_vec3_scale(n, w * w - sw_vec3_dot(v, v)),
-                                                   sw_vec3_scale(v, 2.0f * sw_vec3_dot(v, n))),
-                                       sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
-        /* The pole's normal is p x u for p along the pole's perpendicular
-         * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
-         * (n1 x (p x u)).u = -n1.p, both times |n1| = |q1|^2. */
-        /* p of unit length (off the critical path): a far pole cannot
-         * overflow the products. */
         const sw_vec3 p = sw_vec3_scale(u_px, 1.0f / px_len);
-        const float rc = sw_vec3_dot(p, sw_vec3_cross(u, n1));
-        const float rs = -sw_vec3_dot(n1, p);
-        float hc, hs;
-        sw__half_angle(rc, rs, qq, &hc, &hs);
-        t_start = sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), t_start);
-        norm2 *= hc * hc + hs * hs;
+        t_start = sw__two_bone_roll(t_start, n, u, p, qq, &norm2);
     }
     /* A unit turn: the length stays. */
     if (job->twist != 0.0f) t_start = sw_quat_mul(sw_quat_from_axis_angle(u, job->twist), t_start);
