@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "runtime/core/internal.h"
+#include "sinew/core/local_to_model.h"
 #include "sinew/ik/foot.h"
 #include "sinew/ik/ik.h"
-#include "sinew/core/local_to_model.h"
 
 static bool sw__foot_finite3(sw_vec3 v) {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
@@ -18,7 +18,8 @@ static sw_vec3 sw__foot_pos(const sw_mat4* m) {
 /* True when joint a is b or an ancestor of b. */
 static bool sw__foot_ancestor_or_self(const int16_t* parents, uint32_t a, uint32_t b) {
     int32_t j = (int32_t)b;
-    while (j >= 0 && (uint32_t)j > a) j = parents[j];
+    while (j >= 0 && (uint32_t)j > a)
+        j = parents[j];
     return j == (int32_t)a;
 }
 
@@ -108,6 +109,79 @@ static sw_result sw__foot_l2m(const sw_foot_job* job, uint32_t root) {
     return sw_local_to_model_job_run(&l2m);
 }
 
+/* The pelvis goal lowered (from pelvis_goal) far enough that the leg's
+ * ankle, raised by goal along up, is in reach of its hip. */
+static float sw__foot_pelvis_reach(const sw_foot_job* job, const sw_foot_leg* leg, sw_vec3 ankle,
+                                   sw_vec3 up, float goal, float pelvis_goal) {
+    const sw_vec3 hip = sw__foot_pos(&job->model[leg->hip]);
+    const sw_vec3 knee = sw__foot_pos(&job->model[leg->knee]);
+    const float reach =
+        (sw_vec3_length(sw_vec3_sub(knee, hip)) + sw_vec3_length(sw_vec3_sub(ankle, knee))) *
+        SW_FOOT_REACH;
+    const sw_vec3 d = sw_vec3_sub(sw_vec3_add(ankle, sw_vec3_scale(up, goal)), hip);
+    const float dv = sw_vec3_dot(d, up);
+    const float dh = sw_vec3_length(sw_vec3_sub(d, sw_vec3_scale(up, dv)));
+    if (dh < reach) {
+        const float lowest = dv + sqrtf(reach * reach - dh * dh);
+        if (lowest < pelvis_goal) return lowest;
+    }
+    return pelvis_goal;
+}
+
+/* Leg i: the two-bone solve onto its target, then the foot turned to its
+ * animated orientation ankle_rot tilted towards the ground normal (at most
+ * max_tilt, times the weight w); model matrices kept up to date. */
+static sw_result sw__foot_solve_leg(const sw_foot_job* job, uint32_t i, sw_quat ankle_rot,
+                                    sw_vec3 up, float max_tilt, float w) {
+    const sw_foot_leg* leg = &job->legs[i];
+    const bool pole = sw_vec3_length(leg->pole) > 0.0f;
+    const sw_ik_two_bone_job ik = {
+        .skeleton = job->skeleton,
+        .model = job->model,
+        .model_count = job->model_count,
+        .root_transform = job->root_transform,
+        .start_joint = leg->hip,
+        .mid_joint = leg->knee,
+        .end_joint = leg->ankle,
+        .target = job->state->legs[i].target,
+        .pole_mode = pole ? SW_IK_POLE_MODE_DIRECTION : SW_IK_POLE_MODE_NONE,
+        .pole = leg->pole,
+        .weight = 1.0f,
+        .pose = job->pose,
+        .pose_count = job->pose_count,
+    };
+    sw_result r = sw_ik_two_bone_job_run(&ik);
+    if (r == SW_RESULT_OK) r = sw__foot_l2m(job, leg->hip);
+    if (r != SW_RESULT_OK) return r;
+
+    /* The foot: its animated orientation, tilted towards the ground normal. */
+    sw_quat want = ankle_rot;
+    if (!job->no_tilt) {
+        const sw_vec3 n = sw_vec3_normalize(job->state->legs[i].normal.value);
+        if (sw_vec3_length(n) > 0.5f) {
+            sw_vec3 axis;
+            float angle;
+            sw_quat_to_axis_angle(sw_quat_from_to(up, n), &axis, &angle);
+            if (angle > max_tilt) angle = max_tilt;
+            want = sw_quat_mul(sw_quat_from_axis_angle(axis, angle * w), want);
+        }
+    }
+    const sw_quat cur = sw_quat_from_mat4(&job->model[leg->ankle]);
+    const sw_ik_rotate_job turn = {.skeleton = job->skeleton,
+                                   .model = job->model,
+                                   .model_count = job->model_count,
+                                   .root_transform = job->root_transform,
+                                   .joint = leg->ankle,
+                                   .rotation = sw_quat_mul(want, sw_quat_conjugate(cur)),
+                                   .weight = 1.0f,
+                                   .pose = job->pose,
+                                   .pose_count = job->pose_count};
+    r = sw_ik_rotate_job_run(&turn);
+    if (r == SW_RESULT_OK) r = sw__foot_l2m(job, leg->ankle);
+    if (r != SW_RESULT_OK) return r;
+    return SW_RESULT_OK;
+}
+
 sw_result sw_foot_job_run(const sw_foot_job* job) {
     sw_result r = sw_foot_job_validate(job);
     if (r != SW_RESULT_OK) return r;
@@ -161,18 +235,7 @@ sw_result sw_foot_job_run(const sw_foot_job* job) {
         /* The pelvis goes down with the lowest foot, and far enough that the
          * foot's target is in reach of its hip. */
         if (goal < pelvis_goal) pelvis_goal = goal;
-        const sw_vec3 hip = sw__foot_pos(&job->model[leg->hip]);
-        const sw_vec3 knee = sw__foot_pos(&job->model[leg->knee]);
-        const float reach = (sw_vec3_length(sw_vec3_sub(knee, hip)) +
-                             sw_vec3_length(sw_vec3_sub(ankle[i], knee))) *
-                            SW_FOOT_REACH;
-        const sw_vec3 d = sw_vec3_sub(sw_vec3_add(ankle[i], sw_vec3_scale(up, goal)), hip);
-        const float dv = sw_vec3_dot(d, up);
-        const float dh = sw_vec3_length(sw_vec3_sub(d, sw_vec3_scale(up, dv)));
-        if (dh < reach) {
-            const float lowest = dv + sqrtf(reach * reach - dh * dh);
-            if (lowest < pelvis_goal) pelvis_goal = lowest;
-        }
+        pelvis_goal = sw__foot_pelvis_reach(job, leg, ankle[i], up, goal, pelvis_goal);
     }
     if (first) {
         st->pelvis.value = pelvis_goal;
@@ -186,20 +249,18 @@ sw_result sw_foot_job_run(const sw_foot_job* job) {
     }
     st->started = true;
     for (uint32_t i = 0; i < count; ++i)
-        st->legs[i].target =
-            sw_vec3_add(ankle[i], sw_vec3_scale(up, st->legs[i].offset.value * w));
+        st->legs[i].target = sw_vec3_add(ankle[i], sw_vec3_scale(up, st->legs[i].offset.value * w));
     if (w == 0.0f) return SW_RESULT_OK;
 
     /* Pelvis: the model-space drop, brought into the parent's space. */
     const sw_skeleton* skel = job->skeleton;
     const int16_t parent = sw_skeleton_parents(skel)[job->pelvis];
-    sw_mat4 parent_model = parent >= 0 ? job->model[parent]
-                                       : (job->root_transform ? *job->root_transform
-                                                              : sw_mat4_identity());
+    sw_mat4 parent_model = parent >= 0
+                               ? job->model[parent]
+                               : (job->root_transform ? *job->root_transform : sw_mat4_identity());
     sw_mat4 parent_inv;
     if (st->pelvis.value < 0.0f && sw_mat4_inverse_affine(&parent_model, &parent_inv)) {
-        const sw_vec3 drop =
-            sw_mat4_vector(&parent_inv, sw_vec3_scale(up, st->pelvis.value * w));
+        const sw_vec3 drop = sw_mat4_vector(&parent_inv, sw_vec3_scale(up, st->pelvis.value * w));
         sw_xform x = sw_pose_get(job->pose, job->pelvis);
         x.t = sw_vec3_add(x.t, drop);
         sw_pose_set(job->pose, job->pelvis, x);
@@ -208,51 +269,7 @@ sw_result sw_foot_job_run(const sw_foot_job* job) {
     }
 
     for (uint32_t i = 0; i < count; ++i) {
-        const sw_foot_leg* leg = &job->legs[i];
-        const bool pole = sw_vec3_length(leg->pole) > 0.0f;
-        const sw_ik_two_bone_job ik = {
-            .skeleton = skel,
-            .model = job->model,
-            .model_count = job->model_count,
-            .root_transform = job->root_transform,
-            .start_joint = leg->hip,
-            .mid_joint = leg->knee,
-            .end_joint = leg->ankle,
-            .target = st->legs[i].target,
-            .pole_mode = pole ? SW_IK_POLE_MODE_DIRECTION : SW_IK_POLE_MODE_NONE,
-            .pole = leg->pole,
-            .weight = 1.0f,
-            .pose = job->pose,
-            .pose_count = job->pose_count,
-        };
-        r = sw_ik_two_bone_job_run(&ik);
-        if (r == SW_RESULT_OK) r = sw__foot_l2m(job, leg->hip);
-        if (r != SW_RESULT_OK) return r;
-
-        /* The foot: its animated orientation, tilted towards the ground normal. */
-        sw_quat want = ankle_rot[i];
-        if (!job->no_tilt) {
-            const sw_vec3 n = sw_vec3_normalize(st->legs[i].normal.value);
-            if (sw_vec3_length(n) > 0.5f) {
-                sw_vec3 axis;
-                float angle;
-                sw_quat_to_axis_angle(sw_quat_from_to(up, n), &axis, &angle);
-                if (angle > max_tilt) angle = max_tilt;
-                want = sw_quat_mul(sw_quat_from_axis_angle(axis, angle * w), want);
-            }
-        }
-        const sw_quat cur = sw_quat_from_mat4(&job->model[leg->ankle]);
-        const sw_ik_rotate_job turn = {.skeleton = skel,
-                                       .model = job->model,
-                                       .model_count = job->model_count,
-                                       .root_transform = job->root_transform,
-                                       .joint = leg->ankle,
-                                       .rotation = sw_quat_mul(want, sw_quat_conjugate(cur)),
-                                       .weight = 1.0f,
-                                       .pose = job->pose,
-                                       .pose_count = job->pose_count};
-        r = sw_ik_rotate_job_run(&turn);
-        if (r == SW_RESULT_OK) r = sw__foot_l2m(job, leg->ankle);
+        r = sw__foot_solve_leg(job, i, ankle_rot[i], up, max_tilt, w);
         if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
