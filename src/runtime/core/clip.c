@@ -20,9 +20,9 @@
  * check on what it wrote, and load runs it on untrusted bytes. */
 #include <string.h>
 
+#include "internal.h"
 #include "runtime/codecs/codec_frames.h"
 #include "runtime/codecs/codec_quantized.h"
-#include "internal.h"
 
 #define SW__CLIP_HEADER ((uint32_t)sizeof(sw_clip))
 #define SW__CLIP_MAX_TRACKS (3u * SW_SKELETON_MAX_JOINTS + SW_CLIP_MAX_FLOAT_TRACKS)
@@ -139,6 +139,78 @@ static const char* sw__name_list_get(const void* ctx, uint32_t i) {
     return ((const sw__name_list*)ctx)->names[i];
 }
 
+/* Track i of a desc: kind, interpolation, keys, its name (float tracks,
+ * appended to float_names[*floats]) or its joint slot (marked in used);
+ * its bytes added to *total and *strings. */
+static sw_result sw__clip_check_track_desc(const sw_clip_desc* d, uint32_t i, uint8_t* used,
+                                           const char** float_names, uint32_t* floats,
+                                           uint64_t* total, uint64_t* strings, sw_error* err) {
+    const sw_clip_track_desc* t = &d->tracks[i];
+    const int64_t ti = (int64_t)i;
+    uint32_t comps = sw__components((uint32_t)t->kind);
+    if (comps == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "track kind", 0, ti);
+    if ((uint32_t)t->interp > (uint32_t)SW_INTERP_CUBIC) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "track interpolation", 0, ti);
+    }
+    if (t->keys_count == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "keys count >= 1", 0, ti);
+    if (t->keys_count > SW_CLIP_MAX_KEYS) {
+        return sw__fail(err, SW_RESULT_LIMIT, "keys count", 0, ti);
+    }
+    if (!t->values) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "track values not NULL", 0, ti);
+    }
+    if (t->kind == SW_TRACK_KIND_FLOAT) {
+        if (!t->name) {
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "float track name not NULL", 0, ti);
+        }
+        size_t len = sw__clip_bounded_len(t->name, SW_CLIP_MAX_NAME + 1u);
+        if (len > SW_CLIP_MAX_NAME) {
+            return sw__fail(err, SW_RESULT_LIMIT, "float track name length", 0, ti);
+        }
+        if (len == 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "float track name not empty", 0, ti);
+        }
+        if (*floats == SW_CLIP_MAX_FLOAT_TRACKS) {
+            return sw__fail(err, SW_RESULT_LIMIT, "float tracks count", 0, ti);
+        }
+        float_names[(*floats)++] = t->name;
+        *strings += len + 1u;
+    } else {
+        if (t->joint >= d->joints_count) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "track joint in range", 0, ti);
+        }
+        uint32_t slot = 3u * t->joint + (uint32_t)t->kind - 1u;
+        if (used[slot >> 3] & (1u << (slot & 7u))) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "one track per joint and kind", 0, ti);
+        }
+        used[slot >> 3] = (uint8_t)(used[slot >> 3] | (1u << (slot & 7u)));
+    }
+    sw__keys k = {t->times,
+                  t->start,
+                  t->rate,
+                  t->keys_count,
+                  t->values,
+                  comps,
+                  t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR : (uint32_t)t->interp,
+                  t->kind == SW_TRACK_KIND_ROTATION};
+    if (!t->times) {
+        if (t->keys_count > 1 && !(isfinite(t->rate) && t->rate > 0.0f)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "uniform rate > 0", 0, ti);
+        }
+        if (t->keys_count == 1) k.rate = 1.0f;
+        if (!isfinite(t->start)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "key times finite", 0, ti);
+        }
+    }
+    sw__key_fault f;
+    if (!sw__check_keys(&k, d->duration, &f)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, f.check, 0, ti);
+    }
+    if (t->times) *total += sw__align16(4u * (uint64_t)t->keys_count);
+    *total += sw__align16(4u * sw__values_count(t->keys_count, comps, k.interp));
+    return SW_RESULT_OK;
+}
+
 /* Checks a desc; on success *size is the block size. */
 static sw_result sw__clip_check_desc(const sw_clip_desc* d, uint32_t* size, sw_error* err) {
     if (!d) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "desc not NULL", 0, -1);
@@ -175,71 +247,9 @@ static sw_result sw__clip_check_desc(const sw_clip_desc* d, uint32_t* size, sw_e
     const char* float_names[SW_CLIP_MAX_FLOAT_TRACKS];
     uint32_t floats = 0;
     for (uint32_t i = 0; i < d->tracks_count; ++i) {
-        const sw_clip_track_desc* t = &d->tracks[i];
-        const int64_t ti = (int64_t)i;
-        uint32_t comps = sw__components((uint32_t)t->kind);
-        if (comps == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "track kind", 0, ti);
-        if ((uint32_t)t->interp > (uint32_t)SW_INTERP_CUBIC) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "track interpolation", 0, ti);
-        }
-        if (t->keys_count == 0) return sw__fail(err, SW_RESULT_BAD_DATA, "keys count >= 1", 0, ti);
-        if (t->keys_count > SW_CLIP_MAX_KEYS) {
-            return sw__fail(err, SW_RESULT_LIMIT, "keys count", 0, ti);
-        }
-        if (!t->values) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "track values not NULL", 0, ti);
-        }
-        if (t->kind == SW_TRACK_KIND_FLOAT) {
-            if (!t->name) {
-                return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "float track name not NULL", 0,
-                                ti);
-            }
-            size_t len = sw__clip_bounded_len(t->name, SW_CLIP_MAX_NAME + 1u);
-            if (len > SW_CLIP_MAX_NAME) {
-                return sw__fail(err, SW_RESULT_LIMIT, "float track name length", 0, ti);
-            }
-            if (len == 0) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "float track name not empty", 0, ti);
-            }
-            if (floats == SW_CLIP_MAX_FLOAT_TRACKS) {
-                return sw__fail(err, SW_RESULT_LIMIT, "float tracks count", 0, ti);
-            }
-            float_names[floats++] = t->name;
-            strings += len + 1u;
-        } else {
-            if (t->joint >= d->joints_count) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "track joint in range", 0, ti);
-            }
-            uint32_t slot = 3u * t->joint + (uint32_t)t->kind - 1u;
-            if (used[slot >> 3] & (1u << (slot & 7u))) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "one track per joint and kind", 0, ti);
-            }
-            used[slot >> 3] = (uint8_t)(used[slot >> 3] | (1u << (slot & 7u)));
-        }
-        sw__keys k = {t->times,
-                      t->start,
-                      t->rate,
-                      t->keys_count,
-                      t->values,
-                      comps,
-                      t->interp == SW_INTERP_DEFAULT ? (uint32_t)SW_INTERP_LINEAR
-                                                     : (uint32_t)t->interp,
-                      t->kind == SW_TRACK_KIND_ROTATION};
-        if (!t->times) {
-            if (t->keys_count > 1 && !(isfinite(t->rate) && t->rate > 0.0f)) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "uniform rate > 0", 0, ti);
-            }
-            if (t->keys_count == 1) k.rate = 1.0f;
-            if (!isfinite(t->start)) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "key times finite", 0, ti);
-            }
-        }
-        sw__key_fault f;
-        if (!sw__check_keys(&k, d->duration, &f)) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, f.check, 0, ti);
-        }
-        if (t->times) total += sw__align16(4u * (uint64_t)t->keys_count);
-        total += sw__align16(4u * sw__values_count(t->keys_count, comps, k.interp));
+        sw_result r =
+            sw__clip_check_track_desc(d, i, used, float_names, &floats, &total, &strings, err);
+        if (r != SW_RESULT_OK) return r;
     }
     sw__name_list list = {float_names};
     int64_t dup = sw__first_duplicate_name(sw__name_list_get, &list, floats);
@@ -409,8 +419,9 @@ static sw_result sw__clip_check_track(const sw_clip* c, uint32_t i, sw_error* er
     return SW_RESULT_OK;
 }
 
-/* Validates a clip block of `avail` readable bytes at c (16-byte aligned). */
-static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* err) {
+/* The header of a clip block of `avail` readable bytes at c: sizes,
+ * codec, flags, counts, and its tables aligned and in bounds. */
+static sw_result sw__clip_check_header(const sw_clip* c, size_t avail, sw_error* err) {
     if (avail < SW__CLIP_HEADER) {
         return sw__fail(err, SW_RESULT_TRUNCATED, "header in bounds", (uint64_t)avail, -1);
     }
@@ -481,7 +492,13 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
         return sw__fail(err, SW_RESULT_BAD_DATA, "events in bounds",
                         offsetof(sw_clip, events_offset), -1);
     }
+    return SW_RESULT_OK;
+}
 
+/* The joint track table of a clip whose header is checked. */
+static sw_result sw__clip_check_table(const sw_clip* c, sw_error* err) {
+    const uint32_t n = c->joints_count;
+    const uint32_t joint_tracks = c->tracks_count - c->float_tracks_count;
     /* The table lists joint tracks 0, 1, 2, ... in joint-major T, R, S order,
      * each exactly once, each with the kind and joint of its slot. */
     const sw_clip_track* tracks = sw_clip_tracks(c);
@@ -510,17 +527,13 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
         return sw__fail(err, SW_RESULT_BAD_DATA, "joint tracks in table",
                         offsetof(sw_clip, tracks_count), (int64_t)expected);
     }
-    for (uint32_t i = 0; i < c->tracks_count; ++i) {
-        r = sw__clip_check_track(c, i, err);
-        if (r != SW_RESULT_OK) return r;
-    }
-    sw__clip_floats floats = {c, joint_tracks};
-    int64_t dup = sw__first_duplicate_name(sw__clip_float_name, &floats, c->float_tracks_count);
-    if (dup >= 0) {
-        uint32_t ti = joint_tracks + (uint32_t)dup;
-        return sw__fail(err, SW_RESULT_BAD_DATA, "unique float track names",
-                        SW__TRACK_FIELD(ti, target), (int64_t)ti);
-    }
+    return SW_RESULT_OK;
+}
+
+/* The events of a clip whose header is checked: names, times, order. */
+static sw_result sw__clip_check_events(const sw_clip* c, sw_error* err) {
+    sw_result r;
+    const char* check;
     const sw_clip_event* events = sw_clip_events(c);
     for (uint32_t e = 0; e < c->events_count; ++e) {
         uint64_t at = (uint64_t)c->events_offset + 8u * (uint64_t)e;
@@ -533,6 +546,28 @@ static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* 
             return sw__fail(err, SW_RESULT_BAD_DATA, "events sorted by time", at, (int64_t)e);
         }
     }
+    return SW_RESULT_OK;
+}
+
+/* Validates a clip block of `avail` readable bytes at c (16-byte aligned). */
+static sw_result sw__clip_check_block(const sw_clip* c, size_t avail, sw_error* err) {
+    sw_result r = sw__clip_check_header(c, avail, err);
+    if (r == SW_RESULT_OK) r = sw__clip_check_table(c, err);
+    if (r != SW_RESULT_OK) return r;
+    const uint32_t joint_tracks = c->tracks_count - c->float_tracks_count;
+    for (uint32_t i = 0; i < c->tracks_count; ++i) {
+        r = sw__clip_check_track(c, i, err);
+        if (r != SW_RESULT_OK) return r;
+    }
+    sw__clip_floats floats = {c, joint_tracks};
+    int64_t dup = sw__first_duplicate_name(sw__clip_float_name, &floats, c->float_tracks_count);
+    if (dup >= 0) {
+        uint32_t ti = joint_tracks + (uint32_t)dup;
+        return sw__fail(err, SW_RESULT_BAD_DATA, "unique float track names",
+                        SW__TRACK_FIELD(ti, target), (int64_t)ti);
+    }
+    r = sw__clip_check_events(c, err);
+    if (r != SW_RESULT_OK) return r;
     if (c->codec == SW_CLIP_CODEC_QUANTIZED) {
         /* Joint motion lives in the codec payload (codec_quantized.c). */
         if (joint_tracks != 0) {
