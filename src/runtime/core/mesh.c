@@ -171,7 +171,9 @@ typedef struct sw__mesh_layout {
     uint32_t strings;
 } sw__mesh_layout;
 
-static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out, sw_error* err) {
+/* A desc's counts and arrays, and its names' bytes (*strings_bytes). */
+static sw_result sw__mesh_check_desc_counts(const sw_mesh_desc* d, uint64_t* strings_bytes,
+                                            sw_error* err) {
     if (!d) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "desc not NULL", 0, -1);
     if (d->vertices_count == 0 || d->vertices_count > SW_MESH_MAX_VERTICES) {
         return sw__fail(err, SW_RESULT_LIMIT, "vertices count", 0, -1);
@@ -207,7 +209,7 @@ static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out
     if (name_len > SW_MESH_MAX_NAME) {
         return sw__fail(err, SW_RESULT_LIMIT, "mesh name length", 0, -1);
     }
-    uint64_t strings_bytes = name_len + 1u;
+    *strings_bytes = name_len + 1u;
     if (d->morph_names) {
         for (uint32_t k = 0; k < d->morph_targets_count; ++k) {
             if (!d->morph_names[k]) {
@@ -218,10 +220,17 @@ static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out
             if (len > SW_MESH_MAX_NAME) {
                 return sw__fail(err, SW_RESULT_LIMIT, "morph name length", 0, (int64_t)k);
             }
-            strings_bytes += len + 1u;
+            *strings_bytes += len + 1u;
         }
     }
 
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__mesh_check_desc(const sw_mesh_desc* d, sw__mesh_layout* out, sw_error* err) {
+    uint64_t strings_bytes = 0;
+    sw_result r = sw__mesh_check_desc_counts(d, &strings_bytes, err);
+    if (r != SW_RESULT_OK) return r;
     const uint64_t v = d->vertices_count;
     const uint64_t t = d->morph_targets_count;
     const uint64_t icount = d->indices ? d->indices_count : v;
@@ -334,7 +343,9 @@ static sw_result sw__mesh_name_ok(const sw_mesh* m, uint32_t off, uint64_t at, i
         if (r_ != SW_RESULT_OK) return r_;                                                         \
     } while (0)
 
-static sw_result sw__mesh_check_block(const sw_mesh* m, size_t avail, sw_error* err) {
+/* The header of a mesh block of `avail` readable bytes: sizes, flags,
+ * counts, and which arrays are present. */
+static sw_result sw__mesh_check_header(const sw_mesh* m, size_t avail, sw_error* err) {
     if (avail < SW__MESH_HEADER) {
         return sw__fail(err, SW_RESULT_TRUNCATED, "header in bounds", (uint64_t)avail, -1);
     }
@@ -396,6 +407,17 @@ static sw_result sw__mesh_check_block(const sw_mesh* m, size_t avail, sw_error* 
         return sw__fail(err, SW_RESULT_BAD_DATA, "morph names present with targets",
                         offsetof(sw_mesh, morph_names_offset), -1);
     }
+    return SW_RESULT_OK;
+}
+
+/* The arrays and names of a mesh whose header is checked: aligned and in
+ * bounds. */
+static sw_result sw__mesh_check_arrays(const sw_mesh* m, sw_error* err) {
+    const uint32_t size = m->size;
+    const uint32_t v = m->vertices_count, t = m->morph_targets_count;
+    const bool has_n = (m->flags & SW_MESH_FLAG_NORMALS) != 0;
+    const bool has_uv = (m->flags & SW_MESH_FLAG_UVS) != 0;
+    const bool has_mn = (m->flags & SW_MESH_FLAG_MORPH_NORMALS) != 0;
     const uint64_t deltas = (uint64_t)v * t;
     SW__TRY(sw__mesh_array(m->positions_offset, v, 12u, 4u, size,
                            offsetof(sw_mesh, positions_offset), "positions aligned",
@@ -445,6 +467,13 @@ static sw_result sw__mesh_check_block(const sw_mesh* m, size_t avail, sw_error* 
                                      (int64_t)k, "morph name in bounds", "morph name length", err));
         }
     }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__mesh_check_block(const sw_mesh* m, size_t avail, sw_error* err) {
+    SW__TRY(sw__mesh_check_header(m, avail, err));
+    SW__TRY(sw__mesh_check_arrays(m, err));
+    const uint32_t v = m->vertices_count, t = m->morph_targets_count;
     sw__mesh_view view = {
         .v = v,
         .i = m->indices_count,
