@@ -112,6 +112,17 @@ static sw_vec3 sw__two_bone_straight_normal(sw_vec3 ab, float lab, bool has_pole
                                       : sw__ik_perpendicular(limb);
 }
 
+/* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) for the
+ * mid joint's new half angle (c1, s1), with inv_lab = 1 / lab. */
+static sw_vec3 sw__two_bone_new_end(sw_vec3 ab, sw_vec3 n, float lab, float inv_lab, float c1,
+                                    float s1) {
+    const sw_vec3 ab_unit = sw_vec3_scale(ab, inv_lab);
+    const float e_par = lab + 0.25f * (c1 * c1 - s1 * s1) * inv_lab;
+    const float e_perp = 0.5f * c1 * s1 * inv_lab;
+    return sw_vec3_add(sw_vec3_scale(ab_unit, e_par),
+                       sw_vec3_scale(sw_vec3_cross(n, ab_unit), e_perp));
+}
+
 /* Step 2: the rotation q1 taking the start-end direction f (e normalized)
  * onto u, not normalized; *norm2 = |q1|^2. */
 static sw_quat sw__two_bone_aim(sw_vec3 e, sw_vec3 f, sw_vec3 u, float* norm2) {
@@ -249,12 +260,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
      * = ab / lab and k = n x ab^ (the mid joint bends towards k), where
      * lbc cos b1 = (c1^2 - s1^2) / (4 lab) and lbc sin b1 = c1 s1 / (2 lab):
      * no need to turn bc by t_mid first. */
-    const float inv_lab = lbc * inv_rr;
-    const sw_vec3 ab_unit = sw_vec3_scale(ab, inv_lab);
-    const float e_par = lab + 0.25f * (c1 * c1 - s1 * s1) * inv_lab;
-    const float e_perp = 0.5f * c1 * s1 * inv_lab;
-    const sw_vec3 e = sw_vec3_add(sw_vec3_scale(ab_unit, e_par),
-                                  sw_vec3_scale(sw_vec3_cross(n, ab_unit), e_perp));
+    const sw_vec3 e = sw__two_bone_new_end(ab, n, lab, lbc * inv_rr, c1, s1);
 
     /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
      * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
