@@ -15,11 +15,11 @@
 typedef struct sw__crowd_char {
     sw_vec3 position;
     uint32_t level;
-    uint32_t gap;   /* frames from pose A to pose B */
-    uint32_t k;     /* frames since pose A */
-    uint32_t a;     /* which of the two key buffers holds A (the other holds B) */
-    bool ahead;     /* B is valid: the instance stands at B's time */
-    double lead;    /* animator time minus shown time (s) */
+    uint32_t gap; /* frames from pose A to pose B */
+    uint32_t k;   /* frames since pose A */
+    uint32_t a;   /* which of the two key buffers holds A (the other holds B) */
+    bool ahead;   /* B is valid: the instance stands at B's time */
+    double lead;  /* animator time minus shown time (s) */
     sw_animator_root_motion rm;
 } sw__crowd_char;
 
@@ -144,10 +144,9 @@ uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction, uint
 
 /* ---- create / destroy ----------------------------------------------------------------------- */
 
-sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, sw_crowd** out,
-                          sw_error* err) {
-    if (!out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "out", 0, -1);
-    *out = NULL;
+/* The description's counts, levels, palette and budget checked (all but
+ * what needs the skeleton). */
+static sw_result sw__crowd_check_desc(const sw_crowd_desc* desc, sw_error* err) {
     if (!desc || !desc->bound) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "bound", 0, -1);
     if (desc->characters_count == 0 || desc->characters_count > SW_CROWD_MAX_CHARACTERS) {
         return sw__fail(err, SW_RESULT_LIMIT, "characters_count", 0, -1);
@@ -156,8 +155,9 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
         return sw__fail(err, SW_RESULT_LIMIT, "threads", 0, -1);
     }
     if (desc->levels_count > SW_CROWD_MAX_LEVELS || (desc->levels_count > 0 && !desc->levels)) {
-        return sw__fail(err, desc->levels_count > SW_CROWD_MAX_LEVELS ? SW_RESULT_LIMIT
-                                                                      : SW_RESULT_INVALID_ARGUMENT,
+        return sw__fail(err,
+                        desc->levels_count > SW_CROWD_MAX_LEVELS ? SW_RESULT_LIMIT
+                                                                 : SW_RESULT_INVALID_ARGUMENT,
                         "levels_count", 0, -1);
     }
     for (uint32_t l = 0; l < desc->levels_count; ++l) {
@@ -179,10 +179,13 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
         !(desc->budget_low <= 1.0f)) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "budget >= 0, budget_low in [0, 1]", 0, -1);
     }
-    const sw_animator_bound* b = desc->bound;
-    const sw_skeleton* sk = sw_animator_bound_skeleton(b);
-    if (!sk) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "bound", 0, -1);
-    const uint32_t joints = sk->joints_count, packets = sk->packets_count;
+    return SW_RESULT_OK;
+}
+
+/* The palette's joints (or its count without them) within the skeleton's
+ * joints. */
+static sw_result sw__crowd_check_palette(const sw_crowd_desc* desc, uint32_t joints,
+                                         sw_error* err) {
     if (desc->palette_joints) {
         for (uint32_t k = 0; k < desc->palette_count; ++k) {
             if (desc->palette_joints[k] >= joints) {
@@ -190,9 +193,25 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
             }
         }
     } else if (desc->palette_count > joints) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "palette_count <= joints_count without joints",
-                        0, -1);
+        return sw__fail(err, SW_RESULT_BAD_DATA, "palette_count <= joints_count without joints", 0,
+                        -1);
     }
+
+    return SW_RESULT_OK;
+}
+
+sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, sw_crowd** out,
+                          sw_error* err) {
+    if (!out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "out", 0, -1);
+    *out = NULL;
+    sw_result rc = sw__crowd_check_desc(desc, err);
+    if (rc != SW_RESULT_OK) return rc;
+    const sw_animator_bound* b = desc->bound;
+    const sw_skeleton* sk = sw_animator_bound_skeleton(b);
+    if (!sk) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "bound", 0, -1);
+    const uint32_t joints = sk->joints_count, packets = sk->packets_count;
+    rc = sw__crowd_check_palette(desc, joints, err);
+    if (rc != SW_RESULT_OK) return rc;
 
     sw_crowd h;
     memset(&h, 0, sizeof h);
@@ -296,8 +315,8 @@ static sw_result sw__advance(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, 
     if (!(s > 0.0f)) s = 0.0f;
     uint32_t events = 0;
     sw_animator_root_motion step;
-    sw_result r = sw_animator_update(sw__inst(c, i), c->bound, sw__params(c, i), c->params_count,
-                                     s, NULL, 0, &events, &step);
+    sw_result r = sw_animator_update(sw__inst(c, i), c->bound, sw__params(c, i), c->params_count, s,
+                                     NULL, 0, &events, &step);
     if (r != SW_RESULT_OK) return r;
     ch->lead += (double)s;
     /* compose: translation in the frame at the first step, yaw summed */
@@ -312,8 +331,8 @@ static sw_result sw__advance(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, 
  * animator ends `steps` dts ahead of the shown time: the step also absorbs
  * what the clock is off by (an animator cannot go back, so when it is ahead
  * by more than that, after a dt drop, the step is 0). */
-static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uint32_t steps,
-                                    float dt) {
+static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_char* ch,
+                                    uint32_t steps, float dt) {
     const double total = (double)steps * (double)dt - ch->lead;
     return sw__advance(c, i, ch, total > 0.0 ? (float)total : 0.0f);
 }
@@ -400,8 +419,7 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
         /* the interpolation kernel directly (the blend job's validation and
          * weight normalisation are not needed for two full poses) */
         const float t = (float)ch->k / (float)ch->gap;
-        sw__soa_best()->interp(sw__key(c, i, ch->a), sw__key(c, i, ch->a ^ 1u), t, out,
-                               c->packets);
+        sw__soa_best()->interp(sw__key(c, i, ch->a), sw__key(c, i, ch->a ^ 1u), t, out, c->packets);
         posted = key_post != NULL;
         ++st->interpolated;
     }
