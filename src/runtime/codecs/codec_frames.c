@@ -53,8 +53,7 @@ static const char* sw__frames_check_packet(const sw_xform4* p, const sw_xform4* 
         const double len = sqrt(x * x + y * y + z * z + w * w);
         if (!(fabs(len - 1.0) <= 1e-3)) return "frames rotations unit";
         if (prev) {
-            const double d =
-                x * prev->rx[l] + y * prev->ry[l] + z * prev->rz[l] + w * prev->rw[l];
+            const double d = x * prev->rx[l] + y * prev->ry[l] + z * prev->rz[l] + w * prev->rw[l];
             if (!(d >= 0.0)) return "frames rotations on one hemisphere";
         }
     }
@@ -72,6 +71,85 @@ static uint32_t sw__frames_joint_lanes(uint32_t joints, uint32_t packet) {
     return joints - first >= 4u ? 4u : joints - first;
 }
 
+/* The runs of a frames payload (header h at clip offset q, its layout
+ * checked): consecutive packets from 0 to P, sources counting up per kind,
+ * every stored packet used. */
+static sw_result sw__frames_check_runs(const sw_frames_header* h, uint32_t q, sw_error* err) {
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t P = h->packets_count, A = h->animated_count, C = h->constants_count;
+    const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
+    uint32_t next = 0, next_c = 0, next_a = 0;
+    for (uint32_t r = 0; r < h->runs_count; ++r) {
+        const sw_frames_run* run = &runs[r];
+        const uint64_t at = (uint64_t)q + h->runs_offset + sizeof(sw_frames_run) * (uint64_t)r;
+        if (run->first != next || run->count == 0 || run->count > P - next) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs cover the packets in order", at,
+                            (int64_t)r);
+        }
+        uint32_t* counter;
+        if (run->kind == SW_FRAMES_RUN_CONSTANT) {
+            counter = &next_c;
+        } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
+            counter = &next_a;
+        } else {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "frames run kind", at, (int64_t)r);
+        }
+        if (run->source != *counter) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "frames run sources in order", at, (int64_t)r);
+        }
+        *counter += run->count;
+        next += run->count;
+    }
+    if (next != P) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs cover the packets in order",
+                        SW__FRAMES_FIELD(q, runs_count), -1);
+    }
+    if (next_c != C || next_a != A) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs use every stored packet",
+                        SW__FRAMES_FIELD(q, animated_count), -1);
+    }
+
+    return SW_RESULT_OK;
+}
+
+/* The stored packets of a frames payload whose runs are checked: every
+ * value the sampler reads (J joints). */
+static sw_result sw__frames_check_stored(const sw_frames_header* h, uint32_t q, uint32_t J,
+                                         sw_error* err) {
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t F = h->frames_count, A = h->animated_count;
+    const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
+    const sw_xform4* constants = (const sw_xform4*)(const void*)(base + h->constants_offset);
+    const sw_xform4* frames = (const sw_xform4*)(const void*)(base + h->frames_offset);
+    for (uint32_t r = 0; r < h->runs_count; ++r) {
+        const sw_frames_run* run = &runs[r];
+        for (uint32_t k = 0; k < run->count; ++k) {
+            const uint32_t lanes = sw__frames_joint_lanes(J, run->first + k);
+            const uint32_t s = run->source + k;
+            if (run->kind == SW_FRAMES_RUN_CONSTANT) {
+                const char* check = sw__frames_check_packet(&constants[s], NULL, lanes);
+                if (check) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, check,
+                                    (uint64_t)q + h->constants_offset + sizeof(sw_xform4) * s,
+                                    (int64_t)(run->first + k));
+                }
+            } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
+                for (uint32_t i = 0; i < F; ++i) {
+                    const uint64_t at = (uint64_t)i * A + s;
+                    const char* check =
+                        sw__frames_check_packet(&frames[at], i > 0 ? &frames[at - A] : NULL, lanes);
+                    if (check) {
+                        return sw__fail(err, SW_RESULT_BAD_DATA, check,
+                                        (uint64_t)q + h->frames_offset + sizeof(sw_xform4) * at,
+                                        (int64_t)i);
+                    }
+                }
+            }
+        }
+    }
+    return SW_RESULT_OK;
+}
+
 sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
     const uint32_t q = sw_clip_codec_offset(c);
     const uint32_t J = c->joints_count;
@@ -80,7 +158,6 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "frames header in bounds", q, -1);
     }
     const sw_frames_header* h = sw_clip_frames_header(c);
-    const uint8_t* base = (const uint8_t*)h;
     const uint32_t size = h->size;
     if (size < sizeof(sw_frames_header) || (size & 15u) != 0 || size > c->size - q) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "frames size in bounds", SW__FRAMES_FIELD(q, size),
@@ -140,70 +217,9 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
                         SW__FRAMES_FIELD(q, size), -1);
     }
 
-    /* Runs: consecutive packets from 0 to P, sources counting up per kind. */
-    const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
-    uint32_t next = 0, next_c = 0, next_a = 0;
-    for (uint32_t r = 0; r < h->runs_count; ++r) {
-        const sw_frames_run* run = &runs[r];
-        const uint64_t at = (uint64_t)q + h->runs_offset + sizeof(sw_frames_run) * (uint64_t)r;
-        if (run->first != next || run->count == 0 || run->count > P - next) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs cover the packets in order", at,
-                            (int64_t)r);
-        }
-        uint32_t* counter;
-        if (run->kind == SW_FRAMES_RUN_CONSTANT) {
-            counter = &next_c;
-        } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
-            counter = &next_a;
-        } else {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "frames run kind", at, (int64_t)r);
-        }
-        if (run->source != *counter) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "frames run sources in order", at,
-                            (int64_t)r);
-        }
-        *counter += run->count;
-        next += run->count;
-    }
-    if (next != P) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs cover the packets in order",
-                        SW__FRAMES_FIELD(q, runs_count), -1);
-    }
-    if (next_c != C || next_a != A) {
-        return sw__fail(err, SW_RESULT_BAD_DATA, "frames runs use every stored packet",
-                        SW__FRAMES_FIELD(q, animated_count), -1);
-    }
-
-    /* Stored packets: every value the sampler reads. */
-    const sw_xform4* constants = (const sw_xform4*)(const void*)(base + h->constants_offset);
-    const sw_xform4* frames = (const sw_xform4*)(const void*)(base + h->frames_offset);
-    for (uint32_t r = 0; r < h->runs_count; ++r) {
-        const sw_frames_run* run = &runs[r];
-        for (uint32_t k = 0; k < run->count; ++k) {
-            const uint32_t lanes = sw__frames_joint_lanes(J, run->first + k);
-            const uint32_t s = run->source + k;
-            if (run->kind == SW_FRAMES_RUN_CONSTANT) {
-                const char* check = sw__frames_check_packet(&constants[s], NULL, lanes);
-                if (check) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, check,
-                                    (uint64_t)q + h->constants_offset + sizeof(sw_xform4) * s,
-                                    (int64_t)(run->first + k));
-                }
-            } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
-                for (uint32_t i = 0; i < F; ++i) {
-                    const uint64_t at = (uint64_t)i * A + s;
-                    const char* check = sw__frames_check_packet(
-                        &frames[at], i > 0 ? &frames[at - A] : NULL, lanes);
-                    if (check) {
-                        return sw__fail(err, SW_RESULT_BAD_DATA, check,
-                                        (uint64_t)q + h->frames_offset + sizeof(sw_xform4) * at,
-                                        (int64_t)i);
-                    }
-                }
-            }
-        }
-    }
-    return SW_RESULT_OK;
+    sw_result r = sw__frames_check_runs(h, q, err);
+    if (r == SW_RESULT_OK) r = sw__frames_check_stored(h, q, J, err);
+    return r;
 }
 
 /* ---- sampling ---------------------------------------------------------------- */
