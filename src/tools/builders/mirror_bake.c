@@ -48,7 +48,6 @@ static void sw__map_value(const sw_mirror* m, uint32_t k, sw_track_kind kind, co
     }
 }
 
-/* Swapped copy of a name into a pool slot (the name itself when no marker). */
 /* Copies track t's interpolation, key count and key times (explicit, or
  * uniform start and rate) into d; the values are the caller's. */
 static void sw__copy_keys(const sw_clip* clip, const sw_clip_track* t, sw_clip_track_desc* d) {
@@ -59,6 +58,7 @@ static void sw__copy_keys(const sw_clip* clip, const sw_clip_track* t, sw_clip_t
     d->rate = t->rate;
 }
 
+/* Swapped copy of a name into a pool slot (the name itself when no marker). */
 static sw_result sw__swap_into(const char* name, char* slot, size_t cap, sw_error* err,
                                int64_t index) {
     if (!sw_mirror_swap_name(name, 0, slot, cap)) {
@@ -68,6 +68,65 @@ static sw_result sw__swap_into(const char* name, char* slot, size_t cap, sw_erro
     if (strlen(slot) > SW_CLIP_MAX_NAME) {
         return sw__fail(err, SW_RESULT_LIMIT, "swapped name length", 0, index);
     }
+    return SW_RESULT_OK;
+}
+
+/* Track t of joint k's twin, mirrored key by key into d (kind and joint
+ * set). */
+static sw_result sw__bake_joint_track(sw__bake* b, const sw_mirror* mirror, const sw_clip* clip,
+                                      const sw_clip_track* t, uint32_t k, sw_clip_track_desc* d,
+                                      sw_error* err) {
+    const sw_track_kind kind = d->kind;
+    const uint32_t comps = kind == SW_TRACK_KIND_ROTATION ? 4u : 3u;
+    const size_t groups = (size_t)t->keys_count * (t->interp == SW_INTERP_CUBIC ? 3u : 1u);
+    float* v = sw__bake_floats(b, groups * comps);
+    if (!v) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    const float* in = sw_clip_track_values(clip, t);
+    for (size_t g = 0; g < groups; ++g)
+        sw__map_value(mirror, k, kind, in + g * comps, v + g * comps);
+    sw__copy_keys(clip, t, d);
+    d->values = v;
+    return SW_RESULT_OK;
+}
+
+/* No track on joint k's twin j: a one-key track in d (kind and joint set)
+ * of the twin's rest value, mirrored, unless it is already k's rest value
+ * (then *added stays false). */
+static sw_result sw__bake_rest_track(sw__bake* b, const sw_mirror* mirror, const sw_xform4* rest,
+                                     uint32_t j, uint32_t k, sw_clip_track_desc* d, bool* added,
+                                     sw_error* err) {
+    const sw_track_kind kind = d->kind;
+    const uint32_t comps = kind == SW_TRACK_KIND_ROTATION ? 4u : 3u;
+    const sw_xform rj = sw_pose_get(rest, j);
+    const sw_xform rk = sw_pose_get(rest, k);
+    float in[4], mapped[4], own[4];
+    if (kind == SW_TRACK_KIND_ROTATION) {
+        in[0] = rj.r.x, in[1] = rj.r.y, in[2] = rj.r.z, in[3] = rj.r.w;
+        own[0] = rk.r.x, own[1] = rk.r.y, own[2] = rk.r.z, own[3] = rk.r.w;
+    } else {
+        const sw_vec3 a = kind == SW_TRACK_KIND_TRANSLATION ? rj.t : rj.s;
+        const sw_vec3 c = kind == SW_TRACK_KIND_TRANSLATION ? rk.t : rk.s;
+        in[0] = a.x, in[1] = a.y, in[2] = a.z, in[3] = 0.0f;
+        own[0] = c.x, own[1] = c.y, own[2] = c.z, own[3] = 0.0f;
+    }
+    sw__map_value(mirror, k, kind, in, mapped);
+    float diff = 0.0f, diff_neg = 0.0f;
+    for (uint32_t c = 0; c < comps; ++c) {
+        diff = fmaxf(diff, fabsf(mapped[c] - own[c]));
+        diff_neg = fmaxf(diff_neg, fabsf(mapped[c] + own[c]));
+    }
+    if (kind == SW_TRACK_KIND_ROTATION) diff = fminf(diff, diff_neg);
+    if (diff <= 1e-6f * fmaxf(1.0f, fabsf(own[0]) + fabsf(own[1]) + fabsf(own[2])))
+        return SW_RESULT_OK;
+    float* v = sw__bake_floats(b, comps);
+    if (!v) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    memcpy(v, mapped, comps * sizeof(float));
+    d->interp = SW_INTERP_LINEAR;
+    d->keys_count = 1;
+    d->start = 0.0f;
+    d->rate = 1.0f;
+    d->values = v;
+    *added = true;
     return SW_RESULT_OK;
 }
 
@@ -111,65 +170,17 @@ sw_result sw_mirror_bake_clip(const sw_skeleton* skeleton, const sw_mirror* mirr
     for (uint32_t k = 0; k < jc && r == SW_RESULT_OK; ++k) {
         const uint32_t j = sw_mirror_twin(mirror, k);
         const uint32_t* jt = sw_clip_joint_tracks(clip, j);
-        for (uint32_t kind_i = 0; kind_i < 3; ++kind_i) {
+        for (uint32_t kind_i = 0; kind_i < 3 && r == SW_RESULT_OK; ++kind_i) {
             const sw_track_kind kind = (sw_track_kind)(SW_TRACK_KIND_TRANSLATION + (int)kind_i);
-            const uint32_t comps = kind == SW_TRACK_KIND_ROTATION ? 4u : 3u;
+            const uint32_t t = jt[kind_i];
             sw_clip_track_desc* d = &tracks[n];
             memset(d, 0, sizeof *d);
             d->kind = kind;
             d->joint = k;
-            if (jt[kind_i] != SW_CLIP_NO_TRACK) {
-                const sw_clip_track* t = &src[jt[kind_i]];
-                const size_t groups =
-                    (size_t)t->keys_count * (t->interp == SW_INTERP_CUBIC ? 3u : 1u);
-                float* v = sw__bake_floats(&b, groups * comps);
-                if (!v) {
-                    r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-                    break;
-                }
-                const float* in = sw_clip_track_values(clip, t);
-                for (size_t g = 0; g < groups; ++g)
-                    sw__map_value(mirror, k, kind, in + g * comps, v + g * comps);
-                sw__copy_keys(clip, t, d);
-                d->values = v;
-                ++n;
-                continue;
-            }
-            /* No track on the twin: the twin's rest value, mirrored, unless it
-             * is already k's rest value. */
-            const sw_xform rj = sw_pose_get(rest, j);
-            const sw_xform rk = sw_pose_get(rest, k);
-            float in[4], mapped[4], own[4];
-            if (kind == SW_TRACK_KIND_ROTATION) {
-                in[0] = rj.r.x, in[1] = rj.r.y, in[2] = rj.r.z, in[3] = rj.r.w;
-                own[0] = rk.r.x, own[1] = rk.r.y, own[2] = rk.r.z, own[3] = rk.r.w;
-            } else {
-                const sw_vec3 a = kind == SW_TRACK_KIND_TRANSLATION ? rj.t : rj.s;
-                const sw_vec3 c = kind == SW_TRACK_KIND_TRANSLATION ? rk.t : rk.s;
-                in[0] = a.x, in[1] = a.y, in[2] = a.z, in[3] = 0.0f;
-                own[0] = c.x, own[1] = c.y, own[2] = c.z, own[3] = 0.0f;
-            }
-            sw__map_value(mirror, k, kind, in, mapped);
-            float diff = 0.0f, diff_neg = 0.0f;
-            for (uint32_t c = 0; c < comps; ++c) {
-                diff = fmaxf(diff, fabsf(mapped[c] - own[c]));
-                diff_neg = fmaxf(diff_neg, fabsf(mapped[c] + own[c]));
-            }
-            if (kind == SW_TRACK_KIND_ROTATION) diff = fminf(diff, diff_neg);
-            if (diff <= 1e-6f * fmaxf(1.0f, fabsf(own[0]) + fabsf(own[1]) + fabsf(own[2])))
-                continue;
-            float* v = sw__bake_floats(&b, comps);
-            if (!v) {
-                r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-                break;
-            }
-            memcpy(v, mapped, comps * sizeof(float));
-            d->interp = SW_INTERP_LINEAR;
-            d->keys_count = 1;
-            d->start = 0.0f;
-            d->rate = 1.0f;
-            d->values = v;
-            ++n;
+            bool added = false;
+            r = t != SW_CLIP_NO_TRACK ? sw__bake_joint_track(&b, mirror, clip, &src[t], k, d, err)
+                                      : sw__bake_rest_track(&b, mirror, rest, j, k, d, &added, err);
+            if (r == SW_RESULT_OK && (t != SW_CLIP_NO_TRACK || added)) ++n;
         }
     }
     for (uint32_t f = 0; f < ft && r == SW_RESULT_OK; ++f) {
