@@ -21,8 +21,8 @@
 
 #include "sinew/retarget/mirror.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/builders/mirror_bake.h"
+#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/writers/png.h"
 #include "sinew/tools/writers/raster.h"
 
@@ -141,6 +141,68 @@ static int picture(const sw_asset* a, const sw_mirror* m, const char* png, const
     return res == SW_RESULT_OK ? 0 : 1;
 }
 
+/* One clip's checks: mirrored twice is the original, model positions
+ * reflect the twins', the baked clip samples as the mirror job (printed;
+ * failures counted). Buffers: model matrices mo, mm; poses pose, once,
+ * twice, baked_pose. Returns 1 when a job fails, else 0. */
+static int check_clip(const sw_skeleton* s, const sw_mirror* m, const sw_clip* clip, float height,
+                      sw_mat4* mo, sw_mat4* mm, sw_xform4* const poses[4]) {
+    sw_xform4* pose = poses[0];
+    sw_xform4* once = poses[1];
+    sw_xform4* twice = poses[2];
+    sw_xform4* baked_pose = poses[3];
+    sw_error err = {0};
+    const sw_clip* baked = NULL;
+    sw_result r = sw_mirror_bake_clip(s, m, clip, NULL, NULL, &baked, &err);
+    if (r != SW_RESULT_OK) {
+        printf("clip %s: bake failed: %s (%s) FAIL\n", sw_clip_name(clip), sw_result_str(r),
+               err.check);
+        ++failures;
+        return 0;
+    }
+    float w_twice = 0.0f, w_pos = 0.0f, w_bake = 0.0f;
+    for (int i = 0; i <= 24; ++i) {
+        const float t = clip->duration * (float)i / 24.0f;
+        sample(s, clip, t, pose);
+        sw_mirror_job job = {.mirror = m,
+                             .in = pose,
+                             .in_count = s->packets_count,
+                             .out = once,
+                             .out_count = s->packets_count};
+        if (sw_mirror_job_run(&job) != SW_RESULT_OK) return 1;
+        job.in = once;
+        job.out = twice;
+        if (sw_mirror_job_run(&job) != SW_RESULT_OK) return 1;
+        sample(s, baked, t, baked_pose);
+        to_model(s, pose, NULL, mo);
+        to_model(s, once, NULL, mm);
+        for (uint32_t k = 0; k < s->joints_count; ++k) {
+            const sw_xform a0 = sw_pose_get(pose, k), a2 = sw_pose_get(twice, k);
+            const sw_xform a1 = sw_pose_get(once, k), b1 = sw_pose_get(baked_pose, k);
+            const float unit = fmaxf(1.0f, sw_vec3_length(a0.t));
+            w_twice = fmaxf(w_twice, sw_vec3_length(sw_vec3_sub(a0.t, a2.t)) / unit);
+            w_twice = fmaxf(w_twice, qdist(a0.r, a2.r));
+            w_bake = fmaxf(w_bake, sw_vec3_length(sw_vec3_sub(a1.t, b1.t)) / unit);
+            w_bake = fmaxf(w_bake, qdist(a1.r, b1.r));
+            /* Reflection of the twin's position through the plane. */
+            const uint32_t j = sw_mirror_twin(m, k);
+            float want[3] = {mo[j].m[12], mo[j].m[13], mo[j].m[14]};
+            want[m->axis - 1u] = -want[m->axis - 1u];
+            const sw_vec3 d =
+                sw_vec3_make(mm[k].m[12] - want[0], mm[k].m[13] - want[1], mm[k].m[14] - want[2]);
+            w_pos = fmaxf(w_pos, sw_vec3_length(d));
+        }
+    }
+    printf("clip %s (%.2f s, events %u):\n", sw_clip_name(clip), (double)clip->duration,
+           clip->events_count);
+    check(w_twice <= 1e-5f, "mirrored twice vs original", w_twice, 1e-5);
+    check(w_pos <= 1e-4f * height, "model positions vs reflection of the twins'", w_pos,
+          1e-4 * height);
+    check(w_bake <= 1e-4f, "baked clip vs mirror job", w_bake, 1e-4);
+    sw_clip_destroy(baked, NULL);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     const char* path = NULL;
     const char* png = NULL;
@@ -222,56 +284,9 @@ int main(int argc, char** argv) {
     for (uint32_t j = 0; j < s->joints_count; ++j)
         height = fmaxf(height, fabsf(mo[j].m[13]));
     if (!(height > 0.0f)) height = 1.0f;
+    sw_xform4* const poses[4] = {pose, once, twice, baked_pose};
     for (uint32_t c = 0; c < a.clips_count; ++c) {
-        const sw_clip* clip = a.clips[c];
-        const sw_clip* baked = NULL;
-        r = sw_mirror_bake_clip(s, m, clip, NULL, NULL, &baked, &err);
-        if (r != SW_RESULT_OK) {
-            printf("clip %s: bake failed: %s (%s) FAIL\n", sw_clip_name(clip), sw_result_str(r),
-                   err.check);
-            ++failures;
-            continue;
-        }
-        float w_twice = 0.0f, w_pos = 0.0f, w_bake = 0.0f;
-        for (int i = 0; i <= 24; ++i) {
-            const float t = clip->duration * (float)i / 24.0f;
-            sample(s, clip, t, pose);
-            sw_mirror_job job = {.mirror = m,
-                                 .in = pose,
-                                 .in_count = s->packets_count,
-                                 .out = once,
-                                 .out_count = s->packets_count};
-            if (sw_mirror_job_run(&job) != SW_RESULT_OK) return 1;
-            job.in = once;
-            job.out = twice;
-            if (sw_mirror_job_run(&job) != SW_RESULT_OK) return 1;
-            sample(s, baked, t, baked_pose);
-            to_model(s, pose, NULL, mo);
-            to_model(s, once, NULL, mm);
-            for (uint32_t k = 0; k < s->joints_count; ++k) {
-                const sw_xform a0 = sw_pose_get(pose, k), a2 = sw_pose_get(twice, k);
-                const sw_xform a1 = sw_pose_get(once, k), b1 = sw_pose_get(baked_pose, k);
-                const float unit = fmaxf(1.0f, sw_vec3_length(a0.t));
-                w_twice = fmaxf(w_twice, sw_vec3_length(sw_vec3_sub(a0.t, a2.t)) / unit);
-                w_twice = fmaxf(w_twice, qdist(a0.r, a2.r));
-                w_bake = fmaxf(w_bake, sw_vec3_length(sw_vec3_sub(a1.t, b1.t)) / unit);
-                w_bake = fmaxf(w_bake, qdist(a1.r, b1.r));
-                /* Reflection of the twin's position through the plane. */
-                const uint32_t j = sw_mirror_twin(m, k);
-                float want[3] = {mo[j].m[12], mo[j].m[13], mo[j].m[14]};
-                want[m->axis - 1u] = -want[m->axis - 1u];
-                const sw_vec3 d = sw_vec3_make(mm[k].m[12] - want[0], mm[k].m[13] - want[1],
-                                               mm[k].m[14] - want[2]);
-                w_pos = fmaxf(w_pos, sw_vec3_length(d));
-            }
-        }
-        printf("clip %s (%.2f s, events %u):\n", sw_clip_name(clip), (double)clip->duration,
-               clip->events_count);
-        check(w_twice <= 1e-5f, "mirrored twice vs original", w_twice, 1e-5);
-        check(w_pos <= 1e-4f * height, "model positions vs reflection of the twins'", w_pos,
-              1e-4 * height);
-        check(w_bake <= 1e-4f, "baked clip vs mirror job", w_bake, 1e-4);
-        sw_clip_destroy(baked, NULL);
+        if (check_clip(s, m, a.clips[c], height, mo, mm, poses)) return 1;
     }
     free(mo);
     free(mm);
