@@ -1,4 +1,5 @@
-/* sinew/tools/writers/file.h: writing output files safely, and text in them. */
+/* sinew/tools/writers/file.h: reading whole files, writing output files safely, and text
+ * in them. */
 #ifndef SINEW_TOOLS_FILE_H
 #define SINEW_TOOLS_FILE_H
 
@@ -7,6 +8,16 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Reads the whole file at `path` (any file: read to its end, so pipes work
+ * too) into memory allocated with `alloc` (NULL: libc), 16-byte aligned.
+ * *data holds exactly *size bytes, or is NULL for an empty file; the caller
+ * frees it with sw_free(alloc, *data, *size).
+ * Fails: INVALID_ARGUMENT (NULL path, data or size); IO with err->check
+ * "open file" or "read file"; LIMIT "file size" (more than max_size bytes);
+ * OUT_OF_MEMORY "file buffer". On failure *data is NULL and *size 0. */
+SINEW_API sw_result sw_file_read(const char* path, size_t max_size, const sw_allocator* alloc,
+                                 void** data, size_t* size, sw_error* err);
 
 /* Writes `size` bytes to `path` through a temporary file beside it
  * ("<path>.tmp.<pid>") renamed into place, so that a failure never leaves a
