@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "sinew/animator/animator.h"
+#include "sinew/tools/builders/animator_bake.h"
 #include "sinew/tools/readers/animator_json.h"
 #include "sinew/tools/writers/archive_writer.h"
 
@@ -324,55 +325,11 @@ static void play_print_text(const sw_animator* def, const play_frame* f) {
     printf("\n");
 }
 
-/* Builds the baked clip from per-frame local poses (frames * joints xforms). */
-static sw_result play_bake(const play_args* a, const sw_skeleton* s, const sw_xform* frames,
-                           uint32_t frames_count, sw_error* err) {
-    const uint32_t J = s->joints_count;
-    float* values = (float*)malloc(sizeof(float) * 10u * J * frames_count);
-    sw_clip_track_desc* tracks = (sw_clip_track_desc*)calloc(3u * J, sizeof(sw_clip_track_desc));
-    if (!values || !tracks) {
-        free(values);
-        free(tracks);
-        return SW_RESULT_OUT_OF_MEMORY;
-    }
-    float* t = values;
-    float* r = t + 3u * J * frames_count;
-    float* sc = r + 4u * J * frames_count;
-    for (uint32_t j = 0; j < J; ++j) {
-        float* tj = t + (size_t)3u * j * frames_count;
-        float* rj = r + (size_t)4u * j * frames_count;
-        float* sj = sc + (size_t)3u * j * frames_count;
-        sw_quat prev = sw_quat_identity();
-        for (uint32_t k = 0; k < frames_count; ++k) {
-            const sw_xform* x = &frames[(size_t)k * J + j];
-            sw_quat q = x->r;
-            if (k > 0 && sw_quat_dot(q, prev) < 0.0f) q = sw_quat_negate(q);
-            prev = q;
-            memcpy(tj + 3u * k, &x->t, sizeof(float) * 3u);
-            memcpy(rj + 4u * k, &q, sizeof(float) * 4u);
-            memcpy(sj + 3u * k, &x->s, sizeof(float) * 3u);
-        }
-        const sw_track_kind kinds[3] = {SW_TRACK_KIND_TRANSLATION, SW_TRACK_KIND_ROTATION,
-                                        SW_TRACK_KIND_SCALE};
-        float* vals[3] = {tj, rj, sj};
-        for (int k = 0; k < 3; ++k) {
-            sw_clip_track_desc* td = &tracks[3u * j + (uint32_t)k];
-            td->kind = kinds[k];
-            td->joint = j;
-            td->keys_count = frames_count;
-            td->rate = (float)a->fps;
-            td->values = vals[k];
-        }
-    }
-    sw_clip_desc cd;
-    memset(&cd, 0, sizeof cd);
-    cd.name = "baked";
-    cd.duration = (float)((double)(frames_count - 1u) / a->fps);
-    cd.joints_count = J;
-    cd.tracks = tracks;
-    cd.tracks_count = 3u * J;
+/* Writes the baked clip with the skeleton as a .sinew archive. */
+static sw_result play_write_bake(const char* path, const sw_skeleton* s,
+                                 const sw_animator_bake* bake, sw_error* err) {
     const sw_clip* clip = NULL;
-    sw_result res = sw_clip_create(&cd, NULL, &clip, err);
+    sw_result res = sw_animator_bake_build(bake, NULL, &clip, err);
     if (res == SW_RESULT_OK) {
         const sw_skeleton* skels[1] = {s};
         const sw_clip* clips[1] = {clip};
@@ -382,11 +339,9 @@ static sw_result play_bake(const play_args* a, const sw_skeleton* s, const sw_xf
         contents.skeletons_count = 1;
         contents.clips = clips;
         contents.clips_count = 1;
-        res = sw_archive_write_file(&contents, a->bake, err);
+        res = sw_archive_write_file(&contents, path, err);
         sw_clip_destroy(clip, NULL);
     }
-    free(values);
-    free(tracks);
     return res;
 }
 
@@ -430,7 +385,7 @@ int cli_play(int argc, char** argv) {
     void* inst_mem = NULL;
     void* scratch = NULL;
     sw_xform4* pose = NULL;
-    sw_xform* baked = NULL;
+    sw_animator_bake* baked = NULL;
     float* params = NULL;
     sw_animator_state_info* states = NULL;
     sw_animator_contribution* contribs = NULL;
@@ -460,10 +415,10 @@ int cli_play(int argc, char** argv) {
     states = (sw_animator_state_info*)calloc(states_cap, sizeof *states);
     contribs = (sw_animator_contribution*)calloc(contribs_cap, sizeof *contribs);
     events = (sw_animator_event*)calloc(events_cap, sizeof *events);
-    if (a.bake) baked = (sw_xform*)calloc((size_t)frames * skel->joints_count, sizeof(sw_xform));
-    if (!inst_mem || !scratch || !pose || !params || !states || !contribs || !events ||
-        (a.bake && !baked)) {
-        goto oom;
+    if (!inst_mem || !scratch || !pose || !params || !states || !contribs || !events) goto oom;
+    if (a.bake && (r = sw_animator_bake_create(skel, a.fps, NULL, &baked, &err)) != SW_RESULT_OK) {
+        cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
+        goto done;
     }
     sw_animator_instance* inst = NULL;
     r = sw_animator_instance_init(inst_mem, isize, bound, &inst);
@@ -474,14 +429,6 @@ int cli_play(int argc, char** argv) {
     sw_animator_params_reset(def, params, sw_animator_params_count(def));
     sw_animator_idle idle;
     sw_animator_idle_init(&idle, aj.idle, aj.idle_count, aj.idle_seed);
-    /* character transform from the root motion, applied to the baked root */
-    float cx = 0.0f, cz = 0.0f, cyaw = 0.0f;
-    int32_t root = -1;
-    if (a.bake) {
-        for (uint32_t j = 0; j < skel->joints_count && root < 0; ++j) {
-            if (sw_skeleton_parents(skel)[j] < 0) root = (int32_t)j;
-        }
-    }
     if (a.json) {
         printf("{\"file\": ");
         cli_json_string(stdout, a.path);
@@ -541,26 +488,15 @@ int cli_play(int argc, char** argv) {
             play_print_json(def, &pf, f == 0);
         else
             play_print_text(def, &pf);
-        if (baked) {
-            float c = cosf(cyaw), s = sinf(cyaw);
-            cx += c * rm.translation.x + s * rm.translation.z;
-            cz += -s * rm.translation.x + c * rm.translation.z;
-            cyaw += rm.yaw;
-            for (uint32_t j = 0; j < skel->joints_count; ++j) {
-                baked[(size_t)f * skel->joints_count + j] = sw_pose_get(pose, j);
-            }
-            if (root >= 0 && (cx != 0.0f || cz != 0.0f || cyaw != 0.0f)) {
-                sw_xform ch = sw_xform_identity();
-                ch.t = sw_vec3_make(cx, 0.0f, cz);
-                ch.r = sw_quat_from_axis_angle(sw_vec3_make(0.0f, 1.0f, 0.0f), cyaw);
-                sw_xform* x = &baked[(size_t)f * skel->joints_count + (uint32_t)root];
-                *x = sw_xform_mul(ch, *x);
-            }
+        if (baked && (r = sw_animator_bake_append(baked, pose, skel->packets_count, &rm, &err)) !=
+                         SW_RESULT_OK) {
+            cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
+            goto done;
         }
     }
     if (a.json) printf("\n]}\n");
     if (a.bake) {
-        r = play_bake(&a, skel, baked, frames, &err);
+        r = play_write_bake(a.bake, skel, baked, &err);
         if (r != SW_RESULT_OK) {
             cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
             goto done;
@@ -571,7 +507,7 @@ int cli_play(int argc, char** argv) {
 oom:
     cli_error("play", "out of memory");
 done:
-    free(baked);
+    sw_animator_bake_destroy(baked);
     free(events);
     free(contribs);
     free(states);

@@ -10,38 +10,13 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/bvh.h"
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
 int main(int argc, char** argv) {
     const char* path = argc > 1 ? argv[1] : "/usr/share/assimp/models/BVH/01_01.bvh";
     const char* joint_name = argc > 2 ? argv[2] : "LeftHand";
 
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
     sw_bvh_result bvh = {0};
     sw_error err = {0};
-    sw_result r = sw_bvh_read(text, size, NULL, NULL, &bvh, &err);
-    free(text);
+    sw_result r = sw_bvh_read_file(path, NULL, NULL, &bvh, &err);
     if (r != SW_RESULT_OK) {
         fprintf(stderr, "%s: %s (check \"%s\", line %lld)\n", path, sw_result_str(r),
                 err.check ? err.check : "", (long long)err.index);
@@ -67,20 +42,29 @@ int main(int argc, char** argv) {
     const float times[2] = {1.0f, 2.0f};
     sw_xform4* outs[2] = {a, b};
     for (int i = 0; i < 2; ++i) {
-        const sw_sample_job sample = {.clip = bvh.clip, .skeleton = skel, .time = times[i],
-                                      .out = outs[i], .out_count = packets};
+        const sw_sample_job sample = {.clip = bvh.clip,
+                                      .skeleton = skel,
+                                      .time = times[i],
+                                      .out = outs[i],
+                                      .out_count = packets};
         r = sw_sample_job_run(&sample);
         if (r != SW_RESULT_OK) break;
     }
 
     const sw_blend_layer layers[2] = {{.pose = a, .weight = 0.5f}, {.pose = b, .weight = 0.5f}};
-    const sw_blend_job blend = {.layers = layers, .layers_count = 2,
+    const sw_blend_job blend = {.layers = layers,
+                                .layers_count = 2,
                                 .rest_pose = sw_skeleton_rest_pose(skel),
-                                .packets_count = packets, .out = blended, .out_count = packets};
+                                .packets_count = packets,
+                                .out = blended,
+                                .out_count = packets};
     if (r == SW_RESULT_OK) r = sw_blend_job_run(&blend);
 
-    const sw_local_to_model_job l2m = {.skeleton = skel, .local = blended, .local_count = packets,
-                                       .out = model, .out_count = skel->joints_count};
+    const sw_local_to_model_job l2m = {.skeleton = skel,
+                                       .local = blended,
+                                       .local_count = packets,
+                                       .out = model,
+                                       .out_count = skel->joints_count};
     if (r == SW_RESULT_OK) r = sw_local_to_model_job_run(&l2m);
 
     if (r == SW_RESULT_OK) {

@@ -23,24 +23,6 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/bvh.h"
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
 typedef struct character {
     const sw_skeleton* skel;
     const sw_clip* clip;
@@ -237,17 +219,10 @@ int main(int argc, char** argv) {
         else
             path = argv[i];
     }
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
     sw_bvh_result bvh = {0};
     sw_error err = {0};
     const sw_bvh_options opt = {.scale = 0.056444f}; /* CMU units to metres */
-    sw_result r = sw_bvh_read(text, size, &opt, NULL, &bvh, &err);
-    free(text);
+    sw_result r = sw_bvh_read_file(path, &opt, NULL, &bvh, &err);
     if (r != SW_RESULT_OK) {
         fprintf(stderr, "%s: %s (check \"%s\")\n", path, sw_result_str(r), err.check);
         return 1;

@@ -19,24 +19,6 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/bvh.h"
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
 /* Angle of the rotation between two unit quaternions (atan2 keeps small
  * angles accurate, where acos of the dot product would not). */
 static float angle_between(sw_quat a, sw_quat b) {
@@ -47,16 +29,9 @@ static float angle_between(sw_quat a, sw_quat b) {
 
 int main(int argc, char** argv) {
     const char* path = argc > 1 ? argv[1] : "/usr/share/assimp/models/BVH/01_01.bvh";
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
     sw_bvh_result bvh = {0};
     sw_error err = {0};
-    sw_result r = sw_bvh_read(text, size, NULL, NULL, &bvh, &err);
-    free(text);
+    sw_result r = sw_bvh_read_file(path, NULL, NULL, &bvh, &err);
     if (r != SW_RESULT_OK) {
         fprintf(stderr, "%s: %s (%s)\n", path, sw_result_str(r), err.check ? err.check : "");
         return 1;

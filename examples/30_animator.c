@@ -16,39 +16,14 @@
 #include "sinew/animator/animator.h"
 #include "sinew/tools/readers/bvh.h"
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
 static int load(const char* path, const char* name, sw_bvh_result* out) {
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
     sw_bvh_options opt;
     memset(&opt, 0, sizeof opt);
     opt.scale = 0.056444f; /* CMU units to metres */
     opt.clip_name = name;
     sw_error err;
     memset(&err, 0, sizeof err);
-    sw_result r = sw_bvh_read(text, size, &opt, NULL, out, &err);
-    free(text);
+    sw_result r = sw_bvh_read_file(path, &opt, NULL, out, &err);
     if (r != SW_RESULT_OK) {
         fprintf(stderr, "%s: %s (%s)\n", path, sw_result_str(r), err.check ? err.check : "");
         return 1;

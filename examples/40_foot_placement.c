@@ -31,31 +31,13 @@
 
 #define PI_F 3.14159265f
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
 /* ---- ground: a height field for vertical rays ---- */
 
 typedef struct ground {
-    float step_z;    /* z beyond which the ground is at `step` (step under all x) */
-    float split_x;   /* when finite: only x > split_x is at `step` */
-    float step;      /* height of the step (negative: a hole) */
-    float slope;     /* radians, rising along +Z from z = slope_z (used when step == 0) */
+    float step_z;  /* z beyond which the ground is at `step` (step under all x) */
+    float split_x; /* when finite: only x > split_x is at `step` */
+    float step;    /* height of the step (negative: a hole) */
+    float slope;   /* radians, rising along +Z from z = slope_z (used when step == 0) */
     float slope_z;
 } ground;
 
@@ -168,7 +150,8 @@ static sw_result walk_pose(character* c, const sw_xform4* rest, float t, float l
     for (int i = 0; i < 2; ++i) {
         const float ph = w * t + (float)i * PI_F;
         sw_xform hip = sw_pose_get(c->pose, c->legs[i].hip);
-        hip.r = sw_quat_mul(hip.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.35f * sinf(ph)));
+        hip.r =
+            sw_quat_mul(hip.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.35f * sinf(ph)));
         sw_pose_set(c->pose, c->legs[i].hip, hip);
         sw_xform knee = sw_pose_get(c->pose, c->legs[i].knee);
         knee.r = sw_quat_mul(knee.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0),
@@ -188,7 +171,8 @@ static float walk(character* c, float half_life, bool plot, int* failures) {
     float low = 1e9f;
     for (int k = 0; k < 120; ++k) {
         if (walk_pose(c, rest, (float)k / 120.0f / 0.9f, 0.0f, &root) != SW_RESULT_OK) return -1;
-        for (int i = 0; i < 2; ++i) low = fminf(low, pos(c, c->legs[i].ankle).y);
+        for (int i = 0; i < 2; ++i)
+            low = fminf(low, pos(c, c->legs[i].ankle).y);
     }
     const float lift = 0.08f - low; /* lowest ankle 8 cm above the floor */
     ground g = {.step_z = 1.0f, .split_x = NAN, .step = -0.15f};
@@ -233,17 +217,10 @@ int main(int argc, char** argv) {
         else
             path = argv[i];
     }
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
     sw_bvh_result bvh = {0};
     sw_error err = {0};
     const sw_bvh_options opt = {.scale = 0.056444f}; /* CMU units to metres */
-    sw_result r = sw_bvh_read(text, size, &opt, NULL, &bvh, &err);
-    free(text);
+    sw_result r = sw_bvh_read_file(path, &opt, NULL, &bvh, &err);
     if (r != SW_RESULT_OK) {
         fprintf(stderr, "%s: %s (check \"%s\")\n", path, sw_result_str(r), err.check);
         return 1;
@@ -251,7 +228,8 @@ int main(int argc, char** argv) {
     character c = {.skel = bvh.skeleton};
     uint32_t l[3], rr[3];
     const int32_t hips = sw_skeleton_find_joint(c.skel, "Hips");
-    if (hips < 0 || sw_ik_find_two_bone(c.skel, "LeftUpLeg", "LeftLeg", "LeftFoot", l) != SW_RESULT_OK ||
+    if (hips < 0 ||
+        sw_ik_find_two_bone(c.skel, "LeftUpLeg", "LeftLeg", "LeftFoot", l) != SW_RESULT_OK ||
         sw_ik_find_two_bone(c.skel, "RightUpLeg", "RightLeg", "RightFoot", rr) != SW_RESULT_OK) {
         fprintf(stderr, "%s: no Hips and CMU leg joints\n", path);
         sw_bvh_result_free(&bvh, NULL);
@@ -288,8 +266,9 @@ int main(int argc, char** argv) {
                           (ground){.step_z = -10.0f, .split_x = mid_x, .step = 0.12f});
         failures += place(&c, standing, "15 cm hole under the left:",
                           (ground){.step_z = -10.0f, .split_x = mid_x, .step = -0.15f});
-        failures += place(&c, standing, "20 degree slope:",
-                          (ground){.split_x = NAN, .slope = 20.0f * PI_F / 180.0f, .slope_z = mid_z + 0.25f});
+        failures += place(
+            &c, standing, "20 degree slope:",
+            (ground){.split_x = NAN, .slope = 20.0f * PI_F / 180.0f, .slope_z = mid_z + 0.25f});
         const float smooth = walk(&c, 0.0f, false, &failures);
         const float snap = walk(&c, -1.0f, false, &failures);
         const bool ok = smooth >= 0.0f && smooth < 0.02f && snap > 0.1f;

@@ -26,24 +26,6 @@
 #include "sinew/procedural/spine.h"
 #include "sinew/tools/readers/bvh.h"
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    char* text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        rewind(f);
-        text = n > 0 ? malloc((size_t)n) : NULL;
-        if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-            free(text);
-            text = NULL;
-        }
-        *size = n > 0 ? (size_t)n : 0;
-    }
-    fclose(f);
-    return text;
-}
-
 typedef struct character {
     const sw_skeleton* skel;
     const sw_clip* clip;
@@ -133,17 +115,10 @@ int main(int argc, char** argv) {
         else
             path = argv[i];
     }
-    size_t size = 0;
-    char* text = read_file(path, &size);
-    if (!text) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
-    }
     sw_bvh_result bvh = {0};
     sw_error err = {0};
     const sw_bvh_options opt = {.scale = 0.056444f};
-    sw_result r = sw_bvh_read(text, size, &opt, NULL, &bvh, &err);
-    free(text);
+    sw_result r = sw_bvh_read_file(path, &opt, NULL, &bvh, &err);
     if (r != SW_RESULT_OK) {
         fprintf(stderr, "%s: %s (check \"%s\")\n", path, sw_result_str(r), err.check);
         return 1;
@@ -186,8 +161,7 @@ int main(int argc, char** argv) {
             fabsf(o.z) > range.z + 1e-3f)
             outside++;
         largest = fmaxf(largest, sw_vec3_length(o));
-        if (w == 0.0f &&
-            memcmp(c.pose, c.fk, sizeof(sw_xform4) * c.skel->packets_count) != 0)
+        if (w == 0.0f && memcmp(c.pose, c.fk, sizeof(sw_xform4) * c.skel->packets_count) != 0)
             changed_at_zero++;
         uint32_t seed = 0;
         float since = 0.0f;
@@ -222,9 +196,10 @@ int main(int argc, char** argv) {
                     apart = fmaxf(apart, sw_vec3_length(sw_vec3_sub(per_hit[a][k], per_hit[b][k])));
                 least_apart = fminf(least_apart, apart);
             }
-        printf("  head moved at most %.4f m from FK; the closest two hits still differ by %.4f m at "
-               "one time since the hit\n",
-               (double)largest, (double)least_apart);
+        printf(
+            "  head moved at most %.4f m from FK; the closest two hits still differ by %.4f m at "
+            "one time since the hit\n",
+            (double)largest, (double)least_apart);
         const bool differ = least_apart > 0.01f;
         const struct {
             bool ok;

@@ -21,7 +21,9 @@
 #include "shared/fail.h"
 #include "sinew/assimp/assimp_import.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/builders/clip_recorder.h"
 #include "sinew/tools/builders/raw_skeleton.h"
+#include "sinew/tools/builders/raw_skin.h"
 #include "sinew/tools/readers/isolate.h"
 #include "sinew/tools/writers/archive_writer.h"
 
@@ -740,7 +742,6 @@ static sw_result sw__ai_quat_keys(sw__ai* c, const struct aiQuatKey* keys, uint3
                                   sw_xform pre, sw__keys* out, uint32_t* dropped, int64_t index) {
     out->count = 0;
     if (n > 0 && !keys) return sw__ai_fail(c, SW_RESULT_BAD_DATA, "keys array not NULL", index);
-    sw_quat prev = sw_quat_identity();
     for (uint32_t k = 0; k < n; ++k) {
         double t = keys[k].mTime / tps;
         const struct aiQuaternion* a = &keys[k].mValue;
@@ -758,12 +759,11 @@ static sw_result sw__ai_quat_keys(sw__ai* c, const struct aiQuatKey* keys, uint3
         if (!(len2 > 1e-12))
             return sw__ai_fail(c, SW_RESULT_BAD_DATA, "non-zero rotation key", index);
         q = sw_quat_normalize(sw_quat_mul(pre.r, sw_quat_normalize(q)));
-        if (out->count > 0 && sw_quat_dot(prev, q) < 0.0f) q = sw_quat_negate(q);
-        prev = q;
         out->times[out->count] = ft;
         memcpy(&out->values[4u * out->count], &q, sizeof q);
         out->count++;
     }
+    sw_rotation_keys_continuous(out->values, out->count);
     return SW_RESULT_OK;
 }
 
@@ -954,6 +954,7 @@ typedef struct sw__mesh_tmp {
     float* morph_normals;
     char (*morph_names)[SW__AI_NAME_CAP];
     const char** morph_name_ptrs;
+    sw_raw_skin* skin;
 } sw__mesh_tmp;
 
 /* Builds mesh m; *out stays NULL when the mesh is skipped (with a warning). */
@@ -1014,11 +1015,13 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
     t.morph_names =
         targets ? (char(*)[SW__AI_NAME_CAP])sw__ai_alloc(c, targets, SW__AI_NAME_CAP) : NULL;
     t.morph_name_ptrs = targets ? (const char**)sw__ai_alloc(c, targets, sizeof(char*)) : NULL;
-    sw_result r = SW_RESULT_OK;
-    if (!t.positions || (m->mNormals && !t.normals) || (m->mTextureCoords[0] && !t.uvs) ||
-        !t.joints || !t.weights || !t.indices || !t.palette || !t.inverse_binds ||
-        (targets && (!t.morph_positions || !t.morph_names || !t.morph_name_ptrs)) ||
-        (morph_normals && !t.morph_normals)) {
+    t.skin = NULL;
+    sw_result r = sw_raw_skin_create(v_count, c->alloc, &t.skin, c->err);
+    if (r == SW_RESULT_OK &&
+        (!t.positions || (m->mNormals && !t.normals) || (m->mTextureCoords[0] && !t.uvs) ||
+         !t.joints || !t.weights || !t.indices || !t.palette || !t.inverse_binds ||
+         (targets && (!t.morph_positions || !t.morph_names || !t.morph_name_ptrs)) ||
+         (morph_normals && !t.morph_normals))) {
         r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", mi);
     }
     for (uint32_t k = 0; r == SW_RESULT_OK && k < targets; ++k) {
@@ -1105,8 +1108,8 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
             t.indices[ic++] = face->mIndices[k];
         }
     }
-    /* Bones: one palette entry each, then influences (at most 4, the largest). */
-    uint32_t pal = 0, extra = 0, orphans = 0;
+    /* Bones: one palette entry each, then their influences. */
+    uint32_t pal = 0, orphans = 0;
     for (uint32_t b = 0; r == SW_RESULT_OK && b < m->mNumBones; ++b) {
         const struct aiBone* bone = m->mBones[b];
         int32_t node = sw__ai_find_node(c, &bone->mName);
@@ -1146,32 +1149,16 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
                 break;
             }
             if (wt == 0.0f) continue;
-            float* vw = &t.weights[4u * v];
-            uint32_t slot = 0;
-            for (uint32_t k = 1; k < 4; ++k) {
-                if (vw[k] < vw[slot]) slot = k;
-            }
-            if (vw[slot] != 0.0f) ++extra;
-            if (wt > vw[slot]) {
-                vw[slot] = wt;
-                t.joints[4u * v + slot] = (uint16_t)pal;
-            }
+            r = sw_raw_skin_add(t.skin, v, (uint16_t)pal, wt, c->err);
+            if (r != SW_RESULT_OK) break;
         }
         ++pal;
     }
-    /* Normalise; vertices without weights go rigidly to the mesh's node. */
-    uint32_t unweighted = 0, renormalized = 0;
-    for (size_t v = 0; r == SW_RESULT_OK && v < V; ++v) {
-        float* vw = &t.weights[4u * v];
-        double sum = (double)vw[0] + vw[1] + vw[2] + vw[3];
-        if (sum <= 0.0) {
-            ++unweighted;
-            continue;
-        }
-        if (fabs(sum - 1.0) > 1e-3) ++renormalized;
-        for (int k = 0; k < 4; ++k)
-            vw[k] = (float)(vw[k] / sum);
-    }
+    /* The four largest per vertex, normalised; vertices without weights go
+     * rigidly to the mesh's node. */
+    sw_raw_skin_stats st = {0, 0, 0};
+    if (r == SW_RESULT_OK) r = sw_raw_skin_build(t.skin, t.joints, t.weights, &st, c->err);
+    const uint32_t unweighted = st.unweighted, renormalized = st.renormalized, extra = st.dropped;
     if (r == SW_RESULT_OK && unweighted > 0) {
         int32_t node = c->mesh_node[mi] >= 0 ? c->mesh_node[mi] : 0;
         t.palette[pal] = (uint16_t)c->node_joint[node];
@@ -1243,6 +1230,7 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
     sw__ai_free(c, t.morph_normals, morph_floats, sizeof(float));
     sw__ai_free(c, t.morph_names, targets, SW__AI_NAME_CAP);
     sw__ai_free(c, (void*)t.morph_name_ptrs, targets, sizeof(char*));
+    sw_raw_skin_destroy(t.skin);
     return r;
 }
 

@@ -1,9 +1,10 @@
 /* Offline retargeting: a clip of the source skeleton baked for the target. */
 #include <string.h>
 
-#include "sinew/ik/ik.h"
 #include "sinew/core/local_to_model.h"
 #include "sinew/core/sample.h"
+#include "sinew/ik/ik.h"
+#include "sinew/tools/builders/clip_recorder.h"
 #include "sinew/tools/builders/retarget_map.h"
 
 typedef struct sw__rt_bake {
@@ -266,14 +267,14 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
     sw_xform4* tpose = (sw_xform4*)sw__rt_bake_alloc(&b, target->packets_count * sizeof(sw_xform4));
     const size_t scratch_size = sw_retarget_scratch_size(map);
     void* scratch = sw__rt_bake_alloc(&b, scratch_size);
-    float* values = (float*)sw__rt_bake_alloc(&b, (size_t)keys * tn * 10u * sizeof(float));
     sw_clip_track_desc* tracks = (sw_clip_track_desc*)sw__rt_bake_alloc(
-        &b, (tn * 3u + clip->float_tracks_count) * sizeof(sw_clip_track_desc));
+        &b,
+        (clip->float_tracks_count ? clip->float_tracks_count : 1u) * sizeof(sw_clip_track_desc));
     sw_clip_event_desc* events = (sw_clip_event_desc*)sw__rt_bake_alloc(
         &b, (clip->events_count ? clip->events_count : 1u) * sizeof(sw_clip_event_desc));
     uint32_t* cursors = (uint32_t*)sw__rt_bake_alloc(
         &b, (clip->tracks_count ? clip->tracks_count : 1u) * sizeof(uint32_t));
-    if (!spose || !tpose || !scratch || !values || !tracks || !events || !cursors) {
+    if (!spose || !tpose || !scratch || !tracks || !events || !cursors) {
         sw__rt_bake_free(&b);
         return sw__rt_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
     }
@@ -376,80 +377,38 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
             }
         }
     }
-    /* values layout: per joint, T [keys * 3], R [keys * 4], S [keys * 3] */
-    for (uint32_t k = 0; k < keys; ++k) {
-        sw_result r = sw__rt_key(&ctx, k);
-        if (r == SW_RESULT_OK && lock) {
+    /* Tracks where the pose leaves the rest value (within 1e-7). */
+    const sw_clip_recorder_options ro = {.fold = SW_CLIP_RECORDER_FOLD_REST, .tolerance = 1e-7f};
+    sw_clip_recorder* rec = NULL;
+    sw_result rr = sw_clip_recorder_create(target, key_rate, &ro, alloc, &rec, err);
+    for (uint32_t k = 0; k < keys && rr == SW_RESULT_OK; ++k) {
+        rr = sw__rt_key(&ctx, k);
+        if (rr == SW_RESULT_OK && lock) {
             const sw_vec3 gk[2] = {goal[k], goal[(size_t)keys + k]};
             const float wk[2] = {weight[k], weight[(size_t)keys + k]};
-            r = sw__rt_lock_pose(map, target, &feet, gk, wk, tpose, mats);
+            rr = sw__rt_lock_pose(map, target, &feet, gk, wk, tpose, mats);
         }
-        if (r != SW_RESULT_OK) {
-            sw__rt_bake_free(&b);
-            return sw__rt_fail(err, r, "sample and retarget");
+        if (rr != SW_RESULT_OK) {
+            sw__rt_fail(err, rr, "sample and retarget");
+            break;
         }
-        for (uint32_t j = 0; j < tn; ++j) {
-            float* v = values + (size_t)j * keys * 10u;
-            const sw_xform x = sw_pose_get(tpose, j);
-            sw_quat q = x.r;
-            if (k > 0) {
-                const float* prev = v + (size_t)keys * 3u + (size_t)(k - 1) * 4u;
-                if (q.x * prev[0] + q.y * prev[1] + q.z * prev[2] + q.w * prev[3] < 0.0f)
-                    q = sw_quat_negate(q);
-            }
-            float* t = v + (size_t)k * 3u;
-            float* rr = v + (size_t)keys * 3u + (size_t)k * 4u;
-            float* s = v + (size_t)keys * 7u + (size_t)k * 3u;
-            t[0] = x.t.x, t[1] = x.t.y, t[2] = x.t.z;
-            rr[0] = q.x, rr[1] = q.y, rr[2] = q.z, rr[3] = q.w;
-            s[0] = x.s.x, s[1] = x.s.y, s[2] = x.s.z;
-        }
+        rr = sw_clip_recorder_append(rec, tpose, target->packets_count, err);
     }
-    /* Tracks where the pose leaves the rest value. */
-    const sw_xform4* rest = sw_skeleton_rest_pose(target);
-    uint32_t tc = 0;
-    for (uint32_t j = 0; j < tn; ++j) {
-        const sw_xform r0 = sw_pose_get(rest, j);
-        const float* v = values + (size_t)j * keys * 10u;
-        const float rt[3] = {r0.t.x, r0.t.y, r0.t.z}, rs[3] = {r0.s.x, r0.s.y, r0.s.z};
-        bool moves_t = false, moves_r = false, moves_s = false;
-        for (uint32_t k = 0; k < keys; ++k) {
-            for (int c = 0; c < 3; ++c) {
-                moves_t |= fabsf(v[k * 3u + (uint32_t)c] - rt[c]) > 1e-7f;
-                moves_s |= fabsf(v[(size_t)keys * 7u + k * 3u + (uint32_t)c] - rs[c]) > 1e-7f;
-            }
-            const float* q = v + (size_t)keys * 3u + k * 4u;
-            const float d = q[0] * r0.r.x + q[1] * r0.r.y + q[2] * r0.r.z + q[3] * r0.r.w;
-            moves_r |= fabsf(d) < 1.0f - 1e-7f;
-        }
-        const sw_track_kind kinds[3] = {SW_TRACK_KIND_TRANSLATION, SW_TRACK_KIND_ROTATION,
-                                        SW_TRACK_KIND_SCALE};
-        const bool moves[3] = {moves_t, moves_r, moves_s};
-        const size_t offsets[3] = {0, (size_t)keys * 3u, (size_t)keys * 7u};
-        for (int c = 0; c < 3; ++c) {
-            if (!moves[c]) continue;
-            tracks[tc++] = (sw_clip_track_desc){
-                .kind = kinds[c],
-                .joint = j,
-                .interp = SW_INTERP_LINEAR,
-                .keys_count = keys,
-                .start = 0.0f,
-                .rate = key_rate,
-                .values = v + offsets[c],
-            };
-        }
+    if (rr != SW_RESULT_OK) {
+        sw_clip_recorder_destroy(rec);
+        sw__rt_bake_free(&b);
+        return rr;
     }
-    /* Float tracks as they are. */
+    /* Float tracks and events as they are. */
     const sw_clip_track* src_tracks = sw_clip_tracks(clip);
     for (uint32_t f = 0; f < clip->float_tracks_count; ++f) {
         const sw_clip_track* t = &src_tracks[clip->tracks_count - clip->float_tracks_count + f];
-        tracks[tc++] = (sw_clip_track_desc){
+        tracks[f] = (sw_clip_track_desc){
             .kind = SW_TRACK_KIND_FLOAT,
             .name = sw_clip_float_track_name(clip, f),
             .interp = (sw_interp)t->interp,
             .keys_count = t->keys_count,
-            .times = t->uniform ? NULL
-                                : (const float*)(const void*)((const char*)clip + t->times_offset),
+            .times = sw_clip_track_times(clip, t),
             .start = t->start,
             .rate = t->rate,
             .values = sw_clip_track_values(clip, t),
@@ -457,16 +416,16 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
     }
     for (uint32_t e = 0; e < clip->events_count; ++e)
         events[e] = (sw_clip_event_desc){sw_clip_events(clip)[e].time, sw_clip_event_name(clip, e)};
-    const sw_clip_desc desc = {
+    const sw_clip_recorder_clip desc = {
         .name = sw_clip_name(clip),
         .duration = duration,
-        .joints_count = tn,
-        .tracks = tracks,
-        .tracks_count = tc,
         .events = events,
         .events_count = clip->events_count,
+        .float_tracks = tracks,
+        .float_tracks_count = clip->float_tracks_count,
     };
-    const sw_result r = sw_clip_create(&desc, alloc, out, err);
+    const sw_result r = sw_clip_recorder_build(rec, &desc, alloc, out, err);
+    sw_clip_recorder_destroy(rec);
     sw__rt_bake_free(&b);
     return r;
 }

@@ -9,7 +9,9 @@
 #include "decimal.h"
 #include "shared/fail.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/builders/clip_recorder.h"
 #include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/writers/file.h"
 
 #define SW__BVH_MAX_NODES (2u * SW_SKELETON_MAX_JOINTS) /* joints plus End Sites */
 #define SW__BVH_MAX_CHANNELS 6u                         /* per joint */
@@ -625,18 +627,14 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
                         ang[n->channels[c] - 3] = fmod(line[c], 360.0) * deg;
                     }
                 }
-                sw_quat q = sw_quat_from_euler(
+                const sw_quat q = sw_quat_from_euler(
                     sw_vec3_make((float)ang[0], (float)ang[1], (float)ang[2]), order);
-                if (f > 0) {
-                    sw_quat prev =
-                        sw_quat_make(v[4 * f - 4], v[4 * f - 3], v[4 * f - 2], v[4 * f - 1]);
-                    if (sw_quat_dot(prev, q) < 0.0f) q = sw_quat_negate(q);
-                }
                 v[4 * f + 0] = q.x;
                 v[4 * f + 1] = q.y;
                 v[4 * f + 2] = q.z;
                 v[4 * f + 3] = q.w;
             }
+            sw_rotation_keys_continuous(v, frames);
             const float ident[4] = {0.0f, 0.0f, 0.0f, 1.0f};
             if (!sw__bvh_all_equal(v, frames, 4, ident)) {
                 sw_clip_track_desc* t = &b->tracks[tracks++];
@@ -747,6 +745,21 @@ sw_result sw_bvh_read(const char* text, size_t size, const sw_bvh_options* optio
     if (r != SW_RESULT_OK) return r;
     *out = res;
     return SW_RESULT_OK;
+}
+
+sw_result sw_bvh_read_file(const char* path, const sw_bvh_options* options,
+                           const sw_allocator* alloc, sw_bvh_result* out, sw_error* err) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!path || !out) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    void* text = NULL;
+    size_t size = 0;
+    sw_result r = sw_file_read(path, SIZE_MAX, alloc, &text, &size, err);
+    if (r != SW_RESULT_OK) return r;
+    r = sw_bvh_read((const char*)text, size, options, alloc, out, err);
+    sw_free(alloc, text, size);
+    return r;
 }
 
 void sw_bvh_result_free(sw_bvh_result* r, const sw_allocator* alloc) {

@@ -15,8 +15,10 @@
 #include "json.h"
 #include "shared/fail.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/builders/raw_skeleton.h"
+#include "sinew/tools/builders/raw_skin.h"
+#include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/file.h"
 
 #define SW__GLTF_MAX_NODES (1u << 20)
 #define SW__GLTF_MAX_ELEMENTS (1u << 24)      /* accessor count */
@@ -949,6 +951,35 @@ static sw_result sw__gltf_attribute(sw__gltf* g, int32_t attrs, const char* key,
     return SW_RESULT_OK;
 }
 
+/* Adds every vertex's influence slots (JOINTS_0 / WEIGHTS_0, then the
+ * second set when there is one) to `raw`, checking weights >= 0, joints
+ * inside the skin and a non-zero weight per vertex. */
+static sw_result sw__gltf_influences(sw__gltf* g, int32_t attrs, const sw__gltf_skin* skin,
+                                     uint32_t V, uint32_t sets, const sw__gltf_acc* jnt,
+                                     const sw__gltf_acc* wgt, const sw__gltf_acc* jnt1,
+                                     const sw__gltf_acc* wgt1, sw_raw_skin* raw) {
+    for (uint32_t v = 0; v < V; ++v) {
+        bool weighted = false;
+        for (uint32_t c = 0; c < 4u * sets; ++c) {
+            const float w = c < 4 ? wgt->f[4u * v + c] : wgt1->f[4u * v + c - 4u];
+            const uint32_t j = c < 4 ? jnt->u[4u * v + c] : jnt1->u[4u * v + c - 4u];
+            if (w < 0.0f) {
+                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex weights >= 0", attrs, v);
+            }
+            if (w > 0.0f && j >= skin->joints_count) {
+                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex joint < skin joints", attrs, v);
+            }
+            weighted = weighted || w > 0.0f;
+            const sw_result r = sw_raw_skin_add(raw, v, (uint16_t)j, w, g->err);
+            if (r != SW_RESULT_OK) return r;
+        }
+        if (!weighted) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex weights sum > 0", attrs, v);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, uint32_t p,
                                     uint32_t prims_count, const sw__gltf_skin* skin, bool rigid,
                                     const sw_mesh** out, bool* skipped) {
@@ -1018,46 +1049,13 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
         return r;
     }
     const uint32_t sets = has_j1 && has_w1 ? 2u : 1u;
-    for (uint32_t v = 0; !rigid && v < V; ++v) {
-        float w8[8];
-        uint32_t j8[8];
-        for (uint32_t c = 0; c < 4u * sets; ++c) {
-            w8[c] = c < 4 ? wgt.f[4u * v + c] : wgt1.f[4u * v + c - 4u];
-            j8[c] = c < 4 ? jnt.u[4u * v + c] : jnt1.u[4u * v + c - 4u];
-            if (w8[c] < 0.0f) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex weights >= 0", attrs, v);
-            }
-            if (w8[c] > 0.0f && j8[c] >= skin->joints_count) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex joint < skin joints", attrs, v);
-            }
-        }
-        if (sets == 2u) {
-            /* Selection of the four largest, stable (earlier slots win ties). */
-            for (uint32_t c = 0; c < 4; ++c) {
-                uint32_t best = c;
-                for (uint32_t k = c + 1u; k < 8; ++k) {
-                    if (w8[k] > w8[best]) best = k;
-                }
-                const float tw = w8[best];
-                const uint32_t tj = j8[best];
-                for (uint32_t k = best; k > c; --k) {
-                    w8[k] = w8[k - 1u];
-                    j8[k] = j8[k - 1u];
-                }
-                w8[c] = tw;
-                j8[c] = tj;
-            }
-        }
-        double sum = 0.0;
-        for (uint32_t c = 0; c < 4; ++c)
-            sum += (double)w8[c];
-        if (!(sum > 0.0)) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "vertex weights sum > 0", attrs, v);
-        }
-        for (uint32_t c = 0; c < 4; ++c) {
-            wgt.f[4u * v + c] = (float)((double)w8[c] / sum);
-            joints[4u * v + c] = w8[c] > 0.0f ? (uint16_t)j8[c] : 0u;
-        }
+    if (!rigid) {
+        sw_raw_skin* raw = NULL;
+        if ((r = sw_raw_skin_create(V, g->alloc, &raw, g->err)) != SW_RESULT_OK) return r;
+        r = sw__gltf_influences(g, attrs, skin, V, sets, &jnt, &wgt, &jnt1, &wgt1, raw);
+        if (r == SW_RESULT_OK) r = sw_raw_skin_build(raw, joints, wgt.f, NULL, g->err);
+        sw_raw_skin_destroy(raw);
+        if (r != SW_RESULT_OK) return r;
     }
     uint32_t* indices = NULL;
     uint32_t indices_count = 0;
@@ -1802,38 +1800,6 @@ sw_result sw_gltf_read(const void* data, size_t size, const sw_gltf_options* opt
     return r;
 }
 
-/* Reads a whole file into sw_alloc'd memory (16-byte aligned). */
-static sw_result sw__gltf_read_whole(const char* path, const sw_allocator* alloc, void** data,
-                                     size_t* size, sw_error* err) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return sw__fail(err, SW_RESULT_IO, "open file", 0, -1);
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_IO, "read file", 0, -1);
-    }
-    if ((unsigned long)n > SW_GLTF_MAX_BUFFER_BYTES) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_LIMIT, "file size", 0, -1);
-    }
-    const size_t cap = n > 0 ? (size_t)n : 1u;
-    void* p = sw_alloc(alloc, cap, 16);
-    if (!p) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "file buffer", 0, -1);
-    }
-    size_t got = n > 0 ? fread(p, 1, (size_t)n, f) : 0u;
-    fclose(f);
-    if (got != (size_t)n) {
-        sw_free(alloc, p, cap);
-        return sw__fail(err, SW_RESULT_IO, "read file", got, -1);
-    }
-    *data = p;
-    *size = cap;
-    return SW_RESULT_OK;
-}
-
 static int sw__gltf_hexval(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -1880,7 +1846,7 @@ sw_result sw_gltf_resolve_file(void* folder, const char* uri, const sw_allocator
     if (w < 0 || (size_t)w >= sizeof path) {
         return sw__fail(err, SW_RESULT_LIMIT, "path length", 0, -1);
     }
-    return sw__gltf_read_whole(path, alloc, data, size, err);
+    return sw_file_read(path, SW_GLTF_MAX_BUFFER_BYTES, alloc, data, size, err);
 }
 
 sw_result sw_gltf_read_file(const char* path, const sw_gltf_options* options,
@@ -1896,7 +1862,7 @@ sw_result sw_gltf_read_file(const char* path, const sw_gltf_options* options,
     folder[dl] = '\0';
     void* data = NULL;
     size_t size = 0;
-    sw_result r = sw__gltf_read_whole(path, alloc, &data, &size, err);
+    sw_result r = sw_file_read(path, SW_GLTF_MAX_BUFFER_BYTES, alloc, &data, &size, err);
     if (r != SW_RESULT_OK) return r;
     sw_gltf_options opt;
     memset(&opt, 0, sizeof opt);

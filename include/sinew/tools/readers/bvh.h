@@ -63,6 +63,13 @@ typedef struct sw_bvh_result {
 SINEW_API sw_result sw_bvh_read(const char* text, size_t size, const sw_bvh_options* options,
                                 const sw_allocator* alloc, sw_bvh_result* out, sw_error* err);
 
+/* Reads the BVH file at `path` (sw_file_read, sinew/tools/writers/file.h) and
+ * parses it with sw_bvh_read; the text is freed before returning.
+ * Fails: IO ("open file", "read file"), OUT_OF_MEMORY, and whatever
+ * sw_bvh_read returns. */
+SINEW_API sw_result sw_bvh_read_file(const char* path, const sw_bvh_options* options,
+                                     const sw_allocator* alloc, sw_bvh_result* out, sw_error* err);
+
 /* Frees what sw_bvh_read allocated and zeroes *r; a zeroed result is a no-op. */
 SINEW_API void sw_bvh_result_free(sw_bvh_result* r, const sw_allocator* alloc);
 
