@@ -5,6 +5,7 @@
 
 #include "sinew/showcase/recording.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/builders/clip_recorder.h"
 
 #define SW__REC_NAME 300 /* bytes per merged joint name */
 
@@ -109,7 +110,7 @@ uint32_t sw_showcase_recording_frames(const sw_showcase_recording* rec) {
 
 /* Scratch of a build: the merged joints and their names, the track descs
  * and their values (at most T, R and S: 10 floats per joint and frame), one
- * track's frames gathered. */
+ * joint's frames gathered (T, R and S each packed: 10 floats per frame). */
 typedef struct sw__rec_build {
     const sw_showcase_recording* rec;
     const sw_allocator* alloc;
@@ -122,29 +123,32 @@ typedef struct sw__rec_build {
     float* next; /* first free value */
 } sw__rec_build;
 
-static sw_quat sw__continuous(sw_quat prev, sw_quat q) {
-    return sw_quat_dot(prev, q) < 0.0f ? sw_quat_negate(q) : q;
+/* Frame f of the joint gathered in b->scratch. */
+static void sw__rec_frame(const sw__rec_build* b, uint32_t f, sw_xform x) {
+    const uint32_t frames = b->rec->frames;
+    memcpy(b->scratch + 3u * f, &x.t, 3 * sizeof(float));
+    memcpy(b->scratch + 3u * frames + 4u * f, &x.r, 4 * sizeof(float));
+    memcpy(b->scratch + 7u * frames + 3u * f, &x.s, 3 * sizeof(float));
 }
 
-/* Appends the T, R and S tracks of merged joint `joint` from the frames in
- * b->scratch (10 floats per frame: T, R, S); a track whose frames all equal
- * the first keeps one key. */
+/* Appends the T, R and S tracks of merged joint `joint` from the frames
+ * gathered in b->scratch, rotations on one hemisphere; a track whose frames
+ * all equal the first keeps one key. */
 static void sw__rec_tracks(sw__rec_build* b, uint32_t joint, double fps) {
     static const sw_track_kind kinds[3] = {SW_TRACK_KIND_TRANSLATION, SW_TRACK_KIND_ROTATION,
                                            SW_TRACK_KIND_SCALE};
     static const uint32_t comps[3] = {3, 4, 3}, offs[3] = {0, 3, 7};
     const uint32_t frames = b->rec->frames;
+    sw_rotation_keys_continuous(b->scratch + 3u * frames, frames);
     for (uint32_t k = 0; k < 3; ++k) {
-        const float* src = b->scratch + offs[k];
+        const float* src = b->scratch + (size_t)offs[k] * frames;
+        const size_t n = (size_t)frames * comps[k];
         bool constant = true;
-        for (uint32_t f = 1; f < frames && constant; ++f)
-            for (uint32_t c = 0; c < comps[k] && constant; ++c)
-                constant = src[(size_t)f * 10u + c] == src[c];
+        for (size_t v = comps[k]; v < n && constant; ++v)
+            constant = src[v] == src[v % comps[k]];
         const uint32_t keys = constant ? 1u : frames;
         float* dst = b->next;
-        for (uint32_t f = 0; f < keys; ++f)
-            for (uint32_t c = 0; c < comps[k]; ++c)
-                dst[(size_t)f * comps[k] + c] = src[(size_t)f * 10u + c];
+        memcpy(dst, src, (size_t)keys * comps[k] * sizeof(float));
         b->next = dst + (size_t)keys * comps[k];
         b->tracks[b->tracks_count++] = (sw_clip_track_desc){.joint = joint,
                                                             .kind = kinds[k],
@@ -153,12 +157,6 @@ static void sw__rec_tracks(sw__rec_build* b, uint32_t joint, double fps) {
                                                             .rate = (float)fps,
                                                             .values = dst};
     }
-}
-
-static void sw__rec_frame(float* dst, sw_xform x) {
-    memcpy(dst, &x.t, 3 * sizeof(float));
-    memcpy(dst + 3, &x.r, 4 * sizeof(float));
-    memcpy(dst + 7, &x.s, 3 * sizeof(float));
 }
 
 /* The merged joints of actor i from joint `at` (its placement) on, and
@@ -171,13 +169,8 @@ static void sw__rec_actor_joints(sw__rec_build* b, uint32_t i, uint32_t at, doub
     snprintf(b->names + at * SW__REC_NAME, SW__REC_NAME, "%s", a.name);
     b->joints[at] = (sw_skeleton_joint){b->names + at * SW__REC_NAME, 0, sw_xform_identity()};
     /* placement track: the actor's world transform */
-    sw_quat prev = sw_quat_identity();
-    for (uint32_t f = 0; f < frames; ++f) {
-        sw_xform w = r->world[f];
-        if (f > 0) w.r = sw__continuous(prev, w.r);
-        prev = w.r;
-        sw__rec_frame(b->scratch + 10u * f, w);
-    }
+    for (uint32_t f = 0; f < frames; ++f)
+        sw__rec_frame(b, f, r->world[f]);
     sw__rec_tracks(b, at, fps);
     const int16_t* parents = sw_skeleton_parents(s);
     const sw_xform4* rest = sw_skeleton_rest_pose(s);
@@ -188,12 +181,8 @@ static void sw__rec_actor_joints(sw__rec_build* b, uint32_t i, uint32_t at, doub
         b->joints[id] = (sw_skeleton_joint){
             b->names + id * SW__REC_NAME,
             parents[j] < 0 ? (int32_t)at : (int32_t)(at + 1u) + parents[j], sw_pose_get(rest, j)};
-        for (uint32_t f = 0; f < frames; ++f) {
-            sw_xform x = sw_pose_get(r->local + (size_t)f * r->packets, j);
-            if (f > 0) x.r = sw__continuous(prev, x.r);
-            prev = x.r;
-            sw__rec_frame(b->scratch + 10u * f, x);
-        }
+        for (uint32_t f = 0; f < frames; ++f)
+            sw__rec_frame(b, f, sw_pose_get(r->local + (size_t)f * r->packets, j));
         sw__rec_tracks(b, id, fps);
     }
 }

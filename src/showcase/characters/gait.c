@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "showcase/characters/internal.h"
+#include "sinew/tools/builders/clip_recorder.h"
 
 #define SW__RATE 30.0f
 #define SW__REACH 0.98f      /* planted targets within this fraction of the leg */
@@ -292,14 +293,11 @@ static void sw__record(const sw__gait_work* w, uint32_t key, uint32_t keys) {
     w->hips_t[3u * key + 1u] = hips.t.y;
     w->hips_t[3u * key + 2u] = hips.t.z;
     for (uint32_t j = 0; j < w->skel->joints_count; ++j) {
-        sw_quat q = sw_pose_get(w->pose, j).r;
+        const sw_quat q = sw_pose_get(w->pose, j).r;
         float* dst = &w->rotations[4u * ((size_t)j * keys + key)];
-        if (key > 0u) { /* keep neighbouring keys on one hemisphere */
-            const float* prev = dst - 4;
-            if (q.x * prev[0] + q.y * prev[1] + q.z * prev[2] + q.w * prev[3] < 0.0f)
-                q = sw_quat_negate(q);
-        }
         dst[0] = q.x, dst[1] = q.y, dst[2] = q.z, dst[3] = q.w;
+        /* keep neighbouring keys on one hemisphere */
+        if (key > 0u) sw_rotation_keys_continuous(dst - 4, 2);
     }
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "showcase/characters/internal.h"
+#include "sinew/tools/builders/clip_recorder.h"
 
 #define SW__GETUP_RATE 30.0f
 #define SW__GETUP_MAX_KEYS 6u
@@ -341,11 +342,12 @@ sw_result sw__humanoid_getup_clip(const sw_skeleton* skel, const sw_clip* idle, 
                 sw_quat q = sw_pose_get(pose, j).r;
                 if (f == frames - 1u) q = sw_pose_get(last, j).r; /* exactly the idle pose */
                 float* dst = &values_r[4u * ((size_t)j * frames + f)];
-                if (f > 0u && q.x * dst[-4] + q.y * dst[-3] + q.z * dst[-2] + q.w * dst[-1] < 0.0f)
-                    q = sw_quat_negate(q); /* neighbouring keys on one hemisphere */
                 dst[0] = q.x, dst[1] = q.y, dst[2] = q.z, dst[3] = q.w;
             }
         }
+        /* neighbouring keys on one hemisphere */
+        for (uint32_t j = 0; j < joints && r == SW_RESULT_OK; ++j)
+            sw_rotation_keys_continuous(&values_r[4u * (size_t)j * frames], frames);
         if (r == SW_RESULT_OK) {
             tracks[0] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
                                              .joint = SW__HIPS,
