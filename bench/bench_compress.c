@@ -20,8 +20,8 @@
 #include "bench_util.h"
 #include "shared/fail.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/builders/compress.h"
+#include "sinew/tools/readers/bvh.h"
 
 #define POSES 2000
 #define MAX_RUNS 101

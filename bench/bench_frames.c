@@ -35,8 +35,8 @@ static float next_rand(void) {
 static volatile float g_sink;
 
 /* ns per character per frame for `chars` characters over `frames` frames. */
-static double run(const sw_skeleton* skel, const sw_clip* const clips[2], uint32_t chars,
-                  bool seek, int frames, sw_xform4* poses, uint32_t* cursors, sw_sample_cache* caches,
+static double run(const sw_skeleton* skel, const sw_clip* const clips[2], uint32_t chars, bool seek,
+                  int frames, sw_xform4* poses, uint32_t* cursors, sw_sample_cache* caches,
                   float* times, uint32_t tracks) {
     const uint32_t P = skel->packets_count;
     for (uint32_t c = 0; c < chars; ++c) {
@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
     printf("%u joints, %u packets, %s kernels\n", skel->joints_count, skel->packets_count,
            sw__soa_best()->name);
     const uint32_t most = counts[0] > counts[1] ? counts[0] : counts[1];
-    uint32_t tracks = raw[0]->tracks_count > raw[1]->tracks_count ? raw[0]->tracks_count
-                                                                  : raw[1]->tracks_count;
+    uint32_t tracks =
+        raw[0]->tracks_count > raw[1]->tracks_count ? raw[0]->tracks_count : raw[1]->tracks_count;
     sw_xform4* poses =
         (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * skel->packets_count * most);
     uint32_t* cursors = (uint32_t*)calloc((size_t)most * tracks, sizeof(uint32_t));

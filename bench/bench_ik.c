@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "sinew/ik/ik.h"
 #include "sinew/core/local_to_model.h"
 #include "sinew/core/sample.h"
+#include "sinew/ik/ik.h"
 #include "sinew/tools/readers/gltf.h"
 
 #define MAX_RUNS 101

@@ -29,8 +29,8 @@
 
 #include "bench_util.h"
 #include "runtime/core/internal.h"
-#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/builders/compress.h"
+#include "sinew/tools/readers/asset.h"
 
 #define BATCH 1000u
 #define MAX_RUNS 101

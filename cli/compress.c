@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/builders/compress.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 int cli_compress(int argc, char** argv);
 

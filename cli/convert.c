@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/builders/frames.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 #define CLI_CONVERT_USAGE                                                                          \
     "usage: sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] "         \
@@ -29,8 +29,8 @@ static bool cli_convert_positive(const char* opt, const char* s, float max, floa
 
 /* Replaces asset->clips by frames clips (freed by the caller with
  * sw_clip_destroy); prints one line per clip. */
-static bool cli_convert_frames(const char* in, const sw_asset* asset,
-                               const sw_frames_options* o, const sw_clip** frames) {
+static bool cli_convert_frames(const char* in, const sw_asset* asset, const sw_frames_options* o,
+                               const sw_clip** frames) {
     for (uint32_t c = 0; c < asset->clips_count; ++c) {
         const sw_clip* clip = asset->clips[c];
         if (cli_refuse_non_raw("convert", in, c, clip)) return false;
@@ -119,8 +119,10 @@ int cli_convert(int argc, char** argv) {
     if (asset.format == SW_ASSET_FORMAT_SINEW) {
         /* An archive may hold more than the asset exposes (other skeletons,
          * meshes): rewriting it here would drop them silently. */
-        cli_error("convert", "%s: already a .sinew archive (convert reads BVH, glTF and the "
-                             "other imported formats)", in);
+        cli_error("convert",
+                  "%s: already a .sinew archive (convert reads BVH, glTF and the "
+                  "other imported formats)",
+                  in);
         sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }

@@ -90,12 +90,10 @@ int main(int argc, char** argv) {
         const char* name;
         int (*run)(int, char**);
     } verbs[] = {
-        {"info", cli_info},         {"convert", cli_convert}, {"sample", cli_sample},
-        {"validate", cli_validate}, {"import", cli_import},   {"export", cli_export},
+        {"info", cli_info},         {"convert", cli_convert},   {"sample", cli_sample},
+        {"validate", cli_validate}, {"import", cli_import},     {"export", cli_export},
         {"play", cli_play},         {"compress", cli_compress}, {"demo", cli_demo},
-        {"retarget", cli_retarget},
-        {"mirror", cli_mirror},
-        {"bench", cli_bench},
+        {"retarget", cli_retarget}, {"mirror", cli_mirror},     {"bench", cli_bench},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; ++i) {
         if (strcmp(verb, verbs[i].name) == 0) return verbs[i].run(argc - 1, argv + 1);

@@ -7,8 +7,8 @@
 
 #include "common.h"
 #include "sinew/retarget/mirror.h"
-#include "sinew/tools/writers/gltf_export.h"
 #include "sinew/tools/builders/mirror_bake.h"
+#include "sinew/tools/writers/gltf_export.h"
 
 int cli_mirror(int argc, char** argv);
 

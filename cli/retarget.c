@@ -9,9 +9,9 @@
 
 #include "common.h"
 #include "sinew/showcase/character.h"
+#include "sinew/tools/builders/retarget_map.h"
 #include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/writers/gltf_export.h"
-#include "sinew/tools/builders/retarget_map.h"
 
 typedef struct cli_rt_args {
     cli_asset_args src;

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/procedural/chain.h"
 #include "sinew/core/local_to_model.h"
+#include "sinew/procedural/chain.h"
 
 enum { POINTS = 12, FRAMES_PER_LOOP = 240, LOOPS = 3 };
 static const float SEGMENT = 0.08f;

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/procedural/chain.h"
 #include "sinew/core/local_to_model.h"
+#include "sinew/procedural/chain.h"
 
 enum { JOINTS = 6, CHAIN = 5 };
 

@@ -36,7 +36,8 @@ static void check(int ok, const char* what) {
 static sw_vec3 joint_world(const sw_skeleton* s, const sw_xform4* pose, sw_xform root, uint32_t j) {
     const int16_t* parents = sw_skeleton_parents(s);
     sw_xform m = sw_pose_get(pose, j);
-    for (int32_t p = parents[j]; p >= 0; p = parents[p]) m = sw_xform_mul(sw_pose_get(pose, (uint32_t)p), m);
+    for (int32_t p = parents[j]; p >= 0; p = parents[p])
+        m = sw_xform_mul(sw_pose_get(pose, (uint32_t)p), m);
     return sw_xform_point(root, m.t);
 }
 
@@ -76,7 +77,8 @@ int main(void) {
     const float cycle = speeds[1] * walk->duration;
     float time = 0.0f;
     sw_xform root = sw_xform_identity();
-    sw_sample_job sample = {.clip = walk, .skeleton = skel, .time = 0.0f, .out = anim, .out_count = packets};
+    sw_sample_job sample = {
+        .clip = walk, .skeleton = skel, .time = 0.0f, .out = anim, .out_count = packets};
     sw_sample_job_run(&sample);
     sw_ragdoll_spawn(rd, anim, packets, root, 1, &err);
     sw_ragdoll_set_all(rd, SW_RAGDOLL_MODE_DYNAMIC, 1.0f, 1.0f);
@@ -137,7 +139,8 @@ int main(void) {
     printf("left hand tracking error before the hit: %.3f m\n", (double)arm_error);
     check(arm_error < 0.05f, "powered arm follows the walk within 5 cm");
     check(finite, "every pose and body state finite");
-    check(settled_at > 0.0f && settled_at - knocked_at < 6.0f, "settled within 6 s of the knock-down");
+    check(settled_at > 0.0f && settled_at - knocked_at < 6.0f,
+          "settled within 6 s of the knock-down");
 
     sw_ragdoll_status st;
     sw_ragdoll_status_get(rd, &st);
@@ -157,9 +160,10 @@ int main(void) {
     const sw_vec3 a = joint_world(skel, out, aligned, (uint32_t)joints.hips);
     const sw_vec3 b = joint_world(skel, phys, root, (uint32_t)joints.hips);
     printf("aligned root: (%.2f, %.2f, %.2f), hips (%.2f, %.2f) vs ragdoll (%.2f, %.2f)\n",
-           (double)aligned.t.x, (double)aligned.t.y, (double)aligned.t.z, (double)a.x,
-           (double)a.z, (double)b.x, (double)b.z);
-    check(fabsf(a.x - b.x) < 1e-3f && fabsf(a.z - b.z) < 1e-3f, "aligned root puts the hips over the ragdoll's");
+           (double)aligned.t.x, (double)aligned.t.y, (double)aligned.t.z, (double)a.x, (double)a.z,
+           (double)b.x, (double)b.z);
+    check(fabsf(a.x - b.x) < 1e-3f && fabsf(a.z - b.z) < 1e-3f,
+          "aligned root puts the hips over the ragdoll's");
 
     sw_ragdoll_destroy(rd, NULL);
     sw_ode_world_destroy(world, NULL);

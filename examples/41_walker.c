@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/sinew.h"
 #include "sinew/procedural/walker.h"
+#include "sinew/sinew.h"
 
 #define LEGS 8
 #define BEAM_Z0 4.0f
@@ -65,7 +65,7 @@ static sw_walker_leg legs[LEGS];
 static sw_walker_desc spider(void) {
     for (uint32_t i = 0; i < 4; ++i) {
         const float z = 0.3f - 0.2f * (float)i;
-        legs[i] = (sw_walker_leg){.rest = {-0.35f, 0, z}, .group = i & 1u};      /* left */
+        legs[i] = (sw_walker_leg){.rest = {-0.35f, 0, z}, .group = i & 1u};           /* left */
         legs[4 + i] = (sw_walker_leg){.rest = {0.35f, 0, z}, .group = (i + 1u) & 1u}; /* right */
     }
     return (sw_walker_desc){.legs = legs,
@@ -100,7 +100,8 @@ static const sw_skeleton* make_skeleton(uint32_t chain_joints[LEGS][4]) {
     sw_skeleton_joint js[1 + 4 * LEGS];
     static char names[1 + 4 * LEGS][16];
     static const char* const parts[4] = {"coxa", "femur", "tibia", "tip"};
-    js[0] = (sw_skeleton_joint){.name = "body", .parent = -1, .rest = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
+    js[0] = (sw_skeleton_joint){
+        .name = "body", .parent = -1, .rest = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
     for (uint32_t i = 0; i < LEGS; ++i) {
         const float side = legs[i].rest.x < 0.0f ? -1.0f : 1.0f;
         const sw_vec3 t[4] = {{0.08f * side, 0.0f, legs[i].rest.z * 0.6f},
@@ -138,8 +139,10 @@ static bool run(bool plot, const sw_skeleton* skel, uint32_t chain_joints[LEGS][
     s->lowest_under_beam = INFINITY;
     sw_walker_chain chains[LEGS];
     for (uint32_t i = 0; i < LEGS; ++i)
-        chains[i] = (sw_walker_chain){.joints = chain_joints[i], .joints_count = 4,
-                                      .solver = SW_WALKER_SOLVER_FABRIK, .pole = {0, 1, 0}};
+        chains[i] = (sw_walker_chain){.joints = chain_joints[i],
+                                      .joints_count = 4,
+                                      .solver = SW_WALKER_SOLVER_FABRIK,
+                                      .pole = {0, 1, 0}};
     sw_xform4* pose = aligned_alloc(16, sizeof(sw_xform4) * skel->packets_count);
     sw_mat4* model = aligned_alloc(16, sizeof(sw_mat4) * skel->joints_count);
     if (!pose || !model) return false;
@@ -160,8 +163,8 @@ static bool run(bool plot, const sw_skeleton* skel, uint32_t chain_joints[LEGS][
             if (!b->airborne) {
                 if (fabsf(b->position.y - terrain(b->position.x, b->position.z)) > 1e-5f)
                     s->off_ground++;
-                s->max_drift = fmaxf(s->max_drift, hypotf(b->position.x - b->ideal.x,
-                                                          b->position.z - b->ideal.z));
+                s->max_drift = fmaxf(
+                    s->max_drift, hypotf(b->position.x - b->ideal.x, b->position.z - b->ideal.z));
             }
             for (uint32_t j = i + 1; j < LEGS; ++j)
                 if (partners(i, j) && b->airborne && st.feet[j].airborne) s->partner_faults++;
@@ -200,16 +203,19 @@ static bool run(bool plot, const sw_skeleton* skel, uint32_t chain_joints[LEGS][
         for (uint32_t i = 0; i < LEGS && ok; ++i) {
             const sw_mat4* m = &model[chain_joints[i][3]];
             const sw_vec3 tip = sw_vec3_make(m->m[12], m->m[13], m->m[14]);
-            s->worst_tip = fmaxf(s->worst_tip, sw_vec3_length(sw_vec3_sub(tip, st.feet[i].position)));
+            s->worst_tip =
+                fmaxf(s->worst_tip, sw_vec3_length(sw_vec3_sub(tip, st.feet[i].position)));
         }
         if (plot) {
             printf("%.4f", (double)((float)(f + 1) * dt));
-            for (uint32_t i = 0; i < LEGS; ++i) printf(" %d", st.feet[i].airborne ? 1 : 0);
+            for (uint32_t i = 0; i < LEGS; ++i)
+                printf(" %d", st.feet[i].airborne ? 1 : 0);
             printf(" %.5f %.5f %.5f %d\n", (double)rel, (double)st.height_limit,
                    (double)st.ground.value, beam ? 1 : 0);
         }
     }
-    for (uint32_t i = 0; i < LEGS; ++i) s->steps += st.feet[i].steps;
+    for (uint32_t i = 0; i < LEGS; ++i)
+        s->steps += st.feet[i].steps;
     *out = st;
     free(pose);
     free(model);
@@ -251,10 +257,11 @@ int main(int argc, char** argv) {
         failures += check(s.partner_faults == 0, "partners never both airborne");
         failures += check(s.off_ground == 0, "planted feet on the terrain (1e-5 m)");
         failures += check(s.height_faults == 0, "body height within [0.10, 0.25] m of the ground");
-        failures += check(s.frames_under_beam > 0 && s.beam_faults == 0,
-                          "body keeps 3 cm below the beam");
+        failures +=
+            check(s.frames_under_beam > 0 && s.beam_faults == 0, "body keeps 3 cm below the beam");
         failures += check(s.worst_tip < 1e-3f, "leg tips on their feet (1 mm)");
-        failures += check(again && memcmp(&a, &b, sizeof(a)) == 0, "a second run gives the same bits");
+        failures +=
+            check(again && memcmp(&a, &b, sizeof(a)) == 0, "a second run gives the same bits");
         printf("%s\n", failures ? "FAILED" : "all checks passed");
     }
     sw_skeleton_destroy(skel, NULL);

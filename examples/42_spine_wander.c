@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/sinew.h"
 #include "sinew/procedural/spine.h"
+#include "sinew/sinew.h"
 #include "sinew/tools/readers/bvh.h"
 
 typedef struct character {

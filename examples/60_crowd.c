@@ -64,10 +64,10 @@ static int run(const sw_animator_bound* bound, sw_pool* pool, sw_mat4* models, d
         return 1;
     }
     for (uint32_t i = 0; i < COUNT; ++i) {
-        sw_crowd_set_position(crowd, i, (sw_vec3){1.5f * (float)(i % SIDE), 0.0f,
-                                                  1.5f * (float)(i / SIDE)});
+        sw_crowd_set_position(crowd, i,
+                              (sw_vec3){1.5f * (float)(i % SIDE), 0.0f, 1.5f * (float)(i / SIDE)});
         sw_crowd_params(crowd, i)[0] = (float)(i % 7u) / 6.0f; /* blend */
-        uint32_t events = 0; /* spread the phases */
+        uint32_t events = 0;                                   /* spread the phases */
         sw_animator_update(sw_crowd_instance(crowd, i), bound, sw_crowd_params(crowd, i), 1,
                            0.0311f * (float)(i % 37u), NULL, 0, &events, NULL);
     }
@@ -89,8 +89,8 @@ static int run(const sw_animator_bound* bound, sw_pool* pool, sw_mat4* models, d
         if (f % 30 == 29) {
             sw_crowd_stats st;
             sw_crowd_get_stats(crowd, &st);
-            printf("  frame %2d: levels %3u %3u %3u, %3u evaluated, %3u interpolated, %.2f ms\n",
-                   f, st.per_level[0], st.per_level[1], st.per_level[2], st.evaluations,
+            printf("  frame %2d: levels %3u %3u %3u, %3u evaluated, %3u interpolated, %.2f ms\n", f,
+                   st.per_level[0], st.per_level[1], st.per_level[2], st.evaluations,
                    st.interpolated, t * 1e3);
         }
     }

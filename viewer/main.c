@@ -33,9 +33,9 @@
 #include "sinew/showcase/scene.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
-#include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/builders/mirror_bake.h"
 #include "sinew/tools/builders/scene.h"
+#include "sinew/tools/readers/gltf.h"
 
 #include "runtime/simd/soa_check.h"
 

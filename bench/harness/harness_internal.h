@@ -4,8 +4,8 @@
 
 #include "bench.h"
 #include "runtime/core/internal.h"
-#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/builders/scene.h"
+#include "sinew/tools/readers/asset.h"
 
 /* A rig: skeleton, its two clips on every codec, the IK chains. */
 typedef struct bench_rig {

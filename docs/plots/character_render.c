@@ -40,7 +40,8 @@ static int draw(sw_raster* r, const sw_raster_camera* cam, const sw_scene* s, co
                                   .count = m->palette_count,
                                   .out = palette,
                                   .out_count = 64};
-    if (sw_local_to_model_job_run(&l2m) != SW_RESULT_OK || sw_skinning_job_run(&skin) != SW_RESULT_OK)
+    if (sw_local_to_model_job_run(&l2m) != SW_RESULT_OK ||
+        sw_skinning_job_run(&skin) != SW_RESULT_OK)
         return 1;
     return sw_raster_draw_mesh(r, cam, m, palette, material) != SW_RESULT_OK;
 }

@@ -11,10 +11,10 @@
 #include "sinew/retarget/retarget.h"
 #include "sinew/showcase/character.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/builders/retarget_map.h"
 #include "sinew/tools/readers/asset.h"
 #include "sinew/tools/writers/png.h"
 #include "sinew/tools/writers/raster.h"
-#include "sinew/tools/builders/retarget_map.h"
 
 #define CELL_W 300u
 #define CELL_H 330u

@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 #define FUZZ_MAX_SLOTS 64u
 
 static const sw_skeleton* fuzz_skeleton(void) {
-    static const char* const names[FUZZ_JOINTS] = {"root",  "hips",  "spine", "chest",
-                                                   "head",  "arm_l", "arm_r"};
+    static const char* const names[FUZZ_JOINTS] = {"root", "hips",  "spine", "chest",
+                                                   "head", "arm_l", "arm_r"};
     static const int32_t parents[FUZZ_JOINTS] = {-1, 0, 1, 2, 3, 3, 3};
     sw_skeleton_joint j[FUZZ_JOINTS];
     for (uint32_t i = 0; i < FUZZ_JOINTS; ++i) {
@@ -62,7 +62,8 @@ static void fuzz_run(const sw_animator_bound* b, const sw_skeleton* s, const uin
                      size_t n) {
     const sw_animator* def = sw_animator_bound_definition(b);
     const uint32_t params_count = sw_animator_params_count(def);
-    const size_t inst_size = sw_animator_instance_size(b), scratch_size = sw_animator_scratch_size(b);
+    const size_t inst_size = sw_animator_instance_size(b),
+                 scratch_size = sw_animator_scratch_size(b);
     float* params = (float*)calloc(params_count + 1u, sizeof(float));
     void* inst_mem = aligned_alloc(16, (inst_size + 15u) & ~(size_t)15u);
     void* scratch = aligned_alloc(16, (scratch_size + 16u) & ~(size_t)15u);
@@ -77,8 +78,9 @@ static void fuzz_run(const sw_animator_bound* b, const sw_skeleton* s, const uin
             sw_animator_event events[16];
             uint32_t events_count = 0;
             sw_animator_root_motion motion;
-            if (sw_animator_update(inst, b, params, params_count, 1.0f / 30.0f + 0.1f * (float)frame,
-                                   events, 16, &events_count, &motion) != SW_RESULT_OK ||
+            if (sw_animator_update(inst, b, params, params_count,
+                                   1.0f / 30.0f + 0.1f * (float)frame, events, 16, &events_count,
+                                   &motion) != SW_RESULT_OK ||
                 sw_animator_evaluate(inst, b, scratch, scratch_size, pose, s->packets_count) !=
                     SW_RESULT_OK) {
                 abort(); /* valid arguments: update and evaluate run */

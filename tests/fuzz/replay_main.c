@@ -63,7 +63,8 @@ static int replay_path(const char* path, unsigned* count) {
 int main(int argc, char** argv) {
     unsigned count = 0;
     int failed = 0;
-    for (int i = 1; i < argc; ++i) failed |= replay_path(argv[i], &count);
+    for (int i = 1; i < argc; ++i)
+        failed |= replay_path(argv[i], &count);
     printf("replayed %u inputs\n", count);
     return failed;
 }

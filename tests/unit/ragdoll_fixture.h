@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "sinew/core/local_to_model.h"
-#include "sinew/physics/ragdoll.h"
 #include "sinew/core/sample.h"
+#include "sinew/physics/ragdoll.h"
 #include "sinew/showcase/character.h"
-#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/builders/ragdoll.h"
+#include "sinew/tools/readers/asset.h"
 #include "test_util.h"
 
 typedef struct rd_character {
@@ -61,8 +61,11 @@ static inline void rd_sample(rd_character* c, float t, sw_xform4* out, sw_xform*
     const float d = c->walk->duration;
     const float cycles = floorf(t / d);
     const sw_sample_job job = {
-        .clip = c->walk, .skeleton = c->skel, .time = t - cycles * d,
-        .out = out, .out_count = c->skel->packets_count,
+        .clip = c->walk,
+        .skeleton = c->skel,
+        .time = t - cycles * d,
+        .out = out,
+        .out_count = c->skel->packets_count,
     };
     assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
     *root = sw_xform_identity();
@@ -75,8 +78,11 @@ static inline void rd_loop_offset(rd_character* c) {
     rd_sample(c, 0.0f, c->pose, &root);
     sw_vec3 a = sw_pose_get(c->pose, (uint32_t)hips).t;
     const sw_sample_job job = {
-        .clip = c->walk, .skeleton = c->skel, .time = c->walk->duration,
-        .out = c->pose, .out_count = c->skel->packets_count,
+        .clip = c->walk,
+        .skeleton = c->skel,
+        .time = c->walk->duration,
+        .out = c->pose,
+        .out_count = c->skel->packets_count,
     };
     assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
     sw_vec3 b = sw_pose_get(c->pose, (uint32_t)hips).t;
@@ -136,18 +142,24 @@ static inline void rd_free(rd_character* c) {
     free(c->pose2);
     free(c->model);
     free(c->model2);
-    if (c->is_asset) sw_asset_free(&c->asset);
-    else sw_scene_free(&c->scene, NULL);
+    if (c->is_asset)
+        sw_asset_free(&c->asset);
+    else
+        sw_scene_free(&c->scene, NULL);
     memset(c, 0, sizeof *c);
 }
 
 /* Model matrices of a local pose under root (model -> world). */
-static inline void rd_model(const rd_character* c, const sw_xform4* pose, sw_xform root, sw_mat4* out) {
+static inline void rd_model(const rd_character* c, const sw_xform4* pose, sw_xform root,
+                            sw_mat4* out) {
     const sw_mat4 rm = sw_mat4_from_xform(root);
     const sw_local_to_model_job job = {
-        .skeleton = c->skel, .local = pose, .local_count = c->skel->packets_count,
+        .skeleton = c->skel,
+        .local = pose,
+        .local_count = c->skel->packets_count,
         .root_transform = &rm,
-        .out = out, .out_count = c->skel->joints_count,
+        .out = out,
+        .out_count = c->skel->joints_count,
     };
     assert_int_equal(sw_local_to_model_job_run(&job), SW_RESULT_OK);
 }
@@ -167,8 +179,9 @@ static inline sw_vec3 rd_mat_pos(const sw_mat4* m) {
 
 /* Largest distance between the joints' world positions of two poses
  * (joints with a body and their children: every joint the ragdoll moves). */
-static inline float rd_max_joint_error(const rd_character* c, const sw_xform4* a, const sw_xform4* b,
-                                sw_xform root, sw_mat4* ma, sw_mat4* mb) {
+static inline float rd_max_joint_error(const rd_character* c, const sw_xform4* a,
+                                       const sw_xform4* b, sw_xform root, sw_mat4* ma,
+                                       sw_mat4* mb) {
     rd_model(c, a, root, ma);
     rd_model(c, b, root, mb);
     float worst = 0.0f;
@@ -182,8 +195,8 @@ static inline float rd_max_joint_error(const rd_character* c, const sw_xform4* a
 /* Random unit vector (uniform enough for tests). */
 static inline sw_vec3 rd_rand_dir(uint32_t* s) {
     for (;;) {
-        sw_vec3 v = sw_vec3_make(sw_test_rand(s, -1, 1), sw_test_rand(s, -1, 1),
-                                 sw_test_rand(s, -1, 1));
+        sw_vec3 v =
+            sw_vec3_make(sw_test_rand(s, -1, 1), sw_test_rand(s, -1, 1), sw_test_rand(s, -1, 1));
         float l = sw_vec3_length(v);
         if (l > 0.1f && l <= 1.0f) return sw_vec3_scale(v, 1.0f / l);
     }

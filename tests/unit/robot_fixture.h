@@ -14,9 +14,9 @@
 #define ROBOT_FIXTURE_JSON SINEW_TEST_DATA "/../../examples/robot.json"
 
 typedef struct robot_fixture {
-    sw_animator_json aj;     /* robot.json's animator (aj.animator) and idle channels */
-    sw_asset asset;          /* RobotExpressive.glb: skeleton, clips, meshes */
-    void* bound_mem;         /* sw_alloc'd, bound_size bytes */
+    sw_animator_json aj; /* robot.json's animator (aj.animator) and idle channels */
+    sw_asset asset;      /* RobotExpressive.glb: skeleton, clips, meshes */
+    void* bound_mem;     /* sw_alloc'd, bound_size bytes */
     size_t bound_size;
     const sw_animator_bound* bound; /* aj.animator bound to asset's skeleton and clips */
 } robot_fixture;
@@ -39,8 +39,8 @@ static inline bool robot_fixture_open(robot_fixture* f) {
     f->bound_size = sw_animator_bound_size(f->aj.animator, f->asset.skeleton);
     f->bound_mem = sw_alloc(NULL, f->bound_size, 16);
     assert_non_null(f->bound_mem);
-    r = sw_animator_bind(f->aj.animator, f->asset.skeleton, f->asset.clips,
-                         f->asset.clips_count, f->bound_mem, f->bound_size, &f->bound, &err);
+    r = sw_animator_bind(f->aj.animator, f->asset.skeleton, f->asset.clips, f->asset.clips_count,
+                         f->bound_mem, f->bound_size, &f->bound, &err);
     if (r != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(r), err.check);
     return true;
 }

@@ -44,7 +44,8 @@ static void test_make_closed_form(void** state) {
                                       .out_count = PACKETS};
     assert_int_equal(sw_make_additive_job_run(&job), SW_RESULT_OK);
     for (uint32_t j = 0; j < JOINTS; ++j) {
-        const sw_xform p = sw_pose_get(g_pose, j), r = sw_pose_get(g_ref, j), d = sw_pose_get(g_delta, j);
+        const sw_xform p = sw_pose_get(g_pose, j), r = sw_pose_get(g_ref, j),
+                       d = sw_pose_get(g_delta, j);
         sw_test_vec3_near(d.t, sw_vec3_make(p.t.x - r.t.x, p.t.y - r.t.y, p.t.z - r.t.z), 1e-6f);
         const double cr[4] = {-r.r.x, -r.r.y, -r.r.z, r.r.w};
         const double pr[4] = {p.r.x, p.r.y, p.r.z, p.r.w};

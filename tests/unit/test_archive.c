@@ -9,8 +9,8 @@
 
 #include "runtime/core/internal.h"
 #include "sinew/tools/readers/animator_json.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/readers/asset.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 #include <unistd.h>
 

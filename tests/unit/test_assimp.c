@@ -14,11 +14,11 @@
 
 #include "test_util.h"
 
+#include "assimp/assimp_internal.h"
 #include "sinew/assimp/assimp_import.h"
 #include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/readers/isolate.h"
-#include "assimp/assimp_internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SW_TEST_ASAN 1
@@ -619,8 +619,9 @@ static void test_obj_uvs_top_left(void** state) {
                 found = fabsf(uv[2 * v] - vt[k][0]) < 1e-6f &&
                         fabsf(uv[2 * v + 1] - (1.0f - vt[k][1])) < 1e-6f;
             }
-            if (!found) fail_msg("mesh %u vertex %u: uv (%g, %g) is no file vt flipped", m, v,
-                                 (double)uv[2 * v], (double)uv[2 * v + 1]);
+            if (!found)
+                fail_msg("mesh %u vertex %u: uv (%g, %g) is no file vt flipped", m, v,
+                         (double)uv[2 * v], (double)uv[2 * v + 1]);
             ++checked;
         }
     }

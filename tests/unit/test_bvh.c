@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "bvh_fk.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/readers/asset.h"
 #include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 /* ---- helpers ---- */
 

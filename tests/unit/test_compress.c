@@ -14,10 +14,10 @@
 #include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
 #include "sinew/codecs/codec.h"
-#include "sinew/tools/writers/archive_writer.h"
-#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/builders/compress.h"
+#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 /* ---- a synthetic rig and clip ---- */
 

@@ -6,8 +6,8 @@
  * - update-rate slicing: at key frames the pose is that of a full-rate crowd
  *   (both with a post callback; bit-identical at the first key, within 1e-5
  *   after, the sliced animator having one update per key), between keys it
- *   is the blend of the two post-processed full-rate key poses (same bound) and within a stated bound of the full-rate pose;
- *   the animator clock follows a varying dt;
+ *   is the blend of the two post-processed full-rate key poses (same bound) and within a stated
+ * bound of the full-rate pose; the animator clock follows a varying dt;
  * - joint LOD: kept joints identical to full detail, skipped joints rigid to
  *   their parent at their rest offset; derived detail joints are small leaf
  *   chains;
@@ -54,8 +54,16 @@ static void humanoid_fixture(fixture* f, bool single) {
     const sw_animator_machine_desc walk_machine[] = {{"Main", walk_state, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    const sw_animator_desc desc = {params, 1, single ? NULL : spaces, single ? 0u : 1u,
-                                   single ? walk_machine : machines, 1, layers, 1, "Hips", 0.0f};
+    const sw_animator_desc desc = {params,
+                                   1,
+                                   single ? NULL : spaces,
+                                   single ? 0u : 1u,
+                                   single ? walk_machine : machines,
+                                   1,
+                                   layers,
+                                   1,
+                                   "Hips",
+                                   0.0f};
     sw_error err;
     memset(&err, 0, sizeof err);
     sw_result r = sw_animator_create(&desc, NULL, &f->def, &err);
@@ -612,7 +620,8 @@ static void test_palette_and_memory(void** state) {
         for (uint32_t i = 0; i < 4; ++i) {
             const sw_skinning_job sj = {sw_crowd_model(c, i), f.scene.skeleton->joints_count,
                                         sw_mesh_joints(mesh), sw_mesh_inverse_binds(mesh),
-                                        mesh->palette_count, pal, mesh->palette_count};
+                                        mesh->palette_count,  pal,
+                                        mesh->palette_count};
             assert_int_equal(sw_skinning_job_run(&sj), SW_RESULT_OK);
             assert_memory_equal(pal, sw_crowd_palette(c, i), sizeof(sw_mat4) * mesh->palette_count);
         }
@@ -679,7 +688,8 @@ static void test_create_checks(void** state) {
     cases[n].d.inverse_bind = sw_mesh_inverse_binds(mesh), cases[n].d.palette_count = 1;
     cases[n].d.palette_joints = bad_joint, cases[n++].want = SW_RESULT_BAD_DATA;
     cases[n].what = "budget", cases[n].d.budget = -1.0f, cases[n++].want = SW_RESULT_BAD_DATA;
-    cases[n].what = "budget_low", cases[n].d.budget_low = 1.5f, cases[n++].want = SW_RESULT_BAD_DATA;
+    cases[n].what = "budget_low", cases[n].d.budget_low = 1.5f,
+    cases[n++].want = SW_RESULT_BAD_DATA;
     for (int k = 0; k < n; ++k) {
         sw_error err;
         memset(&err, 0, sizeof err);

@@ -27,9 +27,12 @@ typedef struct ground {
 
 static float ground_height(const ground* g, float x, float z) {
     switch (g->kind) {
-    case GROUND_FLAT: return g->height;
-    case GROUND_STEP: return (z >= g->edge_z && !(x <= g->edge_x)) ? g->height : 0.0f;
-    case GROUND_SLOPE: return tanf(g->angle) * z;
+    case GROUND_FLAT:
+        return g->height;
+    case GROUND_STEP:
+        return (z >= g->edge_z && !(x <= g->edge_x)) ? g->height : 0.0f;
+    case GROUND_SLOPE:
+        return tanf(g->angle) * z;
     }
     return 0.0f;
 }
@@ -71,17 +74,17 @@ static bool cmu_open(cmu* c) {
     uint32_t l[3], r[3];
     assert_int_equal(sw_ik_find_two_bone(c->bvh.skeleton, "LeftUpLeg", "LeftLeg", "LeftFoot", l),
                      SW_RESULT_OK);
-    assert_int_equal(
-        sw_ik_find_two_bone(c->bvh.skeleton, "RightUpLeg", "RightLeg", "RightFoot", r),
-        SW_RESULT_OK);
+    assert_int_equal(sw_ik_find_two_bone(c->bvh.skeleton, "RightUpLeg", "RightLeg", "RightFoot", r),
+                     SW_RESULT_OK);
     c->hips = (uint32_t)sw_skeleton_find_joint(c->bvh.skeleton, "Hips");
     c->legs[0] = (sw_foot_leg){.hip = l[0], .knee = l[1], .ankle = l[2]};
     c->legs[1] = (sw_foot_leg){.hip = r[0], .knee = r[1], .ankle = r[2]};
     /* frame 0: standing */
     ik_rig_sample(&c->rig, c->bvh.clip, 0.0f);
     for (int i = 0; i < 2; ++i)
-        c->leg_length[i] = ik_dist(ik_pos(&c->rig, c->legs[i].hip), ik_pos(&c->rig, c->legs[i].knee)) +
-                           ik_dist(ik_pos(&c->rig, c->legs[i].knee), ik_pos(&c->rig, c->legs[i].ankle));
+        c->leg_length[i] =
+            ik_dist(ik_pos(&c->rig, c->legs[i].hip), ik_pos(&c->rig, c->legs[i].knee)) +
+            ik_dist(ik_pos(&c->rig, c->legs[i].knee), ik_pos(&c->rig, c->legs[i].ankle));
     return true;
 }
 
@@ -118,7 +121,8 @@ static void check_feet(cmu* c, const ground* g, const sw_vec3 anim[2], float flo
                                        .out = fresh,
                                        .out_count = c->rig.joints};
     assert_int_equal(sw_local_to_model_job_run(&l2m), SW_RESULT_OK);
-    for (uint32_t j = 0; j < c->rig.joints; ++j) sw_test_mat4_near(&fresh[j], &c->rig.model[j], 1e-5f);
+    for (uint32_t j = 0; j < c->rig.joints; ++j)
+        sw_test_mat4_near(&fresh[j], &c->rig.model[j], 1e-5f);
     for (int i = 0; i < 2; ++i) {
         const sw_vec3 a = ik_pos(&c->rig, c->legs[i].ankle);
         const float want = ground_height(g, a.x, a.z) + (anim[i].y - floor);
@@ -157,9 +161,10 @@ static void test_step_up_and_hole(void** state) {
      * straight). */
     float drop = 0.0f;
     for (int i = 0; i < 2; ++i) {
-        const sw_vec3 hip = sw_vec3_make(c.rig.model[c.legs[i].hip].m[12],
-                                         c.rig.model[c.legs[i].hip].m[13] - ik_pos(&c.rig, c.hips).y + hips0.y,
-                                         c.rig.model[c.legs[i].hip].m[14]);
+        const sw_vec3 hip =
+            sw_vec3_make(c.rig.model[c.legs[i].hip].m[12],
+                         c.rig.model[c.legs[i].hip].m[13] - ik_pos(&c.rig, c.hips).y + hips0.y,
+                         c.rig.model[c.legs[i].hip].m[14]);
         const sw_vec3 t = sw_vec3_make(anim[i].x, anim[i].y + (i == 0 ? 0.12f : 0.0f), anim[i].z);
         const double dh = hypot((double)t.x - hip.x, (double)t.z - hip.z);
         const double reach = 0.999 * c.leg_length[i];
@@ -294,7 +299,8 @@ static void walk_pose(cmu* c, const sw_xform4* rest_pose, float t, float lift, s
     for (int i = 0; i < 2; ++i) {
         const float ph = w * t + (float)i * PI_F;
         sw_xform hip = sw_pose_get(c->rig.pose, c->legs[i].hip);
-        hip.r = sw_quat_mul(hip.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.35f * sinf(ph)));
+        hip.r =
+            sw_quat_mul(hip.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.35f * sinf(ph)));
         sw_pose_set(c->rig.pose, c->legs[i].hip, hip);
         sw_xform knee = sw_pose_get(c->rig.pose, c->legs[i].knee);
         const float bend = 0.15f + 0.6f * fmaxf(0.0f, sinf(ph));
@@ -328,7 +334,8 @@ static float walk_over_step(cmu* c, float half_life, bool check_end) {
     float low = 1e9f;
     for (int k = 0; k < 120; ++k) {
         walk_pose(c, rest, (float)k / 120.0f / 0.9f, 0.0f, &root);
-        for (int i = 0; i < 2; ++i) low = fminf(low, ik_pos(&c->rig, c->legs[i].ankle).y);
+        for (int i = 0; i < 2; ++i)
+            low = fminf(low, ik_pos(&c->rig, c->legs[i].ankle).y);
     }
     const float lift = 0.08f - low;
     const float floor = 0.0f;
@@ -348,8 +355,8 @@ static float walk_over_step(cmu* c, float half_life, bool check_end) {
         if (f > 0) worst = fmaxf(worst, fabsf(pelvis - prev));
         prev = pelvis;
         for (int i = 0; i < 2; ++i)
-            assert_true(ik_dist(ik_pos(&c->rig, c->legs[i].hip), ik_pos(&c->rig, c->legs[i].ankle)) <=
-                        c->leg_length[i] + 1e-5f);
+            assert_true(ik_dist(ik_pos(&c->rig, c->legs[i].hip),
+                                ik_pos(&c->rig, c->legs[i].ankle)) <= c->leg_length[i] + 1e-5f);
     }
     if (check_end) {
         /* Standing still past the edge for a second: feet settle on the low
@@ -364,7 +371,8 @@ static float walk_over_step(cmu* c, float half_life, bool check_end) {
             assert_int_equal(sw_foot_job_run(&job), SW_RESULT_OK);
         }
         walk_pose(c, rest, t, lift, &root);
-        const sw_vec3 anim[2] = {ik_pos(&c->rig, c->legs[0].ankle), ik_pos(&c->rig, c->legs[1].ankle)};
+        const sw_vec3 anim[2] = {ik_pos(&c->rig, c->legs[0].ankle),
+                                 ik_pos(&c->rig, c->legs[1].ankle)};
         const sw_vec3 hip_anim = ik_pos(&c->rig, c->hips);
         sw_foot_job job = cmu_job(c, &g, &st);
         job.root_transform = &root;
@@ -442,14 +450,14 @@ static void test_cmu_clip_over_step(void** state) {
 
 static const sw_skeleton* make_quadruped(void) {
     /* body (root) -> chest; hips on the body, shoulders on the chest. */
-    static const char* names[14] = {"body", "chest", "hip_l", "knee_l", "foot_l", "hip_r",
-                                    "knee_r", "foot_r", "sh_l", "elbow_l", "hand_l", "sh_r",
-                                    "elbow_r", "hand_r"};
+    static const char* names[14] = {"body",   "chest",  "hip_l",   "knee_l", "foot_l",
+                                    "hip_r",  "knee_r", "foot_r",  "sh_l",   "elbow_l",
+                                    "hand_l", "sh_r",   "elbow_r", "hand_r"};
     const int32_t parents[14] = {-1, 0, 0, 2, 3, 0, 5, 6, 1, 8, 9, 1, 11, 12};
-    const sw_vec3 t[14] = {{0, 0.6f, 0},      {0, 0, 0.6f},       {0.15f, 0, 0},
-                           {0, -0.28f, 0.04f}, {0, -0.28f, -0.04f}, {-0.15f, 0, 0},
-                           {0, -0.28f, 0.04f}, {0, -0.28f, -0.04f}, {0.15f, 0, 0},
-                           {0, -0.28f, -0.04f}, {0, -0.28f, 0.04f}, {-0.15f, 0, 0},
+    const sw_vec3 t[14] = {{0, 0.6f, 0},        {0, 0, 0.6f},        {0.15f, 0, 0},
+                           {0, -0.28f, 0.04f},  {0, -0.28f, -0.04f}, {-0.15f, 0, 0},
+                           {0, -0.28f, 0.04f},  {0, -0.28f, -0.04f}, {0.15f, 0, 0},
+                           {0, -0.28f, -0.04f}, {0, -0.28f, 0.04f},  {-0.15f, 0, 0},
                            {0, -0.28f, -0.04f}, {0, -0.28f, 0.04f}};
     sw_skeleton_joint js[14];
     for (int j = 0; j < 14; ++j)
@@ -535,7 +543,8 @@ static void test_validity(void** state) {
     ik_rig r;
     ik_rig_init(&r, s);
     sw_foot_leg legs[SW_FOOT_MAX_LEGS + 1];
-    for (int i = 0; i <= SW_FOOT_MAX_LEGS; ++i) legs[i] = (sw_foot_leg){2, 3, 4, {0, 0, 0}};
+    for (int i = 0; i <= SW_FOOT_MAX_LEGS; ++i)
+        legs[i] = (sw_foot_leg){2, 3, 4, {0, 0, 0}};
     legs[1] = (sw_foot_leg){5, 6, 7, {0, 0, 1}};
     ground g = {.kind = GROUND_FLAT};
     sw_foot_state st = {0};
@@ -572,7 +581,8 @@ static void test_validity(void** state) {
         sw_result expect;
     } cases[CASES];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < CASES; ++i) cases[i].job = valid;
+    for (uint32_t i = 0; i < CASES; ++i)
+        cases[i].job = valid;
     cases[n].job.skeleton = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.model = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.legs = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
@@ -583,7 +593,8 @@ static void test_validity(void** state) {
     cases[n].job.legs_count = SW_FOOT_MAX_LEGS + 1, cases[n++].expect = SW_RESULT_LIMIT;
     cases[n].job.model_count = r.joints - 1, cases[n++].expect = SW_RESULT_BUFFER_TOO_SMALL;
     cases[n].job.pose_count = r.packets - 1, cases[n++].expect = SW_RESULT_BUFFER_TOO_SMALL;
-    cases[n].job.pose = (sw_xform4*)(void*)((char*)buf + 4), cases[n++].expect = SW_RESULT_MISALIGNED;
+    cases[n].job.pose = (sw_xform4*)(void*)((char*)buf + 4),
+    cases[n++].expect = SW_RESULT_MISALIGNED;
     cases[n].job.up.y = NAN, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.floor_height = INFINITY, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.max_step_up = -0.1f, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
@@ -635,8 +646,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_up_and_hole), cmocka_unit_test(test_slope),
         cmocka_unit_test(test_walk_over_step),   cmocka_unit_test(test_cmu_clip_over_step),
-        cmocka_unit_test(test_four_legs),
-        cmocka_unit_test(test_validity),
+        cmocka_unit_test(test_four_legs),        cmocka_unit_test(test_validity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

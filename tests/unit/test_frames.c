@@ -10,10 +10,10 @@
 #include "runtime/codecs/codec_frames.h"
 #include "runtime/core/internal.h"
 #include "sinew/codecs/codec.h"
-#include "sinew/tools/writers/archive_writer.h"
-#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/builders/frames.h"
+#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/archive_writer.h"
 
 /* ---- a synthetic rig and clip: 9 joints, 3 packets ----
  * packet 0 (joints 0-3): animated; joint 3 has only a rotation track;
@@ -335,9 +335,9 @@ static void test_interp_independent(void** state) {
     fixture* f = fixture_new(false, false, SW_INTERP_LINEAR);
     const sw_clip* c = build(f->skel, f->raw, 0.0f, 1.0f, NULL);
     const sw_frames_header* h = sw_clip_frames_header(c);
-    const sw_xform4* frames =
-        (const sw_xform4*)(const void*)((const char*)h + h->frames_offset);
-    const sw_frames_run* runs = (const sw_frames_run*)(const void*)((const char*)h + h->runs_offset);
+    const sw_xform4* frames = (const sw_xform4*)(const void*)((const char*)h + h->frames_offset);
+    const sw_frames_run* runs =
+        (const sw_frames_run*)(const void*)((const char*)h + h->runs_offset);
     assert_int_equal(runs[0].kind, SW_FRAMES_RUN_ANIMATED);
     assert_int_equal(runs[0].first, 0);
     sw_xform4* pf = pose_alloc(3);
@@ -356,8 +356,9 @@ static void test_interp_independent(void** state) {
             const sw_xform4* a = &frames[i];
             const sw_xform4* b = &frames[i + 1u];
             for (uint32_t l = 0; l < 4; ++l) {
-                double q[4] = {a->rx[l] + (b->rx[l] - a->rx[l]) * u, a->ry[l] + (b->ry[l] - a->ry[l]) * u,
-                               a->rz[l] + (b->rz[l] - a->rz[l]) * u, a->rw[l] + (b->rw[l] - a->rw[l]) * u};
+                double q[4] = {
+                    a->rx[l] + (b->rx[l] - a->rx[l]) * u, a->ry[l] + (b->ry[l] - a->ry[l]) * u,
+                    a->rz[l] + (b->rz[l] - a->rz[l]) * u, a->rw[l] + (b->rw[l] - a->rw[l]) * u};
                 const double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
                 assert_near(pf[0].rx[l], q[0] / len, 2e-6);
                 assert_near(pf[0].ry[l], q[1] / len, 2e-6);
@@ -593,7 +594,8 @@ static void test_hostile(void** state) {
     HOSTILE(b.h->size += 16u, "frames size matches the data");
     HOSTILE(b.h->size = c->size, "frames size in bounds");
     HOSTILE(b.h->animated_count = 0u, "frames animated + constant packets = packets");
-    HOSTILE((b.h->animated_count = 0u, b.h->constants_count = 3u), "frames data after the constants");
+    HOSTILE((b.h->animated_count = 0u, b.h->constants_count = 3u),
+            "frames data after the constants");
     HOSTILE(b.h->size -= 16u, "frames size matches the data");
     HOSTILE(b.h->constants_offset += 16u, "frames constants after the runs, aligned");
     HOSTILE(b.h->frames_offset -= 16u, "frames data after the constants");

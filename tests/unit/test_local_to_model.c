@@ -160,8 +160,7 @@ static void test_kernel_paths_agree(void** state) {
                                          .root_transform = (trial & 1) ? &root : NULL,
                                          .out = g_out,
                                          .out_count = JOINTS};
-            assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar),
-                             SW_RESULT_OK);
+            assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar), SW_RESULT_OK);
             job.out = g_out2;
             assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
             for (uint32_t j = 0; j < JOINTS; ++j)
@@ -173,8 +172,7 @@ static void test_kernel_paths_agree(void** state) {
             job.subtree = true;
             job.subtree_root = sr;
             job.out = g_out;
-            assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar),
-                             SW_RESULT_OK);
+            assert_int_equal(sw__local_to_model_job_run_with(&job, &sw__soa_scalar), SW_RESULT_OK);
             job.out = s_out;
             assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
             for (uint32_t j = 0; j < JOINTS; ++j)
@@ -209,7 +207,8 @@ static const sw_skeleton* make_random_skeleton(uint32_t n, bool dfs, uint32_t se
                                          : 1u + (uint32_t)sw_test_rand(&rng, 0, (float)j - 0.01f);
         tree[j] = root ? -1 : (int32_t)(j - (back < j ? back : j));
     }
-    for (uint32_t j = 0; j < n; ++j) label[j] = (int32_t)j;
+    for (uint32_t j = 0; j < n; ++j)
+        label[j] = (int32_t)j;
     if (dfs) {
         /* Pre-order over the forest, roots and children in index order. */
         uint32_t next = 0, top = 0;
@@ -229,8 +228,8 @@ static const sw_skeleton* make_random_skeleton(uint32_t n, bool dfs, uint32_t se
         const uint32_t l = (uint32_t)label[j];
         g_parents[l] = tree[j] < 0 ? -1 : label[tree[j]];
         snprintf(g_names[l], sizeof g_names[l], "j%u", l);
-        js[l] = (sw_skeleton_joint){.name = g_names[l], .parent = g_parents[l],
-                                    .rest = sw_xform_identity()};
+        js[l] = (sw_skeleton_joint){
+            .name = g_names[l], .parent = g_parents[l], .rest = sw_xform_identity()};
     }
     const sw_skeleton_desc desc = {.joints = js, .joints_count = n};
     const sw_skeleton* s = NULL;
@@ -270,9 +269,12 @@ static void test_subtree_bit_identical(void** state) {
             sw_test_random_pose(g_pose_b, packets, n, 13u + (uint32_t)si);
             const uint32_t step = n > 64u ? n / 23u : 1u;
             for (uint32_t k = 0; k < paths_count; ++k) {
-                sw_local_to_model_job job = {.skeleton = skel, .local = g_pose_a,
-                                             .local_count = packets, .root_transform = &root_m,
-                                             .out = g_whole, .out_count = n};
+                sw_local_to_model_job job = {.skeleton = skel,
+                                             .local = g_pose_a,
+                                             .local_count = packets,
+                                             .root_transform = &root_m,
+                                             .out = g_whole,
+                                             .out_count = n};
                 assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
                 job.local = g_pose_b;
                 job.out = g_base;
@@ -284,8 +286,7 @@ static void test_subtree_bit_identical(void** state) {
                     job.out = g_sub;
                     job.subtree = true;
                     job.subtree_root = r;
-                    assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]),
-                                     SW_RESULT_OK);
+                    assert_int_equal(sw__local_to_model_job_run_with(&job, paths[k]), SW_RESULT_OK);
                     job.subtree = false;
                     uint32_t last = r;
                     for (uint32_t j = 0; j < n; ++j) {
@@ -302,9 +303,12 @@ static void test_subtree_bit_identical(void** state) {
                     }
                     /* Contiguous: every joint of [r, last] belongs to it. */
                     bool contiguous = true;
-                    for (uint32_t j = r; j <= last; ++j) contiguous &= in_subtree(j, r);
-                    if (contiguous) ++checked_contiguous;
-                    else ++checked_interleaved;
+                    for (uint32_t j = r; j <= last; ++j)
+                        contiguous &= in_subtree(j, r);
+                    if (contiguous)
+                        ++checked_contiguous;
+                    else
+                        ++checked_interleaved;
                     if (dfs) assert_true(contiguous);
                     if (r == n - 1u) break;
                 }

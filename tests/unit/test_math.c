@@ -317,10 +317,9 @@ static void test_slerp_double_reference(void** state) {
         sw_quat b = sw_test_rand_quat(&rng);
         if (i % 3 == 1) {
             const float e = 0.05f;
-            b = sw_quat_normalize(sw_quat_make(a.x + sw_test_rand(&rng, -e, e),
-                                               a.y + sw_test_rand(&rng, -e, e),
-                                               a.z + sw_test_rand(&rng, -e, e),
-                                               a.w + sw_test_rand(&rng, -e, e)));
+            b = sw_quat_normalize(
+                sw_quat_make(a.x + sw_test_rand(&rng, -e, e), a.y + sw_test_rand(&rng, -e, e),
+                             a.z + sw_test_rand(&rng, -e, e), a.w + sw_test_rand(&rng, -e, e)));
         }
         const float t = sw_test_rand(&rng, 0.0f, 1.0f);
         const sw_quat q = sw_quat_slerp(a, b, t);

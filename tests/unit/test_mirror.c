@@ -17,10 +17,10 @@
 #include "runtime/core/internal.h"
 #include "sinew/retarget/mirror.h"
 #include "sinew/showcase/character.h"
+#include "sinew/tools/builders/mirror_bake.h"
 #include "sinew/tools/readers/asset.h"
 #include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
-#include "sinew/tools/builders/mirror_bake.h"
 #include "test_util.h"
 
 /* ---- helpers ---- */

@@ -6,14 +6,14 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#include "test_util.h"
 #include "sinew/scale/pool.h"
+#include "test_util.h"
 
 typedef struct hits_ctx {
     atomic_int* hits;
-    uint32_t grain;   /* expected chunk size (0: not checked) */
+    uint32_t grain; /* expected chunk size (0: not checked) */
     uint32_t threads;
-    atomic_int bad;   /* chunks that broke a rule */
+    atomic_int bad; /* chunks that broke a rule */
     atomic_int calls;
 } hits_ctx;
 

@@ -8,13 +8,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+
 #include <cmocka.h>
 
 #include "ragdoll_fixture.h"
 /* (the fixture reads the built-in humanoid and assets: tools and showcase) */
+#include "sinew/core/blend.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/ragdoll.h"
-#include "sinew/core/blend.h"
 
 /* ---- a minimal engine: states only, kinematic motion integrated exactly ---- */
 
@@ -47,7 +48,8 @@ static void mock_release(bool* alive, uint32_t* n, sw_physics_handle h) {
     alive[h] = false;
     --*n;
 }
-static sw_result mock_create_body(void* user, const sw_physics_body_desc* d, sw_physics_handle* out) {
+static sw_result mock_create_body(void* user, const sw_physics_body_desc* d,
+                                  sw_physics_handle* out) {
     mock_engine* m = (mock_engine*)user;
     const int32_t i = mock_take(m->body_alive, &m->bodies_alive);
     if (i < 0) return SW_RESULT_LIMIT;
@@ -60,7 +62,8 @@ static void mock_destroy_body(void* user, sw_physics_handle h) {
     mock_engine* m = (mock_engine*)user;
     mock_release(m->body_alive, &m->bodies_alive, h);
 }
-static sw_result mock_create_joint(void* user, const sw_physics_joint_desc* d, sw_physics_handle* out) {
+static sw_result mock_create_joint(void* user, const sw_physics_joint_desc* d,
+                                   sw_physics_handle* out) {
     mock_engine* m = (mock_engine*)user;
     if ((int32_t)m->joint_calls++ == m->fail_joint_at) return SW_RESULT_OUT_OF_MEMORY;
     assert_true(m->body_alive[d->parent] && m->body_alive[d->child]);
@@ -116,8 +119,8 @@ static void mock_step(mock_engine* m, float h) {
         s->transform.t = sw_vec3_add(s->transform.t, sw_vec3_scale(s->linear_velocity, h));
         float w = sw_vec3_length(s->angular_velocity);
         if (w > 0.0f)
-            s->transform.r = sw_quat_normalize(sw_quat_mul(
-                sw_quat_from_axis_angle(s->angular_velocity, w * h), s->transform.r));
+            s->transform.r = sw_quat_normalize(
+                sw_quat_mul(sw_quat_from_axis_angle(s->angular_velocity, w * h), s->transform.r));
     }
 }
 
@@ -171,7 +174,8 @@ static void test_desc_humanoid(void** state) {
     const sw_ragdoll_desc* d = &c.desc;
     assert_int_equal(d->bodies_count, 12);
     assert_int_equal(d->joints_count, 11);
-    for (uint32_t b = 0; b < d->bodies_count; ++b) assert_int_equal(c.parts[b], (sw_ragdoll_part)(b + 1));
+    for (uint32_t b = 0; b < d->bodies_count; ++b)
+        assert_int_equal(c.parts[b], (sw_ragdoll_part)(b + 1));
     assert_int_equal(c.parts[12], SW_RAGDOLL_PART_NONE);
     assert_string_equal(sw_ragdoll_part_str(SW_RAGDOLL_PART_LEFT_SHIN), "left_shin");
     assert_string_equal(sw_ragdoll_part_str((sw_ragdoll_part)99), "none");
@@ -220,13 +224,16 @@ static void test_desc_humanoid(void** state) {
     rest = sw_skeleton_rest_pose(c.skel);
     rd_model(&c, rest, sw_xform_identity(), c.model);
     float ground = INFINITY;
-    for (uint32_t j = 0; j < c.skel->joints_count; ++j) ground = fminf(ground, rd_mat_pos(&c.model[j]).y);
+    for (uint32_t j = 0; j < c.skel->joints_count; ++j)
+        ground = fminf(ground, rd_mat_pos(&c.model[j]).y);
     for (int s = 0; s < 2; ++s) {
-        const sw_ragdoll_part part = s == 0 ? SW_RAGDOLL_PART_LEFT_SHIN : SW_RAGDOLL_PART_RIGHT_SHIN;
+        const sw_ragdoll_part part =
+            s == 0 ? SW_RAGDOLL_PART_LEFT_SHIN : SW_RAGDOLL_PART_RIGHT_SHIN;
         const sw_ragdoll_body_desc* bd = &d->bodies[part - 1];
         sw_xform jm = rd_rigid(&c.model[bd->joint]);
         sw_vec3 a = sw_xform_point(jm, bd->a), b = sw_xform_point(jm, bd->b);
-        sw_vec3 p0 = rd_mat_pos(&c.model[c.joints.shin[s]]), p1 = rd_mat_pos(&c.model[c.joints.foot[s]]);
+        sw_vec3 p0 = rd_mat_pos(&c.model[c.joints.shin[s]]),
+                p1 = rd_mat_pos(&c.model[c.joints.foot[s]]);
         const float len = sw_vec3_length(sw_vec3_sub(p1, p0));
         assert_true(seg_dist(a, p0, p1) < 1e-4f);
         assert_true(seg_dist(b, p0, p1) < 1e-4f);
@@ -234,7 +241,8 @@ static void test_desc_humanoid(void** state) {
         assert_true(p1.y - ground < 0.1f * len); /* the foot joint is that low */
         const float lowest = fminf(a.y, b.y) - bd->radius;
         print_message("RobotExpressive shin %d: foot joint %.3f m above the ground, capsule %.3f m "
-                      "(bone %.3f m)\n", s, (double)(p1.y - ground), (double)(lowest - ground), (double)len);
+                      "(bone %.3f m)\n",
+                      s, (double)(p1.y - ground), (double)(lowest - ground), (double)len);
         assert_near(lowest - ground, 0.1f * len, 0.01f * len);
     }
     rd_free(&c);
@@ -265,9 +273,9 @@ static void test_humanoid_errors(void** state) {
     (void)state;
     /* No arms. */
     const mini_joint armless[] = {
-        {"Hips", -1, 0, 1, 0},        {"Spine", 0, 0, 0.2f, 0},     {"Neck", 1, 0, 0.3f, 0},
-        {"Head", 2, 0, 0.1f, 0},      {"LeftUpLeg", 0, 0.1f, 0, 0}, {"LeftLeg", 4, 0, -0.4f, 0},
-        {"LeftFoot", 5, 0, -0.4f, 0}, {"RightUpLeg", 0, -0.1f, 0, 0}, {"RightLeg", 7, 0, -0.4f, 0},
+        {"Hips", -1, 0, 1, 0},         {"Spine", 0, 0, 0.2f, 0},       {"Neck", 1, 0, 0.3f, 0},
+        {"Head", 2, 0, 0.1f, 0},       {"LeftUpLeg", 0, 0.1f, 0, 0},   {"LeftLeg", 4, 0, -0.4f, 0},
+        {"LeftFoot", 5, 0, -0.4f, 0},  {"RightUpLeg", 0, -0.1f, 0, 0}, {"RightLeg", 7, 0, -0.4f, 0},
         {"RightFoot", 8, 0, -0.4f, 0},
     };
     const sw_skeleton* s = mini_skeleton(armless, 10);
@@ -327,7 +335,8 @@ static void test_humanoid_errors(void** state) {
     sw_ragdoll_humanoid_options opt;
     memset(&opt, 0, sizeof opt);
     opt.density = NAN;
-    assert_int_equal(sw_ragdoll_desc_humanoid(s, &h, &opt, &d, NULL, &err), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_ragdoll_desc_humanoid(s, &h, &opt, &d, NULL, &err),
+                     SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_ragdoll_desc_humanoid(NULL, &h, NULL, &d, NULL, &err),
                      SW_RESULT_INVALID_ARGUMENT);
     sw_skeleton_destroy(s, NULL);
@@ -375,15 +384,16 @@ static void test_admit_pose(void** state) {
         ref[k] = sw_quat_normalize(d.joints[k].reference); /* the template's are not zero */
     }
     float smax[SW_RAGDOLL_MAX_BODIES], tmin[SW_RAGDOLL_MAX_BODIES], tmax[SW_RAGDOLL_MAX_BODIES];
-    for (uint32_t k = 0; k < d.joints_count; ++k) smax[k] = 0.0f, tmin[k] = 1e9f, tmax[k] = -1e9f;
+    for (uint32_t k = 0; k < d.joints_count; ++k)
+        smax[k] = 0.0f, tmin[k] = 1e9f, tmax[k] = -1e9f;
     const int frames = (int)(c.walk->duration * 30.0f);
     sw_error err;
     for (int f = 0; f <= frames; ++f) {
         sw_xform root;
         rd_sample(&c, (float)f / 30.0f, c.pose, &root);
-        assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, margin,
-                                                    &err),
-                         SW_RESULT_OK);
+        assert_int_equal(
+            sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, margin, &err),
+            SW_RESULT_OK);
         rd_model(&c, c.pose, sw_xform_identity(), c.model);
         for (uint32_t k = 0; k < d.joints_count; ++k) {
             float sw, tw;
@@ -403,27 +413,32 @@ static void test_admit_pose(void** state) {
     }
     /* joints 7 and 8: the left hip (child: left thigh) and knee */
     assert_int_equal(c.parts[d.joints[7].child], SW_RAGDOLL_PART_LEFT_THIGH);
-    print_message("admit: walk's largest left hip swing %.3f rad -> limit %.3f, left knee %.3f -> %.3f\n",
-                  (double)smax[7], (double)d.joints[7].swing_limit, (double)smax[8],
-                  (double)d.joints[8].swing_limit);
+    print_message(
+        "admit: walk's largest left hip swing %.3f rad -> limit %.3f, left knee %.3f -> %.3f\n",
+        (double)smax[7], (double)d.joints[7].swing_limit, (double)smax[8],
+        (double)d.joints[8].swing_limit);
     /* Wide limits stay as they are. */
     sw_ragdoll_desc wide = c.desc;
-    assert_int_equal(sw_ragdoll_desc_admit_pose(&wide, c.skel, c.pose, c.skel->packets_count, margin, NULL),
-                     SW_RESULT_OK);
+    assert_int_equal(
+        sw_ragdoll_desc_admit_pose(&wide, c.skel, c.pose, c.skel->packets_count, margin, NULL),
+        SW_RESULT_OK);
     assert_memory_equal(&wide, &c.desc, sizeof wide);
     /* Errors leave the desc unchanged. */
-    assert_int_equal(sw_ragdoll_desc_admit_pose(NULL, c.skel, c.pose, c.skel->packets_count, 0.0f, NULL),
-                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(
+        sw_ragdoll_desc_admit_pose(NULL, c.skel, c.pose, c.skel->packets_count, 0.0f, NULL),
+        SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, 0, 0.0f, NULL),
                      SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, -1.0f, NULL),
-                     SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(
+        sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, -1.0f, NULL),
+        SW_RESULT_INVALID_ARGUMENT);
     sw_ragdoll_desc before = d;
     sw_xform bad = sw_pose_get(c.pose, 3);
     bad.r.x = NAN;
     sw_pose_set(c.pose, 3, bad);
-    assert_int_equal(sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, 0.0f, &err),
-                     SW_RESULT_BAD_DATA);
+    assert_int_equal(
+        sw_ragdoll_desc_admit_pose(&d, c.skel, c.pose, c.skel->packets_count, 0.0f, &err),
+        SW_RESULT_BAD_DATA);
     assert_string_equal(err.check, "finite pose");
     assert_int_equal(err.index, 3);
     assert_memory_equal(&before, &d, sizeof d);
@@ -464,26 +479,66 @@ static void test_desc_validate(void** state) {
     for (uint32_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         d = good;
         switch (i) {
-        case 0: d.bodies_count = 0; break;
-        case 1: d.joints_count = 3; break;
-        case 2: d.bodies[3].joint = c.skel->joints_count; break;
-        case 3: d.bodies[5].joint = d.bodies[4].joint; break;
-        case 4: d.bodies[2].a.y = NAN; break;
-        case 5: d.bodies[2].radius = 0.0f; break;
-        case 6: d.bodies[2].mass = -1.0f; break;
-        case 7: d.joints[1].child = 40; break;
-        case 8: d.joints[1].parent = d.joints[1].child; break;
-        case 9: d.joints[3].child = d.joints[2].child; break;
-        case 10: d.joints[8].parent = 4; break; /* left shin under the left upper arm */
-        case 11: d.joints[0].twist_axis = sw_vec3_make(0, 0, 0); break;
-        case 12: d.joints[0].swing_limit = 4.0f; break;
-        case 13: d.joints[0].twist_min = 0.5f; d.joints[0].twist_max = 0.2f; break;
-        case 14: d.joints[0].max_torque = -1.0f; break;
-        case 15: d.joints[0].reference = sw_quat_make(0, 0, 0, 2); break;
-        case 16: d.face_body = 12; break;
-        case 17: d.trunk_body = 12; break;
-        case 18: d.settle_time = -1.0f; break;
-        default: break;
+        case 0:
+            d.bodies_count = 0;
+            break;
+        case 1:
+            d.joints_count = 3;
+            break;
+        case 2:
+            d.bodies[3].joint = c.skel->joints_count;
+            break;
+        case 3:
+            d.bodies[5].joint = d.bodies[4].joint;
+            break;
+        case 4:
+            d.bodies[2].a.y = NAN;
+            break;
+        case 5:
+            d.bodies[2].radius = 0.0f;
+            break;
+        case 6:
+            d.bodies[2].mass = -1.0f;
+            break;
+        case 7:
+            d.joints[1].child = 40;
+            break;
+        case 8:
+            d.joints[1].parent = d.joints[1].child;
+            break;
+        case 9:
+            d.joints[3].child = d.joints[2].child;
+            break;
+        case 10:
+            d.joints[8].parent = 4;
+            break; /* left shin under the left upper arm */
+        case 11:
+            d.joints[0].twist_axis = sw_vec3_make(0, 0, 0);
+            break;
+        case 12:
+            d.joints[0].swing_limit = 4.0f;
+            break;
+        case 13:
+            d.joints[0].twist_min = 0.5f;
+            d.joints[0].twist_max = 0.2f;
+            break;
+        case 14:
+            d.joints[0].max_torque = -1.0f;
+            break;
+        case 15:
+            d.joints[0].reference = sw_quat_make(0, 0, 0, 2);
+            break;
+        case 16:
+            d.face_body = 12;
+            break;
+        case 17:
+            d.trunk_body = 12;
+            break;
+        case 18:
+            d.settle_time = -1.0f;
+            break;
+        default:
+            break;
         }
         memset(&err, 0, sizeof err);
         assert_int_equal(sw_ragdoll_desc_validate(&d, c.skel, &err), cases[i].result);
@@ -515,7 +570,8 @@ static void check_drive_read(rd_character* c) {
     rd_sample(c, 0.0f, c->pose, &root);
     root.r = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), 0.7f);
     root.t = sw_vec3_make(2.0f, 0.0f, -1.0f);
-    assert_int_equal(sw_ragdoll_spawn(r, c->pose, c->skel->packets_count, root, 1, &err), SW_RESULT_OK);
+    assert_int_equal(sw_ragdoll_spawn(r, c->pose, c->skel->packets_count, root, 1, &err),
+                     SW_RESULT_OK);
     assert_int_equal(m.bodies_alive, c->desc.bodies_count);
     assert_int_equal(m.joints_alive, c->desc.joints_count);
     const float h = 1.0f / 60.0f;
@@ -537,8 +593,8 @@ static void check_drive_read(rd_character* c) {
         float e = rd_max_joint_error(c, c->pose, c->pose2, rr, c->model, c->model2);
         if (!(e <= worst)) worst = e;
         /* alpha 0: the previous step's pose (under its root). */
-        assert_int_equal(sw_ragdoll_read(r, 0.0f, prev_root, prev, c->skel->packets_count,
-                                         c->pose2, c->skel->packets_count),
+        assert_int_equal(sw_ragdoll_read(r, 0.0f, prev_root, prev, c->skel->packets_count, c->pose2,
+                                         c->skel->packets_count),
                          SW_RESULT_OK);
         e = rd_max_joint_error(c, prev, c->pose2, prev_root, c->model, c->model2);
         if (!(e <= worst_prev)) worst_prev = e;
@@ -593,8 +649,9 @@ static void test_motor_targets(void** state) {
     assert_int_equal(sw_ragdoll_create(&c.desc, c.skel, &p, NULL, &r, NULL), SW_RESULT_OK);
     const sw_xform4* rest = sw_skeleton_rest_pose(c.skel);
     memcpy(c.pose, rest, sizeof(sw_xform4) * c.skel->packets_count);
-    assert_int_equal(sw_ragdoll_spawn(r, c.pose, c.skel->packets_count, sw_xform_identity(), 0, NULL),
-                     SW_RESULT_OK);
+    assert_int_equal(
+        sw_ragdoll_spawn(r, c.pose, c.skel->packets_count, sw_xform_identity(), 0, NULL),
+        SW_RESULT_OK);
     const uint32_t forearm = SW_RAGDOLL_PART_LEFT_FOREARM - 1, k = forearm - 1;
     assert_int_equal(sw_ragdoll_set_mode(r, forearm, SW_RAGDOLL_MODE_DYNAMIC), SW_RESULT_OK);
     assert_true(m.kinematic[sw_ragdoll_body_handle(r, forearm)] == false);
@@ -616,7 +673,8 @@ static void test_motor_targets(void** state) {
     /* Kinematic children get no motor. */
     assert_near(m.motor[0].strength, 0.0f, 0.0f);
     assert_int_equal(sw_ragdoll_set_strength(r, forearm, 1.5f), SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_ragdoll_set_mode(r, 99, SW_RAGDOLL_MODE_DYNAMIC), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_ragdoll_set_mode(r, 99, SW_RAGDOLL_MODE_DYNAMIC),
+                     SW_RESULT_INVALID_ARGUMENT);
     sw_ragdoll_destroy(r, NULL);
     rd_free(&c);
 }
@@ -633,7 +691,8 @@ static void test_blend_weights(void** state) {
     assert_int_equal(sw_ragdoll_create(&c.desc, c.skel, &p, NULL, &r, NULL), SW_RESULT_OK);
     /* A struck left arm: the upper arm's subtree fully physical. */
     const uint32_t arm = SW_RAGDOLL_PART_LEFT_UPPER_ARM - 1;
-    assert_int_equal(sw_ragdoll_set_subtree(r, arm, SW_RAGDOLL_MODE_DYNAMIC, 0.5f, 1.0f), SW_RESULT_OK);
+    assert_int_equal(sw_ragdoll_set_subtree(r, arm, SW_RAGDOLL_MODE_DYNAMIC, 0.5f, 1.0f),
+                     SW_RESULT_OK);
     const uint32_t lanes = c.skel->packets_count * 4u;
     float* w = (float*)malloc(sizeof(float) * lanes);
     assert_int_equal(sw_ragdoll_joint_weights(r, w, lanes - 1), SW_RESULT_BUFFER_TOO_SMALL);
@@ -641,7 +700,8 @@ static void test_blend_weights(void** state) {
     const int32_t one[] = {c.joints.upper_arm[0], c.joints.forearm[0], c.joints.hand[0]};
     for (uint32_t j = 0; j < c.skel->joints_count; ++j) {
         bool in = false;
-        for (uint32_t i = 0; i < 3; ++i) in = in || (int32_t)j == one[i];
+        for (uint32_t i = 0; i < 3; ++i)
+            in = in || (int32_t)j == one[i];
         assert_near(w[j], in ? 1.0f : 0.0f, 0.0f);
     }
     /* Blend: weight 1 joints take the physics pose, weight 0 the animation. */
@@ -653,7 +713,8 @@ static void test_blend_weights(void** state) {
     for (uint32_t j = 0; j < c.skel->joints_count; ++j) {
         sw_xform want = sw_pose_get(w[j] > 0.5f ? phys : c.pose, j), got = sw_pose_get(out, j);
         sw_test_vec3_near(got.t, want.t, 1e-5f);
-        sw_test_quat_near(sw_quat_dot(got.r, want.r) < 0 ? sw_quat_negate(got.r) : got.r, want.r, 1e-5f);
+        sw_test_quat_near(sw_quat_dot(got.r, want.r) < 0 ? sw_quat_negate(got.r) : got.r, want.r,
+                          1e-5f);
     }
     /* Half weight on the head: the blend job's nlerp of the two. */
     const uint32_t head = SW_RAGDOLL_PART_HEAD - 1;
@@ -664,7 +725,8 @@ static void test_blend_weights(void** state) {
     sw_quat got = sw_pose_get(out, hj).r;
     sw_test_quat_near(sw_quat_dot(got, want) < 0 ? sw_quat_negate(got) : got, want, 1e-5f);
     assert_int_equal(sw_ragdoll_set_weight(r, head, NAN), SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_ragdoll_blend(r, c.pose, phys, c.pose, c.skel->packets_count), SW_RESULT_OVERLAP);
+    assert_int_equal(sw_ragdoll_blend(r, c.pose, phys, c.pose, c.skel->packets_count),
+                     SW_RESULT_OVERLAP);
     free(w);
     free(phys);
     free(out);
@@ -713,7 +775,8 @@ static void test_facing_and_align(void** state) {
         sw_xform root = sw_xform_identity();
         root.r = sw_quat_from_axis_angle(Y, cases[i].yaw);
         root.t = sw_vec3_make(3.0f, 0.0f, -2.0f);
-        assert_int_equal(sw_ragdoll_spawn(r, c.pose, c.skel->packets_count, root, 0, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_ragdoll_spawn(r, c.pose, c.skel->packets_count, root, 0, NULL),
+                         SW_RESULT_OK);
         sw_ragdoll_status st;
         assert_int_equal(sw_ragdoll_status_get(r, &st), SW_RESULT_OK);
         assert_int_equal(st.facing, cases[i].facing);
@@ -730,8 +793,9 @@ static void test_facing_and_align(void** state) {
         lying_pose(&c, sw_quat_mul(sw_quat_from_axis_angle(Y, cases[i].clip_yaw), lay), clip);
         sw_xform aligned;
         sw_error err;
-        assert_int_equal(sw_ragdoll_align_root(r, clip, c.skel->packets_count, 0.0f, &aligned, &err),
-                         SW_RESULT_OK);
+        assert_int_equal(
+            sw_ragdoll_align_root(r, clip, c.skel->packets_count, 0.0f, &aligned, &err),
+            SW_RESULT_OK);
         sw_quat want = sw_quat_from_axis_angle(Y, cases[i].yaw - cases[i].clip_yaw);
         sw_test_quat_near(sw_quat_dot(aligned.r, want) < 0 ? sw_quat_negate(aligned.r) : aligned.r,
                           want, 1e-4f);
@@ -746,8 +810,9 @@ static void test_facing_and_align(void** state) {
         sw_xform nan_x = sw_pose_get(clip, 2);
         nan_x.t.x = NAN;
         sw_pose_set(clip, 2, nan_x);
-        assert_int_equal(sw_ragdoll_align_root(r, clip, c.skel->packets_count, 0.0f, &aligned, &err),
-                         SW_RESULT_BAD_DATA);
+        assert_int_equal(
+            sw_ragdoll_align_root(r, clip, c.skel->packets_count, 0.0f, &aligned, &err),
+            SW_RESULT_BAD_DATA);
         assert_string_equal(err.check, "finite pose");
         assert_int_equal(err.index, 2);
         sw_ragdoll_destroy(r, NULL);
@@ -769,8 +834,9 @@ static void test_spawn_failure(void** state) {
         sw_ragdoll* r = NULL;
         assert_int_equal(sw_ragdoll_create(&c.desc, c.skel, &p, NULL, &r, NULL), SW_RESULT_OK);
         sw_error err;
-        assert_int_equal(sw_ragdoll_spawn(r, rest, c.skel->packets_count, sw_xform_identity(), 0, &err),
-                         SW_RESULT_OUT_OF_MEMORY);
+        assert_int_equal(
+            sw_ragdoll_spawn(r, rest, c.skel->packets_count, sw_xform_identity(), 0, &err),
+            SW_RESULT_OUT_OF_MEMORY);
         assert_int_equal(m.bodies_alive, 0);
         assert_int_equal(m.joints_alive, 0);
         /* Not spawned: per-frame calls refuse. */
@@ -804,7 +870,8 @@ static void test_stepper(void** state) {
         assert_near(alpha, s.accumulator / s.step, 1e-6f);
         steps += n;
     }
-    assert_near((float)(total - (double)steps * (double)s.step - (double)s.accumulator), 0.0f, 1e-3f);
+    assert_near((float)(total - (double)steps * (double)s.step - (double)s.accumulator), 0.0f,
+                1e-3f);
     /* Beyond max_steps the time is dropped. */
     s.max_steps = 2;
     s.accumulator = 0.0f;
@@ -820,18 +887,12 @@ static void test_stepper(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_find_humanoid),
-        cmocka_unit_test(test_desc_humanoid),
-        cmocka_unit_test(test_humanoid_errors),
-        cmocka_unit_test(test_desc_validate),
-        cmocka_unit_test(test_admit_pose),
-        cmocka_unit_test(test_drive_read_humanoid),
-        cmocka_unit_test(test_drive_read_robot),
-        cmocka_unit_test(test_motor_targets),
-        cmocka_unit_test(test_blend_weights),
-        cmocka_unit_test(test_facing_and_align),
-        cmocka_unit_test(test_spawn_failure),
-        cmocka_unit_test(test_stepper),
+        cmocka_unit_test(test_find_humanoid),    cmocka_unit_test(test_desc_humanoid),
+        cmocka_unit_test(test_humanoid_errors),  cmocka_unit_test(test_desc_validate),
+        cmocka_unit_test(test_admit_pose),       cmocka_unit_test(test_drive_read_humanoid),
+        cmocka_unit_test(test_drive_read_robot), cmocka_unit_test(test_motor_targets),
+        cmocka_unit_test(test_blend_weights),    cmocka_unit_test(test_facing_and_align),
+        cmocka_unit_test(test_spawn_failure),    cmocka_unit_test(test_stepper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,13 +12,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+
 #include <cmocka.h>
 
 #include "ragdoll_fixture.h"
 /* (the fixture reads the built-in humanoid and assets: tools and showcase) */
+#include "sinew/backends/ode.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/ragdoll.h"
-#include "sinew/backends/ode.h"
 
 typedef struct rd_sim {
     rd_character* c;
@@ -60,8 +61,10 @@ static void rd_sim_step(rd_sim* s) {
     s->time += s->step;
     rd_sample(s->c, s->time, s->c->pose, &s->root);
     const sw_ragdoll_drive_desc d = {
-        .pose = s->c->pose, .pose_count = s->c->skel->packets_count,
-        .root = s->root, .step = s->step,
+        .pose = s->c->pose,
+        .pose_count = s->c->skel->packets_count,
+        .root = s->root,
+        .step = s->step,
     };
     sw_error err;
     memset(&err, 0, sizeof err);
@@ -190,10 +193,10 @@ static float check_fall(rd_character* c, sw_vec3 push, sw_ragdoll_facing expect,
                 if (c->parts[b] != SW_RAGDOLL_PART_CHEST && c->parts[b] != SW_RAGDOLL_PART_HEAD)
                     continue;
                 sw_physics_body_state bs = sw_ragdoll_body_state(s.rd, b);
-                assert_int_equal(sw_ragdoll_apply_impulse(s.rd, b,
-                                                          sw_vec3_scale(push, c->desc.bodies[b].mass),
-                                                          bs.transform.t),
-                                 SW_RESULT_OK);
+                assert_int_equal(
+                    sw_ragdoll_apply_impulse(s.rd, b, sw_vec3_scale(push, c->desc.bodies[b].mass),
+                                             bs.transform.t),
+                    SW_RESULT_OK);
             }
         }
         rd_sim_step(&s);
@@ -270,7 +273,8 @@ typedef struct rd_storm {
 
 static uint64_t rd_hash(uint64_t h, const void* p, size_t n) {
     const unsigned char* b = (const unsigned char*)p;
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ b[i]) * 1099511628211ull;
     return h;
 }
 
@@ -284,7 +288,8 @@ static rd_storm rd_run_storm(rd_character* c, int hz, float seconds, float stren
     rd_sim_start(&s, c, 1.0f / (float)hz, 0.0f);
     assert_int_equal(sw_ragdoll_set_all(s.rd, SW_RAGDOLL_MODE_DYNAMIC, strength, 1.0f),
                      SW_RESULT_OK);
-    if (pinned) assert_int_equal(sw_ragdoll_set_mode(s.rd, 0, SW_RAGDOLL_MODE_KINEMATIC), SW_RESULT_OK);
+    if (pinned)
+        assert_int_equal(sw_ragdoll_set_mode(s.rd, 0, SW_RAGDOLL_MODE_KINEMATIC), SW_RESULT_OK);
     rd_storm out;
     memset(&out, 0, sizeof out);
     out.hash = 1469598103934665603ull;
@@ -353,14 +358,15 @@ static rd_storm rd_run_storm(rd_character* c, int hz, float seconds, float stren
 static void check_storm(rd_character* c, bool pinned, float strength, float calm_bound) {
     for (int hz = 60; hz <= 120; hz += 60) {
         rd_storm st = rd_run_storm(c, hz, 60.0f, strength, pinned, 6.0f, 12345u);
-        print_message("%s 60 s of impulses (up to 6 m/s x body mass every 0.25 s) at %d Hz, %s, strength "
-                      "%.1f: top speed %.2f m/s, top angular speed %.1f rad/s, limit violation "
-                      "worst swing %.3f rad, worst twist %.3f rad (last worst: %s at %.1f rad/s), "
-                      "mean %.5f rad, after 0.5 s without hits %.4f rad\n",
-                      c->name, hz, pinned ? "hips kinematic" : "all dynamic", (double)strength,
-                      (double)st.top_speed, (double)st.top_angular, (double)st.worst_swing,
-                      (double)st.worst_twist, sw_ragdoll_part_str(c->parts[st.worst_joint + 1]),
-                      (double)st.worst_rate, (double)st.mean_violation, (double)st.calm_violation);
+        print_message(
+            "%s 60 s of impulses (up to 6 m/s x body mass every 0.25 s) at %d Hz, %s, strength "
+            "%.1f: top speed %.2f m/s, top angular speed %.1f rad/s, limit violation "
+            "worst swing %.3f rad, worst twist %.3f rad (last worst: %s at %.1f rad/s), "
+            "mean %.5f rad, after 0.5 s without hits %.4f rad\n",
+            c->name, hz, pinned ? "hips kinematic" : "all dynamic", (double)strength,
+            (double)st.top_speed, (double)st.top_angular, (double)st.worst_swing,
+            (double)st.worst_twist, sw_ragdoll_part_str(c->parts[st.worst_joint + 1]),
+            (double)st.worst_rate, (double)st.mean_violation, (double)st.calm_violation);
         assert_true(st.top_speed < 25.0f);
         assert_true(st.top_angular < 100.0f);
         assert_true(st.worst_swing < 0.2f);
@@ -443,7 +449,8 @@ static void test_world_arguments(void** state) {
     bd.mass = 0.0f;
     assert_int_equal(p.create_body(p.user, &bd, &h2), SW_RESULT_INVALID_ARGUMENT);
     const float dt = sw_ode_world_step_size(w);
-    for (int i = 0; i < 30; ++i) assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
+    for (int i = 0; i < 30; ++i)
+        assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
     sw_physics_body_state s;
     p.get_body_state(p.user, h, &s);
     /* Semi-implicit Euler: v_n = -g n dt, y_n = y0 - g dt^2 n (n + 1) / 2. */
@@ -456,7 +463,8 @@ static void test_world_arguments(void** state) {
     p.get_body_state(p.user, h, &s2);
     assert_near(s2.linear_velocity.x, 2.0f, 1e-5f);
     assert_near(sw_vec3_length(s2.angular_velocity), 0.0f, 1e-6f);
-    for (int i = 0; i < 600; ++i) assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
+    for (int i = 0; i < 600; ++i)
+        assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
     p.get_body_state(p.user, h, &s);
     assert_near(s.transform.t.y, 0.1f, 0.01f); /* resting on the ground */
     p.destroy_body(p.user, h);
@@ -529,7 +537,8 @@ static void test_world_motor_and_limit(void** state) {
     m.target = sw_quat_from_axis_angle(sw_vec3_make(0, 0, 1), 0.6f);
     m.strength = 1.0f;
     p.set_joint_motor(p.user, joint, &m);
-    for (int i = 0; i < 120; ++i) assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
+    for (int i = 0; i < 120; ++i)
+        assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
     sw_physics_body_state s;
     p.get_body_state(p.user, child, &s);
     sw_vec3 ax;
@@ -540,12 +549,14 @@ static void test_world_motor_and_limit(void** state) {
     assert_near(angle, 0.6f, 0.01f);
     assert_near(ax.z, 1.0f, 0.01f);
     /* Ball joint: the anchor stays shared. */
-    sw_vec3 a = sw_vec3_add(s.transform.t, sw_quat_rotate(s.transform.r, sw_vec3_make(0, 0.25f, 0)));
+    sw_vec3 a =
+        sw_vec3_add(s.transform.t, sw_quat_rotate(s.transform.r, sw_vec3_make(0, 0.25f, 0)));
     assert_near(sw_vec3_length(sw_vec3_sub(a, jd.anchor)), 0.0f, 1e-3f);
     /* Target beyond the cone (1.5 rad): the limit holds at 1.0. */
     m.target = sw_quat_from_axis_angle(sw_vec3_make(0, 0, 1), 1.5f);
     p.set_joint_motor(p.user, joint, &m);
-    for (int i = 0; i < 120; ++i) assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
+    for (int i = 0; i < 120; ++i)
+        assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
     p.get_body_state(p.user, child, &s);
     sw_quat_to_axis_angle(s.transform.r, &ax, &angle);
     print_message("limit: motor pushing to 1.5 rad, cone 1.0 rad: at %.4f rad\n", (double)angle);
@@ -553,7 +564,8 @@ static void test_world_motor_and_limit(void** state) {
     /* Twist beyond its range (0.9 rad about the bone, range +-0.5). */
     m.target = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), 0.9f);
     p.set_joint_motor(p.user, joint, &m);
-    for (int i = 0; i < 120; ++i) assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
+    for (int i = 0; i < 120; ++i)
+        assert_int_equal(sw_ode_world_step(w), SW_RESULT_OK);
     p.get_body_state(p.user, child, &s);
     sw_quat sq, tq;
     sw_quat_swing_twist(s.transform.r, sw_vec3_make(0, 1, 0), &sq, &tq);
@@ -572,7 +584,8 @@ static void test_world_motor_and_limit(void** state) {
 static void test_world_limit_ahead(void** state) {
     (void)state;
     for (int twist = 0; twist < 2; ++twist) {
-        const sw_vec3 spin = twist ? sw_vec3_make(0.0f, 20.0f, 0.0f) : sw_vec3_make(0.0f, 0.0f, 20.0f);
+        const sw_vec3 spin =
+            twist ? sw_vec3_make(0.0f, 20.0f, 0.0f) : sw_vec3_make(0.0f, 0.0f, 20.0f);
         rd_pendulum pd;
         rd_pendulum_make(&pd, 1.0f / 60.0f, spin, 1.0f);
         sw_ode_world* w = pd.w;
@@ -590,8 +603,8 @@ static void test_world_limit_ahead(void** state) {
             p.get_body_state(p.user, child, &st);
             sw_quat sq, tq;
             sw_quat_swing_twist(st.transform.r, sw_vec3_make(0, 1, 0), &sq, &tq);
-            const float a = twist ? fabsf(2.0f * atan2f(tq.y, tq.w))
-                                  : 2.0f * acosf(fminf(1.0f, fabsf(sq.w)));
+            const float a =
+                twist ? fabsf(2.0f * atan2f(tq.y, tq.w)) : 2.0f * acosf(fminf(1.0f, fabsf(sq.w)));
             worst = fmaxf(worst, a);
         }
         const float limit = twist ? jd.twist_max : jd.swing_limit;
@@ -605,18 +618,12 @@ static void test_world_limit_ahead(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_world_arguments),
-        cmocka_unit_test(test_world_motor_and_limit),
-        cmocka_unit_test(test_world_limit_ahead),
-        cmocka_unit_test(test_kinematic_humanoid),
-        cmocka_unit_test(test_kinematic_robot),
-        cmocka_unit_test(test_tracking_humanoid),
-        cmocka_unit_test(test_tracking_robot),
-        cmocka_unit_test(test_fall_humanoid),
-        cmocka_unit_test(test_fall_robot),
-        cmocka_unit_test(test_storm_humanoid),
-        cmocka_unit_test(test_storm_robot),
-        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_world_arguments),   cmocka_unit_test(test_world_motor_and_limit),
+        cmocka_unit_test(test_world_limit_ahead), cmocka_unit_test(test_kinematic_humanoid),
+        cmocka_unit_test(test_kinematic_robot),   cmocka_unit_test(test_tracking_humanoid),
+        cmocka_unit_test(test_tracking_robot),    cmocka_unit_test(test_fall_humanoid),
+        cmocka_unit_test(test_fall_robot),        cmocka_unit_test(test_storm_humanoid),
+        cmocka_unit_test(test_storm_robot),       cmocka_unit_test(test_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

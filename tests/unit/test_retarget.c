@@ -16,8 +16,8 @@
 #include "sinew/retarget/retarget.h"
 #include "sinew/showcase/character.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/builders/retarget_map.h"
+#include "sinew/tools/readers/asset.h"
 #include "test_util.h"
 
 #define CMU_SCALE 0.056444f

@@ -13,8 +13,8 @@
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/compress.h"
 #include "sinew/tools/builders/frames.h"
-#include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/builders/mirror_bake.h"
+#include "sinew/tools/readers/gltf.h"
 
 enum { CODEC_RAW, CODEC_QUANTIZED, CODEC_FRAMES, CODECS };
 static const char* const k_codec_names[CODECS] = {"raw", "quantized", "frames"};

@@ -431,10 +431,8 @@ static void test_explicit_guess_against_naive(void** state) {
                                           .times = sets[s],
                                           .values = values};
         const sw_skeleton* skel = make_skeleton(JOINTS, 11u);
-        const sw_clip_desc d = {.duration = DURATION,
-                                .joints_count = JOINTS,
-                                .tracks = &track,
-                                .tracks_count = 1};
+        const sw_clip_desc d = {
+            .duration = DURATION, .joints_count = JOINTS, .tracks = &track, .tracks_count = 1};
         const sw_clip* clip = NULL;
         assert_int_equal(sw_clip_create(&d, NULL, &clip, NULL), SW_RESULT_OK);
         SINEW_ALIGN16 sw_xform4 pose[PACKETS];

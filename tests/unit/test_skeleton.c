@@ -242,7 +242,8 @@ static void test_rest_model_bound(void** state) {
     const struct {
         float s, t;
         uint32_t bad_joint; /* TEST_JOINTS: accepted */
-    } cases[] = {{1e20f, 0.0f, 1}, {1.0f, 3e38f, 0}, {1.0f, 1.5e37f, 1}, {1e18f, 0.0f, TEST_JOINTS}};
+    } cases[] = {
+        {1e20f, 0.0f, 1}, {1.0f, 3e38f, 0}, {1.0f, 1.5e37f, 1}, {1e18f, 0.0f, TEST_JOINTS}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
         sw_skeleton_joint j[TEST_JOINTS];
         make_joints(j);

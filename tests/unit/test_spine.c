@@ -114,7 +114,8 @@ static void test_cmu_spine(void** state) {
                                              .target = &target};
             assert_int_equal(sw_spine_wander_job_run(&job), SW_RESULT_OK);
             /* the target is the FK position plus the documented offset */
-            const sw_vec3 want = sw_vec3_add(fk, sw_spine_wander_offset(range, 0.0f, job.seed, job.time));
+            const sw_vec3 want =
+                sw_vec3_add(fk, sw_spine_wander_offset(range, 0.0f, job.seed, job.time));
             sw_test_vec3_near(target, want, 0.0f);
             ik_rig_model(r);
             const sw_vec3 tip = ik_pos(r, head);
@@ -129,8 +130,9 @@ static void test_cmu_spine(void** state) {
             if (beyond > 0.0f) unreachable++;
             if (!(ik_dist(tip, target) < fmaxf(1e-3f, beyond + 2e-3f)))
                 fail_msg("solver %d frame %d: head %.5f m from the target, %.4f from FK, target "
-                         "%.4f from FK", sv, k, (double)ik_dist(tip, target),
-                         (double)ik_dist(tip, fk), (double)ik_dist(target, fk));
+                         "%.4f from FK",
+                         sv, k, (double)ik_dist(tip, target), (double)ik_dist(tip, fk),
+                         (double)ik_dist(target, fk));
             assert_true(fabsf(tip.x - fk.x) <= range.x + 1e-3f);
             assert_true(fabsf(tip.y - fk.y) <= range.y + 1e-3f);
             assert_true(fabsf(tip.z - fk.z) <= range.z + 1e-3f);
@@ -226,7 +228,8 @@ static void test_validity(void** state) {
         sw_result expect;
     } cases[CASES];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < CASES; ++i) cases[i].job = valid;
+    for (uint32_t i = 0; i < CASES; ++i)
+        cases[i].job = valid;
     cases[n].job.skeleton = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.model = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.joints = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
@@ -249,7 +252,8 @@ static void test_validity(void** state) {
     cases[n].job.tolerance = -1.0f, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.model_count = r.joints - 1, cases[n++].expect = SW_RESULT_BUFFER_TOO_SMALL;
     cases[n].job.pose_count = r.packets - 1, cases[n++].expect = SW_RESULT_BUFFER_TOO_SMALL;
-    cases[n].job.pose = (sw_xform4*)(void*)((char*)buf + 4), cases[n++].expect = SW_RESULT_MISALIGNED;
+    cases[n].job.pose = (sw_xform4*)(void*)((char*)buf + 4),
+    cases[n++].expect = SW_RESULT_MISALIGNED;
     cases[n].job.model = (const sw_mat4*)(const void*)r.pose, cases[n++].expect = SW_RESULT_OVERLAP;
     cases[n].job.target = (sw_vec3*)(void*)r.pose, cases[n++].expect = SW_RESULT_OVERLAP;
     cases[n].job.target = (sw_vec3*)(void*)&r.model[3], cases[n++].expect = SW_RESULT_OVERLAP;

@@ -28,7 +28,8 @@ static float terrain(float x, float z) {
 }
 
 static sw_vec3 terrain_normal(float x, float z) {
-    const float dx = 0.05f * 1.3f * cosf(1.3f * x + 0.4f) - 0.04f * 0.5f * sinf(0.9f * z + 0.5f * x);
+    const float dx =
+        0.05f * 1.3f * cosf(1.3f * x + 0.4f) - 0.04f * 0.5f * sinf(0.9f * z + 0.5f * x);
     const float dz = -0.04f * 0.9f * sinf(0.9f * z + 0.5f * x) + 0.015f * 3.1f * cosf(3.1f * z);
     return sw_vec3_normalize(sw_vec3_make(-dx, 1.0f, -dz));
 }
@@ -171,7 +172,8 @@ static void run_spider(float dt, sw_walker_state* out, run_stats* stats) {
         }
         assert_false(w.bad);
     }
-    for (uint32_t i = 0; i < LEGS; ++i) stats->steps += st.feet[i].steps;
+    for (uint32_t i = 0; i < LEGS; ++i)
+        stats->steps += st.feet[i].steps;
     *out = st;
 }
 
@@ -192,7 +194,8 @@ static void test_spider_20s(void** state) {
         assert_true(sa.steps > 100);
         assert_true(sa.max_drift < 2.5f * 0.12f);
         assert_true(sa.max_ground_error < 0.01f);
-        for (uint32_t i = 0; i < LEGS; ++i) assert_true(a.feet[i].steps > 10);
+        for (uint32_t i = 0; i < LEGS; ++i)
+            assert_true(a.feet[i].steps > 10);
         /* standing at the end: everything planted, settled near home */
         for (uint32_t i = 0; i < LEGS; ++i) {
             assert_false(a.feet[i].airborne);
@@ -236,7 +239,8 @@ static void test_stand_and_turn(void** state) {
             for (uint32_t j = i + 1; j < LEGS; ++j)
                 assert_false(partners(i, j) && st.feet[i].airborne && st.feet[j].airborne);
     }
-    for (uint32_t i = 0; i < LEGS; ++i) assert_true(st.feet[i].steps >= 2);
+    for (uint32_t i = 0; i < LEGS; ++i)
+        assert_true(st.feet[i].steps >= 2);
     assert_near(st.position.x, start.position.x, 1e-4);
     assert_near(st.position.z, start.position.z, 1e-4);
     /* heading advanced by about 3 rad minus the damper's lag */
@@ -249,13 +253,13 @@ static void test_stand_and_turn(void** state) {
 /* A body with 4 legs: two FABRIK legs of 4 joints (coxa, femur, tibia, tip)
  * and two two-bone legs (hip, knee, foot). */
 static const sw_skeleton* make_bug(void) {
-    static const char* names[15] = {"body", "coxa_l", "femur_l", "tibia_l", "tip_l",
-                                    "coxa_r", "femur_r", "tibia_r", "tip_r", "hip_b",
-                                    "knee_b", "foot_b", "hip_c", "knee_c", "foot_c"};
+    static const char* names[15] = {"body",   "coxa_l",  "femur_l", "tibia_l", "tip_l",
+                                    "coxa_r", "femur_r", "tibia_r", "tip_r",   "hip_b",
+                                    "knee_b", "foot_b",  "hip_c",   "knee_c",  "foot_c"};
     const int32_t parents[15] = {-1, 0, 1, 2, 3, 0, 5, 6, 7, 0, 9, 10, 0, 12, 13};
-    const sw_vec3 t[15] = {{0, 0, 0},        {-0.1f, 0, 0.1f},  {-0.08f, 0.05f, 0},
+    const sw_vec3 t[15] = {{0, 0, 0},         {-0.1f, 0, 0.1f},    {-0.08f, 0.05f, 0},
                            {-0.1f, -0.1f, 0}, {-0.05f, -0.15f, 0}, {0.1f, 0, 0.1f},
-                           {0.08f, 0.05f, 0}, {0.1f, -0.1f, 0},   {0.05f, -0.15f, 0},
+                           {0.08f, 0.05f, 0}, {0.1f, -0.1f, 0},    {0.05f, -0.15f, 0},
                            {-0.1f, 0, -0.2f}, {-0.12f, -0.06f, 0}, {-0.1f, -0.2f, 0},
                            {0.1f, 0, -0.2f},  {0.12f, -0.06f, 0},  {0.1f, -0.2f, 0}};
     sw_skeleton_joint js[15];
@@ -303,7 +307,10 @@ static void test_pose_job(void** state) {
         {.joints = bug_l, .joints_count = 4, .pole = {0, 1, 0}},
         {.joints = bug_r, .joints_count = 4, .pole = {0, 1, 0}},
         {.joints = bug_b, .joints_count = 3, .pole = {0, 1, 0}},
-        {.joints = bug_c, .joints_count = 3, .solver = SW_WALKER_SOLVER_TWO_BONE, .pole = {0, 1, 0}},
+        {.joints = bug_c,
+         .joints_count = 3,
+         .solver = SW_WALKER_SOLVER_TWO_BONE,
+         .pole = {0, 1, 0}},
     };
     const sw_xform4* rest = sw_skeleton_rest_pose(s);
     float worst = 0.0f;
@@ -394,7 +401,8 @@ static void test_pose_job(void** state) {
         sw_result expect;
     } cases[CASES];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < CASES; ++i) cases[i].job = pj;
+    for (uint32_t i = 0; i < CASES; ++i)
+        cases[i].job = pj;
     cases[n].job.skeleton = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.model = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.state = NULL, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
@@ -412,7 +420,8 @@ static void test_pose_job(void** state) {
     cases[n].job.chains = c_short, cases[n++].expect = SW_RESULT_INVALID_ARGUMENT;
     cases[n].job.model_count = r.joints - 1, cases[n++].expect = SW_RESULT_BUFFER_TOO_SMALL;
     cases[n].job.pose_count = r.packets - 1, cases[n++].expect = SW_RESULT_BUFFER_TOO_SMALL;
-    cases[n].job.pose = (sw_xform4*)(void*)((char*)buf + 4), cases[n++].expect = SW_RESULT_MISALIGNED;
+    cases[n].job.pose = (sw_xform4*)(void*)((char*)buf + 4),
+    cases[n++].expect = SW_RESULT_MISALIGNED;
     cases[n].job.model = (const sw_mat4*)(const void*)r.pose, cases[n++].expect = SW_RESULT_OVERLAP;
     assert_true(n <= CASES);
     for (uint32_t i = 0; i < n; ++i) {
@@ -452,7 +461,8 @@ static void test_validity(void** state) {
     const uint32_t rays = w.down + w.up;
 
     sw_walker_leg many[SW_WALKER_MAX_LEGS + 1];
-    for (uint32_t i = 0; i <= SW_WALKER_MAX_LEGS; ++i) many[i] = spider_legs[i % LEGS];
+    for (uint32_t i = 0; i <= SW_WALKER_MAX_LEGS; ++i)
+        many[i] = spider_legs[i % LEGS];
     sw_walker_leg bad_group[LEGS], bad_rest[LEGS];
     memcpy(bad_group, spider_legs, sizeof(bad_group));
     bad_group[3].group = SW_WALKER_MAX_GROUPS;
@@ -474,9 +484,9 @@ static void test_validity(void** state) {
                                        .dt = 1.0f / 60.0f};
     }
     uint32_t n = 0;
-#define DCASE(field, value, result) \
+#define DCASE(field, value, result)                                                                \
     (cases[n].desc.field = (value), cases[n++].expect = SW_RESULT_##result)
-#define JCASE(field, value, result) \
+#define JCASE(field, value, result)                                                                \
     (cases[n].job.field = (value), cases[n++].expect = SW_RESULT_##result)
     JCASE(desc, NULL, INVALID_ARGUMENT);
     JCASE(state, NULL, INVALID_ARGUMENT);

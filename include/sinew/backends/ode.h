@@ -61,7 +61,7 @@ extern "C" {
 #define SW_ODE_MAX_CONTACTS 4        /* contact points per colliding pair */
 #define SW_ODE_MOTOR_STEPS 2.0f      /* motor closes its rotation error over this many steps */
 #define SW_ODE_DEFAULT_FRICTION 1.0f /* Coulomb coefficient */
-#define SW_ODE_JOINT_FRICTION 0.01f   /* joint friction: motor braking torque over max_torque */
+#define SW_ODE_JOINT_FRICTION 0.01f  /* joint friction: motor braking torque over max_torque */
 #define SW_ODE_STOP_ERP 0.4f         /* fraction of a limit violation corrected per step */
 #define SW_ODE_STOP_LOOKAHEAD 2.0f   /* a stop closer than this many steps of motion is active */
 #define SW_ODE_STOP_MARGIN 0.02f     /* radians: ... or closer than this */
@@ -70,17 +70,17 @@ extern "C" {
 typedef struct sw_ode_world sw_ode_world; /* opaque */
 
 typedef struct sw_ode_world_desc {
-    sw_vec3 gravity;      /* m/s^2; zero: (0, -9.81, 0) */
-    bool no_gravity;      /* true: gravity is zero */
-    float step;           /* seconds per step; 0: SW_RAGDOLL_DEFAULT_STEP */
-    bool no_ground;       /* true: no ground plane */
-    float ground_height;  /* metres, y of the ground plane */
-    float friction;       /* Coulomb coefficient, >= 0; 0: SW_ODE_DEFAULT_FRICTION */
-    float restitution;    /* [0, 1]; 0: none */
-    float linear_damping; /* per second, >= 0; 0: none */
-    float angular_damping;/* per second, >= 0; 0: none */
-    uint32_t max_bodies;  /* 0: SW_ODE_DEFAULT_CAPACITY */
-    uint32_t max_joints;  /* 0: SW_ODE_DEFAULT_CAPACITY */
+    sw_vec3 gravity;       /* m/s^2; zero: (0, -9.81, 0) */
+    bool no_gravity;       /* true: gravity is zero */
+    float step;            /* seconds per step; 0: SW_RAGDOLL_DEFAULT_STEP */
+    bool no_ground;        /* true: no ground plane */
+    float ground_height;   /* metres, y of the ground plane */
+    float friction;        /* Coulomb coefficient, >= 0; 0: SW_ODE_DEFAULT_FRICTION */
+    float restitution;     /* [0, 1]; 0: none */
+    float linear_damping;  /* per second, >= 0; 0: none */
+    float angular_damping; /* per second, >= 0; 0: none */
+    uint32_t max_bodies;   /* 0: SW_ODE_DEFAULT_CAPACITY */
+    uint32_t max_joints;   /* 0: SW_ODE_DEFAULT_CAPACITY */
 } sw_ode_world_desc;
 
 /* Creates a world (ODE is initialised on first use: dInitODE2, counted).

@@ -146,13 +146,13 @@ typedef enum sw_frames_run_kind {
 
 /* Payload header (64 bytes). Offsets are in bytes from the payload start. */
 typedef struct sw_frames_header {
-    uint32_t size;             /* bytes of the payload, a multiple of 16 */
-    uint32_t frames_count;     /* >= 2, from duration and rate as above */
-    float rate;                /* frames per second, finite, in (0, 1000] */
-    uint32_t packets_count;    /* ceil(joints_count / 4) */
-    uint32_t animated_count;   /* packets stored per frame */
-    uint32_t constants_count;  /* packets stored once; animated + constants = packets */
-    uint32_t runs_count;       /* in [1, packets_count] */
+    uint32_t size;            /* bytes of the payload, a multiple of 16 */
+    uint32_t frames_count;    /* >= 2, from duration and rate as above */
+    float rate;               /* frames per second, finite, in (0, 1000] */
+    uint32_t packets_count;   /* ceil(joints_count / 4) */
+    uint32_t animated_count;  /* packets stored per frame */
+    uint32_t constants_count; /* packets stored once; animated + constants = packets */
+    uint32_t runs_count;      /* in [1, packets_count] */
     /* One layout, checked on load: runs at 64, constants at the next
      * multiple of 16, frames right after the constants, and the payload
      * ends with the frames. */

@@ -22,7 +22,7 @@ typedef struct sw_make_additive_job {
     const sw_xform4* pose;      /* packets_count packets */
     const sw_xform4* reference; /* packets_count packets */
     uint32_t packets_count;
-    sw_xform4* out;             /* delta; may not alias the inputs */
+    sw_xform4* out; /* delta; may not alias the inputs */
     uint32_t out_count;
 } sw_make_additive_job;
 
@@ -33,8 +33,8 @@ SINEW_API sw_result sw_make_additive_job_validate(const sw_make_additive_job* jo
 SINEW_API sw_result sw_make_additive_job_run(const sw_make_additive_job* job);
 
 typedef struct sw_apply_additive_job {
-    const sw_xform4* base;      /* packets_count packets */
-    const sw_xform4* delta;     /* packets_count packets */
+    const sw_xform4* base;  /* packets_count packets */
+    const sw_xform4* delta; /* packets_count packets */
     uint32_t packets_count;
     float weight;               /* finite; 0 leaves base, 1 applies fully */
     const float* joint_weights; /* optional: packets_count * 4 floats */

@@ -12,9 +12,9 @@
 #ifndef SINEW_BASE_H
 #define SINEW_BASE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,54 +25,54 @@ extern "C" {
 #define SINEW_VERSION_PATCH 0
 
 #if defined(SINEW_SHARED)
-#  if defined(_WIN32)
-#    if defined(SINEW_BUILDING)
-#      define SINEW_API __declspec(dllexport)
-#    else
-#      define SINEW_API __declspec(dllimport)
-#    endif
-#  else
-#    define SINEW_API __attribute__((visibility("default")))
-#  endif
+#if defined(_WIN32)
+#if defined(SINEW_BUILDING)
+#define SINEW_API __declspec(dllexport)
 #else
-#  define SINEW_API
+#define SINEW_API __declspec(dllimport)
+#endif
+#else
+#define SINEW_API __attribute__((visibility("default")))
+#endif
+#else
+#define SINEW_API
 #endif
 
 #ifndef SINEW_ASSERT
-#  include <assert.h>
-#  define SINEW_ASSERT(c) assert(c)
+#include <assert.h>
+#define SINEW_ASSERT(c) assert(c)
 #endif
 
 /* 16-byte alignment for SoA data, usable from C11 and C++11. */
 #ifdef __cplusplus
-#  define SINEW_ALIGN16 alignas(16)
+#define SINEW_ALIGN16 alignas(16)
 #else
-#  define SINEW_ALIGN16 _Alignas(16)
+#define SINEW_ALIGN16 _Alignas(16)
 #endif
 
 /* One list gives the enum and its strings, so they never drift. */
-#define SW_RESULT_LIST(X)                                                      \
-    X(OK, "ok")                                                                \
-    X(INVALID_ARGUMENT, "invalid argument")                                    \
-    X(BUFFER_TOO_SMALL, "buffer too small")                                    \
-    X(OVERLAP, "output overlaps an input")                                     \
-    X(MISALIGNED, "misaligned buffer")                                         \
-    X(OUT_OF_MEMORY, "out of memory")                                          \
-    X(LIMIT, "limit exceeded")                                                 \
-    X(NOT_FOUND, "not found")                                                  \
-    X(TRUNCATED, "truncated data")                                             \
-    X(BAD_MAGIC, "not a sinew archive")                                        \
-    X(BAD_VERSION, "unsupported version")                                      \
-    X(BAD_CHECKSUM, "checksum mismatch")                                       \
-    X(BAD_DATA, "invalid data")                                                \
-    X(PARSE, "parse error")                                                    \
+#define SW_RESULT_LIST(X)                                                                          \
+    X(OK, "ok")                                                                                    \
+    X(INVALID_ARGUMENT, "invalid argument")                                                        \
+    X(BUFFER_TOO_SMALL, "buffer too small")                                                        \
+    X(OVERLAP, "output overlaps an input")                                                         \
+    X(MISALIGNED, "misaligned buffer")                                                             \
+    X(OUT_OF_MEMORY, "out of memory")                                                              \
+    X(LIMIT, "limit exceeded")                                                                     \
+    X(NOT_FOUND, "not found")                                                                      \
+    X(TRUNCATED, "truncated data")                                                                 \
+    X(BAD_MAGIC, "not a sinew archive")                                                            \
+    X(BAD_VERSION, "unsupported version")                                                          \
+    X(BAD_CHECKSUM, "checksum mismatch")                                                           \
+    X(BAD_DATA, "invalid data")                                                                    \
+    X(PARSE, "parse error")                                                                        \
     X(IO, "input/output error")
 
 typedef enum sw_result {
 #define SW__RESULT_ENUM(name, str) SW_RESULT_##name,
     SW_RESULT_LIST(SW__RESULT_ENUM)
 #undef SW__RESULT_ENUM
-    SW_RESULT_COUNT
+        SW_RESULT_COUNT
 } sw_result;
 
 /* A static, human-readable string for a result ("invalid data"); never NULL,

@@ -48,11 +48,12 @@ typedef enum sw_interp {
 
 typedef enum sw_clip_codec {
     SW_CLIP_CODEC_NONE = 0,
-    SW_CLIP_CODEC_RAW,      /* float keys as given */
+    SW_CLIP_CODEC_RAW,       /* float keys as given */
     SW_CLIP_CODEC_QUANTIZED, /* joint tracks quantized by the compressor (sinew/codecs/codec.h);
                                 float tracks stay raw in the track array */
     SW_CLIP_CODEC_FRAMES     /* joint motion as SoA pose frames at a uniform rate
-                                (sinew/codecs/codec.h, sinew/tools/builders/frames.h); float tracks raw */
+                                (sinew/codecs/codec.h, sinew/tools/builders/frames.h); float tracks raw
+                              */
 } sw_clip_codec;
 
 #define SW_CLIP_FLAG_ADDITIVE 1u
@@ -80,18 +81,19 @@ typedef struct sw_clip_event {
 
 /* Block header. Offsets are in bytes from the start of this struct. */
 typedef struct sw_clip {
-    uint32_t size;                /* bytes of the whole block */
-    uint32_t codec;               /* sw_clip_codec */
-    uint32_t flags;               /* SW_CLIP_FLAG_* */
-    float duration;               /* seconds, finite, >= 0 */
-    uint32_t joints_count;        /* must equal the skeleton's */
-    uint32_t tracks_count;        /* joint tracks (by joint, then T, R, S), then float tracks */
-    uint32_t float_tracks_count;  /* the last float_tracks_count tracks */
-    uint32_t events_count;        /* sorted by time */
-    uint32_t name_offset;         /* NUL-terminated clip name (may be empty) */
-    uint32_t joint_tracks_offset; /* uint32_t[joints_count * 3]: T, R, S track or SW_CLIP_NO_TRACK */
-    uint32_t tracks_offset;       /* sw_clip_track[tracks_count], 4-byte aligned */
-    uint32_t events_offset;       /* sw_clip_event[events_count] */
+    uint32_t size;               /* bytes of the whole block */
+    uint32_t codec;              /* sw_clip_codec */
+    uint32_t flags;              /* SW_CLIP_FLAG_* */
+    float duration;              /* seconds, finite, >= 0 */
+    uint32_t joints_count;       /* must equal the skeleton's */
+    uint32_t tracks_count;       /* joint tracks (by joint, then T, R, S), then float tracks */
+    uint32_t float_tracks_count; /* the last float_tracks_count tracks */
+    uint32_t events_count;       /* sorted by time */
+    uint32_t name_offset;        /* NUL-terminated clip name (may be empty) */
+    uint32_t
+        joint_tracks_offset; /* uint32_t[joints_count * 3]: T, R, S track or SW_CLIP_NO_TRACK */
+    uint32_t tracks_offset;  /* sw_clip_track[tracks_count], 4-byte aligned */
+    uint32_t events_offset;  /* sw_clip_event[events_count] */
 } sw_clip;
 
 static inline const char* sw_clip_name(const sw_clip* c) {
@@ -131,13 +133,13 @@ static inline const float* sw_clip_track_values(const sw_clip* c, const sw_clip_
 
 typedef struct sw_clip_track_desc {
     sw_track_kind kind;
-    uint32_t joint;     /* translation, rotation, scale: the joint */
-    const char* name;   /* float tracks: the curve's name (unique per clip) */
-    sw_interp interp;   /* DEFAULT: linear */
+    uint32_t joint;   /* translation, rotation, scale: the joint */
+    const char* name; /* float tracks: the curve's name (unique per clip) */
+    sw_interp interp; /* DEFAULT: linear */
     uint32_t keys_count;
-    const float* times; /* keys_count strictly increasing times in [0, duration], or NULL */
-    float start;        /* times == NULL: time of key 0 */
-    float rate;         /* times == NULL: keys per second (> 0 unless 1 key) */
+    const float* times;  /* keys_count strictly increasing times in [0, duration], or NULL */
+    float start;         /* times == NULL: time of key 0 */
+    float rate;          /* times == NULL: keys per second (> 0 unless 1 key) */
     const float* values; /* keys_count * components floats (x3 for cubic: in, value, out) */
 } sw_clip_track_desc;
 
@@ -147,10 +149,10 @@ typedef struct sw_clip_event_desc {
 } sw_clip_event_desc;
 
 typedef struct sw_clip_desc {
-    const char* name;   /* NULL: "" */
-    float duration;     /* seconds */
+    const char* name; /* NULL: "" */
+    float duration;   /* seconds */
     uint32_t joints_count;
-    bool additive;      /* untracked joints hold identity instead of the rest pose */
+    bool additive; /* untracked joints hold identity instead of the rest pose */
     const sw_clip_track_desc* tracks;
     uint32_t tracks_count;
     const sw_clip_event_desc* events; /* any order; stored sorted by time (stable) */
@@ -185,8 +187,7 @@ SINEW_API void sw_clip_destroy(const sw_clip* c, const sw_allocator* alloc);
  * track kinds, interpolation, key counts, times, finite values, unit
  * rotations, joint indices, names, events sorted within [0, duration].
  * Fails: INVALID_ARGUMENT, MISALIGNED, TRUNCATED, LIMIT, BAD_DATA with err. */
-SINEW_API sw_result sw_clip_load(const void* data, size_t size, const sw_clip** out,
-                                 sw_error* err);
+SINEW_API sw_result sw_clip_load(const void* data, size_t size, const sw_clip** out, sw_error* err);
 
 /* Index of the float track named `name`, or -1. */
 SINEW_API int32_t sw_clip_find_float_track(const sw_clip* c, const char* name);

@@ -17,19 +17,19 @@ extern "C" {
 
 typedef struct sw_local_to_model_job {
     const sw_skeleton* skeleton;
-    const sw_xform4* local;         /* local pose */
-    uint32_t local_count;           /* >= skeleton->packets_count */
-    const sw_mat4* root_transform;  /* optional: model space of the roots' parent; NULL = identity */
-    bool subtree;                   /* false: whole skeleton */
-    uint32_t subtree_root;          /* joint index when subtree is set */
-    sw_mat4* out;                   /* model-space matrix per joint */
-    uint32_t out_count;             /* >= skeleton->joints_count */
+    const sw_xform4* local;        /* local pose */
+    uint32_t local_count;          /* >= skeleton->packets_count */
+    const sw_mat4* root_transform; /* optional: model space of the roots' parent; NULL = identity */
+    bool subtree;                  /* false: whole skeleton */
+    uint32_t subtree_root;         /* joint index when subtree is set */
+    sw_mat4* out;                  /* model-space matrix per joint */
+    uint32_t out_count;            /* >= skeleton->joints_count */
 } sw_local_to_model_job;
 
 /* Fails: INVALID_ARGUMENT (NULL skeleton, local or out; subtree_root out of
  * range when subtree is set; a skeleton header with 0 or more than
- * SW_SKELETON_MAX_JOINTS joints); BUFFER_TOO_SMALL; MISALIGNED (local); OVERLAP (out overlapping the
- * local pose, the skeleton or root_transform). */
+ * SW_SKELETON_MAX_JOINTS joints); BUFFER_TOO_SMALL; MISALIGNED (local); OVERLAP (out overlapping
+ * the local pose, the skeleton or root_transform). */
 SINEW_API sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job);
 /* Validates, then computes model matrices. On failure nothing is written. */
 SINEW_API sw_result sw_local_to_model_job_run(const sw_local_to_model_job* job);

@@ -49,8 +49,8 @@ typedef struct sw_sample_job {
     sw_sample_cache* cache;      /* optional; cursors_count >= clip->tracks_count */
     sw_xform4* out;              /* local pose, out_count >= skeleton->packets_count */
     uint32_t out_count;
-    float* floats;               /* optional: float track values, in track order */
-    uint32_t floats_count;       /* >= clip->float_tracks_count when floats is set */
+    float* floats;         /* optional: float track values, in track order */
+    uint32_t floats_count; /* >= clip->float_tracks_count when floats is set */
 } sw_sample_job;
 
 /* Checks the job without running it.

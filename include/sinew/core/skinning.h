@@ -14,12 +14,12 @@ extern "C" {
 #endif
 
 typedef struct sw_skinning_job {
-    const sw_mat4* model;        /* model-space matrices from local-to-model */
+    const sw_mat4* model; /* model-space matrices from local-to-model */
     uint32_t model_count;
     const uint16_t* joints;      /* optional: skeleton joint of each palette entry */
     const sw_mat4* inverse_bind; /* count matrices */
     uint32_t count;
-    sw_mat4* out;                /* count matrices; may not alias the inputs */
+    sw_mat4* out; /* count matrices; may not alias the inputs */
     uint32_t out_count;
 } sw_skinning_job;
 

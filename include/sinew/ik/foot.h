@@ -112,13 +112,13 @@ typedef struct sw_foot_job {
     uint32_t legs_count; /* 1..SW_FOOT_MAX_LEGS */
     sw_ground_ray_fn ray;
     void* ray_user;
-    sw_vec3 up;           /* model-space up, normalized here; zero = +Y */
-    float floor_height;   /* model-space height of the animation's floor along up; 0 = 0 */
-    float max_step_up;    /* how far above the floor rays start; 0 = default */
-    float max_step_down;  /* how far below the floor rays reach; 0 = default */
-    float max_tilt;       /* radians in [0, pi/2]; 0 = SW_FOOT_DEFAULT_MAX_TILT */
-    bool no_tilt;         /* true: feet keep their animated orientation */
-    float foot_half_life; /* seconds; 0 = default; negative = no smoothing */
+    sw_vec3 up;             /* model-space up, normalized here; zero = +Y */
+    float floor_height;     /* model-space height of the animation's floor along up; 0 = 0 */
+    float max_step_up;      /* how far above the floor rays start; 0 = default */
+    float max_step_down;    /* how far below the floor rays reach; 0 = default */
+    float max_tilt;         /* radians in [0, pi/2]; 0 = SW_FOOT_DEFAULT_MAX_TILT */
+    bool no_tilt;           /* true: feet keep their animated orientation */
+    float foot_half_life;   /* seconds; 0 = default; negative = no smoothing */
     float pelvis_half_life; /* seconds; 0 = default; negative = no smoothing */
     float tilt_half_life;   /* seconds; 0 = default; negative = no smoothing */
     float dt;               /* seconds since the last run, finite, >= 0 */

@@ -84,12 +84,12 @@ extern "C" {
 #define SW_RAGDOLL_MAX_BODIES 32
 
 /* Defaults used where a field is zero. */
-#define SW_RAGDOLL_DEFAULT_DENSITY 1000.0f        /* kg / m^3 (water; a body is close) */
-#define SW_RAGDOLL_DEFAULT_SETTLE_SPEED 0.05f     /* m/s, fastest body origin */
-#define SW_RAGDOLL_DEFAULT_SETTLE_ANGULAR 0.5f    /* rad/s, fastest body */
-#define SW_RAGDOLL_DEFAULT_SETTLE_TIME 0.5f       /* seconds below both speeds */
-#define SW_RAGDOLL_DEFAULT_STEP (1.0f / 60.0f)    /* seconds */
-#define SW_RAGDOLL_DEFAULT_MAX_STEPS 8u           /* steps per frame at most */
+#define SW_RAGDOLL_DEFAULT_DENSITY 1000.0f     /* kg / m^3 (water; a body is close) */
+#define SW_RAGDOLL_DEFAULT_SETTLE_SPEED 0.05f  /* m/s, fastest body origin */
+#define SW_RAGDOLL_DEFAULT_SETTLE_ANGULAR 0.5f /* rad/s, fastest body */
+#define SW_RAGDOLL_DEFAULT_SETTLE_TIME 0.5f    /* seconds below both speeds */
+#define SW_RAGDOLL_DEFAULT_STEP (1.0f / 60.0f) /* seconds */
+#define SW_RAGDOLL_DEFAULT_MAX_STEPS 8u        /* steps per frame at most */
 
 /* ======================================================================
  * Physics interface: what a physics engine implements for sinew.
@@ -114,7 +114,7 @@ typedef struct sw_physics_body_desc {
     float radius;                /* metres, > 0 */
     float mass;                  /* kg, > 0; inertia: the capsule's, uniform density */
     bool kinematic;              /* moved only by set_body_state (infinite mass) */
-    uint32_t group; /* bodies of one non-zero group never collide with each other */
+    uint32_t group;              /* bodies of one non-zero group never collide with each other */
 } sw_physics_body_desc;
 
 /* A joint between two bodies: a ball joint (anchor shared) whose child
@@ -138,9 +138,9 @@ typedef struct sw_physics_joint_desc {
 
 /* A joint motor's goal for the next step. */
 typedef struct sw_physics_motor {
-    sw_quat target;           /* relative rotation conj(R_p) * R_c to reach */
-    sw_vec3 target_velocity;  /* rad/s, world: child's angular velocity minus the parent's */
-    float strength;           /* [0, 1]: torque limit strength * max_torque; 0 switches off */
+    sw_quat target;          /* relative rotation conj(R_p) * R_c to reach */
+    sw_vec3 target_velocity; /* rad/s, world: child's angular velocity minus the parent's */
+    float strength;          /* [0, 1]: torque limit strength * max_torque; 0 switches off */
 } sw_physics_motor;
 
 /* The callbacks. Every one receives `user` first. Handles passed in are
@@ -417,8 +417,7 @@ typedef struct sw_ragdoll_drive_desc {
  * Fails: INVALID_ARGUMENT (NULL, not spawned, pose_count too small, step
  * not > 0 or not finite); BAD_DATA "finite pose" with err->index (nothing
  * is sent to the engine). */
-SINEW_API sw_result sw_ragdoll_drive(sw_ragdoll* r, const sw_ragdoll_drive_desc* d,
-                                     sw_error* err);
+SINEW_API sw_result sw_ragdoll_drive(sw_ragdoll* r, const sw_ragdoll_drive_desc* d, sw_error* err);
 
 /* After a physics step of `step` seconds: previous state = latest, latest =
  * the engine's body states; updates settle detection (the time every body

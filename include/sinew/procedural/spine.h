@@ -53,8 +53,7 @@ typedef enum sw_spine_solver {
  * range_k * n_k(time) as described above, |offset_k| <= |range_k|.
  * frequency <= 0 or not finite means SW_SPINE_DEFAULT_FREQUENCY; a
  * non-finite time gives zero. Pure; no failure. */
-SINEW_API sw_vec3 sw_spine_wander_offset(sw_vec3 range, float frequency, uint32_t seed,
-                                         float time);
+SINEW_API sw_vec3 sw_spine_wander_offset(sw_vec3 range, float frequency, uint32_t seed, float time);
 
 typedef struct sw_spine_wander_job {
     const sw_skeleton* skeleton;

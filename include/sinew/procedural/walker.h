@@ -59,9 +59,9 @@
 #ifndef SINEW_WALKER_H
 #define SINEW_WALKER_H
 
+#include "sinew/core/skeleton.h"
 #include "sinew/ik/foot.h"
 #include "sinew/ik/ik.h"
-#include "sinew/core/skeleton.h"
 #include "sinew/procedural/spring.h"
 
 #ifdef __cplusplus
@@ -87,19 +87,19 @@ typedef struct sw_walker_leg {
 /* The creature: immutable, may be shared by many walkers. */
 typedef struct sw_walker_desc {
     const sw_walker_leg* legs;
-    uint32_t legs_count;   /* 1..SW_WALKER_MAX_LEGS */
-    float height;          /* body height above the ground, metres, > 0 */
-    float min_height;      /* lowest height under obstacles, in (0, height]; 0 = height / 2 */
-    float clearance;       /* kept between the body and an obstacle above it, m; 0 = none */
-    float stride;          /* drift from the ideal position that makes a foot step, m, > 0 */
-    float step_duration;   /* seconds; 0 = SW_WALKER_DEFAULT_STEP_DURATION */
-    float step_height;     /* arc height, m; 0 = stride / 2 */
-    float move_dip;        /* body lowered while moving at dip_speed or faster, m; 0 = none */
-    float dip_speed;       /* m/s; 0 = SW_WALKER_DEFAULT_DIP_SPEED */
-    float max_tilt;        /* radians in [0, pi/2]; 0 = SW_WALKER_DEFAULT_MAX_TILT */
-    bool no_tilt;          /* true: the body stays upright */
-    float ray_up;          /* ground rays start this far above the last ground; 0 = height / 4 */
-    float ray_down;        /* and reach this far below it; 0 = 2 * height */
+    uint32_t legs_count;      /* 1..SW_WALKER_MAX_LEGS */
+    float height;             /* body height above the ground, metres, > 0 */
+    float min_height;         /* lowest height under obstacles, in (0, height]; 0 = height / 2 */
+    float clearance;          /* kept between the body and an obstacle above it, m; 0 = none */
+    float stride;             /* drift from the ideal position that makes a foot step, m, > 0 */
+    float step_duration;      /* seconds; 0 = SW_WALKER_DEFAULT_STEP_DURATION */
+    float step_height;        /* arc height, m; 0 = stride / 2 */
+    float move_dip;           /* body lowered while moving at dip_speed or faster, m; 0 = none */
+    float dip_speed;          /* m/s; 0 = SW_WALKER_DEFAULT_DIP_SPEED */
+    float max_tilt;           /* radians in [0, pi/2]; 0 = SW_WALKER_DEFAULT_MAX_TILT */
+    bool no_tilt;             /* true: the body stays upright */
+    float ray_up;             /* ground rays start this far above the last ground; 0 = height / 4 */
+    float ray_down;           /* and reach this far below it; 0 = 2 * height */
     float height_half_life;   /* seconds; 0 = default, negative = no smoothing */
     float tilt_half_life;     /* seconds; 0 = default, negative = no smoothing */
     float velocity_half_life; /* seconds; 0 = default, negative = no smoothing */
@@ -129,9 +129,9 @@ typedef struct sw_walker_state {
     sw_spring_float ground;      /* smoothed ground height under the body */
     sw_spring_float body_height; /* smoothed height above the ground */
     sw_spring_quat tilt;
-    float ground_raw;     /* mean ground height under the ideal feet, this update */
-    float height_limit;   /* allowed height above the ground, this update */
-    float time;           /* seconds since init */
+    float ground_raw;   /* mean ground height under the ideal feet, this update */
+    float height_limit; /* allowed height above the ground, this update */
+    float time;         /* seconds since init */
     float group_last[SW_WALKER_MAX_GROUPS]; /* time each group last lifted */
     int32_t airborne_group;                 /* group in the air, or -1 */
     uint32_t legs_count;

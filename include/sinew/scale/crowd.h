@@ -134,18 +134,19 @@ typedef struct sw_crowd_desc {
     uint32_t palette_count;         /* 0: no palette; else 1..SW_CROWD_MAX_PALETTE */
     sw_crowd_post_fn post;          /* optional */
     void* post_user;
-    float budget;         /* seconds per frame for sw_crowd_feed_time; 0: no budget */
-    float budget_low;     /* fraction of the budget below which detail comes back; 0 means 0.8 */
-    uint32_t budget_patience; /* frames below budget_low * budget before one level back; 0 means 30 */
+    float budget;     /* seconds per frame for sw_crowd_feed_time; 0: no budget */
+    float budget_low; /* fraction of the budget below which detail comes back; 0 means 0.8 */
+    uint32_t
+        budget_patience;   /* frames below budget_low * budget before one level back; 0 means 30 */
     bool post_every_frame; /* false: post runs on evaluated poses only (keys); true: on
                             * every frame's pose, interpolated ones included */
 } sw_crowd_desc;
 
 /* Counts of the last sw_crowd_update. */
 typedef struct sw_crowd_stats {
-    uint32_t evaluations;                       /* animator evaluate calls */
-    uint32_t interpolated;                      /* characters shown by interpolation */
-    uint32_t per_level[SW_CROWD_MAX_LEVELS];    /* characters at each level */
+    uint32_t evaluations;                    /* animator evaluate calls */
+    uint32_t interpolated;                   /* characters shown by interpolation */
+    uint32_t per_level[SW_CROWD_MAX_LEVELS]; /* characters at each level */
 } sw_crowd_stats;
 
 /* Derives joint detail values from the rest pose: joint j gets 1 when its
@@ -156,8 +157,8 @@ typedef struct sw_crowd_stats {
  * short end bones. Other joints (and roots) get 0.
  * Returns how many joints got 1; writes out[0..joints_count).
  * Fails (returns 0, out untouched): NULL arguments, out_count < joints_count. */
-SINEW_API uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction,
-                                         uint8_t* out, uint32_t out_count);
+SINEW_API uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction, uint8_t* out,
+                                         uint32_t out_count);
 
 /* Creates a crowd: per character an animator instance (entry states, time 0),
  * default parameters, position (0, 0, 0), and output buffers; per worker the

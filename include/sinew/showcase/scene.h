@@ -55,8 +55,8 @@
 #define SINEW_SHOWCASE_SCENE_H
 
 #include "sinew/core/mesh.h"
-#include "sinew/physics/ragdoll.h"
 #include "sinew/core/skeleton.h"
+#include "sinew/physics/ragdoll.h"
 #include "sinew/tools/builders/scene.h"
 
 #ifdef __cplusplus

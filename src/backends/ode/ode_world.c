@@ -100,12 +100,13 @@ static sw_result sw__ode_create_body(void* user, const sw_physics_body_desc* d,
     const sw_physics_body_state* s = &d->state;
     if (!sw__finite3(s->transform.t) || !sw__finite_q(s->transform.r) ||
         !sw__finite3(s->linear_velocity) || !sw__finite3(s->angular_velocity) ||
-        !sw__finite3(d->axis) || !(sw_vec3_length(d->axis) > 0.0f) ||
-        !(d->half_length >= 0.0f) || !isfinite(d->half_length) || !(d->radius > 0.0f) ||
-        !isfinite(d->radius) || !(d->mass > 0.0f) || !isfinite(d->mass))
+        !sw__finite3(d->axis) || !(sw_vec3_length(d->axis) > 0.0f) || !(d->half_length >= 0.0f) ||
+        !isfinite(d->half_length) || !(d->radius > 0.0f) || !isfinite(d->radius) ||
+        !(d->mass > 0.0f) || !isfinite(d->mass))
         return SW_RESULT_INVALID_ARGUMENT;
     uint32_t slot = 0;
-    while (slot < w->max_bodies && w->bodies[slot].body) ++slot;
+    while (slot < w->max_bodies && w->bodies[slot].body)
+        ++slot;
     if (slot == w->max_bodies) return SW_RESULT_LIMIT;
 
     dBodyID b = dBodyCreate(w->world);
@@ -162,7 +163,8 @@ static sw_result sw__ode_create_joint(void* user, const sw_physics_joint_desc* d
         !isfinite(d->swing_limit) || !isfinite(d->twist_min) || !isfinite(d->twist_max))
         return SW_RESULT_INVALID_ARGUMENT;
     uint32_t slot = 0;
-    while (slot < w->max_joints && w->joints[slot].ball) ++slot;
+    while (slot < w->max_joints && w->joints[slot].ball)
+        ++slot;
     if (slot == w->max_joints) return SW_RESULT_LIMIT;
     sw__ode_joint* j = &w->joints[slot];
     memset(j, 0, sizeof *j);
@@ -211,12 +213,15 @@ static void sw__ode_destroy_joint(void* user, sw_physics_handle h) {
 static void sw__ode_set_kinematic(void* user, sw_physics_handle h, bool kinematic) {
     sw_ode_world* w = (sw_ode_world*)user;
     if (h >= w->max_bodies || !w->bodies[h].body) return;
-    if (kinematic) dBodySetKinematic(w->bodies[h].body);
-    else dBodySetDynamic(w->bodies[h].body);
+    if (kinematic)
+        dBodySetKinematic(w->bodies[h].body);
+    else
+        dBodySetDynamic(w->bodies[h].body);
     w->bodies[h].kinematic = kinematic;
 }
 
-static void sw__ode_set_body_state(void* user, sw_physics_handle h, const sw_physics_body_state* s) {
+static void sw__ode_set_body_state(void* user, sw_physics_handle h,
+                                   const sw_physics_body_state* s) {
     sw_ode_world* w = (sw_ode_world*)user;
     if (h >= w->max_bodies || !w->bodies[h].body || !s) return;
     sw__ode_put_state(w->bodies[h].body, s);
@@ -332,11 +337,14 @@ sw_result sw_ode_world_create(const sw_ode_world_desc* desc, const sw_allocator*
     w->restitution = d.restitution;
 
     dInitODE2(0);
-    dAllocateODEDataForThread((unsigned int)dAllocateFlagBasicData | (unsigned int)dAllocateFlagCollisionData);
+    dAllocateODEDataForThread((unsigned int)dAllocateFlagBasicData |
+                              (unsigned int)dAllocateFlagCollisionData);
     w->world = dWorldCreate();
     sw_vec3 g = d.gravity;
-    if (d.no_gravity) g = sw_vec3_make(0.0f, 0.0f, 0.0f);
-    else if (g.x == 0.0f && g.y == 0.0f && g.z == 0.0f) g = sw_vec3_make(0.0f, -SW__ODE_GRAVITY, 0.0f);
+    if (d.no_gravity)
+        g = sw_vec3_make(0.0f, 0.0f, 0.0f);
+    else if (g.x == 0.0f && g.y == 0.0f && g.z == 0.0f)
+        g = sw_vec3_make(0.0f, -SW__ODE_GRAVITY, 0.0f);
     dWorldSetGravity(w->world, g.x, g.y, g.z);
     dWorldSetERP(w->world, 0.2);
     dWorldSetCFM(w->world, 1e-6);
@@ -356,8 +364,10 @@ sw_result sw_ode_world_create(const sw_ode_world_desc* desc, const sw_allocator*
 
 void sw_ode_world_destroy(sw_ode_world* w, const sw_allocator* alloc) {
     if (!w) return;
-    for (uint32_t i = 0; i < w->max_joints; ++i) sw__ode_destroy_joint(w, i);
-    for (uint32_t i = 0; i < w->max_bodies; ++i) sw__ode_destroy_body(w, i);
+    for (uint32_t i = 0; i < w->max_joints; ++i)
+        sw__ode_destroy_joint(w, i);
+    for (uint32_t i = 0; i < w->max_bodies; ++i)
+        sw__ode_destroy_body(w, i);
     dJointGroupDestroy(w->contacts);
     if (w->ground) dGeomDestroy(w->ground);
     dSpaceDestroy(w->space);
@@ -392,7 +402,8 @@ static void sw__set_axis(dJointID j, int axis, sw_vec3 v) {
  * the stop (2 stop - angle) with erp -1, which allows at most the rate that
  * ends the step on the stop: the joint stops at its limit instead of
  * overshooting it by a step's motion. */
-static void sw__set_stop(dJointID j, int axis, float angle, float rate, float lo, float hi, float step) {
+static void sw__set_stop(dJointID j, int axis, float angle, float rate, float lo, float hi,
+                         float step) {
     const int g = axis * (int)dParamGroup;
     float value = angle, erp = SW_ODE_STOP_ERP;
     if (angle > lo && angle < hi) {
@@ -441,8 +452,8 @@ static void sw__ode_update_joint(sw_ode_world* w, sw__ode_joint* j) {
                                   : sw_vec3_normalize(sw_vec3_cross(t, sw_vec3_make(0, 1, 0)));
         sangle = 0.0f;
     }
-    const float tdot = twist.x * j->twist_axis.x + twist.y * j->twist_axis.y +
-                       twist.z * j->twist_axis.z;
+    const float tdot =
+        twist.x * j->twist_axis.x + twist.y * j->twist_axis.y + twist.z * j->twist_axis.z;
     float tangle = 2.0f * atan2f(tdot, twist.w);
     if (tangle > 3.14159265f) tangle -= 6.2831853f;
     if (tangle < -3.14159265f) tangle += 6.2831853f;
@@ -451,10 +462,12 @@ static void sw__ode_update_joint(sw_ode_world* w, sw__ode_joint* j) {
     sw__set_axis(j->limit, 0, swing_axis);
     sw__set_axis(j->limit, 1, twist_axis);
     /* Relative angular velocity (child minus parent, world). */
-    const sw_vec3 rel = sw_vec3_sub(sw__v(dBodyGetAngularVel(c->body)), sw__v(dBodyGetAngularVel(p->body)));
-    sw__set_stop(j->limit, 0, sangle, sw_vec3_dot(rel, swing_axis), -(float)dInfinity, j->swing_limit,
+    const sw_vec3 rel =
+        sw_vec3_sub(sw__v(dBodyGetAngularVel(c->body)), sw__v(dBodyGetAngularVel(p->body)));
+    sw__set_stop(j->limit, 0, sangle, sw_vec3_dot(rel, swing_axis), -(float)dInfinity,
+                 j->swing_limit, w->step);
+    sw__set_stop(j->limit, 1, tangle, sw_vec3_dot(rel, twist_axis), j->twist_min, j->twist_max,
                  w->step);
-    sw__set_stop(j->limit, 1, tangle, sw_vec3_dot(rel, twist_axis), j->twist_min, j->twist_max, w->step);
     /* Velocity motor toward the goal; below SW_ODE_JOINT_FRICTION strength
      * it only brakes the relative rotation (joint friction). */
     if (c->kinematic && p->kinematic) {

@@ -49,8 +49,7 @@ typedef struct sw__soa_ops {
                            uint32_t n);
     /* out = delta of pose against ref: t = pose.t - ref.t, r = conj(ref.r) * pose.r,
      * s = pose.s / ref.s (1 where ref.s == 0). */
-    void (*additive_make)(const sw_xform4* pose, const sw_xform4* ref, sw_xform4* out,
-                          uint32_t n);
+    void (*additive_make)(const sw_xform4* pose, const sw_xform4* ref, sw_xform4* out, uint32_t n);
     /* out = a + u * (b - a) for translation and scale; rotation
      * normalize(a.r + u * (b.r' - a.r)) with b.r' = b.r on a.r's hemisphere
      * (identity when the length is 0 or not finite). out may equal a or b. */
@@ -79,12 +78,9 @@ const sw__soa_ops* sw__soa_best(void);
 /* Job runners with an explicit kernel path, for tests and benchmarks. The
  * public _run functions call these with sw__soa_best(). */
 sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops);
-sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
-                                          const sw__soa_ops* ops);
-sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job,
-                                         const sw__soa_ops* ops);
-sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job,
-                                          const sw__soa_ops* ops);
+sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job, const sw__soa_ops* ops);
+sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job, const sw__soa_ops* ops);
+sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job, const sw__soa_ops* ops);
 sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
 
 /* Local transform of one joint of a loaded clip at `time` (clamped to

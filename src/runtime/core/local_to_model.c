@@ -43,7 +43,8 @@ static uint32_t sw__subtree_range_end(const int16_t* parents, uint32_t n, uint32
         memcpy(&u, parents + end, sizeof u);
         if ((((u | top) - lo) & ~u & top) != top) break;
     }
-    while (end < n && parents[end] >= (int32_t)root) ++end;
+    while (end < n && parents[end] >= (int32_t)root)
+        ++end;
     const uint64_t hi = ones * end;
     uint64_t stray = 0;
     uint32_t j = end;

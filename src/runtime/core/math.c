@@ -31,9 +31,9 @@ sw_quat sw_quat_nlerp(sw_quat a, sw_quat b, float t) {
  * terms of its series (argument at most 1/16: truncation below 1e-11), so
  * within a few float ulps of atanf at a fraction of its cost. */
 static float sw__atan01(float r) {
-    static const float atan_eighths[9] = {
-        0.000000000e+00f, 1.243549945e-01f, 2.449786631e-01f, 3.587706703e-01f, 4.636476090e-01f,
-        5.585993153e-01f, 6.435011088e-01f, 7.188299996e-01f, 7.853981634e-01f};
+    static const float atan_eighths[9] = {0.000000000e+00f, 1.243549945e-01f, 2.449786631e-01f,
+                                          3.587706703e-01f, 4.636476090e-01f, 5.585993153e-01f,
+                                          6.435011088e-01f, 7.188299996e-01f, 7.853981634e-01f};
     if (!(r <= 1.0f)) r = 1.0f;
     if (!(r >= 0.0f)) r = 0.0f;
     const int k = (int)(r * 8.0f + 0.5f);

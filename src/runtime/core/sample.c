@@ -1,9 +1,9 @@
 /* The sampling job: clip -> local SoA pose at a time. */
 #include <string.h>
 
+#include "internal.h"
 #include "runtime/codecs/codec_frames.h"
 #include "runtime/codecs/codec_quantized.h"
-#include "internal.h"
 
 /* Linear steps a cached cursor may take before the search falls back to a
  * binary search over the rest of the track. */
@@ -225,10 +225,9 @@ static void sw__sample_floats(const sw_sample_job* job, float t, uint32_t* curso
 }
 
 /* Four identity lanes: untracked joints of additive clips. */
-static const sw_xform4 sw__sample_identity = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
-                                              {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
-                                              {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1},
-                                              {1, 1, 1, 1}};
+static const sw_xform4 sw__sample_identity = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0},
+    {0, 0, 0, 0}, {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}};
 
 /* Writes the tracked channels of raw joint `joint` at t into lane `lane` of
  * o (untracked channels keep what o holds). */

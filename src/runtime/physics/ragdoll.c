@@ -2,8 +2,8 @@
  * blend, settle and facing, root alignment, the fixed-step stepper. */
 #include "sinew/physics/ragdoll.h"
 
-#include "runtime/core/internal.h"
 #include "ragdoll_internal.h"
+#include "runtime/core/internal.h"
 #include "sinew/core/blend.h"
 
 #include <math.h>
@@ -37,11 +37,11 @@ struct sw_ragdoll {
     float max_angular_speed;
     float facing_dot;
     /* Arrays after the header (offsets from the start of the block). */
-    uint32_t body_of_joint_offset;   /* int16_t[joints]: body following the joint, -1 */
-    uint32_t weight_body_offset;     /* int16_t[joints]: body whose weight the joint takes, -1 */
-    uint32_t weights_offset;         /* float[packets * 4]: physics weight per joint */
-    uint32_t anim_weights_offset;    /* float[packets * 4]: 1 - weight */
-    uint32_t model_offset;           /* sw_xform[joints]: drive scratch */
+    uint32_t body_of_joint_offset; /* int16_t[joints]: body following the joint, -1 */
+    uint32_t weight_body_offset;   /* int16_t[joints]: body whose weight the joint takes, -1 */
+    uint32_t weights_offset;       /* float[packets * 4]: physics weight per joint */
+    uint32_t anim_weights_offset;  /* float[packets * 4]: 1 - weight */
+    uint32_t model_offset;         /* sw_xform[joints]: drive scratch */
     uint32_t size;
 };
 
@@ -142,7 +142,7 @@ sw_result sw_ragdoll_desc_validate(const sw_ragdoll_desc* desc, const sw_skeleto
             return sw__fail(err, SW_RESULT_BAD_DATA, "child of one joint", 0, k);
         is_child[jd->child] = true;
         if (!sw__ragdoll_is_ancestor(skeleton, desc->bodies[jd->parent].joint,
-                             desc->bodies[jd->child].joint))
+                                     desc->bodies[jd->child].joint))
             return sw__fail(err, SW_RESULT_BAD_DATA, "body joint below parent body's joint", 0,
                             jd->child);
         if (!sw__finite3(jd->anchor))
@@ -161,7 +161,8 @@ sw_result sw_ragdoll_desc_validate(const sw_ragdoll_desc* desc, const sw_skeleto
                 return sw__fail(err, SW_RESULT_BAD_DATA, "reference unit", 0, k);
         }
     }
-    if (desc->face_body >= nb) return sw__fail(err, SW_RESULT_BAD_DATA, "face body in range", 0, -1);
+    if (desc->face_body >= nb)
+        return sw__fail(err, SW_RESULT_BAD_DATA, "face body in range", 0, -1);
     if (desc->trunk_body >= nb)
         return sw__fail(err, SW_RESULT_BAD_DATA, "trunk body in range", 0, -1);
     if (!sw__finite3(desc->forward) || !(desc->settle_speed >= 0.0f) ||
@@ -258,8 +259,8 @@ static void sw__update_weights(sw_ragdoll* r) {
 }
 
 sw_result sw_ragdoll_init(void* mem, size_t size, const sw_ragdoll_desc* desc,
-                          const sw_skeleton* skeleton, const sw_physics* physics,
-                          sw_ragdoll** out, sw_error* err) {
+                          const sw_skeleton* skeleton, const sw_physics* physics, sw_ragdoll** out,
+                          sw_error* err) {
     if (!mem || !desc || !skeleton || !physics || !out)
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1);
     if (!physics->create_body || !physics->destroy_body || !physics->create_joint ||
@@ -290,8 +291,10 @@ sw_result sw_ragdoll_init(void* mem, size_t size, const sw_ragdoll_desc* desc,
     int16_t* boj = sw__body_of_joint(r);
     int16_t* wb = sw__weight_body(r);
     const int16_t* parents = sw_skeleton_parents(skeleton);
-    for (uint32_t j = 0; j < r->joints_count; ++j) boj[j] = -1;
-    for (uint32_t b = 0; b < nb; ++b) boj[desc->bodies[b].joint] = (int16_t)b;
+    for (uint32_t j = 0; j < r->joints_count; ++j)
+        boj[j] = -1;
+    for (uint32_t b = 0; b < nb; ++b)
+        boj[desc->bodies[b].joint] = (int16_t)b;
     for (uint32_t j = 0; j < r->joints_count; ++j) {
         wb[j] = boj[j] >= 0 ? boj[j] : (parents[j] >= 0 ? wb[parents[j]] : (int16_t)-1);
     }
@@ -307,16 +310,19 @@ sw_result sw_ragdoll_init(void* mem, size_t size, const sw_ragdoll_desc* desc,
         const sw_ragdoll_joint_desc* jd = &desc->joints[k];
         r->joint_of_body[jd->child] = (int32_t)k;
         if (sw__quat_is_zero(jd->reference)) {
-            sw_quat rp = sw_quat_normalize(sw__ragdoll_model_of(skeleton, rest, desc->bodies[jd->parent].joint).r);
-            sw_quat rc = sw_quat_normalize(sw__ragdoll_model_of(skeleton, rest, desc->bodies[jd->child].joint).r);
+            sw_quat rp = sw_quat_normalize(
+                sw__ragdoll_model_of(skeleton, rest, desc->bodies[jd->parent].joint).r);
+            sw_quat rc = sw_quat_normalize(
+                sw__ragdoll_model_of(skeleton, rest, desc->bodies[jd->child].joint).r);
             r->reference[k] = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(rp), rc));
         } else {
             r->reference[k] = sw_quat_normalize(jd->reference);
         }
     }
     sw_vec3 fwd = sw_vec3_length(desc->forward) > 0.0f ? sw_vec3_normalize(desc->forward)
-                                                        : sw_vec3_make(0.0f, 0.0f, 1.0f);
-    sw_quat rf = sw_quat_normalize(sw__ragdoll_model_of(skeleton, rest, desc->bodies[desc->face_body].joint).r);
+                                                       : sw_vec3_make(0.0f, 0.0f, 1.0f);
+    sw_quat rf = sw_quat_normalize(
+        sw__ragdoll_model_of(skeleton, rest, desc->bodies[desc->face_body].joint).r);
     r->face_local = sw_quat_rotate(sw_quat_conjugate(rf), fwd);
     /* Trunk body: given, or the child of body 0 with the most bodies below. */
     r->trunk_body = desc->trunk_body;
@@ -329,8 +335,7 @@ sw_result sw_ragdoll_init(void* mem, size_t size, const sw_ragdoll_desc* desc,
         uint32_t best = 0;
         for (uint32_t k = 0; k < desc->joints_count; ++k) {
             const sw_ragdoll_joint_desc* jd = &desc->joints[k];
-            if (jd->parent == 0 && (best == 0 || below[jd->child] > below[best]))
-                best = jd->child;
+            if (jd->parent == 0 && (best == 0 || below[jd->child] > below[best])) best = jd->child;
         }
         r->trunk_body = best;
     }
@@ -397,7 +402,8 @@ static bool sw__pose_model(sw_ragdoll* r, const sw_xform4* pose, int64_t* bad) {
 }
 
 /* World transform of body b's frame given its joint's model transform. */
-static sw_xform sw__body_world(const sw_ragdoll* r, uint32_t b, sw_xform root, sw_xform joint_model) {
+static sw_xform sw__body_world(const sw_ragdoll* r, uint32_t b, sw_xform root,
+                               sw_xform joint_model) {
     sw_xform out;
     out.r = sw_quat_normalize(sw_quat_mul(root.r, joint_model.r));
     sw_vec3 jp = sw_vec3_add(root.t, sw_quat_rotate(root.r, joint_model.t));
@@ -411,8 +417,8 @@ static sw_vec3 sw__joint_point(const sw_ragdoll* r, uint32_t b, sw_xform body, s
     return sw_vec3_add(body.t, sw_quat_rotate(body.r, sw_vec3_sub(p, r->center[b])));
 }
 
-sw_result sw_ragdoll_spawn(sw_ragdoll* r, const sw_xform4* pose, uint32_t pose_count,
-                           sw_xform root, uint32_t group, sw_error* err) {
+sw_result sw_ragdoll_spawn(sw_ragdoll* r, const sw_xform4* pose, uint32_t pose_count, sw_xform root,
+                           uint32_t group, sw_error* err) {
     if (!r || !pose || r->spawned || pose_count < r->packets_count)
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1);
     int64_t bad = -1;
@@ -461,8 +467,10 @@ sw_result sw_ragdoll_spawn(sw_ragdoll* r, const sw_xform4* pose, uint32_t pose_c
         if (res == SW_RESULT_OK) ++made_joints;
     }
     if (res != SW_RESULT_OK) {
-        while (made_joints > 0) r->physics.destroy_joint(r->physics.user, r->joints[--made_joints]);
-        while (made_bodies > 0) r->physics.destroy_body(r->physics.user, r->bodies[--made_bodies]);
+        while (made_joints > 0)
+            r->physics.destroy_joint(r->physics.user, r->joints[--made_joints]);
+        while (made_bodies > 0)
+            r->physics.destroy_body(r->physics.user, r->bodies[--made_bodies]);
         return sw__fail(err, res, "physics create", 0, -1);
     }
     r->spawned = true;
@@ -522,8 +530,8 @@ sw_result sw_ragdoll_set_weight(sw_ragdoll* r, uint32_t body, float weight) {
     return SW_RESULT_OK;
 }
 
-sw_result sw_ragdoll_set_subtree(sw_ragdoll* r, uint32_t body, sw_ragdoll_mode mode,
-                                 float strength, float weight) {
+sw_result sw_ragdoll_set_subtree(sw_ragdoll* r, uint32_t body, sw_ragdoll_mode mode, float strength,
+                                 float weight) {
     if (!r || body >= r->desc.bodies_count || !sw__unit_value(strength) ||
         !sw__unit_value(weight) ||
         (mode != SW_RAGDOLL_MODE_KINEMATIC && mode != SW_RAGDOLL_MODE_DYNAMIC))
@@ -585,8 +593,8 @@ sw_result sw_ragdoll_drive(sw_ragdoll* r, const sw_ragdoll_drive_desc* d, sw_err
         m.target_velocity = sw_vec3_make(0.0f, 0.0f, 0.0f);
         if (r->driven) {
             sw_quat change = sw_quat_mul(m.target, sw_quat_conjugate(r->last_target[k]));
-            m.target_velocity = sw_quat_rotate(target_r[jd->parent],
-                                               sw_vec3_scale(sw__rotation_vector(change), inv_step));
+            m.target_velocity = sw_quat_rotate(
+                target_r[jd->parent], sw_vec3_scale(sw__rotation_vector(change), inv_step));
         }
         r->last_target[k] = m.target;
         m.strength = r->mode[jd->child] == SW_RAGDOLL_MODE_DYNAMIC ? r->strength[jd->child] : 0.0f;
@@ -612,11 +620,14 @@ sw_result sw_ragdoll_capture(sw_ragdoll* r, float step) {
     }
     r->max_speed = vmax;
     r->max_angular_speed = wmax;
-    const float vs = r->desc.settle_speed > 0.0f ? r->desc.settle_speed : SW_RAGDOLL_DEFAULT_SETTLE_SPEED;
+    const float vs =
+        r->desc.settle_speed > 0.0f ? r->desc.settle_speed : SW_RAGDOLL_DEFAULT_SETTLE_SPEED;
     const float ws =
         r->desc.settle_angular > 0.0f ? r->desc.settle_angular : SW_RAGDOLL_DEFAULT_SETTLE_ANGULAR;
-    if (vmax < vs && wmax < ws) r->still_time += step;
-    else r->still_time = 0.0f;
+    if (vmax < vs && wmax < ws)
+        r->still_time += step;
+    else
+        r->still_time = 0.0f;
     sw_vec3 f = sw_quat_rotate(r->latest[r->desc.face_body].transform.r, r->face_local);
     r->facing_dot = f.y;
     return SW_RESULT_OK;
@@ -632,14 +643,15 @@ sw_physics_body_state sw_ragdoll_body_state(const sw_ragdoll* r, uint32_t body) 
 
 sw_result sw_ragdoll_status_get(const sw_ragdoll* r, sw_ragdoll_status* out) {
     if (!r || !out) return SW_RESULT_INVALID_ARGUMENT;
-    const float t = r->desc.settle_time > 0.0f ? r->desc.settle_time : SW_RAGDOLL_DEFAULT_SETTLE_TIME;
+    const float t =
+        r->desc.settle_time > 0.0f ? r->desc.settle_time : SW_RAGDOLL_DEFAULT_SETTLE_TIME;
     memset(out, 0, sizeof *out);
     out->still_time = r->still_time;
     out->settled = r->spawned && r->still_time >= t;
     out->max_speed = r->max_speed;
     out->max_angular_speed = r->max_angular_speed;
     out->facing_dot = r->spawned ? r->facing_dot : 0.0f;
-    out->facing = !r->spawned            ? SW_RAGDOLL_FACING_NONE
+    out->facing = !r->spawned             ? SW_RAGDOLL_FACING_NONE
                   : r->facing_dot >= 0.0f ? SW_RAGDOLL_FACING_UP
                                           : SW_RAGDOLL_FACING_DOWN;
     return SW_RESULT_OK;
@@ -670,8 +682,8 @@ sw_result sw_ragdoll_read(const sw_ragdoll* r, float alpha, sw_xform root, const
     /* Forward pass: model transforms into out (as AoS through the lanes). */
     for (uint32_t j = 0; j < r->joints_count; ++j) {
         sw_xform local = sw_pose_get(anim, j);
-        sw_xform m = parents[j] >= 0 ? sw_xform_mul(sw_pose_get(out, (uint32_t)parents[j]), local)
-                                     : local;
+        sw_xform m =
+            parents[j] >= 0 ? sw_xform_mul(sw_pose_get(out, (uint32_t)parents[j]), local) : local;
         int32_t b = boj[j];
         if (b >= 0) {
             sw_xform s = sw__state_lerp(r->prev[b].transform, r->latest[b].transform, alpha);

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "runtime/core/internal.h"
-#include "sinew/procedural/chain.h"
 #include "sinew/ik/ik.h"
+#include "sinew/procedural/chain.h"
 
 /* Collider pushes and length projections alternate at most this many times. */
 #define SW__JIGGLE_CONSTRAINT_ROUNDS 8

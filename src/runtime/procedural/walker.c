@@ -56,8 +56,7 @@ static sw_result sw__walker_desc_validate(const sw_walker_desc* d) {
     for (uint32_t i = 0; i < d->legs_count; ++i)
         if (d->legs[i].group >= SW_WALKER_MAX_GROUPS || !sw__walker_finite3(d->legs[i].rest))
             return SW_RESULT_INVALID_ARGUMENT;
-    if (!(d->height > 0.0f) || !isfinite(d->height) || !(d->stride > 0.0f) ||
-        !isfinite(d->stride))
+    if (!(d->height > 0.0f) || !isfinite(d->height) || !(d->stride > 0.0f) || !isfinite(d->stride))
         return SW_RESULT_INVALID_ARGUMENT;
     if (!sw__walker_nonneg(d->min_height) || d->min_height > d->height)
         return SW_RESULT_INVALID_ARGUMENT;
@@ -80,12 +79,12 @@ static sw_vec3 sw__walker_turn(sw_vec3 v, float heading) {
 }
 
 /* Ground height at (x, z), looking from `y_ref` + ray_up down; false on a miss. */
-static bool sw__walker_ground(const sw_walker_desc* d, const sw__walker_params* p, float x,
-                              float z, float y_ref, float* y) {
+static bool sw__walker_ground(const sw_walker_desc* d, const sw__walker_params* p, float x, float z,
+                              float y_ref, float* y) {
     sw_vec3 point = sw_vec3_make(x, y_ref, z), normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
     const sw_vec3 from = sw_vec3_make(x, y_ref + p->ray_up, z);
-    if (!d->ray(d->ray_user, from, sw_vec3_make(0.0f, -1.0f, 0.0f), p->ray_up + p->ray_down,
-                &point, &normal))
+    if (!d->ray(d->ray_user, from, sw_vec3_make(0.0f, -1.0f, 0.0f), p->ray_up + p->ray_down, &point,
+                &normal))
         return false;
     if (!isfinite(point.y)) return false;
     *y = point.y;
@@ -93,8 +92,8 @@ static bool sw__walker_ground(const sw_walker_desc* d, const sw__walker_params* 
 }
 
 /* Lowest allowed body height above `ground` from a ray up at (x, base, z). */
-static float sw__walker_ceiling(const sw_walker_desc* d, float x, float base, float z,
-                                float ground, float limit) {
+static float sw__walker_ceiling(const sw_walker_desc* d, float x, float base, float z, float ground,
+                                float limit) {
     const float lift = 0.01f * d->height;
     const float range = limit + d->clearance + (ground - base) + lift;
     if (!(range > 0.0f)) return limit;
@@ -187,8 +186,7 @@ static void sw__walker_pose_body(sw_walker_state* st) {
 
 sw_result sw_walker_init(const sw_walker_desc* desc, sw_vec3 position, float heading,
                          sw_walker_state* state) {
-    if (!state || sw__walker_desc_validate(desc) != SW_RESULT_OK)
-        return SW_RESULT_INVALID_ARGUMENT;
+    if (!state || sw__walker_desc_validate(desc) != SW_RESULT_OK) return SW_RESULT_INVALID_ARGUMENT;
     if (!sw__walker_finite3(position) || !isfinite(heading)) return SW_RESULT_INVALID_ARGUMENT;
     if (sw__overlaps(state, sizeof(*state), desc, sizeof(*desc)) ||
         sw__overlaps(state, sizeof(*state), desc->legs, desc->legs_count * sizeof(sw_walker_leg)))
@@ -199,7 +197,8 @@ sw_result sw_walker_init(const sw_walker_desc* desc, sw_vec3 position, float hea
     state->heading = heading;
     state->motion.value = sw_vec3_make(position.x, 0.0f, position.z);
     state->airborne_group = -1;
-    for (uint32_t i = 0; i < desc->legs_count; ++i) state->ground_y[i] = position.y;
+    for (uint32_t i = 0; i < desc->legs_count; ++i)
+        state->ground_y[i] = position.y;
     sw_quat tilt;
     sw__walker_sense(desc, &p, state, position, heading, 0.0f, &tilt);
     state->ground.value = state->ground_raw;
@@ -258,9 +257,8 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
     st->time += dt;
 
     /* Body motion on the ground plane. */
-    sw_spring_vec3_update_velocity(&st->motion,
-                                   sw_vec3_make(job->velocity.x, 0.0f, job->velocity.z),
-                                   p.velocity_hl, dt);
+    sw_spring_vec3_update_velocity(
+        &st->motion, sw_vec3_make(job->velocity.x, 0.0f, job->velocity.z), p.velocity_hl, dt);
     st->motion.value.y = 0.0f;
     st->motion.velocity.y = 0.0f;
     st->turn_rate = sw_spring_damp_float(st->turn_rate, job->turn_rate, p.turn_hl, dt);
@@ -309,8 +307,8 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
 
     /* A new group lifts when none is in the air. */
     if (st->airborne_group < 0) {
-        const bool stopped = speed < SW__WALKER_STOPPED_SPEED &&
-                             fabsf(st->turn_rate) < SW__WALKER_STOPPED_TURN;
+        const bool stopped =
+            speed < SW__WALKER_STOPPED_SPEED && fabsf(st->turn_rate) < SW__WALKER_STOPPED_TURN;
         const float due_at = stopped ? SW__WALKER_SETTLE * d->stride : d->stride;
         const float join_at = stopped ? SW__WALKER_SETTLE * d->stride : SW__WALKER_JOIN * d->stride;
         int32_t pick = -1;
@@ -325,8 +323,7 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
             st->group_last[pick] = st->time;
             for (uint32_t i = 0; i < n; ++i) {
                 sw_walker_foot* f = &st->feet[i];
-                if (d->legs[i].group != (uint32_t)pick ||
-                    !(sw__walker_drift(f) > join_at))
+                if (d->legs[i].group != (uint32_t)pick || !(sw__walker_drift(f) > join_at))
                     continue;
                 f->airborne = true;
                 f->phase = 0.0f;

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "runtime/core/internal.h"
-#include "sinew/ik/ik.h"
 #include "sinew/core/local_to_model.h"
+#include "sinew/ik/ik.h"
 
 static bool sw__retarget_is_ancestor(const sw_skeleton* s, uint32_t a, uint32_t j) {
     const int16_t* parents = sw_skeleton_parents(s);

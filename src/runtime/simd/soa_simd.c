@@ -131,9 +131,8 @@ static inline void sw__blend_finish(sw__x4* a, sw__v4 inv, sw_xform4* out) {
 
 /* The blend of packets [0, n), any weights: per-lane sums, rest fill and
  * 1 / sum. */
-static void sw__blend_packets(const sw__blend_input* layers, uint32_t count,
-                              const sw_xform4* rest, float threshold, sw_xform4* out,
-                              uint32_t n) {
+static void sw__blend_packets(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
+                              float threshold, sw_xform4* out, uint32_t n) {
     const sw__v4 zero = sw__v4_zero(), one = sw__v4_set1(1.0f), thr = sw__v4_set1(threshold);
     for (uint32_t p = 0; p < n; ++p) {
         sw__x4 a = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compress_internal.h"
 #include "shared/fail.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
-#include "compress_internal.h"
 
 float sw_compress_sample_rate(const sw_clip* clip) {
     if (!clip) return 30.0f;

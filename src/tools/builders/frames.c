@@ -2,12 +2,12 @@
  * sinew/tools/builders/frames.h). */
 #include <string.h>
 
+#include "compress_internal.h"
 #include "shared/codec_frames_format.h"
 #include "shared/fail.h"
 #include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/frames.h"
-#include "compress_internal.h"
 
 /* Grid tolerance on key times (seconds). */
 #define SW__FRAMES_GRID_TOL 1e-5
@@ -62,7 +62,8 @@ float sw_frames_grid_rate(const sw_clip* clip) {
 /* Overwrites the tracked slots of frame pose `pose` (time ft) with the key a
  * track has within the grid tolerance of ft, so frames on the grid equal the
  * keys bit for bit. cursors: one per joint track, moving forward. */
-static void sw__frames_snap_keys(const sw_clip* clip, float ft, uint32_t* cursors, sw_xform4* pose) {
+static void sw__frames_snap_keys(const sw_clip* clip, float ft, uint32_t* cursors,
+                                 sw_xform4* pose) {
     const uint32_t J = clip->joints_count;
     const sw_clip_track* tracks = sw_clip_tracks(clip);
     for (uint32_t j = 0; j < J; ++j) {
@@ -128,8 +129,9 @@ static sw_result sw__frames_sample(sw__frames_build* b, sw_error* err) {
         for (uint32_t p = 0; p < b->P; ++p) {
             sw_xform4* o = &pose[p];
             for (uint32_t l = 0; l < 4u; ++l) {
-                const double d = (double)o->rx[l] * prev[p].rx[l] + (double)o->ry[l] * prev[p].ry[l] +
-                                 (double)o->rz[l] * prev[p].rz[l] + (double)o->rw[l] * prev[p].rw[l];
+                const double d =
+                    (double)o->rx[l] * prev[p].rx[l] + (double)o->ry[l] * prev[p].ry[l] +
+                    (double)o->rz[l] * prev[p].rz[l] + (double)o->rw[l] * prev[p].rw[l];
                 if (d >= 0.0) continue;
                 o->rx[l] = -o->rx[l];
                 o->ry[l] = -o->ry[l];

@@ -5,8 +5,10 @@
 
 void sw_scene_free(sw_scene* s, const sw_allocator* alloc) {
     if (!s) return;
-    for (uint32_t i = 0; i < s->clips_count; ++i) sw_clip_destroy(s->clips[i], alloc);
-    for (uint32_t i = 0; i < s->meshes_count; ++i) sw_mesh_destroy(s->meshes[i], alloc);
+    for (uint32_t i = 0; i < s->clips_count; ++i)
+        sw_clip_destroy(s->clips[i], alloc);
+    for (uint32_t i = 0; i < s->meshes_count; ++i)
+        sw_mesh_destroy(s->meshes[i], alloc);
     sw_free(alloc, (void*)s->clips, sizeof(*s->clips) * s->clips_count);
     sw_free(alloc, (void*)s->meshes, sizeof(*s->meshes) * s->meshes_count);
     if (s->skeleton) sw_skeleton_destroy(s->skeleton, alloc);

@@ -7,8 +7,8 @@
 #include "shared/fail.h"
 #include "shared/layout.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/writers/file.h"
 #include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/writers/file.h"
 
 static void sw__wr32(uint8_t* p, uint32_t v) {
     p[0] = (uint8_t)v;
@@ -69,8 +69,8 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     if (!k->animators && k->animators_count > 0) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "animators not NULL", 0, -1);
     }
-    uint64_t chunks = (uint64_t)k->skeletons_count + k->clips_count + k->meshes_count +
-                      k->animators_count;
+    uint64_t chunks =
+        (uint64_t)k->skeletons_count + k->clips_count + k->meshes_count + k->animators_count;
     if (chunks > SW_ARCHIVE_MAX_CHUNKS) {
         return sw__fail(err, SW_RESULT_LIMIT, "chunks count", 0, -1);
     }
@@ -83,18 +83,17 @@ sw_result sw_archive_write(const sw_archive_contents* contents, const sw_allocat
     }
     for (uint32_t i = 0; i < k->clips_count; ++i) {
         const sw_clip* c = k->clips[i];
-        sw_result r = sw__check_linked(k, c, k->clip_skeletons, i, c ? c->joints_count : 0,
-                                       "clip not NULL", "clip skeleton in range",
-                                       "clip joints match skeleton", err);
+        sw_result r =
+            sw__check_linked(k, c, k->clip_skeletons, i, c ? c->joints_count : 0, "clip not NULL",
+                             "clip skeleton in range", "clip joints match skeleton", err);
         if (r != SW_RESULT_OK) return r;
         total += sw__align16(c->size);
     }
     for (uint32_t i = 0; i < k->meshes_count; ++i) {
         const sw_mesh* m = k->meshes[i];
-        sw_result r = sw__check_linked(k, m, k->mesh_skeletons, i,
-                                       m ? m->skeleton_joints_count : 0, "mesh not NULL",
-                                       "mesh skeleton in range", "mesh joints match skeleton",
-                                       err);
+        sw_result r = sw__check_linked(k, m, k->mesh_skeletons, i, m ? m->skeleton_joints_count : 0,
+                                       "mesh not NULL", "mesh skeleton in range",
+                                       "mesh joints match skeleton", err);
         if (r != SW_RESULT_OK) return r;
         total += sw__align16(m->size);
     }

@@ -50,7 +50,7 @@ typedef struct sw_frames_options {
 } sw_frames_options;
 
 typedef struct sw_frames_stats {
-    float rate;                /* the frame rate used */
+    float rate; /* the frame rate used */
     uint32_t frames_count;
     bool on_keys;              /* every key is a frame: the rate is a whole multiple of the
                                   keys' common grid rate */

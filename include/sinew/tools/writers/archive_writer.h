@@ -16,7 +16,7 @@ typedef struct sw_archive_contents {
     const uint32_t* clip_skeletons; /* skeleton index of each clip; NULL: all use skeleton 0 */
     const sw_mesh* const* meshes;
     uint32_t meshes_count;
-    const uint32_t* mesh_skeletons; /* skeleton index of each mesh; NULL: all use skeleton 0 */
+    const uint32_t* mesh_skeletons;      /* skeleton index of each mesh; NULL: all use skeleton 0 */
     const sw_animator* const* animators; /* animator definitions (no skeleton link) */
     uint32_t animators_count;
 } sw_archive_contents;
