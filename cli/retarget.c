@@ -122,165 +122,239 @@ static int cli_rt_apply_map_file(const char* path, sw_retarget_joint_map* jm) {
     return CLI_EXIT_OK;
 }
 
+/* The target: the built-in humanoid or a file's skeleton and meshes. */
+typedef struct cli_rt_target {
+    sw_scene human;
+    sw_asset asset;
+    const sw_skeleton* skeleton;
+    const sw_mesh* const* meshes;
+    uint32_t meshes_count;
+} cli_rt_target;
+
+static int cli_rt_open_target(const cli_rt_args* a, cli_rt_target* t) {
+    sw_error err = {0};
+    if (strcmp(a->to, "default") == 0) {
+        const sw_result r = sw_showcase_humanoid(NULL, &t->human, NULL, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("retarget", "default humanoid", SW_ASSET_FORMAT_NONE, r, &err);
+            return CLI_EXIT_FAIL;
+        }
+        t->skeleton = t->human.skeleton;
+        t->meshes = (const sw_mesh* const*)t->human.meshes;
+        t->meshes_count = t->human.meshes_count;
+        return CLI_EXIT_OK;
+    }
+    const sw_asset_options topt = {.scale = a->to_scale};
+    const sw_result r = cli_asset_open(a->to, &topt, &t->asset, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("retarget", a->to, t->asset.format, r, &err);
+        if (t->asset.warning[0]) cli_error("retarget", "%s: %s", a->to, t->asset.warning);
+        return CLI_EXIT_FAIL;
+    }
+    cli_warn_asset("retarget", a->to, &t->asset);
+    t->skeleton = t->asset.skeleton;
+    t->meshes = t->asset.meshes;
+    t->meshes_count = t->asset.meshes_count;
+    return CLI_EXIT_OK;
+}
+
+/* "left_toes, right_toes" for the roles the map leaves unmapped. */
+static void cli_rt_missing(const sw_retarget_joint_map* jm, char* out, size_t cap) {
+    const uint32_t bits = sw_retarget_joint_map_missing(jm);
+    size_t n = 0;
+    out[0] = 0;
+    for (int b = 1; b < SW_RETARGET_BONE_COUNT && n + 1 < cap; ++b)
+        if (bits & (1u << b)) {
+            const int w = snprintf(out + n, cap - n, "%s%s", n ? ", " : "",
+                                   sw_retarget_bone_str((sw_retarget_bone)b));
+            if (w > 0) n += (size_t)w;
+        }
+}
+
+static void cli_rt_print_map(const sw_retarget_joint_map* jm) {
+    const sw_skeleton* tskel = jm->target;
+    printf("# sinew retarget map: source=target (%u of %u target joints mapped)\n",
+           sw_retarget_joint_map_count(jm), tskel->joints_count);
+    for (uint32_t t = 0; t < tskel->joints_count; ++t) {
+        if (jm->source_of[t] >= 0)
+            printf("%s=%s\n", sw_skeleton_joint_name(jm->source, (uint32_t)jm->source_of[t]),
+                   sw_skeleton_joint_name(tskel, t));
+        else
+            printf("=%s\n", sw_skeleton_joint_name(tskel, t));
+    }
+}
+
+/* The joint map (automatic among skeleton joints, then the map file) into
+ * jm, printed with --print-map. */
+static int cli_rt_joint_map(const cli_rt_args* a, const sw_asset* src, const cli_rt_target* t,
+                            sw_retarget_joint_map* jm) {
+    uint8_t* masks = malloc(2u * SW_SKELETON_MAX_JOINTS);
+    if (!masks) {
+        cli_error("retarget", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    sw_retarget_skeleton_joints(src->skeleton, src->meshes, src->meshes_count, src->clips,
+                                src->clips_count, masks);
+    sw_retarget_skeleton_joints(t->skeleton, t->meshes, t->meshes_count, t->asset.clips,
+                                t->asset.clips_count, masks + SW_SKELETON_MAX_JOINTS);
+    sw_retarget_joint_map_auto_masked(src->skeleton, masks, t->skeleton,
+                                      masks + SW_SKELETON_MAX_JOINTS, jm);
+    free(masks);
+    if (a->map && cli_rt_apply_map_file(a->map, jm) != CLI_EXIT_OK) return CLI_EXIT_FAIL;
+    if (a->print_map) cli_rt_print_map(jm);
+    return CLI_EXIT_OK;
+}
+
+/* The runtime map from jm; a thin map's failure says how many joints and
+ * which roles are mapped and how to fix it. */
+static int cli_rt_prepare(const cli_rt_args* a, const sw_retarget_joint_map* jm,
+                          sw_retarget_map* map) {
+    sw_retarget_pair* pairs = malloc(SW_SKELETON_MAX_JOINTS * sizeof *pairs);
+    if (!pairs) {
+        cli_error("retarget", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    sw_retarget_limb limbs[SW_RETARGET_MAX_LIMBS];
+    sw_retarget_map_desc desc;
+    sw_error err = {SW_RESULT_NOT_FOUND, "a joint of the target mapped", 0, -1};
+    sw_result r = sw_retarget_joint_map_desc(jm, !a->no_ik, pairs, limbs, &desc);
+    if (r == SW_RESULT_OK) r = sw_retarget_map_init(&desc, map, &err);
+    free(pairs);
+    char missing[512];
+    cli_rt_missing(jm, missing, sizeof missing);
+    const uint32_t mapped = sw_retarget_joint_map_count(jm), joints = jm->target->joints_count;
+    if (r != SW_RESULT_OK) {
+        cli_error("retarget",
+                  "%s -> %s: %s (check \"%s\"): %u of %u target joints mapped%s%s; see the "
+                  "map with --print-map, edit it and pass it with --map FILE",
+                  a->in, a->to, sw_result_str(r), err.check ? err.check : "", mapped, joints,
+                  missing[0] ? ", unmapped roles: " : "", missing);
+        return CLI_EXIT_FAIL;
+    }
+    if (missing[0])
+        cli_error("retarget",
+                  "warning: %s -> %s: %u of %u target joints mapped, unmapped roles: %s (see "
+                  "--print-map and --map FILE)",
+                  a->in, a->to, mapped, joints, missing);
+    return CLI_EXIT_OK;
+}
+
+/* Each clip of src baked for the target into baked[0..*count). */
+static int cli_rt_bake(const cli_rt_args* a, const sw_asset* src, const sw_skeleton* tskel,
+                       sw_retarget_map* map, const sw_clip** baked, uint32_t* count) {
+    const sw_retarget_bake_options bopt = {
+        .rate = a->rate, .ik_weight = a->no_ik ? 0.0f : 1.0f, .foot_lock = !a->no_foot_lock};
+    for (uint32_t c = 0; c < src->clips_count; ++c) {
+        float ground = 0.0f;
+        map->source_ground = 0.0f;
+        if (sw_retarget_fit_ground(map, src->skeleton, src->clips[c], tskel, &ground) ==
+            SW_RESULT_OK)
+            map->source_ground = ground;
+        sw_error err = {0};
+        const sw_result r = sw_retarget_bake(map, src->skeleton, src->clips[c], tskel, &bopt, NULL,
+                                             &baked[c], &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("retarget", a->in, SW_ASSET_FORMAT_NONE, r, &err);
+            cli_error("retarget", "clip \"%s\" failed", sw_clip_name(src->clips[c]));
+            return CLI_EXIT_FAIL;
+        }
+        *count = c + 1;
+        printf("  clip \"%s\": %.3g s, %u tracks, source ground %.4g\n", sw_clip_name(baked[c]),
+               (double)baked[c]->duration, baked[c]->tracks_count, (double)map->source_ground);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The target's skeleton, meshes and the baked clips as .glb or .sinew. */
+static int cli_rt_write(const char* path, const cli_rt_target* t, const sw_clip** baked,
+                        uint32_t count) {
+    sw_error err = {0};
+    sw_result r;
+    if (cli_rt_ends_with(path, ".glb")) {
+        sw_scene scene;
+        memset(&scene, 0, sizeof scene);
+        scene.skeleton = t->skeleton;
+        scene.clips = baked;
+        scene.clips_count = count;
+        scene.meshes = (const sw_mesh**)(uintptr_t)t->meshes;
+        scene.meshes_count = t->meshes_count;
+        r = sw_gltf_export_file(&scene, NULL, path, &err);
+    } else {
+        const sw_archive_contents contents = {
+            .skeletons = &t->skeleton,
+            .skeletons_count = 1,
+            .clips = baked,
+            .clips_count = count,
+            .meshes = t->meshes,
+            .meshes_count = t->meshes_count,
+        };
+        r = sw_archive_write_file(&contents, path, &err);
+    }
+    if (r != SW_RESULT_OK) {
+        cli_report("retarget", path, SW_ASSET_FORMAT_NONE, r, &err);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_retarget(int argc, char** argv) {
     cli_rt_args a;
     memset(&a, 0, sizeof a);
     int code = cli_rt_parse(argc, argv, &a);
     if (code != CLI_EXIT_OK) return code;
-
-    sw_asset src, tgt_asset;
+    sw_asset src;
     memset(&src, 0, sizeof src);
-    memset(&tgt_asset, 0, sizeof tgt_asset);
-    sw_scene human;
-    memset(&human, 0, sizeof human);
+    cli_rt_target t;
+    memset(&t, 0, sizeof t);
+    sw_retarget_joint_map* jm = NULL;
     sw_retarget_map* map = NULL;
     const sw_clip** baked = NULL;
     uint32_t baked_count = 0;
     sw_error err = {0};
-    code = CLI_EXIT_FAIL;
-
-    sw_result r = cli_asset_open(a.in, &a.src.opt, &src, &err);
+    const sw_result r = cli_asset_open(a.in, &a.src.opt, &src, &err);
     if (r != SW_RESULT_OK) {
         cli_report("retarget", a.in, src.format, r, &err);
         if (src.warning[0]) cli_error("retarget", "%s: %s", a.in, src.warning);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("retarget", a.in, &src);
+    code = CLI_EXIT_FAIL;
     if (src.clips_count == 0) {
         cli_error("retarget", "%s: no clips to retarget", a.in);
         goto done;
     }
-    const sw_skeleton* tskel = NULL;
-    const sw_mesh* const* tmeshes = NULL;
-    uint32_t tmeshes_count = 0;
-    if (strcmp(a.to, "default") == 0) {
-        r = sw_showcase_humanoid(NULL, &human, NULL, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("retarget", "default humanoid", SW_ASSET_FORMAT_NONE, r, &err);
-            goto done;
-        }
-        tskel = human.skeleton;
-        tmeshes = (const sw_mesh* const*)human.meshes;
-        tmeshes_count = human.meshes_count;
-    } else {
-        const sw_asset_options topt = {.scale = a.to_scale};
-        r = cli_asset_open(a.to, &topt, &tgt_asset, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("retarget", a.to, tgt_asset.format, r, &err);
-            if (tgt_asset.warning[0]) cli_error("retarget", "%s: %s", a.to, tgt_asset.warning);
-            goto done;
-        }
-        cli_warn_asset("retarget", a.to, &tgt_asset);
-        tskel = tgt_asset.skeleton;
-        tmeshes = tgt_asset.meshes;
-        tmeshes_count = tgt_asset.meshes_count;
-    }
-
-    sw_retarget_joint_map* jm = malloc(sizeof *jm);
-    sw_retarget_pair* pairs = malloc(SW_SKELETON_MAX_JOINTS * sizeof *pairs);
+    if (cli_rt_open_target(&a, &t) != CLI_EXIT_OK) goto done;
+    jm = malloc(sizeof *jm);
     map = malloc(sizeof *map);
-    if (!jm || !pairs || !map) {
-        free(jm);
-        free(pairs);
-        cli_error("retarget", "out of memory");
-        goto done;
-    }
-    sw_retarget_joint_map_auto(src.skeleton, tskel, jm);
-    if (a.map && cli_rt_apply_map_file(a.map, jm) != CLI_EXIT_OK) {
-        free(jm);
-        free(pairs);
-        goto done;
-    }
-    if (a.print_map) {
-        printf("# sinew retarget map: source=target (%u of %u target joints mapped)\n",
-               sw_retarget_joint_map_count(jm), tskel->joints_count);
-        for (uint32_t t = 0; t < tskel->joints_count; ++t) {
-            if (jm->source_of[t] >= 0)
-                printf("%s=%s\n", sw_skeleton_joint_name(src.skeleton, (uint32_t)jm->source_of[t]),
-                       sw_skeleton_joint_name(tskel, t));
-            else
-                printf("=%s\n", sw_skeleton_joint_name(tskel, t));
-        }
-        if (!a.out) {
-            free(jm);
-            free(pairs);
-            code = CLI_EXIT_OK;
-            goto done;
-        }
-    }
-    sw_retarget_limb limbs[SW_RETARGET_MAX_LIMBS];
-    sw_retarget_map_desc desc;
-    r = sw_retarget_joint_map_desc(jm, !a.no_ik, pairs, limbs, &desc);
-    const uint32_t mapped = sw_retarget_joint_map_count(jm);
-    if (r == SW_RESULT_OK) r = sw_retarget_map_init(&desc, map, &err);
-    free(jm);
-    free(pairs);
-    if (r != SW_RESULT_OK) {
-        if (r == SW_RESULT_NOT_FOUND) err.check = "a joint of the target mapped";
-        cli_report("retarget", a.to, SW_ASSET_FORMAT_NONE, r, &err);
-        goto done;
-    }
-
     baked = calloc(src.clips_count, sizeof *baked);
-    if (!baked) {
+    if (!jm || !map || !baked) {
         cli_error("retarget", "out of memory");
         goto done;
     }
-    const sw_retarget_bake_options bopt = {
-        .rate = a.rate, .ik_weight = a.no_ik ? 0.0f : 1.0f, .foot_lock = !a.no_foot_lock};
-    for (uint32_t c = 0; c < src.clips_count; ++c) {
-        float ground = 0.0f;
-        map->source_ground = 0.0f;
-        if (sw_retarget_fit_ground(map, src.skeleton, src.clips[c], tskel, &ground) == SW_RESULT_OK)
-            map->source_ground = ground;
-        r = sw_retarget_bake(map, src.skeleton, src.clips[c], tskel, &bopt, NULL, &baked[c], &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("retarget", a.in, SW_ASSET_FORMAT_NONE, r, &err);
-            cli_error("retarget", "clip \"%s\" failed", sw_clip_name(src.clips[c]));
-            goto done;
-        }
-        baked_count = c + 1;
-        printf("  clip \"%s\": %.3g s, %u tracks, source ground %.4g\n", sw_clip_name(baked[c]),
-               (double)baked[c]->duration, baked[c]->tracks_count, (double)map->source_ground);
-    }
-
-    if (cli_rt_ends_with(a.out, ".glb")) {
-        sw_scene scene;
-        memset(&scene, 0, sizeof scene);
-        scene.skeleton = tskel;
-        scene.clips = baked;
-        scene.clips_count = baked_count;
-        scene.meshes = (const sw_mesh**)(uintptr_t)tmeshes;
-        scene.meshes_count = tmeshes_count;
-        r = sw_gltf_export_file(&scene, NULL, a.out, &err);
-    } else {
-        const sw_archive_contents contents = {
-            .skeletons = &tskel,
-            .skeletons_count = 1,
-            .clips = baked,
-            .clips_count = baked_count,
-            .meshes = tmeshes,
-            .meshes_count = tmeshes_count,
-        };
-        r = sw_archive_write_file(&contents, a.out, &err);
-    }
-    if (r != SW_RESULT_OK) {
-        cli_report("retarget", a.out, SW_ASSET_FORMAT_NONE, r, &err);
+    if (cli_rt_joint_map(&a, &src, &t, jm) != CLI_EXIT_OK) goto done;
+    if (!a.out) {
+        code = CLI_EXIT_OK;
         goto done;
     }
+    if (cli_rt_prepare(&a, jm, map) != CLI_EXIT_OK ||
+        cli_rt_bake(&a, &src, t.skeleton, map, baked, &baked_count) != CLI_EXIT_OK ||
+        cli_rt_write(a.out, &t, baked, baked_count) != CLI_EXIT_OK)
+        goto done;
     printf("sinew retarget: %s -> %s: %u of %u target joints mapped, scale %.4g, foot IK %s, "
            "foot lock %s, %u clip%s, %u mesh%s -> %s\n",
-           a.in, a.to, mapped, tskel->joints_count, (double)map->root_scale,
-           map->limbs_count && !a.no_ik ? "on" : "off", a.no_foot_lock ? "off" : "on", baked_count,
-           baked_count == 1 ? "" : "s", tmeshes_count, tmeshes_count == 1 ? "" : "es", a.out);
+           a.in, a.to, sw_retarget_joint_map_count(jm), t.skeleton->joints_count,
+           (double)map->root_scale, map->limbs_count && !a.no_ik ? "on" : "off",
+           a.no_foot_lock ? "off" : "on", baked_count, baked_count == 1 ? "" : "s", t.meshes_count,
+           t.meshes_count == 1 ? "" : "es", a.out);
     code = CLI_EXIT_OK;
 done:
     for (uint32_t c = 0; c < baked_count; ++c)
         sw_clip_destroy(baked[c], NULL);
     free(baked);
     free(map);
-    sw_scene_free(&human, NULL);
-    sw_asset_free(&tgt_asset);
+    free(jm);
+    sw_scene_free(&t.human, NULL);
+    sw_asset_free(&t.asset);
     sw_asset_free(&src);
     return code;
 }

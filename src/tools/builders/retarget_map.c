@@ -1,234 +1,10 @@
-/* Retargeting maps: canonical humanoid names, spine chains, fuzzy names, map files. */
+/* Retargeting maps: roles, spine chains, equal and fuzzy names, map files. */
 #include "sinew/tools/builders/retarget_map.h"
 #include "retarget_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-#define SW__RT_NAME 256
-
-typedef enum sw__rt_side { SW__RT_SIDE_NONE, SW__RT_SIDE_LEFT, SW__RT_SIDE_RIGHT } sw__rt_side;
-
-/* Drops everything up to the last ':' or '|' (namespaces such as "mixamorig:"). */
-static const char* sw__rt_strip_prefix(const char* name) {
-    const char* p = name;
-    for (const char* c = name; *c; ++c)
-        if (*c == ':' || *c == '|') p = c + 1;
-    return p;
-}
-
-static bool sw__rt_sep(char c) {
-    return c == '_' || c == '.' || c == '-' || c == ' ';
-}
-
-/* Lower case without separators, at most SW__RT_NAME - 1 bytes. */
-static void sw__rt_flat(const char* s, size_t n, char* out) {
-    size_t k = 0;
-    for (size_t i = 0; i < n && s[i] && k + 1 < SW__RT_NAME; ++i)
-        if (!sw__rt_sep(s[i])) out[k++] = (char)tolower((unsigned char)s[i]);
-    out[k] = 0;
-}
-
-/* Normalised name (flat) with the side marker removed; returns the side. */
-static sw__rt_side sw__rt_normalize(const char* name, char* out) {
-    const char* s = sw__rt_strip_prefix(name);
-    char flat[SW__RT_NAME];
-    sw__rt_flat(s, strlen(s), flat);
-    /* "left" / "right" anywhere. */
-    const char* words[2] = {"left", "right"};
-    for (int w = 0; w < 2; ++w) {
-        char* at = strstr(flat, words[w]);
-        if (at) {
-            memmove(at, at + strlen(words[w]), strlen(at + strlen(words[w])) + 1);
-            strcpy(out, flat);
-            return w == 0 ? SW__RT_SIDE_LEFT : SW__RT_SIDE_RIGHT;
-        }
-    }
-    const size_t n = strlen(s);
-    sw__rt_side side = SW__RT_SIDE_NONE;
-    size_t cut_from = 0, cut_to = 0; /* byte range of the marker in s */
-    if (n >= 2) {
-        const char last = s[n - 1], before = s[n - 2];
-        const char lower = (char)tolower((unsigned char)last);
-        if ((lower == 'l' || lower == 'r') && sw__rt_sep(before)) {
-            side = lower == 'l' ? SW__RT_SIDE_LEFT : SW__RT_SIDE_RIGHT; /* thigh_l, Hand.R */
-            cut_from = n - 2;
-            cut_to = n;
-        } else if ((last == 'L' || last == 'R') && islower((unsigned char)before)) {
-            side = last == 'L' ? SW__RT_SIDE_LEFT : SW__RT_SIDE_RIGHT; /* UpperLegL */
-            cut_from = n - 1;
-            cut_to = n;
-        } else if ((last == 'L' || last == 'R') && isdigit((unsigned char)before)) {
-            /* Palm2L: a capital side letter after a number */
-            side = last == 'L' ? SW__RT_SIDE_LEFT : SW__RT_SIDE_RIGHT;
-            cut_from = n - 1;
-            cut_to = n;
-        }
-        if (side == SW__RT_SIDE_NONE) {
-            const char first = (char)tolower((unsigned char)s[0]);
-            if ((first == 'l' || first == 'r') && sw__rt_sep(s[1])) {
-                side = first == 'l' ? SW__RT_SIDE_LEFT : SW__RT_SIDE_RIGHT; /* L_Arm */
-                cut_from = 0;
-                cut_to = 2;
-            }
-        }
-        if (side == SW__RT_SIDE_NONE) {
-            /* a separate l/r token in the middle: thigh_l_twist */
-            for (size_t i = 1; i + 2 < n; ++i) {
-                const char c = (char)tolower((unsigned char)s[i]);
-                if ((c == 'l' || c == 'r') && sw__rt_sep(s[i - 1]) && sw__rt_sep(s[i + 1])) {
-                    side = c == 'l' ? SW__RT_SIDE_LEFT : SW__RT_SIDE_RIGHT;
-                    cut_from = i;
-                    cut_to = i + 1;
-                    break;
-                }
-            }
-        }
-    }
-    if (side == SW__RT_SIDE_NONE) {
-        strcpy(out, flat);
-        return side;
-    }
-    char joined[SW__RT_NAME];
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < SW__RT_NAME; ++i)
-        if (i < cut_from || i >= cut_to) joined[k++] = s[i];
-    joined[k] = 0;
-    sw__rt_flat(joined, k, out);
-    return side;
-}
-
-/* Drops digits (spine_01 / Spine1 / neck_01 / Torso_1 compare equal). */
-static void sw__rt_no_digits(const char* in, char* out) {
-    size_t k = 0;
-    for (; *in; ++in)
-        if (!isdigit((unsigned char)*in)) out[k++] = *in;
-    out[k] = 0;
-}
-
-typedef struct sw__rt_synonym {
-    const char* base;
-    int bone; /* central bone, or the left one (right = left + 8) */
-    bool sided;
-} sw__rt_synonym;
-
-static const sw__rt_synonym sw__rt_synonyms[] = {
-    {"hips", SW_RETARGET_BONE_HIPS, false},
-    {"hip", SW_RETARGET_BONE_HIPS, false},
-    {"pelvis", SW_RETARGET_BONE_HIPS, false},
-    {"neck", SW_RETARGET_BONE_NECK, false},
-    {"head", SW_RETARGET_BONE_HEAD, false},
-    {"shoulder", SW_RETARGET_BONE_LEFT_SHOULDER, true},
-    {"clavicle", SW_RETARGET_BONE_LEFT_SHOULDER, true},
-    {"collar", SW_RETARGET_BONE_LEFT_SHOULDER, true},
-    {"arm", SW_RETARGET_BONE_LEFT_UPPER_ARM, true},
-    {"upperarm", SW_RETARGET_BONE_LEFT_UPPER_ARM, true},
-    {"humerus", SW_RETARGET_BONE_LEFT_UPPER_ARM, true},
-    {"forearm", SW_RETARGET_BONE_LEFT_LOWER_ARM, true},
-    {"lowerarm", SW_RETARGET_BONE_LEFT_LOWER_ARM, true},
-    {"elbow", SW_RETARGET_BONE_LEFT_LOWER_ARM, true},
-    {"hand", SW_RETARGET_BONE_LEFT_HAND, true},
-    {"wrist", SW_RETARGET_BONE_LEFT_HAND, true},
-    {"palm", SW_RETARGET_BONE_LEFT_HAND, true},
-    {"upleg", SW_RETARGET_BONE_LEFT_UPPER_LEG, true},
-    {"upperleg", SW_RETARGET_BONE_LEFT_UPPER_LEG, true},
-    {"thigh", SW_RETARGET_BONE_LEFT_UPPER_LEG, true},
-    {"femur", SW_RETARGET_BONE_LEFT_UPPER_LEG, true},
-    {"leg", SW_RETARGET_BONE_LEFT_LOWER_LEG, true},
-    {"lowerleg", SW_RETARGET_BONE_LEFT_LOWER_LEG, true},
-    {"calf", SW_RETARGET_BONE_LEFT_LOWER_LEG, true},
-    {"shin", SW_RETARGET_BONE_LEFT_LOWER_LEG, true},
-    {"knee", SW_RETARGET_BONE_LEFT_LOWER_LEG, true},
-    {"foot", SW_RETARGET_BONE_LEFT_FOOT, true},
-    {"ankle", SW_RETARGET_BONE_LEFT_FOOT, true},
-    {"toebase", SW_RETARGET_BONE_LEFT_TOES, true},
-    {"toe", SW_RETARGET_BONE_LEFT_TOES, true},
-    {"toes", SW_RETARGET_BONE_LEFT_TOES, true},
-    {"ball", SW_RETARGET_BONE_LEFT_TOES, true},
-};
-
-sw_retarget_bone sw_retarget_bone_from_name(const char* name) {
-    if (!name) return SW_RETARGET_BONE_NONE;
-    char norm[SW__RT_NAME], digitless[SW__RT_NAME];
-    const sw__rt_side side = sw__rt_normalize(name, norm);
-    sw__rt_no_digits(norm, digitless);
-    /* 3ds Max Biped: "Bip01 L Thigh" */
-    const char* base = strncmp(digitless, "bip", 3) == 0 ? digitless + 3 : digitless;
-    for (size_t i = 0; i < sizeof sw__rt_synonyms / sizeof sw__rt_synonyms[0]; ++i) {
-        const sw__rt_synonym* s = &sw__rt_synonyms[i];
-        if (strcmp(base, s->base) != 0) continue;
-        if (!s->sided)
-            return side == SW__RT_SIDE_NONE ? (sw_retarget_bone)s->bone : SW_RETARGET_BONE_NONE;
-        if (side == SW__RT_SIDE_NONE) return SW_RETARGET_BONE_NONE;
-        return (sw_retarget_bone)(s->bone + (side == SW__RT_SIDE_RIGHT ? 8 : 0));
-    }
-    return SW_RETARGET_BONE_NONE;
-}
-
-const char* sw_retarget_bone_str(sw_retarget_bone bone) {
-    static const char* const names[SW_RETARGET_BONE_COUNT] = {
-        "none",
-        "hips",
-        "neck",
-        "head",
-        "left_shoulder",
-        "left_upper_arm",
-        "left_lower_arm",
-        "left_hand",
-        "left_upper_leg",
-        "left_lower_leg",
-        "left_foot",
-        "left_toes",
-        "right_shoulder",
-        "right_upper_arm",
-        "right_lower_arm",
-        "right_hand",
-        "right_upper_leg",
-        "right_lower_leg",
-        "right_foot",
-        "right_toes",
-    };
-    if ((int)bone < 0 || bone >= SW_RETARGET_BONE_COUNT) return "none";
-    return names[bone];
-}
-
-/* First joint (parent-first order) of each canonical bone, or -1. */
-void sw__rt_bones(const sw_skeleton* s, int32_t out[SW_RETARGET_BONE_COUNT]) {
-    for (int b = 0; b < SW_RETARGET_BONE_COUNT; ++b)
-        out[b] = -1;
-    for (uint32_t j = 0; j < s->joints_count; ++j) {
-        const sw_retarget_bone b = sw_retarget_bone_from_name(sw_skeleton_joint_name(s, j));
-        if (b != SW_RETARGET_BONE_NONE && out[b] < 0) out[b] = (int32_t)j;
-    }
-}
-
-static bool sw__rt_is_ancestor(const sw_skeleton* s, int32_t a, int32_t j) {
-    const int16_t* parents = sw_skeleton_parents(s);
-    for (int32_t k = parents[j]; k >= 0; k = parents[k])
-        if (k == a) return true;
-    return false;
-}
-
-/* Joints strictly between hips and the neck (else head), root first. */
-uint32_t sw__rt_spine(const sw_skeleton* s, const int32_t bones[SW_RETARGET_BONE_COUNT],
-                      int32_t* out) {
-    const int32_t hips = bones[SW_RETARGET_BONE_HIPS];
-    int32_t top = bones[SW_RETARGET_BONE_NECK];
-    if (top < 0 || (hips >= 0 && !sw__rt_is_ancestor(s, hips, top)))
-        top = bones[SW_RETARGET_BONE_HEAD];
-    if (hips < 0 || top < 0 || !sw__rt_is_ancestor(s, hips, top)) return 0;
-    const int16_t* parents = sw_skeleton_parents(s);
-    uint32_t n = 0;
-    for (int32_t k = parents[top]; k >= 0 && k != hips; k = parents[k])
-        out[n++] = k;
-    for (uint32_t i = 0; i < n / 2; ++i) {
-        const int32_t t = out[i];
-        out[i] = out[n - 1 - i];
-        out[n - 1 - i] = t;
-    }
-    return n;
-}
 
 static uint32_t sw__rt_edit_distance(const char* a, const char* b) {
     const size_t n = strlen(a), m = strlen(b);
@@ -266,75 +42,105 @@ static void sw__rt_key(const char* name, char* out) {
     sw__rt_copy(out + (out[0] ? 1 : 0), SW__RT_NAME - 1, norm);
 }
 
-sw_result sw_retarget_joint_map_auto(const sw_skeleton* source, const sw_skeleton* target,
-                                     sw_retarget_joint_map* out) {
+/* Passes 1 and 2: the roles, then the spines by position along the chain. */
+static void sw__rt_map_roles(sw_retarget_joint_map* m, bool* used) {
+    for (int b = 1; b < SW_RETARGET_BONE_COUNT; ++b) {
+        const int32_t s = m->source_bones[b], t = m->target_bones[b];
+        if (s < 0 || t < 0 || used[s] || m->source_of[t] >= 0) continue;
+        m->source_of[t] = s;
+        used[s] = true;
+    }
+    int32_t ss[SW_SKELETON_MAX_JOINTS], ts[SW_SKELETON_MAX_JOINTS];
+    const uint32_t ssn = sw__rt_spine(m->source, m->source_bones, ss);
+    const uint32_t tsn = sw__rt_spine(m->target, m->target_bones, ts);
+    for (uint32_t i = 0; ssn > 0 && i < tsn; ++i) {
+        const uint32_t k =
+            tsn == 1 ? ssn - 1 : (uint32_t)((i * (ssn - 1) * 2 + (tsn - 1)) / (2 * (tsn - 1)));
+        if (m->source_of[ts[i]] >= 0) continue;
+        m->source_of[ts[i]] = ss[k];
+        used[ss[k]] = true;
+    }
+}
+
+/* Passes 3 and 4 for target joint t: the free source joint of the same kind
+ * (skeleton joint or not) with the equal key (fuzzy: both skeleton joints,
+ * the nearest key, no tie, distance at most a quarter of the longer key). */
+static int32_t sw__rt_by_name(const sw_retarget_joint_map* m, uint32_t t, bool fuzzy,
+                              const char (*skeys)[SW__RT_NAME / 4], const uint8_t* smask,
+                              const uint8_t* tmask, const bool* used) {
+    char full[SW__RT_NAME], tkey[SW__RT_NAME / 4];
+    sw__rt_key(sw_skeleton_joint_name(m->target, t), full);
+    sw__rt_copy(tkey, sizeof tkey, full);
+    const bool tjoint = !tmask || tmask[t];
+    if (fuzzy && !tjoint) return -1;
+    int32_t best = -1;
+    uint32_t best_d = UINT32_MAX;
+    bool tie = false;
+    for (uint32_t s = 0; s < m->source->joints_count; ++s) {
+        if (used[s] || (!smask || smask[s]) != tjoint) continue;
+        const uint32_t d = fuzzy ? sw__rt_edit_distance(skeys[s], tkey)
+                                 : (strcmp(skeys[s], tkey) == 0 ? 0u : UINT32_MAX);
+        if (d < best_d) {
+            best_d = d;
+            best = (int32_t)s;
+            tie = false;
+        } else if (d == best_d) {
+            tie = true;
+        }
+    }
+    if (best < 0 || best_d == UINT32_MAX) return -1;
+    const size_t len = strlen(tkey) > strlen(skeys[best]) ? strlen(tkey) : strlen(skeys[best]);
+    if (fuzzy && (tie || (size_t)best_d * 4 > len)) return -1;
+    return best;
+}
+
+sw_result sw_retarget_joint_map_auto_masked(const sw_skeleton* source, const uint8_t* source_joints,
+                                            const sw_skeleton* target, const uint8_t* target_joints,
+                                            sw_retarget_joint_map* out) {
     if (!source || !target || !out) return SW_RESULT_INVALID_ARGUMENT;
     out->source = source;
     out->target = target;
-    const uint32_t sn = source->joints_count, tn = target->joints_count;
     bool used[SW_SKELETON_MAX_JOINTS];
     for (uint32_t j = 0; j < SW_SKELETON_MAX_JOINTS; ++j) {
         out->source_of[j] = -1;
         used[j] = false;
     }
-    /* 1. canonical bones */
-    int32_t sb[SW_RETARGET_BONE_COUNT], tb[SW_RETARGET_BONE_COUNT];
-    sw__rt_bones(source, sb);
-    sw__rt_bones(target, tb);
-    for (int b = 1; b < SW_RETARGET_BONE_COUNT; ++b) {
-        if (sb[b] < 0 || tb[b] < 0 || used[sb[b]] || out->source_of[tb[b]] >= 0) continue;
-        out->source_of[tb[b]] = sb[b];
-        used[sb[b]] = true;
-    }
-    /* 2. spine by position along the chain */
-    int32_t ss[SW_SKELETON_MAX_JOINTS], ts[SW_SKELETON_MAX_JOINTS];
-    const uint32_t ssn = sw__rt_spine(source, sb, ss), tsn = sw__rt_spine(target, tb, ts);
-    for (uint32_t i = 0; ssn > 0 && i < tsn; ++i) {
-        const uint32_t k =
-            tsn == 1 ? ssn - 1 : (uint32_t)((i * (ssn - 1) * 2 + (tsn - 1)) / (2 * (tsn - 1)));
-        if (out->source_of[ts[i]] >= 0) continue;
-        out->source_of[ts[i]] = ss[k];
-        used[ss[k]] = true;
-    }
-    /* 3. equal normalised names, 4. fuzzy */
+    sw__rt_roles(source, source_joints, out->source_bones);
+    sw__rt_roles(target, target_joints, out->target_bones);
+    sw__rt_map_roles(out, used);
     char skeys[SW_SKELETON_MAX_JOINTS][SW__RT_NAME / 4];
-    for (uint32_t s = 0; s < sn; ++s) {
+    for (uint32_t s = 0; s < source->joints_count; ++s) {
         char key[SW__RT_NAME];
         sw__rt_key(sw_skeleton_joint_name(source, s), key);
         sw__rt_copy(skeys[s], sizeof skeys[s], key);
     }
     for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t t = 0; t < tn; ++t) {
+        for (uint32_t t = 0; t < target->joints_count; ++t) {
             if (out->source_of[t] >= 0) continue;
-            char tkey_full[SW__RT_NAME], tkey[SW__RT_NAME / 4];
-            sw__rt_key(sw_skeleton_joint_name(target, t), tkey_full);
-            sw__rt_copy(tkey, sizeof tkey, tkey_full);
-            int32_t best = -1;
-            uint32_t best_d = UINT32_MAX;
-            bool tie = false;
-            for (uint32_t s = 0; s < sn; ++s) {
-                if (used[s]) continue;
-                const uint32_t d = pass == 0 ? (strcmp(skeys[s], tkey) == 0 ? 0u : UINT32_MAX)
-                                             : sw__rt_edit_distance(skeys[s], tkey);
-                if (d < best_d) {
-                    best_d = d;
-                    best = (int32_t)s;
-                    tie = false;
-                } else if (d == best_d) {
-                    tie = true;
-                }
-            }
-            if (best < 0 || best_d == UINT32_MAX) continue;
-            if (pass == 1) {
-                const size_t len =
-                    strlen(tkey) > strlen(skeys[best]) ? strlen(tkey) : strlen(skeys[best]);
-                if (tie || (size_t)best_d * 4 > len) continue;
-            }
-            out->source_of[t] = best;
-            used[best] = true;
+            const int32_t s =
+                sw__rt_by_name(out, t, pass == 1, (const char(*)[SW__RT_NAME / 4]) skeys,
+                               source_joints, target_joints, used);
+            if (s < 0) continue;
+            out->source_of[t] = s;
+            used[s] = true;
         }
     }
     return SW_RESULT_OK;
+}
+
+sw_result sw_retarget_joint_map_auto(const sw_skeleton* source, const sw_skeleton* target,
+                                     sw_retarget_joint_map* out) {
+    return sw_retarget_joint_map_auto_masked(source, NULL, target, NULL, out);
+}
+
+uint32_t sw_retarget_joint_map_missing(const sw_retarget_joint_map* map) {
+    if (!map || !map->target) return 0;
+    uint32_t bits = 0;
+    for (int b = 1; b < SW_RETARGET_BONE_COUNT; ++b) {
+        const int32_t t = map->target_bones[b];
+        if (t >= 0 && map->source_of[t] < 0) bits |= 1u << b;
+    }
+    return bits;
 }
 
 sw_result sw_retarget_joint_map_set(sw_retarget_joint_map* map, const char* source_name,
@@ -433,8 +239,7 @@ sw_result sw_retarget_joint_map_desc(const sw_retarget_joint_map* map, bool leg_
     out->pairs = pairs;
     out->pairs_count = n;
     if (leg_ik) {
-        int32_t tb[SW_RETARGET_BONE_COUNT];
-        sw__rt_bones(map->target, tb);
+        const int32_t* tb = map->target_bones;
         uint32_t k = 0;
         for (int side = 0; side < 2; ++side) {
             const int off = side * 8;

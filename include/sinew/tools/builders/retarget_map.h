@@ -2,25 +2,45 @@
  *
  * sw_retarget_joint_map pairs target joints with source joints. The
  * automatic map (sw_retarget_joint_map_auto) works in four passes:
- * 1. canonical humanoid bones: every name is normalised (prefixes up to ':'
- *    or '|' such as "mixamorig:" dropped, case and separators ignored, a
- *    side marker found in any position: Left/Right, L/R as a separate
- *    token, a trailing capital L/R after a lower-case letter, _l/_r, .L/.R)
- *    and, without digits and a leading "bip" (3ds Max Biped: "Bip01 L Thigh"),
- *    looked up in a table of synonyms (hips/pelvis, upleg/thigh/upperleg,
- *    leg/calf/lowerleg/shin, foot/ankle, toebase/toe/ball, shoulder/clavicle,
- *    arm/upperarm, forearm/lowerarm, hand/wrist/palm, neck, head), which
- *    covers Mixamo, the Unreal mannequin, CMU BVH, RobotExpressive and the
- *    built-in humanoid; when several joints of one skeleton name the same
- *    bone, the first (closest to the root) is kept;
- * 2. the spine: the joints strictly between the hips and the neck (or head)
- *    in each skeleton, matched by position along the chain (first to first,
- *    last to last, the rest spread evenly);
- * 3. equal normalised names for joints still free;
- * 4. fuzzy: for a target joint still free, the free source joint whose
- *    normalised name has the smallest edit distance, accepted when that
- *    distance is at most a quarter of the longer name and no other source
- *    joint ties it.
+ * 1. roles (canonical humanoid bones), found in each skeleton on its own,
+ *    among its skeleton joints only (sw_retarget_skeleton_joints: never mesh
+ *    or helper nodes):
+ *    - names: anything up to the last ':' or '|' is dropped ("mixamorig:"),
+ *      the rest is split into tokens at separators, digits and case changes
+ *      ("LHipJoint" -> l hip joint, "lShin" -> l shin); a side token (left,
+ *      l, right, r) gives the side, rig prefixes and numbers are ignored
+ *      (b, bip, bn, def, cc, base, j, jnt, character, bend: "B_Hip_Left",
+ *      "Bip01 L Thigh", "DEF-thigh.L", "CC_Base_L_Thigh", "lShldrBend"), and
+ *      the joined rest is looked up in a table of synonyms (hips/hip/pelvis;
+ *      a sided hip, upleg, upperleg, thigh, femur; leg, lowerleg, calf, shin,
+ *      knee; foot, ankle; toebase, toe, toes, ball; shoulder, clavicle,
+ *      collar; arm, upperarm, shldr, humerus; forearm, lowerarm, elbow; hand,
+ *      wrist, palm; neck; head), which covers Mixamo, the Unreal and Unity
+ *      humanoids, 3ds Max Biped, Blender .L/.R and _L/_R, CMU BVH and
+ *      DAZ/Genesis; the first joint (parent-first order) of a bone keeps it;
+ *    - the hierarchy: each limb is a chain (arm: shoulder, upper arm, lower
+ *      arm, hand; leg: upper leg, lower leg, foot, toes) settled from its
+ *      most distal named joint that hangs below another named joint of the
+ *      limb: up the parents (a named joint kept when it is an ancestor, else
+ *      the parent, never a joint of the trunk: the hips, or an ancestor of
+ *      another limb, the neck or the head), and down single children for
+ *      unnamed distal roles (a named foot outside the leg, as in IK rigs,
+ *      is kept); the chest is where the upper arms branch; without a hips
+ *      name the hips are where the legs and the chest meet; a head must
+ *      lie below the hips, and without one it is the top of the spine (from
+ *      chest's one child that leads to no limb, up single children while
+ *      the child has children); the
+ *      neck is a named neck above the head, else the head's parent;
+ * 2. the spine: the joints above the hips up to the chest (else strictly
+ *    between the hips and the neck or head) in each skeleton, matched by
+ *    position along the chain (first to first, last to last, the rest
+ *    spread evenly);
+ * 3. equal normalised names (with the side) for joints still free, a
+ *    skeleton joint only with a skeleton joint, another node with another;
+ * 4. fuzzy: for a target skeleton joint still free, the free source skeleton
+ *    joint whose normalised name has the smallest edit distance, accepted
+ *    when that distance is at most a quarter of the longer name and no
+ *    other source joint ties it.
  * Hand edits: sw_retarget_joint_map_set / _clear, or a map file
  * (sw_retarget_joint_map_parse): one `source=target` pair per line (joint
  * names, exact), `=target` to leave a target joint unmapped, `#` comments and
@@ -30,6 +50,7 @@
 #define SINEW_TOOLS_RETARGET_MAP_H
 
 #include "sinew/core/clip.h"
+#include "sinew/core/mesh.h"
 #include "sinew/retarget/retarget.h"
 
 #ifdef __cplusplus
@@ -61,19 +82,41 @@ typedef enum sw_retarget_bone {
     SW_RETARGET_BONE_COUNT
 } sw_retarget_bone;
 
-/* The canonical bone a joint name stands for (pass 1), or NONE. */
+/* The canonical bone a joint name stands for (names of pass 1), or NONE. */
 SINEW_API sw_retarget_bone sw_retarget_bone_from_name(const char* name);
 /* "hips", "left_upper_leg", ...; "none" for NONE or an unknown value. */
 SINEW_API const char* sw_retarget_bone_str(sw_retarget_bone bone);
 
 typedef struct sw_retarget_joint_map {
-    const sw_skeleton* source;                 /* not owned */
-    const sw_skeleton* target;                 /* not owned */
-    int32_t source_of[SW_SKELETON_MAX_JOINTS]; /* per target joint: source joint or -1 */
+    const sw_skeleton* source;                    /* not owned */
+    const sw_skeleton* target;                    /* not owned */
+    int32_t source_of[SW_SKELETON_MAX_JOINTS];    /* per target joint: source joint or -1 */
+    int32_t source_bones[SW_RETARGET_BONE_COUNT]; /* per role: source joint or -1 (pass 1) */
+    int32_t target_bones[SW_RETARGET_BONE_COUNT]; /* per role: target joint or -1 (pass 1) */
 } sw_retarget_joint_map;
 
-/* Fills *out with the automatic map of `source` onto `target` (see top).
- * Fails: INVALID_ARGUMENT (NULL argument). */
+/* Marks the skeleton's own joints in mask[0..joints) (1, else 0): the joints
+ * that weigh vertices of `meshes` (their palettes; meshes bound to another
+ * joint count are skipped), the joints that `clips` animate (a track of
+ * more than one key) and the ancestors of both; when that marks none, every
+ * joint. Mesh and helper nodes that importers
+ * keep as joints (assimp's "Head" mesh node of BCN_Epileptic.X) are left out.
+ * Memory: mask is the caller's. Fails: INVALID_ARGUMENT (NULL skeleton or
+ * mask, a count without its array). */
+SINEW_API sw_result sw_retarget_skeleton_joints(const sw_skeleton* s, const sw_mesh* const* meshes,
+                                                uint32_t meshes_count, const sw_clip* const* clips,
+                                                uint32_t clips_count, uint8_t* mask);
+
+/* Fills *out with the automatic map of `source` onto `target` (see top),
+ * roles found among the joints marked in source_joints / target_joints
+ * (sw_retarget_skeleton_joints; NULL: every joint).
+ * Fails: INVALID_ARGUMENT (NULL skeleton or out). */
+SINEW_API sw_result sw_retarget_joint_map_auto_masked(const sw_skeleton* source,
+                                                      const uint8_t* source_joints,
+                                                      const sw_skeleton* target,
+                                                      const uint8_t* target_joints,
+                                                      sw_retarget_joint_map* out);
+/* sw_retarget_joint_map_auto_masked with every joint a candidate. */
 SINEW_API sw_result sw_retarget_joint_map_auto(const sw_skeleton* source, const sw_skeleton* target,
                                                sw_retarget_joint_map* out);
 
@@ -99,9 +142,13 @@ SINEW_API sw_result sw_retarget_joint_map_parse(sw_retarget_joint_map* map, cons
 /* Number of mapped target joints. */
 SINEW_API uint32_t sw_retarget_joint_map_count(const sw_retarget_joint_map* map);
 
+/* The roles the target has (target_bones) but the map leaves unmapped, as
+ * bits (1u << bone); 0 for NULL. */
+SINEW_API uint32_t sw_retarget_joint_map_missing(const sw_retarget_joint_map* map);
+
 /* Fills a runtime map desc from `map`: its pairs into pairs[0..joints) (capacity:
  * the target's joint count), and, with `leg_ik`, one limb per leg whose
- * upper leg, lower leg and foot (canonical names) form a chain in the target
+ * upper leg, lower leg and foot (target_bones) form a chain in the target
  * and whose source foot is mapped, written into limbs (capacity
  * SW_RETARGET_MAX_LIMBS). root_scale is 0 (measured).
  * Fails: INVALID_ARGUMENT (NULL); NOT_FOUND (no pair at all). */
@@ -112,11 +159,17 @@ SINEW_API sw_result sw_retarget_joint_map_desc(const sw_retarget_joint_map* map,
 /* ---- offline (src/tools/builders/retarget_bake.c) ---- */
 
 /* The source's ground height (model y) for `clip`, to store in
- * map->source_ground: the height that puts the lowest point reached by the
- * source's feet over the clip (the source joints mapped to the target's
- * canonical left and right feet, sampled at 60 Hz and at the duration) at the
- * feet's rest height above map->target_ground (the lower of the two grounds
- * the feet give, so no foot goes below its rest height).
+ * map->source_ground, so that the source's ground maps onto the target's
+ * (map->target_ground). When every mapped target joint rests at root_scale
+ * times its source joint's model rest position (the source's own skeleton
+ * or a scaled copy, within 1e-6), the grounds are the same place:
+ * target_ground / root_scale (a clip retargeted onto its own skeleton is
+ * unchanged, feet rolling below their rest height included). Otherwise it
+ * is the height that puts the lowest point reached by the source's feet over
+ * the clip (the source joints mapped to the target's left and right foot
+ * roles, sampled at 60 Hz and at the duration) at the feet's rest height
+ * above map->target_ground (the lower of the two grounds the feet give, so
+ * no foot goes below its rest height).
  * Fails: INVALID_ARGUMENT (NULL argument, joint counts differing from the
  * map's); NOT_FOUND (no target foot mapped); results of sampling. */
 SINEW_API sw_result sw_retarget_fit_ground(const sw_retarget_map* map, const sw_skeleton* source,
