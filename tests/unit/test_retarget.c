@@ -219,6 +219,157 @@ static const sw_skeleton* rt_named(const char* const* names, const int32_t* pare
     return s;
 }
 
+/* One row per naming scheme people meet; each name read as its documented bone. */
+static void test_bone_name_schemes(void** state) {
+    (void)state;
+    enum { N = SW_RETARGET_BONE_NONE, H = SW_RETARGET_BONE_HIPS };
+    static const struct {
+        const char* scheme;
+        const char* name;
+        sw_retarget_bone bone;
+    } rows[] = {
+        {"Mixamo", "mixamorig:LeftUpLeg", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"Mixamo", "mixamorig:RightForeArm", SW_RETARGET_BONE_RIGHT_LOWER_ARM},
+        {"Mixamo", "mixamorig:Spine2", (sw_retarget_bone)N},
+        {"UE", "thigh_l", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"UE", "calf_r", SW_RETARGET_BONE_RIGHT_LOWER_LEG},
+        {"UE", "ball_r", SW_RETARGET_BONE_RIGHT_TOES},
+        {"UE", "upperarm_r", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"UE", "ik_foot_l", (sw_retarget_bone)N},
+        {"UE", "calf_twist_01_l", (sw_retarget_bone)N},
+        {"Unity", "LeftUpperLeg", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"Unity", "RightLowerLeg", SW_RETARGET_BONE_RIGHT_LOWER_LEG},
+        {"Unity", "RightToes", SW_RETARGET_BONE_RIGHT_TOES},
+        {"Unity", "LeftLowerArm", SW_RETARGET_BONE_LEFT_LOWER_ARM},
+        {"Unity", "UpperChest", (sw_retarget_bone)N},
+        {"Biped", "Bip01 R UpperArm", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"Biped", "Bip01 L Forearm", SW_RETARGET_BONE_LEFT_LOWER_ARM},
+        {"Biped", "Bip01 R Toe0", SW_RETARGET_BONE_RIGHT_TOES},
+        {"Biped", "Bip01 Head", SW_RETARGET_BONE_HEAD},
+        {"Biped", "Bip01 Spine1", (sw_retarget_bone)N},
+        {"Blender", "thigh.L", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"Blender", "shin.R", SW_RETARGET_BONE_RIGHT_LOWER_LEG},
+        {"Blender", "upper_arm.R", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"Blender", "DEF-forearm.L", SW_RETARGET_BONE_LEFT_LOWER_ARM},
+        {"Blender", "Hand_R", SW_RETARGET_BONE_RIGHT_HAND},
+        {"Blender", "foot.l", SW_RETARGET_BONE_LEFT_FOOT},
+        {"B_*_Left", "B_Hip_Left", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"B_*_Left", "B_Knee_Right", SW_RETARGET_BONE_RIGHT_LOWER_LEG},
+        {"B_*_Left", "B_Ankle_Left", SW_RETARGET_BONE_LEFT_FOOT},
+        {"B_*_Left", "B_Toe_Right", SW_RETARGET_BONE_RIGHT_TOES},
+        {"B_*_Left", "B_Clavicle_Left", SW_RETARGET_BONE_LEFT_SHOULDER},
+        {"B_*_Left", "B_UpperArm_Right", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"B_*_Left", "B_Neck", SW_RETARGET_BONE_NECK},
+        {"B_*_Left", "B_Root_Pelvis_L", (sw_retarget_bone)N}, /* a central bone with a side */
+        {"B_*_Left", "B_Finger1_Left", (sw_retarget_bone)N},
+        {"CMU", "LeftUpLeg", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"CMU", "RightArm", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"CMU", "LHipJoint", (sw_retarget_bone)N},
+        {"CMU", "RThumb", (sw_retarget_bone)N},
+        {"CMU Boxing", "LeftHip", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"CMU Boxing", "RightElbow", SW_RETARGET_BONE_RIGHT_LOWER_ARM},
+        {"CMU Boxing", "LeftWrist", SW_RETARGET_BONE_LEFT_HAND},
+        {"CMU Boxing", "RightAnkle", SW_RETARGET_BONE_RIGHT_FOOT},
+        {"DAZ", "lThigh", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"DAZ", "rShin", SW_RETARGET_BONE_RIGHT_LOWER_LEG},
+        {"DAZ", "lCollar", SW_RETARGET_BONE_LEFT_SHOULDER},
+        {"DAZ", "rShldr", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"DAZ", "lForeArm", SW_RETARGET_BONE_LEFT_LOWER_ARM},
+        {"DAZ", "hip", (sw_retarget_bone)H},
+        {"Genesis", "lShldrBend", SW_RETARGET_BONE_LEFT_UPPER_ARM},
+        {"Genesis", "rForearmBend", SW_RETARGET_BONE_RIGHT_LOWER_ARM},
+        {"Genesis", "lThighBend", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"Genesis", "lThighTwist", (sw_retarget_bone)N},
+        {"Genesis", "abdomenLower", (sw_retarget_bone)N},
+        {"variants", "Left_Thigh", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"variants", "Thigh_L", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"variants", "L_Thigh", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"variants", "r_calf", SW_RETARGET_BONE_RIGHT_LOWER_LEG},
+        {"variants", "CC_Base_L_Thigh", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"variants", "J_Bip_R_UpperArm", SW_RETARGET_BONE_RIGHT_UPPER_ARM},
+        {"variants", "Character1_LeftUpLeg", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+        {"variants", "leftupleg", SW_RETARGET_BONE_LEFT_UPPER_LEG},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        const sw_retarget_bone b = sw_retarget_bone_from_name(rows[i].name);
+        if (b != rows[i].bone)
+            fail_msg("%s %s: got %s, want %s", rows[i].scheme, rows[i].name,
+                     sw_retarget_bone_str(b), sw_retarget_bone_str(rows[i].bone));
+    }
+}
+
+/* A BCN_Epileptic-like rig: no hips name, a neck named where the head is,
+ * mesh nodes "Torso" and "Head" beside the skeleton. */
+static const char* const rt_bcn[] = {
+    "$dummy_root",     "Torso",          "B_Root_Pelvis_L", "B_LowerPelvis",    "B_Hip_Left",
+    "B_Knee_Left",     "B_Ankle_Left",   "B_Toe_Left",      "B_Hip_Right",      "B_Knee_Right",
+    "B_Ankle_Right",   "B_Toe_Right",    "B_Spine1",        "B_Spine4",         "B_Clavicle_Left",
+    "B_UpperArm_Left", "B_ForeArm_Left", "B_Hand_Left",     "B_Clavicle_Right", "B_UpperArm_Right",
+    "B_ForeArm_Right", "B_Hand_Right",   "B_Root_Neck_H",   "B_Neck",           "B_Jaw",
+    "B_Eye_Left",      "Head",
+};
+static const int32_t rt_bcn_parents[] = {-1, 0,  0,  2,  3,  4,  5,  6,  3,  8,  9,  10, 2, 12,
+                                         13, 14, 15, 16, 13, 18, 19, 20, 13, 22, 23, 23, 0};
+
+static void test_auto_map_hierarchy(void** state) {
+    (void)state;
+    float pos[64][3];
+    for (int j = 0; j < 64; ++j) {
+        pos[j][0] = 0.0f;
+        pos[j][1] = 0.1f;
+        pos[j][2] = 0.0f;
+    }
+    const uint32_t n = sizeof rt_bcn_parents / sizeof rt_bcn_parents[0];
+    const sw_skeleton* bcn = rt_named(rt_bcn, rt_bcn_parents, (const float(*)[3])pos, n);
+    /* each role by hand from the rig's tree (-1: none) */
+    static const int32_t want[SW_RETARGET_BONE_COUNT] = {
+        -1, 2, 22, 23, 14, 15, 16, 17, 4, 5, 6, 7, 18, 19, 20, 21, 8, 9, 10, 11,
+    };
+    uint8_t mask[64];
+    memset(mask, 1, sizeof mask);
+    mask[1] = mask[26] = 0; /* the mesh nodes */
+    for (int masked = 0; masked < 2; ++masked) {
+        sw_retarget_joint_map jm;
+        assert_int_equal(sw_retarget_joint_map_auto_masked(bcn, masked ? mask : NULL, bcn,
+                                                           masked ? mask : NULL, &jm),
+                         SW_RESULT_OK);
+        for (int b = 1; b < SW_RETARGET_BONE_COUNT; ++b)
+            if (jm.source_bones[b] != want[b])
+                fail_msg("%s: got %d, want %d (mask %d)", sw_retarget_bone_str((sw_retarget_bone)b),
+                         jm.source_bones[b], want[b], masked);
+        assert_int_equal(jm.source_of[26], 26); /* the mesh node: only its namesake */
+    }
+    /* an arm without a collar: "LeftShoulder" is the upper arm; a Genesis arm
+     * with twist halves: the lower arm is the Bend joint, not the Twist */
+    static const char* const arms[] = {
+        "hip",        "chest",       "LeftShoulder", "LeftElbow",     "LeftWrist", "rCollar",
+        "rShldrBend", "rShldrTwist", "rForearmBend", "rForearmTwist", "rHand",
+    };
+    static const int32_t arm_parents[] = {-1, 0, 1, 2, 3, 1, 5, 6, 7, 8, 9};
+    const sw_skeleton* rig = rt_named(arms, arm_parents, (const float(*)[3])pos, 11);
+    sw_retarget_joint_map jm;
+    assert_int_equal(sw_retarget_joint_map_auto(rig, rig, &jm), SW_RESULT_OK);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_LEFT_SHOULDER], -1);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_LEFT_UPPER_ARM], 2);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_LEFT_LOWER_ARM], 3);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_LEFT_HAND], 4);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_RIGHT_SHOULDER], 5);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_RIGHT_UPPER_ARM], 6);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_RIGHT_LOWER_ARM], 8);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_RIGHT_HAND], 10);
+    assert_int_equal(jm.source_bones[SW_RETARGET_BONE_HIPS], 0);
+    /* the rig onto the BCN rig: the roles pair, the rest stays free */
+    assert_int_equal(sw_retarget_joint_map_auto(rig, bcn, &jm), SW_RESULT_OK);
+    assert_int_equal(jm.source_of[15], 2);  /* B_UpperArm_Left <- LeftShoulder */
+    assert_int_equal(jm.source_of[20], 8);  /* B_ForeArm_Right <- rForearmBend */
+    assert_int_equal(jm.source_of[14], -1); /* B_Clavicle_Left: the rig has none */
+    assert_int_equal(sw_retarget_joint_map_missing(&jm) & (1u << SW_RETARGET_BONE_LEFT_SHOULDER),
+                     1u << SW_RETARGET_BONE_LEFT_SHOULDER);
+    assert_int_equal(sw_retarget_joint_map_missing(NULL), 0u);
+    sw_skeleton_destroy(rig, NULL);
+    sw_skeleton_destroy(bcn, NULL);
+}
+
 /* Local offsets shared by the rigs below: hips, 3 spine, neck, head, leg x3, toe, arm x4. */
 static const char* const rt_mixamo[] = {
     "mixamorig:Hips",        "mixamorig:Spine",        "mixamorig:Spine1",
@@ -1203,6 +1354,8 @@ static void test_cli(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bone_names),
+        cmocka_unit_test(test_bone_name_schemes),
+        cmocka_unit_test(test_auto_map_hierarchy),
         cmocka_unit_test(test_auto_map_conventions),
         cmocka_unit_test(test_auto_map_cmu_humanoid_robot),
         cmocka_unit_test(test_map_edits_and_file),
