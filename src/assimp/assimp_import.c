@@ -562,18 +562,11 @@ static void sw__ai_morph_free(sw__ai* c, sw__morph_tracks* mt) {
     memset(mt, 0, sizeof *mt);
 }
 
-static sw_result sw__ai_morph_tracks(sw__ai* c, const struct aiAnimation* anim, double tps,
-                                     sw__morph_tracks* mt, uint32_t* dropped, uint32_t* unknown,
-                                     uint32_t* twice, float* last) {
-    memset(mt, 0, sizeof *mt);
-    uint32_t n = anim->mNumMorphMeshChannels;
-    if (n == 0) return SW_RESULT_OK;
-    if (!anim->mMorphMeshChannels) {
-        return sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph channels array not NULL", -1);
-    }
-    const struct aiScene* s = c->scene;
-    /* Sizes: tracks, key times per channel, values per (channel, mesh, target). */
-    for (uint32_t ch = 0; ch < n; ++ch) {
+/* Sizes mt's arrays for the morph channels of anim (the channels' nodes'
+ * meshes' targets and their keys) and checks the channels' arrays. */
+static sw_result sw__ai_morph_sizes(sw__ai* c, const struct aiAnimation* anim,
+                                    sw__morph_tracks* mt) {
+    for (uint32_t ch = 0; ch < anim->mNumMorphMeshChannels; ++ch) {
         const struct aiMeshMorphAnim* ma = anim->mMorphMeshChannels[ch];
         if (!ma) return sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph channel not NULL", ch);
         if (ma->mNumKeys > SW_CLIP_MAX_KEYS) {
@@ -598,6 +591,78 @@ static sw_result sw__ai_morph_tracks(sw__ai* c, const struct aiAnimation* anim, 
     if (mt->values_cap > (uint64_t)UINT32_MAX) {
         return sw__ai_fail(c, SW_RESULT_LIMIT, "keys count", -1);
     }
+    return SW_RESULT_OK;
+}
+
+/* Kept key times of channel ch into times (seconds; finite, strictly
+ * increasing, not negative; others dropped and counted) and the indices of
+ * their keys into keep; *kept their count. */
+static sw_result sw__ai_morph_times(sw__ai* c, const struct aiMeshMorphAnim* ma, uint32_t ch,
+                                    double tps, float* times, uint32_t* keep, uint32_t* kept,
+                                    uint32_t* dropped) {
+    *kept = 0;
+    for (uint32_t k = 0; k < ma->mNumKeys; ++k) {
+        const struct aiMeshMorphKey* key = &ma->mKeys[k];
+        double t = key->mTime / tps;
+        if (!isfinite(t)) return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite key time", ch);
+        if (key->mNumValuesAndWeights > 0 && (!key->mValues || !key->mWeights)) {
+            return sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph key arrays not NULL", ch);
+        }
+        float ft = (float)t;
+        if (ft < 0.0f || (*kept > 0 && ft <= times[*kept - 1])) {
+            ++*dropped;
+            continue;
+        }
+        times[*kept] = ft;
+        keep[(*kept)++] = k;
+    }
+    return SW_RESULT_OK;
+}
+
+/* One float track per target of mesh mi from the kept keys of channel ch
+ * (times: their times; values from *values_used on). */
+static sw_result sw__ai_morph_mesh(sw__ai* c, const struct aiMeshMorphAnim* ma, uint32_t ch,
+                                   uint32_t mi, const float* times, const uint32_t* keep,
+                                   uint32_t kept, sw__morph_tracks* mt, size_t* values_used) {
+    for (uint32_t tg = 0; tg < c->mesh_targets[mi]; ++tg) {
+        float* v = mt->values + *values_used;
+        for (uint32_t k = 0; k < kept; ++k) {
+            const struct aiMeshMorphKey* key = &ma->mKeys[keep[k]];
+            double w = 0.0;
+            for (uint32_t e = 0; e < key->mNumValuesAndWeights; ++e) {
+                if (key->mValues[e] == tg) w += key->mWeights[e];
+            }
+            if (!isfinite(w) || fabs(w) > (double)FLT_MAX) {
+                return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite key value", ch);
+            }
+            v[k] = (float)w;
+        }
+        sw_clip_track_desc* td = &mt->tracks[mt->count];
+        snprintf(mt->names[mt->count], SW__AI_NAME_CAP, "%s.weights[%u]", c->mesh_names[mi], tg);
+        td->kind = SW_TRACK_KIND_FLOAT;
+        td->name = mt->names[mt->count];
+        td->interp = SW_INTERP_LINEAR;
+        td->keys_count = kept;
+        td->times = times;
+        td->values = v;
+        mt->count++;
+        *values_used += kept;
+    }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__ai_morph_tracks(sw__ai* c, const struct aiAnimation* anim, double tps,
+                                     sw__morph_tracks* mt, uint32_t* dropped, uint32_t* unknown,
+                                     uint32_t* twice, float* last) {
+    memset(mt, 0, sizeof *mt);
+    uint32_t n = anim->mNumMorphMeshChannels;
+    if (n == 0) return SW_RESULT_OK;
+    if (!anim->mMorphMeshChannels) {
+        return sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph channels array not NULL", -1);
+    }
+    const struct aiScene* s = c->scene;
+    sw_result r = sw__ai_morph_sizes(c, anim, mt);
+    if (r != SW_RESULT_OK) return r;
     if (mt->cap == 0) {
         *unknown += n;
         return SW_RESULT_OK;
@@ -607,7 +672,6 @@ static sw_result sw__ai_morph_tracks(sw__ai* c, const struct aiAnimation* anim, 
     mt->times = (float*)sw__ai_alloc(c, (size_t)mt->times_cap, sizeof(float));
     mt->values = (float*)sw__ai_alloc(c, (size_t)mt->values_cap, sizeof(float));
     uint8_t* seen = (uint8_t*)sw__ai_alloc(c, s->mNumMeshes, 1);
-    sw_result r = SW_RESULT_OK;
     if (!mt->tracks || !mt->names || !mt->times || !mt->values || !seen) {
         r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
     }
@@ -624,70 +688,24 @@ static sw_result sw__ai_morph_tracks(sw__ai* c, const struct aiAnimation* anim, 
             ++*unknown;
             continue;
         }
-        /* Kept key times: finite, strictly increasing, not negative. */
         float* times = mt->times + times_used;
-        uint32_t* keep = NULL;
         uint32_t kept = 0;
-        keep = (uint32_t*)sw__ai_alloc(c, ma->mNumKeys, sizeof(uint32_t));
+        uint32_t* keep = (uint32_t*)sw__ai_alloc(c, ma->mNumKeys, sizeof(uint32_t));
         if (!keep) {
             r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", -1);
             break;
         }
-        for (uint32_t k = 0; k < ma->mNumKeys; ++k) {
-            const struct aiMeshMorphKey* key = &ma->mKeys[k];
-            double t = key->mTime / tps;
-            if (!isfinite(t)) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite key time", ch);
-                break;
-            }
-            if (key->mNumValuesAndWeights > 0 && (!key->mValues || !key->mWeights)) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "morph key arrays not NULL", ch);
-                break;
-            }
-            float ft = (float)t;
-            if (ft < 0.0f || (kept > 0 && ft <= times[kept - 1])) {
-                ++*dropped;
-                continue;
-            }
-            times[kept] = ft;
-            keep[kept++] = k;
-        }
+        r = sw__ai_morph_times(c, ma, ch, tps, times, keep, &kept, dropped);
         times_used += kept;
         for (uint32_t mk = 0; r == SW_RESULT_OK && kept > 0 && mk < nd->mNumMeshes; ++mk) {
             uint32_t mi = nd->mMeshes[mk];
-            uint32_t targets = c->mesh_targets[mi];
-            if (targets == 0) continue;
+            if (c->mesh_targets[mi] == 0) continue;
             if (seen[mi]) {
                 ++*twice;
                 continue;
             }
             seen[mi] = 1;
-            for (uint32_t tg = 0; r == SW_RESULT_OK && tg < targets; ++tg) {
-                float* v = mt->values + values_used;
-                for (uint32_t k = 0; k < kept; ++k) {
-                    const struct aiMeshMorphKey* key = &ma->mKeys[keep[k]];
-                    double w = 0.0;
-                    for (uint32_t e = 0; e < key->mNumValuesAndWeights; ++e) {
-                        if (key->mValues[e] == tg) w += key->mWeights[e];
-                    }
-                    if (!isfinite(w) || fabs(w) > (double)FLT_MAX) {
-                        r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite key value", ch);
-                        break;
-                    }
-                    v[k] = (float)w;
-                }
-                sw_clip_track_desc* td = &mt->tracks[mt->count];
-                snprintf(mt->names[mt->count], SW__AI_NAME_CAP, "%s.weights[%u]", c->mesh_names[mi],
-                         tg);
-                td->kind = SW_TRACK_KIND_FLOAT;
-                td->name = mt->names[mt->count];
-                td->interp = SW_INTERP_LINEAR;
-                td->keys_count = kept;
-                td->times = times;
-                td->values = v;
-                mt->count++;
-                values_used += kept;
-            }
+            r = sw__ai_morph_mesh(c, ma, ch, mi, times, keep, kept, mt, &values_used);
         }
         if (kept > 0 && times[kept - 1] > *last) *last = times[kept - 1];
         sw__ai_free(c, keep, ma->mNumKeys, sizeof(uint32_t));
@@ -941,6 +959,7 @@ static sw_result sw__ai_build_clips(sw__ai* c) {
 
 /* ---- meshes ---- */
 
+/* One mesh's arrays while it is built, their sizes and what was kept. */
 typedef struct sw__mesh_tmp {
     float* positions;
     float* normals;
@@ -955,172 +974,230 @@ typedef struct sw__mesh_tmp {
     char (*morph_names)[SW__AI_NAME_CAP];
     const char** morph_name_ptrs;
     sw_raw_skin* skin;
+    size_t vertices;      /* V */
+    uint64_t triangles;   /* indices hold 3 per triangle */
+    uint32_t palette_cap; /* bones + 1 (the mesh's node) */
+    uint32_t targets;     /* morph targets */
+    size_t morph_floats;  /* 3 * V * targets */
+    bool normals_ok, uvs_ok;
+    uint32_t indices_count, palette_count;
 } sw__mesh_tmp;
 
-/* Builds mesh m; *out stays NULL when the mesh is skipped (with a warning). */
-static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) {
+/* The triangles of mesh mi (*tris; 0 when the mesh is skipped, with a
+ * warning) and its counts against the limits. */
+static sw_result sw__ai_mesh_check(sw__ai* c, uint32_t mi, uint64_t* tris) {
     const struct aiMesh* m = c->scene->mMeshes[mi];
     char note[SW__AI_NAME_CAP + 96];
     const char* name = c->mesh_names[mi];
-    uint32_t v_count = m->mNumVertices;
-    if (v_count == 0 || !m->mVertices) {
+    *tris = 0;
+    if (m->mNumVertices == 0 || !m->mVertices) {
         snprintf(note, sizeof note, "mesh '%s' has no vertices: skipped", name);
         sw_scene_warn(c->out, note);
         return SW_RESULT_OK;
     }
-    if (v_count > SW_MESH_MAX_VERTICES)
+    if (m->mNumVertices > SW_MESH_MAX_VERTICES)
         return sw__ai_fail(c, SW_RESULT_LIMIT, "vertices count", mi);
     if (m->mNumFaces > 0 && !m->mFaces) {
         return sw__ai_fail(c, SW_RESULT_BAD_DATA, "faces array not NULL", mi);
     }
-    uint64_t tris = 0;
+    uint64_t n = 0;
     for (uint32_t f = 0; f < m->mNumFaces; ++f) {
-        if (m->mFaces[f].mNumIndices == 3 && m->mFaces[f].mIndices) ++tris;
+        if (m->mFaces[f].mNumIndices == 3 && m->mFaces[f].mIndices) ++n;
     }
-    if (tris == 0) {
+    if (n == 0) {
         snprintf(note, sizeof note, "mesh '%s' has no triangles: skipped", name);
         sw_scene_warn(c->out, note);
         return SW_RESULT_OK;
     }
-    if (tris * 3u > SW_MESH_MAX_INDICES)
-        return sw__ai_fail(c, SW_RESULT_LIMIT, "indices count", mi);
-    if (tris < m->mNumFaces) {
+    if (n * 3u > SW_MESH_MAX_INDICES) return sw__ai_fail(c, SW_RESULT_LIMIT, "indices count", mi);
+    if (n < m->mNumFaces) {
         snprintf(note, sizeof note, "mesh '%s': %u points and lines skipped", name,
-                 m->mNumFaces - (uint32_t)tris);
+                 m->mNumFaces - (uint32_t)n);
         sw_scene_warn(c->out, note);
     }
     if (m->mNumBones > SW_SKELETON_MAX_JOINTS) {
         return sw__ai_fail(c, SW_RESULT_LIMIT, "palette count", mi);
     }
-    size_t V = v_count;
-    uint32_t pal_cap = m->mNumBones + 1u;
-    sw__mesh_tmp t;
-    t.positions = (float*)sw__ai_alloc(c, 3u * V, sizeof(float));
-    t.normals = m->mNormals ? (float*)sw__ai_alloc(c, 3u * V, sizeof(float)) : NULL;
-    t.uvs = m->mTextureCoords[0] ? (float*)sw__ai_alloc(c, 2u * V, sizeof(float)) : NULL;
-    t.joints = (uint16_t*)sw__ai_alloc(c, 4u * V, sizeof(uint16_t));
-    t.weights = (float*)sw__ai_alloc(c, 4u * V, sizeof(float));
-    t.indices = (uint32_t*)sw__ai_alloc(c, (size_t)tris * 3u, sizeof(uint32_t));
-    t.palette = (uint16_t*)sw__ai_alloc(c, pal_cap, sizeof(uint16_t));
-    t.inverse_binds = (sw_mat4*)sw__ai_alloc(c, pal_cap, sizeof(sw_mat4));
+    *tris = n;
+    return SW_RESULT_OK;
+}
+
+/* Allocates t's arrays for mesh mi with `tris` triangles (zeroed; what the
+ * mesh lacks stays NULL). On failure t still frees with sw__ai_mesh_tmp_free. */
+static sw_result sw__ai_mesh_tmp_alloc(sw__ai* c, uint32_t mi, uint64_t tris, sw__mesh_tmp* t) {
+    const struct aiMesh* m = c->scene->mMeshes[mi];
+    memset(t, 0, sizeof *t);
+    const size_t V = m->mNumVertices;
+    t->vertices = V;
+    t->triangles = tris;
+    t->palette_cap = m->mNumBones + 1u;
+    t->positions = (float*)sw__ai_alloc(c, 3u * V, sizeof(float));
+    t->normals = m->mNormals ? (float*)sw__ai_alloc(c, 3u * V, sizeof(float)) : NULL;
+    t->uvs = m->mTextureCoords[0] ? (float*)sw__ai_alloc(c, 2u * V, sizeof(float)) : NULL;
+    t->joints = (uint16_t*)sw__ai_alloc(c, 4u * V, sizeof(uint16_t));
+    t->weights = (float*)sw__ai_alloc(c, 4u * V, sizeof(float));
+    t->indices = (uint32_t*)sw__ai_alloc(c, (size_t)tris * 3u, sizeof(uint32_t));
+    t->palette = (uint16_t*)sw__ai_alloc(c, t->palette_cap, sizeof(uint16_t));
+    t->inverse_binds = (sw_mat4*)sw__ai_alloc(c, t->palette_cap, sizeof(sw_mat4));
     /* Morph targets: assimp stores whole target shapes; sinew stores deltas. */
-    uint32_t targets = c->mesh_targets[mi];
+    const uint32_t targets = c->mesh_targets[mi];
     bool morph_normals = targets > 0 && m->mNormals != NULL;
     for (uint32_t k = 0; k < targets; ++k) {
         if (!m->mAnimMeshes[k]->mNormals) morph_normals = false;
     }
-    size_t morph_floats = 3u * V * targets;
-    t.morph_positions = targets ? (float*)sw__ai_alloc(c, morph_floats, sizeof(float)) : NULL;
-    t.morph_normals = morph_normals ? (float*)sw__ai_alloc(c, morph_floats, sizeof(float)) : NULL;
-    t.morph_names =
+    t->targets = targets;
+    t->morph_floats = 3u * V * targets;
+    t->morph_positions = targets ? (float*)sw__ai_alloc(c, t->morph_floats, sizeof(float)) : NULL;
+    t->morph_normals =
+        morph_normals ? (float*)sw__ai_alloc(c, t->morph_floats, sizeof(float)) : NULL;
+    t->morph_names =
         targets ? (char(*)[SW__AI_NAME_CAP])sw__ai_alloc(c, targets, SW__AI_NAME_CAP) : NULL;
-    t.morph_name_ptrs = targets ? (const char**)sw__ai_alloc(c, targets, sizeof(char*)) : NULL;
-    t.skin = NULL;
-    sw_result r = sw_raw_skin_create(v_count, c->alloc, &t.skin, c->err);
+    t->morph_name_ptrs = targets ? (const char**)sw__ai_alloc(c, targets, sizeof(char*)) : NULL;
+    sw_result r = sw_raw_skin_create(m->mNumVertices, c->alloc, &t->skin, c->err);
     if (r == SW_RESULT_OK &&
-        (!t.positions || (m->mNormals && !t.normals) || (m->mTextureCoords[0] && !t.uvs) ||
-         !t.joints || !t.weights || !t.indices || !t.palette || !t.inverse_binds ||
-         (targets && (!t.morph_positions || !t.morph_names || !t.morph_name_ptrs)) ||
-         (morph_normals && !t.morph_normals))) {
+        (!t->positions || (m->mNormals && !t->normals) || (m->mTextureCoords[0] && !t->uvs) ||
+         !t->joints || !t->weights || !t->indices || !t->palette || !t->inverse_binds ||
+         (targets && (!t->morph_positions || !t->morph_names || !t->morph_name_ptrs)) ||
+         (morph_normals && !t->morph_normals))) {
         r = sw__ai_fail(c, SW_RESULT_OUT_OF_MEMORY, "allocation", mi);
     }
-    for (uint32_t k = 0; r == SW_RESULT_OK && k < targets; ++k) {
+    return r;
+}
+
+static void sw__ai_mesh_tmp_free(sw__ai* c, sw__mesh_tmp* t) {
+    const size_t V = t->vertices;
+    sw__ai_free(c, t->positions, 3u * V, sizeof(float));
+    sw__ai_free(c, t->normals, 3u * V, sizeof(float));
+    sw__ai_free(c, t->uvs, 2u * V, sizeof(float));
+    sw__ai_free(c, t->joints, 4u * V, sizeof(uint16_t));
+    sw__ai_free(c, t->weights, 4u * V, sizeof(float));
+    sw__ai_free(c, t->indices, (size_t)t->triangles * 3u, sizeof(uint32_t));
+    sw__ai_free(c, t->palette, t->palette_cap, sizeof(uint16_t));
+    sw__ai_free(c, t->inverse_binds, t->palette_cap, sizeof(sw_mat4));
+    sw__ai_free(c, t->morph_positions, t->morph_floats, sizeof(float));
+    sw__ai_free(c, t->morph_normals, t->morph_floats, sizeof(float));
+    sw__ai_free(c, t->morph_names, t->targets, SW__AI_NAME_CAP);
+    sw__ai_free(c, (void*)t->morph_name_ptrs, t->targets, sizeof(char*));
+    sw_raw_skin_destroy(t->skin);
+}
+
+/* Morph target names ("target_<k>" when empty) and deltas from the base
+ * mesh: positions scaled, normals when every target has them. */
+static sw_result sw__ai_morph_deltas(sw__ai* c, const struct aiMesh* m, sw__mesh_tmp* t) {
+    const size_t V = t->vertices;
+    for (uint32_t k = 0; k < t->targets; ++k) {
         const struct aiAnimMesh* am = m->mAnimMeshes[k];
         size_t len = sw__ai_strlen(&am->mName);
         if (len > SW_MESH_MAX_NAME) len = SW_MESH_MAX_NAME;
         if (len == 0) {
-            snprintf(t.morph_names[k], SW__AI_NAME_CAP, "target_%u", k);
+            snprintf(t->morph_names[k], SW__AI_NAME_CAP, "target_%u", k);
         } else {
-            memcpy(t.morph_names[k], am->mName.data, len);
-            t.morph_names[k][len] = '\0';
+            memcpy(t->morph_names[k], am->mName.data, len);
+            t->morph_names[k][len] = '\0';
         }
-        t.morph_name_ptrs[k] = t.morph_names[k];
+        t->morph_name_ptrs[k] = t->morph_names[k];
         for (size_t v = 0; v < V; ++v) {
             const struct aiVector3D* a = &am->mVertices[v];
             const struct aiVector3D* b = &m->mVertices[v];
             float d[3] = {(a->x - b->x) * c->scale, (a->y - b->y) * c->scale,
                           (a->z - b->z) * c->scale};
             if (!isfinite(d[0]) || !isfinite(d[1]) || !isfinite(d[2])) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite morph position",
-                                (int64_t)(k * V + v));
-                break;
+                return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite morph position",
+                                   (int64_t)(k * V + v));
             }
-            memcpy(&t.morph_positions[3u * (k * V + v)], d, sizeof d);
-            if (!morph_normals) continue;
+            memcpy(&t->morph_positions[3u * (k * V + v)], d, sizeof d);
+            if (!t->morph_normals) continue;
             const struct aiVector3D* an = &am->mNormals[v];
             const struct aiVector3D* bn = &m->mNormals[v];
             float dn[3] = {an->x - bn->x, an->y - bn->y, an->z - bn->z};
             if (!isfinite(dn[0]) || !isfinite(dn[1]) || !isfinite(dn[2])) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite morph normal", (int64_t)(k * V + v));
-                break;
+                return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite morph normal",
+                                   (int64_t)(k * V + v));
             }
-            memcpy(&t.morph_normals[3u * (k * V + v)], dn, sizeof dn);
+            memcpy(&t->morph_normals[3u * (k * V + v)], dn, sizeof dn);
         }
     }
-    /* Vertices. */
-    bool normals_ok = t.normals != NULL, uvs_ok = t.uvs != NULL;
-    for (size_t v = 0; r == SW_RESULT_OK && v < V; ++v) {
+    return SW_RESULT_OK;
+}
+
+/* Positions (scaled), unit normals and UVs (flipped to top left) of mesh
+ * mi; normals or UVs that are not all usable are dropped with a warning. */
+static sw_result sw__ai_mesh_vertices(sw__ai* c, uint32_t mi, sw__mesh_tmp* t) {
+    const struct aiMesh* m = c->scene->mMeshes[mi];
+    char note[SW__AI_NAME_CAP + 96];
+    t->normals_ok = t->normals != NULL;
+    t->uvs_ok = t->uvs != NULL;
+    for (size_t v = 0; v < t->vertices; ++v) {
         struct aiVector3D p = m->mVertices[v];
         if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z)) {
-            r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite vertex position", (int64_t)v);
-            break;
+            return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite vertex position", (int64_t)v);
         }
-        t.positions[3 * v + 0] = p.x * c->scale;
-        t.positions[3 * v + 1] = p.y * c->scale;
-        t.positions[3 * v + 2] = p.z * c->scale;
-        if (normals_ok) {
+        t->positions[3 * v + 0] = p.x * c->scale;
+        t->positions[3 * v + 1] = p.y * c->scale;
+        t->positions[3 * v + 2] = p.z * c->scale;
+        if (t->normals_ok) {
             sw_vec3 nv = {m->mNormals[v].x, m->mNormals[v].y, m->mNormals[v].z};
             float len = sw_vec3_length(nv);
             if (!isfinite(len) || len < 1e-12f) {
-                normals_ok = false;
+                t->normals_ok = false;
             } else {
                 nv = sw_vec3_scale(nv, 1.0f / len);
-                memcpy(&t.normals[3 * v], &nv, sizeof nv);
+                memcpy(&t->normals[3 * v], &nv, sizeof nv);
             }
         }
-        if (uvs_ok) {
+        if (t->uvs_ok) {
             struct aiVector3D uv = m->mTextureCoords[0][v];
-            if (!isfinite(uv.x) || !isfinite(uv.y)) uvs_ok = false;
+            if (!isfinite(uv.x) || !isfinite(uv.y)) t->uvs_ok = false;
             /* assimp gives UVs with the origin bottom left (OpenGL);
              * sw_mesh stores them top left, as glTF does. */
-            t.uvs[2 * v + 0] = uv.x;
-            t.uvs[2 * v + 1] = 1.0f - uv.y;
+            t->uvs[2 * v + 0] = uv.x;
+            t->uvs[2 * v + 1] = 1.0f - uv.y;
         }
     }
-    if (r == SW_RESULT_OK && t.normals && !normals_ok) {
-        snprintf(note, sizeof note, "mesh '%s': zero or non-finite normals, normals dropped", name);
+    if (t->normals && !t->normals_ok) {
+        snprintf(note, sizeof note, "mesh '%s': zero or non-finite normals, normals dropped",
+                 c->mesh_names[mi]);
         sw_scene_warn(c->out, note);
     }
-    if (r == SW_RESULT_OK && t.uvs && !uvs_ok) {
-        snprintf(note, sizeof note, "mesh '%s': non-finite UVs dropped", name);
+    if (t->uvs && !t->uvs_ok) {
+        snprintf(note, sizeof note, "mesh '%s': non-finite UVs dropped", c->mesh_names[mi]);
         sw_scene_warn(c->out, note);
     }
-    /* Triangles. */
-    uint32_t ic = 0;
-    for (uint32_t f = 0; r == SW_RESULT_OK && f < m->mNumFaces; ++f) {
+    return SW_RESULT_OK;
+}
+
+/* The triangles' indices (points and lines left out). */
+static sw_result sw__ai_mesh_faces(sw__ai* c, const struct aiMesh* m, sw__mesh_tmp* t) {
+    t->indices_count = 0;
+    for (uint32_t f = 0; f < m->mNumFaces; ++f) {
         const struct aiFace* face = &m->mFaces[f];
         if (face->mNumIndices != 3 || !face->mIndices) continue;
         for (int k = 0; k < 3; ++k) {
-            if (face->mIndices[k] >= v_count) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "face index < vertices", f);
-                break;
+            if (face->mIndices[k] >= m->mNumVertices) {
+                return sw__ai_fail(c, SW_RESULT_BAD_DATA, "face index < vertices", f);
             }
-            t.indices[ic++] = face->mIndices[k];
+            t->indices[t->indices_count++] = face->mIndices[k];
         }
     }
-    /* Bones: one palette entry each, then their influences. */
-    uint32_t pal = 0, orphans = 0;
-    for (uint32_t b = 0; r == SW_RESULT_OK && b < m->mNumBones; ++b) {
+    return SW_RESULT_OK;
+}
+
+/* Bones: one palette entry each (inverse bind scaled), their influences
+ * into the raw skin; bones naming no node are counted in *orphans. */
+static sw_result sw__ai_mesh_bones(sw__ai* c, const struct aiMesh* m, sw__mesh_tmp* t,
+                                   uint32_t* orphans) {
+    t->palette_count = 0;
+    *orphans = 0;
+    for (uint32_t b = 0; b < m->mNumBones; ++b) {
         const struct aiBone* bone = m->mBones[b];
         int32_t node = sw__ai_find_node(c, &bone->mName);
         int32_t joint = node >= 0 ? c->node_joint[node] : -1;
         if (joint < 0) { /* a bone naming no node: its weights are dropped */
-            ++orphans;
+            ++*orphans;
             continue;
         }
         if (!sw__mat_finite(&bone->mOffsetMatrix)) {
-            r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite bone offset matrix", b);
-            break;
+            return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite bone offset matrix", b);
         }
         sw_mat4 ib = sw__mat_from_ai(&bone->mOffsetMatrix);
         ib.m[12] *= c->scale;
@@ -1128,51 +1205,56 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
         ib.m[14] *= c->scale;
         sw_mat4 inv;
         if (!sw_mat4_inverse_affine(&ib, &inv)) {
-            r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "invertible bone offset matrix", b);
-            break;
+            return sw__ai_fail(c, SW_RESULT_BAD_DATA, "invertible bone offset matrix", b);
         }
-        t.palette[pal] = (uint16_t)joint;
-        t.inverse_binds[pal] = ib;
+        const uint32_t pal = t->palette_count;
+        t->palette[pal] = (uint16_t)joint;
+        t->inverse_binds[pal] = ib;
         if (bone->mNumWeights > 0 && !bone->mWeights) {
-            r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "weights array not NULL", b);
-            break;
+            return sw__ai_fail(c, SW_RESULT_BAD_DATA, "weights array not NULL", b);
         }
         for (uint32_t w = 0; w < bone->mNumWeights; ++w) {
             uint32_t v = bone->mWeights[w].mVertexId;
             float wt = bone->mWeights[w].mWeight;
-            if (v >= v_count) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "bone vertex id in range", b);
-                break;
+            if (v >= m->mNumVertices) {
+                return sw__ai_fail(c, SW_RESULT_BAD_DATA, "bone vertex id in range", b);
             }
             if (!isfinite(wt) || wt < 0.0f) {
-                r = sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite non-negative weight", b);
-                break;
+                return sw__ai_fail(c, SW_RESULT_BAD_DATA, "finite non-negative weight", b);
             }
             if (wt == 0.0f) continue;
-            r = sw_raw_skin_add(t.skin, v, (uint16_t)pal, wt, c->err);
-            if (r != SW_RESULT_OK) break;
+            sw_result r = sw_raw_skin_add(t->skin, v, (uint16_t)pal, wt, c->err);
+            if (r != SW_RESULT_OK) return r;
         }
-        ++pal;
+        t->palette_count = pal + 1u;
     }
-    /* The four largest per vertex, normalised; vertices without weights go
-     * rigidly to the mesh's node. */
+    return SW_RESULT_OK;
+}
+
+/* The four largest influences per vertex, normalised; vertices without
+ * weights go rigidly to the mesh's node (one more palette entry). Warns
+ * about what was changed or dropped. */
+static sw_result sw__ai_mesh_weights(sw__ai* c, uint32_t mi, sw__mesh_tmp* t, uint32_t orphans) {
+    const struct aiMesh* m = c->scene->mMeshes[mi];
+    const char* name = c->mesh_names[mi];
+    char note[SW__AI_NAME_CAP + 96];
     sw_raw_skin_stats st = {0, 0, 0};
-    if (r == SW_RESULT_OK) r = sw_raw_skin_build(t.skin, t.joints, t.weights, &st, c->err);
-    const uint32_t unweighted = st.unweighted, renormalized = st.renormalized, extra = st.dropped;
-    if (r == SW_RESULT_OK && unweighted > 0) {
+    sw_result r = sw_raw_skin_build(t->skin, t->joints, t->weights, &st, c->err);
+    if (r != SW_RESULT_OK) return r;
+    if (st.unweighted > 0) {
+        const uint32_t pal = t->palette_count++;
         int32_t node = c->mesh_node[mi] >= 0 ? c->mesh_node[mi] : 0;
-        t.palette[pal] = (uint16_t)c->node_joint[node];
-        t.inverse_binds[pal] = sw_mat4_identity();
-        for (size_t v = 0; v < V; ++v) {
-            float* vw = &t.weights[4u * v];
+        t->palette[pal] = (uint16_t)c->node_joint[node];
+        t->inverse_binds[pal] = sw_mat4_identity();
+        for (size_t v = 0; v < t->vertices; ++v) {
+            float* vw = &t->weights[4u * v];
             if (vw[0] + vw[1] + vw[2] + vw[3] > 0.0f) continue;
             vw[0] = 1.0f;
-            t.joints[4u * v] = (uint16_t)pal;
+            t->joints[4u * v] = (uint16_t)pal;
         }
-        ++pal;
         if (m->mNumBones > 0) {
             snprintf(note, sizeof note, "mesh '%s': %u vertices without weights bound to its node",
-                     name, unweighted);
+                     name, st.unweighted);
             sw_scene_warn(c->out, note);
         }
         if (c->mesh_refs[mi] > 1) {
@@ -1181,56 +1263,61 @@ static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) 
             sw_scene_warn(c->out, note);
         }
     }
-    if (r == SW_RESULT_OK && orphans > 0) {
+    if (orphans > 0) {
         snprintf(note, sizeof note, "mesh '%s': %u bones name no node, their weights dropped", name,
                  orphans);
         sw_scene_warn(c->out, note);
     }
-    if (r == SW_RESULT_OK && renormalized > 0) {
+    if (st.renormalized > 0) {
         snprintf(note, sizeof note, "mesh '%s': %u vertices' weights renormalized", name,
-                 renormalized);
+                 st.renormalized);
         sw_scene_warn(c->out, note);
     }
-    if (r == SW_RESULT_OK && extra > 0) {
+    if (st.dropped > 0) {
         snprintf(note, sizeof note, "mesh '%s': %u influences beyond 4 per vertex dropped", name,
-                 extra);
+                 st.dropped);
         sw_scene_warn(c->out, note);
     }
+    return SW_RESULT_OK;
+}
+
+/* Builds mesh m; *out stays NULL when the mesh is skipped (with a warning). */
+static sw_result sw__ai_build_mesh(sw__ai* c, uint32_t mi, const sw_mesh** out) {
+    const struct aiMesh* m = c->scene->mMeshes[mi];
+    uint64_t tris = 0;
+    sw_result r = sw__ai_mesh_check(c, mi, &tris);
+    if (r != SW_RESULT_OK || tris == 0) return r;
+    sw__mesh_tmp t;
+    uint32_t orphans = 0;
+    r = sw__ai_mesh_tmp_alloc(c, mi, tris, &t);
+    if (r == SW_RESULT_OK) r = sw__ai_morph_deltas(c, m, &t);
+    if (r == SW_RESULT_OK) r = sw__ai_mesh_vertices(c, mi, &t);
+    if (r == SW_RESULT_OK) r = sw__ai_mesh_faces(c, m, &t);
+    if (r == SW_RESULT_OK) r = sw__ai_mesh_bones(c, m, &t, &orphans);
+    if (r == SW_RESULT_OK) r = sw__ai_mesh_weights(c, mi, &t, orphans);
     if (r == SW_RESULT_OK) {
         sw_mesh_desc d;
         memset(&d, 0, sizeof d);
-        d.name = name;
-        d.vertices_count = v_count;
+        d.name = c->mesh_names[mi];
+        d.vertices_count = m->mNumVertices;
         d.positions = t.positions;
-        d.normals = normals_ok ? t.normals : NULL;
-        d.uvs = uvs_ok ? t.uvs : NULL;
+        d.normals = t.normals_ok ? t.normals : NULL;
+        d.uvs = t.uvs_ok ? t.uvs : NULL;
         d.joints = t.joints;
         d.weights = t.weights;
         d.indices = t.indices;
-        d.indices_count = ic;
+        d.indices_count = t.indices_count;
         d.palette = t.palette;
         d.inverse_binds = t.inverse_binds;
-        d.palette_count = pal;
+        d.palette_count = t.palette_count;
         d.skeleton_joints_count = c->joints_count;
-        d.morph_targets_count = targets;
+        d.morph_targets_count = t.targets;
         d.morph_positions = t.morph_positions;
-        d.morph_normals = normals_ok ? t.morph_normals : NULL;
+        d.morph_normals = t.normals_ok ? t.morph_normals : NULL;
         d.morph_names = (const char* const*)t.morph_name_ptrs;
         r = sw_mesh_create(&d, c->alloc, out, c->err);
     }
-    sw__ai_free(c, t.positions, 3u * V, sizeof(float));
-    sw__ai_free(c, t.normals, 3u * V, sizeof(float));
-    sw__ai_free(c, t.uvs, 2u * V, sizeof(float));
-    sw__ai_free(c, t.joints, 4u * V, sizeof(uint16_t));
-    sw__ai_free(c, t.weights, 4u * V, sizeof(float));
-    sw__ai_free(c, t.indices, (size_t)tris * 3u, sizeof(uint32_t));
-    sw__ai_free(c, t.palette, pal_cap, sizeof(uint16_t));
-    sw__ai_free(c, t.inverse_binds, pal_cap, sizeof(sw_mat4));
-    sw__ai_free(c, t.morph_positions, morph_floats, sizeof(float));
-    sw__ai_free(c, t.morph_normals, morph_floats, sizeof(float));
-    sw__ai_free(c, t.morph_names, targets, SW__AI_NAME_CAP);
-    sw__ai_free(c, (void*)t.morph_name_ptrs, targets, sizeof(char*));
-    sw_raw_skin_destroy(t.skin);
+    sw__ai_mesh_tmp_free(c, &t);
     return r;
 }
 

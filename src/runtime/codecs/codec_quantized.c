@@ -14,15 +14,15 @@ static bool sw__codec_array_ok(uint32_t off, uint64_t count, uint64_t elem, uint
 
 #define SW__CODEC_FIELD(q, field) ((uint64_t)(q) + offsetof(sw_codec_header, field))
 
-sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
-    const uint32_t q = sw_clip_codec_offset(c);
+/* The header of the payload at clip offset q: its size, reserved bytes,
+ * counts, rate, segment length and the bounds of its arrays. */
+static sw_result sw__codec_check_header(const sw_clip* c, uint32_t q, sw_error* err) {
     const uint32_t n = c->joints_count;
     if (q < c->joint_tracks_offset || q > c->size ||
         (uint64_t)(c->size - q) < sizeof(sw_codec_header)) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec header in bounds", q, -1);
     }
     const sw_codec_header* h = sw_clip_codec_header(c);
-    const uint8_t* base = (const uint8_t*)h;
     const uint32_t size = h->size;
     if (size < sizeof(sw_codec_header) || (size & 15u) != 0 || size > c->size - q) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec size in bounds", SW__CODEC_FIELD(q, size),
@@ -70,9 +70,15 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment offsets in bounds",
                         SW__CODEC_FIELD(q, segments_offset), -1);
     }
+    return SW_RESULT_OK;
+}
 
-    /* Slots: default, a constant, or the next animated track (slot order),
-     * whose record names this joint and kind. */
+/* Slots: default, a constant, or the next animated track (slot order),
+ * whose record names this joint and kind. */
+static sw_result sw__codec_check_slots(const sw_clip* c, uint32_t q, sw_error* err) {
+    const uint32_t n = c->joints_count;
+    const sw_codec_header* h = sw_clip_codec_header(c);
+    const uint8_t* base = (const uint8_t*)h;
     const uint32_t* slots = (const uint32_t*)(const void*)(base + h->slots_offset);
     const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
     const float* constants = (const float*)(const void*)(base + h->constants_offset);
@@ -130,9 +136,85 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec every animated track in a slot",
                         SW__CODEC_FIELD(q, animated_count), (int64_t)next);
     }
+    return SW_RESULT_OK;
+}
 
-    /* Segments: increasing offsets, 8 spare bytes after the last, each
-     * holding its headers and every key bit. */
+/* The track headers of segment s (d: its bytes, bytes long, hbytes of
+ * headers; span: its key intervals) and the size of its key bits; at: the
+ * file offset of its entry in the segment offsets. */
+static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, uint32_t s,
+                                         uint64_t at, uint32_t span, sw_error* err) {
+    const uint8_t* base = (const uint8_t*)h;
+    const sw_codec_track* tracks = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
+    const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
+    const uint32_t bytes = offs[s + 1u] - offs[s];
+    const uint8_t* d = base + offs[s];
+    const uint32_t hbytes = sw__codec_le32(d);
+    uint32_t used = 0;
+    uint64_t bits = 0;
+    for (uint32_t a = 0; a < h->animated_count; ++a) {
+        const uint64_t hat = (uint64_t)q + offs[s] + 4u + used;
+        if (used >= hbytes) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                            (int64_t)s);
+        }
+        const uint32_t fmt = d[4u + used];
+        const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+        if (hbytes - used < 2u) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                            (int64_t)s);
+        }
+        const uint32_t b1 = d[4u + used + 1u];
+        uint32_t key_bits =
+            SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
+        if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment", hat,
+                            (int64_t)s);
+        }
+        used += 2u;
+        if (tracks[a].kind == SW_TRACK_KIND_ROTATION) {
+            if (used >= hbytes) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            if (d[4u + used] > 4u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 4", hat + 2u,
+                                (int64_t)s);
+            }
+            if (d[4u + used] == 4u) key_bits += 2u;
+            used += 1u;
+        }
+        if (fmt & SW__CODEC_FMT_RANGE) {
+            if (hbytes - used < 6u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            for (uint32_t i = 0; i < 3u; ++i) {
+                if (d[4u + used + i] > d[4u + used + 3u + i]) {
+                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment range lo <= hi", hat,
+                                    (int64_t)s);
+                }
+            }
+            used += 6u;
+        }
+        bits += (uint64_t)((span >> sl) + 1u) * key_bits;
+    }
+    if (used != hbytes) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count", at, (int64_t)s);
+    }
+    if ((bits + 7u) / 8u > (uint64_t)(bytes - 4u - hbytes)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment keys in bounds", at, (int64_t)s);
+    }
+    return SW_RESULT_OK;
+}
+
+/* Segments: increasing offsets, 8 spare bytes after the last, each
+ * holding its headers and every key bit. */
+static sw_result sw__codec_check_segments(const sw_clip* c, uint32_t q, sw_error* err) {
+    const sw_codec_header* h = sw_clip_codec_header(c);
+    const uint8_t* base = (const uint8_t*)h;
+    const uint32_t size = h->size;
+    const uint32_t L = h->segment_samples;
     const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
     const uint32_t S = h->segments_count;
     if (offs[S] > size || size - offs[S] < 8u) {
@@ -156,67 +238,19 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", at,
                             (int64_t)s);
         }
-        const uint32_t first = s * L;
-        const uint32_t rest = h->samples_count - 1u - first;
-        const uint32_t span = rest < L ? rest : L;
-        uint32_t used = 0;
-        uint64_t bits = 0;
-        for (uint32_t a = 0; a < h->animated_count; ++a) {
-            const uint64_t hat = (uint64_t)q + offs[s] + 4u + used;
-            if (used >= hbytes) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
-                                (int64_t)s);
-            }
-            const uint32_t fmt = d[4u + used];
-            const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
-            if (hbytes - used < 2u) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
-                                (int64_t)s);
-            }
-            const uint32_t b1 = d[4u + used + 1u];
-            uint32_t key_bits =
-                SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
-            if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment",
-                                hat, (int64_t)s);
-            }
-            used += 2u;
-            if (tracks[a].kind == SW_TRACK_KIND_ROTATION) {
-                if (used >= hbytes) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
-                                    (int64_t)s);
-                }
-                if (d[4u + used] > 4u) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 4",
-                                    hat + 2u, (int64_t)s);
-                }
-                if (d[4u + used] == 4u) key_bits += 2u;
-                used += 1u;
-            }
-            if (fmt & SW__CODEC_FMT_RANGE) {
-                if (hbytes - used < 6u) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
-                                    (int64_t)s);
-                }
-                for (uint32_t i = 0; i < 3u; ++i) {
-                    if (d[4u + used + i] > d[4u + used + 3u + i]) {
-                        return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment range lo <= hi",
-                                        hat, (int64_t)s);
-                    }
-                }
-                used += 6u;
-            }
-            bits += (uint64_t)((span >> sl) + 1u) * key_bits;
-        }
-        if (used != hbytes) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count", at, (int64_t)s);
-        }
-        if ((bits + 7u) / 8u > (uint64_t)(bytes - 4u - hbytes)) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment keys in bounds", at,
-                            (int64_t)s);
-        }
+        const uint32_t rest = h->samples_count - 1u - s * L;
+        const sw_result r = sw__codec_check_segment(h, q, s, at, rest < L ? rest : L, err);
+        if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
+}
+
+sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err) {
+    const uint32_t q = sw_clip_codec_offset(c);
+    sw_result r = sw__codec_check_header(c, q, err);
+    if (r == SW_RESULT_OK) r = sw__codec_check_slots(c, q, err);
+    if (r == SW_RESULT_OK) r = sw__codec_check_segments(c, q, err);
+    return r;
 }
 
 void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]) {
@@ -494,18 +528,12 @@ static void sw__codec_put_constants(const uint32_t* slots, const float* constant
     }
 }
 
-void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, bool simd) {
-    const sw__codec_view pl = sw__codec_view_of(clip);
-    const sw_codec_header* h = pl.h;
-    const uint32_t* slots = pl.slots;
-    const sw_codec_track* tracks = pl.tracks;
-    const float* constants = pl.constants;
-    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
+/* Rest pose (identity for an additive clip), identity in the lanes past the
+ * joints, then the constant tracks. */
+static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
+                                 const sw_skeleton* skel, sw_xform4* out) {
     const uint32_t joints = skel->joints_count;
-
-    /* Rest (or identity), then constants. */
-    if (additive) {
+    if ((clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u) {
         for (uint32_t p = 0; p < skel->packets_count; ++p)
             sw_xform4_identity(&out[p]);
     } else {
@@ -519,30 +547,237 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
         o->rw[l] = 1.0f;
         o->sx[l] = o->sy[l] = o->sz[l] = 1.0f;
     }
-    if (h->constants_count > 0) {
-        /* Slots 4 at a time: most are animated or default, so a group
-         * without a constant costs one test. */
-        const uint32_t slots_count = 3u * joints;
-        uint32_t s0 = 0;
-        for (; s0 + 4u <= slots_count; s0 += 4u) {
-            const uint32_t mask = sw__codec_constants4(slots + s0);
-            if (mask) sw__codec_put_constants(slots, constants, s0, mask, out);
+    if (pl->h->constants_count == 0) return;
+    /* Slots 4 at a time: most are animated or default, so a group without a
+     * constant costs one test. */
+    const uint32_t slots_count = 3u * joints;
+    uint32_t s0 = 0;
+    for (; s0 + 4u <= slots_count; s0 += 4u) {
+        const uint32_t mask = sw__codec_constants4(pl->slots + s0);
+        if (mask) sw__codec_put_constants(pl->slots, pl->constants, s0, mask, out);
+    }
+    if (s0 < slots_count) {
+        uint32_t rest[4] = {SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT,
+                            SW_CODEC_SLOT_DEFAULT};
+        memcpy(rest, pl->slots + s0, sizeof(uint32_t) * (slots_count - s0));
+        const uint32_t mask = sw__codec_constants4(rest);
+        if (mask) sw__codec_put_constants(pl->slots, pl->constants, s0, mask, out);
+    }
+}
+
+/* Key index, fraction and key count per key stride: one time and one
+ * segment give the same for every track of a stride. */
+typedef struct sw__codec_keys {
+    uint32_t j[8], n[8];
+    float u[8];
+} sw__codec_keys;
+
+/* Float index of a track's first lane in the SoA pose (10 arrays of 4). */
+static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
+    return ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
+}
+
+#if SINEW_HAS_SSE2
+/* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
+ * the square roots run 4 at a time, off the tracks' chains. */
+static inline void sw__codec_queue_w(__m128* acc, uint32_t wto[4], uint32_t* wn, __m128 ww,
+                                     uint32_t to, float* of) {
+    *acc = _mm_move_ss(_mm_shuffle_ps(*acc, *acc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
+    wto[*wn] = to;
+    if (++*wn == 4u) {
+        sw__codec_rebuild4(*acc, wto, *wn, of);
+        *wn = 0;
+    }
+}
+
+/* Where the next track's header and keys start. */
+typedef struct sw__codec_step {
+    const uint8_t* hd;
+    uint64_t at;
+} sw__codec_step;
+
+/* The common track on the SSE2 path: one left-out component (or none),
+ * both keys in one 64-bit load; decodes the track whose header is at hd
+ * and keys at bit `at`, and returns where the next one starts. Returns hd
+ * NULL, decoding nothing, for the others (they take the general path).
+ * (Values in and out rather than pointers: the loop keeps hd and at in
+ * registers, as callgrind counts show.) */
+static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd,
+                                                  uint64_t at, const sw__codec_keys* keys,
+                                                  const uint8_t* bits, __m128* wacc,
+                                                  uint32_t wto[4], uint32_t* wn, float* of) {
+    const uint32_t fmt = hd[0], b12 = hd[1];
+    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    const uint32_t b0 = sw__codec_bits[fmt & 15u];
+    const uint32_t b1 = sw__codec_bits[b12 & 15u];
+    const uint32_t b2 = sw__codec_bits[b12 >> 4];
+    const uint32_t kb = b0 + b1 + b2;
+    const uint32_t drow = rot ? hd[2] : 3u;
+    if (!(drow < 4u && kb <= 28u)) {
+        sw__codec_step no = {NULL, at};
+        return no;
+    }
+    const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+    const uint32_t has = fmt >> 7;
+    const uint8_t* r = hd + 2u + rot;
+    const uint64_t key_at = at + (uint64_t)keys->j[sl] * kb;
+    const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+    const uint64_t vb = va >> kb;
+    const uint32_t s1 = b0, s2 = b0 + b1;
+    const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
+    const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
+    const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
+    const uint32_t qa[3] = {(uint32_t)va & m0, (uint32_t)(va >> s1) & m1,
+                            (uint32_t)(va >> s2) & m2};
+    const uint32_t qb[3] = {(uint32_t)vb & m0, (uint32_t)(vb >> s1) & m1,
+                            (uint32_t)(vb >> s2) & m2};
+    const uint32_t bb[3] = {b0, b1, b2};
+    const uint32_t lane = sw__codec_lane(tr);
+    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
+    const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
+                            lane + 4u * fields[3]};
+    const __m128 ww = sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, keys->u[sl], to, of);
+    if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
+    sw__codec_step st = {r + 6u * has, at + (uint64_t)keys->n[sl] * kb};
+    return st;
+}
+#endif
+
+/* One parsed track header of the general path. */
+typedef struct sw__codec_head {
+    uint32_t b[3];    /* bits per component */
+    uint32_t m[3];    /* their masks */
+    uint32_t rot;     /* 1 for a rotation */
+    uint32_t per_key; /* 1: each key names its left-out component (2 bits first) */
+    uint32_t drow;    /* the kept components' row: the left-out one, 3 (x y z) otherwise */
+    uint32_t kb;      /* bits per key */
+    uint32_t sl;      /* key stride, log2 */
+    uint32_t has;     /* 1: range bytes follow */
+    const uint8_t* r; /* the range bytes */
+    uint64_t rv;      /* the range bytes, or lo 0 and hi 255 */
+} sw__codec_head;
+
+/* Parses the header at hd of track tr; returns the next track's header. */
+static inline const uint8_t* sw__codec_head_of(const sw_codec_track* tr, const uint8_t* hd,
+                                               sw__codec_head* o) {
+    const uint32_t fmt = hd[0], b12 = hd[1], rb = hd[2];
+    o->rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    o->b[0] = sw__codec_bits[fmt & 15u];
+    o->b[1] = sw__codec_bits[b12 & 15u];
+    o->b[2] = sw__codec_bits[b12 >> 4];
+    o->m[0] = sw__codec_code_mask[fmt & 15u];
+    o->m[1] = sw__codec_code_mask[b12 & 15u];
+    o->m[2] = sw__codec_code_mask[b12 >> 4];
+    o->per_key = o->rot & (rb == 4u ? 1u : 0u);
+    o->drow = o->rot && rb < 4u ? rb : 3u;
+    o->kb = o->b[0] + o->b[1] + o->b[2] + (o->per_key << 1);
+    o->sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+    o->has = fmt >> 7;
+    /* 8 bytes read: headers are followed by key bits and at least 8 spare bytes */
+    o->r = hd + 2u + o->rot;
+    const uint64_t rmask = 0u - (uint64_t)o->has;
+    o->rv = (sw__codec_load64(o->r) & rmask) | (~rmask & 0x0000FFFFFF000000ull);
+    return o->r + 6u * o->has;
+}
+
+/* The quantized components of the two keys at bit key_at and key_at + kb,
+ * and their left-out components *da, *db when each key names its own. */
+static inline void sw__codec_read_keys(const uint8_t* bits, uint64_t key_at,
+                                       const sw__codec_head* hp, uint32_t qa[3], uint32_t qb[3],
+                                       uint32_t* da, uint32_t* db) {
+    const uint32_t kb = hp->kb, first = hp->per_key << 1;
+    const uint32_t s1 = first + hp->b[0], s2 = s1 + hp->b[1];
+    const uint64_t kb_at = key_at + kb;
+    if (kb <= 57u) {
+        /* each key from one load; both from one when they fit */
+        const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+        const uint64_t vb =
+            kb <= 28u ? va >> kb : sw__codec_load64(bits + (kb_at >> 3)) >> (uint32_t)(kb_at & 7u);
+        qa[0] = (uint32_t)(va >> first) & hp->m[0];
+        qa[1] = (uint32_t)(va >> s1) & hp->m[1];
+        qa[2] = (uint32_t)(va >> s2) & hp->m[2];
+        qb[0] = (uint32_t)(vb >> first) & hp->m[0];
+        qb[1] = (uint32_t)(vb >> s1) & hp->m[1];
+        qb[2] = (uint32_t)(vb >> s2) & hp->m[2];
+        if (hp->per_key) {
+            *da = (uint32_t)(va & 3u);
+            *db = (uint32_t)(vb & 3u);
         }
-        if (s0 < slots_count) {
-            uint32_t rest[4] = {SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT,
-                                SW_CODEC_SLOT_DEFAULT};
-            memcpy(rest, slots + s0, sizeof(uint32_t) * (slots_count - s0));
-            const uint32_t mask = sw__codec_constants4(rest);
-            if (mask) sw__codec_put_constants(slots, constants, s0, mask, out);
+    } else {
+        /* wider keys (up to 68 bits): component by component */
+        qa[0] = sw__codec_read(bits, key_at + first, hp->b[0]);
+        qa[1] = sw__codec_read(bits, key_at + s1, hp->b[1]);
+        qa[2] = sw__codec_read(bits, key_at + s2, hp->b[2]);
+        qb[0] = sw__codec_read(bits, kb_at + first, hp->b[0]);
+        qb[1] = sw__codec_read(bits, kb_at + s1, hp->b[1]);
+        qb[2] = sw__codec_read(bits, kb_at + s2, hp->b[2]);
+        if (hp->per_key) {
+            *da = sw__codec_read(bits, key_at, 2u);
+            *db = sw__codec_read(bits, kb_at, 2u);
         }
     }
+}
+
+/* A rotation whose two keys leave out different components: normalized
+ * lerp of the keys (header at hd) into the four floats of lane `lane`. */
+static void sw__codec_put_nlerp(const sw_codec_track* tr, const uint8_t* hd, const uint32_t qa[3],
+                                const uint32_t qb[3], float u, uint32_t da, uint32_t db,
+                                uint32_t lane, float* of) {
+    sw__codec_seg_track ts;
+    float ka[3], kbv[3], v[4];
+    sw__codec_parse(tr, hd, &ts);
+    for (uint32_t c = 0; c < 3u; ++c) {
+        ka[c] = ts.lo[c] + (float)(int32_t)qa[c] * ts.scale[c];
+        kbv[c] = ts.lo[c] + (float)(int32_t)qb[c] * ts.scale[c];
+    }
+    sw__codec_interp(ka, kbv, u, true, da, db, v);
+    for (uint32_t c = 0; c < 4u; ++c)
+        of[lane + 4u * (3u + c)] = v[c];
+}
+
+/* Puts a track into entry n of the batch, its results to go to float
+ * indices lane + 4 * fields[0..3] of the pose. */
+static inline void sw__codec_batch_put(sw__codec_batch* batch, uint32_t dst[4][SW__CODEC_BATCH],
+                                       uint32_t n, const sw_codec_track* tr,
+                                       const sw__codec_head* hp, const uint32_t qa[3],
+                                       const uint32_t qb[3], float u, uint32_t lane,
+                                       const uint8_t* fields) {
+    for (uint32_t c = 0; c < 3u; ++c) {
+        batch->qa[c][n] = (int32_t)qa[c];
+        batch->qb[c][n] = (int32_t)qb[c];
+    }
+    const uint8_t* kept = sw__codec_kept[hp->drow];
+    for (uint32_t c = 0; c < 3u; ++c) {
+        const int32_t lo8 = (int32_t)((hp->rv >> (8u * c)) & 255u);
+        const int32_t hi8 = (int32_t)((hp->rv >> (24u + 8u * c)) & 255u);
+        batch->min[c][n] = hp->per_key ? -1.0f : tr->min[kept[c]];
+        batch->extent[c][n] = hp->per_key ? 2.0f : tr->extent[kept[c]];
+        batch->lo8[c][n] = lo8;
+        batch->span8[c][n] = hi8 - lo8;
+    }
+    batch->inv[0][n] = sw__codec_inv_levels[hp->b[0]];
+    batch->inv[1][n] = sw__codec_inv_levels[hp->b[1]];
+    batch->inv[2][n] = sw__codec_inv_levels[hp->b[2]];
+    batch->u[n] = u;
+    batch->rotation[n] = (int32_t)hp->rot;
+    dst[0][n] = lane + 4u * fields[0];
+    dst[1][n] = lane + 4u * fields[1];
+    dst[2][n] = lane + 4u * fields[2];
+    dst[3][n] = lane + 4u * fields[3];
+}
+
+void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, bool simd) {
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const sw_codec_header* h = pl.h;
+    sw__codec_put_static(&pl, clip, skel, out);
     if (h->animated_count == 0) return;
 
     /* Animated tracks: two keys each from the one segment holding t,
      * gathered in batches; the interpolation of a batch runs 4 tracks at a
      * time where SSE2 is compiled in. The header of each track is parsed
-     * straight into the batch (no per-track parameter record), and the
-     * results are scattered by float index into the SoA pose. */
+     * as its keys are read (no per-clip parameter table), and the results
+     * are scattered by float index into the SoA pose. */
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     const uint8_t* bits;
     const uint8_t* hd = sw__codec_segment(h, pos.segment, &bits);
@@ -555,183 +790,51 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
 #endif
-    /* key index, fraction and key count per key stride (one time, one
-     * segment: the same for every track of a stride) */
-    uint32_t key_j[8], key_n[8];
-    float key_u[8];
+    sw__codec_keys keys;
     for (uint32_t sl = 0; sl < 8u && (1u << sl) <= pos.span; ++sl) {
-        key_j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &key_u[sl]);
-        key_n[sl] = (pos.span >> sl) + 1u;
+        keys.j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys.u[sl]);
+        keys.n[sl] = (pos.span >> sl) + 1u;
     }
     for (uint32_t a = 0; a < h->animated_count; ++a) {
-        const sw_codec_track* tr = &tracks[a];
+        const sw_codec_track* tr = &pl.tracks[a];
 #if SINEW_HAS_SSE2
         if (simd) {
-            /* the common track: one left-out component (or none), both
-             * keys in one 64-bit load; the others take the general path */
-            const uint32_t fmt = hd[0], b12 = hd[1];
-            const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
-            const uint32_t b0 = sw__codec_bits[fmt & 15u];
-            const uint32_t b1 = sw__codec_bits[b12 & 15u];
-            const uint32_t b2 = sw__codec_bits[b12 >> 4];
-            const uint32_t kb = b0 + b1 + b2;
-            const uint32_t drow = rot ? hd[2] : 3u;
-            if (drow < 4u && kb <= 28u) {
-                const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
-                const uint32_t has = fmt >> 7;
-                const uint8_t* r = hd + 2u + rot;
-                hd = r + 6u * has;
-                const uint64_t key_at = at + (uint64_t)key_j[sl] * kb;
-                at += (uint64_t)key_n[sl] * kb;
-                const uint64_t va =
-                    sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
-                const uint64_t vb = va >> kb;
-                const uint32_t s1 = b0, s2 = b0 + b1;
-                const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
-                const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
-                const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
-                const uint32_t qa[3] = {(uint32_t)va & m0, (uint32_t)(va >> s1) & m1,
-                                        (uint32_t)(va >> s2) & m2};
-                const uint32_t qb[3] = {(uint32_t)vb & m0, (uint32_t)(vb >> s1) & m1,
-                                        (uint32_t)(vb >> s2) & m2};
-                const uint32_t bb[3] = {b0, b1, b2};
-                const uint32_t lane = ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
-                const uint8_t* fields =
-                    sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
-                const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
-                                        lane + 4u * fields[2], lane + 4u * fields[3]};
-                const __m128 ww =
-                    sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, key_u[sl], to, of);
-                if (rot) {
-                    wacc = _mm_move_ss(_mm_shuffle_ps(wacc, wacc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
-                    wto[wn] = to[3];
-                    if (++wn == 4u) {
-                        sw__codec_rebuild4(wacc, wto, wn, of);
-                        wn = 0;
-                    }
-                }
+            const sw__codec_step st =
+                sw__codec_fast_track(tr, hd, at, &keys, bits, &wacc, wto, &wn, of);
+            if (st.hd) {
+                hd = st.hd;
+                at = st.at;
                 continue;
             }
         }
 #endif
         const uint8_t* this_header = hd;
-        const uint32_t fmt = hd[0], b12 = hd[1], rb = hd[2];
-        const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
-        const uint32_t b0 = sw__codec_bits[fmt & 15u];
-        const uint32_t b1 = sw__codec_bits[b12 & 15u];
-        const uint32_t b2 = sw__codec_bits[b12 >> 4];
-        const uint32_t per_key = rot & (rb == 4u ? 1u : 0u);
-        /* the kept components' row: the left-out one, 3 (x y z) otherwise */
-        const uint32_t drow = rot && rb < 4u ? rb : 3u;
-        const uint32_t first = per_key << 1;
-        const uint32_t kb = b0 + b1 + b2 + first;
-        const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
-        const uint32_t has = fmt >> 7;
-        /* the range bytes, or lo 0 and hi 255 (8 bytes read: headers are
-         * followed by key bits and at least 8 spare bytes) */
-        const uint8_t* r = hd + 2u + rot;
-        const uint64_t rmask = 0u - (uint64_t)has;
-        const uint64_t rv = (sw__codec_load64(r) & rmask) | (~rmask & 0x0000FFFFFF000000ull);
-        hd = r + 6u * has;
-
-        const float u = key_u[sl];
-        const uint64_t key_at = at + (uint64_t)key_j[sl] * kb;
-        at += (uint64_t)key_n[sl] * kb;
-        const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
-        const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
-        const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
-        const uint32_t s1 = first + b0, s2 = s1 + b1;
-        uint32_t qa[3], qb[3], da = drow, db = drow;
-        if (kb <= 57u) {
-            /* each key from one load; both from one when they fit */
-            const uint64_t kb_at = key_at + kb;
-            const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
-            const uint64_t vb =
-                kb <= 28u ? va >> kb
-                          : sw__codec_load64(bits + (kb_at >> 3)) >> (uint32_t)(kb_at & 7u);
-            qa[0] = (uint32_t)(va >> first) & m0;
-            qa[1] = (uint32_t)(va >> s1) & m1;
-            qa[2] = (uint32_t)(va >> s2) & m2;
-            qb[0] = (uint32_t)(vb >> first) & m0;
-            qb[1] = (uint32_t)(vb >> s1) & m1;
-            qb[2] = (uint32_t)(vb >> s2) & m2;
-            if (per_key) {
-                da = (uint32_t)(va & 3u);
-                db = (uint32_t)(vb & 3u);
-            }
-        } else {
-            /* wider keys (up to 68 bits): component by component */
-            const uint64_t kb_at = key_at + kb;
-            qa[0] = sw__codec_read(bits, key_at + first, b0);
-            qa[1] = sw__codec_read(bits, key_at + s1, b1);
-            qa[2] = sw__codec_read(bits, key_at + s2, b2);
-            qb[0] = sw__codec_read(bits, kb_at + first, b0);
-            qb[1] = sw__codec_read(bits, kb_at + s1, b1);
-            qb[2] = sw__codec_read(bits, kb_at + s2, b2);
-            if (per_key) {
-                da = sw__codec_read(bits, key_at, 2u);
-                db = sw__codec_read(bits, kb_at, 2u);
-            }
-        }
-        const uint32_t lane = ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
-        if (rot && da != db) {
-            /* per-key components that differ: normalized lerp, here */
-            sw__codec_seg_track ts;
-            float ka[3], kbv[3], v[4];
-            sw__codec_parse(tr, this_header, &ts);
-            for (uint32_t c = 0; c < 3u; ++c) {
-                ka[c] = ts.lo[c] + (float)(int32_t)qa[c] * ts.scale[c];
-                kbv[c] = ts.lo[c] + (float)(int32_t)qb[c] * ts.scale[c];
-            }
-            sw__codec_interp(ka, kbv, u, true, da, db, v);
-            for (uint32_t c = 0; c < 4u; ++c)
-                of[lane + 4u * (3u + c)] = v[c];
+        sw__codec_head hp;
+        hd = sw__codec_head_of(tr, hd, &hp);
+        const float u = keys.u[hp.sl];
+        const uint64_t key_at = at + (uint64_t)keys.j[hp.sl] * hp.kb;
+        at += (uint64_t)keys.n[hp.sl] * hp.kb;
+        uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
+        sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
+        const uint32_t lane = sw__codec_lane(tr);
+        if (hp.rot && da != db) {
+            sw__codec_put_nlerp(tr, this_header, qa, qb, u, da, db, lane, of);
             continue;
         }
         /* float index of each result in the pose (a translation's or
          * scale's fourth, 0, goes to its x, written before it) */
-        const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + da : (uint32_t)tr->kind >> 1];
+        const uint8_t* fields = sw__codec_dst_fields[hp.rot ? 2u + da : (uint32_t)tr->kind >> 1];
 #if SINEW_HAS_SSE2
         if (simd) {
-            const uint32_t bb[3] = {b0, b1, b2};
             const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
                                     lane + 4u * fields[2], lane + 4u * fields[3]};
-            const __m128 ww =
-                sw__codec_track_sse2(tr, per_key, drow, r, has, bb, qa, qb, u, to, of);
-            if (rot) {
-                /* the square roots 4 at a time, off the track's chain */
-                wacc = _mm_move_ss(_mm_shuffle_ps(wacc, wacc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
-                wto[wn] = to[3];
-                if (++wn == 4u) {
-                    sw__codec_rebuild4(wacc, wto, wn, of);
-                    wn = 0;
-                }
-            }
+            const __m128 ww = sw__codec_track_sse2(tr, hp.per_key, hp.drow, hp.r, hp.has, hp.b, qa,
+                                                   qb, u, to, of);
+            if (hp.rot) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
             continue;
         }
 #endif
-        for (uint32_t c = 0; c < 3u; ++c) {
-            batch.qa[c][n] = (int32_t)qa[c];
-            batch.qb[c][n] = (int32_t)qb[c];
-        }
-        const uint8_t* kept = sw__codec_kept[drow];
-        for (uint32_t c = 0; c < 3u; ++c) {
-            const int32_t lo8 = (int32_t)((rv >> (8u * c)) & 255u);
-            const int32_t hi8 = (int32_t)((rv >> (24u + 8u * c)) & 255u);
-            batch.min[c][n] = per_key ? -1.0f : tr->min[kept[c]];
-            batch.extent[c][n] = per_key ? 2.0f : tr->extent[kept[c]];
-            batch.lo8[c][n] = lo8;
-            batch.span8[c][n] = hi8 - lo8;
-        }
-        batch.inv[0][n] = sw__codec_inv_levels[b0];
-        batch.inv[1][n] = sw__codec_inv_levels[b1];
-        batch.inv[2][n] = sw__codec_inv_levels[b2];
-        batch.u[n] = u;
-        batch.rotation[n] = (int32_t)rot;
-        dst[0][n] = lane + 4u * fields[0];
-        dst[1][n] = lane + 4u * fields[1];
-        dst[2][n] = lane + 4u * fields[2];
-        dst[3][n] = lane + 4u * fields[3];
+        sw__codec_batch_put(&batch, dst, n, tr, &hp, qa, qb, u, lane, fields);
         if (++n == SW__CODEC_BATCH) {
             sw__codec_flush(&batch, n, dst, of, simd);
             n = 0;
