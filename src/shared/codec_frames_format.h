@@ -12,8 +12,9 @@
 
 /* Frames of a clip of `duration` seconds at `rate`: max(2, ceil(duration *
  * rate - 1e-3) + 1), or SW_CLIP_MAX_KEYS + 1 when that is above the limit
- * (also for a rate that is not finite and > 0). */
-uint32_t sw__frames_count(float duration, float rate);
+ * (also for a rate that is not finite and > 0). Exported by the shared
+ * runtime: the tools' frames builder (a static library) calls it. */
+SINEW_API uint32_t sw__frames_count(float duration, float rate);
 
 /* Frame interval of time t (clamped to [0, duration]) in a payload of
  * frames_count >= 2 frames: frames i and i + 1 at fraction u in [0, 1]. */
