@@ -2,7 +2,8 @@
  *            [--bake OUT.sinew] [asset options]:
  * runs an animator over the file's clips with parameter changes from a
  * script, printing per frame the playing states, clips (weights, phases),
- * root-motion delta and events; --bake stores the evaluated motion as a clip.
+ * root-motion delta and events; --bake stores the evaluated motion as a clip
+ * with the file's skeleton and meshes.
  *
  * Script: one change per line, "TIME NAME=VALUE [NAME=VALUE ...]" with TIME in
  * seconds (lines in any order, applied at the first frame at or after TIME);
@@ -15,7 +16,6 @@
 #include "sinew/animator/animator.h"
 #include "sinew/tools/builders/animator_bake.h"
 #include "sinew/tools/readers/animator_json.h"
-#include "sinew/tools/writers/archive_writer.h"
 
 #define PLAY_MAX_CHANGES 4096
 #define PLAY_MAX_LINE 1024
@@ -325,24 +325,20 @@ static void play_print_text(const sw_animator* def, const play_frame* f) {
     printf("\n");
 }
 
-/* Writes the baked clip with the skeleton as a .sinew archive. */
-static sw_result play_write_bake(const char* path, const sw_skeleton* s,
-                                 const sw_animator_bake* bake, sw_error* err) {
+/* Writes the baked clip with the file's skeleton and meshes as a .sinew
+ * archive; prints the failure. */
+static int play_write_bake(const char* path, const sw_asset* asset, const sw_animator_bake* bake) {
     const sw_clip* clip = NULL;
-    sw_result res = sw_animator_bake_build(bake, NULL, &clip, err);
-    if (res == SW_RESULT_OK) {
-        const sw_skeleton* skels[1] = {s};
-        const sw_clip* clips[1] = {clip};
-        sw_archive_contents contents;
-        memset(&contents, 0, sizeof contents);
-        contents.skeletons = skels;
-        contents.skeletons_count = 1;
-        contents.clips = clips;
-        contents.clips_count = 1;
-        res = sw_archive_write_file(&contents, path, err);
-        sw_clip_destroy(clip, NULL);
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    const sw_result r = sw_animator_bake_build(bake, NULL, &clip, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("play", path, SW_ASSET_FORMAT_SINEW, r, &err);
+        return CLI_EXIT_FAIL;
     }
-    return res;
+    const int code = cli_write_asset_archive("play", path, asset, &clip, 1);
+    sw_clip_destroy(clip, NULL);
+    return code;
 }
 
 int cli_play(int argc, char** argv) {
@@ -495,13 +491,7 @@ int cli_play(int argc, char** argv) {
         }
     }
     if (a.json) printf("\n]}\n");
-    if (a.bake) {
-        r = play_write_bake(a.bake, skel, baked, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
-            goto done;
-        }
-    }
+    if (a.bake && play_write_bake(a.bake, &asset, baked) != CLI_EXIT_OK) goto done;
     code = CLI_EXIT_OK;
     goto done;
 oom:

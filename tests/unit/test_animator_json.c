@@ -10,6 +10,7 @@
 #include "robot_fixture.h"
 
 #include "sinew/tools/readers/bvh.h"
+#include "sinew/tools/readers/gltf.h"
 
 #define EXAMPLES SINEW_TEST_DATA "/../../examples"
 
@@ -350,6 +351,30 @@ static char* run_cli(const char* args, int* status, size_t* size) {
     return text;
 }
 
+/* The baked archive keeps the file's meshes and their skins: as many meshes
+ * as the glTF reader builds from the file, bound to the baked skeleton, each
+ * block (vertices, indices, joints, weights, palette, inverse binds) equal
+ * byte for byte (issue #17: 46 joints and 0 meshes before). */
+static void assert_play_bake_keeps_meshes(const sw_archive* ar, const char* source) {
+    sw_scene scene;
+    assert_int_equal(sw_gltf_read_file(source, NULL, NULL, &scene, NULL), SW_RESULT_OK);
+    assert_true(scene.meshes_count > 0);
+    assert_int_equal(ar->meshes_count, scene.meshes_count);
+    assert_int_equal(sw_archive_skeleton(ar, 0)->joints_count, scene.skeleton->joints_count);
+    for (uint32_t i = 0; i < scene.meshes_count; ++i) {
+        const sw_mesh* want = scene.meshes[i];
+        const sw_mesh* got = sw_archive_mesh(ar, i);
+        assert_non_null(got);
+        assert_int_equal(sw_archive_mesh_skeleton(ar, i), 0);
+        assert_string_equal(sw_mesh_name(got), sw_mesh_name(want));
+        assert_int_equal(got->vertices_count, want->vertices_count);
+        assert_int_equal(got->palette_count, want->palette_count);
+        assert_int_equal(got->size, want->size);
+        assert_memory_equal(got, want, want->size);
+    }
+    sw_scene_free(&scene, NULL);
+}
+
 static void test_play_verb(void** state) {
     (void)state;
     char path[512];
@@ -405,6 +430,7 @@ static void test_play_verb(void** state) {
     const sw_clip* clip = sw_archive_clip(&ar, 0);
     assert_near(clip->duration, 6.0f, 1e-5);
     assert_int_equal(sw_clip_tracks(clip)[0].keys_count, 181);
+    assert_play_bake_keeps_meshes(&ar, path);
     free(data);
     /* bad command lines and files */
     snprintf(args, sizeof args, "play %s --seconds 1", path);
