@@ -472,6 +472,9 @@ int cli_demo(int argc, char** argv) {
         sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }
+    const uint32_t bones = sw_showcase_character_bones(sc);
+    if (bones > 0)
+        fprintf(stderr, "sinew: demo: %s has no mesh: drawing its %u bones\n", a.character, bones);
     const uint32_t frames = (uint32_t)(a.seconds * a.fps + 0.5) + 1u;
     sw_showcase_recording* rec = NULL;
     sw_raster frame;

@@ -212,7 +212,14 @@ void sw__sc_cast_penetration(const sw__sc_cast* cast, const sw_mat4* model, floa
 sw_result sw__sc_cast_init(sw__sc_cast* c, sw__sc_mem* m, const sw_showcase_options* o,
                            sw_error* err) {
     sw_result r = SW_RESULT_OK;
-    if (o && o->character) {
+    if (o && o->character && o->character->meshes_count == 0) {
+        r = sw_showcase_bones_mesh(o->character->skeleton, &m->alloc, &c->bones_mesh,
+                                   &c->bones_count, err);
+        c->bones_view = *o->character;
+        c->bones_view.meshes = &c->bones_mesh;
+        c->bones_view.meshes_count = 1;
+        c->chr = &c->bones_view;
+    } else if (o && o->character) {
         c->chr = o->character;
     } else {
         r = sw_showcase_humanoid(&m->alloc, &c->builtin, NULL, err);
@@ -237,4 +244,6 @@ sw_result sw__sc_cast_builtin(sw__sc_cast* c, sw__sc_mem* m, const sw_scene** ou
 void sw__sc_cast_free(sw__sc_cast* c, const sw_allocator* alloc) {
     if (c->builtin_owned) sw_scene_free(&c->builtin, alloc);
     c->builtin_owned = false;
+    sw_mesh_destroy(c->bones_mesh, alloc);
+    c->bones_mesh = NULL;
 }

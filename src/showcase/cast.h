@@ -23,6 +23,11 @@ typedef struct sw__sc_cast {
     const sw_scene* chr; /* the character shown: &builtin or the options' */
     sw_scene builtin;    /* the built-in humanoid, when made (builtin_owned) */
     bool builtin_owned;
+    /* The options' character drawn as its bones when it has no mesh: the
+     * character with bones_mesh (sw_showcase_bones_mesh, bones_count capsules). */
+    sw_scene bones_view;
+    const sw_mesh* bones_mesh;
+    uint32_t bones_count;
     const sw_clip* clip_idle;
     const sw_clip* clip_walk;
     const sw_clip* clip_jog;
@@ -31,18 +36,17 @@ typedef struct sw__sc_cast {
     sw__sc_human hum;
 } sw__sc_cast;
 
-/* Sets up the cast from the options (NULL: the built-in humanoid): picks the
- * clips (sinew/showcase/scene.h, options.clip_names), finds the joints and
- * measures size and speeds in the idle pose; scratch from the list, the
- * built-in humanoid freed by sw__sc_cast_free.
- * Fails: NOT_FOUND (a named clip is missing), OUT_OF_MEMORY, the built-in
- * humanoid's builder result. */
+/* Sets up the cast from the options (NULL: the built-in humanoid; a
+ * character without a mesh gets one of its bones): picks the clips (sinew/showcase/scene.h,
+ * options.clip_names), finds the joints and measures size and speeds in the idle pose; scratch from
+ * the list, the built-in humanoid freed by sw__sc_cast_free. Fails: NOT_FOUND (a named clip is
+ * missing), OUT_OF_MEMORY, the built-in humanoid's or the bones mesh's builder result. */
 sw_result sw__sc_cast_init(sw__sc_cast* c, sw__sc_mem* m, const sw_showcase_options* o,
                            sw_error* err);
 /* The built-in humanoid, made now when the cast shows another character.
  * Fails: sw_showcase_humanoid's results. */
 sw_result sw__sc_cast_builtin(sw__sc_cast* c, sw__sc_mem* m, const sw_scene** out, sw_error* err);
-/* Frees the built-in humanoid if the cast made it. */
+/* Frees the built-in humanoid and the bones mesh if the cast made them. */
 void sw__sc_cast_free(sw__sc_cast* c, const sw_allocator* alloc);
 
 /* True when joint a is a proper ancestor of joint j (false for -1). */

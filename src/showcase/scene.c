@@ -235,6 +235,10 @@ const sw_showcase_metrics* sw_showcase_get_metrics(const sw_showcase* s) {
     return s ? &s->metrics : NULL;
 }
 
+uint32_t sw_showcase_character_bones(const sw_showcase* s) {
+    return s ? s->ctx.cast.bones_count : 0u;
+}
+
 sw_showcase_status sw_showcase_get_status(const sw_showcase* s) {
     sw_showcase_status st;
     memset(&st, 0, sizeof st);

@@ -10,8 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sinew/showcase/character.h"
 #include "sinew/showcase/recording.h"
+#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
+#include "sinew/tools/writers/raster.h"
 #include "test_util.h"
 
 static char g_dir[256];
@@ -697,7 +700,8 @@ static void test_demo_robot(void** state) {
 }
 
 /* A capture without meshes or foot events (CMU 01_01, whose Neck sits on
- * Spine1) drives every humanoid. */
+ * Spine1) drives every humanoid, drawn as its bones (issue #17: invisible,
+ * without a word). */
 static void test_demo_bvh(void** state) {
     (void)state;
     if (!have_cli()) return;
@@ -706,6 +710,31 @@ static void test_demo_bvh(void** state) {
     snprintf(args, sizeof args, "demo --seconds 1 --out '%s/b' --character '%s'", g_dir, bvh);
     assert_int_equal(run_cli(args, log, sizeof log), 0);
     assert_non_null(strstr(log, "locomotion sliding not measured"));
+    /* it has no mesh: the demo says so and draws its bones, also in demo.glb */
+    sw_bvh_result b;
+    assert_int_equal(sw_bvh_read_file(bvh, NULL, NULL, &b, NULL), SW_RESULT_OK);
+    const sw_mesh* ref = NULL;
+    uint32_t bones = 0;
+    assert_int_equal(sw_showcase_bones_mesh(b.skeleton, NULL, &ref, &bones, NULL), SW_RESULT_OK);
+    char note[1024];
+    snprintf(note, sizeof note, "%s has no mesh: drawing its %u bones\n", bvh, bones);
+    assert_non_null(strstr(log, note));
+    snprintf(note, sizeof note, "%s/b/demo.glb", g_dir);
+    sw_scene sc;
+    assert_int_equal(sw_gltf_read_file(note, NULL, NULL, &sc, NULL), SW_RESULT_OK);
+    uint32_t bone_meshes = 0;
+    for (uint32_t i = 0; i < sc.meshes_count; ++i) {
+        const char* name = sw_mesh_name(sc.meshes[i]);
+        const size_t n = strlen(name);
+        if (n < 6 || strcmp(name + n - 6, ":bones") != 0) continue;
+        ++bone_meshes;
+        assert_int_equal(sc.meshes[i]->vertices_count, ref->vertices_count);
+        assert_int_equal(sc.meshes[i]->indices_count, ref->indices_count);
+    }
+    assert_true(bone_meshes >= 3u);
+    sw_scene_free(&sc, NULL);
+    sw_mesh_destroy(ref, NULL);
+    sw_bvh_result_free(&b, NULL);
 }
 
 /* ---- recording (sinew/showcase/recording.h) ---- */
@@ -798,6 +827,90 @@ static void test_recording(void** state) {
     sw_showcase_destroy(s);
 }
 
+/* True when the pixel at (x, y) or one of its 4 neighbours shows material m. */
+static bool material_near(const sw_raster* r, uint32_t x, uint32_t y, uint32_t m) {
+    static const int d[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    for (int k = 0; k < 5; ++k) {
+        const uint8_t p = r->pixels[(y + (uint32_t)d[k][1]) * r->width + x + (uint32_t)d[k][0]];
+        if (p >= sw_raster_material_index(m, 0) &&
+            p <= sw_raster_material_index(m, SW_RASTER_SHADES - 1))
+            return true;
+    }
+    return false;
+}
+
+/* A character without a mesh (CMU 01_01, in its own units) is drawn as its
+ * bones (issue #17: every humanoid was invisible): the scene reports the
+ * bones of sw_showcase_bones_mesh; each humanoid actor shows that mesh, as
+ * tall as a person (1.5 to 2.1 m skinned, its joints' height plus at most two
+ * capsule radii) and a camera looking at the actor's hips sees the actor's
+ * material there. The built-in humanoid reports none. */
+static void test_bvh_character_bones(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "BVH/01_01.bvh")) return;
+    sw_bvh_result bvh;
+    assert_int_equal(sw_bvh_read_file(path, NULL, NULL, &bvh, NULL), SW_RESULT_OK);
+    const sw_clip* clips[1] = {bvh.clip};
+    const sw_scene chr = {.skeleton = bvh.skeleton, .clips = clips, .clips_count = 1};
+    const sw_showcase_options opt = {.character = &chr};
+    sw_showcase* s = NULL;
+    assert_int_equal(sw_showcase_create(&opt, &s, NULL), SW_RESULT_OK);
+    const sw_mesh* ref = NULL;
+    uint32_t bones = 0;
+    assert_int_equal(sw_showcase_bones_mesh(bvh.skeleton, NULL, &ref, &bones, NULL), SW_RESULT_OK);
+    assert_int_equal(sw_showcase_character_bones(s), bones);
+    sw_raster r;
+    assert_int_equal(sw_raster_init(&r, 64, 64, NULL), SW_RESULT_OK);
+    const int32_t hips = sw_skeleton_find_joint(bvh.skeleton, "Hips");
+    assert_true(hips >= 0);
+    uint32_t humanoids = 0;
+    for (uint32_t i = 0; i < sw_showcase_actors_count(s); ++i) {
+        const sw_showcase_actor a = sw_showcase_get_actor(s, i);
+        if (a.skeleton != bvh.skeleton) continue;
+        ++humanoids;
+        assert_int_equal(a.meshes_count, 1);
+        const sw_mesh* m = a.meshes[0];
+        assert_int_equal(m->size, ref->size);
+        assert_memory_equal(m, ref, ref->size);
+        float vlo = INFINITY, vhi = -INFINITY, jlo = INFINITY, jhi = -INFINITY;
+        const float* pos = sw_mesh_positions(m);
+        for (uint32_t v = 0; v < m->vertices_count; ++v) {
+            const sw_mat4* pal = &a.palettes[0][sw_mesh_joints(m)[4 * v]];
+            const float y =
+                sw_mat4_point(pal, sw_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2])).y;
+            vlo = fminf(vlo, y);
+            vhi = fmaxf(vhi, y);
+        }
+        for (uint32_t j = 0; j < a.skeleton->joints_count; ++j) {
+            jlo = fminf(jlo, a.model[j].m[13]);
+            jhi = fmaxf(jhi, a.model[j].m[13]);
+        }
+        print_message("%s: bones %.3f m tall, joints %.3f m\n", a.name, (double)(vhi - vlo),
+                      (double)(jhi - jlo));
+        assert_true(vhi - vlo > 1.5f && vhi - vlo < 2.1f);
+        assert_true(vhi - vlo >= jhi - jlo && vhi - vlo <= jhi - jlo + 0.08f);
+        const sw_vec3 target =
+            sw_vec3_make(a.model[hips].m[12], a.model[hips].m[13], a.model[hips].m[14]);
+        const sw_raster_camera cam = {
+            .view = sw_raster_look_at(sw_vec3_add(target, sw_vec3_make(0.3f, 0.4f, 1.5f)), target),
+            .fov_y = 0.4f};
+        sw_raster_clear(&r, &cam);
+        assert_false(material_near(&r, 32, 32, (uint32_t)a.material));
+        assert_int_equal(sw_raster_draw_mesh(&r, &cam, m, a.palettes[0], (uint32_t)a.material),
+                         SW_RESULT_OK);
+        assert_true(material_near(&r, 32, 32, (uint32_t)a.material));
+    }
+    assert_true(humanoids >= 3u);
+    sw_raster_free(&r);
+    sw_mesh_destroy(ref, NULL);
+    sw_showcase_destroy(s);
+    sw_bvh_result_free(&bvh, NULL);
+    sw_showcase* builtin = make(1);
+    assert_int_equal(sw_showcase_character_bones(builtin), 0);
+    sw_showcase_destroy(builtin);
+}
+
 static int setup(void** state) {
     (void)state;
     snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_showcase_XXXXXX");
@@ -828,6 +941,7 @@ int main(void) {
         cmocka_unit_test(test_toggle_sync),
         cmocka_unit_test(test_toggle_transitions),
         cmocka_unit_test(test_recording),
+        cmocka_unit_test(test_bvh_character_bones),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

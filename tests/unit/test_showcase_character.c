@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include "sinew/showcase/character.h"
+#include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/writers/gltf_export.h"
 
@@ -596,6 +597,116 @@ static void test_allocation_failures(void** state) {
     assert_int_equal(sw_showcase_spider(NULL, NULL, NULL), SW_RESULT_INVALID_ARGUMENT);
 }
 
+/* Component-wise minimum and maximum. */
+static sw_vec3 vmin(sw_vec3 a, sw_vec3 b) {
+    return sw_vec3_make(fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z));
+}
+static sw_vec3 vmax(sw_vec3 a, sw_vec3 b) {
+    return sw_vec3_make(fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z));
+}
+
+/* Distance from p to the segment a-b. */
+static float segment_distance(sw_vec3 p, sw_vec3 a, sw_vec3 b) {
+    const sw_vec3 ab = sw_vec3_sub(b, a);
+    const float len2 = sw_vec3_dot(ab, ab);
+    float t = len2 > 0.0f ? sw_vec3_dot(sw_vec3_sub(p, a), ab) / len2 : 0.0f;
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    return sw_vec3_length(sw_vec3_sub(p, sw_vec3_add(a, sw_vec3_scale(ab, t))));
+}
+
+/* A skeleton without a mesh drawn as its bones (issue #17), on CMU 01_01 (a
+ * BVH in its own units, about 1/18 m) and on the same skeleton scaled to
+ * metres: a capsule per bone of the rest pose (counted here from the rest
+ * offsets), every vertex bound to one joint with weight 1 and within the
+ * capsule radius (at most 2% of the extent) of a bone starting at that
+ * joint; the mesh's bounds hold every joint and stay within 2% of the extent
+ * of them. The figure scales with the file's units. */
+static void test_bones_mesh(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path, "BVH/01_01.bvh")) return;
+    float heights[2];
+    for (int pass = 0; pass < 2; ++pass) {
+        const sw_bvh_options opt = {.scale = pass == 0 ? 1.0f : 0.056444f};
+        sw_bvh_result bvh;
+        assert_int_equal(sw_bvh_read_file(path, &opt, NULL, &bvh, NULL), SW_RESULT_OK);
+        const sw_skeleton* s = bvh.skeleton;
+        const uint32_t n = s->joints_count;
+        sw_mat4* model = (sw_mat4*)malloc(sizeof(sw_mat4) * n);
+        assert_non_null(model);
+        const sw_local_to_model_job lj = {.skeleton = s,
+                                          .local = sw_skeleton_rest_pose(s),
+                                          .local_count = s->packets_count,
+                                          .out = model,
+                                          .out_count = n};
+        assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+        sw_vec3 lo = sw_vec3_make(INFINITY, INFINITY, INFINITY), hi = sw_vec3_scale(lo, -1.0f);
+        for (uint32_t j = 0; j < n; ++j) {
+            lo = vmin(lo, sw_vec3_make(model[j].m[12], model[j].m[13], model[j].m[14]));
+            hi = vmax(hi, sw_vec3_make(model[j].m[12], model[j].m[13], model[j].m[14]));
+        }
+        const sw_vec3 size = sw_vec3_sub(hi, lo);
+        const float extent = fmaxf(size.x, fmaxf(size.y, size.z));
+        const int16_t* parents = sw_skeleton_parents(s);
+        uint32_t expected_bones = 0;
+        for (uint32_t j = 0; j < n; ++j)
+            if (parents[j] >= 0 &&
+                sw_vec3_length(sw_pose_get(sw_skeleton_rest_pose(s), j).t) > 1e-3f * extent)
+                ++expected_bones;
+        const sw_mesh* m = NULL;
+        uint32_t bones = 0;
+        assert_int_equal(sw_showcase_bones_mesh(s, NULL, &m, &bones, NULL), SW_RESULT_OK);
+        assert_int_equal(bones, expected_bones);
+        assert_true(bones >= 20u);
+        assert_int_equal(m->palette_count, n);
+        assert_int_equal(m->skeleton_joints_count, n);
+        const float* pos = sw_mesh_positions(m);
+        const uint16_t* jv = sw_mesh_joints(m);
+        const float* wv = sw_mesh_weights(m);
+        sw_vec3 mlo = sw_vec3_make(INFINITY, INFINITY, INFINITY), mhi = sw_vec3_scale(mlo, -1.0f);
+        for (uint32_t v = 0; v < m->vertices_count; ++v) {
+            assert_float_equal(wv[4 * v], 1.0f, 0.0f);
+            const uint32_t j = sw_mesh_palette(m)[jv[4 * v]];
+            const sw_vec3 p = sw_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+            mlo = vmin(mlo, p);
+            mhi = vmax(mhi, p);
+            float nearest = INFINITY;
+            const sw_vec3 a = sw_vec3_make(model[j].m[12], model[j].m[13], model[j].m[14]);
+            for (uint32_t c = 0; c < n; ++c)
+                if (parents[c] == (int16_t)j)
+                    nearest =
+                        fminf(nearest, segment_distance(p, a,
+                                                        sw_vec3_make(model[c].m[12], model[c].m[13],
+                                                                     model[c].m[14])));
+            assert_true(nearest <= 0.02f * extent * 1.0001f);
+        }
+        const float slack = 0.02f * extent * 1.0001f;
+        assert_true(mlo.x <= lo.x && mlo.y <= lo.y && mlo.z <= lo.z);
+        assert_true(mhi.x >= hi.x && mhi.y >= hi.y && mhi.z >= hi.z);
+        assert_true(mlo.x >= lo.x - slack && mlo.y >= lo.y - slack && mlo.z >= lo.z - slack);
+        assert_true(mhi.x <= hi.x + slack && mhi.y <= hi.y + slack && mhi.z <= hi.z + slack);
+        heights[pass] = mhi.y - mlo.y;
+        sw_mesh_destroy(m, NULL);
+        free(model);
+        sw_bvh_result_free(&bvh, NULL);
+    }
+    /* the same figure in both units */
+    assert_float_equal(heights[1] / heights[0], 0.056444f, 1e-4f);
+    /* no bone: a single joint, refused */
+    const sw_skeleton_joint one = {.name = "Root", .parent = -1, .rest = sw_xform_identity()};
+    const sw_skeleton* single = NULL;
+    assert_int_equal(sw_skeleton_create(&(sw_skeleton_desc){.joints = &one, .joints_count = 1},
+                                        NULL, &single, NULL),
+                     SW_RESULT_OK);
+    const sw_mesh* m = (const sw_mesh*)(uintptr_t)1;
+    uint32_t bones = 7;
+    assert_int_equal(sw_showcase_bones_mesh(single, NULL, &m, &bones, NULL),
+                     SW_RESULT_INVALID_ARGUMENT);
+    assert_null(m);
+    assert_int_equal(bones, 0);
+    sw_skeleton_destroy(single, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_humanoid_skeleton),   cmocka_unit_test(test_humanoid_mesh),
@@ -603,6 +714,7 @@ int main(void) {
         cmocka_unit_test(test_idle_feet_still),     cmocka_unit_test(test_knees_bend_forward),
         cmocka_unit_test(test_loop_velocity),       cmocka_unit_test(test_spider),
         cmocka_unit_test(test_gltf_round_trip),     cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_bones_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

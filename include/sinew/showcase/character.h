@@ -30,6 +30,7 @@
  * Meshes: capsules around the bones, every joint in the palette (palette
  * entry i is joint i), up to 3 influences per vertex, normals, no UVs.
  * Both need only the runtime (they compile for the WebAssembly viewer).
+ * Any other skeleton can be drawn as its bones (sw_showcase_bones_mesh).
  */
 #ifndef SINEW_SHOWCASE_CHARACTER_H
 #define SINEW_SHOWCASE_CHARACTER_H
@@ -81,6 +82,25 @@ SINEW_API sw_result sw_showcase_humanoid_getup(const sw_scene* humanoid, const s
 /* Builds the default eight-legged creature: skeleton and one skinned mesh,
  * no clips. Memory and failures as sw_showcase_humanoid. */
 SINEW_API sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error* err);
+
+/* Builds a skinned mesh ("bones") that draws `skel` as its bones, for a
+ * character that comes without a mesh: a capsule from each joint to each of
+ * its children, bound to the joint alone (weight 1), placed in the rest pose
+ * (bind space, the skeleton's own units). Sizes follow the skeleton's
+ * extent E, the largest side of its rest-pose joint bounds (so a file in
+ * centimetres or inches gets the same figure as one in metres): a capsule's
+ * radius is 15% of its bone, between 0.6% and 2% of E; bones shorter than
+ * 0.1% of E are left out. Every joint is in the palette (entry i is joint
+ * i). *bones_count (optional) receives the number of capsules.
+ * Memory: *out allocated with `alloc` (NULL: libc); free it with
+ * sw_mesh_destroy and the same allocator.
+ * Fails: INVALID_ARGUMENT (NULL skel or out; no bone: one joint, or all in
+ * one place); LIMIT (more than 1024 joints, a palette's limit);
+ * OUT_OF_MEMORY; BAD_DATA (a rest model matrix that cannot be inverted).
+ * On failure *out is NULL and *bones_count 0. */
+SINEW_API sw_result sw_showcase_bones_mesh(const sw_skeleton* skel, const sw_allocator* alloc,
+                                           const sw_mesh** out, uint32_t* bones_count,
+                                           sw_error* err);
 
 #ifdef __cplusplus
 }

@@ -86,7 +86,8 @@ typedef struct sw_showcase_options {
      * and a missing idle to the slowest. Features whose joints the skeleton
      * lacks (legs for foot placement, an arm for reaching, a spine for
      * wander, a head for look-at) are left out, as reported by
-     * sw_showcase_metrics.features. */
+     * sw_showcase_metrics.features. A character without a mesh is drawn
+     * as its bones (sw_showcase_character_bones). */
     const sw_scene* character;
     const char* clip_names[3]; /* idle, walk, jog: exact clip names, NULL: by name */
     uint32_t seed;             /* varies the idle controller and hit noise; 0 is a seed */
@@ -283,6 +284,11 @@ SINEW_API uint32_t sw_showcase_actors_count(const sw_showcase* s);
 SINEW_API sw_showcase_actor sw_showcase_get_actor(const sw_showcase* s, uint32_t i);
 SINEW_API sw_showcase_camera sw_showcase_get_camera(const sw_showcase* s);
 SINEW_API const sw_showcase_metrics* sw_showcase_get_metrics(const sw_showcase* s);
+/* Bones of the options' character drawn as capsules because it came without
+ * a mesh (sw_showcase_bones_mesh, shown by every humanoid actor and in the
+ * recording's scene), or 0 when it has meshes, for the built-in humanoid and
+ * for NULL. Front ends say so (the character is otherwise invisible). */
+SINEW_API uint32_t sw_showcase_character_bones(const sw_showcase* s);
 /* Status of the toggles' effects (zeroed for NULL). */
 SINEW_API sw_showcase_status sw_showcase_get_status(const sw_showcase* s);
 /* Height of the scene's ground at (x, z) (the step, the bumps; 0 elsewhere). */

@@ -1,9 +1,11 @@
 /* Skinned meshes of the built-in characters: one capsule (rings along an
  * axis, hemispherical ends, elliptic cross-section) per body part, each
  * bound to the joint that moves it, with weights blended towards the
- * neighbouring joint over a band around each end. */
+ * neighbouring joint over a band around each end; and the bones of any
+ * skeleton, for characters that come without a mesh. */
 #include <string.h>
 
+#include "shared/fail.h"
 #include "showcase/characters/internal.h"
 
 #define SW__SLICES 12u     /* vertices around a ring */
@@ -20,15 +22,16 @@ typedef struct sw__part {
     float band;          /* blend band half-width along the axis (m) */
 } sw__part;
 
-static uint32_t sw__part_body_rows(const sw__part* p) {
+/* Body rows of a part whose units are `unit` metres' worth (1: metres). */
+static uint32_t sw__part_body_rows(const sw__part* p, float unit) {
     const float len = sw_vec3_length(sw_vec3_sub(p->b, p->a));
-    uint32_t rows = (uint32_t)ceilf(len / SW__ROW_STEP);
+    uint32_t rows = (uint32_t)ceilf(len / (SW__ROW_STEP * unit));
     return rows < 1u ? 1u : rows;
 }
 
 /* Rings of a part: pole, cap rings, body rings between them, cap rings, pole. */
-static uint32_t sw__part_rings(const sw__part* p) {
-    return 2u + 2u * SW__CAP_ROWS + (sw__part_body_rows(p) - 1u);
+static uint32_t sw__part_rings(const sw__part* p, float unit) {
+    return 2u + 2u * SW__CAP_ROWS + (sw__part_body_rows(p, unit) - 1u);
 }
 
 static float sw__smooth(float x) {
@@ -55,13 +58,13 @@ typedef struct sw__mesh_buf {
     uint32_t vertices, indices_count;
 } sw__mesh_buf;
 
-static void sw__emit_part(const sw__part* p, sw__mesh_buf* m) {
+static void sw__emit_part(const sw__part* p, float unit, sw__mesh_buf* m) {
     sw_vec3 axis, u, v;
     sw__part_frame(p, &axis, &u, &v);
     const float len = sw_vec3_length(sw_vec3_sub(p->b, p->a));
     const float flat = p->flat > 0.0f ? p->flat : 1.0f;
-    const uint32_t body = sw__part_body_rows(p);
-    const uint32_t rings = sw__part_rings(p);
+    const uint32_t body = sw__part_body_rows(p, unit);
+    const uint32_t rings = sw__part_rings(p, unit);
     const uint32_t first = m->vertices;
     const float half_pi = 1.5707963267948966f;
     for (uint32_t ring = 0; ring < rings; ++ring) {
@@ -137,13 +140,14 @@ static void sw__emit_part(const sw__part* p, sw__mesh_buf* m) {
 }
 
 /* Builds the mesh of `parts` bound to every joint of `skel` (palette entry i
- * is joint i, inverse binds the inverse rest model matrices). */
+ * is joint i, inverse binds the inverse rest model matrices); the parts'
+ * units are `unit` metres' worth (the spacing of their rings). */
 static sw_result sw__build_mesh(const sw_skeleton* skel, const char* name, const sw__part* parts,
-                                uint32_t parts_count, const sw_allocator* alloc,
+                                uint32_t parts_count, float unit, const sw_allocator* alloc,
                                 const sw_mesh** out, sw_error* err) {
     uint32_t vertices = 0, indices = 0;
     for (uint32_t i = 0; i < parts_count; ++i) {
-        const uint32_t rings = sw__part_rings(&parts[i]);
+        const uint32_t rings = sw__part_rings(&parts[i], unit);
         vertices += rings * SW__SLICES;
         indices += (rings - 1u) * SW__SLICES * 6u;
     }
@@ -168,7 +172,7 @@ static sw_result sw__build_mesh(const sw_skeleton* skel, const char* name, const
     if (m.positions && m.normals && m.joints && m.weights && m.indices && palette && inverse &&
         models) {
         for (uint32_t i = 0; i < parts_count; ++i)
-            sw__emit_part(&parts[i], &m);
+            sw__emit_part(&parts[i], unit, &m);
         sw__rest_models(skel, models);
         r = SW_RESULT_OK;
         for (uint32_t j = 0; j < joints_count && r == SW_RESULT_OK; ++j) {
@@ -312,7 +316,7 @@ sw_result sw__humanoid_mesh(const sw_skeleton* skel, const sw_allocator* alloc, 
                                 0.0f,
                                 0.03f};
     }
-    return sw__build_mesh(skel, "sinew_humanoid", parts, n, alloc, out, err);
+    return sw__build_mesh(skel, "sinew_humanoid", parts, n, 1.0f, alloc, out, err);
 }
 
 sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, const sw_mesh** out,
@@ -344,5 +348,60 @@ sw_result sw__spider_mesh(const sw_skeleton* skel, const sw_allocator* alloc, co
                                     0.02f};
         }
     }
-    return sw__build_mesh(skel, "sinew_spider", parts, n, alloc, out, err);
+    return sw__build_mesh(skel, "sinew_spider", parts, n, 1.0f, alloc, out, err);
+}
+
+/* The extent of a rest pose: the largest side of its joints' bounds. */
+static float sw__rest_extent(const sw_mat4* models, uint32_t joints_count) {
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t j = 0; j < joints_count; ++j) {
+        for (uint32_t c = 0; c < 3u; ++c) {
+            lo[c] = fminf(lo[c], models[j].m[12u + c]);
+            hi[c] = fmaxf(hi[c], models[j].m[12u + c]);
+        }
+    }
+    return fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
+}
+
+sw_result sw_showcase_bones_mesh(const sw_skeleton* skel, const sw_allocator* alloc,
+                                 const sw_mesh** out, uint32_t* bones_count, sw_error* err) {
+    if (out) *out = NULL;
+    if (bones_count) *bones_count = 0;
+    if (!skel || !out)
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    const uint32_t joints_count = skel->joints_count;
+    if (joints_count > 1024u)
+        return sw__fail(err, SW_RESULT_LIMIT, "joints <= 1024 (a mesh palette)", 0, -1);
+    const size_t bytes_models = sizeof(sw_mat4) * joints_count;
+    const size_t bytes_parts = sizeof(sw__part) * joints_count;
+    sw_mat4* models = (sw_mat4*)sw_alloc(alloc, bytes_models, 16);
+    sw__part* parts = (sw__part*)sw_alloc(alloc, bytes_parts, 16);
+    sw_result r = SW_RESULT_OK;
+    if (!models || !parts) r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "bones mesh", 0, -1);
+    uint32_t n = 0;
+    float extent = 0.0f;
+    if (r == SW_RESULT_OK) {
+        sw__rest_models(skel, models);
+        extent = sw__rest_extent(models, joints_count);
+        const int16_t* parents = sw_skeleton_parents(skel);
+        for (uint32_t j = 0; j < joints_count; ++j) {
+            if (parents[j] < 0) continue;
+            const uint32_t p = (uint32_t)parents[j];
+            const sw_vec3 a = sw__v(models[p].m[12], models[p].m[13], models[p].m[14]);
+            const sw_vec3 b = sw__v(models[j].m[12], models[j].m[13], models[j].m[14]);
+            const float len = sw_vec3_length(sw_vec3_sub(b, a));
+            if (!(len > 1e-3f * extent)) continue;
+            const float radius = fminf(fmaxf(0.15f * len, 0.006f * extent), 0.02f * extent);
+            parts[n++] = (sw__part){p, -1, -1, a, b, radius, radius, 0.0f, 0.0f};
+        }
+        if (n == 0)
+            r = sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "a bone (two joints apart)", 0, -1);
+    }
+    /* Rings about every 5 cm of a figure of 1.75 m as tall as the extent. */
+    if (r == SW_RESULT_OK)
+        r = sw__build_mesh(skel, "bones", parts, n, extent / 1.75f, alloc, out, err);
+    if (r == SW_RESULT_OK && bones_count) *bones_count = n;
+    sw_free(alloc, models, bytes_models);
+    sw_free(alloc, parts, bytes_parts);
+    return r;
 }
