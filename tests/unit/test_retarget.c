@@ -1249,6 +1249,58 @@ static int rt_cli(const char* args) {
     return st == -1 ? -1 : WEXITSTATUS(st);
 }
 
+/* Runs the CLI with stdout into out_path and stderr into err_path; the exit code. */
+static int rt_cli_capture(const char* args, const char* out_path, const char* err_path) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", SINEW_CLI_PATH, args, out_path, err_path);
+    const int st = system(cmd);
+    return st == -1 ? -1 : WEXITSTATUS(st);
+}
+
+/* The first `cap` - 1 bytes of a file, NUL-terminated. */
+static void rt_read_text(const char* path, char* buf, size_t cap) {
+    FILE* f = fopen(path, "rb");
+    assert_non_null(f);
+    const size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* A source with no humanoid joints (the CSM marker cloud) fails with one
+ * line that counts the mapped joints, names the missing roles and points to
+ * --print-map and --map; BCN_Epileptic.X's printed map, given back with
+ * --map, retargets. */
+static void rt_cli_thin_map(const char* dir) {
+    char csm[512], bcn[512], args[4096], out[600], err[600], text[8192];
+    snprintf(out, sizeof out, "%s/stdout.txt", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    if (sw_test_model_path(csm, sizeof csm, "CSM/ThomasFechten.csm")) {
+        snprintf(args, sizeof args, "retarget '%s' --to default -o '%s/csm.sinew'", csm, dir);
+        assert_int_equal(rt_cli_capture(args, out, err), 1);
+        rt_read_text(err, text, sizeof text);
+        print_message("%s", text);
+        assert_non_null(strstr(text, "0 of 21 target joints mapped"));
+        assert_non_null(strstr(text, "unmapped roles: hips, neck, head"));
+        assert_non_null(strstr(text, "--print-map"));
+        assert_non_null(strstr(text, "--map FILE"));
+        assert_ptr_equal(strchr(text, '\n'), text + strlen(text) - 1); /* one line */
+    }
+    if (!sw_test_model_path(bcn, sizeof bcn, "X/BCN_Epileptic.X")) return;
+    char map_path[600];
+    snprintf(map_path, sizeof map_path, "%s/bcn.map", dir);
+    snprintf(args, sizeof args, "retarget '%s' --to default --print-map", bcn);
+    assert_int_equal(rt_cli_capture(args, map_path, err), 0);
+    rt_read_text(map_path, text, sizeof text);
+    assert_non_null(strstr(text, "(21 of 21 target joints mapped)"));
+    assert_non_null(strstr(text, "\nB_Neck=Head\n"));
+    assert_null(strstr(text, "\nHead=Head\n")); /* the mesh node named Head */
+    snprintf(args, sizeof args, "retarget '%s' --to default --map '%s' -o '%s/bcn.sinew'", bcn,
+             map_path, dir);
+    assert_int_equal(rt_cli_capture(args, out, err), 0);
+    rt_read_text(out, text, sizeof text);
+    assert_non_null(strstr(text, "21 of 21 target joints mapped"));
+}
+
 static void test_cli(void** state) {
     (void)state;
     if (SINEW_CLI_PATH[0] == '\0') {
@@ -1347,6 +1399,7 @@ static void test_cli(void** state) {
                  dir);
         assert_int_equal(rt_cli(args), 0);
     }
+    rt_cli_thin_map(dir);
     snprintf(args, sizeof args, "rm -rf '%s'", dir);
     assert_int_equal(system(args), 0);
 }
