@@ -366,6 +366,47 @@ static void test_auto_map_hierarchy(void** state) {
     assert_int_equal(sw_retarget_joint_map_missing(&jm) & (1u << SW_RETARGET_BONE_LEFT_SHOULDER),
                      1u << SW_RETARGET_BONE_LEFT_SHOULDER);
     assert_int_equal(sw_retarget_joint_map_missing(NULL), 0u);
+    /* 3ds Max Biped: the thighs hang off "Bip01 Spine", the clavicles off the
+     * neck; the spine is Spine..Spine3, first to first and last to last */
+    static const char* const biped[] = {
+        "Bip01",
+        "Bip01 Pelvis",
+        "Bip01 Spine",
+        "Bip01 L Thigh",
+        "Bip01 L Calf",
+        "Bip01 L Foot",
+        "Bip01 L Toe0",
+        "Bip01 R Thigh",
+        "Bip01 R Calf",
+        "Bip01 R Foot",
+        "Bip01 R Toe0",
+        "Bip01 Spine1",
+        "Bip01 Spine2",
+        "Bip01 Spine3",
+        "Bip01 Neck",
+        "Bip01 L Clavicle",
+        "Bip01 L UpperArm",
+        "Bip01 L Forearm",
+        "Bip01 L Hand",
+        "Bip01 R Clavicle",
+        "Bip01 R UpperArm",
+        "Bip01 R Forearm",
+        "Bip01 R Hand",
+        "Bip01 Head",
+    };
+    static const int32_t biped_parents[] = {-1, 0,  1,  2,  3,  4,  5,  2,  7,  8,  9,  2,
+                                            11, 12, 13, 14, 15, 16, 17, 14, 19, 20, 21, 14};
+    const sw_skeleton* max = rt_named(biped, biped_parents, (const float(*)[3])pos, 24);
+    assert_int_equal(sw_retarget_joint_map_auto(max, bcn, &jm), SW_RESULT_OK);
+    static const int32_t bcn_from_biped[][2] = {
+        {2, 1},   {12, 2},  {13, 13}, {22, 14}, {23, 23}, {4, 3},
+        {11, 10}, {14, 15}, {21, 22}, {9, 8},   {7, 6},
+    };
+    for (size_t i = 0; i < sizeof bcn_from_biped / sizeof bcn_from_biped[0]; ++i)
+        if (jm.source_of[bcn_from_biped[i][0]] != bcn_from_biped[i][1])
+            fail_msg("%s <- %d, want %s", rt_bcn[bcn_from_biped[i][0]],
+                     jm.source_of[bcn_from_biped[i][0]], biped[bcn_from_biped[i][1]]);
+    sw_skeleton_destroy(max, NULL);
     sw_skeleton_destroy(rig, NULL);
     sw_skeleton_destroy(bcn, NULL);
 }

@@ -26,7 +26,7 @@ void sw__rt_bones(const sw_skeleton* s, int32_t out[SW_RETARGET_BONE_COUNT]);
 
 /* The spine, hips excluded, root first, into out (capacity: the skeleton's
  * joints): the joints up to the chest (where the upper arms branch) when it
- * lies between the hips and the neck (else head), else the joints strictly
+ * lies strictly between the hips and the neck (else head), else the joints strictly
  * between those; returns their number (0 when hips or neck/head are missing
  * or not in one chain). */
 uint32_t sw__rt_spine(const sw_skeleton* s, const int32_t bones[SW_RETARGET_BONE_COUNT],

@@ -423,14 +423,15 @@ void sw__rt_bones(const sw_skeleton* s, int32_t out[SW_RETARGET_BONE_COUNT]) {
 }
 
 /* The chest: where the upper arms branch, when that lies on the spine
- * between the hips and `top`; else -1. */
+ * strictly between the hips and `top` (3ds Max Biped's clavicles hang off
+ * the neck: no chest there); else -1. */
 static int32_t sw__rt_chest(const sw_skeleton* s, const int32_t bones[SW_RETARGET_BONE_COUNT],
                             int32_t hips, int32_t top) {
     const int32_t la = bones[SW_RETARGET_BONE_LEFT_UPPER_ARM];
     const int32_t ra = bones[SW_RETARGET_BONE_RIGHT_UPPER_ARM];
     if (la < 0 || ra < 0) return -1;
     const int32_t c = sw__rt_lca(s, la, ra);
-    if (!sw__rt_is_ancestor(s, hips, c) || !(c == top || sw__rt_is_ancestor(s, c, top))) return -1;
+    if (!sw__rt_is_ancestor(s, hips, c) || !sw__rt_is_ancestor(s, c, top)) return -1;
     return c;
 }
 

@@ -31,7 +31,8 @@
  *      chest's one child that leads to no limb, up single children while
  *      the child has children); the
  *      neck is a named neck above the head, else the head's parent;
- * 2. the spine: the joints above the hips up to the chest (else strictly
+ * 2. the spine: the joints above the hips up to the chest (when it lies below
+ *    the neck or head; else strictly
  *    between the hips and the neck or head) in each skeleton, matched by
  *    position along the chain (first to first, last to last, the rest
  *    spread evenly);
