@@ -113,14 +113,9 @@ static sw_result sw__chunk_result(sw_result r, const sw_archive_chunk* c, sw_err
     return r;
 }
 
-sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_error* err) {
-    if (!data || !out) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
-    }
-    if (!sw__aligned16(data)) {
-        return sw__fail(err, SW_RESULT_MISALIGNED, "data 16-byte aligned", 0, -1);
-    }
-    const uint8_t* d = (const uint8_t*)data;
+/* The header of `size` bytes at d: magic, version, declared size, checksum,
+ * flags; *count the chunks, whose table fits. */
+static sw_result sw__archive_header(const uint8_t* d, size_t size, uint32_t* count, sw_error* err) {
     if (size < SW_ARCHIVE_HEADER_SIZE) {
         return sw__fail(err, SW_RESULT_TRUNCATED, "header in bounds", (uint64_t)size, -1);
     }
@@ -144,20 +139,23 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
         return sw__fail(err, SW_RESULT_BAD_CHECKSUM, "checksum", 12, -1);
     }
     if (sw__rd32(d + 28) != 0) return sw__fail(err, SW_RESULT_BAD_DATA, "flags zero", 28, -1);
-    uint32_t count = sw__rd32(d + 24);
-    if (count > SW_ARCHIVE_MAX_CHUNKS) {
+    *count = sw__rd32(d + 24);
+    if (*count > SW_ARCHIVE_MAX_CHUNKS) {
         return sw__fail(err, SW_RESULT_LIMIT, "chunks count", 24, -1);
     }
-    const uint32_t total32 = (uint32_t)total;
-    if (16u * (uint64_t)count > (uint64_t)(total32 - SW_ARCHIVE_HEADER_SIZE)) {
+    if (16u * (uint64_t)*count > (uint64_t)((uint32_t)total - SW_ARCHIVE_HEADER_SIZE)) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "chunk table in bounds", 24, -1);
     }
-    const uint32_t table_end = SW_ARCHIVE_HEADER_SIZE + 16u * count;
+    return SW_RESULT_OK;
+}
 
-    /* Table: kinds, placement (aligned, after the table, in bounds, in file
-     * order without overlap), links. */
-    uint32_t prev_end = table_end;
-    uint32_t skeletons = 0, clips = 0, meshes = 0, animators = 0, prev_rank = 0;
+/* The chunk table of an archive of `total` bytes: kinds, placement
+ * (aligned, after the table, in bounds, in file order without overlap),
+ * links; per_kind[rank] counts the chunks of each kind. */
+static sw_result sw__archive_table(const uint8_t* d, uint32_t count, uint32_t total,
+                                   uint32_t per_kind[4], sw_error* err) {
+    uint32_t prev_end = SW_ARCHIVE_HEADER_SIZE + 16u * count;
+    uint32_t prev_rank = 0;
     for (uint32_t i = 0; i < count; ++i) {
         sw_archive_chunk c = sw__chunk(d, i);
         const int64_t ci = (int64_t)i;
@@ -178,7 +176,7 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunks in order without overlap",
                             sw__chunk_field(i, 8), ci);
         }
-        if (c.offset > total32 || c.size > total32 - c.offset) {
+        if (c.offset > total || c.size > total - c.offset) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "chunk in bounds", sw__chunk_field(i, 12), ci);
         }
         prev_end = c.offset + c.size;
@@ -189,80 +187,95 @@ sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_err
                                                                    : "animator has no link",
                                 sw__chunk_field(i, 4), ci);
             }
-            if (c.kind == SW_ARCHIVE_KIND_SKELETON)
-                ++skeletons;
-            else
-                ++animators;
-            continue;
-        }
-        if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
+        } else if (c.link >= count || sw__chunk(d, c.link).kind != SW_ARCHIVE_KIND_SKELETON) {
             return sw__fail(err, SW_RESULT_BAD_DATA,
                             c.kind == SW_ARCHIVE_KIND_CLIP ? "clip links to a skeleton"
                                                            : "mesh links to a skeleton",
                             sw__chunk_field(i, 4), ci);
         }
-        if (c.kind == SW_ARCHIVE_KIND_CLIP)
-            ++clips;
-        else
-            ++meshes;
+        ++per_kind[rank];
     }
+    return SW_RESULT_OK;
+}
 
+/* The skeleton a clip or mesh chunk links to (a checked link). */
+static const sw_skeleton* sw__chunk_skeleton(const uint8_t* d, const sw_archive_chunk* c) {
+    return (const sw_skeleton*)(const void*)(d + sw__chunk(d, c->link).offset);
+}
+
+/* Loads the block of chunk i (c) with its kind's loader and checks it
+ * against the chunk: its size, and for clips and meshes the joints of the
+ * skeleton they link to (loaded before them). */
+static sw_result sw__archive_block(const uint8_t* d, uint32_t i, const sw_archive_chunk* c,
+                                   sw_error* err) {
+    const void* block = d + c->offset;
+    uint32_t block_size;
+    sw_result r;
+    if (c->kind == SW_ARCHIVE_KIND_SKELETON) {
+        const sw_skeleton* s;
+        r = sw__chunk_result(sw_skeleton_load(block, c->size, &s, err), c, err);
+        if (r != SW_RESULT_OK) return r;
+        block_size = s->size;
+    } else if (c->kind == SW_ARCHIVE_KIND_CLIP) {
+        const sw_clip* clip;
+        r = sw__chunk_result(sw_clip_load(block, c->size, &clip, err), c, err);
+        if (r != SW_RESULT_OK) return r;
+        block_size = clip->size;
+        if (clip->joints_count != sw__chunk_skeleton(d, c)->joints_count) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "clip joints match skeleton",
+                            (uint64_t)c->offset + offsetof(sw_clip, joints_count), i);
+        }
+    } else if (c->kind == SW_ARCHIVE_KIND_MESH) {
+        const sw_mesh* mesh;
+        r = sw__chunk_result(sw_mesh_load(block, c->size, &mesh, err), c, err);
+        if (r != SW_RESULT_OK) return r;
+        block_size = mesh->size;
+        if (mesh->skeleton_joints_count != sw__chunk_skeleton(d, c)->joints_count) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "mesh joints match skeleton",
+                            (uint64_t)c->offset + offsetof(sw_mesh, skeleton_joints_count), i);
+        }
+    } else {
+        const sw_animator* anim;
+        r = sw__chunk_result(sw_animator_load(block, c->size, &anim, err), c, err);
+        if (r != SW_RESULT_OK) return r;
+        block_size = (uint32_t)sw_animator_size(anim);
+    }
+    if (block_size != c->size) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "chunk size matches block", sw__chunk_field(i, 12),
+                        (int64_t)i);
+    }
+    return SW_RESULT_OK;
+}
+
+sw_result sw_archive_load(const void* data, size_t size, sw_archive* out, sw_error* err) {
+    if (!data || !out) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    if (!sw__aligned16(data)) {
+        return sw__fail(err, SW_RESULT_MISALIGNED, "data 16-byte aligned", 0, -1);
+    }
+    const uint8_t* d = (const uint8_t*)data;
+    uint32_t count = 0;
+    uint32_t per_kind[4] = {0, 0, 0, 0};
+    sw_result r = sw__archive_header(d, size, &count, err);
+    if (r == SW_RESULT_OK) r = sw__archive_table(d, count, (uint32_t)size, per_kind, err);
     /* Contents: skeletons first, so clips and meshes can be matched against them. */
-    for (uint32_t pass = 0; pass < 2u; ++pass) {
-        for (uint32_t i = 0; i < count; ++i) {
-            sw_archive_chunk c = sw__chunk(d, i);
-            const void* block = d + c.offset;
-            uint32_t block_size;
-            sw_result r;
-            if (pass == 0 && c.kind == SW_ARCHIVE_KIND_SKELETON) {
-                const sw_skeleton* s;
-                r = sw__chunk_result(sw_skeleton_load(block, c.size, &s, err), &c, err);
-                if (r != SW_RESULT_OK) return r;
-                block_size = s->size;
-            } else if (pass == 1 && c.kind == SW_ARCHIVE_KIND_CLIP) {
-                const sw_clip* clip;
-                r = sw__chunk_result(sw_clip_load(block, c.size, &clip, err), &c, err);
-                if (r != SW_RESULT_OK) return r;
-                block_size = clip->size;
-                const sw_skeleton* s =
-                    (const sw_skeleton*)(const void*)(d + sw__chunk(d, c.link).offset);
-                if (clip->joints_count != s->joints_count) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "clip joints match skeleton",
-                                    (uint64_t)c.offset + offsetof(sw_clip, joints_count), i);
-                }
-            } else if (pass == 1 && c.kind == SW_ARCHIVE_KIND_MESH) {
-                const sw_mesh* mesh;
-                r = sw__chunk_result(sw_mesh_load(block, c.size, &mesh, err), &c, err);
-                if (r != SW_RESULT_OK) return r;
-                block_size = mesh->size;
-                const sw_skeleton* s =
-                    (const sw_skeleton*)(const void*)(d + sw__chunk(d, c.link).offset);
-                if (mesh->skeleton_joints_count != s->joints_count) {
-                    return sw__fail(err, SW_RESULT_BAD_DATA, "mesh joints match skeleton",
-                                    (uint64_t)c.offset + offsetof(sw_mesh, skeleton_joints_count),
-                                    i);
-                }
-            } else if (pass == 1 && c.kind == SW_ARCHIVE_KIND_ANIMATOR) {
-                const sw_animator* anim;
-                r = sw__chunk_result(sw_animator_load(block, c.size, &anim, err), &c, err);
-                if (r != SW_RESULT_OK) return r;
-                block_size = (uint32_t)sw_animator_size(anim);
-            } else {
-                continue;
-            }
-            if (block_size != c.size) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "chunk size matches block",
-                                sw__chunk_field(i, 12), (int64_t)i);
+    for (uint32_t pass = 0; r == SW_RESULT_OK && pass < 2u; ++pass) {
+        for (uint32_t i = 0; r == SW_RESULT_OK && i < count; ++i) {
+            const sw_archive_chunk c = sw__chunk(d, i);
+            if ((c.kind == SW_ARCHIVE_KIND_SKELETON) == (pass == 0)) {
+                r = sw__archive_block(d, i, &c, err);
             }
         }
     }
+    if (r != SW_RESULT_OK) return r;
     out->data = d;
-    out->size = (size_t)total;
+    out->size = size;
     out->chunks_count = count;
-    out->skeletons_count = skeletons;
-    out->clips_count = clips;
-    out->meshes_count = meshes;
-    out->animators_count = animators;
+    out->skeletons_count = per_kind[0];
+    out->clips_count = per_kind[1];
+    out->meshes_count = per_kind[2];
+    out->animators_count = per_kind[3];
     return SW_RESULT_OK;
 }
 

@@ -205,6 +205,103 @@ static sw_quat sw__retarget_parent_rotation(const sw_skeleton* s, const sw_xform
     return sw_quat_normalize(q);
 }
 
+/* Target joint t's local transform: its rest pose, turned by its source's
+ * model rotation change, moved by the source's translation change (scaled
+ * into the target's frame) or placed at the source's position; tmodel
+ * holds the model transforms of t's ancestors. */
+static sw_xform sw__retarget_joint(const sw_retarget_job* job, const sw_xform* smodel,
+                                   const sw_xform* tmodel, uint32_t t) {
+    const sw_retarget_map* map = job->map;
+    sw_xform local = sw_pose_get(sw_skeleton_rest_pose(job->target), t);
+    const int32_t parent = sw_skeleton_parents(job->target)[t];
+    const int32_t s = map->source_of[t];
+    if (s < 0) return local;
+    const sw_quat d = sw_quat_mul(smodel[s].r, sw_quat_conjugate(map->source_rest_model[s]));
+    const sw_quat q = sw_quat_normalize(sw_quat_mul(d, map->target_rest_model[t]));
+    local.r =
+        parent < 0 ? q : sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(tmodel[parent].r), q));
+    const sw_vec3 ds = sw_vec3_sub(sw_pose_get(job->source_pose, (uint32_t)s).t,
+                                   sw_pose_get(sw_skeleton_rest_pose(job->source), (uint32_t)s).t);
+    if (ds.x != 0.0f || ds.y != 0.0f || ds.z != 0.0f) {
+        const int32_t sp = sw_skeleton_parents(job->source)[s];
+        const sw_quat ps = sp < 0 ? sw_quat_identity() : map->source_rest_model[sp];
+        const sw_quat pt = parent < 0 ? sw_quat_identity() : map->target_rest_model[parent];
+        const sw_vec3 dt = sw_quat_rotate(sw_quat_mul(sw_quat_conjugate(pt), ps), ds);
+        local.t = sw_vec3_add(local.t, sw_vec3_scale(dt, map->delta_scale[t]));
+    }
+    if (map->placed[t]) {
+        const sw_vec3 pos = sw__retarget_place(map, smodel[s].t);
+        local.t = parent < 0 ? pos : sw_xform_point(sw_xform_inverse(tmodel[parent]), pos);
+    }
+    return local;
+}
+
+/* Lowers the target's root where a limb's goal is out of the limb's reach
+ * (mats: the target's model matrices; tmodel its model transforms). */
+static void sw__retarget_drop_root(const sw_retarget_job* job, const sw_xform* smodel,
+                                   const sw_xform* tmodel, const sw_mat4* mats) {
+    const sw_retarget_map* map = job->map;
+    float drop = 0.0f;
+    for (uint32_t i = 0; i < map->limbs_count; ++i) {
+        const sw_retarget_limb l = map->limbs[i];
+        const sw_vec3 a =
+            sw_vec3_make(mats[l.start].m[12], mats[l.start].m[13], mats[l.start].m[14]);
+        const sw_vec3 b = sw_vec3_make(mats[l.mid].m[12], mats[l.mid].m[13], mats[l.mid].m[14]);
+        const sw_vec3 c = sw_vec3_make(mats[l.end].m[12], mats[l.end].m[13], mats[l.end].m[14]);
+        const float reach =
+            0.999f * (sw_vec3_length(sw_vec3_sub(b, a)) + sw_vec3_length(sw_vec3_sub(c, b)));
+        const sw_vec3 g = sw__retarget_place(map, smodel[l.source_end].t);
+        const float hx = g.x - a.x, hz = g.z - a.z;
+        const float h2 = hx * hx + hz * hz;
+        if (!(h2 < reach * reach)) continue;
+        const float need = a.y - g.y - sqrtf(reach * reach - h2);
+        if (need > drop) drop = need;
+    }
+    if (!(drop > 0.0f)) return;
+    const uint32_t r = (uint32_t)map->root_target;
+    const int16_t parent = sw_skeleton_parents(job->target)[r];
+    sw_xform root = sw_pose_get(job->out, r);
+    sw_vec3 down = sw_vec3_make(0.0f, -drop * job->ik_weight, 0.0f);
+    if (parent >= 0) {
+        const sw_xform pm = tmodel[parent];
+        down = sw_vec3_scale(sw_quat_rotate(sw_quat_conjugate(pm.r), down), 1.0f / pm.s.x);
+    }
+    root.t = sw_vec3_add(root.t, down);
+    sw_pose_set(job->out, r, root);
+}
+
+/* Two-bone IK on each limb towards its source end's placed position; the
+ * end joint keeps its retargeted model rotation. */
+static void sw__retarget_limbs(const sw_retarget_job* job, const sw_local_to_model_job* l2m,
+                               const sw_xform* smodel, const sw_xform* tmodel, sw_mat4* mats) {
+    const sw_retarget_map* map = job->map;
+    const sw_skeleton* tgt = job->target;
+    for (uint32_t i = 0; i < map->limbs_count; ++i) {
+        const sw_retarget_limb l = map->limbs[i];
+        if (sw_local_to_model_job_run(l2m) != SW_RESULT_OK) break;
+        const sw_ik_two_bone_job leg = {
+            .skeleton = tgt,
+            .model = mats,
+            .model_count = tgt->joints_count,
+            .start_joint = l.start,
+            .mid_joint = l.mid,
+            .end_joint = l.end,
+            .target = sw__retarget_place(map, smodel[l.source_end].t),
+            .pole_mode = SW_IK_POLE_MODE_NONE,
+            .weight = job->ik_weight,
+            .pose = job->out,
+            .pose_count = job->out_count,
+        };
+        /* A limb the solver refuses (a bone of zero length) keeps its FK pose. */
+        if (sw_ik_two_bone_job_run(&leg) != SW_RESULT_OK) continue;
+        /* The end joint gets back its retargeted model rotation. */
+        sw_xform end = sw_pose_get(job->out, l.end);
+        const sw_quat pr = sw__retarget_parent_rotation(tgt, job->out, l.end);
+        end.r = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(pr), tmodel[l.end].r));
+        sw_pose_set(job->out, l.end, end);
+    }
+}
+
 sw_result sw_retarget_job_run(const sw_retarget_job* job) {
     const sw_result vr = sw_retarget_job_validate(job);
     if (vr != SW_RESULT_OK) return vr;
@@ -225,42 +322,16 @@ sw_result sw_retarget_job_run(const sw_retarget_job* job) {
         smodel[j] = sparents[j] < 0 ? local : sw_xform_mul(smodel[sparents[j]], local);
         smodel[j].r = sw_quat_normalize(smodel[j].r);
     }
-
     const int16_t* tparents = sw_skeleton_parents(tgt);
-    const sw_xform4* trest = sw_skeleton_rest_pose(tgt);
-    const sw_xform4* srest = sw_skeleton_rest_pose(src);
     for (uint32_t p = 0; p < tgt->packets_count; ++p)
         sw_xform4_identity(&job->out[p]);
     for (uint32_t t = 0; t < tn; ++t) {
-        sw_xform local = sw_pose_get(trest, t);
+        const sw_xform local = sw__retarget_joint(job, smodel, tmodel, t);
         const int32_t parent = tparents[t];
-        const int32_t s = map->source_of[t];
-        if (s >= 0) {
-            const sw_quat d =
-                sw_quat_mul(smodel[s].r, sw_quat_conjugate(map->source_rest_model[s]));
-            const sw_quat q = sw_quat_normalize(sw_quat_mul(d, map->target_rest_model[t]));
-            local.r = parent < 0
-                          ? q
-                          : sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(tmodel[parent].r), q));
-            const sw_vec3 ds = sw_vec3_sub(sw_pose_get(job->source_pose, (uint32_t)s).t,
-                                           sw_pose_get(srest, (uint32_t)s).t);
-            if (ds.x != 0.0f || ds.y != 0.0f || ds.z != 0.0f) {
-                const int32_t sp = sparents[s];
-                const sw_quat ps = sp < 0 ? sw_quat_identity() : map->source_rest_model[sp];
-                const sw_quat pt = parent < 0 ? sw_quat_identity() : map->target_rest_model[parent];
-                const sw_vec3 dt = sw_quat_rotate(sw_quat_mul(sw_quat_conjugate(pt), ps), ds);
-                local.t = sw_vec3_add(local.t, sw_vec3_scale(dt, map->delta_scale[t]));
-            }
-            if (map->placed[t]) {
-                const sw_vec3 pos = sw__retarget_place(map, smodel[s].t);
-                local.t = parent < 0 ? pos : sw_xform_point(sw_xform_inverse(tmodel[parent]), pos);
-            }
-        }
         tmodel[t] = parent < 0 ? local : sw_xform_mul(tmodel[parent], local);
         tmodel[t].r = sw_quat_normalize(tmodel[t].r);
         sw_pose_set(job->out, t, local);
     }
-
     if (job->ik_weight > 0.0f && map->limbs_count > 0) {
         const sw_local_to_model_job l2m = {
             .skeleton = tgt,
@@ -269,63 +340,10 @@ sw_result sw_retarget_job_run(const sw_retarget_job* job) {
             .out = mats,
             .out_count = tn,
         };
-        /* Lower the root where a goal is out of the limb's reach. */
         if (sw_local_to_model_job_run(&l2m) == SW_RESULT_OK && map->root_target >= 0) {
-            float drop = 0.0f;
-            for (uint32_t i = 0; i < map->limbs_count; ++i) {
-                const sw_retarget_limb l = map->limbs[i];
-                const sw_vec3 a =
-                    sw_vec3_make(mats[l.start].m[12], mats[l.start].m[13], mats[l.start].m[14]);
-                const sw_vec3 b =
-                    sw_vec3_make(mats[l.mid].m[12], mats[l.mid].m[13], mats[l.mid].m[14]);
-                const sw_vec3 c =
-                    sw_vec3_make(mats[l.end].m[12], mats[l.end].m[13], mats[l.end].m[14]);
-                const float reach = 0.999f * (sw_vec3_length(sw_vec3_sub(b, a)) +
-                                              sw_vec3_length(sw_vec3_sub(c, b)));
-                const sw_vec3 g = sw__retarget_place(map, smodel[l.source_end].t);
-                const float hx = g.x - a.x, hz = g.z - a.z;
-                const float h2 = hx * hx + hz * hz;
-                if (!(h2 < reach * reach)) continue;
-                const float need = a.y - g.y - sqrtf(reach * reach - h2);
-                if (need > drop) drop = need;
-            }
-            if (drop > 0.0f) {
-                const uint32_t r = (uint32_t)map->root_target;
-                sw_xform root = sw_pose_get(job->out, r);
-                sw_vec3 down = sw_vec3_make(0.0f, -drop * job->ik_weight, 0.0f);
-                if (tparents[r] >= 0) {
-                    const sw_xform pm = tmodel[tparents[r]];
-                    down =
-                        sw_vec3_scale(sw_quat_rotate(sw_quat_conjugate(pm.r), down), 1.0f / pm.s.x);
-                }
-                root.t = sw_vec3_add(root.t, down);
-                sw_pose_set(job->out, r, root);
-            }
+            sw__retarget_drop_root(job, smodel, tmodel, mats);
         }
-        for (uint32_t i = 0; i < map->limbs_count; ++i) {
-            const sw_retarget_limb l = map->limbs[i];
-            if (sw_local_to_model_job_run(&l2m) != SW_RESULT_OK) break;
-            const sw_ik_two_bone_job leg = {
-                .skeleton = tgt,
-                .model = mats,
-                .model_count = tn,
-                .start_joint = l.start,
-                .mid_joint = l.mid,
-                .end_joint = l.end,
-                .target = sw__retarget_place(map, smodel[l.source_end].t),
-                .pole_mode = SW_IK_POLE_MODE_NONE,
-                .weight = job->ik_weight,
-                .pose = job->out,
-                .pose_count = job->out_count,
-            };
-            /* A limb the solver refuses (a bone of zero length) keeps its FK pose. */
-            if (sw_ik_two_bone_job_run(&leg) != SW_RESULT_OK) continue;
-            /* The end joint gets back its retargeted model rotation. */
-            sw_xform end = sw_pose_get(job->out, l.end);
-            const sw_quat pr = sw__retarget_parent_rotation(tgt, job->out, l.end);
-            end.r = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(pr), tmodel[l.end].r));
-            sw_pose_set(job->out, l.end, end);
-        }
+        sw__retarget_limbs(job, &l2m, smodel, tmodel, mats);
     }
     return SW_RESULT_OK;
 }

@@ -555,33 +555,28 @@ static bool sw__bvh_all_equal(const float* v, uint32_t keys, uint32_t comps, con
     return true;
 }
 
-static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_result* res,
-                                   sw_error* err) {
-    const double scale = p->opt->scale != 0.0f ? (double)p->opt->scale : 1.0;
-    const uint32_t frames = res->frames_read;
-    const uint32_t nch = p->channels_count;
-    const double deg = 3.14159265358979323846 / 180.0;
-
-    /* Skeleton. */
-    uint32_t joints = 0;
+/* The skeleton: every node (end sites when asked), rest poses scaled. */
+static sw_result sw__bvh_build_skeleton(sw__bvh_parser* p, sw__bvh_build* b, double scale,
+                                        const sw_skeleton** skel, uint32_t* joints, sw_error* err) {
+    *joints = 0;
     for (uint32_t i = 0; i < p->nodes_count; ++i) {
         sw__bvh_node* n = &p->nodes[i];
         if (n->end_site && !p->opt->end_sites) continue;
-        sw_skeleton_joint* j = &b->joints[joints];
+        sw_skeleton_joint* j = &b->joints[*joints];
         j->name = n->name;
         j->parent = n->parent >= 0 ? p->nodes[n->parent].joint : -1;
         j->rest = sw__bvh_rest(n, scale);
-        n->joint = (int32_t)joints++;
+        n->joint = (int32_t)(*joints)++;
     }
-    sw_skeleton_desc sdesc = {b->joints, joints};
-    const sw_skeleton* skel = NULL;
-    sw_result r = sw_skeleton_create(&sdesc, b->alloc, &skel, err);
-    if (r != SW_RESULT_OK) {
-        if (err && !err->check) sw__fail(err, r, "skeleton build", 0, -1);
-        return r;
-    }
+    sw_skeleton_desc sdesc = {b->joints, *joints};
+    sw_result r = sw_skeleton_create(&sdesc, b->alloc, skel, err);
+    if (r != SW_RESULT_OK && err && !err->check) sw__fail(err, r, "skeleton build", 0, -1);
+    return r;
+}
 
-    /* Tracks: values for every animated joint (rotation 4, translation 3 per key). */
+/* Room for the values of every animated joint (rotation 4, translation 3
+ * per key) in b->values; false when out of memory. */
+static bool sw__bvh_values_alloc(const sw__bvh_parser* p, sw__bvh_build* b, uint32_t frames) {
     size_t per_frame = 0;
     for (uint32_t i = 0; i < p->nodes_count; ++i) {
         const sw__bvh_node* n = &p->nodes[i];
@@ -595,78 +590,108 @@ static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_r
         per_frame += (rot ? 4u : 0u) + (pos ? 3u : 0u);
     }
     b->values_floats = per_frame * frames;
-    if (b->values_floats > 0) {
-        b->values = (float*)sw_alloc(b->alloc, b->values_floats * sizeof(float), 16);
-        if (!b->values) {
-            sw_skeleton_destroy(skel, b->alloc);
-            return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "track values", 0, -1);
+    if (b->values_floats == 0) return true;
+    b->values = (float*)sw_alloc(b->alloc, b->values_floats * sizeof(float), 16);
+    return b->values != NULL;
+}
+
+/* Node n's rotation per frame into v (4 floats a frame), from its Euler
+ * channels in degrees (axes: their order), kept on one hemisphere. */
+static void sw__bvh_rotation_keys(const sw__bvh_parser* p, const sw__bvh_build* b,
+                                  const sw__bvh_node* n, uint32_t frames, const uint8_t* axes,
+                                  uint32_t rot_count, float* v) {
+    const double deg = 3.14159265358979323846 / 180.0;
+    const sw_euler_order order = sw__bvh_order(axes, rot_count);
+    for (uint32_t f = 0; f < frames; ++f) {
+        const double* line = b->frames + (size_t)f * p->channels_count + n->first_channel;
+        double ang[3] = {0.0, 0.0, 0.0};
+        for (uint32_t c = 0; c < n->channels_count; ++c) {
+            if (n->channels[c] >= SW__BVH_ROT_X)
+                ang[n->channels[c] - 3] = fmod(line[c], 360.0) * deg;
         }
+        const sw_quat q =
+            sw_quat_from_euler(sw_vec3_make((float)ang[0], (float)ang[1], (float)ang[2]), order);
+        v[4 * f + 0] = q.x;
+        v[4 * f + 1] = q.y;
+        v[4 * f + 2] = q.z;
+        v[4 * f + 3] = q.w;
+    }
+    sw_rotation_keys_continuous(v, frames);
+}
+
+/* Node n's translation per frame into v (3 floats a frame, scaled): its
+ * position channels, the offset for the others. */
+static void sw__bvh_translation_keys(const sw__bvh_parser* p, const sw__bvh_build* b,
+                                     const sw__bvh_node* n, uint32_t frames, double scale,
+                                     float* v) {
+    for (uint32_t f = 0; f < frames; ++f) {
+        const double* line = b->frames + (size_t)f * p->channels_count + n->first_channel;
+        double t3[3] = {n->offset[0], n->offset[1], n->offset[2]};
+        for (uint32_t c = 0; c < n->channels_count; ++c) {
+            if (n->channels[c] < SW__BVH_ROT_X) t3[n->channels[c]] = line[c];
+        }
+        for (int k = 0; k < 3; ++k)
+            v[3 * f + (uint32_t)k] = (float)(t3[k] * scale);
+    }
+}
+
+/* Adds a track of `kind` on node n's joint with values v (the next free
+ * values) unless every key equals `still` (then v is reused). */
+static void sw__bvh_add_track(sw__bvh_build* b, const sw__bvh_node* n, sw_track_kind kind,
+                              uint32_t frames, uint32_t width, const float* still, float** w,
+                              uint32_t* tracks) {
+    float* v = *w;
+    if (sw__bvh_all_equal(v, frames, width, still)) return;
+    sw_clip_track_desc* t = &b->tracks[(*tracks)++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->joint = (uint32_t)n->joint;
+    t->values = v;
+    *w += (size_t)width * frames;
+}
+
+/* The rotation and translation tracks of node n (those that move). */
+static void sw__bvh_node_tracks(const sw__bvh_parser* p, sw__bvh_build* b, const sw__bvh_node* n,
+                                uint32_t frames, double scale, float** w, uint32_t* tracks) {
+    uint8_t axes[3];
+    uint32_t rot_count = 0;
+    bool has_pos = false;
+    for (uint32_t c = 0; c < n->channels_count; ++c) {
+        if (n->channels[c] >= SW__BVH_ROT_X)
+            axes[rot_count++] = (uint8_t)(n->channels[c] - 3);
+        else
+            has_pos = true;
+    }
+    if (rot_count > 0) {
+        static const float ident[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        sw__bvh_rotation_keys(p, b, n, frames, axes, rot_count, *w);
+        sw__bvh_add_track(b, n, SW_TRACK_KIND_ROTATION, frames, 4, ident, w, tracks);
+    }
+    if (has_pos) {
+        const sw_xform rest = sw__bvh_rest(n, scale);
+        const float restv[3] = {rest.t.x, rest.t.y, rest.t.z};
+        sw__bvh_translation_keys(p, b, n, frames, scale, *w);
+        sw__bvh_add_track(b, n, SW_TRACK_KIND_TRANSLATION, frames, 3, restv, w, tracks);
+    }
+}
+
+static sw_result sw__bvh_build_all(sw__bvh_parser* p, sw__bvh_build* b, sw_bvh_result* res,
+                                   sw_error* err) {
+    const double scale = p->opt->scale != 0.0f ? (double)p->opt->scale : 1.0;
+    const uint32_t frames = res->frames_read;
+    const sw_skeleton* skel = NULL;
+    uint32_t joints = 0;
+    sw_result r = sw__bvh_build_skeleton(p, b, scale, &skel, &joints, err);
+    if (r != SW_RESULT_OK) return r;
+    if (!sw__bvh_values_alloc(p, b, frames)) {
+        sw_skeleton_destroy(skel, b->alloc);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "track values", 0, -1);
     }
     uint32_t tracks = 0;
     float* w = b->values;
     for (uint32_t i = 0; i < p->nodes_count; ++i) {
-        const sw__bvh_node* n = &p->nodes[i];
-        if (n->channels_count == 0) continue;
-        uint8_t axes[3];
-        uint32_t rot_count = 0;
-        bool has_pos = false;
-        for (uint32_t c = 0; c < n->channels_count; ++c) {
-            if (n->channels[c] >= SW__BVH_ROT_X)
-                axes[rot_count++] = (uint8_t)(n->channels[c] - 3);
-            else
-                has_pos = true;
-        }
-        if (rot_count > 0) {
-            const sw_euler_order order = sw__bvh_order(axes, rot_count);
-            float* v = w;
-            for (uint32_t f = 0; f < frames; ++f) {
-                const double* line = b->frames + (size_t)f * nch + n->first_channel;
-                double ang[3] = {0.0, 0.0, 0.0};
-                for (uint32_t c = 0; c < n->channels_count; ++c) {
-                    if (n->channels[c] >= SW__BVH_ROT_X) {
-                        ang[n->channels[c] - 3] = fmod(line[c], 360.0) * deg;
-                    }
-                }
-                const sw_quat q = sw_quat_from_euler(
-                    sw_vec3_make((float)ang[0], (float)ang[1], (float)ang[2]), order);
-                v[4 * f + 0] = q.x;
-                v[4 * f + 1] = q.y;
-                v[4 * f + 2] = q.z;
-                v[4 * f + 3] = q.w;
-            }
-            sw_rotation_keys_continuous(v, frames);
-            const float ident[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-            if (!sw__bvh_all_equal(v, frames, 4, ident)) {
-                sw_clip_track_desc* t = &b->tracks[tracks++];
-                memset(t, 0, sizeof *t);
-                t->kind = SW_TRACK_KIND_ROTATION;
-                t->joint = (uint32_t)n->joint;
-                t->values = v;
-                w += (size_t)4 * frames;
-            }
-        }
-        if (has_pos) {
-            const sw_xform rest = sw__bvh_rest(n, scale);
-            const float restv[3] = {rest.t.x, rest.t.y, rest.t.z};
-            float* v = w;
-            for (uint32_t f = 0; f < frames; ++f) {
-                const double* line = b->frames + (size_t)f * nch + n->first_channel;
-                double t3[3] = {n->offset[0], n->offset[1], n->offset[2]};
-                for (uint32_t c = 0; c < n->channels_count; ++c) {
-                    if (n->channels[c] < SW__BVH_ROT_X) t3[n->channels[c]] = line[c];
-                }
-                for (int k = 0; k < 3; ++k)
-                    v[3 * f + (uint32_t)k] = (float)(t3[k] * scale);
-            }
-            if (!sw__bvh_all_equal(v, frames, 3, restv)) {
-                sw_clip_track_desc* t = &b->tracks[tracks++];
-                memset(t, 0, sizeof *t);
-                t->kind = SW_TRACK_KIND_TRANSLATION;
-                t->joint = (uint32_t)n->joint;
-                t->values = v;
-                w += (size_t)3 * frames;
-            }
-        }
+        if (p->nodes[i].channels_count == 0) continue;
+        sw__bvh_node_tracks(p, b, &p->nodes[i], frames, scale, &w, &tracks);
     }
     const float rate = (float)(1.0 / (double)res->frame_time);
     const float duration = frames > 1 ? (float)(frames - 1u) / rate : 0.0f;

@@ -462,28 +462,38 @@ static uint32_t sw__gltf_convert(const uint8_t* p, size_t stride, uint32_t count
     return count;
 }
 
-/* Reads accessor `index`, which must have `comps` components and a
- * componentType in `ctypes`, into floats (ints false) or integers. */
-static sw_result sw__gltf_accessor(sw__gltf* g, int64_t index, int32_t from, uint32_t comps,
-                                   uint32_t ctypes, bool ints, sw__gltf_acc* out) {
-    memset(out, 0, sizeof *out);
+/* An accessor's description, as checked. */
+typedef struct sw__gltf_layout {
+    int32_t obj;         /* the accessor object */
+    int32_t count_token; /* its "count" */
+    int64_t ct;          /* componentType */
+    bool norm;
+    uint32_t count, comps, esize;
+    int64_t offset, view; /* view -1: none */
+} sw__gltf_layout;
+
+/* Checks accessor `index` (must have `comps` components and a
+ * componentType in `ctypes`) and describes it in *L. */
+static sw_result sw__gltf_layout_of(sw__gltf* g, int64_t index, int32_t from, uint32_t comps,
+                                    uint32_t ctypes, sw__gltf_layout* L) {
+    memset(L, 0, sizeof *L);
     if (index < 0 || index >= (int64_t)g->accessors_count) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor index in range", from, index);
     }
     const int32_t obj = g->accessors[index];
-    int64_t ct, count, off, view;
-    bool norm = false;
+    L->obj = obj;
+    int64_t count;
     sw_result r;
     int32_t ctt = sw__json_find(&g->js, obj, "componentType");
-    if (ctt < 0 || !sw__json_int(&g->js, ctt, 5120, 5126, &ct) || sw__gltf_csize(ct) == 0) {
+    if (ctt < 0 || !sw__json_int(&g->js, ctt, 5120, 5126, &L->ct) || sw__gltf_csize(L->ct) == 0) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor componentType", ctt >= 0 ? ctt : obj,
                              index);
     }
     int32_t nt = sw__json_find(&g->js, obj, "normalized");
-    if (nt >= 0 && !sw__json_bool(&g->js, nt, &norm)) {
+    if (nt >= 0 && !sw__json_bool(&g->js, nt, &L->norm)) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor normalized", nt, index);
     }
-    if (!(ctypes & (1u << (ct - 5120 + (norm ? 8 : 0))))) {
+    if (!(ctypes & (1u << (L->ct - 5120 + (L->norm ? 8 : 0))))) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor componentType allowed here", ctt,
                              index);
     }
@@ -492,6 +502,7 @@ static sw_result sw__gltf_accessor(sw__gltf* g, int64_t index, int32_t from, uin
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor type", tt >= 0 ? tt : obj, index);
     }
     int32_t cnt = sw__json_find(&g->js, obj, "count");
+    L->count_token = cnt;
     if (cnt < 0 || !sw__json_int(&g->js, cnt, 1, INT64_MAX, &count)) {
         return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor count", cnt >= 0 ? cnt : obj, index);
     }
@@ -499,18 +510,127 @@ static sw_result sw__gltf_accessor(sw__gltf* g, int64_t index, int32_t from, uin
         return sw__gltf_fail(g, SW_RESULT_LIMIT, "accessor count", cnt, index);
     }
     if ((r = sw__gltf_int(g, obj, "byteOffset", 0, 0, INT64_MAX, "accessor byteOffset", index,
-                          &off)) != SW_RESULT_OK ||
+                          &L->offset)) != SW_RESULT_OK ||
         (r = sw__gltf_int(g, obj, "bufferView", -1, 0, INT64_MAX, "accessor bufferView", index,
-                          &view)) != SW_RESULT_OK) {
+                          &L->view)) != SW_RESULT_OK) {
         return r;
     }
-    const uint32_t n = (uint32_t)count;
-    const uint32_t csize = sw__gltf_csize(ct);
-    const uint32_t esize = csize * comps;
+    L->count = (uint32_t)count;
+    L->comps = comps;
+    L->esize = sw__gltf_csize(L->ct) * comps;
+    return SW_RESULT_OK;
+}
+
+/* The values of an accessor with a bufferView into f (floats) or u. */
+static sw_result sw__gltf_dense(sw__gltf* g, int64_t index, const sw__gltf_layout* L, float* f,
+                                uint32_t* u) {
+    const uint8_t* data;
+    size_t len;
+    uint32_t stride;
+    sw_result r = sw__gltf_view(g, L->view, L->obj, &data, &len, &stride);
+    if (r != SW_RESULT_OK) return r;
+    if (stride == 0) stride = L->esize;
+    if (stride < L->esize) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "bufferView byteStride >= element size", L->obj,
+                             index);
+    }
+    const uint64_t need = (uint64_t)(L->count - 1u) * stride + L->esize;
+    if ((uint64_t)L->offset > len || need > len - (uint64_t)L->offset) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor range in bufferView", L->obj, index);
+    }
+    if (sw__gltf_convert(data + L->offset, stride, L->count, L->comps, L->ct, L->norm, f, u) !=
+        L->count) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor values finite", L->obj, index);
+    }
+    return SW_RESULT_OK;
+}
+
+/* The sparse substitution sp of an accessor: its indices (increasing, in
+ * range) and values written over f (floats) or u. */
+static sw_result sw__gltf_sparse(sw__gltf* g, int64_t index, int32_t sp, const sw__gltf_layout* L,
+                                 float* f, uint32_t* u) {
+    const uint32_t n = L->count, comps = L->comps, esize = L->esize;
+    int64_t sc, ict, iview, ioff, vview, voff;
+    sw_result r;
+    int32_t it = sw__json_find(&g->js, sp, "indices");
+    int32_t vt = sw__json_find(&g->js, sp, "values");
+    if (sw__json_type_of(&g->js, sp) != SW__JSON_OBJECT ||
+        sw__json_type_of(&g->js, it) != SW__JSON_OBJECT ||
+        sw__json_type_of(&g->js, vt) != SW__JSON_OBJECT) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices and values", sp, index);
+    }
+    if ((r = sw__gltf_int(g, sp, "count", -1, 1, (int64_t)n, "sparse count", index, &sc)) !=
+            SW_RESULT_OK ||
+        (r = sw__gltf_int(g, it, "componentType", -1, 5121, 5125, "sparse indices componentType",
+                          index, &ict)) != SW_RESULT_OK ||
+        (r = sw__gltf_int(g, it, "bufferView", -1, 0, INT64_MAX, "sparse indices bufferView", index,
+                          &iview)) != SW_RESULT_OK ||
+        (r = sw__gltf_int(g, it, "byteOffset", 0, 0, INT64_MAX, "sparse indices byteOffset", index,
+                          &ioff)) != SW_RESULT_OK ||
+        (r = sw__gltf_int(g, vt, "bufferView", -1, 0, INT64_MAX, "sparse values bufferView", index,
+                          &vview)) != SW_RESULT_OK ||
+        (r = sw__gltf_int(g, vt, "byteOffset", 0, 0, INT64_MAX, "sparse values byteOffset", index,
+                          &voff)) != SW_RESULT_OK) {
+        return r;
+    }
+    if (sc < 1 || ict == 5122 || ict == 5124 || ict < 0 || iview < 0 || vview < 0) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse count, componentType and views", sp,
+                             index);
+    }
+    const uint32_t m = (uint32_t)sc;
+    const uint32_t isize = sw__gltf_csize(ict);
+    const uint8_t *idata, *vdata;
+    size_t ilen, vlen;
+    uint32_t unused;
+    if ((r = sw__gltf_view(g, iview, it, &idata, &ilen, &unused)) != SW_RESULT_OK ||
+        (r = sw__gltf_view(g, vview, vt, &vdata, &vlen, &unused)) != SW_RESULT_OK) {
+        return r;
+    }
+    if ((uint64_t)ioff > ilen || (uint64_t)m * isize > ilen - (uint64_t)ioff) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices range in bufferView", it,
+                             index);
+    }
+    if ((uint64_t)voff > vlen || (uint64_t)m * esize > vlen - (uint64_t)voff) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse values range in bufferView", vt, index);
+    }
+    uint32_t* idx = (uint32_t*)sw__gltf_array_alloc(g, m, sizeof(uint32_t));
+    float* sf = u ? NULL : (float*)sw__gltf_array_alloc(g, (size_t)m * comps, sizeof(float));
+    uint32_t* su =
+        u ? (uint32_t*)sw__gltf_array_alloc(g, (size_t)m * comps, sizeof(uint32_t)) : NULL;
+    if (!idx || (!sf && !su)) return sw__gltf_oom(g, "allocation");
+    sw__gltf_convert(idata + ioff, isize, m, 1, ict, false, NULL, idx);
+    if (sw__gltf_convert(vdata + voff, esize, m, comps, L->ct, L->norm, sf, su) != m) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor values finite", vt, index);
+    }
+    for (uint32_t k = 0; k < m; ++k) {
+        if (idx[k] >= n) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices in range", it, index);
+        }
+        if (k > 0 && idx[k] <= idx[k - 1]) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices increasing", it, index);
+        }
+        for (uint32_t c = 0; c < comps; ++c) {
+            if (f) f[(size_t)idx[k] * comps + c] = sf[(size_t)k * comps + c];
+            if (u) u[(size_t)idx[k] * comps + c] = su[(size_t)k * comps + c];
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+/* Reads accessor `index`, which must have `comps` components and a
+ * componentType in `ctypes`, into floats (ints false) or integers. */
+static sw_result sw__gltf_accessor(sw__gltf* g, int64_t index, int32_t from, uint32_t comps,
+                                   uint32_t ctypes, bool ints, sw__gltf_acc* out) {
+    memset(out, 0, sizeof *out);
+    sw__gltf_layout L;
+    sw_result r = sw__gltf_layout_of(g, index, from, comps, ctypes, &L);
+    if (r != SW_RESULT_OK) return r;
+    const uint32_t n = L.count;
     float* f = NULL;
     uint32_t* u = NULL;
-    if (view < 0 && n > SW__GLTF_MAX_ZERO_ELEMENTS) {
-        return sw__gltf_fail(g, SW_RESULT_LIMIT, "accessor without bufferView count", cnt, index);
+    if (L.view < 0 && n > SW__GLTF_MAX_ZERO_ELEMENTS) {
+        return sw__gltf_fail(g, SW_RESULT_LIMIT, "accessor without bufferView count", L.count_token,
+                             index);
     }
     if (ints) {
         u = (uint32_t*)sw__gltf_array_alloc(g, (size_t)n * comps, sizeof(uint32_t));
@@ -519,98 +639,18 @@ static sw_result sw__gltf_accessor(sw__gltf* g, int64_t index, int32_t from, uin
         f = (float*)sw__gltf_array_alloc(g, (size_t)n * comps, sizeof(float));
         if (!f) return sw__gltf_oom(g, "allocation");
     }
-    if (view >= 0) {
-        const uint8_t* data;
-        size_t len;
-        uint32_t stride;
-        if ((r = sw__gltf_view(g, view, obj, &data, &len, &stride)) != SW_RESULT_OK) return r;
-        if (stride == 0) stride = esize;
-        if (stride < esize) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "bufferView byteStride >= element size",
-                                 obj, index);
-        }
-        const uint64_t need = (uint64_t)(n - 1u) * stride + esize;
-        if ((uint64_t)off > len || need > len - (uint64_t)off) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor range in bufferView", obj, index);
-        }
-        if (sw__gltf_convert(data + off, stride, n, comps, ct, norm, f, u) != n) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor values finite", obj, index);
-        }
-    }
-    int32_t sp = sw__json_find(&g->js, obj, "sparse");
+    if (L.view >= 0 && (r = sw__gltf_dense(g, index, &L, f, u)) != SW_RESULT_OK) return r;
+    int32_t sp = sw__json_find(&g->js, L.obj, "sparse");
     if (sp >= 0) {
-        int64_t sc, ict, iview, ioff, vview, voff;
-        int32_t it = sw__json_find(&g->js, sp, "indices");
-        int32_t vt = sw__json_find(&g->js, sp, "values");
-        if (sw__json_type_of(&g->js, sp) != SW__JSON_OBJECT ||
-            sw__json_type_of(&g->js, it) != SW__JSON_OBJECT ||
-            sw__json_type_of(&g->js, vt) != SW__JSON_OBJECT) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices and values", sp, index);
-        }
-        if ((r = sw__gltf_int(g, sp, "count", -1, 1, (int64_t)n, "sparse count", index, &sc)) !=
-                SW_RESULT_OK ||
-            (r = sw__gltf_int(g, it, "componentType", -1, 5121, 5125,
-                              "sparse indices componentType", index, &ict)) != SW_RESULT_OK ||
-            (r = sw__gltf_int(g, it, "bufferView", -1, 0, INT64_MAX, "sparse indices bufferView",
-                              index, &iview)) != SW_RESULT_OK ||
-            (r = sw__gltf_int(g, it, "byteOffset", 0, 0, INT64_MAX, "sparse indices byteOffset",
-                              index, &ioff)) != SW_RESULT_OK ||
-            (r = sw__gltf_int(g, vt, "bufferView", -1, 0, INT64_MAX, "sparse values bufferView",
-                              index, &vview)) != SW_RESULT_OK ||
-            (r = sw__gltf_int(g, vt, "byteOffset", 0, 0, INT64_MAX, "sparse values byteOffset",
-                              index, &voff)) != SW_RESULT_OK) {
-            return r;
-        }
-        if (sc < 1 || ict == 5122 || ict == 5124 || ict < 0 || iview < 0 || vview < 0) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse count, componentType and views", sp,
-                                 index);
-        }
-        const uint32_t m = (uint32_t)sc;
-        const uint32_t isize = sw__gltf_csize(ict);
-        const uint8_t *idata, *vdata;
-        size_t ilen, vlen;
-        uint32_t unused;
-        if ((r = sw__gltf_view(g, iview, it, &idata, &ilen, &unused)) != SW_RESULT_OK ||
-            (r = sw__gltf_view(g, vview, vt, &vdata, &vlen, &unused)) != SW_RESULT_OK) {
-            return r;
-        }
-        if ((uint64_t)ioff > ilen || (uint64_t)m * isize > ilen - (uint64_t)ioff) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices range in bufferView", it,
-                                 index);
-        }
-        if ((uint64_t)voff > vlen || (uint64_t)m * esize > vlen - (uint64_t)voff) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse values range in bufferView", vt,
-                                 index);
-        }
-        uint32_t* idx = (uint32_t*)sw__gltf_array_alloc(g, m, sizeof(uint32_t));
-        float* sf = ints ? NULL : (float*)sw__gltf_array_alloc(g, (size_t)m * comps, sizeof(float));
-        uint32_t* su =
-            ints ? (uint32_t*)sw__gltf_array_alloc(g, (size_t)m * comps, sizeof(uint32_t)) : NULL;
-        if (!idx || (!sf && !su)) return sw__gltf_oom(g, "allocation");
-        sw__gltf_convert(idata + ioff, isize, m, 1, ict, false, NULL, idx);
-        if (sw__gltf_convert(vdata + voff, esize, m, comps, ct, norm, sf, su) != m) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor values finite", vt, index);
-        }
-        for (uint32_t k = 0; k < m; ++k) {
-            if (idx[k] >= n) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices in range", it, index);
-            }
-            if (k > 0 && idx[k] <= idx[k - 1]) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sparse indices increasing", it, index);
-            }
-            for (uint32_t c = 0; c < comps; ++c) {
-                if (f) f[(size_t)idx[k] * comps + c] = sf[(size_t)k * comps + c];
-                if (u) u[(size_t)idx[k] * comps + c] = su[(size_t)k * comps + c];
-            }
-        }
-    } else if (view < 0) {
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor has bufferView or sparse", obj,
+        if ((r = sw__gltf_sparse(g, index, sp, &L, f, u)) != SW_RESULT_OK) return r;
+    } else if (L.view < 0) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor has bufferView or sparse", L.obj,
                              index);
     }
     if (f) {
         for (size_t k = 0; k < (size_t)n * comps; ++k) {
             if (!isfinite(f[k])) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor values finite", obj, index);
+                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor values finite", L.obj, index);
             }
         }
     }
@@ -980,6 +1020,167 @@ static sw_result sw__gltf_influences(sw__gltf* g, int32_t attrs, const sw__gltf_
     return SW_RESULT_OK;
 }
 
+/* The joints and weights of a primitive's V vertices: all on palette entry
+ * 0 when `rigid`, else JOINTS_0 / WEIGHTS_0 (and a second set JOINTS_1 /
+ * WEIGHTS_1 joining the first) through a raw skin: the four largest kept,
+ * normalised. *weights: 4 per vertex. */
+static sw_result sw__gltf_skin_weights(sw__gltf* g, int32_t attrs, const sw__gltf_skin* skin,
+                                       bool rigid, uint32_t V, uint16_t** joints, float** weights) {
+    sw__gltf_acc jnt, wgt;
+    memset(&jnt, 0, sizeof jnt);
+    memset(&wgt, 0, sizeof wgt);
+    bool has;
+    sw_result r;
+    *joints = (uint16_t*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(uint16_t));
+    if (!*joints) return sw__gltf_oom(g, "allocation");
+    if (rigid) {
+        /* All of each vertex on the one palette entry. */
+        *weights = (float*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(float));
+        if (!*weights) return sw__gltf_oom(g, "allocation");
+        for (uint32_t v = 0; v < V; ++v)
+            (*weights)[4u * v] = 1.0f;
+        return SW_RESULT_OK;
+    }
+    if ((r = sw__gltf_attribute(g, attrs, "JOINTS_0", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt,
+                                &has)) != SW_RESULT_OK ||
+        (r = sw__gltf_attribute(g, attrs, "WEIGHTS_0", 4, SW__CT_WEIGHTS, false, V, &wgt, &has)) !=
+            SW_RESULT_OK) {
+        return r;
+    }
+    /* A second influence set (JOINTS_1 / WEIGHTS_1) joins the first; the four
+     * largest weights are kept. */
+    sw__gltf_acc jnt1, wgt1;
+    bool has_j1 = false, has_w1 = false;
+    if ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V, &jnt1,
+                                &has_j1)) != SW_RESULT_OK ||
+        (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_WEIGHTS, false, V, &wgt1,
+                                &has_w1)) != SW_RESULT_OK) {
+        return r;
+    }
+    const uint32_t sets = has_j1 && has_w1 ? 2u : 1u;
+    sw_raw_skin* raw = NULL;
+    if ((r = sw_raw_skin_create(V, g->alloc, &raw, g->err)) != SW_RESULT_OK) return r;
+    r = sw__gltf_influences(g, attrs, skin, V, sets, &jnt, &wgt, &jnt1, &wgt1, raw);
+    if (r == SW_RESULT_OK) r = sw_raw_skin_build(raw, *joints, wgt.f, NULL, g->err);
+    sw_raw_skin_destroy(raw);
+    *weights = wgt.f;
+    return r;
+}
+
+/* A primitive's triangle indices (each < V), or none (then V must be a
+ * multiple of 3). */
+static sw_result sw__gltf_indices(sw__gltf* g, int32_t prim, uint32_t p, uint32_t V,
+                                  uint32_t** indices, uint32_t* count) {
+    *indices = NULL;
+    *count = 0;
+    int32_t it = sw__json_find(&g->js, prim, "indices");
+    if (it < 0) {
+        if (V % 3u != 0) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive vertices multiple of 3", prim,
+                                 p);
+        }
+        return SW_RESULT_OK;
+    }
+    int64_t acc;
+    if (!sw__json_int(&g->js, it, 0, INT32_MAX, &acc)) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor index in range", it, p);
+    }
+    sw__gltf_acc idx;
+    sw_result r = sw__gltf_accessor(g, acc, it, 1, SW__CT_U8 | SW__CT_U16 | SW__CT_U32, true, &idx);
+    if (r != SW_RESULT_OK) return r;
+    if (idx.count % 3u != 0) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive indices multiple of 3", it, p);
+    }
+    for (uint32_t k = 0; k < idx.count; ++k) {
+        if (idx.u[k] >= V) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive index < vertices count", it, k);
+        }
+    }
+    *indices = idx.u;
+    *count = idx.count;
+    return SW_RESULT_OK;
+}
+
+/* A primitive's morph targets: position deltas (scaled), normal deltas
+ * when a target has them, names from mesh.extras.targetNames. */
+typedef struct sw__gltf_morphs {
+    uint32_t count;
+    float* positions;
+    float* normals;
+    const char** names;
+} sw__gltf_morphs;
+
+/* Target names: the common mesh.extras.targetNames convention (the node's
+ * extras when the mesh has none); NULL unless there is one per target. */
+static sw_result sw__gltf_target_names(sw__gltf* g, uint32_t node, uint32_t T,
+                                       const char*** names) {
+    const sw__json* js = &g->js;
+    const int32_t mesh_obj = g->meshes[g->nodes[node].mesh];
+    int32_t tn = sw__json_find(js, sw__json_find(js, mesh_obj, "extras"), "targetNames");
+    if (tn < 0)
+        tn = sw__json_find(js, sw__json_find(js, g->nodes[node].tok, "extras"), "targetNames");
+    if (sw__json_len(js, tn) != T || sw__json_type_of(js, tn) != SW__JSON_ARRAY)
+        return SW_RESULT_OK;
+    *names = (const char**)sw__gltf_array_alloc(g, T, sizeof(char*));
+    char* store = (char*)sw__gltf_array_alloc(g, T, SW__GLTF_NAME);
+    if (!*names || !store) return sw__gltf_oom(g, "allocation");
+    uint32_t k = 0;
+    for (int32_t s = sw__json_first(js, tn); s >= 0; s = sw__json_next(js, tn, s), ++k) {
+        char* dst = store + (size_t)k * SW__GLTF_NAME;
+        if (!sw__json_string(js, s, dst, SW__GLTF_NAME, NULL)) snprintf(dst, 32, "target_%u", k);
+        (*names)[k] = dst;
+    }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__gltf_morph_targets(sw__gltf* g, uint32_t node, int32_t prim, uint32_t p,
+                                        uint32_t V, sw__gltf_morphs* m) {
+    const sw__json* js = &g->js;
+    memset(m, 0, sizeof *m);
+    const int32_t targets = sw__json_find(js, prim, "targets");
+    const uint32_t T = sw__json_len(js, targets);
+    if (targets >= 0 && sw__json_type_of(js, targets) != SW__JSON_ARRAY) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive targets", targets, p);
+    }
+    if (T > SW_MESH_MAX_MORPH_TARGETS) {
+        return sw__gltf_fail(g, SW_RESULT_LIMIT, "morph targets count", targets, p);
+    }
+    m->count = T;
+    if (T == 0) return SW_RESULT_OK;
+    m->positions = (float*)sw__gltf_array_alloc(g, (size_t)T * 3u * V, sizeof(float));
+    if (!m->positions) return sw__gltf_oom(g, "allocation");
+    uint32_t k = 0;
+    for (int32_t t = sw__json_first(js, targets); t >= 0; t = sw__json_next(js, targets, t)) {
+        sw__gltf_acc a;
+        bool has;
+        sw_result r;
+        if (sw__json_type_of(js, t) != SW__JSON_OBJECT) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive targets", t, k);
+        }
+        if ((r = sw__gltf_attribute(g, t, "POSITION", 3, SW__CT_ANY, false, V, &a, &has)) !=
+            SW_RESULT_OK) {
+            return r;
+        }
+        for (size_t e = 0; has && e < 3u * (size_t)V; ++e)
+            m->positions[(size_t)k * 3u * V + e] = a.f[e] * g->scale;
+        if ((r = sw__gltf_attribute(g, t, "NORMAL", 3, SW__CT_ANY, false, V, &a, &has)) !=
+            SW_RESULT_OK) {
+            return r;
+        }
+        if (has) {
+            if (!m->normals)
+                m->normals = (float*)sw__gltf_array_alloc(g, (size_t)T * 3u * V, sizeof(float));
+            if (!m->normals) return sw__gltf_oom(g, "allocation");
+            memcpy(m->normals + (size_t)k * 3u * V, a.f, 3u * (size_t)V * sizeof(float));
+        }
+        ++k;
+    }
+    return sw__gltf_target_names(g, node, T, &m->names);
+}
+
+/* Builds primitive p (object prim) of node's mesh on `skin` (rigid: every
+ * vertex on its one entry); *skipped when a skinned mesh's primitive has
+ * no influences. */
 static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, uint32_t p,
                                     uint32_t prims_count, const sw__gltf_skin* skin, bool rigid,
                                     const sw_mesh** out, bool* skipped) {
@@ -1003,10 +1204,8 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
         *skipped = true;
         return SW_RESULT_OK;
     }
-    sw__gltf_acc pos, nrm, uv, jnt, wgt, idx;
-    memset(&jnt, 0, sizeof jnt);
-    memset(&wgt, 0, sizeof wgt);
-    bool has_pos, has_nrm, has_uv, has;
+    sw__gltf_acc pos, nrm, uv;
+    bool has_pos, has_nrm, has_uv;
     if ((r = sw__gltf_attribute(g, attrs, "POSITION", 3, SW__CT_ANY, false, 0, &pos, &has_pos)) !=
         SW_RESULT_OK) {
         return r;
@@ -1024,120 +1223,15 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
             SW_RESULT_OK) {
         return r;
     }
-    uint16_t* joints = (uint16_t*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(uint16_t));
-    if (!joints) return sw__gltf_oom(g, "allocation");
-    if (rigid) {
-        /* All of each vertex on the one palette entry. */
-        wgt.f = (float*)sw__gltf_array_alloc(g, 4u * (size_t)V, sizeof(float));
-        if (!wgt.f) return sw__gltf_oom(g, "allocation");
-        for (uint32_t v = 0; v < V; ++v)
-            wgt.f[4u * v] = 1.0f;
-    } else if ((r = sw__gltf_attribute(g, attrs, "JOINTS_0", 4, SW__CT_U8 | SW__CT_U16, true, V,
-                                       &jnt, &has)) != SW_RESULT_OK ||
-               (r = sw__gltf_attribute(g, attrs, "WEIGHTS_0", 4, SW__CT_WEIGHTS, false, V, &wgt,
-                                       &has)) != SW_RESULT_OK) {
-        return r;
-    }
-    /* A second influence set (JOINTS_1 / WEIGHTS_1) joins the first; the four
-     * largest weights are kept. */
-    sw__gltf_acc jnt1, wgt1;
-    bool has_j1 = false, has_w1 = false;
-    if (!rigid && ((r = sw__gltf_attribute(g, attrs, "JOINTS_1", 4, SW__CT_U8 | SW__CT_U16, true, V,
-                                           &jnt1, &has_j1)) != SW_RESULT_OK ||
-                   (r = sw__gltf_attribute(g, attrs, "WEIGHTS_1", 4, SW__CT_WEIGHTS, false, V,
-                                           &wgt1, &has_w1)) != SW_RESULT_OK)) {
-        return r;
-    }
-    const uint32_t sets = has_j1 && has_w1 ? 2u : 1u;
-    if (!rigid) {
-        sw_raw_skin* raw = NULL;
-        if ((r = sw_raw_skin_create(V, g->alloc, &raw, g->err)) != SW_RESULT_OK) return r;
-        r = sw__gltf_influences(g, attrs, skin, V, sets, &jnt, &wgt, &jnt1, &wgt1, raw);
-        if (r == SW_RESULT_OK) r = sw_raw_skin_build(raw, joints, wgt.f, NULL, g->err);
-        sw_raw_skin_destroy(raw);
-        if (r != SW_RESULT_OK) return r;
-    }
+    uint16_t* joints = NULL;
+    float* weights = NULL;
     uint32_t* indices = NULL;
     uint32_t indices_count = 0;
-    int32_t it = sw__json_find(js, prim, "indices");
-    if (it >= 0) {
-        int64_t acc;
-        if (!sw__json_int(js, it, 0, INT32_MAX, &acc)) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "accessor index in range", it, p);
-        }
-        if ((r = sw__gltf_accessor(g, acc, it, 1, SW__CT_U8 | SW__CT_U16 | SW__CT_U32, true,
-                                   &idx)) != SW_RESULT_OK) {
-            return r;
-        }
-        if (idx.count % 3u != 0) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive indices multiple of 3", it, p);
-        }
-        for (uint32_t k = 0; k < idx.count; ++k) {
-            if (idx.u[k] >= V) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive index < vertices count", it,
-                                     k);
-            }
-        }
-        indices = idx.u;
-        indices_count = idx.count;
-    } else if (V % 3u != 0) {
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive vertices multiple of 3", prim, p);
-    }
-    /* Morph targets. */
-    const int32_t targets = sw__json_find(js, prim, "targets");
-    const uint32_t T = sw__json_len(js, targets);
-    if (targets >= 0 && sw__json_type_of(js, targets) != SW__JSON_ARRAY) {
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive targets", targets, p);
-    }
-    if (T > SW_MESH_MAX_MORPH_TARGETS) {
-        return sw__gltf_fail(g, SW_RESULT_LIMIT, "morph targets count", targets, p);
-    }
-    float *mpos = NULL, *mnrm = NULL;
-    const char** mnames = NULL;
-    if (T > 0) {
-        mpos = (float*)sw__gltf_array_alloc(g, (size_t)T * 3u * V, sizeof(float));
-        if (!mpos) return sw__gltf_oom(g, "allocation");
-        uint32_t k = 0;
-        for (int32_t t = sw__json_first(js, targets); t >= 0; t = sw__json_next(js, targets, t)) {
-            sw__gltf_acc a;
-            if (sw__json_type_of(js, t) != SW__JSON_OBJECT) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "primitive targets", t, k);
-            }
-            if ((r = sw__gltf_attribute(g, t, "POSITION", 3, SW__CT_ANY, false, V, &a, &has)) !=
-                SW_RESULT_OK) {
-                return r;
-            }
-            for (size_t e = 0; has && e < 3u * (size_t)V; ++e)
-                mpos[(size_t)k * 3u * V + e] = a.f[e] * g->scale;
-            if ((r = sw__gltf_attribute(g, t, "NORMAL", 3, SW__CT_ANY, false, V, &a, &has)) !=
-                SW_RESULT_OK) {
-                return r;
-            }
-            if (has) {
-                if (!mnrm)
-                    mnrm = (float*)sw__gltf_array_alloc(g, (size_t)T * 3u * V, sizeof(float));
-                if (!mnrm) return sw__gltf_oom(g, "allocation");
-                memcpy(mnrm + (size_t)k * 3u * V, a.f, 3u * (size_t)V * sizeof(float));
-            }
-            ++k;
-        }
-        /* Target names: the common mesh.extras.targetNames convention. */
-        const int32_t mesh_obj = g->meshes[g->nodes[node].mesh];
-        int32_t tn = sw__json_find(js, sw__json_find(js, mesh_obj, "extras"), "targetNames");
-        if (tn < 0)
-            tn = sw__json_find(js, sw__json_find(js, g->nodes[node].tok, "extras"), "targetNames");
-        if (sw__json_len(js, tn) == T && sw__json_type_of(js, tn) == SW__JSON_ARRAY) {
-            mnames = (const char**)sw__gltf_array_alloc(g, T, sizeof(char*));
-            char* store = (char*)sw__gltf_array_alloc(g, T, SW__GLTF_NAME);
-            if (!mnames || !store) return sw__gltf_oom(g, "allocation");
-            k = 0;
-            for (int32_t s = sw__json_first(js, tn); s >= 0; s = sw__json_next(js, tn, s), ++k) {
-                char* dst = store + (size_t)k * SW__GLTF_NAME;
-                if (!sw__json_string(js, s, dst, SW__GLTF_NAME, NULL))
-                    snprintf(dst, 32, "target_%u", k);
-                mnames[k] = dst;
-            }
-        }
+    sw__gltf_morphs morphs;
+    if ((r = sw__gltf_skin_weights(g, attrs, skin, rigid, V, &joints, &weights)) != SW_RESULT_OK ||
+        (r = sw__gltf_indices(g, prim, p, V, &indices, &indices_count)) != SW_RESULT_OK ||
+        (r = sw__gltf_morph_targets(g, node, prim, p, V, &morphs)) != SW_RESULT_OK) {
+        return r;
     }
     char name[SW__GLTF_NAME + 16];
     if (prims_count > 1) {
@@ -1154,17 +1248,17 @@ static sw_result sw__gltf_primitive(sw__gltf* g, uint32_t node, int32_t prim, ui
         .normals = has_nrm ? nrm.f : NULL,
         .uvs = has_uv ? uv.f : NULL,
         .joints = joints,
-        .weights = wgt.f,
+        .weights = weights,
         .indices = indices,
         .indices_count = indices_count,
         .palette = skin->palette,
         .inverse_binds = skin->inverse_binds,
         .palette_count = skin->joints_count,
         .skeleton_joints_count = g->skeleton->joints_count,
-        .morph_targets_count = T,
-        .morph_positions = mpos,
-        .morph_normals = mnrm,
-        .morph_names = mnames,
+        .morph_targets_count = morphs.count,
+        .morph_positions = morphs.positions,
+        .morph_normals = morphs.normals,
+        .morph_names = morphs.names,
     };
     return sw_mesh_create(&desc, g->alloc, out, g->err);
 }
@@ -1330,18 +1424,25 @@ typedef struct sw__gltf_anim_stats {
     uint32_t outside, duplicate, unsupported;
 } sw__gltf_anim_stats;
 
-static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
-                                     sw__gltf_anim_stats* stats, const sw_clip** out) {
+/* One animation channel as read: target node and path, sampler, keys. */
+typedef struct sw__gltf_channel {
+    int64_t node;
+    int32_t target; /* the target object */
+    uint32_t path;  /* SW__PATH_*; 0: skipped (counted) */
+    uint32_t comps;
+    sw_track_kind kind;
+    int64_t sampler;
+    sw_interp interp;
+    uint32_t per_key; /* values per key: 3 for cubic splines (tangents), else 1 */
+    sw__gltf_acc times;
+    int64_t out_acc;
+    int32_t out_token;
+} sw__gltf_channel;
+
+/* Upper bound on an animation's tracks: one per channel, morph channels
+ * one per target. */
+static size_t sw__gltf_tracks_cap(sw__gltf* g, int32_t chs) {
     const sw__json* js = &g->js;
-    const int32_t obj = g->animations[a];
-    const int32_t chs = sw__json_find(js, obj, "channels");
-    const int32_t sms = sw__json_find(js, obj, "samplers");
-    if (sw__json_type_of(js, chs) != SW__JSON_ARRAY ||
-        sw__json_type_of(js, sms) != SW__JSON_ARRAY) {
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation channels and samplers", obj, a);
-    }
-    const uint32_t samplers_count = sw__json_len(js, sms);
-    /* Upper bound on tracks: one per channel, morph channels one per target. */
     size_t cap = 0;
     for (int32_t c = sw__json_first(js, chs); c >= 0; c = sw__json_next(js, chs, c)) {
         int64_t node;
@@ -1356,6 +1457,189 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
             cap += 1;
         }
     }
+    return cap;
+}
+
+/* Channel c (index ci): its sampler index, target node and path; ch->path
+ * stays 0 for targets defined by extensions and unknown paths (counted). */
+static sw_result sw__gltf_channel_target(sw__gltf* g, int32_t c, uint32_t ci,
+                                         uint32_t samplers_count, sw__gltf_anim_stats* stats,
+                                         sw__gltf_channel* ch) {
+    const sw__json* js = &g->js;
+    sw_result r;
+    if (sw__json_type_of(js, c) != SW__JSON_OBJECT) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation channel", c, ci);
+    }
+    if ((r = sw__gltf_index(g, c, "sampler", samplers_count, "channel sampler in range", ci,
+                            &ch->sampler)) != SW_RESULT_OK) {
+        return r;
+    }
+    const int32_t target = sw__json_find(js, c, "target");
+    ch->target = target;
+    if (sw__json_type_of(js, target) != SW__JSON_OBJECT) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "channel target", c, ci);
+    }
+    if (sw__json_find(js, target, "node") < 0) {
+        ++stats->unsupported; /* targets defined by extensions */
+        return SW_RESULT_OK;
+    }
+    if ((r = sw__gltf_index(g, target, "node", g->nodes_count, "channel target node in range", ci,
+                            &ch->node)) != SW_RESULT_OK) {
+        return r;
+    }
+    const int32_t pt = sw__json_find(js, target, "path");
+    if (sw__json_string_is(js, pt, "translation")) {
+        ch->path = SW__PATH_T, ch->comps = 3, ch->kind = SW_TRACK_KIND_TRANSLATION;
+    } else if (sw__json_string_is(js, pt, "rotation")) {
+        ch->path = SW__PATH_R, ch->comps = 4, ch->kind = SW_TRACK_KIND_ROTATION;
+    } else if (sw__json_string_is(js, pt, "scale")) {
+        ch->path = SW__PATH_S, ch->comps = 3, ch->kind = SW_TRACK_KIND_SCALE;
+    } else if (sw__json_string_is(js, pt, "weights")) {
+        ch->path = SW__PATH_W, ch->comps = 1, ch->kind = SW_TRACK_KIND_FLOAT;
+    } else if (sw__json_type_of(js, pt) == SW__JSON_STRING) {
+        ++stats->unsupported;
+    } else {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "channel target path", pt >= 0 ? pt : target,
+                             ci);
+    }
+    return SW_RESULT_OK;
+}
+
+/* The channel's sampler sm: interpolation, output accessor and the key
+ * times (not negative, increasing). */
+static sw_result sw__gltf_channel_sampler(sw__gltf* g, int32_t sm, sw__gltf_channel* ch) {
+    const sw__json* js = &g->js;
+    const int64_t si = ch->sampler;
+    if (sw__json_type_of(js, sm) != SW__JSON_OBJECT) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation sampler", sm, si);
+    }
+    const int32_t interp_t = sw__json_find(js, sm, "interpolation");
+    ch->interp = SW_INTERP_LINEAR;
+    if (interp_t >= 0) {
+        if (sw__json_string_is(js, interp_t, "LINEAR")) {
+            ch->interp = SW_INTERP_LINEAR;
+        } else if (sw__json_string_is(js, interp_t, "STEP")) {
+            ch->interp = SW_INTERP_STEP;
+        } else if (sw__json_string_is(js, interp_t, "CUBICSPLINE")) {
+            ch->interp = SW_INTERP_CUBIC;
+        } else {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler interpolation", interp_t, si);
+        }
+    }
+    ch->per_key = ch->interp == SW_INTERP_CUBIC ? 3u : 1u;
+    int64_t in_acc;
+    int32_t it = sw__json_find(js, sm, "input");
+    ch->out_token = sw__json_find(js, sm, "output");
+    if (!sw__json_int(js, it, 0, INT32_MAX, &in_acc) ||
+        !sw__json_int(js, ch->out_token, 0, INT32_MAX, &ch->out_acc)) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler input and output", sm, si);
+    }
+    sw_result r = sw__gltf_accessor(g, in_acc, it, 1, SW__CT_F32, false, &ch->times);
+    if (r != SW_RESULT_OK) return r;
+    const float* t = ch->times.f;
+    if (t[0] < 0.0f) return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "key times >= 0", it, in_acc);
+    for (uint32_t k = 1; k < ch->times.count; ++k) {
+        if (!(t[k] > t[k - 1])) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "key times increasing", it, in_acc);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+/* Rotation keys (every per_key-th value quaternion, tangents skipped)
+ * normalised; linear and step keys kept on one hemisphere. */
+static sw_result sw__gltf_rotation_keys(sw__gltf* g, const sw__gltf_channel* ch, float* v) {
+    const uint32_t per_key = ch->per_key;
+    for (uint32_t k = 0; k < ch->times.count; ++k) {
+        float* q = v + ((size_t)k * per_key + (per_key == 3u ? 1u : 0u)) * 4u;
+        double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                          (double)q[3] * q[3]);
+        if (!(fabs(len - 1.0) <= SW__GLTF_ROTATION_TOLERANCE)) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "rotation keys unit", ch->out_token, k);
+        }
+        for (int e = 0; e < 4; ++e)
+            q[e] = (float)(q[e] / len);
+        if (per_key == 1u && k > 0) {
+            const float* pq = q - 4;
+            if (pq[0] * q[0] + pq[1] * q[1] + pq[2] * q[2] + pq[3] * q[3] < 0.0f) {
+                for (int e = 0; e < 4; ++e)
+                    q[e] = -q[e];
+            }
+        }
+    }
+    return SW_RESULT_OK;
+}
+
+/* One float track "<mesh>.weights[k]" per morph target from a weights
+ * channel's values v (targets interleaved per key); names already taken
+ * by a float track are counted as duplicates. */
+static sw_result sw__gltf_weight_tracks(sw__gltf* g, const sw__gltf_channel* ch, const float* v,
+                                        uint32_t targets, sw_clip_track_desc* tracks, uint32_t* tn,
+                                        uint32_t* floats, sw__gltf_anim_stats* stats) {
+    const uint32_t keys = ch->times.count, per_key = ch->per_key;
+    char base[SW__GLTF_NAME];
+    sw__gltf_mesh_name(g, (uint32_t)ch->node, base, SW_CLIP_MAX_NAME - 16u);
+    for (uint32_t k = 0; k < targets; ++k) {
+        char* tname = (char*)sw__gltf_alloc(g, SW__GLTF_NAME + 16u);
+        float* fv = (float*)sw__gltf_array_alloc(g, (size_t)keys * per_key, sizeof(float));
+        if (!tname || !fv) return sw__gltf_oom(g, "allocation");
+        snprintf(tname, SW__GLTF_NAME + 16u, "%.239s.weights[%u]", base, k);
+        for (uint32_t key = 0; key < keys; ++key) {
+            for (uint32_t e = 0; e < per_key; ++e)
+                fv[(size_t)key * per_key + e] = v[((size_t)key * per_key + e) * targets + k];
+        }
+        bool dup = false;
+        for (uint32_t o = 0; o < *tn && !dup; ++o)
+            dup = tracks[o].kind == SW_TRACK_KIND_FLOAT && strcmp(tracks[o].name, tname) == 0;
+        if (dup) {
+            ++stats->duplicate;
+            continue;
+        }
+        sw_clip_track_desc* td = &tracks[(*tn)++];
+        ++*floats;
+        td->kind = SW_TRACK_KIND_FLOAT;
+        td->name = tname;
+        td->interp = ch->interp;
+        td->keys_count = keys;
+        td->times = ch->times.f;
+        td->values = fv;
+    }
+    return SW_RESULT_OK;
+}
+
+/* The morph targets a weights channel drives (checked against the limits
+ * with `floats` float tracks so far); 1 for other paths. */
+static sw_result sw__gltf_channel_targets(sw__gltf* g, const sw__gltf_channel* ch, uint32_t ci,
+                                          uint32_t floats, uint32_t* targets) {
+    *targets = 1;
+    if (ch->path != SW__PATH_W) return SW_RESULT_OK;
+    const int32_t mesh = g->nodes[ch->node].mesh;
+    *targets = mesh >= 0 ? sw__gltf_morph_count(g, mesh) : 0u;
+    if (*targets > SW_MESH_MAX_MORPH_TARGETS) {
+        return sw__gltf_fail(g, SW_RESULT_LIMIT, "morph targets count", ch->target, ci);
+    }
+    if (*targets > SW_CLIP_MAX_FLOAT_TRACKS - floats) {
+        return sw__gltf_fail(g, SW_RESULT_LIMIT, "float tracks count", ch->target, ci);
+    }
+    if (*targets == 0) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "weights channel on a node with morph targets",
+                             ch->target, ci);
+    }
+    return SW_RESULT_OK;
+}
+
+static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
+                                     sw__gltf_anim_stats* stats, const sw_clip** out) {
+    const sw__json* js = &g->js;
+    const int32_t obj = g->animations[a];
+    const int32_t chs = sw__json_find(js, obj, "channels");
+    const int32_t sms = sw__json_find(js, obj, "samplers");
+    if (sw__json_type_of(js, chs) != SW__JSON_ARRAY ||
+        sw__json_type_of(js, sms) != SW__JSON_ARRAY) {
+        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation channels and samplers", obj, a);
+    }
+    const uint32_t samplers_count = sw__json_len(js, sms);
+    const size_t cap = sw__gltf_tracks_cap(g, chs);
     sw_clip_track_desc* tracks =
         (sw_clip_track_desc*)sw__gltf_array_alloc(g, cap, sizeof(sw_clip_track_desc));
     int32_t* samplers = (int32_t*)sw__gltf_array_alloc(g, samplers_count, sizeof(int32_t));
@@ -1367,107 +1651,29 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
     float duration = 0.0f;
     uint32_t ci = 0;
     for (int32_t c = sw__json_first(js, chs); c >= 0; c = sw__json_next(js, chs, c), ++ci) {
-        sw_result r;
-        int64_t si, node, in_acc, out_acc;
-        if (sw__json_type_of(js, c) != SW__JSON_OBJECT) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation channel", c, ci);
-        }
-        if ((r = sw__gltf_index(g, c, "sampler", samplers_count, "channel sampler in range", ci,
-                                &si)) != SW_RESULT_OK) {
-            return r;
-        }
-        const int32_t target = sw__json_find(js, c, "target");
-        if (sw__json_type_of(js, target) != SW__JSON_OBJECT) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "channel target", c, ci);
-        }
-        if (sw__json_find(js, target, "node") < 0) {
-            ++stats->unsupported; /* targets defined by extensions */
-            continue;
-        }
-        if ((r = sw__gltf_index(g, target, "node", g->nodes_count, "channel target node in range",
-                                ci, &node)) != SW_RESULT_OK) {
-            return r;
-        }
-        const int32_t pt = sw__json_find(js, target, "path");
-        uint32_t path = 0, comps = 0;
-        sw_track_kind kind = SW_TRACK_KIND_NONE;
-        if (sw__json_string_is(js, pt, "translation")) {
-            path = SW__PATH_T, comps = 3, kind = SW_TRACK_KIND_TRANSLATION;
-        } else if (sw__json_string_is(js, pt, "rotation")) {
-            path = SW__PATH_R, comps = 4, kind = SW_TRACK_KIND_ROTATION;
-        } else if (sw__json_string_is(js, pt, "scale")) {
-            path = SW__PATH_S, comps = 3, kind = SW_TRACK_KIND_SCALE;
-        } else if (sw__json_string_is(js, pt, "weights")) {
-            path = SW__PATH_W, comps = 1, kind = SW_TRACK_KIND_FLOAT;
-        } else if (sw__json_type_of(js, pt) == SW__JSON_STRING) {
-            ++stats->unsupported;
-            continue;
-        } else {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "channel target path",
-                                 pt >= 0 ? pt : target, ci);
-        }
-        const int32_t sm = samplers[si];
-        if (sw__json_type_of(js, sm) != SW__JSON_OBJECT) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "animation sampler", sm, si);
-        }
-        const int32_t interp_t = sw__json_find(js, sm, "interpolation");
-        sw_interp interp = SW_INTERP_LINEAR;
-        if (interp_t >= 0) {
-            if (sw__json_string_is(js, interp_t, "LINEAR")) {
-                interp = SW_INTERP_LINEAR;
-            } else if (sw__json_string_is(js, interp_t, "STEP")) {
-                interp = SW_INTERP_STEP;
-            } else if (sw__json_string_is(js, interp_t, "CUBICSPLINE")) {
-                interp = SW_INTERP_CUBIC;
-            } else {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler interpolation", interp_t, si);
-            }
-        }
-        const uint32_t per_key = interp == SW_INTERP_CUBIC ? 3u : 1u;
-        int32_t it = sw__json_find(js, sm, "input"), ot = sw__json_find(js, sm, "output");
-        if (!sw__json_int(js, it, 0, INT32_MAX, &in_acc) ||
-            !sw__json_int(js, ot, 0, INT32_MAX, &out_acc)) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler input and output", sm, si);
-        }
-        sw__gltf_acc times, values;
-        if ((r = sw__gltf_accessor(g, in_acc, it, 1, SW__CT_F32, false, &times)) != SW_RESULT_OK) {
-            return r;
-        }
-        const uint32_t keys = times.count;
-        if (times.f[0] < 0.0f) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "key times >= 0", it, in_acc);
-        }
-        for (uint32_t k = 1; k < keys; ++k) {
-            if (!(times.f[k] > times.f[k - 1])) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "key times increasing", it, in_acc);
-            }
-        }
-        if (times.f[keys - 1] > duration) duration = times.f[keys - 1];
+        sw__gltf_channel ch;
+        memset(&ch, 0, sizeof ch);
+        sw_result r = sw__gltf_channel_target(g, c, ci, samplers_count, stats, &ch);
+        if (r != SW_RESULT_OK) return r;
+        if (ch.path == 0) continue;
+        if ((r = sw__gltf_channel_sampler(g, samplers[ch.sampler], &ch)) != SW_RESULT_OK) return r;
+        const uint32_t keys = ch.times.count;
+        if (ch.times.f[keys - 1] > duration) duration = ch.times.f[keys - 1];
         uint32_t targets = 1;
-        if (path == SW__PATH_W) {
-            targets = g->nodes[node].mesh >= 0 ? sw__gltf_morph_count(g, g->nodes[node].mesh) : 0u;
-            if (targets > SW_MESH_MAX_MORPH_TARGETS) {
-                return sw__gltf_fail(g, SW_RESULT_LIMIT, "morph targets count", target, ci);
-            }
-            if (targets > SW_CLIP_MAX_FLOAT_TRACKS - floats) {
-                return sw__gltf_fail(g, SW_RESULT_LIMIT, "float tracks count", target, ci);
-            }
-            if (targets == 0) {
-                return sw__gltf_fail(g, SW_RESULT_BAD_DATA,
-                                     "weights channel on a node with morph targets", target, ci);
-            }
-        }
-        if ((r = sw__gltf_accessor(g, out_acc, ot, comps,
-                                   path == SW__PATH_R || path == SW__PATH_W ? SW__CT_UNIT
-                                                                            : SW__CT_F32,
+        if ((r = sw__gltf_channel_targets(g, &ch, ci, floats, &targets)) != SW_RESULT_OK) return r;
+        sw__gltf_acc values;
+        if ((r = sw__gltf_accessor(g, ch.out_acc, ch.out_token, ch.comps,
+                                   ch.path == SW__PATH_R || ch.path == SW__PATH_W ? SW__CT_UNIT
+                                                                                  : SW__CT_F32,
                                    false, &values)) != SW_RESULT_OK) {
             return r;
         }
-        if ((uint64_t)values.count != (uint64_t)keys * per_key * targets) {
-            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler output count", ot, out_acc);
+        if ((uint64_t)values.count != (uint64_t)keys * ch.per_key * targets) {
+            return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "sampler output count", ch.out_token,
+                                 ch.out_acc);
         }
-        sw__gltf_node* nd = &g->nodes[node];
-        if (path != SW__PATH_W && nd->joint < 0) {
+        sw__gltf_node* nd = &g->nodes[ch.node];
+        if (ch.path != SW__PATH_W && nd->joint < 0) {
             ++stats->outside;
             continue;
         }
@@ -1475,71 +1681,30 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
             nd->anim_stamp = a + 1u;
             nd->anim_paths = 0;
         }
-        if (nd->anim_paths & path) {
+        if (nd->anim_paths & ch.path) {
             ++stats->duplicate;
             continue;
         }
-        nd->anim_paths |= path;
+        nd->anim_paths |= ch.path;
         float* v = values.f;
-        if (path == SW__PATH_T) {
+        if (ch.path == SW__PATH_T) {
             for (size_t k = 0; k < (size_t)values.count * 3u; ++k)
                 v[k] *= g->scale;
-        } else if (path == SW__PATH_R) {
-            for (uint32_t k = 0; k < keys; ++k) {
-                float* q = v + ((size_t)k * per_key + (per_key == 3u ? 1u : 0u)) * 4u;
-                double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-                                  (double)q[3] * q[3]);
-                if (!(fabs(len - 1.0) <= SW__GLTF_ROTATION_TOLERANCE)) {
-                    return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "rotation keys unit", ot, k);
-                }
-                for (int e = 0; e < 4; ++e)
-                    q[e] = (float)(q[e] / len);
-                if (per_key == 1u && k > 0) {
-                    const float* pq = q - 4;
-                    if (pq[0] * q[0] + pq[1] * q[1] + pq[2] * q[2] + pq[3] * q[3] < 0.0f) {
-                        for (int e = 0; e < 4; ++e)
-                            q[e] = -q[e];
-                    }
-                }
-            }
+        } else if (ch.path == SW__PATH_R) {
+            if ((r = sw__gltf_rotation_keys(g, &ch, v)) != SW_RESULT_OK) return r;
         }
-        if (path != SW__PATH_W) {
-            sw_clip_track_desc* td = &tracks[tn++];
-            td->kind = kind;
-            td->joint = (uint32_t)nd->joint;
-            td->interp = interp;
-            td->keys_count = keys;
-            td->times = times.f;
-            td->values = v;
+        if (ch.path == SW__PATH_W) {
+            r = sw__gltf_weight_tracks(g, &ch, v, targets, tracks, &tn, &floats, stats);
+            if (r != SW_RESULT_OK) return r;
             continue;
         }
-        char base[SW__GLTF_NAME];
-        sw__gltf_mesh_name(g, (uint32_t)node, base, SW_CLIP_MAX_NAME - 16u);
-        for (uint32_t k = 0; k < targets; ++k) {
-            char* tname = (char*)sw__gltf_alloc(g, SW__GLTF_NAME + 16u);
-            float* fv = (float*)sw__gltf_array_alloc(g, (size_t)keys * per_key, sizeof(float));
-            if (!tname || !fv) return sw__gltf_oom(g, "allocation");
-            snprintf(tname, SW__GLTF_NAME + 16u, "%.239s.weights[%u]", base, k);
-            for (uint32_t key = 0; key < keys; ++key) {
-                for (uint32_t e = 0; e < per_key; ++e)
-                    fv[(size_t)key * per_key + e] = v[((size_t)key * per_key + e) * targets + k];
-            }
-            bool dup = false;
-            for (uint32_t o = 0; o < tn && !dup; ++o)
-                dup = tracks[o].kind == SW_TRACK_KIND_FLOAT && strcmp(tracks[o].name, tname) == 0;
-            if (dup) {
-                ++stats->duplicate;
-                continue;
-            }
-            sw_clip_track_desc* td = &tracks[tn++];
-            ++floats;
-            td->kind = SW_TRACK_KIND_FLOAT;
-            td->name = tname;
-            td->interp = interp;
-            td->keys_count = keys;
-            td->times = times.f;
-            td->values = fv;
-        }
+        sw_clip_track_desc* td = &tracks[tn++];
+        td->kind = ch.kind;
+        td->joint = (uint32_t)nd->joint;
+        td->interp = ch.interp;
+        td->keys_count = keys;
+        td->times = ch.times.f;
+        td->values = v;
     }
     const sw_clip_desc desc = {
         .name = name,

@@ -695,6 +695,117 @@ static void sw__anim_codec_joints(sw__anim* a, const sw__sampling* smp) {
     sw_free(g->alloc, v, values_bytes);
 }
 
+/* Morph weights: per mesh with targets, its float tracks by target (named
+ * "<mesh>.weights[k]", else "<mesh>_<primitive>.weights[k]"). */
+static void sw__anim_morph_weights(sw__anim* a, const sw_scene* scene, const sw__sampling* smp) {
+    const sw_clip* c = a->clip;
+    const sw_clip_track* tracks = sw_clip_tracks(c);
+    const uint32_t ftrack0 = c->tracks_count - c->float_tracks_count;
+    for (uint32_t m = 0; m < scene->meshes_count && c->float_tracks_count > 0; ++m) {
+        const sw_mesh* mesh = scene->meshes[m];
+        const uint32_t targets = mesh->morph_targets_count;
+        if (targets == 0) continue;
+        const sw_clip_track* by_target[SW_MESH_MAX_MORPH_TARGETS];
+        for (int pass = 0; pass < 2; ++pass) {
+            bool any = false;
+            memset(by_target, 0, sizeof by_target);
+            for (uint32_t f = 0; f < c->float_tracks_count; ++f) {
+                const char* name = sw_clip_float_track_name(c, f);
+                size_t len = 0;
+                uint32_t k = 0;
+                if (!sw__weights_name(name, &len, &k) || k >= targets) continue;
+                bool match = pass == 0 ? sw__prefix_is(name, len, sw_mesh_name(mesh))
+                                       : sw__prefix_primitive(name, len, sw_mesh_name(mesh));
+                if (!match || by_target[k]) continue;
+                by_target[k] = &tracks[ftrack0 + f];
+                any = true;
+            }
+            if (any) {
+                sw__anim_weights(a, by_target, targets, scene->skeleton->joints_count + m, smp);
+                break;
+            }
+        }
+    }
+}
+
+/* Keeps the clip's duration when no key reaches it: a STEP channel holding
+ * the rest value of the first untracked path (scale, translation,
+ * rotation) of the first joint that has one. */
+static void sw__anim_keep_duration(sw__anim* a, const sw_skeleton* s) {
+    const sw_clip* c = a->clip;
+    const float d = c->duration;
+    if (a->samplers_count > 0 && d <= a->last_key + 1e-6f * (d > 1.0f ? d : 1.0f)) return;
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        static const uint32_t kOrder[3] = {2, 0, 1}; /* scale, translation, rotation */
+        for (int o = 0; o < 3; ++o) {
+            uint32_t k = kOrder[o];
+            if (sw_clip_joint_tracks(c, j)[k] != SW_CLIP_NO_TRACK) continue;
+            sw_xform x = sw_pose_get(sw_skeleton_rest_pose(s), j);
+            float v[8];
+            const char* path;
+            uint32_t comps;
+            if (k == 0) {
+                v[0] = v[3] = x.t.x;
+                v[1] = v[4] = x.t.y;
+                v[2] = v[5] = x.t.z;
+                path = "translation";
+                comps = 3;
+            } else if (k == 2) {
+                v[0] = v[3] = x.s.x;
+                v[1] = v[4] = x.s.y;
+                v[2] = v[5] = x.s.z;
+                path = "scale";
+                comps = 3;
+            } else {
+                float q[4] = {x.r.x, x.r.y, x.r.z, x.r.w};
+                sw__gx_quat_normalize(q);
+                memcpy(v, q, sizeof q);
+                memcpy(v + 4, q, sizeof q);
+                path = "rotation";
+                comps = 4;
+            }
+            const float times[2] = {0.0f, d};
+            uint32_t keys = d > 0.0f ? 2u : 1u;
+            uint32_t input = sw__anim_times(a, times, keys);
+            uint32_t output =
+                sw__gx_floats(a->g, v, keys, comps, comps == 4 ? "VEC4" : "VEC3", 0, false);
+            sw__anim_channel(a, input, output, SW_INTERP_STEP, j, path);
+            return;
+        }
+    }
+}
+
+/* The animation's JSON object (name, samplers, channels, events as
+ * extras) appended to the document's animations. */
+static void sw__anim_json(sw__anim* a) {
+    sw__gx* g = a->g;
+    const sw_clip* c = a->clip;
+    sw__gbuf* b = &g->anims;
+    sw__jsep(g, b, g->anims_count++);
+    SW__LIT(g, b, "{");
+    if (sw_clip_name(c)[0]) {
+        SW__LIT(g, b, "\"name\":");
+        sw__jstr(g, b, sw_clip_name(c));
+        SW__LIT(g, b, ",");
+    }
+    SW__LIT(g, b, "\"samplers\":[");
+    if (!g->oom) sw__gbuf_put(g, b, a->samplers.p, a->samplers.n);
+    SW__LIT(g, b, "],\"channels\":[");
+    if (!g->oom) sw__gbuf_put(g, b, a->channels.p, a->channels.n);
+    SW__LIT(g, b, "]");
+    if (c->events_count > 0) {
+        SW__LIT(g, b, ",\"extras\":{\"events\":[");
+        for (uint32_t e = 0; e < c->events_count; ++e) {
+            sw__jsep(g, b, e);
+            sw__jf(g, b, "{\"time\":%.9g,\"name\":", (double)sw_clip_events(c)[e].time);
+            sw__jstr(g, b, sw_clip_event_name(c, e));
+            SW__LIT(g, b, "}");
+        }
+        SW__LIT(g, b, "]}");
+    }
+    SW__LIT(g, b, "}");
+}
+
 static void sw__gx_animation(sw__gx* g, const sw_scene* scene, const sw_clip* c,
                              const sw__sampling* smp) {
     const sw_skeleton* s = scene->skeleton;
@@ -719,102 +830,9 @@ static void sw__gx_animation(sw__gx* g, const sw_scene* scene, const sw_clip* c,
             }
         }
     }
-    /* Morph weights: per mesh, its tracks by target. */
-    const uint32_t ftrack0 = c->tracks_count - c->float_tracks_count;
-    for (uint32_t m = 0; m < scene->meshes_count && c->float_tracks_count > 0; ++m) {
-        const sw_mesh* mesh = scene->meshes[m];
-        const uint32_t targets = mesh->morph_targets_count;
-        if (targets == 0) continue;
-        const sw_clip_track* by_target[SW_MESH_MAX_MORPH_TARGETS];
-        for (int pass = 0; pass < 2; ++pass) {
-            bool any = false;
-            memset(by_target, 0, sizeof by_target);
-            for (uint32_t f = 0; f < c->float_tracks_count; ++f) {
-                const char* name = sw_clip_float_track_name(c, f);
-                size_t len = 0;
-                uint32_t k = 0;
-                if (!sw__weights_name(name, &len, &k) || k >= targets) continue;
-                bool match = pass == 0 ? sw__prefix_is(name, len, sw_mesh_name(mesh))
-                                       : sw__prefix_primitive(name, len, sw_mesh_name(mesh));
-                if (!match || by_target[k]) continue;
-                by_target[k] = &tracks[ftrack0 + f];
-                any = true;
-            }
-            if (any) {
-                sw__anim_weights(&a, by_target, targets, s->joints_count + m, smp);
-                break;
-            }
-        }
-    }
-    /* Keep the duration: a STEP channel holding a rest value up to it. */
-    const float d = c->duration;
-    if (a.samplers_count == 0 || d > a.last_key + 1e-6f * (d > 1.0f ? d : 1.0f)) {
-        bool done = false;
-        for (uint32_t j = 0; j < s->joints_count && !done; ++j) {
-            static const uint32_t kOrder[3] = {2, 0, 1}; /* scale, translation, rotation */
-            for (int o = 0; o < 3 && !done; ++o) {
-                uint32_t k = kOrder[o];
-                if (sw_clip_joint_tracks(c, j)[k] != SW_CLIP_NO_TRACK) continue;
-                sw_xform x = sw_pose_get(sw_skeleton_rest_pose(s), j);
-                float v[8];
-                const char* path;
-                uint32_t comps;
-                if (k == 0) {
-                    v[0] = v[3] = x.t.x;
-                    v[1] = v[4] = x.t.y;
-                    v[2] = v[5] = x.t.z;
-                    path = "translation";
-                    comps = 3;
-                } else if (k == 2) {
-                    v[0] = v[3] = x.s.x;
-                    v[1] = v[4] = x.s.y;
-                    v[2] = v[5] = x.s.z;
-                    path = "scale";
-                    comps = 3;
-                } else {
-                    float q[4] = {x.r.x, x.r.y, x.r.z, x.r.w};
-                    sw__gx_quat_normalize(q);
-                    memcpy(v, q, sizeof q);
-                    memcpy(v + 4, q, sizeof q);
-                    path = "rotation";
-                    comps = 4;
-                }
-                const float times[2] = {0.0f, d};
-                uint32_t keys = d > 0.0f ? 2u : 1u;
-                uint32_t input = sw__anim_times(&a, times, keys);
-                uint32_t output =
-                    sw__gx_floats(g, v, keys, comps, comps == 4 ? "VEC4" : "VEC3", 0, false);
-                sw__anim_channel(&a, input, output, SW_INTERP_STEP, j, path);
-                done = true;
-            }
-        }
-    }
-    if (a.samplers_count > 0) {
-        sw__gbuf* b = &g->anims;
-        sw__jsep(g, b, g->anims_count++);
-        SW__LIT(g, b, "{");
-        if (sw_clip_name(c)[0]) {
-            SW__LIT(g, b, "\"name\":");
-            sw__jstr(g, b, sw_clip_name(c));
-            SW__LIT(g, b, ",");
-        }
-        SW__LIT(g, b, "\"samplers\":[");
-        if (!g->oom) sw__gbuf_put(g, b, a.samplers.p, a.samplers.n);
-        SW__LIT(g, b, "],\"channels\":[");
-        if (!g->oom) sw__gbuf_put(g, b, a.channels.p, a.channels.n);
-        SW__LIT(g, b, "]");
-        if (c->events_count > 0) {
-            SW__LIT(g, b, ",\"extras\":{\"events\":[");
-            for (uint32_t e = 0; e < c->events_count; ++e) {
-                sw__jsep(g, b, e);
-                sw__jf(g, b, "{\"time\":%.9g,\"name\":", (double)sw_clip_events(c)[e].time);
-                sw__jstr(g, b, sw_clip_event_name(c, e));
-                SW__LIT(g, b, "}");
-            }
-            SW__LIT(g, b, "]}");
-        }
-        SW__LIT(g, b, "}");
-    }
+    sw__anim_morph_weights(&a, scene, smp);
+    sw__anim_keep_duration(&a, s);
+    if (a.samplers_count > 0) sw__anim_json(&a);
     sw__gbuf_free(g, &a.samplers);
     sw__gbuf_free(g, &a.channels);
     sw_free(g->alloc, a.times, sizeof(sw__times_entry) * a.times_cap);
@@ -880,35 +898,22 @@ static void sw__gx_free(sw__gx* g) {
         sw__gbuf_free(g, all[k]);
 }
 
-sw_result sw_gltf_export(const sw_scene* scene, const sw_gltf_export_options* options,
-                         const sw_allocator* alloc, void** out_data, size_t* out_size,
-                         sw_error* err) {
-    if (!out_data || !out_size) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "outputs not NULL", 0, -1);
-    }
-    sw_result r = sw__gx_check(scene, options, err);
-    if (r != SW_RESULT_OK) return r;
+/* Meshes, their skins and nodes; a skin over every joint when the meshes'
+ * palettes (with their ancestors) leave some out, so that a re-import
+ * keeps them. False when out of memory. */
+static bool sw__gx_meshes(sw__gx* g, const sw_scene* scene) {
     const sw_skeleton* s = scene->skeleton;
     const uint32_t joints = s->joints_count;
-    sw__gx g;
-    memset(&g, 0, sizeof g);
-    g.alloc = alloc;
-
-    sw__gx_joint_nodes(&g, s);
-    /* Meshes, their skins and nodes; which joints they keep on re-import. */
-    bool* covered = (bool*)sw_alloc(alloc, joints, 16);
-    if (!covered) {
-        sw__gx_free(&g);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    }
+    bool* covered = (bool*)sw_alloc(g->alloc, joints, 16);
+    if (!covered) return false;
     memset(covered, 0, joints);
     const int16_t* parents = sw_skeleton_parents(s);
     for (uint32_t m = 0; m < scene->meshes_count; ++m) {
         const sw_mesh* mesh = scene->meshes[m];
-        uint32_t skin = sw__gx_mesh(&g, mesh);
-        sw__jf(&g, &g.nodes, ",{\"name\":");
-        sw__jstr(&g, &g.nodes, sw_mesh_name(mesh));
-        sw__jf(&g, &g.nodes, ",\"mesh\":%u,\"skin\":%u}", m, skin);
+        uint32_t skin = sw__gx_mesh(g, mesh);
+        sw__jf(g, &g->nodes, ",{\"name\":");
+        sw__jstr(g, &g->nodes, sw_mesh_name(mesh));
+        sw__jf(g, &g->nodes, ",\"mesh\":%u,\"skin\":%u}", m, skin);
         for (uint32_t k = 0; k < mesh->palette_count; ++k) {
             for (int32_t j = sw_mesh_palette(mesh)[k]; j >= 0 && !covered[j]; j = parents[j]) {
                 covered[j] = true;
@@ -918,106 +923,139 @@ sw_result sw_gltf_export(const sw_scene* scene, const sw_gltf_export_options* op
     bool all_covered = true;
     for (uint32_t j = 0; j < joints; ++j)
         all_covered = all_covered && covered[j];
-    sw_free(alloc, covered, joints);
-    if (!all_covered) sw__gx_full_skin(&g, s);
+    sw_free(g->alloc, covered, joints);
+    if (!all_covered) sw__gx_full_skin(g, s);
+    return true;
+}
 
-    /* Animations. */
+/* The animations: the clips named in the options (all when none), additive
+ * clips left out. */
+static void sw__gx_animations(sw__gx* g, const sw_scene* scene,
+                              const sw_gltf_export_options* options) {
+    const sw_skeleton* s = scene->skeleton;
     uint32_t clips_n = options && options->clips_count ? options->clips_count : scene->clips_count;
-    if (clips_n > 0) {
-        size_t pose_bytes = sizeof(sw_xform4) * s->packets_count;
-        uint32_t floats_max = 1;
-        for (uint32_t i = 0; i < scene->clips_count; ++i) {
-            if (scene->clips[i]->float_tracks_count > floats_max) {
-                floats_max = scene->clips[i]->float_tracks_count;
-            }
+    if (clips_n == 0) return;
+    size_t pose_bytes = sizeof(sw_xform4) * s->packets_count;
+    uint32_t floats_max = 1;
+    for (uint32_t i = 0; i < scene->clips_count; ++i) {
+        if (scene->clips[i]->float_tracks_count > floats_max) {
+            floats_max = scene->clips[i]->float_tracks_count;
         }
-        sw__sampling smp = {s, (sw_xform4*)sw_alloc(alloc, pose_bytes, 16),
-                            (float*)sw_alloc(alloc, 4u * (size_t)floats_max, 16)};
-        if (!smp.pose || !smp.floats) g.oom = true;
-        for (uint32_t k = 0; k < clips_n && !g.oom; ++k) {
-            const sw_clip* c = NULL;
-            if (options && options->clips_count) {
-                for (uint32_t i = 0; i < scene->clips_count && !c; ++i) {
-                    if (strcmp(sw_clip_name(scene->clips[i]), options->clips[k]) == 0) {
-                        c = scene->clips[i];
-                    }
-                }
-            } else {
-                c = scene->clips[k];
-            }
-            if (!c || (c->flags & SW_CLIP_FLAG_ADDITIVE)) continue;
-            sw__gx_animation(&g, scene, c, &smp);
-        }
-        sw_free(alloc, smp.pose, pose_bytes);
-        sw_free(alloc, smp.floats, 4u * (size_t)floats_max);
     }
+    sw__sampling smp = {s, (sw_xform4*)sw_alloc(g->alloc, pose_bytes, 16),
+                        (float*)sw_alloc(g->alloc, 4u * (size_t)floats_max, 16)};
+    if (!smp.pose || !smp.floats) g->oom = true;
+    for (uint32_t k = 0; k < clips_n && !g->oom; ++k) {
+        const sw_clip* c = NULL;
+        if (options && options->clips_count) {
+            for (uint32_t i = 0; i < scene->clips_count && !c; ++i) {
+                if (strcmp(sw_clip_name(scene->clips[i]), options->clips[k]) == 0) {
+                    c = scene->clips[i];
+                }
+            }
+        } else {
+            c = scene->clips[k];
+        }
+        if (!c || (c->flags & SW_CLIP_FLAG_ADDITIVE)) continue;
+        sw__gx_animation(g, scene, c, &smp);
+    }
+    sw_free(g->alloc, smp.pose, pose_bytes);
+    sw_free(g->alloc, smp.floats, 4u * (size_t)floats_max);
+}
 
-    /* The JSON document. */
-    sw__gbuf json = {0};
-    sw__jf(&g, &json,
+/* The JSON document: the scene's roots (root joints, then the mesh nodes),
+ * nodes and the non-empty arrays. */
+static void sw__gx_document(sw__gx* g, const sw_scene* scene, sw__gbuf* json) {
+    const uint32_t joints = scene->skeleton->joints_count;
+    const int16_t* parents = sw_skeleton_parents(scene->skeleton);
+    sw__jf(g, json,
            "{\"asset\":{\"version\":\"2.0\",\"generator\":\"sinew\"},\"scene\":0,"
            "\"scenes\":[{\"nodes\":[");
     uint32_t roots = 0;
     for (uint32_t j = 0; j < joints; ++j) {
-        if (parents[j] < 0) sw__jf(&g, &json, roots++ ? ",%u" : "%u", j);
+        if (parents[j] < 0) sw__jf(g, json, roots++ ? ",%u" : "%u", j);
     }
     for (uint32_t m = 0; m < scene->meshes_count; ++m)
-        sw__jf(&g, &json, ",%u", joints + m);
-    sw__jf(&g, &json, "]}],\"nodes\":[");
-    if (!g.oom) sw__gbuf_put(&g, &json, g.nodes.p, g.nodes.n);
-    SW__LIT(&g, &json, "]");
+        sw__jf(g, json, ",%u", joints + m);
+    sw__jf(g, json, "]}],\"nodes\":[");
+    if (!g->oom) sw__gbuf_put(g, json, g->nodes.p, g->nodes.n);
+    SW__LIT(g, json, "]");
     struct {
         const char* key;
         const sw__gbuf* b;
-    } arrays[] = {{"meshes", &g.meshes},
-                  {"skins", &g.skins},
-                  {"animations", &g.anims},
-                  {"accessors", &g.accessors},
-                  {"bufferViews", &g.views}};
+    } arrays[] = {{"meshes", &g->meshes},
+                  {"skins", &g->skins},
+                  {"animations", &g->anims},
+                  {"accessors", &g->accessors},
+                  {"bufferViews", &g->views}};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
-        if (arrays[k].b->n == 0 || g.oom) continue;
-        sw__jf(&g, &json, ",\"%s\":[", arrays[k].key);
-        sw__gbuf_put(&g, &json, arrays[k].b->p, arrays[k].b->n);
-        SW__LIT(&g, &json, "]");
+        if (arrays[k].b->n == 0 || g->oom) continue;
+        sw__jf(g, json, ",\"%s\":[", arrays[k].key);
+        sw__gbuf_put(g, json, arrays[k].b->p, arrays[k].b->n);
+        SW__LIT(g, json, "]");
     }
-    if (g.bin.n) sw__jf(&g, &json, ",\"buffers\":[{\"byteLength\":%zu}]", g.bin.n);
-    SW__LIT(&g, &json, "}");
+    if (g->bin.n) sw__jf(g, json, ",\"buffers\":[{\"byteLength\":%zu}]", g->bin.n);
+    SW__LIT(g, json, "}");
+}
 
-    if (g.oom) {
-        sw__gbuf_free(&g, &json);
-        sw__gx_free(&g);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    }
-    const uint64_t json_pad = sw__align_up(json.n, 4u);
-    const uint64_t bin_pad = sw__align_up(g.bin.n, 4u);
-    const uint64_t total = 12u + 8u + json_pad + (g.bin.n ? 8u + bin_pad : 0u);
-    if (total > UINT32_MAX) {
-        sw__gbuf_free(&g, &json);
-        sw__gx_free(&g);
-        return sw__fail(err, SW_RESULT_LIMIT, "glb size < 4 GiB", 0, -1);
-    }
-    uint8_t* out = (uint8_t*)sw_alloc(alloc, (size_t)total, 16);
-    if (!out) {
-        sw__gbuf_free(&g, &json);
-        sw__gx_free(&g);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    }
-    memcpy(out, "glTF", 4);
-    sw__wr32le(out + 4, 2u);
-    sw__wr32le(out + 8, (uint32_t)total);
-    sw__wr32le(out + 12, (uint32_t)json_pad);
-    memcpy(out + 16, "JSON", 4);
-    memcpy(out + 20, json.p, json.n);
-    memset(out + 20 + json.n, ' ', (size_t)(json_pad - json.n));
-    if (g.bin.n) {
-        uint8_t* b = out + 20 + json_pad;
+/* The GLB container: header, the JSON chunk padded with spaces, the binary
+ * chunk padded with zeros; *out allocated with g->alloc. */
+static sw_result sw__gx_glb(const sw__gx* g, const sw__gbuf* json, uint8_t** out,
+                            uint64_t* out_size, sw_error* err) {
+    const uint64_t json_pad = sw__align_up(json->n, 4u);
+    const uint64_t bin_pad = sw__align_up(g->bin.n, 4u);
+    const uint64_t total = 12u + 8u + json_pad + (g->bin.n ? 8u + bin_pad : 0u);
+    if (total > UINT32_MAX) return sw__fail(err, SW_RESULT_LIMIT, "glb size < 4 GiB", 0, -1);
+    uint8_t* o = (uint8_t*)sw_alloc(g->alloc, (size_t)total, 16);
+    if (!o) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    memcpy(o, "glTF", 4);
+    sw__wr32le(o + 4, 2u);
+    sw__wr32le(o + 8, (uint32_t)total);
+    sw__wr32le(o + 12, (uint32_t)json_pad);
+    memcpy(o + 16, "JSON", 4);
+    memcpy(o + 20, json->p, json->n);
+    memset(o + 20 + json->n, ' ', (size_t)(json_pad - json->n));
+    if (g->bin.n) {
+        uint8_t* b = o + 20 + json_pad;
         sw__wr32le(b, (uint32_t)bin_pad);
         memcpy(b + 4, "BIN\0", 4);
-        memcpy(b + 8, g.bin.p, g.bin.n);
-        memset(b + 8 + g.bin.n, 0, (size_t)(bin_pad - g.bin.n));
+        memcpy(b + 8, g->bin.p, g->bin.n);
+        memset(b + 8 + g->bin.n, 0, (size_t)(bin_pad - g->bin.n));
+    }
+    *out = o;
+    *out_size = total;
+    return SW_RESULT_OK;
+}
+
+sw_result sw_gltf_export(const sw_scene* scene, const sw_gltf_export_options* options,
+                         const sw_allocator* alloc, void** out_data, size_t* out_size,
+                         sw_error* err) {
+    if (!out_data || !out_size) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "outputs not NULL", 0, -1);
+    }
+    sw_result r = sw__gx_check(scene, options, err);
+    if (r != SW_RESULT_OK) return r;
+    sw__gx g;
+    memset(&g, 0, sizeof g);
+    g.alloc = alloc;
+    sw__gx_joint_nodes(&g, scene->skeleton);
+    if (!sw__gx_meshes(&g, scene)) {
+        sw__gx_free(&g);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    }
+    sw__gx_animations(&g, scene, options);
+    sw__gbuf json = {0};
+    sw__gx_document(&g, scene, &json);
+    uint8_t* out = NULL;
+    uint64_t total = 0;
+    if (g.oom) {
+        r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    } else {
+        r = sw__gx_glb(&g, &json, &out, &total, err);
     }
     sw__gbuf_free(&g, &json);
     sw__gx_free(&g);
+    if (r != SW_RESULT_OK) return r;
     *out_data = out;
     *out_size = (size_t)total;
     return SW_RESULT_OK;
