@@ -1638,116 +1638,124 @@ static size_t put_json_string(char* out, size_t cap, const char* s) {
         n += w_ > 0 ? (size_t)w_ : 0u;                                                             \
     } while (0)
 
+/* The showcase's part of the status: actors, metrics, toggles, scene
+ * status, the ragdolls and the walker; appended at o + n (cap bytes at
+ * most), returns the new length. */
+static size_t status_showcase(const viewer* v, char* o, size_t cap, size_t n) {
+    const showcase_view* sv = &v->sc;
+    uint32_t joints = 0, meshes = 0;
+    STATUS_PUT("\"showcase\",\"scene_character\":");
+    n += put_json_string(o + n, cap - n, sv->custom ? v->ch.name : "sinew_humanoid");
+    STATUS_PUT(",\"actors\":[");
+    for (uint32_t a = 0; a < sv->actors_count; ++a) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+        if (a) STATUS_PUT(",");
+        n += put_json_string(o + n, cap - n, act.name ? act.name : "");
+        joints += act.skeleton ? act.skeleton->joints_count : 0u;
+        meshes += act.meshes_count;
+    }
+    const sw_showcase_metrics* m = sw_showcase_get_metrics(sv->scene);
+    STATUS_PUT("],\"joints\":%u,\"meshes\":%u,\"clips\":[],\"locomotion\":false,"
+               "\"clip_a\":-1,\"clip_b\":-1,\"blend\":0,\"speed\":%.4f,\"phase\":0,"
+               "\"time\":%.4f,\"duration\":0,\"paused\":%s,\"frames\":%llu,"
+               "\"focus\":%d,\"features\":%u,\"metrics\":{\"updates\":%u,\"hits\":%u,"
+               "\"locomotion_steps\":%u,\"locomotion_slide_max\":%.5f},",
+               joints, meshes, (double)v->speed, sw_showcase_time(sv->scene),
+               v->paused ? "true" : "false", (unsigned long long)v->frames, sv->focus,
+               m ? m->features : 0u, m ? m->updates : 0u, m ? m->hits : 0u,
+               m ? m->locomotion_steps : 0u, m ? (double)m->locomotion_slide_max : 0.0);
+    const sw_showcase_status st = sw_showcase_get_status(sv->scene);
+    STATUS_PUT("\"toggles\":{\"foot\":%s,\"sync\":%s,\"inertial\":%s},"
+               "\"scene_status\":{\"reach_foot_gap\":%.5f,\"lock_weight\":%.4f,"
+               "\"phase_spread\":%.5f,\"hit_states\":%u,\"hit_crossfade_updates\":%u,"
+               "\"hit_offset\":%.5f,\"hit_offset_max\":%.5f,\"foot_penetration_max\":%.5f},",
+               v->foot_off ? "false" : "true", v->sync_off ? "false" : "true",
+               v->inertial ? "true" : "false", (double)st.reach_foot_gap,
+               (double)st.locomotion_lock_weight, (double)st.locomotion_phase_spread, st.hit_states,
+               st.hit_crossfade_updates, (double)st.hit_offset, (double)v->hit_offset_max,
+               m ? (double)m->foot_penetration_max : 0.0);
+    /* the ragdoll actors (ODE in the wasm build) and their figures */
+    const bool physics = sv->powered >= 0 && sv->knockdown >= 0 && m;
+    STATUS_PUT("\"ragdoll\":{\"physics\":%s", physics ? "true" : "false");
+    if (physics) {
+        const sw_showcase_actor pw = sw_showcase_get_actor(sv->scene, (uint32_t)sv->powered);
+        const sw_showcase_actor kd = sw_showcase_get_actor(sv->scene, (uint32_t)sv->knockdown);
+        const sw_vec3 ph = mat_pos(&pw.model[0]), kh = mat_pos(&kd.model[0]);
+        STATUS_PUT(",\"phase\":%u,\"impulses\":%u,\"tracking_error_mean\":%.5f,"
+                   "\"tracking_error_max\":%.5f,\"knockdowns\":%u,\"getups_face_up\":%u,"
+                   "\"getups_face_down\":%u,\"getups_done\":%u,\"settle_time_last\":%.4f,"
+                   "\"settle_time_max\":%.4f,\"getup_velocity_jump_max\":%.5f,"
+                   "\"getup_clip_noise_max\":%.5f,\"powered_hips\":[%.4f,%.4f,%.4f],"
+                   "\"knockdown_hips\":[%.4f,%.4f,%.4f]",
+                   st.knockdown_phase, m->ragdoll_impulses, (double)m->ragdoll_tracking_error_mean,
+                   (double)m->ragdoll_tracking_error_max, m->knockdowns, m->getups_face_up,
+                   m->getups_face_down, m->getups_done, (double)m->settle_time_last,
+                   (double)m->settle_time_max, (double)m->getup_velocity_jump_max,
+                   (double)m->getup_clip_noise_max, (double)ph.x, (double)ph.y, (double)ph.z,
+                   (double)kh.x, (double)kh.y, (double)kh.z);
+    }
+    STATUS_PUT("},");
+    if (sv->locomotion >= 0)
+        STATUS_PUT("\"walker\":{\"speed\":%.4f,\"goal\":%.4f,\"override\":%s},",
+                   (double)sv->walker_speed, (double)v->speed, sv->speed_set ? "true" : "false");
+    return n;
+}
+
+/* The loaded character's part of the status: clips and playback, mirror,
+ * compression and the walker's blend; as status_showcase. */
+static size_t status_character(const viewer* v, char* o, size_t cap, size_t n) {
+    const character* c = &v->ch;
+    n += put_json_string(o + n, cap - n, c->name);
+    STATUS_PUT(",\"joints\":%u,\"meshes\":%u,\"clips\":[", c->skel ? c->skel->joints_count : 0u,
+               c->meshes_count);
+    for (uint32_t i = 0; i < c->clips_count && n < cap - 600; ++i) {
+        if (i) STATUS_PUT(",");
+        n += put_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
+    }
+    const float dur = v->clip_a >= 0 ? c->clips[v->clip_a]->duration : 0.0f;
+    STATUS_PUT("],\"locomotion\":%s,\"clip_a\":%d,\"clip_b\":%d,\"blend\":%.4f,"
+               "\"speed\":%.4f,\"phase\":%.5f,\"time\":%.5f,\"duration\":%.5f,\"paused\":%s,"
+               "\"frames\":%llu,",
+               c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
+               (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
+               v->paused ? "true" : "false", (unsigned long long)v->frames);
+    STATUS_PUT("\"mirror\":{\"on\":%s,\"available\":%s,\"pairs\":%u,\"axis\":%u,"
+               "\"probe\":",
+               v->mirrored && c->mirror ? "true" : "false", c->mirror ? "true" : "false",
+               c->mirror ? c->mirror->pairs_count : 0u, c->mirror ? c->mirror->axis : 0u);
+    const int32_t pj = c->mirror_probe;
+    n += put_json_string(o + n, cap - n,
+                         pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
+    STATUS_PUT(",\"twin\":");
+    n += put_json_string(
+        o + n, cap - n,
+        pj >= 0 ? sw_skeleton_joint_name(c->skel, sw_mirror_twin(c->mirror, (uint32_t)pj)) : "");
+    STATUS_PUT(",\"probe_pos\":[%.5f,%.5f,%.5f],\"twin_pos\":[%.5f,%.5f,%.5f]},",
+               (double)v->probe_pos[0].x, (double)v->probe_pos[0].y, (double)v->probe_pos[0].z,
+               (double)v->probe_pos[1].x, (double)v->probe_pos[1].y, (double)v->probe_pos[1].z);
+    STATUS_PUT("\"compressed\":{\"on\":%s,\"raw_bytes\":%llu,\"bytes\":%llu,"
+               "\"max_error\":%.6f},",
+               c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
+               (unsigned long long)c->packed_bytes, (double)c->packed_error);
+    if (c->locomotion) {
+        STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
+                   "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",
+                   (double)v->loco_speed, (double)v->loco_weights[0], (double)v->loco_weights[1],
+                   (double)v->loco_weights[2], (double)v->loco_weights[3], (double)c->speeds[0],
+                   (double)c->speeds[1], (double)c->speeds[2], (double)c->speeds[3]);
+    }
+    return n;
+}
+
 /* The state as JSON text for the page (valid until the next call). */
 EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     viewer* v = &g_viewer;
-    character* c = &v->ch;
+    const character* c = &v->ch;
     char* o = v->status;
     const size_t cap = 65536 - 256;
     size_t n = 0;
     STATUS_PUT("{\"mode\":\"%s\",\"character\":", v->showcase_mode ? "showcase" : "character");
-    if (v->showcase_mode) {
-        const showcase_view* sv = &v->sc;
-        uint32_t joints = 0, meshes = 0;
-        STATUS_PUT("\"showcase\",\"scene_character\":");
-        n += put_json_string(o + n, cap - n, sv->custom ? v->ch.name : "sinew_humanoid");
-        STATUS_PUT(",\"actors\":[");
-        for (uint32_t a = 0; a < sv->actors_count; ++a) {
-            const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
-            if (a) STATUS_PUT(",");
-            n += put_json_string(o + n, cap - n, act.name ? act.name : "");
-            joints += act.skeleton ? act.skeleton->joints_count : 0u;
-            meshes += act.meshes_count;
-        }
-        const sw_showcase_metrics* m = sw_showcase_get_metrics(sv->scene);
-        STATUS_PUT("],\"joints\":%u,\"meshes\":%u,\"clips\":[],\"locomotion\":false,"
-                   "\"clip_a\":-1,\"clip_b\":-1,\"blend\":0,\"speed\":%.4f,\"phase\":0,"
-                   "\"time\":%.4f,\"duration\":0,\"paused\":%s,\"frames\":%llu,"
-                   "\"focus\":%d,\"features\":%u,\"metrics\":{\"updates\":%u,\"hits\":%u,"
-                   "\"locomotion_steps\":%u,\"locomotion_slide_max\":%.5f},",
-                   joints, meshes, (double)v->speed, sw_showcase_time(sv->scene),
-                   v->paused ? "true" : "false", (unsigned long long)v->frames, sv->focus,
-                   m ? m->features : 0u, m ? m->updates : 0u, m ? m->hits : 0u,
-                   m ? m->locomotion_steps : 0u, m ? (double)m->locomotion_slide_max : 0.0);
-        const sw_showcase_status st = sw_showcase_get_status(sv->scene);
-        STATUS_PUT("\"toggles\":{\"foot\":%s,\"sync\":%s,\"inertial\":%s},"
-                   "\"scene_status\":{\"reach_foot_gap\":%.5f,\"lock_weight\":%.4f,"
-                   "\"phase_spread\":%.5f,\"hit_states\":%u,\"hit_crossfade_updates\":%u,"
-                   "\"hit_offset\":%.5f,\"hit_offset_max\":%.5f,\"foot_penetration_max\":%.5f},",
-                   v->foot_off ? "false" : "true", v->sync_off ? "false" : "true",
-                   v->inertial ? "true" : "false", (double)st.reach_foot_gap,
-                   (double)st.locomotion_lock_weight, (double)st.locomotion_phase_spread,
-                   st.hit_states, st.hit_crossfade_updates, (double)st.hit_offset,
-                   (double)v->hit_offset_max, m ? (double)m->foot_penetration_max : 0.0);
-        /* the ragdoll actors (ODE in the wasm build) and their figures */
-        const bool physics = sv->powered >= 0 && sv->knockdown >= 0 && m;
-        STATUS_PUT("\"ragdoll\":{\"physics\":%s", physics ? "true" : "false");
-        if (physics) {
-            const sw_showcase_actor pw = sw_showcase_get_actor(sv->scene, (uint32_t)sv->powered);
-            const sw_showcase_actor kd = sw_showcase_get_actor(sv->scene, (uint32_t)sv->knockdown);
-            const sw_vec3 ph = mat_pos(&pw.model[0]), kh = mat_pos(&kd.model[0]);
-            STATUS_PUT(",\"phase\":%u,\"impulses\":%u,\"tracking_error_mean\":%.5f,"
-                       "\"tracking_error_max\":%.5f,\"knockdowns\":%u,\"getups_face_up\":%u,"
-                       "\"getups_face_down\":%u,\"getups_done\":%u,\"settle_time_last\":%.4f,"
-                       "\"settle_time_max\":%.4f,\"getup_velocity_jump_max\":%.5f,"
-                       "\"getup_clip_noise_max\":%.5f,\"powered_hips\":[%.4f,%.4f,%.4f],"
-                       "\"knockdown_hips\":[%.4f,%.4f,%.4f]",
-                       st.knockdown_phase, m->ragdoll_impulses,
-                       (double)m->ragdoll_tracking_error_mean,
-                       (double)m->ragdoll_tracking_error_max, m->knockdowns, m->getups_face_up,
-                       m->getups_face_down, m->getups_done, (double)m->settle_time_last,
-                       (double)m->settle_time_max, (double)m->getup_velocity_jump_max,
-                       (double)m->getup_clip_noise_max, (double)ph.x, (double)ph.y, (double)ph.z,
-                       (double)kh.x, (double)kh.y, (double)kh.z);
-        }
-        STATUS_PUT("},");
-        if (sv->locomotion >= 0)
-            STATUS_PUT("\"walker\":{\"speed\":%.4f,\"goal\":%.4f,\"override\":%s},",
-                       (double)sv->walker_speed, (double)v->speed,
-                       sv->speed_set ? "true" : "false");
-    } else {
-        n += put_json_string(o + n, cap - n, c->name);
-        STATUS_PUT(",\"joints\":%u,\"meshes\":%u,\"clips\":[", c->skel ? c->skel->joints_count : 0u,
-                   c->meshes_count);
-        for (uint32_t i = 0; i < c->clips_count && n < cap - 600; ++i) {
-            if (i) STATUS_PUT(",");
-            n += put_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
-        }
-        const float dur = v->clip_a >= 0 ? c->clips[v->clip_a]->duration : 0.0f;
-        STATUS_PUT("],\"locomotion\":%s,\"clip_a\":%d,\"clip_b\":%d,\"blend\":%.4f,"
-                   "\"speed\":%.4f,\"phase\":%.5f,\"time\":%.5f,\"duration\":%.5f,\"paused\":%s,"
-                   "\"frames\":%llu,",
-                   c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
-                   (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
-                   v->paused ? "true" : "false", (unsigned long long)v->frames);
-        STATUS_PUT("\"mirror\":{\"on\":%s,\"available\":%s,\"pairs\":%u,\"axis\":%u,"
-                   "\"probe\":",
-                   v->mirrored && c->mirror ? "true" : "false", c->mirror ? "true" : "false",
-                   c->mirror ? c->mirror->pairs_count : 0u, c->mirror ? c->mirror->axis : 0u);
-        const int32_t pj = c->mirror_probe;
-        n += put_json_string(o + n, cap - n,
-                             pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
-        STATUS_PUT(",\"twin\":");
-        n += put_json_string(
-            o + n, cap - n,
-            pj >= 0 ? sw_skeleton_joint_name(c->skel, sw_mirror_twin(c->mirror, (uint32_t)pj))
-                    : "");
-        STATUS_PUT(",\"probe_pos\":[%.5f,%.5f,%.5f],\"twin_pos\":[%.5f,%.5f,%.5f]},",
-                   (double)v->probe_pos[0].x, (double)v->probe_pos[0].y, (double)v->probe_pos[0].z,
-                   (double)v->probe_pos[1].x, (double)v->probe_pos[1].y, (double)v->probe_pos[1].z);
-        STATUS_PUT("\"compressed\":{\"on\":%s,\"raw_bytes\":%llu,\"bytes\":%llu,"
-                   "\"max_error\":%.6f},",
-                   c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
-                   (unsigned long long)c->packed_bytes, (double)c->packed_error);
-        if (c->locomotion) {
-            STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
-                       "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",
-                       (double)v->loco_speed, (double)v->loco_weights[0],
-                       (double)v->loco_weights[1], (double)v->loco_weights[2],
-                       (double)v->loco_weights[3], (double)c->speeds[0], (double)c->speeds[1],
-                       (double)c->speeds[2], (double)c->speeds[3]);
-        }
-    }
+    n = v->showcase_mode ? status_showcase(v, o, cap, n) : status_character(v, o, cap, n);
     STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"target_mode\":%d,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,\"error\":",
