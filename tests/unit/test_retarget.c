@@ -1290,6 +1290,48 @@ static int rt_cli(const char* args) {
     return st == -1 ? -1 : WEXITSTATUS(st);
 }
 
+/* RobotExpressive's Walking onto itself with every option of the CLI at its
+ * default (foot lock on; the robot's feet are placed, no IK chain): the
+ * written clip gives back the source's local poses at its keys (the keys'
+ * own 24 Hz grid) and halfway between them. */
+static void rt_cli_self(const char* dir) {
+    char robot[512], args[4096], out[600];
+    if (!sw_test_asset_path(robot, sizeof robot, "RobotExpressive.glb")) return;
+    snprintf(out, sizeof out, "%s/robot_self.sinew", dir);
+    snprintf(args, sizeof args, "retarget '%s' --clips Walking --to '%s' -o '%s'", robot, robot,
+             out);
+    assert_int_equal(rt_cli(args), 0);
+    sw_asset src, res;
+    sw_error err = {0};
+    assert_int_equal(sw_asset_open(robot, NULL, &src, &err), SW_RESULT_OK);
+    assert_int_equal(sw_asset_open(out, NULL, &res, &err), SW_RESULT_OK);
+    const sw_clip* a = src.clips[sw_asset_find_clip(&src, "Walking")];
+    const sw_clip* b = res.clips[0];
+    const sw_skeleton* s = src.skeleton;
+    sw_xform4* p = rt_pose(s);
+    sw_xform4* q = rt_pose(s);
+    float worst = 0.0f;
+    for (uint32_t k = 0; k <= 46; ++k) { /* 0.958 s: 23 key intervals, halves too */
+        const float t = fminf((float)k / 48.0f, a->duration);
+        rt_sample(a, s, t, p);
+        rt_sample(b, res.skeleton, t, q);
+        for (uint32_t j = 0; j < s->joints_count; ++j) {
+            const sw_xform x = sw_pose_get(p, j), y = sw_pose_get(q, j);
+            worst = fmaxf(worst, 1.0f - fabsf(sw_quat_dot(x.r, y.r)));
+            worst = fmaxf(worst,
+                          sw_vec3_length(sw_vec3_sub(x.t, y.t)) / fmaxf(1.0f, sw_vec3_length(x.t)));
+        }
+    }
+    print_message("sinew retarget RobotExpressive Walking onto itself: local poses differ by "
+                  "%.3g\n",
+                  (double)worst);
+    assert_true(worst <= 1e-6f);
+    free(p);
+    free(q);
+    sw_asset_free(&res);
+    sw_asset_free(&src);
+}
+
 /* Runs the CLI with stdout into out_path and stderr into err_path; the exit code. */
 static int rt_cli_capture(const char* args, const char* out_path, const char* err_path) {
     char cmd[8192];
@@ -1441,6 +1483,7 @@ static void test_cli(void** state) {
         assert_int_equal(rt_cli(args), 0);
     }
     rt_cli_thin_map(dir);
+    rt_cli_self(dir);
     snprintf(args, sizeof args, "rm -rf '%s'", dir);
     assert_int_equal(system(args), 0);
 }

@@ -6,6 +6,8 @@
 #include "sinew/core/sample.h"
 #include "sinew/ik/ik.h"
 #include "sinew/tools/builders/clip_recorder.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/builders/frames.h"
 
 typedef struct sw__rt_bake {
     const sw_allocator* alloc;
@@ -33,17 +35,6 @@ static void sw__rt_bake_free(sw__rt_bake* b) {
 static sw_result sw__rt_fail(sw_error* err, sw_result r, const char* check) {
     if (err) *err = (sw_error){r, check, 0, -1};
     return r;
-}
-
-/* Highest uniform key rate among the clip's joint tracks, or 0. */
-static float sw__rt_clip_rate(const sw_clip* clip) {
-    float rate = 0.0f;
-    const sw_clip_track* tracks = sw_clip_tracks(clip);
-    const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
-    for (uint32_t i = 0; i < joint_tracks; ++i)
-        if (tracks[i].uniform && tracks[i].keys_count > 1 && tracks[i].rate > rate)
-            rate = tracks[i].rate;
-    return rate;
 }
 
 sw_result sw_retarget_find_planted(const sw_vec3* positions, uint32_t count, float rate,
@@ -393,8 +384,9 @@ static sw_result sw__rt_bake_check(const sw_retarget_map* map, const sw_skeleton
         !(opt->lock_height >= 0.0f) || !isfinite(opt->lock_height) || !(opt->lock_blend >= 0.0f) ||
         !isfinite(opt->lock_blend))
         return sw__rt_fail(err, SW_RESULT_INVALID_ARGUMENT, "options");
-    float rate = opt->rate > 0.0f ? opt->rate : sw__rt_clip_rate(clip);
-    if (!(rate > 0.0f)) rate = 30.0f;
+    /* the source's own key times: their grid, else their highest rate */
+    float rate = opt->rate > 0.0f ? opt->rate : sw_frames_grid_rate(clip);
+    if (!(rate > 0.0f)) rate = sw_compress_sample_rate(clip);
     const float duration = clip->duration;
     const double steps = ceil((double)duration * (double)rate - 1e-3);
     if (steps + 1.0 > (double)SW_CLIP_MAX_KEYS)

@@ -193,7 +193,9 @@ SINEW_API sw_result sw_retarget_find_planted(const sw_vec3* positions, uint32_t 
                                              float speed, float height, uint8_t* planted);
 
 typedef struct sw_retarget_bake_options {
-    float rate;      /* keys per second; 0: the source clip's highest uniform key rate, else 30 */
+    float rate;      /* keys per second; 0: the grid the source's keys lie on
+                        (sw_frames_grid_rate), else their highest rate
+                        (sw_compress_sample_rate: 30 without keys) */
     float ik_weight; /* [0, 1] as sw_retarget_job.ik_weight */
     /* Foot lock: each target foot (canonical left and right foot, mapped)
      * is held at one model position while its SOURCE foot is planted
