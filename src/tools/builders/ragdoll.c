@@ -34,7 +34,7 @@ sw_result sw_ragdoll_humanoid_find(const sw_skeleton* skeleton, sw_ragdoll_human
     h.thigh[1] = bones[SW_RETARGET_BONE_RIGHT_UPPER_LEG];
     h.shin[1] = bones[SW_RETARGET_BONE_RIGHT_LOWER_LEG];
     h.foot[1] = bones[SW_RETARGET_BONE_RIGHT_FOOT];
-    /* Spine: the joints between the hips and the neck (else head). */
+    /* Spine: the joints above the hips up to the chest (retarget_internal.h). */
     int32_t chain[SW_SKELETON_MAX_JOINTS];
     const uint32_t n = sw__rt_spine(skeleton, bones, chain);
     h.chest = n > 0 ? chain[n - 1] : -1;

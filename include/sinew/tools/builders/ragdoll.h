@@ -1,12 +1,14 @@
 /* sinew/tools/builders/ragdoll.h: finding a humanoid's ragdoll joints by name.
  *
  * The runtime's sw_ragdoll_desc_humanoid (sinew/physics/ragdoll.h) takes the
- * humanoid's joints by index; this finds them by name with the retargeting
- * code's canonical bones (sw_retarget_bone_from_name: Mixamo, the Unreal
- * mannequin, CMU BVH, RobotExpressive, 3ds Max Biped, the built-in humanoid)
- * and its spine rule: the spine joints are those strictly between the hips
- * and the neck (or the head without a neck); the chest is the last of them,
- * the spine the first when there are two or more.
+ * humanoid's joints by index; this finds them with the retargeting code's
+ * roles (sinew/tools/builders/retarget_map.h, pass 1: names of Mixamo, the
+ * Unreal mannequin, CMU BVH, RobotExpressive, 3ds Max Biped, the built-in
+ * humanoid and more, settled by the hierarchy) and its spine rule: the
+ * spine joints are those above the hips up to the chest (where the upper
+ * arms branch) when it lies below the neck (or the head without a neck),
+ * else those strictly between the hips and the neck; the chest is the last
+ * of them, the spine the first when there are two or more.
  */
 #ifndef SINEW_TOOLS_RAGDOLL_H
 #define SINEW_TOOLS_RAGDOLL_H
