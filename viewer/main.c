@@ -68,6 +68,10 @@ typedef struct character {
     uint32_t clips_count;
     const sw_mesh** meshes;
     uint32_t meshes_count;
+    const sw_mesh** archive_meshes; /* SOURCE_ARCHIVE: the array meshes pointed to */
+    /* A file without a mesh: its bones (sw_showcase_bones_mesh), drawn as its mesh. */
+    const sw_mesh* bones;
+    uint32_t bones_count;
     const sw_clip** packed; /* compressed twins of clips (sw_compress_clip), or NULL */
     bool use_packed;        /* play the compressed clips */
     uint64_t raw_bytes, packed_bytes;
@@ -477,9 +481,10 @@ static void character_free(character* c) {
         sw_scene_free(&c->scene, NULL);
     } else if (c->source == SOURCE_ARCHIVE) {
         free((void*)c->clips);
-        free((void*)c->meshes);
+        free((void*)c->archive_meshes);
         free(c->archive_bytes);
     }
+    sw_mesh_destroy(c->bones, NULL);
     memset(c, 0, sizeof *c);
 }
 
@@ -527,6 +532,12 @@ static void character_mirror_setup(character* c) {
 static bool character_prepare(character* c) {
     const sw_skeleton* s = c->skel;
     const size_t packets = s->packets_count;
+    if (c->meshes_count == 0 &&
+        sw_showcase_bones_mesh(s, NULL, &c->bones, &c->bones_count, NULL) == SW_RESULT_OK) {
+        printf("viewer: %s has no mesh: drawing its %u bones\n", c->name, c->bones_count);
+        c->meshes = &c->bones;
+        c->meshes_count = 1;
+    }
     c->pose = aligned_calloc(packets * sizeof(sw_xform4));
     c->model = aligned_calloc(s->joints_count * sizeof(sw_mat4));
     c->gpu = calloc(c->meshes_count ? c->meshes_count : 1u, sizeof(gpu_mesh));
@@ -703,7 +714,7 @@ static bool open_archive(const uint8_t* data, size_t size, const char* name) {
     c->skel = sw_archive_skeleton(&a, 0);
     c->clips = clips;
     c->clips_count = nc;
-    c->meshes = meshes;
+    c->meshes = c->archive_meshes = meshes;
     c->meshes_count = nm;
     if (!character_prepare(c)) {
         set_error(name, SW_RESULT_OUT_OF_MEMORY, NULL);
