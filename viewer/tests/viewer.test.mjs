@@ -636,7 +636,21 @@ try {
       const err = await page.locator('#error').textContent();
       assert(!err, 'page error text: ' + err);
       await page.screenshot({ path: path.join(shots, 'archive_bvh.png') });
-      return `${s.joints} joints, clip ${s.clips[0]} of ${s.duration.toFixed(1)} s; ${note}`;
+      // Paused, the bones drawn and not: the mesh covers pixels the lines do not.
+      await page.locator('#pause').click();
+      await waitFor(async () => (await status()).paused, 'paused');
+      await page.waitForTimeout(200);
+      const bonesOn = decodePng(await canvas.screenshot());
+      await page.locator('#mesh').uncheck();
+      await waitFor(async () => !(await status()).mesh, 'meshes off');
+      await page.waitForTimeout(200);
+      const bonesOff = decodePng(await canvas.screenshot());
+      await page.locator('#mesh').check();
+      await page.locator('#pause').click();
+      await waitFor(async () => (await status()).mesh && !(await status()).paused, 'meshes on, playing');
+      const drawn = changedPixels(bonesOn, bonesOff);
+      assert(drawn > 300, `the bones cover only ${drawn} pixels`);
+      return `${s.joints} joints, clip ${s.clips[0]} of ${s.duration.toFixed(1)} s; ${note}; ${drawn} pixels`;
     });
   } else {
     console.log('SKIP: no CLI (--cli) or no ' + bvh + ', the .sinew check is left out');
