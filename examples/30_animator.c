@@ -56,15 +56,33 @@ int main(int argc, char** argv) {
     };
     const sw_animator_condition_desc on_trigger[] = {{"once", SW_ANIMATOR_OP_TRIGGER, 0.0f}};
     const sw_animator_transition_desc transitions[] = {
-        {"Mix", "OneShot", on_trigger, 1, false, 0.0f, 0.3f,
-         SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE, SW_ANIMATOR_INTERRUPT_NONE, false},
-        {"OneShot", "Mix", NULL, 0, true, 0.9f, 0.4f, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
+        {.from = "Mix",
+         .to = "OneShot",
+         .conditions = on_trigger,
+         .conditions_count = 1,
+         .duration = 0.3f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+        {.from = "OneShot",
+         .to = "Mix",
+         .has_exit_time = true,
+         .exit_time = 0.9f,
+         .duration = 0.4f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
     };
     const sw_animator_machine_desc machines[] = {{"Main", states, 2, transitions, 2, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    const sw_animator_desc desc = {params, 2, spaces, 1, machines, 1, layers, 1, "Hips", 0.0f};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 2,
+                                   .blend_spaces = spaces,
+                                   .blend_spaces_count = 1,
+                                   .machines = machines,
+                                   .machines_count = 1,
+                                   .layers = layers,
+                                   .layers_count = 1,
+                                   .root_motion_joint = "Hips"};
     const sw_animator* def = NULL;
     sw_error err;
     memset(&err, 0, sizeof err);

@@ -305,7 +305,14 @@ bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FI
     const sw_animator_machine_desc machines[] = {{"Main", states, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    const sw_animator_desc desc = {params, 1, spaces, 1, machines, 1, layers, 1, NULL, 0.0f};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 1,
+                                   .blend_spaces = spaces,
+                                   .blend_spaces_count = 1,
+                                   .machines = machines,
+                                   .machines_count = 1,
+                                   .layers = layers,
+                                   .layers_count = 1};
     const sw_animator* def = NULL;
     sw_error err;
     memset(&err, 0, sizeof err);

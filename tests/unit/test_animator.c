@@ -3,9 +3,8 @@
  * cycles and frame rates, inertialization, layers (masks, additive), sync
  * markers, nested machines, triggers, interruption, determinism, argument
  * tables, randomized idle, and real data (CMU BVH, RobotExpressive). */
-#include "test_util.h"
+#include "animator_rig.h"
 
-#include "sinew/animator/animator.h"
 #include "sinew/tools/readers/asset.h"
 
 /* ---- synthetic rig: Hips (root) > Spine > Arm, and Hips > Leg ---- */
@@ -144,10 +143,19 @@ static const sw_animator_state_desc k_base_states[] = {
     {"Idle", SW_ANIMATOR_MOTION_CLIP, "idle", false, 0.0f, NULL},
 };
 static const sw_animator_transition_desc k_base_transitions[] = {
-    {"*", "Punch", k_punch_cond, 1, false, 0.0f, 0.0f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-     SW_ANIMATOR_INTERRUPT_NONE, true},
-    {"Punch", "Locomotion", NULL, 0, true, 1.0f, 0.25f, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-     SW_ANIMATOR_INTERRUPT_NONE, false},
+    {.from = "*",
+     .to = "Punch",
+     .conditions = k_punch_cond,
+     .conditions_count = 1,
+     .interrupt = SW_ANIMATOR_INTERRUPT_NONE,
+     .to_self = true},
+    {.from = "Punch",
+     .to = "Locomotion",
+     .has_exit_time = true,
+     .exit_time = 1.0f,
+     .duration = 0.25f,
+     .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+     .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
 };
 static const sw_animator_state_desc k_upper_states[] = {
     {"Aim", SW_ANIMATOR_MOTION_CLIP, "aim", false, 0.0f, NULL},
@@ -171,68 +179,20 @@ static const sw_animator_layer_desc k_layers[] = {
 };
 
 static sw_animator_desc base_desc(void) {
-    sw_animator_desc d = {k_params, P_COUNT, k_spaces, 3, k_machines, 3, k_layers, 3, "Hips", 0.0f};
+    sw_animator_desc d = {.params = k_params,
+                          .params_count = P_COUNT,
+                          .blend_spaces = k_spaces,
+                          .blend_spaces_count = 3,
+                          .machines = k_machines,
+                          .machines_count = 3,
+                          .layers = k_layers,
+                          .layers_count = 3,
+                          .root_motion_joint = "Hips"};
     return d;
-}
-
-/* A running animator: definition, bound, instance, scratch, params. */
-typedef struct rig {
-    const sw_animator* def;
-    const sw_animator_bound* bound;
-    void* bound_mem;
-    sw_animator_instance* inst;
-    void* inst_mem;
-    void* scratch;
-    size_t scratch_size;
-    sw_xform4* pose;
-    float params[SW_ANIMATOR_MAX_PARAMS];
-} rig;
-
-static void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
-                          const sw_clip* const* clips, uint32_t clips_count) {
-    memset(r, 0, sizeof *r);
-    sw_error err;
-    sw_result res = sw_animator_create(d, NULL, &r->def, &err);
-    if (res != SW_RESULT_OK) fail_msg("create: %s (%s)", sw_result_str(res), err.check);
-    size_t bs = sw_animator_bound_size(r->def, skel);
-    r->bound_mem = aligned_alloc(16, (bs + 15u) & ~(size_t)15u);
-    res = sw_animator_bind(r->def, skel, clips, clips_count, r->bound_mem, bs, &r->bound, &err);
-    if (res != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(res), err.check);
-    size_t is = sw_animator_instance_size(r->bound);
-    r->inst_mem = aligned_alloc(16, (is + 15u) & ~(size_t)15u);
-    assert_int_equal(sw_animator_instance_init(r->inst_mem, is, r->bound, &r->inst), SW_RESULT_OK);
-    r->scratch_size = sw_animator_scratch_size(r->bound);
-    r->scratch = aligned_alloc(16, (r->scratch_size + 15u) & ~(size_t)15u);
-    r->pose = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * skel->packets_count);
-    assert_int_equal(sw_animator_params_reset(r->def, r->params, SW_ANIMATOR_MAX_PARAMS),
-                     SW_RESULT_OK);
 }
 
 static void rig_open(rig* r, const sw_animator_desc* d) {
     rig_open_with(r, d, g_skel, g_clips, g_clips_count);
-}
-
-static void rig_close(rig* r) {
-    free(r->pose);
-    free(r->scratch);
-    free(r->inst_mem);
-    free(r->bound_mem);
-    sw_animator_destroy(r->def, NULL);
-}
-
-static uint32_t rig_update(rig* r, float dt, sw_animator_event* ev, uint32_t cap,
-                           sw_animator_root_motion* rm) {
-    uint32_t n = 0;
-    sw_result res = sw_animator_update(r->inst, r->bound, r->params, SW_ANIMATOR_MAX_PARAMS, dt, ev,
-                                       cap, &n, rm);
-    assert_int_equal(res, SW_RESULT_OK);
-    return n;
-}
-
-static void rig_eval(rig* r) {
-    assert_int_equal(sw_animator_evaluate(r->inst, r->bound, r->scratch, r->scratch_size, r->pose,
-                                          g_skel->packets_count),
-                     SW_RESULT_OK);
 }
 
 static uint32_t contribs_of_state(rig* r, uint32_t state, sw_animator_contribution* out,
@@ -405,9 +365,9 @@ static void test_desc_validity_table(void** state) {
     CASE((machines[1].states = nest, machines[1].states_count = 2, machines[2].states = back,
           d.layers_count = 1),
          SW_RESULT_BAD_DATA);
-    sw_animator_transition_desc self[1] = {{"Inner", "Inner", NULL, 0, false, 0.0f, 0.1f,
-                                            SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-                                            SW_ANIMATOR_INTERRUPT_NONE, false}};
+    sw_animator_transition_desc self[1] = {
+        {.from = "Inner", .to = "Inner", .duration = 0.1f, .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+    };
     CASE((machines[1].states = nest, machines[1].states_count = 2, machines[1].transitions = self,
           machines[1].transitions_count = 1, d.layers_count = 2),
          SW_RESULT_BAD_DATA);
@@ -903,7 +863,8 @@ static void test_seek(void** state) {
                                                  {"Ground", inner, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Top", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    sw_animator_desc nd = {NULL, 0, NULL, 0, machines, 2, layers, 1, NULL, 0.0f};
+    sw_animator_desc nd = {
+        .machines = machines, .machines_count = 2, .layers = layers, .layers_count = 1};
     rig_open(&r, &nd);
     assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, 0.3), SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_animator_seek(r.inst, r.bound, 1, 0.3), SW_RESULT_OK);
@@ -949,17 +910,34 @@ static void test_interruption_sources(void** state) {
     const uint32_t expect_after[3] = {1, 3, 2}; /* current state right after y is set */
     for (int k = 0; k < 3; ++k) {
         const sw_animator_transition_desc trans[] = {
-            {"A", "B", cx, 1, false, 0.0f, 1.0f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT, modes[k],
-             false},
-            {"A", "D", cy, 1, false, 0.0f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-             SW_ANIMATOR_INTERRUPT_NONE, false},
-            {"B", "C", cy, 1, false, 0.0f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-             SW_ANIMATOR_INTERRUPT_NONE, false},
+            {.from = "A",
+             .to = "B",
+             .conditions = cx,
+             .conditions_count = 1,
+             .duration = 1.0f,
+             .interrupt = modes[k]},
+            {.from = "A",
+             .to = "D",
+             .conditions = cy,
+             .conditions_count = 1,
+             .duration = 0.2f,
+             .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+            {.from = "B",
+             .to = "C",
+             .conditions = cy,
+             .conditions_count = 1,
+             .duration = 0.2f,
+             .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
         };
         const sw_animator_machine_desc machines[] = {{"M", states, 4, trans, 3, NULL}};
         const sw_animator_layer_desc layers[] = {{"base", "M", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                                   NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-        sw_animator_desc d = {params, 2, NULL, 0, machines, 1, layers, 1, NULL, 0.0f};
+        sw_animator_desc d = {.params = params,
+                              .params_count = 2,
+                              .machines = machines,
+                              .machines_count = 1,
+                              .layers = layers,
+                              .layers_count = 1};
         rig r;
         rig_open(&r, &d);
         r.params[0] = 1.0f;
@@ -1351,10 +1329,20 @@ static void test_nested_machine(void** state) {
     const sw_animator_condition_desc go[] = {{"move", SW_ANIMATOR_OP_EQUAL, 1.0f}};
     const sw_animator_condition_desc stop[] = {{"move", SW_ANIMATOR_OP_NOT_EQUAL, 1.0f}};
     const sw_animator_transition_desc inner_trans[] = {
-        {"Idle", "Walk", go, 1, false, 0, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
-        {"Walk", "Idle", stop, 1, true, 0.5f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
+        {.from = "Idle",
+         .to = "Walk",
+         .conditions = go,
+         .conditions_count = 1,
+         .duration = 0.2f,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+        {.from = "Walk",
+         .to = "Idle",
+         .conditions = stop,
+         .conditions_count = 1,
+         .has_exit_time = true,
+         .exit_time = 0.5f,
+         .duration = 0.2f,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
     };
     const sw_animator_state_desc outer_states[] = {
         {"Ground", SW_ANIMATOR_MOTION_MACHINE, "Ground", false, 0.0f, NULL},
@@ -1363,10 +1351,20 @@ static void test_nested_machine(void** state) {
     const sw_animator_condition_desc jump[] = {{"jump", SW_ANIMATOR_OP_TRIGGER, 0.0f}};
     const sw_animator_condition_desc land[] = {{"grounded", SW_ANIMATOR_OP_TRUE, 0.0f}};
     const sw_animator_transition_desc outer_trans[] = {
-        {"Ground", "Air", jump, 1, false, 0, 0.1f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
-        {"Air", "Ground", land, 1, true, 1.0f, 0.1f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
+        {.from = "Ground",
+         .to = "Air",
+         .conditions = jump,
+         .conditions_count = 1,
+         .duration = 0.1f,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+        {.from = "Air",
+         .to = "Ground",
+         .conditions = land,
+         .conditions_count = 1,
+         .has_exit_time = true,
+         .exit_time = 1.0f,
+         .duration = 0.1f,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
     };
     const sw_animator_machine_desc machines[] = {
         {"Top", outer_states, 2, outer_trans, 2, NULL},
@@ -1374,7 +1372,12 @@ static void test_nested_machine(void** state) {
     };
     const sw_animator_layer_desc layers[] = {{"base", "Top", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    sw_animator_desc d = {params, 3, NULL, 0, machines, 2, layers, 1, NULL, 0.0f};
+    sw_animator_desc d = {.params = params,
+                          .params_count = 3,
+                          .machines = machines,
+                          .machines_count = 2,
+                          .layers = layers,
+                          .layers_count = 1};
     rig r;
     rig_open(&r, &d);
     const uint32_t ground = 1, walk = 3;
@@ -1716,13 +1719,26 @@ static void test_cmu_bvh(void** state) {
         {"Second", SW_ANIMATOR_MOTION_CLIP, n2, true, 0.0f, NULL},
     };
     const sw_animator_condition_desc go[] = {{"go", SW_ANIMATOR_OP_TRIGGER, 0.0f}};
-    const sw_animator_transition_desc trans[] = {{"Mix", "Second", go, 1, false, 0.0f, 0.5f,
-                                                  SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-                                                  SW_ANIMATOR_INTERRUPT_NONE, false}};
+    const sw_animator_transition_desc trans[] = {
+        {.from = "Mix",
+         .to = "Second",
+         .conditions = go,
+         .conditions_count = 1,
+         .duration = 0.5f,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+    };
     const sw_animator_machine_desc machines[] = {{"Main", states, 2, trans, 1, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    sw_animator_desc d = {params, 2, spaces, 1, machines, 1, layers, 1, "Hips", 0.0f};
+    sw_animator_desc d = {.params = params,
+                          .params_count = 2,
+                          .blend_spaces = spaces,
+                          .blend_spaces_count = 1,
+                          .machines = machines,
+                          .machines_count = 1,
+                          .layers = layers,
+                          .layers_count = 1,
+                          .root_motion_joint = "Hips"};
     rig r;
     rig_open_with(&r, &d, b1.skeleton, clips, 2);
     const float len1 = clips[0]->duration, len2 = clips[1]->duration;

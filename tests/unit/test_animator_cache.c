@@ -109,10 +109,19 @@ static const sw_animator_state_desc k_states[] = {
 static const sw_animator_condition_desc k_on[] = {{"wave", SW_ANIMATOR_OP_TRUE, 0.0f}};
 static const sw_animator_condition_desc k_off[] = {{"wave", SW_ANIMATOR_OP_FALSE, 0.0f}};
 static const sw_animator_transition_desc k_transitions[] = {
-    {"Locomotion", "Wave", k_on, 1, false, 0.0f, 0.3f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-     SW_ANIMATOR_INTERRUPT_CURRENT, false},
-    {"Wave", "Locomotion", k_off, 1, false, 0.0f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_DEFAULT,
-     SW_ANIMATOR_INTERRUPT_CURRENT, false}};
+    {.from = "Locomotion",
+     .to = "Wave",
+     .conditions = k_on,
+     .conditions_count = 1,
+     .duration = 0.3f,
+     .interrupt = SW_ANIMATOR_INTERRUPT_CURRENT},
+    {.from = "Wave",
+     .to = "Locomotion",
+     .conditions = k_off,
+     .conditions_count = 1,
+     .duration = 0.2f,
+     .interrupt = SW_ANIMATOR_INTERRUPT_CURRENT},
+};
 static const sw_animator_state_desc k_add_states[] = {
     {"Sway", SW_ANIMATOR_MOTION_CLIP, "walk", false, 0.7f, NULL}};
 static const sw_animator_machine_desc k_machines[] = {{"Base", k_states, 2, k_transitions, 2, NULL},
@@ -124,8 +133,14 @@ static const sw_animator_layer_desc k_layers[] = {
      SW_ANIMATOR_REFERENCE_FIRST_FRAME}};
 
 static sw_animator_desc desc_of(uint32_t layers) {
-    sw_animator_desc d = {k_params, 2,        k_spaces, 1,    k_machines,
-                          layers,   k_layers, layers,   NULL, 0.0f};
+    sw_animator_desc d = {.params = k_params,
+                          .params_count = 2,
+                          .blend_spaces = k_spaces,
+                          .blend_spaces_count = 1,
+                          .machines = k_machines,
+                          .machines_count = layers,
+                          .layers = k_layers,
+                          .layers_count = layers};
     return d;
 }
 

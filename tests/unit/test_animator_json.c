@@ -33,6 +33,7 @@ static const char k_small[] =
     "\"trigger\"}],\n"
     "        \"to_self\": true, \"mode\": \"inertialize\", \"duration\": 0.2},\n"
     "       {\"from\": \"Hit\", \"to\": \"Loco\", \"exit_time\": 0.9, \"duration\": 0.25,\n"
+    "        \"time_window\": [0.25, 0.75], \"offset\": 0.5,\n"
     "        \"interrupt\": \"next\", \"conditions\": [{\"param\": \"speed\", \"op\": \">\", "
     "\"value\": 1},\n"
     "          {\"param\": \"on\", \"op\": \"false\"}, {\"param\": \"n\", \"op\": \"!=\", "
@@ -44,7 +45,8 @@ static const char k_small[] =
     "              \"weight_param\": \"speed\", \"reference\": \"rest_pose\",\n"
     "              \"mask\": [{\"joint\": \"Spine\", \"weight\": 0.5}, {\"joint\": \"Arm\"}]}],\n"
     "  \"root_motion_joint\": \"Hips\",\n"
-    "  \"event_weight_threshold\": 0.25\n"
+    "  \"event_weight_threshold\": 0.25,\n"
+    "  \"hit\": {\"x\": \"speed\", \"trigger\": \"hit\"}\n"
     "}\n";
 
 /* The same definition as k_small, with a machine T added below for the layer. */
@@ -98,10 +100,26 @@ static void test_json_matches_c_desc(void** state) {
                                              {"on", SW_ANIMATOR_OP_FALSE, 0.0f},
                                              {"n", SW_ANIMATOR_OP_NOT_EQUAL, 2.0f}};
     const sw_animator_transition_desc trans[] = {
-        {"*", "Hit", c0, 1, false, 0.0f, 0.2f, SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE,
-         SW_ANIMATOR_INTERRUPT_NONE, true},
-        {"Hit", "Loco", c1, 3, true, 0.9f, 0.25f, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-         SW_ANIMATOR_INTERRUPT_NEXT, false},
+        {.from = "*",
+         .to = "Hit",
+         .conditions = c0,
+         .conditions_count = 1,
+         .duration = 0.2f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE,
+         .to_self = true},
+        {.from = "Hit",
+         .to = "Loco",
+         .conditions = c1,
+         .conditions_count = 3,
+         .has_exit_time = true,
+         .exit_time = 0.9f,
+         .duration = 0.25f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NEXT,
+         .has_time_window = true,
+         .time_window = {0.25f, 0.75f},
+         .offset = 0.5f},
     };
     const sw_animator_state_desc n_states[] = {{"X", SW_ANIMATOR_MOTION_CLIP, "a", false, 0, NULL}};
     const sw_animator_state_desc t_states[] = {{"Y", SW_ANIMATOR_MOTION_CLIP, "b", false, 0, NULL}};
@@ -117,7 +135,17 @@ static void test_json_matches_c_desc(void** state) {
         {"top", "T", SW_ANIMATOR_LAYER_MODE_ADDITIVE, 0.5f, "speed", mask, 2,
          SW_ANIMATOR_REFERENCE_REST_POSE},
     };
-    const sw_animator_desc d = {params, 4, spaces, 1, machines, 3, layers, 2, "Hips", 0.25f};
+    const sw_animator_desc d = {.params = params,
+                                .params_count = 4,
+                                .blend_spaces = spaces,
+                                .blend_spaces_count = 1,
+                                .machines = machines,
+                                .machines_count = 3,
+                                .layers = layers,
+                                .layers_count = 2,
+                                .root_motion_joint = "Hips",
+                                .event_weight_threshold = 0.25f,
+                                .hit = {.param_x = "speed", .trigger = "hit"}};
     const sw_animator* c = NULL;
     assert_int_equal(sw_animator_create(&d, NULL, &c, NULL), SW_RESULT_OK);
     assert_int_equal(sw_animator_size(aj.animator), sw_animator_size(c));
@@ -153,6 +181,10 @@ static void test_json_errors(void** state) {
 #define MACHINE                                                                                    \
     "\"machines\": [{\"name\": \"M\", \"states\": [{\"name\": \"S\", \"clip\": \"a\"}]}]"
 #define LAYER "\"layers\": [{\"name\": \"L\", \"machine\": \"M\"}]"
+/* A machine with one transition S -> S carrying the given keys. */
+#define TRANSITION(keys)                                                                           \
+    "\"machines\": [{\"name\": \"M\", \"states\": [{\"name\": \"S\", \"clip\": \"a\"}], "          \
+    "\"transitions\": [{\"from\": \"S\", \"to\": \"S\", " keys "}]}]"
     const json_case cases[] = {
         {"{" MACHINE ", " LAYER "}", SW_RESULT_OK, NULL},
         {"{" MACHINE ", " LAYER ", \"extra\": 1}", SW_RESULT_PARSE, "known key"},
@@ -203,9 +235,28 @@ static void test_json_errors(void** state) {
         {"{" MACHINE ", " LAYER ", \"root_motion_joint\": \"\\u0000\"}", SW_RESULT_PARSE,
          "root_motion_joint"},
         {"{\"layers\": []}", SW_RESULT_BAD_DATA, "has machines"},
+        {"{" TRANSITION("\"time_window\": [0.6, 0.2]") ", " LAYER "}", SW_RESULT_BAD_DATA,
+         "transition time_window 0 <= start <= end <= 1"},
+        {"{" TRANSITION("\"time_window\": [nan, 0.5]") ", " LAYER "}", SW_RESULT_PARSE,
+         "transition time_window [start, end]"},
+        {"{" TRANSITION("\"time_window\": [0.5]") ", " LAYER "}", SW_RESULT_PARSE,
+         "transition time_window [start, end]"},
+        {"{" TRANSITION("\"time_window\": [0, 1e39]") ", " LAYER "}", SW_RESULT_PARSE,
+         "transition time_window [start, end]"},
+        {"{" TRANSITION("\"time_window\": null") ", " LAYER "}", SW_RESULT_OK, NULL},
+        {"{" TRANSITION("\"offset\": \"x\"") ", " LAYER "}", SW_RESULT_PARSE, "transition offset"},
+        {"{" TRANSITION("\"offset\": 2") ", " LAYER "}", SW_RESULT_BAD_DATA,
+         "transition offset in [0, 1]"},
+        {"{" MACHINE ", " LAYER ", \"hit\": 3}", SW_RESULT_PARSE, "hit is an object"},
+        {"{" MACHINE ", " LAYER ", \"hit\": {\"z\": \"p\"}}", SW_RESULT_PARSE, "known key"},
+        {"{" MACHINE ", " LAYER ", \"hit\": {\"x\": 1}}", SW_RESULT_PARSE, "hit x parameter"},
+        {"{" MACHINE ", " LAYER ", \"params\": [{\"name\": \"p\"}], \"hit\": {\"trigger\": "
+         "\"p\"}}",
+         SW_RESULT_BAD_DATA, "hit trigger a trigger param"},
     };
 #undef MACHINE
 #undef LAYER
+#undef TRANSITION
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         sw_animator_json aj;
         sw_error err;

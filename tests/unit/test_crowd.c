@@ -45,25 +45,34 @@ static void humanoid_fixture(fixture* f, bool single) {
     const sw_animator_condition_desc slow[] = {{"speed", SW_ANIMATOR_OP_LESS, 0.1f}};
     const sw_animator_condition_desc fast[] = {{"speed", SW_ANIMATOR_OP_GREATER, 0.1f}};
     const sw_animator_transition_desc transitions[] = {
-        {"Loco", "Stand", slow, 1, false, 0.0f, 0.3f, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
-        {"Stand", "Loco", fast, 1, false, 0.0f, 0.3f, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-         SW_ANIMATOR_INTERRUPT_NONE, false},
+        {.from = "Loco",
+         .to = "Stand",
+         .conditions = slow,
+         .conditions_count = 1,
+         .duration = 0.3f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+        {.from = "Stand",
+         .to = "Loco",
+         .conditions = fast,
+         .conditions_count = 1,
+         .duration = 0.3f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
     };
     const sw_animator_machine_desc machines[] = {{"Main", states, 2, transitions, 2, NULL}};
     const sw_animator_machine_desc walk_machine[] = {{"Main", walk_state, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    const sw_animator_desc desc = {params,
-                                   1,
-                                   single ? NULL : spaces,
-                                   single ? 0u : 1u,
-                                   single ? walk_machine : machines,
-                                   1,
-                                   layers,
-                                   1,
-                                   "Hips",
-                                   0.0f};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 1,
+                                   .blend_spaces = single ? NULL : spaces,
+                                   .blend_spaces_count = single ? 0u : 1u,
+                                   .machines = single ? walk_machine : machines,
+                                   .machines_count = 1,
+                                   .layers = layers,
+                                   .layers_count = 1,
+                                   .root_motion_joint = "Hips"};
     sw_error err;
     memset(&err, 0, sizeof err);
     sw_result r = sw_animator_create(&desc, NULL, &f->def, &err);

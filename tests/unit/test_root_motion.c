@@ -344,7 +344,13 @@ static ground play(const sw_skeleton* s, const sw_clip* clip, const char* root, 
     const sw_animator_machine_desc machines[] = {{"Main", states, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    sw_animator_desc d = {params, 1, NULL, 0, machines, 1, layers, 1, root, 0.0f};
+    sw_animator_desc d = {.params = params,
+                          .params_count = 1,
+                          .machines = machines,
+                          .machines_count = 1,
+                          .layers = layers,
+                          .layers_count = 1,
+                          .root_motion_joint = root};
     const sw_animator* def = NULL;
     sw_error err;
     sw_result r = sw_animator_create(&d, NULL, &def, &err);

@@ -54,7 +54,25 @@
  * SW_ANIMATOR_EVENT_KIND_FINISHED once. Exit times are normalized: a looping
  * state satisfies exit time e in (0, 1] each time it crosses e + k (k >= 0),
  * e > 1 once its normalized time reaches e; a non-looping state once its
- * normalized time reaches e.
+ * normalized time reaches e. A time window [t1, t2] (attack windows, combo
+ * inputs) holds while the source state's time in its cycle t satisfies
+ * t1 <= t <= t2, both ends included: a looping state's normalized time less
+ * its whole cycles (the end of a cycle counts as 1), a non-looping state's
+ * normalized time (at most 1); the source is the state the transition
+ * leaves (for "any state" transitions, the current one). A transition's
+ * offset starts the destination at that normalized time instead of 0 (a
+ * blend space at that shared phase); events before it are not reported.
+ *
+ * Hits: sw_animator_apply_hit writes a hit (a world direction, a strength)
+ * into the parameters desc.hit names: the direction the hit comes from in the
+ * character's frame (+Z forward, +X its left, +Y up), flattened and scaled by
+ * the strength, as (x, y) = strength * (sin a, cos a) with a the angle from
+ * the front toward the left, and sets a trigger. With hit clips at front
+ * (0, 1), left (1, 0), back (0, -1), right (-1, 0) in a directional 2D blend
+ * space, a hit between two of them at angle b from the first (0 <= b <= 90
+ * degrees) gets weights 1 - b / 90 and b / 90 (cartesian bands give
+ * (1 + cos b - sin b) / 2 and (1 - cos b + sin b) / 2); members at two radii
+ * (light and heavy hits) blend by strength as well.
  *
  * Blend spaces: 1D (members at x; linear between the two neighbours of the
  * parameter, clamped at the ends) or 2D freeform (members at (x, y); gradient
@@ -273,6 +291,10 @@ typedef struct sw_animator_transition_desc {
     sw_animator_transition_mode mode;
     sw_animator_interrupt interrupt;
     bool to_self; /* "any state" transitions: may re-enter the current state */
+    bool has_time_window;
+    float time_window[2]; /* [start, end], 0 <= start <= end <= 1: fires only while the source
+                             state's time in its cycle is inside (see the top) */
+    float offset;         /* [0, 1]: normalized time the destination starts at; 0: its start */
 } sw_animator_transition_desc;
 
 typedef struct sw_animator_machine_desc {
@@ -331,6 +353,17 @@ typedef struct sw_animator_layer_desc {
     sw_animator_reference reference; /* additive layers, non-additive clips */
 } sw_animator_layer_desc;
 
+/* The parameters a hit writes (sw_animator_apply_hit); each name is optional
+ * (NULL: not written). A 2D blend space over (param_x, param_y) with hit
+ * clips at front (0, 1), back (0, -1), left (1, 0) and right (-1, 0) picks
+ * and blends them by the hit's direction (see the top). */
+typedef struct sw_animator_hit_desc {
+    const char* param_x;        /* float: strength * side the hit comes from (+: the left, +X) */
+    const char* param_y;        /* float: strength * front (+) or behind (-) (+Z) */
+    const char* strength_param; /* float: the strength */
+    const char* trigger;        /* trigger parameter: set to 1 */
+} sw_animator_hit_desc;
+
 typedef struct sw_animator_desc {
     const sw_animator_param_desc* params;
     uint32_t params_count;
@@ -342,6 +375,7 @@ typedef struct sw_animator_desc {
     uint32_t layers_count;
     const char* root_motion_joint; /* NULL: no root motion */
     float event_weight_threshold;  /* [0, 1]; 0: every event of a playing clip */
+    sw_animator_hit_desc hit;      /* the parameters sw_animator_apply_hit writes */
 } sw_animator_desc;
 
 /* The definition block (opaque; see the accessors below). */
@@ -389,9 +423,12 @@ SINEW_API size_t sw_animator_measure(const sw_animator_desc* desc);
  * float or int, duplicate member positions (1D: same x; 2D: same (x, y)),
  * a state without motion or with a negative or non-finite speed, a
  * condition whose op does not fit its parameter's type, non-finite values,
- * has_exit_time with exit_time <= 0, a negative duration, unknown enum
+ * has_exit_time with exit_time <= 0, a negative duration, a time window
+ * not finite or not 0 <= start <= end <= 1 (has_time_window), an offset
+ * outside [0, 1] or not 0 into a machine state, unknown enum
  * values, a transition into the current state of a nested machine state
- * (from == to on a machine state), a machine played by no layer or state
+ * (from == to on a machine state), hit parameters that are unknown or not
+ * float (a trigger for desc.hit.trigger), a machine played by no layer or state
  * or by more than one, nested machines forming a cycle, a mask on the first
  * layer or a mask weight outside [0, 1], a layer weight outside [0, 1], an
  * event threshold outside [0, 1]. err names the check; err->index is the
@@ -446,6 +483,27 @@ SINEW_API int32_t sw_animator_find_state(const sw_animator* a, const char* name)
  * Fails: INVALID_ARGUMENT (NULL), BUFFER_TOO_SMALL (params_count too small). */
 SINEW_API sw_result sw_animator_params_reset(const sw_animator* a, float* params,
                                              uint32_t params_count);
+
+/* A hit: the way the blow travels and how hard it is. */
+typedef struct sw_animator_hit {
+    sw_vec3 direction; /* world space, from the attacker into the character; any length */
+    float strength;    /* >= 0 */
+} sw_animator_hit;
+
+/* Writes `hit` into the parameters that desc.hit names (see the top): the
+ * direction the hit comes from (-direction) turned into the character's frame
+ * (facing: the character's world rotation) and flattened onto its ground
+ * plane, as a unit vector (x, z) times the strength into param_x and
+ * param_y; the strength into strength_param; 1 into the trigger. A hit with
+ * no horizontal part (straight down) counts as from the front. Other
+ * parameters are left alone; the caller then runs sw_animator_update.
+ * Fails (nothing written): INVALID_ARGUMENT (NULL), BUFFER_TOO_SMALL
+ * (params_count below the definition's), BAD_DATA (direction or facing not
+ * finite, strength negative or not finite), NOT_FOUND (desc.hit named no
+ * parameter). */
+SINEW_API sw_result sw_animator_apply_hit(const sw_animator* a, sw_quat facing,
+                                          const sw_animator_hit* hit, float* params,
+                                          uint32_t params_count);
 
 /* ---- binding ------------------------------------------------------------- */
 

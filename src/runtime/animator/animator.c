@@ -173,6 +173,11 @@ static bool sw__anim_value_fits(uint32_t type, float v) {
     return true;
 }
 
+/* A time window [start, end] inside one cycle: 0 <= start <= end <= 1 (false for NaN). */
+static bool sw__anim_window_ok(float start, float end) {
+    return start >= 0.0f && start <= end && end <= 1.0f;
+}
+
 /* A state's time scale: finite and >= 0. */
 static bool sw__anim_speed_ok(float speed) {
     return isfinite(speed) && speed >= 0.0f;
@@ -390,6 +395,20 @@ static sw_result sw__anim_check_transition(const sw_animator_desc* d, uint32_t i
     if (!isfinite(tr->duration) || tr->duration < 0.0f) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "duration finite >= 0", 0, ix);
     }
+    const float t1 = tr->time_window[0], t2 = tr->time_window[1];
+    if (tr->has_time_window && !(isfinite(t1) && isfinite(t2))) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "transition time_window finite", 0, ix);
+    }
+    if (tr->has_time_window && !sw__anim_window_ok(t1, t2)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "transition time_window 0 <= start <= end <= 1", 0,
+                        ix);
+    }
+    if (!sw__anim_finite01(tr->offset)) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "transition offset in [0, 1]", 0, ix);
+    }
+    if (to_machine && tr->offset != 0.0f) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "transition offset 0 into a machine state", 0, ix);
+    }
     if ((uint32_t)tr->mode >= SW_ANIMATOR_TRANSITION_MODE_COUNT) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "transition mode", 0, ix);
     }
@@ -557,6 +576,36 @@ static sw_result sw__anim_check_layers(const sw_animator_desc* d, sw__anim_count
     return SW_RESULT_OK;
 }
 
+/* The hit parameters' names in the order of sw_animator.hit_params. */
+static void sw__anim_hit_names(const sw_animator_desc* d, const char* names[4]) {
+    names[0] = d->hit.param_x;
+    names[1] = d->hit.param_y;
+    names[2] = d->hit.strength_param;
+    names[3] = d->hit.trigger;
+}
+
+/* The type a hit parameter must have: float for x, y and strength, trigger last. */
+static uint32_t sw__anim_hit_type(uint32_t k) {
+    return k == 3u ? (uint32_t)SW_ANIMATOR_PARAM_TYPE_TRIGGER
+                   : (uint32_t)SW_ANIMATOR_PARAM_TYPE_FLOAT;
+}
+
+static sw_result sw__anim_check_hit(const sw_animator_desc* d, sw_error* err) {
+    static const char* const checks[4] = {"hit param_x a float param", "hit param_y a float param",
+                                          "hit strength_param a float param",
+                                          "hit trigger a trigger param"};
+    const char* names[4];
+    sw__anim_hit_names(d, names);
+    for (uint32_t k = 0; k < 4u; ++k) {
+        if (!names[k]) continue;
+        const int32_t p = sw__anim_desc_param(d, names[k]);
+        if (p < 0 || (uint32_t)sw__anim_ptype(d, p) != sw__anim_hit_type(k)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, checks[k], 0, p);
+        }
+    }
+    return SW_RESULT_OK;
+}
+
 typedef struct sw__anim_layout {
     uint32_t params, clips, bspaces, members, markers, machines, order, states, transitions,
         conditions, layers, masks, strings, size;
@@ -595,6 +644,7 @@ static sw_result sw__anim_check_desc(const sw_animator_desc* d, sw__anim_count* 
     for (uint32_t i = 0; i < SW_ANIMATOR_MAX_MACHINES; ++i)
         c->owner_state[i] = SW_ANIMATOR_NONE;
     sw_result r = sw__anim_check_params(d, c, err);
+    if (r == SW_RESULT_OK) r = sw__anim_check_hit(d, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_bspaces(d, c, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_machines(d, c, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_layers(d, c, err);
@@ -761,6 +811,10 @@ static void sw__anim_write_machines(const sw_animator_desc* d, const sw__anim_co
             }
             to->interrupt = (uint32_t)td->interrupt;
             to->to_self = td->to_self ? 1u : 0u;
+            to->has_window = td->has_time_window ? 1u : 0u;
+            to->window_start = td->has_time_window ? td->time_window[0] : 0.0f;
+            to->window_end = td->has_time_window ? td->time_window[1] : 0.0f;
+            to->offset = td->offset;
             for (uint32_t k = 0; k < td->conditions_count; ++k) {
                 cn[cn_at + k].param = sw__anim_pidx(d, td->conditions[k].param);
                 cn[cn_at + k].op = (uint32_t)td->conditions[k].op;
@@ -849,6 +903,11 @@ static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
     a->event_threshold = d->event_weight_threshold;
     a->root_name = d->root_motion_joint ? sw__anim_put(&w, d->root_motion_joint) : 0u;
     a->has_root = d->root_motion_joint ? 1u : 0u;
+    a->format = SW__ANIMATOR_FORMAT;
+    const char* hit_names[4];
+    sw__anim_hit_names(d, hit_names);
+    for (uint32_t k = 0; k < 4u; ++k)
+        a->hit_params[k] = hit_names[k] ? sw__anim_pidx(d, hit_names[k]) : SW_ANIMATOR_NONE;
 
     sw__anim_param* params = (sw__anim_param*)(void*)(w.base + lay->params);
     for (uint32_t i = 0; i < d->params_count; ++i) {
@@ -1055,9 +1114,14 @@ static sw_result sw__anim_load_machines(const sw__anim_loader* L) {
                  isfinite(t->duration) && t->duration >= 0.0f &&
                  (t->mode == SW_ANIMATOR_TRANSITION_MODE_CROSSFADE ||
                   t->mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE) &&
-                 t->interrupt < SW_ANIMATOR_INTERRUPT_COUNT && t->to_self <= 1u;
+                 t->interrupt < SW_ANIMATOR_INTERRUPT_COUNT && t->to_self <= 1u &&
+                 t->has_window <= 1u &&
+                 (t->has_window ? sw__anim_window_ok(t->window_start, t->window_end)
+                                : t->window_start == 0.0f && t->window_end == 0.0f) &&
+                 sw__anim_finite01(t->offset);
             if (ok && states[t->to].motion == SW_ANIMATOR_MOTION_MACHINE) {
-                ok = t->from != t->to && !(t->from == SW_ANIMATOR_NONE && t->to_self);
+                ok = t->from != t->to && !(t->from == SW_ANIMATOR_NONE && t->to_self) &&
+                     t->offset == 0.0f;
             }
             for (uint32_t c = 0; c < t->conds_count && ok; ++c) {
                 const sw__anim_cond* cd = &sw__anim_conds(a)[nconds + c];
@@ -1215,6 +1279,13 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
                   p->type < SW_ANIMATOR_PARAM_TYPE_COUNT && sw__anim_value_fits(p->type, p->value);
         if (!ok) SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "param", a->params_offset, i);
     }
+    for (uint32_t k = 0; k < 4u; ++k) {
+        const uint32_t p = a->hit_params[k];
+        if (p != SW_ANIMATOR_NONE &&
+            (p >= a->params_count || params[p].type != sw__anim_hit_type(k))) {
+            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "hit params", offsetof(sw_animator, hit_params), k);
+        }
+    }
     for (uint32_t i = 0; i < a->clips_count; ++i) {
         if (!sw__anim_load_str(L, sw__anim_clip_names(a)[i])) {
             SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "clip name", a->clips_offset, i);
@@ -1236,6 +1307,9 @@ sw_result sw_animator_load(const void* data, size_t size, const sw_animator** ou
     if (a->size > size) SW__LOAD_FAIL(SW_RESULT_TRUNCATED, "block size", 4, -1);
     if (a->size < sizeof(sw_animator) || a->size % 16u != 0) {
         SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "block size", 4, -1);
+    }
+    if (a->format != SW__ANIMATOR_FORMAT) {
+        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "block format", offsetof(sw_animator, format), -1);
     }
     if (a->reserved[0] || a->reserved[1] || a->reserved[2]) {
         SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "reserved zero", 0, -1);

@@ -438,9 +438,9 @@ static void sw__machine_reset(sw__ctx* c, uint32_t m) {
     if (s->motion == SW_ANIMATOR_MOTION_MACHINE) sw__machine_reset(c, s->target);
 }
 
-/* Makes `to` the newest state of machine m. */
+/* Makes `to` the newest state of machine m, at normalized time `offset`. */
 static void sw__machine_enter(sw__ctx* c, uint32_t m, uint32_t to, float duration, uint32_t mode,
-                              uint32_t interrupt) {
+                              uint32_t interrupt, float offset) {
     sw__mrun* r = &sw__mruns(c->in)[m];
     const bool cut = duration <= 0.0f || mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE;
     if (cut) {
@@ -476,6 +476,7 @@ static void sw__machine_enter(sw__ctx* c, uint32_t m, uint32_t to, float duratio
     sw__entry* e = &r->e[r->count++];
     memset(e, 0, sizeof *e);
     e->state = to;
+    e->ntime = e->prev = (double)offset;
     e->snap = cut ? 1.0f : 0.0f;
     r->playing = 1;
     r->elapsed = 0.0f;
@@ -696,6 +697,36 @@ static bool sw__exit_reached(const sw__anim_state* s, const sw__entry* e, float 
     return floor(e->ntime - x) != floor(e->prev - x) || e->prev < x;
 }
 
+/* Newest entry of machine run r playing `state`, or NULL. */
+static const sw__entry* sw__entry_of(const sw__mrun* r, uint32_t state) {
+    for (uint32_t k = r->count; k-- > 0;) {
+        if (r->e[k].state == state) return &r->e[k];
+    }
+    return NULL;
+}
+
+/* Normalized time nt inside its cycle, as the pose shows it: the end of a
+ * cycle is 1 (not 0), a once state past its end is 1. */
+static double sw__cycle_time(double nt, bool once) {
+    double frac = nt - floor(nt);
+    if (nt > 0.0 && frac == 0.0) frac = 1.0;
+    if (once && nt >= 1.0) frac = 1.0;
+    return frac;
+}
+
+/* The source state's exit time and time window hold (see the header). */
+static bool sw__times_hold(const sw__ctx* c, const sw__mrun* r, uint32_t state,
+                           const sw__anim_transition* t) {
+    if (!t->has_exit && !t->has_window) return true;
+    const sw__entry* e = sw__entry_of(r, state);
+    if (!e) return false;
+    const sw__anim_state* s = &sw__anim_states(c->a)[state];
+    if (t->has_exit && !sw__exit_reached(s, e, t->exit_time)) return false;
+    if (!t->has_window) return true;
+    const double u = sw__cycle_time(e->ntime, s->once);
+    return u >= (double)t->window_start && u <= (double)t->window_end;
+}
+
 static bool sw__conditions(const sw__ctx* c, const sw__anim_transition* t) {
     const sw__anim_cond* conds = sw__anim_conds(c->a) + t->first_cond;
     for (uint32_t i = 0; i < t->conds_count; ++i) {
@@ -727,14 +758,6 @@ static bool sw__conditions(const sw__ctx* c, const sw__anim_transition* t) {
     return true;
 }
 
-/* Newest entry of machine run r playing `state`, or NULL. */
-static const sw__entry* sw__entry_of(const sw__mrun* r, uint32_t state) {
-    for (uint32_t k = r->count; k-- > 0;) {
-        if (r->e[k].state == state) return &r->e[k];
-    }
-    return NULL;
-}
-
 static void sw__fire(sw__ctx* c, uint32_t m, const sw__anim_transition* t) {
     const sw__anim_cond* conds = sw__anim_conds(c->a) + t->first_cond;
     for (uint32_t i = 0; i < t->conds_count; ++i) {
@@ -743,7 +766,7 @@ static void sw__fire(sw__ctx* c, uint32_t m, const sw__anim_transition* t) {
             sw__iparams(c->in)[conds[i].param] = 0.0f;
         }
     }
-    sw__machine_enter(c, m, t->to, t->duration, t->mode, t->interrupt);
+    sw__machine_enter(c, m, t->to, t->duration, t->mode, t->interrupt, t->offset);
     sw_animator_event e = {
         SW_ANIMATOR_EVENT_KIND_ENTER,        c->layer, t->to, SW_ANIMATOR_NONE, SW_ANIMATOR_NONE,
         sw_animator_state_name(c->a, t->to), 0.0f,     0.0f};
@@ -766,13 +789,7 @@ static void sw__machine_transitions(sw__ctx* c, uint32_t m) {
             if (pass == 0 && t->from != SW_ANIMATOR_NONE) continue;
             if (pass == 1 && t->from != from) continue;
             if (pass == 0 && t->to == front && !t->to_self) continue;
-            if (t->has_exit) {
-                uint32_t st = pass == 0 ? front : from;
-                const sw__entry* e = sw__entry_of(r, st);
-                if (!e || !sw__exit_reached(&sw__anim_states(c->a)[st], e, t->exit_time)) {
-                    continue;
-                }
-            }
+            if (!sw__times_hold(c, r, pass == 0 ? front : from, t)) continue;
             if (!sw__conditions(c, t)) continue;
             sw__fire(c, m, t);
             return;
@@ -816,9 +833,7 @@ static void sw__build_contribs(sw__ctx* c) {
                     slot = sw__anim_members(c->a)[bs->first_member + j].clip;
                     nt = sw__member_ntime(c->b, s->target, j, e->ntime);
                 }
-                double frac = nt - floor(nt);
-                if (nt > 0.0 && frac == 0.0) frac = 1.0; /* the end of a cycle */
-                if (s->once && nt >= 1.0) frac = 1.0;
+                const double frac = sw__cycle_time(nt, s->once);
                 float d = sw__clip_duration(c->b, slot);
                 sw_animator_contribution* o = &out[n++];
                 o->layer = c->layer;
@@ -1001,7 +1016,7 @@ sw_result sw_animator_play(sw_animator_instance* inst, const sw_animator_bound* 
     sw__ctx_init(&c, inst, bound);
     c.layer = sw__anim_machines(a)[m].layer;
     sw__machine_enter(&c, m, state, fade, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
-                      SW_ANIMATOR_INTERRUPT_NEXT);
+                      SW_ANIMATOR_INTERRUPT_NEXT, 0.0f);
     sw__lruns(inst)[c.layer].weight = sw__layer_weight(a, c.layer, c.vals);
     sw__build_contribs(&c);
     return SW_RESULT_OK;

@@ -11,6 +11,9 @@
 #define SW__BOUND_MAGIC 0x444E4241u    /* "ABND" */
 #define SW__INSTANCE_MAGIC 0x53494E41u /* "ANIS" */
 #define SW__ANIM_MAX_MARKS 16u         /* sync marker events per clip */
+/* Block format: 1 since transitions carry time windows and offsets and the
+ * header the hit parameters (blocks from before hold 0 there and fail to load). */
+#define SW__ANIMATOR_FORMAT 1u
 
 typedef struct sw__anim_param {
     uint32_t name;
@@ -61,6 +64,9 @@ typedef struct sw__anim_transition {
     uint32_t mode; /* CROSSFADE or INERTIALIZE */
     uint32_t interrupt;
     uint32_t to_self;
+    uint32_t has_window;
+    float window_start, window_end; /* normalized time of the source in its cycle */
+    float offset;                   /* normalized start time of the destination */
 } sw__anim_transition;
 
 typedef struct sw__anim_cond {
@@ -102,8 +108,10 @@ struct sw_animator {
     uint32_t has_inertialize;
     uint32_t max_contrib; /* over layers */
     uint32_t members_count, markers_count, conditions_count, masks_count;
-    uint32_t strings_size; /* bytes of the string pool */
-    uint32_t reserved[3];  /* zero */
+    uint32_t strings_size;  /* bytes of the string pool */
+    uint32_t format;        /* SW__ANIMATOR_FORMAT */
+    uint32_t hit_params[4]; /* x, y, strength, trigger: parameter or NONE */
+    uint32_t reserved[3];   /* zero */
 };
 
 #define SW__ANIM_ARRAY(type, fn, field)                                                            \

@@ -77,13 +77,18 @@ static sw_result sw__aj_str(sw__aj* c, int32_t obj, const char* key, bool requir
     return sw__aj_decode(c, t, out, check);
 }
 
+/* A JSON number that a float holds (finite, within its range). */
+static bool sw__aj_fits_float(double v) {
+    return fabs(v) <= 3.4e38;
+}
+
 static sw_result sw__aj_num(sw__aj* c, int32_t obj, const char* key, float fallback, float* out,
                             const char* check) {
     int32_t t = sw__json_find(c->j, obj, key);
     *out = fallback;
     if (t < 0) return SW_RESULT_OK;
     double v;
-    if (!sw__json_number(c->j, t, &v) || !(fabs(v) <= 3.4e38)) return sw__aj_fail(c, t, check);
+    if (!sw__json_number(c->j, t, &v) || !sw__aj_fits_float(v)) return sw__aj_fail(c, t, check);
     *out = (float)v;
     return SW_RESULT_OK;
 }
@@ -223,8 +228,9 @@ static sw_result sw__aj_state(sw__aj* c, int32_t t, sw_animator_state_desc* s) {
 }
 
 static sw_result sw__aj_transition(sw__aj* c, int32_t t, sw_animator_transition_desc* tr) {
-    static const char* const keys[] = {"from", "to",        "conditions", "exit_time", "duration",
-                                       "mode", "interrupt", "to_self",    NULL};
+    static const char* const keys[] = {"from",        "to",     "conditions", "exit_time",
+                                       "duration",    "mode",   "interrupt",  "to_self",
+                                       "time_window", "offset", NULL};
     static const char* const ckeys[] = {"param", "op", "value", NULL};
     SW__AJ_TRY(sw__aj_keys(c, t, keys, "transition is an object"));
     SW__AJ_TRY(sw__aj_str(c, t, "from", false, &tr->from, "transition from"));
@@ -243,6 +249,18 @@ static sw_result sw__aj_transition(sw__aj* c, int32_t t, sw_animator_transition_
                            SW_ANIMATOR_INTERRUPT_NONE, &v, "transition interrupt"));
     tr->interrupt = (sw_animator_interrupt)v;
     SW__AJ_TRY(sw__aj_bool(c, t, "to_self", &tr->to_self, "transition to_self"));
+    int32_t tw = sw__json_find(c->j, t, "time_window");
+    if (tw >= 0 && !sw__aj_is_null(c, tw)) {
+        double pair[2];
+        if (!sw__json_numbers(c->j, tw, pair, 2) || !sw__aj_fits_float(pair[0]) ||
+            !sw__aj_fits_float(pair[1])) {
+            return sw__aj_fail(c, tw, "transition time_window [start, end]");
+        }
+        tr->has_time_window = true;
+        tr->time_window[0] = (float)pair[0];
+        tr->time_window[1] = (float)pair[1];
+    }
+    SW__AJ_TRY(sw__aj_num(c, t, "offset", 0.0f, &tr->offset, "transition offset"));
     int32_t cs;
     SW__AJ_TRY(sw__aj_array(c, t, "conditions", &cs, "transition conditions"));
     tr->conditions = c->conds + c->n_conds;
@@ -326,6 +344,17 @@ static sw_result sw__aj_layers(sw__aj* c, int32_t arr, sw_animator_desc* d) {
     return SW_RESULT_OK;
 }
 
+/* "hit": the parameters a hit writes (sw_animator_hit_desc). */
+static sw_result sw__aj_hit(sw__aj* c, int32_t t, sw_animator_desc* d) {
+    static const char* const keys[] = {"x", "y", "strength", "trigger", NULL};
+    SW__AJ_TRY(sw__aj_keys(c, t, keys, "hit is an object"));
+    SW__AJ_TRY(sw__aj_str(c, t, "x", false, &d->hit.param_x, "hit x parameter"));
+    SW__AJ_TRY(sw__aj_str(c, t, "y", false, &d->hit.param_y, "hit y parameter"));
+    SW__AJ_TRY(sw__aj_str(c, t, "strength", false, &d->hit.strength_param, "hit strength"));
+    SW__AJ_TRY(sw__aj_str(c, t, "trigger", false, &d->hit.trigger, "hit trigger"));
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__aj_idle(sw__aj* c, int32_t t, sw_animator_json* out, const sw_animator* a) {
     static const char* const keys[] = {"seed", "channels", NULL};
     static const char* const ckeys[] = {"param", "min", "max", "speed", "hold", NULL};
@@ -405,9 +434,16 @@ sw_result sw_animator_json_read(const char* text, size_t size, const sw_allocato
     memset(&c, 0, sizeof c);
     c.j = &j;
     c.err = err;
-    static const char* const keys[] = {"params", "blend_spaces",      "machines",
-                                       "layers", "root_motion_joint", "event_weight_threshold",
-                                       "idle",   "$schema",           "comment",
+    static const char* const keys[] = {"params",
+                                       "blend_spaces",
+                                       "machines",
+                                       "layers",
+                                       "root_motion_joint",
+                                       "event_weight_threshold",
+                                       "idle",
+                                       "hit",
+                                       "$schema",
+                                       "comment",
                                        NULL};
     r = sw__aj_keys(&c, 0, keys, "root is an object");
     int32_t ps = -1, bs = -1, ms = -1, ls = -1;
@@ -478,6 +514,8 @@ sw_result sw_animator_json_read(const char* text, size_t size, const sw_allocato
         r = sw__aj_num(&c, 0, "event_weight_threshold", 0.0f, &d.event_weight_threshold,
                        "event_weight_threshold");
     }
+    const int32_t hit = sw__json_find(&j, 0, "hit");
+    if (r == SW_RESULT_OK && hit >= 0) r = sw__aj_hit(&c, hit, &d);
     if (r == SW_RESULT_OK) r = sw_animator_create(&d, alloc, &out->animator, err);
     if (r == SW_RESULT_OK) {
         int32_t idle = sw__json_find(&j, 0, "idle");
