@@ -1,7 +1,9 @@
 /* "hit" (sinew/showcase/scene.h): a blocking humanoid taking a hit every
- * 1.8 s: an instant cut to a hit state (its inertialized twin run side by
- * side), an additive pose shake, a hit pause, spine wander, and on the
- * scene's camera a shake and a field-of-view pulse (ctx->camera_fx). */
+ * 1.8 s from an attacker walking around it (135 degrees further each time):
+ * an instant cut to a hit state blending front, left, back and right flinch
+ * clips by the hit's direction (sw_animator_apply_hit; its inertialized twin
+ * run side by side), an additive pose shake, a hit pause, spine wander, and
+ * on the scene's camera a shake and a field-of-view pulse (ctx->camera_fx). */
 #include "showcase/actor.h"
 
 typedef struct sw__hit {
@@ -23,10 +25,22 @@ typedef struct sw__hit {
     float hit_offset;
 } sw__hit;
 
-/* The hit clip: the idle pose at time 0 held, the spine and neck flinching
- * back and recovering over 0.45 s, the hips pushed back. */
-static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, const sw_clip** out,
-                              sw_error* err) {
+#define SW__HIT_YAW -0.35f /* the guard's heading about +Y */
+
+/* The directional hit clips: a hit from the front, the left, the back and
+ * the right (the character's frame: +Z forward, +X its left). */
+static const struct {
+    const char* name;
+    float x, z;
+} sw__hit_sides[4] = {{"sinew_hit_front", 0.0f, 1.0f},
+                      {"sinew_hit_left", 1.0f, 0.0f},
+                      {"sinew_hit_back", 0.0f, -1.0f},
+                      {"sinew_hit_right", -1.0f, 0.0f}};
+
+/* Hit clip `side`: the idle pose at time 0 held, the spine and neck flinching
+ * away from the hit and recovering over 0.45 s, the hips pushed away. */
+static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t side,
+                              const sw_clip** out, sw_error* err) {
     const sw_skeleton* s = sc->chr->skeleton;
     sw_xform4* local = (sw_xform4*)sw__sc_alloc(mem, s->packets_count * sizeof(sw_xform4));
     const uint32_t n = s->joints_count;
@@ -38,6 +52,8 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, const sw_c
     sw__sc_sample(s, sc->clip_idle, 0.0f, local);
     static const float times[4] = {0.0f, 0.07f, 0.2f, 0.45f};
     static const float bend[4] = {0.0f, 1.0f, 0.55f, 0.0f};
+    const float hx = sw__hit_sides[side].x, hz = sw__hit_sides[side].z;
+    const sw_vec3 axis = sw_vec3_make(hz, 0.0f, -hx); /* Y x (hx, 0, hz): bends away */
     uint32_t tc = 0;
     float* v = values;
     for (uint32_t j = 0; j < n; ++j) {
@@ -53,20 +69,20 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, const sw_c
                                             .values = v};
         v += 3;
         if (push) {
-            /* replace the single key by four: pushed back 6 cm (character units) */
+            /* replace the single key by four: pushed away 6 cm (character units) */
             tracks[tc - 1].keys_count = 4;
             v -= 3;
             for (uint32_t k = 0; k < 4; ++k) {
-                v[3 * k] = x.t.x;
+                v[3 * k] = x.t.x - 0.06f / sc->hum.scale * bend[k] * hx;
                 v[3 * k + 1] = x.t.y;
-                v[3 * k + 2] = x.t.z - 0.06f / sc->hum.scale * bend[k];
+                v[3 * k + 2] = x.t.z - 0.06f / sc->hum.scale * bend[k] * hz;
             }
             v += 12;
         }
         const uint32_t keys = flinch ? 4u : 1u;
         for (uint32_t k = 0; k < keys; ++k) {
             const sw_quat q = sw_quat_normalize(
-                sw_quat_mul(x.r, sw_quat_from_axis_angle(sw_vec3_make(1, 0, 0), -0.32f * bend[k])));
+                sw_quat_mul(x.r, sw_quat_from_axis_angle(axis, -0.32f * bend[k])));
             v[4 * k] = q.x, v[4 * k + 1] = q.y, v[4 * k + 2] = q.z, v[4 * k + 3] = q.w;
         }
         tracks[tc++] = (sw_clip_track_desc){.joint = j,
@@ -80,7 +96,7 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, const sw_c
             .joint = j, .kind = SW_TRACK_KIND_SCALE, .keys_count = 1, .times = times, .values = v};
         v += 3;
     }
-    const sw_clip_desc desc = {.name = "sinew_hit",
+    const sw_clip_desc desc = {.name = sw__hit_sides[side].name,
                                .duration = times[3],
                                .joints_count = n,
                                .tracks = tracks,
@@ -89,26 +105,35 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, const sw_c
     return r == SW_RESULT_OK ? sw__sc_own_clip(mem, *out) : r;
 }
 
-static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** state, sw_error* err) {
-    sw__hit* st = (sw__hit*)sw__sc_alloc(&ctx->mem, sizeof *st);
-    *state = st;
-    if (!st) return SW_RESULT_OUT_OF_MEMORY;
-    const sw__sc_cast* sc = &ctx->cast;
-    sw__sc_mem* mem = &ctx->mem;
-    /* the character's clips and the hit clip */
-    const sw_clip* hit_clip = NULL;
-    sw_result r = sw__hit_clip(sc, mem, &hit_clip, err);
-    if (r != SW_RESULT_OK) return r;
-    const uint32_t clips_count = sc->chr->clips_count + 1u;
+/* The crossfaded animator and its inertialized twin: Guard (idle) and Hit
+ * (a directional blend space of the four hit clips over hit_x, hit_y, which
+ * sw_animator_apply_hit writes with the trigger). */
+static sw_result sw__hit_animators(const sw__sc_cast* sc, sw__sc_mem* mem, sw__hit* st,
+                                   sw_error* err) {
+    const uint32_t clips_count = sc->chr->clips_count + 4u;
     const sw_clip** clips = (const sw_clip**)sw__sc_alloc(mem, clips_count * sizeof(void*));
     if (!clips) return SW_RESULT_OUT_OF_MEMORY;
     memcpy((void*)clips, (const void*)sc->chr->clips, sc->chr->clips_count * sizeof(void*));
-    clips[sc->chr->clips_count] = hit_clip;
-    const sw_animator_param_desc params[1] = {
+    sw_animator_member_desc members[4];
+    for (uint32_t i = 0; i < 4; ++i) {
+        sw_result r = sw__hit_clip(sc, mem, i, &clips[sc->chr->clips_count + i], err);
+        if (r != SW_RESULT_OK) return r;
+        members[i] = (sw_animator_member_desc){sw__hit_sides[i].name, sw__hit_sides[i].x,
+                                               sw__hit_sides[i].z};
+    }
+    const sw_animator_param_desc params[3] = {
+        {.name = "hit_x"},
+        {.name = "hit_y"},
         {.name = "hit", .type = SW_ANIMATOR_PARAM_TYPE_TRIGGER}};
+    const sw_animator_blend_space_desc space = {.name = "hits",
+                                                .param_x = "hit_x",
+                                                .param_y = "hit_y",
+                                                .members = members,
+                                                .members_count = 4,
+                                                .directional = true};
     const sw_animator_state_desc states[2] = {
         {.name = "Guard", .motion = SW_ANIMATOR_MOTION_CLIP, .target = sw_clip_name(sc->clip_idle)},
-        {.name = "Hit", .motion = SW_ANIMATOR_MOTION_CLIP, .target = "sinew_hit", .once = true},
+        {.name = "Hit", .motion = SW_ANIMATOR_MOTION_BLEND_SPACE, .target = "hits", .once = true},
     };
     const sw_animator_condition_desc cond = {.param = "hit", .op = SW_ANIMATOR_OP_TRIGGER};
     sw_animator_transition_desc tr[2] = {
@@ -126,18 +151,32 @@ static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** stat
                                               .transitions = tr,
                                               .transitions_count = 2};
     const sw_animator_layer_desc layer = {.name = "Base", .machine = "Block"};
-    const sw_animator_desc desc = {.params = params,
-                                   .params_count = 1,
-                                   .machines = &machine,
-                                   .machines_count = 1,
-                                   .layers = &layer,
-                                   .layers_count = 1};
-    r = sw__sc_anim_create(mem, &desc, sc->chr->skeleton, clips, clips_count, &st->anim, err);
+    const sw_animator_desc desc = {
+        .params = params,
+        .params_count = 3,
+        .blend_spaces = &space,
+        .blend_spaces_count = 1,
+        .machines = &machine,
+        .machines_count = 1,
+        .layers = &layer,
+        .layers_count = 1,
+        .hit = {.param_x = "hit_x", .param_y = "hit_y", .trigger = "hit"}};
+    sw_result r =
+        sw__sc_anim_create(mem, &desc, sc->chr->skeleton, clips, clips_count, &st->anim, err);
     if (r != SW_RESULT_OK) return r;
     /* The inertialized twin: the cut to "Hit" blended out over 0.15 s. */
     tr[0].mode = tr[1].mode = SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE;
     tr[0].duration = 0.15f;
-    r = sw__sc_anim_create(mem, &desc, sc->chr->skeleton, clips, clips_count, &st->inert, err);
+    return sw__sc_anim_create(mem, &desc, sc->chr->skeleton, clips, clips_count, &st->inert, err);
+}
+
+static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** state, sw_error* err) {
+    sw__hit* st = (sw__hit*)sw__sc_alloc(&ctx->mem, sizeof *st);
+    *state = st;
+    if (!st) return SW_RESULT_OUT_OF_MEMORY;
+    const sw__sc_cast* sc = &ctx->cast;
+    sw__sc_mem* mem = &ctx->mem;
+    sw_result r = sw__hit_animators(sc, mem, st, err);
     if (r != SW_RESULT_OK) return r;
     st->alt_local =
         (sw_xform4*)sw__sc_alloc(mem, sc->chr->skeleton->packets_count * sizeof(sw_xform4));
@@ -174,37 +213,55 @@ static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** stat
     return sw__sc_view_init(mem, view, hs, sc->chr->meshes, sc->chr->meshes_count);
 }
 
+/* A hit lands: both animators take it (sw_animator_apply_hit), the hit
+ * pause, the camera's shake and field-of-view pulse start. */
+static sw_result sw__hit_start(sw__hit* st, sw__sc_ctx* ctx) {
+    st->next_hit += 1.8;
+    ++st->m.hits;
+    /* The attacker comes round by 135 degrees from hit to hit; the blow
+     * travels from it into the guard, in the world. */
+    const float from = 2.35619449f * (float)(st->m.hits - 1u);
+    const sw_quat facing = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), SW__HIT_YAW);
+    const sw_animator_hit blow = {
+        sw_quat_rotate(facing, sw_vec3_make(-sinf(from), 0.0f, -cosf(from))), 1.0f};
+    sw__sc_anim* both[2] = {&st->anim, &st->inert};
+    for (uint32_t i = 0; i < 2; ++i) {
+        sw_result r = sw_animator_apply_hit(sw_animator_bound_definition(both[i]->bound), facing,
+                                            &blow, both[i]->params, both[i]->params_count);
+        if (r != SW_RESULT_OK) return r;
+    }
+    sw_hit_pause_start(&st->pause, 0.09f, 0.0f);
+    ctx->camera_fx.since = 0.0f;
+    st->since_hit = 0.0f;
+    ctx->camera_fx.shake =
+        (sw_shake_desc){.position_amplitude = sw_vec3_make(0.05f, 0.04f, 0.0f),
+                        .position_frequency = 14.0f,
+                        .rotation_amplitude = sw_vec3_make(0.012f, 0.012f, 0.02f),
+                        .rotation_frequency = 11.0f,
+                        .fov_amplitude = 0.01f,
+                        .fade_in = 0.01f,
+                        .hold = 0.06f,
+                        .fade_out = 0.35f,
+                        .seed = ctx->seed * 31u + st->m.hits};
+    ctx->camera_fx.pulse =
+        (sw_fov_pulse_desc){.amount = 0.06f, .attack = 0.04f, .hold = 0.05f, .release = 0.3f};
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__hit_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, float dt) {
     sw__hit* st = (sw__hit*)state;
     const sw__sc_cast* sc = &ctx->cast;
     const float k = sc->hum.scale;
-    a->world = sw__sc_world(sw_vec3_make(SW__SC_HIT_X, sc->hum.lift, SW__SC_HIT_Z), -0.35f, k);
+    a->world = sw__sc_world(sw_vec3_make(SW__SC_HIT_X, sc->hum.lift, SW__SC_HIT_Z), SW__HIT_YAW, k);
     if (ctx->time >= st->next_hit) {
-        st->next_hit += 1.8;
-        ++st->m.hits;
-        st->anim.params[0] = 1.0f;
-        sw_hit_pause_start(&st->pause, 0.09f, 0.0f);
-        ctx->camera_fx.since = 0.0f;
-        st->since_hit = 0.0f;
-        ctx->camera_fx.shake =
-            (sw_shake_desc){.position_amplitude = sw_vec3_make(0.05f, 0.04f, 0.0f),
-                            .position_frequency = 14.0f,
-                            .rotation_amplitude = sw_vec3_make(0.012f, 0.012f, 0.02f),
-                            .rotation_frequency = 11.0f,
-                            .fov_amplitude = 0.01f,
-                            .fade_in = 0.01f,
-                            .hold = 0.06f,
-                            .fade_out = 0.35f,
-                            .seed = ctx->seed * 31u + st->m.hits};
-        ctx->camera_fx.pulse =
-            (sw_fov_pulse_desc){.amount = 0.06f, .attack = 0.04f, .hold = 0.05f, .release = 0.3f};
+        sw_result r = sw__hit_start(st, ctx);
+        if (r != SW_RESULT_OK) return r;
     }
     const float adt = sw_hit_pause_scale_dt(&st->pause, dt);
     st->since_hit += adt;
     sw_animator_event events[8], ev_alt[8];
     uint32_t ne = 0, ne_alt = 0;
     const bool inert = ctx->in.transitions == SW_SHOWCASE_TRANSITIONS_INERTIALIZE;
-    st->inert.params[0] = st->anim.params[0];
     sw_result r =
         sw_animator_update(st->anim.inst, st->anim.bound, st->anim.params, st->anim.params_count,
                            adt, inert ? ev_alt : events, 8, inert ? &ne_alt : &ne, NULL);
