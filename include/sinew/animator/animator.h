@@ -639,6 +639,27 @@ SINEW_API sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_an
                                          void* scratch, size_t scratch_size, sw_xform4* out,
                                          uint32_t out_count);
 
+/* Dirty tracking: true when evaluate's inputs (the playing clips with their
+ * times and weights, the layer weights, an inertialization in progress)
+ * changed since the instance's last successful evaluate, bit for bit, or it
+ * was never evaluated; false when evaluate would give the same pose as last
+ * time, bit for bit (a paused or frozen character, a state held on one
+ * frame, parameters that move nothing). update, play and seek set it;
+ * evaluate clears it. A copied instance carries its own flag, which speaks of
+ * the copy's last evaluate, not of a pose the caller kept. True for NULL or
+ * mismatched arguments. */
+SINEW_API bool sw_animator_pose_changed(const sw_animator_instance* inst,
+                                        const sw_animator_bound* bound);
+
+/* Instead of evaluate when sw_animator_pose_changed is false and the caller
+ * keeps the pose of the last evaluate: records what evaluate would (the
+ * layers' output history for a later inertialization) without sampling, so
+ * later poses are those of evaluating every frame.
+ * Fails (nothing changed): INVALID_ARGUMENT (NULL, another bound object, or
+ * the pose changed). */
+SINEW_API sw_result sw_animator_reuse_pose(sw_animator_instance* inst,
+                                           const sw_animator_bound* bound);
+
 /* ---- inspection ---------------------------------------------------------- */
 
 /* A clip playing after the last update, as evaluate will sample it. */

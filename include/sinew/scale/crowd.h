@@ -24,7 +24,8 @@
  * advanced and evaluated and the optional post callback edits the evaluated
  * local pose (IK, ...), or, between the keys of a sliced character, the two
  * finished key poses are interpolated (see update-rate slicing below); joint
- * LOD puts skipped joints at rest; local-to-model; the palette.
+ * LOD puts skipped joints at rest; local-to-model; the palette (unless
+ * the character is not shown or unchanged: see below).
  * Characters start where their instances are (all in the entry state at time
  * 0 after create): to spread phases, advance sw_crowd_instance(crowd, i) with
  * sw_animator_update before the first sw_crowd_update.
@@ -74,6 +75,34 @@
  * at once; after `budget_patience` frames in a row below budget_low * budget
  * it goes down one level. The bias is 0 .. levels_count - 1.
  *
+ * Dirty flags: a shown rate-1 character whose animator inputs did not
+ * change since its last evaluation (sw_animator_pose_changed false: same
+ * clips, times, weights; a paused or frozen actor, a state held on its last
+ * frame, parameters that move nothing), whose joint cut is the same and
+ * that was not marked by sw_crowd_mark_dirty keeps its outputs: no
+ * evaluate, post callback, joint LOD, local-to-model or palette (counted in
+ * stats.unchanged). A sliced character's key B is then a copy of A. The
+ * outputs are bit-identical to evaluating. The crowd cannot see what a post
+ * callback reads (IK targets): with a post callback, characters are only
+ * kept when desc.post_marks_dirty promises that the caller marks a
+ * character dirty whenever those inputs change. Mark a character dirty too
+ * after writing its instance other than through the animator calls (a
+ * restored snapshot).
+ *
+ * Visibility: a character is shown when its caller flag is set
+ * (sw_crowd_set_visible, default true) and its bounding sphere
+ * (sw_crowd_set_bounds; default the box around the rest joints) is inside
+ * every plane of the view (sw_crowd_set_view; none: everywhere), or when it
+ * is forced (sw_crowd_set_force: bones that drive gameplay). A character
+ * that is not shown advances its animator as if it were (clock, states,
+ * transitions, triggers, root motion) but gets no evaluate, post callback
+ * or outputs (counted in stats.hidden); its outputs keep the last shown
+ * frame's. When it is shown again its pose is evaluated at once (or kept
+ * when its inputs did not change since), so no stale frame is shown; a
+ * sliced character resumes with an evaluation of its own time. An
+ * inertialized transition starting while its inputs changed off-screen
+ * finds no history and cuts.
+ *
  * Root motion and events: the root motion of the animator updates done in a
  * frame is composed per character (sw_crowd_root_motion; a sliced character
  * gets that of the frames up to its next key at the key). Events are not
@@ -103,8 +132,16 @@ extern "C" {
 #define SW_CROWD_MAX_RATE 64
 #define SW_CROWD_MAX_PALETTE 1024
 #define SW_CROWD_DEFAULT_DETAIL_FRACTION 0.08f
+#define SW_CROWD_MAX_PLANES 8
 
 typedef struct sw_crowd sw_crowd;
+
+/* A half-space of the view, world space: p is inside when
+ * dot(normal, p) + d >= 0 (a sphere when >= -radius; normal of length 1). */
+typedef struct sw_crowd_plane {
+    sw_vec3 normal;
+    float d;
+} sw_crowd_plane;
 
 typedef struct sw_crowd_level {
     float distance;     /* metres from the viewpoint where this level starts (>= 0) */
@@ -140,12 +177,17 @@ typedef struct sw_crowd_desc {
         budget_patience;   /* frames below budget_low * budget before one level back; 0 means 30 */
     bool post_every_frame; /* false: post runs on evaluated poses only (keys); true: on
                             * every frame's pose, interpolated ones included */
+    bool post_marks_dirty; /* the post callback depends only on its pose and on inputs
+                            * whose changes the caller reports with sw_crowd_mark_dirty;
+                            * false: a post callback disables the dirty flags */
 } sw_crowd_desc;
 
 /* Counts of the last sw_crowd_update. */
 typedef struct sw_crowd_stats {
-    uint32_t evaluations;                    /* animator evaluate calls */
-    uint32_t interpolated;                   /* characters shown by interpolation */
+    uint32_t evaluations;  /* animator evaluate calls */
+    uint32_t interpolated; /* characters shown by interpolation */
+    uint32_t unchanged;    /* evaluations avoided: inputs unchanged (outputs or key A kept) */
+    uint32_t hidden;       /* characters not shown: animator advanced, no pose work */
     uint32_t per_level[SW_CROWD_MAX_LEVELS]; /* characters at each level */
 } sw_crowd_stats;
 
@@ -221,6 +263,30 @@ SINEW_API uint32_t sw_crowd_character_level(const sw_crowd* crowd, uint32_t i);
 SINEW_API sw_animator_root_motion sw_crowd_root_motion(const sw_crowd* crowd, uint32_t i);
 /* Joint detail values in use (joints_count). */
 SINEW_API const uint8_t* sw_crowd_joint_details(const sw_crowd* crowd);
+/* Marks character i dirty: its pose is evaluated (post callback, outputs)
+ * at the next update where it is shown. */
+SINEW_API void sw_crowd_mark_dirty(sw_crowd* crowd, uint32_t i);
+/* The caller's visibility flag of character i (default true). */
+SINEW_API void sw_crowd_set_visible(sw_crowd* crowd, uint32_t i, bool visible);
+/* Force flag of character i (default false): evaluated even when not visible. */
+SINEW_API void sw_crowd_set_force(sw_crowd* crowd, uint32_t i, bool force);
+/* Bounding sphere of character i: centre relative to its position (world
+ * axes, metres) and radius. Fails: INVALID_ARGUMENT (NULL crowd, i out of
+ * range), BAD_DATA (not finite, radius negative); nothing changed. */
+SINEW_API sw_result sw_crowd_set_bounds(sw_crowd* crowd, uint32_t i, sw_vec3 center, float radius);
+/* Whether character i was shown (visible or forced) at the last update. */
+SINEW_API bool sw_crowd_character_shown(const sw_crowd* crowd, uint32_t i);
+/* The view used from the next update on: `count` planes (copied; 0: every
+ * character inside). Fails (view unchanged): INVALID_ARGUMENT (NULL crowd,
+ * NULL planes with a count), LIMIT (count above SW_CROWD_MAX_PLANES),
+ * BAD_DATA (a value not finite). */
+SINEW_API sw_result sw_crowd_set_view(sw_crowd* crowd, const sw_crowd_plane* planes,
+                                      uint32_t count);
+/* The 6 planes of a view-projection matrix's frustum (world to clip space,
+ * OpenGL clip volume -w <= x, y, z <= w), normalized, in out[0..6): left,
+ * right, bottom, top, near, far. Returns 6, or 0 (out partly written) for
+ * NULL arguments or a degenerate or non-finite matrix. */
+SINEW_API uint32_t sw_crowd_frustum_planes(const sw_mat4* view_proj, sw_crowd_plane out[6]);
 /* Counts of the last update (zeroed for NULL). */
 SINEW_API void sw_crowd_get_stats(const sw_crowd* crowd, sw_crowd_stats* out);
 

@@ -75,7 +75,8 @@ struct sw_animator_instance {
     uint32_t inert_layer_bytes;
     uint64_t frame;
     float last_dt;
-    uint32_t reserved[3];
+    uint32_t pose_changed; /* evaluate's inputs changed since the last evaluate (or none yet) */
+    uint32_t reserved[2];
 };
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -803,6 +804,7 @@ static void sw__build_contribs(sw__ctx* c) {
     float mw[SW_ANIMATOR_MAX_MACHINES];
     float w[SW_ANIMATOR_MAX_MEMBERS];
     sw_animator_contribution* out = sw__contribs(c->in, c->layer);
+    sw__lrun* lr = &sw__lruns(c->in)[c->layer];
     uint32_t n = 0;
     sw__machine_weights(c, mw);
     const uint32_t* order = sw__anim_order(c->a);
@@ -835,18 +837,35 @@ static void sw__build_contribs(sw__ctx* c) {
                 }
                 const double frac = sw__cycle_time(nt, s->once);
                 float d = sw__clip_duration(c->b, slot);
-                sw_animator_contribution* o = &out[n++];
-                o->layer = c->layer;
-                o->state = e->state;
-                o->clip = slot;
-                o->weight = we * w[j];
-                o->phase = (float)frac;
-                o->time = (float)(frac * (double)d);
-                if (o->time > d) o->time = d;
+                sw_animator_contribution o;
+                o.layer = c->layer;
+                o.state = e->state;
+                o.clip = slot;
+                o.weight = we * w[j];
+                o.phase = (float)frac;
+                o.time = (float)(frac * (double)d);
+                if (o.time > d) o.time = d;
+                if (n >= lr->contrib_count || memcmp(&out[n], &o, sizeof o) != 0) {
+                    c->in->pose_changed = 1;
+                }
+                out[n++] = o;
             }
         }
     }
-    sw__lruns(c->in)[c->layer].contrib_count = n;
+    if (n != lr->contrib_count) c->in->pose_changed = 1;
+    lr->contrib_count = n;
+}
+
+/* Sets the current layer's weight and rebuilds its contributions; marks the
+ * instance's pose changed when either differs (bit for bit) from before or
+ * the layer inertializes (its offsets move every update). */
+static void sw__layer_refresh(sw__ctx* c, float weight) {
+    sw__lrun* lr = &sw__lruns(c->in)[c->layer];
+    if (memcmp(&lr->weight, &weight, sizeof weight) != 0 || lr->inert != 0) {
+        c->in->pose_changed = 1;
+    }
+    lr->weight = weight;
+    sw__build_contribs(c);
 }
 
 static float sw__layer_weight(const sw_animator* a, uint32_t l, const float* vals) {
@@ -869,8 +888,7 @@ static void sw__ctx_init(sw__ctx* c, sw_animator_instance* in, const sw_animator
 static void sw__rebuild_all(sw__ctx* c) {
     for (uint32_t l = 0; l < c->a->layers_count; ++l) {
         c->layer = l;
-        sw__lruns(c->in)[l].weight = sw__layer_weight(c->a, l, c->vals);
-        sw__build_contribs(c);
+        sw__layer_refresh(c, sw__layer_weight(c->a, l, c->vals));
     }
 }
 
@@ -914,6 +932,7 @@ sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bo
         sw__machine_reset(&c, sw__anim_layers(a)[l].machine);
     }
     sw__rebuild_all(&c);
+    in->pose_changed = 1;
     *out = in;
     return SW_RESULT_OK;
 }
@@ -983,8 +1002,7 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
             if (sw__anim_machines(a)[m].layer != l) continue;
             sw__machine_transitions(&c, m);
         }
-        lr->weight = c.layer_weight;
-        sw__build_contribs(&c);
+        sw__layer_refresh(&c, c.layer_weight);
     }
     *events_count = c.count;
     if (root_motion) {
@@ -1017,8 +1035,7 @@ sw_result sw_animator_play(sw_animator_instance* inst, const sw_animator_bound* 
     c.layer = sw__anim_machines(a)[m].layer;
     sw__machine_enter(&c, m, state, fade, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
                       SW_ANIMATOR_INTERRUPT_NEXT, 0.0f);
-    sw__lruns(inst)[c.layer].weight = sw__layer_weight(a, c.layer, c.vals);
-    sw__build_contribs(&c);
+    sw__layer_refresh(&c, sw__layer_weight(a, c.layer, c.vals));
     return SW_RESULT_OK;
 }
 
@@ -1043,8 +1060,7 @@ sw_result sw_animator_seek(sw_animator_instance* inst, const sw_animator_bound* 
     sw__ctx c;
     sw__ctx_init(&c, inst, bound);
     c.layer = sw__anim_machines(a)[machine].layer;
-    sw__lruns(inst)[c.layer].weight = sw__layer_weight(a, c.layer, c.vals);
-    sw__build_contribs(&c);
+    sw__layer_refresh(&c, sw__layer_weight(a, c.layer, c.vals));
     return SW_RESULT_OK;
 }
 
@@ -1178,15 +1194,17 @@ static void sw__inert_apply(sw_animator_instance* in, const sw_animator_bound* b
     }
 }
 
+/* Keeps layer l's output `pose` as the newest history pose (NULL: the same
+ * pose as the newest one, which then stays). */
 static void sw__inert_history(sw_animator_instance* in, uint32_t l, const sw_xform4* pose) {
     sw__lrun* lr = &sw__lruns(in)[l];
     const size_t bytes = sizeof(sw_xform4) * in->packets;
     if (lr->hist_count > 0 && lr->hist_frame == in->frame) {
-        memcpy(sw__hist(in, l, 0), pose, bytes);
+        if (pose) memcpy(sw__hist(in, l, 0), pose, bytes);
         return;
     }
     memcpy(sw__hist(in, l, 1), sw__hist(in, l, 0), bytes);
-    memcpy(sw__hist(in, l, 0), pose, bytes);
+    if (pose) memcpy(sw__hist(in, l, 0), pose, bytes);
     lr->hist_dt[1] = lr->hist_dt[0];
     lr->hist_dt[0] = in->last_dt;
     lr->hist_frame = in->frame;
@@ -1407,6 +1425,24 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
         }
     }
     memcpy(out, e.acc, pose_bytes);
+    inst->pose_changed = 0;
+    return SW_RESULT_OK;
+}
+
+bool sw_animator_pose_changed(const sw_animator_instance* inst, const sw_animator_bound* bound) {
+    return !inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) || inst->pose_changed;
+}
+
+sw_result sw_animator_reuse_pose(sw_animator_instance* inst, const sw_animator_bound* bound) {
+    if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) || inst->pose_changed) {
+        return SW_RESULT_INVALID_ARGUMENT;
+    }
+    /* Unchanged inputs mean no inertialization ran since the last evaluate
+     * (an active one marks every update changed), so each inertializing
+     * layer's output is its newest history pose. */
+    for (uint32_t l = 0; l < bound->def->layers_count; ++l) {
+        if (sw__layer_inertializes(bound->def, l)) sw__inert_history(inst, l, NULL);
+    }
     return SW_RESULT_OK;
 }
 

@@ -19,8 +19,16 @@ typedef struct sw__crowd_char {
     uint32_t k;   /* frames since pose A */
     uint32_t a;   /* which of the two key buffers holds A (the other holds B) */
     bool ahead;   /* B is valid: the instance stands at B's time */
+    bool fresh;   /* the outputs are the last evaluation's (posted, joint cut `cut`) */
+    bool dirty;   /* marked by hand: evaluate at the next shown frame */
+    bool visible; /* the caller's flag */
+    bool force;   /* evaluated even when not visible */
+    bool shown;   /* visible or forced at the last update */
+    uint32_t cut; /* joint cut applied to the outputs */
     double lead;  /* animator time minus shown time (s) */
     sw_animator_root_motion rm;
+    sw_vec3 center; /* bounding sphere: centre relative to the position, radius */
+    float radius;
 } sw__crowd_char;
 
 /* Per-worker counters of one update, each on its own cache line. */
@@ -43,7 +51,9 @@ struct sw_crowd {
     size_t c_inst, c_params, c_key0, c_key1, c_out, c_model, c_palette, c_stride;
     sw_crowd_post_fn post;
     void* post_user;
-    bool post_every_frame;
+    bool post_every_frame, post_marks_dirty;
+    uint32_t planes_count; /* the view: 0, everything inside */
+    sw_crowd_plane planes[SW_CROWD_MAX_PLANES];
     float budget, budget_low;
     uint32_t budget_patience, bias, calm;
     uint64_t frame;
@@ -96,6 +106,21 @@ static float sw__dist(sw_vec3 a, sw_vec3 b) {
     return sqrtf(x * x + y * y + z * z);
 }
 
+/* The rest pose in model space (model[0..joints_count)) and the box around
+ * its joint positions. */
+static void sw__rest_box(const sw_skeleton* skeleton, sw_xform* model, sw_vec3* lo, sw_vec3* hi) {
+    const int16_t* parents = sw_skeleton_parents(skeleton);
+    const sw_xform4* rest = sw_skeleton_rest_pose(skeleton);
+    for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
+        const sw_xform local = sw_xform4_get(&rest[j / 4u], j % 4u);
+        model[j] = parents[j] < 0 ? local : sw_xform_mul(model[parents[j]], local);
+        const sw_vec3 p = model[j].t;
+        if (j == 0) *lo = *hi = p;
+        lo->x = fminf(lo->x, p.x), lo->y = fminf(lo->y, p.y), lo->z = fminf(lo->z, p.z);
+        hi->x = fmaxf(hi->x, p.x), hi->y = fmaxf(hi->y, p.y), hi->z = fmaxf(hi->z, p.z);
+    }
+}
+
 uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction, uint8_t* out,
                                uint32_t out_count) {
     if (!skeleton || !out) return 0;
@@ -103,22 +128,18 @@ uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction, uint
     if (n == 0 || n > SW_SKELETON_MAX_JOINTS || out_count < n) return 0;
     if (!(fraction > 0.0f)) fraction = SW_CROWD_DEFAULT_DETAIL_FRACTION;
     const int16_t* parents = sw_skeleton_parents(skeleton);
-    const sw_xform4* rest = sw_skeleton_rest_pose(skeleton);
     sw_xform model[SW_SKELETON_MAX_JOINTS];
     uint16_t children[SW_SKELETON_MAX_JOINTS];
     int32_t child[SW_SKELETON_MAX_JOINTS]; /* the last child seen */
     bool chain[SW_SKELETON_MAX_JOINTS];
     float below[SW_SKELETON_MAX_JOINTS]; /* chain length from the joint to its tip */
     sw_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+    sw__rest_box(skeleton, model, &lo, &hi);
     for (uint32_t j = 0; j < n; ++j) {
-        const sw_xform local = sw_xform4_get(&rest[j / 4u], j % 4u);
-        model[j] = parents[j] < 0 ? local : sw_xform_mul(model[parents[j]], local);
         children[j] = 0;
         child[j] = -1;
-        const sw_vec3 p = model[j].t;
-        if (j == 0) lo = hi = p;
-        lo.x = fminf(lo.x, p.x), lo.y = fminf(lo.y, p.y), lo.z = fminf(lo.z, p.z);
-        hi.x = fmaxf(hi.x, p.x), hi.y = fmaxf(hi.y, p.y), hi.z = fmaxf(hi.z, p.z);
+    }
+    for (uint32_t j = 0; j < n; ++j) {
         if (parents[j] >= 0) {
             ++children[parents[j]];
             child[parents[j]] = (int32_t)j;
@@ -230,6 +251,7 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.post = desc->post;
     h.post_user = desc->post_user;
     h.post_every_frame = desc->post_every_frame;
+    h.post_marks_dirty = desc->post_marks_dirty;
     h.budget = desc->budget;
     h.budget_low = desc->budget_low > 0.0f ? desc->budget_low : 0.8f;
     h.budget_patience = desc->budget_patience ? desc->budget_patience : 30u;
@@ -285,6 +307,10 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
             pj[k] = desc->palette_joints ? desc->palette_joints[k] : (uint16_t)k;
     }
     const sw_animator* def = sw_animator_bound_definition(b);
+    sw_xform model[SW_SKELETON_MAX_JOINTS];
+    sw_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+    sw__rest_box(sk, model, &lo, &hi);
+    const sw_vec3 center = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), 0.5f * (lo.z + hi.z)};
     for (uint32_t i = 0; i < h.count; ++i) {
         sw_animator_instance* inst = NULL;
         sw_result r = sw_animator_instance_init(sw__inst(cr, i), h.inst_size, b, &inst);
@@ -297,6 +323,9 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
         }
         sw__crowd_char* ch = sw__char(cr, i);
         ch->gap = 1;
+        ch->visible = true;
+        ch->center = center;
+        ch->radius = 0.5f * sw__dist(lo, hi);
     }
     *out = cr;
     return SW_RESULT_OK;
@@ -358,9 +387,8 @@ static void sw__rest_lanes(const sw_crowd* c, uint32_t cut, sw_xform4* pose) {
     }
 }
 
-static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
-    sw__crowd_char* ch = sw__char(c, i);
-    sw_crowd_stats* st = &sw__workers(c)[worker].stats;
+/* The character's LOD level this frame (distance plus bias), counted. */
+static uint32_t sw__level(const sw_crowd* c, sw__crowd_char* ch, sw_crowd_stats* st) {
     const sw_crowd_level* levels = sw__levels(c);
     const float dist = sw__dist(ch->position, c->viewpoint);
     uint32_t level = 0;
@@ -370,62 +398,138 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
     level = level + c->bias < c->levels_count ? level + c->bias : c->levels_count - 1u;
     ch->level = level;
     ++st->per_level[level];
-    const uint32_t rate = levels[level].rate;
-    const float dt = c->dt;
+    return level;
+}
+
+/* The caller's flag, and the bounding sphere inside every plane of the view. */
+static bool sw__visible(const sw_crowd* c, const sw__crowd_char* ch) {
+    if (!ch->visible) return false;
+    const sw_vec3 p = sw_vec3_add(ch->position, ch->center);
+    for (uint32_t k = 0; k < c->planes_count; ++k) {
+        if (sw_vec3_dot(c->planes[k].normal, p) + c->planes[k].d < -ch->radius) return false;
+    }
+    return true;
+}
+
+/* True when the animator's next evaluation would repeat its last one and
+ * the post callback (if any) promised to report its own inputs. */
+static bool sw__unchanged(const sw_crowd* c, uint32_t i, const sw__crowd_char* ch) {
+    return !ch->dirty && (!c->post || c->post_marks_dirty) &&
+           !sw_animator_pose_changed(sw__inst(c, i), c->bound);
+}
+
+/* An off-screen frame: the animator's clock, states and root motion move as
+ * when shown (a sliced character between its keys already stands at the
+ * next key), without pose work; the outputs keep the last shown pose. */
+static sw_result sw__hidden(const sw_crowd* c, uint32_t i, sw__crowd_char* ch) {
+    sw_result r = SW_RESULT_OK;
+    if (!ch->ahead || ch->k >= ch->gap) {
+        ch->ahead = false;
+        ch->k = 0;
+        ch->gap = 1;
+        r = sw__advance(c, i, ch, (float)-ch->lead);
+    }
+    if (r == SW_RESULT_OK && !sw_animator_pose_changed(sw__inst(c, i), c->bound)) {
+        r = sw_animator_reuse_pose(sw__inst(c, i), c->bound);
+    }
+    return r;
+}
+
+/* What sw__pose left in the character's local pose. */
+typedef struct sw__shown {
+    bool posted; /* post-processed already */
+    bool latest; /* the animator's last evaluation (not an interpolation or key A) */
+    bool kept;   /* unchanged: the outputs of the last frame stand, nothing more to do */
+} sw__shown;
+
+/* The key frames of a sliced character: B becomes A (or A is evaluated),
+ * then the animator is advanced to the next key and B evaluated (or copied
+ * from A when nothing changed). */
+static sw_result sw__sliced_key(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uint32_t worker,
+                                uint32_t rate, sw_crowd_post_fn key_post, sw_crowd_stats* st) {
+    sw_result r = SW_RESULT_OK;
+    if (ch->ahead) {
+        ch->a ^= 1u; /* B becomes A */
+    } else {
+        sw_xform4* a = sw__key(c, i, ch->a);
+        r = sw__advance(c, i, ch, (float)-ch->lead);
+        if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, a);
+        if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, a, c->packets, worker);
+        ++st->evaluations;
+    }
+    const uint32_t gap = rate - (uint32_t)((c->frame + i) % rate);
+    sw_xform4* b = sw__key(c, i, ch->a ^ 1u);
+    if (r == SW_RESULT_OK) r = sw__advance_frames(c, i, ch, gap, c->dt);
+    if (r == SW_RESULT_OK && sw__unchanged(c, i, ch)) {
+        r = sw_animator_reuse_pose(sw__inst(c, i), c->bound);
+        memcpy(b, sw__key(c, i, ch->a), sizeof(sw_xform4) * c->packets);
+        ++st->unchanged;
+    } else if (r == SW_RESULT_OK) {
+        r = sw__evaluate(c, i, worker, b);
+        if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, b, c->packets, worker);
+        ++st->evaluations;
+    }
+    ch->ahead = true;
+    ch->gap = gap;
+    return r;
+}
+
+/* The local pose a shown character shows this frame (see the top of
+ * crowd.h): rate 1 evaluates (or keeps its outputs when nothing changed),
+ * sliced characters evaluate at keys and interpolate in between. */
+static sw_result sw__pose(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uint32_t worker,
+                          uint32_t level, sw_crowd_stats* st, sw__shown* shown) {
+    const sw_crowd_level* lv = &sw__levels(c)[level];
     sw_xform4* out = sw__out(c, i);
-    memset(&ch->rm, 0, sizeof ch->rm);
-    ch->lead -= (double)dt;
-    if (ch->ahead) ++ch->k;
     /* The post callback runs on every pose the animator evaluates (so the
      * key buffers hold finished poses) unless the user wants it per frame. */
     sw_crowd_post_fn key_post = c->post_every_frame ? NULL : c->post;
-    bool posted = false; /* out already holds a post-processed pose */
     sw_result r = SW_RESULT_OK;
-    if (!ch->ahead || ch->k >= ch->gap) { /* a key frame */
-        if (rate == 1) {
-            if (ch->ahead) {
-                memcpy(out, sw__key(c, i, ch->a ^ 1u), sizeof(sw_xform4) * c->packets);
-                posted = key_post != NULL;
-            } else {
-                r = sw__advance(c, i, ch, (float)-ch->lead);
-                if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, out);
-                ++st->evaluations;
-            }
-            ch->ahead = false;
-            ch->gap = 1;
-        } else {
-            if (ch->ahead) {
-                ch->a ^= 1u; /* B becomes A */
-            } else {
-                sw_xform4* a = sw__key(c, i, ch->a);
-                r = sw__advance(c, i, ch, (float)-ch->lead);
-                if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, a);
-                if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, a, c->packets, worker);
-                ++st->evaluations;
-            }
-            const uint32_t gap = rate - (uint32_t)((c->frame + i) % rate);
-            sw_xform4* b = sw__key(c, i, ch->a ^ 1u);
-            if (r == SW_RESULT_OK) r = sw__advance_frames(c, i, ch, gap, dt);
-            if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, b);
-            if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, b, c->packets, worker);
-            ++st->evaluations;
-            memcpy(out, sw__key(c, i, ch->a), sizeof(sw_xform4) * c->packets);
-            posted = key_post != NULL;
-            ch->ahead = true;
-            ch->gap = gap;
-        }
-        ch->k = 0;
-    } else { /* between keys: interpolate A -> B (finished poses unless post_every_frame) */
+    memset(shown, 0, sizeof *shown);
+    if (ch->ahead && ch->k < ch->gap) { /* between keys: interpolate A -> B */
         /* the interpolation kernel directly (the blend job's validation and
          * weight normalisation are not needed for two full poses) */
         const float t = (float)ch->k / (float)ch->gap;
         sw__soa_best()->interp(sw__key(c, i, ch->a), sw__key(c, i, ch->a ^ 1u), t, out, c->packets);
-        posted = key_post != NULL;
+        shown->posted = key_post != NULL;
         ++st->interpolated;
+        return r;
     }
-    if (r != SW_RESULT_OK) return r;
+    if (lv->rate > 1) {
+        r = sw__sliced_key(c, i, ch, worker, lv->rate, key_post, st);
+        memcpy(out, sw__key(c, i, ch->a), sizeof(sw_xform4) * c->packets);
+        shown->posted = key_post != NULL;
+    } else if (ch->ahead) {
+        memcpy(out, sw__key(c, i, ch->a ^ 1u), sizeof(sw_xform4) * c->packets);
+        shown->posted = key_post != NULL;
+        shown->latest = true;
+    } else {
+        r = sw__advance(c, i, ch, (float)-ch->lead);
+        shown->latest = true;
+        if (r == SW_RESULT_OK && ch->fresh && ch->cut == lv->joint_cut && sw__unchanged(c, i, ch)) {
+            r = sw_animator_reuse_pose(sw__inst(c, i), c->bound);
+            shown->kept = true;
+            ++st->unchanged;
+        } else if (r == SW_RESULT_OK) {
+            r = sw__evaluate(c, i, worker, out);
+            ++st->evaluations;
+        }
+    }
+    if (lv->rate == 1) {
+        ch->ahead = false;
+        ch->gap = 1;
+    }
+    ch->k = 0;
+    return r;
+}
+
+/* Post callback (unless done), joint LOD, local-to-model and palette of the
+ * character's local pose. */
+static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uint32_t cut,
+                             bool posted) {
+    sw_xform4* out = sw__out(c, i);
     if (c->post && !posted) c->post(c->post_user, i, out, c->packets, worker);
-    if (levels[level].joint_cut > 0) sw__rest_lanes(c, levels[level].joint_cut, out);
+    if (cut > 0) sw__rest_lanes(c, cut, out);
     sw_local_to_model_job lj;
     memset(&lj, 0, sizeof lj);
     lj.skeleton = c->skeleton;
@@ -433,7 +537,7 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
     lj.local_count = c->packets;
     lj.out = sw__model(c, i);
     lj.out_count = c->joints;
-    r = sw_local_to_model_job_run(&lj);
+    sw_result r = sw_local_to_model_job_run(&lj);
     if (r != SW_RESULT_OK || c->palette_count == 0) return r;
     sw_skinning_job sj;
     memset(&sj, 0, sizeof sj);
@@ -445,6 +549,28 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
     sj.out = sw__palette(c, i);
     sj.out_count = c->palette_count;
     return sw_skinning_job_run(&sj);
+}
+
+static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
+    sw__crowd_char* ch = sw__char(c, i);
+    sw_crowd_stats* st = &sw__workers(c)[worker].stats;
+    const uint32_t level = sw__level(c, ch, st);
+    memset(&ch->rm, 0, sizeof ch->rm);
+    ch->lead -= (double)c->dt;
+    if (ch->ahead) ++ch->k;
+    ch->shown = ch->force || sw__visible(c, ch);
+    if (!ch->shown) {
+        ++st->hidden;
+        return sw__hidden(c, i, ch);
+    }
+    sw__shown shown;
+    const uint32_t cut = sw__levels(c)[level].joint_cut;
+    sw_result r = sw__pose(c, i, ch, worker, level, st, &shown);
+    if (r == SW_RESULT_OK && !shown.kept) r = sw__outputs(c, i, worker, cut, shown.posted);
+    ch->fresh = r == SW_RESULT_OK && shown.latest;
+    ch->cut = cut;
+    if (r == SW_RESULT_OK) ch->dirty = false;
+    return r;
 }
 
 static void sw__crowd_range(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
@@ -551,6 +677,65 @@ sw_animator_root_motion sw_crowd_root_motion(const sw_crowd* crowd, uint32_t i) 
     return crowd && i < crowd->count ? sw__char(crowd, i)->rm : zero;
 }
 
+void sw_crowd_mark_dirty(sw_crowd* crowd, uint32_t i) {
+    if (crowd && i < crowd->count) sw__char(crowd, i)->dirty = true;
+}
+
+void sw_crowd_set_visible(sw_crowd* crowd, uint32_t i, bool visible) {
+    if (crowd && i < crowd->count) sw__char(crowd, i)->visible = visible;
+}
+
+void sw_crowd_set_force(sw_crowd* crowd, uint32_t i, bool force) {
+    if (crowd && i < crowd->count) sw__char(crowd, i)->force = force;
+}
+
+sw_result sw_crowd_set_bounds(sw_crowd* crowd, uint32_t i, sw_vec3 center, float radius) {
+    if (!crowd || i >= crowd->count) return SW_RESULT_INVALID_ARGUMENT;
+    if (!isfinite(center.x) || !isfinite(center.y) || !isfinite(center.z) || !(radius >= 0.0f) ||
+        !isfinite(radius)) {
+        return SW_RESULT_BAD_DATA;
+    }
+    sw__crowd_char* ch = sw__char(crowd, i);
+    ch->center = center;
+    ch->radius = radius;
+    return SW_RESULT_OK;
+}
+
+bool sw_crowd_character_shown(const sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count && sw__char(crowd, i)->shown;
+}
+
+sw_result sw_crowd_set_view(sw_crowd* crowd, const sw_crowd_plane* planes, uint32_t count) {
+    if (!crowd || (!planes && count > 0)) return SW_RESULT_INVALID_ARGUMENT;
+    if (count > SW_CROWD_MAX_PLANES) return SW_RESULT_LIMIT;
+    for (uint32_t k = 0; k < count; ++k) {
+        const sw_crowd_plane* p = &planes[k];
+        if (!isfinite(p->normal.x) || !isfinite(p->normal.y) || !isfinite(p->normal.z) ||
+            !isfinite(p->d)) {
+            return SW_RESULT_BAD_DATA;
+        }
+    }
+    if (count > 0) memcpy(crowd->planes, planes, sizeof(sw_crowd_plane) * count);
+    crowd->planes_count = count;
+    return SW_RESULT_OK;
+}
+
+uint32_t sw_crowd_frustum_planes(const sw_mat4* view_proj, sw_crowd_plane out[6]) {
+    if (!view_proj || !out) return 0;
+    const float* m = view_proj->m; /* row r of the matrix: m[r], m[4 + r], m[8 + r], m[12 + r] */
+    for (uint32_t k = 0; k < 6u; ++k) {
+        const uint32_t r = k / 2u; /* x, y, z rows: w + row (k even), w - row (k odd) */
+        const float sign = (k % 2u) ? -1.0f : 1.0f;
+        const sw_vec3 n = {m[3] + sign * m[r], m[7] + sign * m[4 + r], m[11] + sign * m[8 + r]};
+        const float d = m[15] + sign * m[12 + r];
+        const float len = sw_vec3_length(n);
+        if (!(len > 0.0f) || !isfinite(len) || !isfinite(d)) return 0;
+        out[k].normal = sw_vec3_scale(n, 1.0f / len);
+        out[k].d = d / len;
+    }
+    return 6u;
+}
+
 const uint8_t* sw_crowd_joint_details(const sw_crowd* crowd) {
     return crowd ? sw__detail(crowd) : NULL;
 }
@@ -563,6 +748,8 @@ void sw_crowd_get_stats(const sw_crowd* crowd, sw_crowd_stats* out) {
     for (uint32_t t = 0; t < crowd->threads; ++t) {
         out->evaluations += w[t].stats.evaluations;
         out->interpolated += w[t].stats.interpolated;
+        out->unchanged += w[t].stats.unchanged;
+        out->hidden += w[t].stats.hidden;
         for (uint32_t l = 0; l < SW_CROWD_MAX_LEVELS; ++l)
             out->per_level[l] += w[t].stats.per_level[l];
     }
