@@ -109,7 +109,25 @@ static void bench_print_crowd_json(const bench_results* res, int r) {
         printf(", \"per_level\": [%.0f, %.0f, %.0f], \"held\": %s}", b[5], b[6], b[7],
                b[2] <= 1e3 * (double)BENCH_CROWD_BUDGET ? "true" : "false");
     }
-    printf("]}}");
+    printf("]}");
+    if (res->skip_n[r] > 0) {
+        static const char* const skip_keys[BENCH_SKIP_FIELDS] = {
+            "characters",          "frames",
+            "all_shown_cpu_ms",    "hidden_90_cpu_ms",
+            "unchanged_90_cpu_ms", "all_evaluations",
+            "hidden_evaluations",  "unchanged_evaluations"};
+        printf(",\n       \"skip\": {");
+        for (int k = 0; k < BENCH_SKIP_FIELDS; ++k) {
+            printf("%s\"%s\": ", k ? ", " : "", skip_keys[k]);
+            cli_json_number(stdout, res->skip[r][k]);
+        }
+        printf(", \"hidden_ratio\": ");
+        bench_json_numbers(res->skip_ratio[r][0], res->skip_n[r]);
+        printf(", \"unchanged_ratio\": ");
+        bench_json_numbers(res->skip_ratio[r][1], res->skip_n[r]);
+        printf("}");
+    }
+    printf("}");
 }
 
 static void bench_print_crowd_text(const bench_results* res, int r) {
@@ -178,6 +196,17 @@ static void bench_print_crowd_text(const bench_results* res, int r) {
         printf("  sustained within the budget: %.0f characters (largest crowd tried whose median "
                "frame held)\n",
                sustained);
+    if (res->skip_n[r] > 0) {
+        const double* k = res->skip[r];
+        printf("  skipped work, %.0f characters, 1 thread, no LOD, %.0f interleaved frames "
+               "(median CPU ms per frame; evaluations of the last frame):\n"
+               "    all shown and playing %.3f ms (%.0f); 90%% off-screen %.3f ms (%.0f), "
+               "%.1f%%; 90%% unchanged %.3f ms (%.0f), %.1f%% of all shown (median over "
+               "processes %.1f%% and %.1f%%; target at most 20%%)\n",
+               k[0], k[1], k[2], k[5], k[3], k[6], 100.0 * k[3] / k[2], k[4], k[7],
+               100.0 * k[4] / k[2], 100.0 * bench_median_of(res->skip_ratio[r][0], res->skip_n[r]),
+               100.0 * bench_median_of(res->skip_ratio[r][1], res->skip_n[r]));
+    }
 }
 
 /* ozz's figure for a row, NaN when ozz did not run it. */

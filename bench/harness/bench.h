@@ -49,6 +49,7 @@
 #define BENCH_CROWD_BUDGET 0.0167f /* seconds: a 60 Hz frame */
 #define BENCH_BUDGET_FRAMES 120u   /* frames per budget run; the last 40 are reported */
 #define BENCH_BUDGET_TAIL 40u
+#define BENCH_SKIP_FIELDS 8      /* numbers of a "crowdskip" line after the rig */
 #define BENCH_CROWD_SPACING 1.5f /* metres between characters on the grid */
 #define BENCH_PAIR_FIELDS 13
 
@@ -139,6 +140,12 @@ typedef struct bench_results {
     double budget[BENCH_RIGS][8][8];
     int budget_n[BENCH_RIGS];
     int budget_process[BENCH_RIGS];
+    /* "crowdskip" of the last process (characters, frames, median CPU ms per frame
+     * of the all-shown, 90 % hidden and 90 % frozen crowds, their last
+     * frame's evaluations) and, per process, hidden / all and frozen / all */
+    double skip[BENCH_RIGS][BENCH_SKIP_FIELDS];
+    double skip_ratio[BENCH_RIGS][2][BENCH_MAX_PROCESSES];
+    int skip_n[BENCH_RIGS];
 } bench_results;
 
 /* The child: measures every row once in this process and prints the

@@ -109,6 +109,19 @@ static bool bench_parse_budget(char** f, int process, bench_results* res) {
     return true;
 }
 
+/* "crowdskip": the last process's fields, and each process's cost ratios. */
+static bool bench_parse_skip(char** f, int process, bench_results* res) {
+    const int r = atoi(f[1]);
+    if (!bench_rig_ok(r) || process >= BENCH_MAX_PROCESSES) return false;
+    for (int k = 0; k < BENCH_SKIP_FIELDS; ++k)
+        res->skip[r][k] = strtod(f[2 + k], NULL);
+    const double all = res->skip[r][2];
+    res->skip_ratio[r][0][process] = res->skip[r][3] / all;
+    res->skip_ratio[r][1][process] = res->skip[r][4] / all;
+    res->skip_n[r] = process + 1;
+    return true;
+}
+
 /* ozz's description, its absence note, and both sides' IK checks (the last
  * process's). */
 static bool bench_parse_checks(char** f, int n, bench_results* res) {
@@ -159,6 +172,7 @@ static bool bench_parse_line(char** f, int n, int process, bench_results* res) {
     if (n == 3 + BENCH_PAIR_FIELDS + 1 && strcmp(f[0], "crowdpair") == 0)
         return bench_parse_pair(f, process, res);
     if (n == 10 && strcmp(f[0], "crowdbudget") == 0) return bench_parse_budget(f, process, res);
+    if (n == 10 && strcmp(f[0], "crowdskip") == 0) return bench_parse_skip(f, process, res);
     return bench_parse_checks(f, n, res);
 }
 

@@ -73,6 +73,7 @@ static sw_crowd* bench_crowd_make(const bench_rig* g, int codec, const sw_animat
     d.levels_count = lod ? 3u : 0u;
     d.post = bench_crowd_post;
     d.post_user = b;
+    d.post_marks_dirty = true; /* the IK targets are set once, before the first update */
     d.budget = budget;
     sw_crowd* crowd = NULL;
     sw_error err;
@@ -188,6 +189,53 @@ static double bench_clock_ns(clockid_t id) {
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+#define BENCH_SKIP_FRAMES 48u
+
+/* Work skipped when nothing changed or nobody sees it: three crowds of
+ * `chars` characters without LOD on `pool` (one thread: the caller), their
+ * frames interleaved and each timed by the calling thread's CPU clock (so
+ * time descheduled on a loaded machine is not counted): all shown and
+ * playing; 90 % of the characters off-screen (the caller's flag); 90 %
+ * frozen (their state's rate parameter at 0). Prints a "crowdskip" line:
+ * characters, frames, the median CPU ms per frame of each crowd, the
+ * evaluations of the last frame of each. False on failure (reported). */
+static bool bench_crowd_skip(const bench_rig* g, int rig_slot, int codec,
+                             const sw_animator_bound* bound, bench_crowd* b, uint32_t chars,
+                             sw_pool* pool, uint32_t frames, FILE* out) {
+    sw_crowd* crowds[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3; ++k)
+        if (!(crowds[k] = bench_crowd_make(g, codec, bound, b, chars, false, 0.0f))) break;
+    sw_result r = crowds[2] ? SW_RESULT_OK : SW_RESULT_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < chars && r == SW_RESULT_OK; ++i) {
+        sw_crowd_set_visible(crowds[1], i, i % 10u == 0u);
+        sw_crowd_params(crowds[2], i)[1] = i % 10u == 0u ? 1.0f : 0.0f;
+    }
+    double ms[3][BENCH_SKIP_FRAMES];
+    uint32_t evals[3] = {0, 0, 0};
+    if (frames > BENCH_SKIP_FRAMES) frames = BENCH_SKIP_FRAMES;
+    for (uint32_t f = 0; f < BENCH_CROWD_WARM + frames && r == SW_RESULT_OK; ++f) {
+        for (uint32_t k = 0; k < 3u && r == SW_RESULT_OK; ++k) {
+            const uint32_t c = (f + k) % 3u; /* the order rotates */
+            const double t0 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+            r = sw_crowd_update(crowds[c], BENCH_DT, bench_crowd_eye, pool);
+            const double t1 = bench_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+            if (f >= BENCH_CROWD_WARM) ms[c][f - BENCH_CROWD_WARM] = (t1 - t0) * 1e-6;
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        sw_crowd_stats st;
+        sw_crowd_get_stats(crowds[k], &st);
+        evals[k] = st.evaluations;
+        if (k < 2) sw_crowd_destroy(crowds[k]);
+    }
+    if (!bench_crowd_done(g, crowds[2], b, r)) return false;
+    const int n = (int)frames;
+    fprintf(out, "crowdskip\t%d\t%u\t%u\t%.6g\t%.6g\t%.6g\t%u\t%u\t%u\n", rig_slot, chars, frames,
+            bench_quantile(ms[0], n, 0.5), bench_quantile(ms[1], n, 0.5),
+            bench_quantile(ms[2], n, 0.5), evals[0], evals[1], evals[2]);
+    return true;
+}
+
 /* One crowd frame on pool t, timed: wall ms, the CPU ms of each pool thread. */
 static sw_result bench_crowd_frame(sw_crowd* crowd, sw_pool* pool, const bench_clocks* clocks,
                                    double* wall, double cpu[2]) {
@@ -295,18 +343,19 @@ bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FI
     const uint32_t chars = quick ? BENCH_CROWD_QUICK : BENCH_CROWD_CHARACTERS;
     const uint32_t frames = quick ? 4u : 48u; /* a multiple of the slowest LOD rate */
     const sw_clip* clips[2] = {g->clips[codec][0], g->clips[codec][1]};
-    const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
+    const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f},
+                                             {"rate", SW_ANIMATOR_PARAM_TYPE_FLOAT, 1.0f}};
     const sw_animator_member_desc members[] = {{sw_clip_name(clips[0]), 0.0f, 0.0f},
                                                {sw_clip_name(clips[1]), 1.0f, 0.0f}};
     const sw_animator_blend_space_desc spaces[] = {
         {"mix", "blend", NULL, members, 2, NULL, 0, false}};
     const sw_animator_state_desc states[] = {
-        {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL}};
+        {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, "rate"}};
     const sw_animator_machine_desc machines[] = {{"Main", states, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
                                               NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
     const sw_animator_desc desc = {.params = params,
-                                   .params_count = 1,
+                                   .params_count = 2,
                                    .blend_spaces = spaces,
                                    .blend_spaces_count = 1,
                                    .machines = machines,
@@ -380,6 +429,8 @@ bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FI
             ok = bench_crowd_pair(g, rig_slot, codec, bound, &b, fit1[lod], lod != 0, pools,
                                   quick ? 4u : BENCH_CROWD_PAIRS, out);
     }
+    /* skipped work: the probe-sized crowd on one thread */
+    if (ok) ok = bench_crowd_skip(g, rig_slot, codec, bound, &b, chars, pools[0], frames, out);
     /* the budget: a crowd of the size that fits 2 threads with LOD at bias
      * 0, then larger by half while the controller holds 16.7 ms (or smaller
      * by a third until it does): the largest held is what it sustains */
