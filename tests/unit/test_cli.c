@@ -1183,6 +1183,33 @@ static void check_bench_budget(const sw__json* j, int32_t c, double frame_ns, do
     assert_true(largest_held <= largest);
 }
 
+/* The skipped-work block: the probe-sized crowds, every character evaluated
+ * when all are shown and playing, one in ten (i % 10 == 0) when 90 % are
+ * off-screen or frozen; each process's ratios, the last one's from its ms. */
+static void check_bench_skip(const sw__json* j, int32_t c, int processes, double probe) {
+    const int32_t k = sw__json_find(j, c, "skip");
+    assert_int_equal(sw__json_type_of(j, k), SW__JSON_OBJECT);
+    const double chars = json_num(j, k, "characters");
+    assert_true(chars == probe);
+    const double tenth = ceil(chars / 10.0);
+    assert_true(json_num(j, k, "all_evaluations") == chars);
+    assert_true(json_num(j, k, "hidden_evaluations") == tenth);
+    assert_true(json_num(j, k, "unchanged_evaluations") == tenth);
+    const double all = json_num(j, k, "all_shown_cpu_ms");
+    const double hidden = json_num(j, k, "hidden_90_cpu_ms");
+    const double frozen = json_num(j, k, "unchanged_90_cpu_ms");
+    assert_true(all > 0.0 && hidden > 0.0 && frozen > 0.0);
+    const int32_t hr = sw__json_find(j, k, "hidden_ratio"),
+                  ur = sw__json_find(j, k, "unchanged_ratio");
+    assert_int_equal(sw__json_len(j, hr), (uint32_t)processes);
+    assert_int_equal(sw__json_len(j, ur), (uint32_t)processes);
+    double h = 0.0, u = 0.0;
+    assert_true(sw__json_number(j, sw__json_at(j, hr, (uint32_t)processes - 1u), &h));
+    assert_true(sw__json_number(j, sw__json_at(j, ur, (uint32_t)processes - 1u), &u));
+    assert_rel(h, hidden / all, 1e-5);
+    assert_rel(u, frozen / all, 1e-5);
+}
+
 /* The crowd figures of one asset: 1 and 2 threads without and with LOD, each
  * row's median and min those of its process figures, the characters that fit
  * in 16.7 ms from the median, the speedups from the medians, the crowds
@@ -1244,6 +1271,7 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
     assert_rel(json_num(j, c, "speedup_with_lod"), med[1][0] / med[1][1], 1e-6);
     check_bench_interleaved(j, c, processes, last_size);
     check_bench_budget(j, c, frame, last_size[1][1]);
+    check_bench_skip(j, c, processes, probe);
 }
 
 static int32_t bench_asset_named(const sw__json* j, int32_t assets, const char* name) {
