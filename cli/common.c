@@ -5,18 +5,37 @@
 #include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/writers/file.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Prints s on stderr with line breaks as spaces (a reader's message may hold some). */
+static void cli_put_one_line(const char* s) {
+    for (; *s; ++s)
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, stderr);
+}
+
 void cli_report(const char* verb, const char* file, sw_asset_format format, sw_result r,
                 const sw_error* err) {
     fprintf(stderr, "sinew: %s: %s: %s", verb, file, sw_result_str(r));
+    if (err && err->sys_errno) fprintf(stderr, ": %s", strerror(err->sys_errno));
+    if (err && err->detail[0]) {
+        fputs(": ", stderr);
+        cli_put_one_line(err->detail);
+    }
     if (err && err->check) {
-        fprintf(stderr, " (check \"%s\", offset %llu, %s %lld)", err->check,
-                (unsigned long long)err->offset, format == SW_ASSET_FORMAT_BVH ? "line" : "chunk",
-                (long long)err->index);
+        fprintf(stderr, " (check \"%s\"", err->check);
+        if (err->offset > 0) fprintf(stderr, ", offset %llu", (unsigned long long)err->offset);
+        /* a detail names the element itself */
+        if (err->index >= 0 && !err->detail[0]) {
+            const char* what = format == SW_ASSET_FORMAT_BVH     ? "line"
+                               : format == SW_ASSET_FORMAT_SINEW ? "chunk"
+                                                                 : "index";
+            fprintf(stderr, ", %s %lld", what, (long long)err->index);
+        }
+        fputc(')', stderr);
     }
     fputc('\n', stderr);
 }
@@ -34,6 +53,32 @@ void cli_warn_asset(const char* verb, const char* file, const sw_asset* a) {
     if (a->warning[0]) fprintf(stderr, "sinew: %s: %s: warning: %s\n", verb, file, a->warning);
 }
 
+bool cli_lines_open(const char* verb, const char* path, size_t max_size, cli_lines* l) {
+    memset(l, 0, sizeof *l);
+    sw_error err = SW_ERROR_INIT;
+    const sw_result r = sw_file_read(path, max_size, NULL, &l->text, &l->size, &err);
+    if (r != SW_RESULT_OK) cli_report(verb, path, SW_ASSET_FORMAT_NONE, r, &err);
+    return r == SW_RESULT_OK;
+}
+
+bool cli_lines_next(cli_lines* l, char* buf, size_t cap) {
+    if (l->pos >= l->size || cap < 2) return false;
+    const char* text = (const char*)l->text;
+    size_t n = 0;
+    while (n + 1 < cap && l->pos < l->size) {
+        const char c = text[l->pos++];
+        buf[n++] = c;
+        if (c == '\n') break;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+void cli_lines_close(cli_lines* l) {
+    sw_free(NULL, l->text, l->size);
+    memset(l, 0, sizeof *l);
+}
+
 bool cli_parse_double(const char* s, double* out) {
     if (!s || !*s) return false;
     char* end = NULL;
@@ -43,10 +88,10 @@ bool cli_parse_double(const char* s, double* out) {
     return true;
 }
 
-bool cli_parse_scale(const char* verb, const char* s, float* out) {
+bool cli_parse_scale(const char* verb, const char* option, const char* s, float* out) {
     double v = 0.0;
     if (!cli_parse_double(s, &v) || !(v > 0.0) || !isfinite((float)v) || !((float)v > 0.0f)) {
-        cli_error(verb, "--scale needs a finite number > 0, got \"%s\"", s ? s : "");
+        cli_error(verb, "%s needs a finite number > 0, got \"%s\"", option, s ? s : "");
         return false;
     }
     *out = (float)v;
@@ -88,7 +133,12 @@ sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_a
     if (options) opt = *options;
     opt.readers = k_cli_readers;
     opt.readers_count = sizeof k_cli_readers / sizeof k_cli_readers[0];
-    return sw_asset_open(path, &opt, out, err);
+    const sw_result r = sw_asset_open(path, &opt, out, err);
+    if (r == SW_RESULT_LIMIT && err && err->check && strcmp(err->check, "file size") == 0) {
+        const size_t n = strlen(err->detail);
+        snprintf(err->detail + n, sizeof err->detail - n, " (--max-size raises it)");
+    }
+    return r;
 }
 
 const char* cli_format_name(sw_asset_format f) {
@@ -130,6 +180,22 @@ bool cli_refuse_non_raw(const char* verb, const char* file, uint32_t index, cons
     return true;
 }
 
+/* "N", "NK", "NM" or "NG" (binary units) as a byte count > 0 that fits a size_t. */
+static bool cli_parse_size(const char* s, size_t* out) {
+    if (!s || *s < '0' || *s > '9') return false;
+    char* end = NULL;
+    errno = 0;
+    const unsigned long long v = strtoull(s, &end, 10);
+    unsigned shift = 0;
+    if (*end == 'K') shift = 10;
+    if (*end == 'M') shift = 20;
+    if (*end == 'G') shift = 30;
+    if (shift) ++end;
+    if (errno || *end || v == 0 || v > (unsigned long long)(SIZE_MAX >> shift)) return false;
+    *out = (size_t)v << shift;
+    return true;
+}
+
 int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a) {
     const char* s = argv[*i];
     const char* next = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -150,7 +216,18 @@ int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_
             cli_error(verb, "--scale needs a number");
             return -1;
         }
-        if (!cli_parse_scale(verb, next, &a->opt.scale)) return -1;
+        if (!cli_parse_scale(verb, "--scale", next, &a->opt.scale)) return -1;
+        ++*i;
+        return 1;
+    }
+    if (strcmp(s, "--max-size") == 0) {
+        if (!cli_parse_size(next, &a->opt.max_file_size)) {
+            cli_error(verb,
+                      "--max-size needs a whole number of bytes > 0 (K, M or G: binary "
+                      "units), got \"%s\"",
+                      next ? next : "");
+            return -1;
+        }
         ++*i;
         return 1;
     }

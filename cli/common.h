@@ -30,7 +30,7 @@ typedef struct cli_asset_args {
 } cli_asset_args;
 
 /* Recognises argv[*i] as one of --scale S, --clips A,B, --isolate,
- * --in-process, --timeout MS, --end-sites and consumes it (advancing *i past
+ * --in-process, --timeout MS, --end-sites, --max-size BYTES and consumes it (advancing *i past
  * its value). Returns 1 when consumed, 0 when argv[*i] is not one of them,
  * -1 after printing a usage error. */
 int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a);
@@ -40,8 +40,11 @@ int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_
 sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
                          sw_error* err);
 
-/* One line on stderr: "sinew: VERB: FILE: <result> (check "...", offset N, line|chunk I)".
- * `format` selects how err->index is named (line for BVH text, chunk otherwise). */
+/* One line on stderr: "sinew: VERB: FILE: <result>[: <system error>][: <detail>]
+ * (check "..."[, offset N][, line|chunk|index I])", the offset only when
+ * not 0 and the index only when not -1 and no detail names the element.
+ * `format` names err->index (line for BVH text, chunk for archives, index
+ * otherwise). */
 void cli_report(const char* verb, const char* file, sw_asset_format format, sw_result r,
                 const sw_error* err);
 /* "sinew: VERB: message" on stderr (usage and other non-file errors). */
@@ -57,10 +60,26 @@ void cli_warn_asset(const char* verb, const char* file, const sw_asset* a);
 int cli_write_asset_archive(const char* verb, const char* out, const sw_asset* a,
                             const sw_clip* const* clips, uint32_t n);
 
+/* A text file (a script, a map) read whole through sw_file_read and handed
+ * out line by line as fgets does. */
+typedef struct cli_lines {
+    void* text;
+    size_t size;
+    size_t pos;
+} cli_lines;
+/* Reads the file (at most max_size bytes); false after reporting the
+ * failure on one line (cli_report). */
+bool cli_lines_open(const char* verb, const char* path, size_t max_size, cli_lines* l);
+/* The next line into buf (at most cap - 1 bytes, its newline kept, NUL
+ * ended; a longer line comes in pieces); false at the end. */
+bool cli_lines_next(cli_lines* l, char* buf, size_t cap);
+void cli_lines_close(cli_lines* l);
+
 /* Strict number parsing of a whole argument; false when it is not one. */
 bool cli_parse_double(const char* s, double* out);
-/* Parses "--scale S": finite and > 0. */
-bool cli_parse_scale(const char* verb, const char* s, float* out);
+/* Parses the value s of a scale option (`option`, named in the error):
+ * finite and > 0. */
+bool cli_parse_scale(const char* verb, const char* option, const char* s, float* out);
 
 /* Prints s as a JSON string literal (with quotes). */
 void cli_json_string(FILE* f, const char* s);

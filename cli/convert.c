@@ -69,7 +69,7 @@ int cli_convert(int argc, char** argv) {
             }
             out = argv[++i];
         } else if (strcmp(a, "--scale") == 0) {
-            if (i + 1 >= argc || !cli_parse_scale("convert", argv[i + 1], &opt.scale)) {
+            if (i + 1 >= argc || !cli_parse_scale("convert", "--scale", argv[i + 1], &opt.scale)) {
                 if (i + 1 >= argc) cli_error("convert", "--scale needs a number");
                 return CLI_EXIT_USAGE;
             }

@@ -27,6 +27,7 @@
 
 #define DEMO_STRIP_FRAMES 6
 #define DEMO_STRIP_COLUMNS 3
+#define DEMO_MAX_MAP_BYTES ((size_t)1 << 20) /* largest --map file */
 
 typedef struct demo_args {
     double seconds, fps;
@@ -103,15 +104,12 @@ static int demo_parse(int argc, char** argv, demo_args* a) {
 
 /* Reads "idle=NAME", "walk=NAME", "jog=NAME" (or "run=NAME") lines; '#' comments. */
 static bool demo_read_map(const char* path, char names[3][256]) {
-    FILE* f = fopen(path, "r");
-    if (!f) {
-        cli_error("demo", "%s: cannot open map file", path);
-        return false;
-    }
+    cli_lines f;
+    if (!cli_lines_open("demo", path, DEMO_MAX_MAP_BYTES, &f)) return false;
     char line[512];
     int n = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    while (ok && cli_lines_next(&f, line, sizeof line)) {
         ++n;
         line[strcspn(line, "\r\n")] = 0;
         char* p = line;
@@ -136,7 +134,7 @@ static bool demo_read_map(const char* path, char names[3][256]) {
         }
         snprintf(names[role], 256, "%s", eq + 1);
     }
-    fclose(f);
+    cli_lines_close(&f);
     return ok;
 }
 

@@ -42,7 +42,6 @@ int cli_export(int argc, char** argv) {
     sw_result r = cli_asset_open(in, &args.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("export", in, asset.format, r, &err);
-        if (asset.warning[0]) cli_error("export", "%s: %s", in, asset.warning);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("export", in, &asset);

@@ -138,7 +138,7 @@ static int import_batch(const path_list* inputs, const char* out_dir, cli_asset_
         const char* path = files.items[i];
         const double t0 = now_seconds();
         sw_asset a;
-        sw_error err = {SW_RESULT_OK, NULL, 0, -1};
+        sw_error err = SW_ERROR_INIT;
         sw_result r = cli_asset_open(path, &opt, &a, &err);
         if (r == SW_RESULT_OK && out_dir) {
             char out[4096];
@@ -227,7 +227,6 @@ int cli_import(int argc, char** argv) {
     sw_result r = cli_asset_open(in, &args.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("import", in, asset.format, r, &err);
-        if (asset.warning[0]) cli_error("import", "%s: %s", in, asset.warning);
         code = CLI_EXIT_FAIL;
         goto done;
     }

@@ -117,7 +117,6 @@ int cli_info(int argc, char** argv) {
     sw_result r = cli_asset_open(path, &args.opt, &a, &err);
     if (r != SW_RESULT_OK) {
         cli_report("info", path, a.format, r, &err);
-        if (a.warning[0]) cli_error("info", "%s: %s", path, a.warning);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("info", path, &a);

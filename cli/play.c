@@ -19,6 +19,7 @@
 
 #define PLAY_MAX_CHANGES 4096
 #define PLAY_MAX_LINE 1024
+#define PLAY_MAX_SCRIPT_BYTES ((size_t)1 << 24) /* largest --script file */
 
 typedef struct play_args {
     const char* path;
@@ -102,15 +103,12 @@ static int play_parse(int argc, char** argv, play_args* a) {
 /* Reads the script into changes; returns false after printing the failing line. */
 static bool play_read_script(const char* path, const sw_animator* def, play_change* out,
                              uint32_t* count) {
-    FILE* f = fopen(path, "rb");
-    if (!f) {
-        cli_error("play", "%s: cannot open the script", path);
-        return false;
-    }
+    cli_lines f;
+    if (!cli_lines_open("play", path, PLAY_MAX_SCRIPT_BYTES, &f)) return false;
     char line[PLAY_MAX_LINE];
     uint32_t n = 0, lineno = 0;
     bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    while (ok && cli_lines_next(&f, line, sizeof line)) {
         ++lineno;
         char* hash = strchr(line, '#');
         if (hash) *hash = '\0';
@@ -201,7 +199,7 @@ static bool play_read_script(const char* path, const sw_animator* def, play_chan
             ok = false;
         }
     }
-    fclose(f);
+    cli_lines_close(&f);
     *count = n;
     return ok;
 }

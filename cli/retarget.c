@@ -11,6 +11,7 @@
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/retarget_map.h"
 #include "sinew/tools/writers/archive_writer.h"
+#include "sinew/tools/writers/file.h"
 #include "sinew/tools/writers/gltf_export.h"
 
 typedef struct cli_rt_args {
@@ -46,7 +47,8 @@ static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
         } else if (strcmp(arg, "--map") == 0 && next) {
             a->map = argv[++i];
         } else if (strcmp(arg, "--to-scale") == 0 && next) {
-            if (!cli_parse_scale("retarget", argv[++i], &a->to_scale)) return CLI_EXIT_USAGE;
+            if (!cli_parse_scale("retarget", "--to-scale", argv[++i], &a->to_scale))
+                return CLI_EXIT_USAGE;
         } else if (strcmp(arg, "--rate") == 0 && next) {
             double v = 0.0;
             if (!cli_parse_double(argv[++i], &v) || !(v > 0.0) || v > 10000.0) {
@@ -85,35 +87,20 @@ static bool cli_rt_ends_with(const char* s, const char* suffix) {
     return true;
 }
 
+/* Largest --map file. */
+#define CLI_RT_MAP_MAX_BYTES ((size_t)1 << 24)
+
 static int cli_rt_apply_map_file(const char* path, sw_retarget_joint_map* jm) {
+    void* text = NULL;
     size_t size = 0;
-    FILE* f = fopen(path, "rb");
-    if (!f) {
-        cli_error("retarget", "%s: cannot open map file", path);
+    sw_error err = SW_ERROR_INIT;
+    sw_result r = sw_file_read(path, CLI_RT_MAP_MAX_BYTES, NULL, &text, &size, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("retarget", path, SW_ASSET_FORMAT_NONE, r, &err);
         return CLI_EXIT_FAIL;
     }
-    char* text = NULL;
-    size_t cap = 0;
-    for (;;) {
-        if (size == cap) {
-            cap = cap ? cap * 2 : 4096;
-            char* grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                cli_error("retarget", "%s: out of memory", path);
-                return CLI_EXIT_FAIL;
-            }
-            text = grown;
-        }
-        const size_t got = fread(text + size, 1, cap - size, f);
-        size += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    sw_error err = {0};
-    const sw_result r = sw_retarget_joint_map_parse(jm, text, size, &err);
-    free(text);
+    r = sw_retarget_joint_map_parse(jm, (const char*)text, size, &err);
+    sw_free(NULL, text, size);
     if (r != SW_RESULT_OK) {
         cli_error("retarget", "%s:%lld: %s (check \"%s\")", path, (long long)err.index,
                   sw_result_str(r), err.check ? err.check : "");
@@ -148,7 +135,6 @@ static int cli_rt_open_target(const cli_rt_args* a, cli_rt_target* t) {
     const sw_result r = cli_asset_open(a->to, &topt, &t->asset, &err);
     if (r != SW_RESULT_OK) {
         cli_report("retarget", a->to, t->asset.format, r, &err);
-        if (t->asset.warning[0]) cli_error("retarget", "%s: %s", a->to, t->asset.warning);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("retarget", a->to, &t->asset);
@@ -314,7 +300,6 @@ int cli_retarget(int argc, char** argv) {
     const sw_result r = cli_asset_open(a.in, &a.src.opt, &src, &err);
     if (r != SW_RESULT_OK) {
         cli_report("retarget", a.in, src.format, r, &err);
-        if (src.warning[0]) cli_error("retarget", "%s: %s", a.in, src.warning);
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("retarget", a.in, &src);

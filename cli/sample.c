@@ -115,10 +115,11 @@ int cli_sample(int argc, char** argv) {
         return CLI_EXIT_FAIL;
     }
     cli_warn_asset("sample", a.path, &asset);
-    int32_t ci = a.clip ? sw_asset_find_clip(&asset, a.clip) : (asset.clips_count ? 0 : -1);
+    int32_t ci =
+        a.clip ? sw_asset_require_clip(&asset, a.clip, &err) : (asset.clips_count ? 0 : -1);
     if (ci < 0) {
         if (a.clip)
-            cli_error("sample", "%s: no clip \"%s\"", a.path, a.clip);
+            cli_report("sample", a.path, asset.format, SW_RESULT_NOT_FOUND, &err);
         else
             cli_error("sample", "%s: the file holds no clip", a.path);
         sw_asset_free(&asset);

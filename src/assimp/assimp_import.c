@@ -26,6 +26,7 @@
 #include "sinew/tools/builders/raw_skin.h"
 #include "sinew/tools/readers/isolate.h"
 #include "sinew/tools/writers/archive_writer.h"
+#include "tools/readers/names.h"
 
 #define SW__AI_DEFAULT_TPS 25.0f
 #define SW__AI_HELPER_TAG "$AssimpFbx$"
@@ -923,7 +924,10 @@ static sw_result sw__ai_build_clips(sw__ai* c) {
                 found = true;
             }
         }
-        if (!found) r = sw__ai_fail(c, SW_RESULT_NOT_FOUND, "requested clip exists", (int64_t)w);
+        if (!found) {
+            r = sw__fail_name(c->err, "requested clip exists", (int64_t)w, "clip", want,
+                              sw__names_at, names, n);
+        }
     }
     uint32_t kept = 0;
     for (uint32_t a = 0; r == SW_RESULT_OK && a < n; ++a)
@@ -1630,7 +1634,7 @@ sw_result sw_assimp_import_file_isolated(const char* path, const sw_assimp_optio
     sw__iso_args args = {path, options};
     sw_isolate_options io = {timeout_ms, 0, 0};
     sw_isolate_result res;
-    sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error e = SW_ERROR_INIT;
     sw_result r = sw_isolate_run(sw__iso_child, &args, &io, alloc, &res, &e);
     memcpy(out->warning, res.message, sizeof out->warning);
     out->warning[sizeof out->warning - 1] = '\0';
@@ -1713,4 +1717,14 @@ sw_result sw_assimp_asset_read(void* user, const char* path, const sw_asset_opti
         err->check = "known file format";
     }
     return r;
+}
+
+bool sw_assimp_asset_knows(void* user, const char* path, const void* head, size_t head_size) {
+    (void)user;
+    (void)head;
+    (void)head_size;
+    const char* slash = strrchr(path, '/');
+    const char* dot = strrchr(slash ? slash : path, '.');
+    if (!dot || !dot[1]) return false;
+    return aiIsExtensionSupported(dot) != AI_FALSE;
 }

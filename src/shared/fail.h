@@ -1,16 +1,19 @@
 /* Private helpers shared by the runtime and the tools (never installed;
- * names use the sw__ prefix): filling an sw_error, and the overlap and
- * alignment checks that jobs and builders make on caller buffers. */
+ * names use the sw__ prefix): filling an sw_error (check, system error,
+ * detail), and the overlap and alignment checks that jobs and builders make
+ * on caller buffers. */
 #ifndef SINEW_SHARED_FAIL_H
 #define SINEW_SHARED_FAIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sinew/core/base.h"
 
-/* Fills err (when not NULL) and returns r. */
+/* Fills err (when not NULL; no system error, no detail) and returns r. */
 static inline sw_result sw__fail(sw_error* err, sw_result r, const char* check, uint64_t offset,
                                  int64_t index) {
     if (err) {
@@ -18,6 +21,32 @@ static inline sw_result sw__fail(sw_error* err, sw_result r, const char* check, 
         err->check = check;
         err->offset = offset;
         err->index = index;
+        err->sys_errno = 0;
+        err->detail[0] = '\0';
+    }
+    return r;
+}
+
+/* sw__fail for a failed system call: err->sys_errno = e (an errno value). */
+static inline sw_result sw__fail_errno(sw_error* err, sw_result r, const char* check, int e) {
+    sw__fail(err, r, check, 0, -1);
+    if (err) err->sys_errno = e;
+    return r;
+}
+
+/* sw__fail with err->detail formatted from fmt (cut to fit). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static inline sw_result
+sw__fail_detail(sw_error* err, sw_result r, const char* check, int64_t index, const char* fmt,
+                ...) {
+    sw__fail(err, r, check, 0, index);
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+        va_end(ap);
     }
     return r;
 }

@@ -2,15 +2,12 @@
  * owned skeletons, clips and animators, and the rigid mesh builder. */
 #include "showcase/build.h"
 
+#include "shared/fail.h"
+
 /* ---- memory ---- */
 
 sw_result sw__sc_fail(sw_error* err, sw_result r, const char* check) {
-    if (err && err->result == SW_RESULT_OK) {
-        err->result = r;
-        err->check = check;
-        err->offset = 0;
-        err->index = -1;
-    }
+    if (err && err->result == SW_RESULT_OK) sw__fail(err, r, check, 0, -1);
     return r;
 }
 

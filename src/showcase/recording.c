@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "shared/fail.h"
 #include "sinew/showcase/recording.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/clip_recorder.h"
@@ -39,7 +40,7 @@ void sw_showcase_recording_destroy(sw_showcase_recording* rec) {
 sw_result sw_showcase_recording_create(const sw_showcase* scene, uint32_t frames,
                                        const sw_allocator* alloc, sw_showcase_recording** out,
                                        sw_error* err) {
-    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    sw__fail(err, SW_RESULT_OK, NULL, 0, -1);
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     *out = NULL;
     if (!scene || frames == 0) return SW_RESULT_INVALID_ARGUMENT;
@@ -51,7 +52,7 @@ sw_result sw_showcase_recording_create(const sw_showcase* scene, uint32_t frames
         meshes += a.meshes_count;
     }
     if (joints > SW_SKELETON_MAX_JOINTS) {
-        if (err) *err = (sw_error){SW_RESULT_LIMIT, "merged joints fit one skeleton", 0, -1};
+        sw__fail(err, SW_RESULT_LIMIT, "merged joints fit one skeleton", 0, -1);
         return SW_RESULT_LIMIT;
     }
     sw_showcase_recording* rec = (sw_showcase_recording*)sw_alloc(alloc, sizeof *rec, 16);
@@ -69,7 +70,7 @@ sw_result sw_showcase_recording_create(const sw_showcase* scene, uint32_t frames
         r->local = (sw_xform4*)sw_alloc(alloc, (size_t)frames * r->packets * sizeof(sw_xform4), 16);
         if (!r->world || !r->local) {
             sw_showcase_recording_destroy(rec);
-            if (err) *err = (sw_error){SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1};
+            sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
             return SW_RESULT_OUT_OF_MEMORY;
         }
     }
@@ -265,7 +266,7 @@ static sw_result sw__rec_build_scene(sw__rec_build* b, double fps, const char* n
 sw_result sw_showcase_recording_scene(const sw_showcase_recording* rec, double fps,
                                       const char* name, const sw_allocator* alloc, sw_scene* out,
                                       sw_error* err) {
-    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    sw__fail(err, SW_RESULT_OK, NULL, 0, -1);
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     if (!rec || !name || !isfinite(fps) || !(fps > 0.0) || rec->frames == 0)
@@ -298,7 +299,7 @@ sw_result sw_showcase_recording_scene(const sw_showcase_recording* rec, double f
         memset(b.names, 0, names_bytes);
         r = sw__rec_build_scene(&b, fps, name, out, err);
     } else if (err) {
-        *err = (sw_error){SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1};
+        sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     }
     sw_free(alloc, b.joints, joints_bytes);
     sw_free(alloc, b.names, names_bytes);

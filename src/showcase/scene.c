@@ -124,7 +124,7 @@ static sw_result sw__check_options(const sw_showcase_options* o, sw_error* err) 
 }
 
 sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out, sw_error* err) {
-    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    if (err) *err = (sw_error)SW_ERROR_INIT;
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     *out = NULL;
     sw_result r = sw__check_options(options, err);

@@ -138,7 +138,7 @@ static float use_mesh(const sw_mesh* m, const sw_skeleton* s) {
 
 static void load_and_use(const uint8_t* buf, size_t size) {
     sw_archive a;
-    sw_error err = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error err = SW_ERROR_INIT;
     if (sw_archive_load(buf, size, &a, &err) != SW_RESULT_OK) {
         if (!err.check) abort(); /* every failure names its check */
         return;

@@ -1512,7 +1512,7 @@ static void batch_dir(const char* dir, batch* b) {
         if (!S_ISREG(st.st_mode)) continue;
         b->files++;
         sw_scene s;
-        sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+        sw_error e = SW_ERROR_INIT;
         sw_result r = sw_assimp_import_file_isolated(path, NULL, 5000, NULL, &s, &e);
         if (r == SW_RESULT_OK) {
             assert_non_null(s.skeleton);

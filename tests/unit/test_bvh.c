@@ -23,7 +23,7 @@ static sw_result read_str(const char* text, const sw_bvh_options* opt, sw_bvh_re
 /* Reads text that must be valid. */
 static sw_bvh_result read_ok(const char* text, const sw_bvh_options* opt) {
     sw_bvh_result r;
-    sw_error err = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error err = SW_ERROR_INIT;
     sw_result res = read_str(text, opt, &r, &err);
     if (res != SW_RESULT_OK) {
         fail_msg("sw_bvh_read: %s (check \"%s\", line %lld)", sw_result_str(res),
@@ -453,7 +453,7 @@ static void test_malformed(void** state) {
         const bad_case* c = &cases[i];
         sw_bvh_result r;
         memset(&r, 0xAB, sizeof r);
-        sw_error err = {SW_RESULT_OK, NULL, 0, 0};
+        sw_error err = SW_ERROR_INIT;
         sw_result res = read_str(c->text, NULL, &r, &err);
         if (res != c->result) {
             fail_msg("case %zu: %s, expected %s (check \"%s\" line %lld)", i, sw_result_str(res),
@@ -495,7 +495,7 @@ static void test_every_prefix(void** state) {
         memcpy(copy, k_two_joints, len);
         copy[len] = '\0';
         sw_bvh_result r;
-        sw_error err = {SW_RESULT_OK, NULL, 0, 0};
+        sw_error err = SW_ERROR_INIT;
         sw_result res = sw_bvh_read(copy, len, NULL, NULL, &r, &err);
         if (res == SW_RESULT_OK) {
             ++ok;
@@ -538,7 +538,7 @@ static void test_offsets_overflow(void** state) {
                        "Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"
                        "MOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0 0 0 0\n";
     sw_bvh_result r;
-    sw_error err = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error err = SW_ERROR_INIT;
     assert_int_equal(read_str(text, NULL, &r, &err), SW_RESULT_BAD_DATA);
     assert_string_equal(err.check, "rest pose finite in model space");
 }

@@ -1,11 +1,13 @@
-/* Reading whole files: bytes equal to what was written (a regular file and a
- * pipe fed by a child process, both past the first buffer), an empty file,
- * a missing file, the size limit, every allocation freed with its own size,
- * and sw_bvh_read_file against sw_bvh_read on the same text. */
+/* Reading whole files: bytes equal to what was written, an empty file, a
+ * missing file (ENOENT), the size limit (checked before reading: a sparse
+ * 3 GiB file), every allocation freed with its own size; FIFOs, devices and
+ * directories refused without blocking; the first bytes alone
+ * (sw_file_read_head); and sw_bvh_read_file against sw_bvh_read on the same
+ * text. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -106,40 +108,103 @@ static void test_regular_and_empty(void** state) {
                      SW_RESULT_INVALID_ARGUMENT);
 }
 
-/* A pipe has no length: the reader grows its buffer and ends with exactly
- * the bytes sent. */
-static void test_pipe(void** state) {
+/* Expects sw_file_read and sw_file_read_head to refuse path with IO,
+ * `check`, the errno e (0: none) and a detail holding `detail` (NULL: ""),
+ * without allocating. */
+static void expect_refused(const char* path, const char* check, int e, const char* detail) {
+    counting c = {0, 0};
+    const sw_allocator alloc = {counting_alloc, counting_free, &c};
+    void* data = &c;
+    size_t size = 5;
+    sw_error err = SW_ERROR_INIT;
+    assert_int_equal(sw_file_read(path, SIZE_MAX, &alloc, &data, &size, &err), SW_RESULT_IO);
+    assert_string_equal(err.check, check);
+    assert_int_equal(err.sys_errno, e);
+    if (detail) {
+        assert_non_null(strstr(err.detail, detail));
+    } else {
+        assert_string_equal(err.detail, "");
+    }
+    assert_null(data);
+    assert_int_equal(size, 0);
+    assert_int_equal(c.blocks, 0);
+    char head[16];
+    size_t got = 7;
+    uint64_t file_size = 7;
+    err = (sw_error)SW_ERROR_INIT;
+    assert_int_equal(sw_file_read_head(path, SIZE_MAX, head, sizeof head, &got, &file_size, &err),
+                     SW_RESULT_IO);
+    assert_string_equal(err.check, check);
+    assert_int_equal(err.sys_errno, e);
+    assert_int_equal(got, 0);
+    assert_int_equal(file_size, 0);
+}
+
+/* Only regular files are read, and nothing blocks: a FIFO without a writer
+ * (a plain open would wait for one forever), /dev/zero (endless), a
+ * directory (the system's EISDIR), a missing file (ENOENT). An alarm ends
+ * the test if a read blocks or never ends. */
+static void test_not_regular(void** state) {
     (void)state;
+    alarm(20);
     char path[256];
     temp_path(path, sizeof path, "fifo");
     remove(path);
     assert_int_equal(mkfifo(path, 0600), 0);
-    const size_t n = 200003u;
-    fflush(NULL);
-    const pid_t child = fork();
-    assert_true(child >= 0);
-    if (child == 0) {
-        FILE* f = fopen(path, "wb");
-        if (!f) _exit(1);
-        for (size_t i = 0; i < n; ++i)
-            fputc(pattern(i), f);
-        _exit(fclose(f) == 0 ? 0 : 1);
-    }
+    expect_refused(path, "regular file", 0, "a FIFO, not a regular file");
+    remove(path);
+    expect_refused("/dev/zero", "regular file", 0, "a character device, not a regular file");
+    expect_refused(SINEW_TEST_DATA, "regular file", EISDIR, NULL);
+    temp_path(path, sizeof path, "missing");
+    remove(path);
+    expect_refused(path, "open file", ENOENT, NULL);
+    alarm(0);
+}
+
+/* The first bytes, the file's length; the size limit checked before any
+ * byte is read or allocated: a sparse 3 GiB file is refused at once. */
+static void test_head_and_limit(void** state) {
+    (void)state;
+    char path[256];
+    temp_path(path, sizeof path, "head");
+    const size_t n = 1000u;
+    write_pattern(path, n);
+    unsigned char head[64];
+    size_t got = 0;
+    uint64_t file_size = 0;
+    assert_int_equal(sw_file_read_head(path, n, head, sizeof head, &got, &file_size, NULL),
+                     SW_RESULT_OK);
+    assert_int_equal(got, sizeof head);
+    assert_int_equal(file_size, n);
+    check_pattern(head, got);
+    /* a buffer larger than the file: the whole file */
+    unsigned char all[2048];
+    assert_int_equal(sw_file_read_head(path, n, all, sizeof all, &got, &file_size, NULL),
+                     SW_RESULT_OK);
+    assert_int_equal(got, n);
+    check_pattern(all, n);
+    sw_error err = SW_ERROR_INIT;
+    assert_int_equal(sw_file_read_head(path, n - 1u, head, sizeof head, &got, &file_size, &err),
+                     SW_RESULT_LIMIT);
+    assert_string_equal(err.check, "file size");
+    assert_string_equal(err.detail, "1000 bytes, more than the limit of 999");
+    remove(path);
+
+    temp_path(path, sizeof path, "sparse");
+    FILE* f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(ftruncate(fileno(f), (off_t)3 << 30), 0);
+    assert_int_equal(fclose(f), 0);
     counting c = {0, 0};
     const sw_allocator alloc = {counting_alloc, counting_free, &c};
     void* data = NULL;
     size_t size = 0;
-    const sw_result r = sw_file_read(path, SIZE_MAX, &alloc, &data, &size, NULL);
-    int status = 0;
-    assert_int_equal(waitpid(child, &status, 0), child);
+    const size_t limit = (size_t)2 << 30;
+    assert_int_equal(sw_file_read(path, limit, &alloc, &data, &size, &err), SW_RESULT_LIMIT);
+    assert_string_equal(err.check, "file size");
+    assert_string_equal(err.detail, "3221225472 bytes, more than the limit of 2147483648");
+    assert_int_equal(c.blocks, 0);
     remove(path);
-    assert_int_equal(r, SW_RESULT_OK);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    assert_int_equal(size, n);
-    check_pattern(data, n);
-    assert_int_equal(c.blocks, 1);
-    sw_free(&alloc, data, size);
-    assert_int_equal(c.bytes, 0);
 }
 
 static void test_bvh_read_file(void** state) {
@@ -170,7 +235,8 @@ static void test_bvh_read_file(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regular_and_empty),
-        cmocka_unit_test(test_pipe),
+        cmocka_unit_test(test_not_regular),
+        cmocka_unit_test(test_head_and_limit),
         cmocka_unit_test(test_bvh_read_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,8 +128,13 @@ SINEW_API sw_result sw_assimp_import_file_isolated(const char* path,
 SINEW_API sw_result sw_assimp_asset_read(void* user, const char* path,
                                          const sw_asset_options* options, sw_scene* out,
                                          sw_error* err);
+/* The reader's `knows`: true when assimp has an importer for the path's
+ * extension (any case); false for a path without one. user and the head are
+ * unused. */
+SINEW_API bool sw_assimp_asset_knows(void* user, const char* path, const void* head,
+                                     size_t head_size);
 #define SW_ASSIMP_ASSET_READER                                                                     \
-    { "assimp", sw_assimp_asset_read, NULL }
+    { "assimp", sw_assimp_asset_read, NULL, sw_assimp_asset_knows }
 
 #ifdef __cplusplus
 }

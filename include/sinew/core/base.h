@@ -3,7 +3,8 @@
  * Every sinew header includes this one. It defines:
  * - sw_result, the result code of every fallible call, with sw_result_str();
  * - sw_error, the report filled by calls that read untrusted data: which
- *   result, which named check failed, at which byte offset and element;
+ *   result, which named check failed, at which byte offset and element, the
+ *   system error and a detail naming what was asked for and what exists;
  * - sw_allocator, the explicit allocator taken by calls that allocate
  *   (zero-initialised means libc's aligned allocation);
  * - SINEW_API (symbol export) and SINEW_ASSERT (internal invariants; users may
@@ -79,16 +80,34 @@ typedef enum sw_result {
  * "unknown result" for values outside the enum. */
 SINEW_API const char* sw_result_str(sw_result r);
 
+/* Bytes of sw_error.detail, its NUL included. */
+#define SW_ERROR_DETAIL_SIZE 256
+
 /* What went wrong when untrusted data was rejected. `check` is a static
  * string naming the rule that failed ("parent < joint"), `offset` the byte
- * offset in the input where it was found, `index` the element (joint, track,
- * key, chunk, or line for text formats) or -1 when none applies. */
+ * offset in the input where it was found (0 when none applies), `index` the
+ * element (joint, track, key, chunk, or line for text formats) or -1 when
+ * none applies. `sys_errno` is the errno of a failed system call (open,
+ * read: strerror gives its text), 0 when none. `detail` says what was asked
+ * for and what exists (`clip "Runing" not in the file; clips, nearest first:
+ * Running, Idle`), or a reader's own message; "" when the check says it all.
+ * Every failing call sets all fields. */
 typedef struct sw_error {
     sw_result result;
     const char* check;
     uint64_t offset;
     int64_t index;
+    int sys_errno;
+    char detail[SW_ERROR_DETAIL_SIZE];
 } sw_error;
+
+/* An sw_error that reports nothing yet: `sw_error err = SW_ERROR_INIT;`. */
+#define SW_ERROR_INIT                                                                              \
+    {                                                                                              \
+        SW_RESULT_OK, NULL, 0, -1, 0, {                                                            \
+            0                                                                                      \
+        }                                                                                          \
+    }
 
 /* Explicit allocator. alloc_fn returns memory aligned to `align` (a power of
  * two, at most 64) or NULL; free_fn receives the size that was allocated.

@@ -78,6 +78,8 @@ static sw_result sw__ode_fail(sw_error* err, sw_result r, const char* check) {
         err->check = check;
         err->offset = 0;
         err->index = -1;
+        err->sys_errno = 0;
+        err->detail[0] = '\0';
     }
     return r;
 }

@@ -36,7 +36,7 @@ static sw_result sw__fail(sw_scene* s, const sw_allocator* alloc, sw_result r, s
 
 sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
                                float speeds[SW_SHOWCASE_HUMANOID_CLIPS], sw_error* err) {
-    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    if (err) *err = (sw_error)SW_ERROR_INIT;
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     sw_result r = sw__humanoid_skeleton(alloc, &out->skeleton, err);
@@ -54,7 +54,7 @@ sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
 }
 
 sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error* err) {
-    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    if (err) *err = (sw_error)SW_ERROR_INIT;
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     sw_result r = sw__spider_skeleton(alloc, &out->skeleton, err);
@@ -68,7 +68,7 @@ sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error*
 
 sw_result sw_showcase_humanoid_getup(const sw_scene* humanoid, const sw_allocator* alloc,
                                      const sw_clip* out[SW_SHOWCASE_GETUP_CLIPS], sw_error* err) {
-    if (err) *err = (sw_error){SW_RESULT_OK, NULL, 0, -1};
+    if (err) *err = (sw_error)SW_ERROR_INIT;
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     for (uint32_t c = 0; c < SW_SHOWCASE_GETUP_CLIPS; ++c)
         out[c] = NULL;

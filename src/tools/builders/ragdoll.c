@@ -2,20 +2,11 @@
 #include "sinew/tools/builders/ragdoll.h"
 
 #include "retarget_internal.h"
-
-static sw_result sw__rd_fail(sw_error* err, sw_result r, const char* check, int64_t index) {
-    if (err) {
-        err->result = r;
-        err->check = check;
-        err->offset = 0;
-        err->index = index;
-    }
-    return r;
-}
+#include "shared/fail.h"
 
 sw_result sw_ragdoll_humanoid_find(const sw_skeleton* skeleton, sw_ragdoll_humanoid_joints* out,
                                    sw_error* err) {
-    if (!skeleton || !out) return sw__rd_fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", -1);
+    if (!skeleton || !out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1);
     int32_t bones[SW_RETARGET_BONE_COUNT];
     sw__rt_bones(skeleton, bones);
     sw_ragdoll_humanoid_joints h;
@@ -61,8 +52,8 @@ sw_result sw_ragdoll_humanoid_find(const sw_skeleton* skeleton, sw_ragdoll_human
     };
     for (uint32_t i = 0; i < sizeof required / sizeof required[0]; ++i) {
         if (required[i].joint < 0)
-            return sw__rd_fail(err, SW_RESULT_NOT_FOUND, "humanoid joint", required[i].part);
+            return sw__fail(err, SW_RESULT_NOT_FOUND, "humanoid joint", 0, required[i].part);
     }
-    if (h.chest < 0) return sw__rd_fail(err, SW_RESULT_NOT_FOUND, "chest", SW_RAGDOLL_PART_CHEST);
+    if (h.chest < 0) return sw__fail(err, SW_RESULT_NOT_FOUND, "chest", 0, SW_RAGDOLL_PART_CHEST);
     return SW_RESULT_OK;
 }

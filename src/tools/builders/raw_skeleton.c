@@ -88,7 +88,7 @@ sw_result sw_raw_skeleton_build(const sw_raw_joint* joints, uint32_t joints_coun
         sorted[k].rest = rj->rest;
     }
     const sw_skeleton_desc desc = {sorted, n};
-    sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error e = SW_ERROR_INIT;
     sw_result r = sw_skeleton_create(&desc, alloc, out, &e);
     if (r != SW_RESULT_OK) {
         /* Report the raw index of the joint init complained about. */

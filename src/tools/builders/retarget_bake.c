@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "retarget_internal.h"
+#include "shared/fail.h"
 #include "sinew/core/local_to_model.h"
 #include "sinew/core/sample.h"
 #include "sinew/ik/ik.h"
@@ -33,7 +34,7 @@ static void sw__rt_bake_free(sw__rt_bake* b) {
 }
 
 static sw_result sw__rt_fail(sw_error* err, sw_result r, const char* check) {
-    if (err) *err = (sw_error){r, check, 0, -1};
+    sw__fail(err, r, check, 0, -1);
     return r;
 }
 

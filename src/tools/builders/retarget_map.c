@@ -1,6 +1,7 @@
 /* Retargeting maps: roles, spine chains, equal and fuzzy names, map files. */
 #include "sinew/tools/builders/retarget_map.h"
 #include "retarget_internal.h"
+#include "shared/fail.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -175,7 +176,7 @@ static void sw__rt_trim(char* s) {
 sw_result sw_retarget_joint_map_parse(sw_retarget_joint_map* map, const char* text, size_t size,
                                       sw_error* err) {
     if (!map || !map->source || !map->target || (!text && size > 0)) {
-        if (err) *err = (sw_error){SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1};
+        sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1);
         return SW_RESULT_INVALID_ARGUMENT;
     }
     size_t pos = 0;
@@ -188,7 +189,7 @@ sw_result sw_retarget_joint_map_parse(sw_retarget_joint_map* map, const char* te
         if (pos < size) ++pos;
         ++line_no;
         if (len > 1023) {
-            if (err) *err = (sw_error){SW_RESULT_LIMIT, "line length", start, line_no};
+            sw__fail(err, SW_RESULT_LIMIT, "line length", start, line_no);
             return SW_RESULT_LIMIT;
         }
         char line[1024];
@@ -198,7 +199,7 @@ sw_result sw_retarget_joint_map_parse(sw_retarget_joint_map* map, const char* te
         if (line[0] == 0 || line[0] == '#') continue;
         char* eq = strchr(line, '=');
         if (!eq) {
-            if (err) *err = (sw_error){SW_RESULT_PARSE, "source=target", start, line_no};
+            sw__fail(err, SW_RESULT_PARSE, "source=target", start, line_no);
             return SW_RESULT_PARSE;
         }
         *eq = 0;
@@ -209,7 +210,7 @@ sw_result sw_retarget_joint_map_parse(sw_retarget_joint_map* map, const char* te
         const sw_result r = src[0] ? sw_retarget_joint_map_set(map, src, tgt)
                                    : sw_retarget_joint_map_clear(map, tgt);
         if (r != SW_RESULT_OK) {
-            if (err) *err = (sw_error){r, "joint name", start, line_no};
+            sw__fail(err, r, "joint name", start, line_no);
             return r;
         }
     }

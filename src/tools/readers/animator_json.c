@@ -13,6 +13,7 @@
 #include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/animator_json.h"
+#include "sinew/tools/writers/file.h"
 
 typedef struct sw__aj {
     const sw__json* j;
@@ -535,30 +536,13 @@ sw_result sw_animator_json_read_file(const char* path, const sw_allocator* alloc
     if (!path || !out)
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     memset(out, 0, sizeof *out);
-    FILE* f = fopen(path, "rb");
-    if (!f) return sw__fail(err, SW_RESULT_IO, "open file", 0, -1);
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_IO, "read file", 0, -1);
-    }
-    if ((unsigned long)len > SW_ANIMATOR_JSON_MAX_BYTES) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_LIMIT, "json size", 0, -1);
-    }
-    const size_t cap = (size_t)len + 1u;
-    char* buf = (char*)sw_alloc(alloc, cap, 16);
-    if (!buf) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    }
-    size_t n = fread(buf, 1, cap, f);
-    bool bad = ferror(f) != 0 || n != (size_t)len;
-    fclose(f);
-    sw_result r = bad ? sw__fail(err, SW_RESULT_IO, "read file", 0, -1)
-                      : sw_animator_json_read(buf, n, alloc, out, err);
-    sw_free(alloc, buf, cap);
+    void* text = NULL;
+    size_t size = 0;
+    sw_result r = sw_file_read(path, SW_ANIMATOR_JSON_MAX_BYTES, alloc, &text, &size, err);
+    if (r == SW_RESULT_LIMIT && err) err->check = "json size";
+    if (r != SW_RESULT_OK) return r;
+    r = sw_animator_json_read(text ? (const char*)text : "", size, alloc, out, err);
+    sw_free(alloc, text, size);
     return r;
 }
 

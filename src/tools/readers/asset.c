@@ -1,10 +1,11 @@
-/* Opening a file as a skeleton, clips and meshes: .sinew archives, BVH and
- * glTF natively, everything else through the caller's readers; readers
+/* Opening a file as a skeleton, clips and meshes: the format told from the
+ * file's first bytes (sw_file_read_head); .sinew archives, BVH and glTF
+ * natively, everything else through the caller's readers; readers
  * optionally in a child process that sends an archive back. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "shared/fail.h"
 #include "shared/layout.h"
 #include "sinew/sinew.h"
@@ -12,49 +13,7 @@
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/readers/isolate.h"
 #include "sinew/tools/writers/archive_writer.h"
-
-/* Reads the whole file into malloc'd memory (one spare byte so that an empty
- * file still gives a pointer). */
-static sw_result sw__asset_read(const char* path, char** out, size_t* out_size, sw_error* err) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return sw__fail(err, SW_RESULT_IO, "open file", 0, -1);
-    size_t cap = 1u << 16, size = 0;
-    char* buf = (char*)malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "read file", 0, -1);
-    }
-    for (;;) {
-        if (size == cap) {
-            /* 4 GiB, or what doubling still fits in a size_t (32-bit: wasm) */
-            if ((uint64_t)cap > ((uint64_t)1 << 32) || cap > SIZE_MAX / 2u) {
-                free(buf);
-                fclose(f);
-                return sw__fail(err, SW_RESULT_LIMIT, "file size <= 4 GiB", (uint64_t)size, -1);
-            }
-            char* grown = (char*)realloc(buf, cap * 2u);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "read file", (uint64_t)size, -1);
-            }
-            buf = grown;
-            cap *= 2u;
-        }
-        size_t got = fread(buf + size, 1, cap - size, f);
-        size += got;
-        if (got == 0) break;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed) {
-        free(buf);
-        return sw__fail(err, SW_RESULT_IO, "read file", (uint64_t)size, -1);
-    }
-    *out = buf;
-    *out_size = size;
-    return SW_RESULT_OK;
-}
+#include "sinew/tools/writers/file.h"
 
 /* True when the text starts (after an optional UTF-8 BOM and whitespace) with HIERARCHY. */
 static bool sw__asset_is_bvh(const char* d, size_t n) {
@@ -139,6 +98,10 @@ static sw_result sw__asset_open_bvh(const char* data, size_t size, const sw_asse
 /* Keeps only the clips named in the options, in file order, as the glTF
  * and assimp readers do (archives and BVH; those readers filter themselves).
  * Every name must name a clip. The list lives in the asset's storage. */
+static const char* sw__asset_clip_name_at(void* user, uint32_t i) {
+    return sw_clip_name(((const sw_clip* const*)user)[i]);
+}
+
 static sw_result sw__asset_filter_clips(const sw_asset_options* opt, sw_asset* out, sw_error* err) {
     if (opt->clips_count == 0) return SW_RESULT_OK;
     const sw_clip** list = (const sw_clip**)(uintptr_t)out->clips;
@@ -147,8 +110,10 @@ static sw_result sw__asset_filter_clips(const sw_asset_options* opt, sw_asset* o
         for (uint32_t i = 0; i < out->clips_count && !found; ++i) {
             found = opt->clips[k] && strcmp(sw_clip_name(list[i]), opt->clips[k]) == 0;
         }
-        if (!found)
-            return sw__fail(err, SW_RESULT_NOT_FOUND, "requested clip exists", 0, (int64_t)k);
+        if (!found) {
+            return sw__fail_name(err, "requested clip exists", (int64_t)k, "clip", opt->clips[k],
+                                 sw__asset_clip_name_at, (void*)list, out->clips_count);
+        }
     }
     uint32_t n = 0;
     for (uint32_t i = 0; i < out->clips_count; ++i) {
@@ -196,7 +161,7 @@ static sw_result sw__asset_open_readers(const char* path, const sw_asset_options
         const sw_asset_reader* reader = &opt->readers[i];
         sw_scene scene;
         memset(&scene, 0, sizeof scene);
-        sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+        sw_error e = SW_ERROR_INIT;
         r = reader->read(reader->user, path, opt, &scene, &e);
         if (err) *err = e;
         if (r == SW_RESULT_OK) {
@@ -209,6 +174,10 @@ static sw_result sw__asset_open_readers(const char* path, const sw_asset_options
     }
     return r;
 }
+
+/* Bytes of the file's start that tell its format (BVH's HIERARCHY may
+ * follow blank lines). */
+#define SW__ASSET_HEAD 4096
 
 static sw_asset_format sw__asset_detect(const char* path, const char* d, size_t n) {
     if (n >= 8 && memcmp(d, "SINEWARC", 8) == 0) return SW_ASSET_FORMAT_SINEW;
@@ -317,14 +286,34 @@ static sw_result sw__asset_open_isolated(const char* path, const char* data, siz
     return r;
 }
 
+/* True when one of the readers may read the file (its `knows` says so or
+ * it has none). */
+static bool sw__asset_reader_takes(const sw_asset_options* opt, const char* path, const char* head,
+                                   size_t got) {
+    for (uint32_t i = 0; i < opt->readers_count; ++i) {
+        const sw_asset_reader* reader = &opt->readers[i];
+        if (!reader->knows || reader->knows(reader->user, path, head, got)) return true;
+    }
+    return false;
+}
+
+/* After a failure: frees what *out holds but keeps its format and warning
+ * (the reader's message, also in err->detail when that says nothing). */
+static void sw__asset_failed(sw_asset* out, sw_error* err) {
+    sw_asset_format format = out->format;
+    char warning[sizeof out->warning];
+    memcpy(warning, out->warning, sizeof warning);
+    sw_asset_free(out);
+    out->format = format;
+    memcpy(out->warning, warning, sizeof warning);
+    if (err && !err->detail[0] && warning[0]) {
+        snprintf(err->detail, sizeof err->detail, "%s", warning);
+    }
+}
+
 sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
                         sw_error* err) {
-    if (err) {
-        err->result = SW_RESULT_OK;
-        err->check = NULL;
-        err->offset = 0;
-        err->index = -1;
-    }
+    if (err) *err = (sw_error)SW_ERROR_INIT;
     if (!path || !out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "path and out", 0, -1);
     memset(out, 0, sizeof *out);
     sw_asset_options defaults;
@@ -339,26 +328,35 @@ sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_as
     if (opt->readers_count > 0 && !opt->readers) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "readers not NULL", 0, -1);
     }
-    char* data = NULL;
-    size_t size = 0;
-    sw_result r = sw__asset_read(path, &data, &size, err);
+    const size_t max_size = opt->max_file_size ? opt->max_file_size : SW_FILE_DEFAULT_MAX_SIZE;
+    /* The header tells the format; only the formats parsed from memory
+     * (archives, BVH) are then read whole. */
+    char head[SW__ASSET_HEAD];
+    size_t got = 0;
+    sw_result r = sw_file_read_head(path, max_size, head, sizeof head, &got, &out->file_size, err);
     if (r != SW_RESULT_OK) return r;
-    out->file_size = (uint64_t)size;
-    out->format = sw__asset_detect(path, data, size);
-    if (opt->isolate && out->format != SW_ASSET_FORMAT_SINEW) {
+    if (out->file_size == 0) {
+        return sw__fail_detail(err, SW_RESULT_TRUNCATED, "file not empty", -1, "the file is empty");
+    }
+    out->format = sw__asset_detect(path, head, got);
+    if (out->format == SW_ASSET_FORMAT_READER && !sw__asset_reader_takes(opt, path, head, got)) {
+        return sw__fail_detail(err, SW_RESULT_PARSE, "known file format", -1,
+                               "not a .sinew archive, BVH or glTF file, and %s",
+                               opt->readers_count ? "no reader takes its extension"
+                                                  : "no other readers");
+    }
+    void* data = NULL;
+    size_t size = 0;
+    if (out->format == SW_ASSET_FORMAT_SINEW || out->format == SW_ASSET_FORMAT_BVH) {
+        r = sw_file_read(path, max_size, NULL, &data, &size, err);
+    }
+    if (r == SW_RESULT_OK && opt->isolate && out->format != SW_ASSET_FORMAT_SINEW) {
         r = sw__asset_open_isolated(path, data, size, out->format, opt, out, err);
-    } else {
+    } else if (r == SW_RESULT_OK) {
         r = sw__asset_open_here(path, data, size, out->format, opt, out, err);
     }
-    free(data);
-    if (r != SW_RESULT_OK) {
-        sw_asset_format format = out->format;
-        char warning[sizeof out->warning];
-        memcpy(warning, out->warning, sizeof warning);
-        sw_asset_free(out);
-        out->format = format;
-        memcpy(out->warning, warning, sizeof warning);
-    }
+    sw_free(NULL, data, size);
+    if (r != SW_RESULT_OK) sw__asset_failed(out, err);
     return r;
 }
 
@@ -383,4 +381,13 @@ int32_t sw_asset_find_clip(const sw_asset* a, const char* name_or_index) {
         if (v >= a->clips_count) return -1;
     }
     return (int32_t)v;
+}
+
+int32_t sw_asset_require_clip(const sw_asset* a, const char* name_or_index, sw_error* err) {
+    const int32_t i = sw_asset_find_clip(a, name_or_index);
+    if (i < 0) {
+        sw__fail_name(err, "clip in the file", -1, "clip", name_or_index, sw__asset_clip_name_at,
+                      a ? (void*)(uintptr_t)a->clips : NULL, a ? a->clips_count : 0u);
+    }
+    return i;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "names.h"
 #include "shared/fail.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/raw_skeleton.h"
@@ -320,7 +321,7 @@ static sw_result sw__gltf_buffers(sw__gltf* g) {
         }
         void* data = NULL;
         size_t size = 0;
-        sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+        sw_error e = SW_ERROR_INIT;
         sw_result r = g->resolve(g->resolve_user, uri, g->alloc, &data, &size, &e);
         if (r != SW_RESULT_OK) {
             if (data) sw_free(g->alloc, data, size);
@@ -1716,6 +1717,10 @@ static sw_result sw__gltf_build_clip(sw__gltf* g, uint32_t a, const char* name,
     return sw_clip_create(&desc, g->alloc, out, g->err);
 }
 
+static const char* sw__gltf_name_at(void* user, uint32_t i) {
+    return ((const char(*)[SW__GLTF_NAME])user)[i];
+}
+
 static sw_result sw__gltf_build_clips(sw__gltf* g, const sw_gltf_options* opt) {
     char(*names)[SW__GLTF_NAME] = NULL;
     sw_result r = sw__gltf_clip_names_make(g, &names);
@@ -1731,8 +1736,8 @@ static sw_result sw__gltf_build_clips(sw__gltf* g, const sw_gltf_options* opt) {
             while (a < n && !(want && strcmp(names[a], want) == 0))
                 ++a;
             if (a == n) {
-                return sw__fail(g->err, SW_RESULT_NOT_FOUND, "requested clip in file", 0,
-                                (int64_t)f);
+                return sw__fail_name(g->err, "requested clip in file", (int64_t)f, "clip", want,
+                                     sw__gltf_name_at, names, n);
             }
             if (!chosen[a]) ++count;
             chosen[a] = true;
@@ -1883,7 +1888,7 @@ static sw_result sw__gltf_read(sw__gltf* g, const uint8_t* data, size_t size,
         text_size -= 3;
         g->json_base = 3;
     }
-    sw_error je = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error je = SW_ERROR_INIT;
     sw_result r = sw__json_parse(&g->js, text, text_size, g->alloc, &je);
     if (r != SW_RESULT_OK) {
         je.offset += g->json_base;

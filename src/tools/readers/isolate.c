@@ -31,7 +31,9 @@ typedef struct sw__isolate_header {
     uint64_t check_ptr; /* the child's err.check pointer (same address space image) */
     uint64_t offset;
     int64_t index;
+    int64_t sys_errno;
     char check_text[SW__ISOLATE_CHECK_TEXT];
+    char detail[SW_ERROR_DETAIL_SIZE];
     char message[SW_ISOLATE_MESSAGE_SIZE];
 } sw__isolate_header;
 
@@ -76,7 +78,7 @@ static void sw__isolate_child(int fd, sw_isolate_fn fn, void* user, const sw_iso
     }
     sw_isolate_output out;
     memset(&out, 0, sizeof out);
-    sw_error e = {SW_RESULT_OK, NULL, 0, -1};
+    sw_error e = SW_ERROR_INIT;
     sw_result r = fn(user, alloc, &out, &e);
     sw__isolate_header h;
     memset(&h, 0, sizeof h);
@@ -86,7 +88,9 @@ static void sw__isolate_child(int fd, sw_isolate_fn fn, void* user, const sw_iso
     h.check_ptr = (uint64_t)(uintptr_t)e.check;
     h.offset = e.offset;
     h.index = e.index;
+    h.sys_errno = e.sys_errno;
     sw__copy_text(h.check_text, sizeof h.check_text, e.check);
+    sw__copy_text(h.detail, sizeof h.detail, e.detail);
     out.message[sizeof out.message - 1] = '\0';
     sw__copy_text(h.message, sizeof h.message, out.message);
     bool ok = sw__write_all(fd, &h, sizeof h);
@@ -254,6 +258,7 @@ sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options*
 
     if (header_ok) {
         h.check_text[sizeof h.check_text - 1] = '\0';
+        h.detail[sizeof h.detail - 1] = '\0';
         h.message[sizeof h.message - 1] = '\0';
         memcpy(out->message, h.message, sizeof out->message);
         out->child_result = (h.result >= 0 && h.result < (int32_t)SW_RESULT_COUNT)
@@ -285,6 +290,8 @@ sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options*
                 err->check = check;
                 err->offset = h.offset;
                 err->index = h.index;
+                err->sys_errno = (int)h.sys_errno;
+                memcpy(err->detail, h.detail, sizeof err->detail);
             }
             sw_free(alloc, out->data, out->size);
             out->data = NULL;

@@ -1,52 +1,70 @@
-/* Whole files read into memory; output files written through a temporary
- * file and a rename. */
+/* Whole files (or their first bytes) read into memory, regular files only,
+ * their size checked before anything is read; output files written through
+ * a temporary file and a rename. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shared/fail.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/writers/file.h"
 
-/* Capacity of the first buffer when the file's length is unknown (a pipe). */
-#define SW__FILE_CHUNK ((size_t)1 << 16)
-
-/* Moves the first `used` bytes of `buf` (cap bytes) into a new allocation of
- * new_cap bytes; NULL (buf kept) when it fails. */
-static void* sw__file_move(const sw_allocator* alloc, void* buf, size_t cap, size_t used,
-                           size_t new_cap) {
-    void* p = sw_alloc(alloc, new_cap, 16);
-    if (!p) return NULL;
-    if (used > 0) memcpy(p, buf, used);
-    sw_free(alloc, buf, cap);
-    return p;
+/* What a file that is not a regular file is, for the message. */
+static const char* sw__file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
 }
 
-/* Reads f to its end into *buf (capacity *cap, the file's length when known). */
-static sw_result sw__file_read_all(FILE* f, size_t max_size, const sw_allocator* alloc, void** buf,
-                                   size_t* cap, size_t* used, sw_error* err) {
-    for (;;) {
-        if (*used == *cap) {
-            /* full: one more byte tells whether the file goes on */
-            const int c = fgetc(f);
-            if (c == EOF) break;
-            if (*used >= max_size) return sw__fail(err, SW_RESULT_LIMIT, "file size", *used, -1);
-            size_t grown = *cap < SW__FILE_CHUNK ? SW__FILE_CHUNK : *cap;
-            grown = grown > max_size - *cap ? max_size : *cap + grown;
-            void* p = sw__file_move(alloc, *buf, *cap, *used, grown);
-            if (!p) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "file buffer", *used, -1);
-            *buf = p;
-            *cap = grown;
-            ((unsigned char*)*buf)[(*used)++] = (unsigned char)c;
-        }
-        const size_t want = *cap - *used;
-        const size_t got = fread((unsigned char*)*buf + *used, 1, want, f);
-        *used += got;
-        if (got < want) break;
+/* Opens `path` for reading without blocking (a FIFO without a writer would
+ * block a plain open) and checks the opened descriptor: a regular file of
+ * at most max_size bytes. Returns the descriptor in *fd and the length in
+ * *size; on failure nothing is left open. */
+static sw_result sw__file_open(const char* path, size_t max_size, int* fd, uint64_t* size,
+                               sw_error* err) {
+    const int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (f < 0) return sw__fail_errno(err, SW_RESULT_IO, "open file", errno);
+    struct stat st;
+    sw_result r = SW_RESULT_OK;
+    if (fstat(f, &st) != 0) {
+        r = sw__fail_errno(err, SW_RESULT_IO, "open file", errno);
+    } else if (S_ISDIR(st.st_mode)) {
+        r = sw__fail_errno(err, SW_RESULT_IO, "regular file", EISDIR);
+    } else if (!S_ISREG(st.st_mode)) {
+        r = sw__fail_detail(err, SW_RESULT_IO, "regular file", -1, "%s, not a regular file",
+                            sw__file_kind(st.st_mode));
+    } else if ((uint64_t)st.st_size > (uint64_t)max_size) {
+        r = sw__fail_detail(err, SW_RESULT_LIMIT, "file size", -1,
+                            "%llu bytes, more than the limit of %llu",
+                            (unsigned long long)st.st_size, (unsigned long long)max_size);
     }
-    if (ferror(f)) return sw__fail(err, SW_RESULT_IO, "read file", *used, -1);
+    if (r != SW_RESULT_OK) {
+        close(f);
+        return r;
+    }
+    *fd = f;
+    *size = (uint64_t)st.st_size;
+    return SW_RESULT_OK;
+}
+
+/* Reads up to n bytes at buf; *got the bytes read (fewer at the file's end). */
+static sw_result sw__file_read_fd(int fd, void* buf, size_t n, size_t* got, sw_error* err) {
+    size_t used = 0;
+    while (used < n) {
+        const ssize_t k = read(fd, (unsigned char*)buf + used, n - used);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return sw__fail_errno(err, SW_RESULT_IO, "read file", errno);
+        if (k == 0) break;
+        used += (size_t)k;
+    }
+    *got = used;
     return SW_RESULT_OK;
 }
 
@@ -57,43 +75,47 @@ sw_result sw_file_read(const char* path, size_t max_size, const sw_allocator* al
     if (!path || !data || !size) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
-    FILE* f = fopen(path, "rb");
-    if (!f) return sw__fail(err, SW_RESULT_IO, "open file", 0, -1);
-    /* A file that can seek is read in one piece of its length; others grow. */
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_IO, "read file", 0, -1);
+    int fd = -1;
+    uint64_t length = 0;
+    sw_result r = sw__file_open(path, max_size, &fd, &length, err);
+    if (r != SW_RESULT_OK) return r;
+    /* length <= max_size, a size_t */
+    const size_t n = (size_t)length;
+    void* buf = n > 0 ? sw_alloc(alloc, n, 16) : NULL;
+    size_t got = 0;
+    if (n > 0 && !buf) {
+        r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "file buffer", 0, -1);
+    } else {
+        r = sw__file_read_fd(fd, buf, n, &got, err);
     }
-    clearerr(f);
-    if (n >= 0 && (unsigned long)n > max_size) {
-        fclose(f);
-        return sw__fail(err, SW_RESULT_LIMIT, "file size", (uint64_t)n, -1);
+    if (r == SW_RESULT_OK && got != n) {
+        r = sw__fail_detail(err, SW_RESULT_IO, "read file", -1,
+                            "the file shrank from %zu to %zu bytes while read", n, got);
     }
-    size_t cap = n > 0 ? (size_t)n : 0u, used = 0;
-    void* buf = cap > 0 ? sw_alloc(alloc, cap, 16) : NULL;
-    sw_result r = cap > 0 && !buf ? sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "file buffer", 0, -1)
-                                  : sw__file_read_all(f, max_size, alloc, &buf, &cap, &used, err);
-    fclose(f);
-    if (r == SW_RESULT_OK && used < cap) {
-        /* shorter than its buffer (a pipe, or a file that shrank): exactly `used` bytes */
-        void* p = used > 0 ? sw__file_move(alloc, buf, cap, used, used) : NULL;
-        if (used > 0 && !p) {
-            r = sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "file buffer", used, -1);
-        } else {
-            if (used == 0) sw_free(alloc, buf, cap);
-            buf = p;
-            cap = used;
-        }
-    }
+    close(fd);
     if (r != SW_RESULT_OK) {
-        sw_free(alloc, buf, cap);
+        sw_free(alloc, buf, n);
         return r;
     }
     *data = buf;
-    *size = used;
+    *size = n;
     return SW_RESULT_OK;
+}
+
+sw_result sw_file_read_head(const char* path, size_t max_size, void* buf, size_t cap, size_t* got,
+                            uint64_t* file_size, sw_error* err) {
+    if (got) *got = 0;
+    if (file_size) *file_size = 0;
+    if (!path || (!buf && cap > 0) || !got || !file_size) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    }
+    int fd = -1;
+    sw_result r = sw__file_open(path, max_size, &fd, file_size, err);
+    if (r != SW_RESULT_OK) return r;
+    r = sw__file_read_fd(fd, buf, cap, got, err);
+    close(fd);
+    if (r != SW_RESULT_OK) *got = 0;
+    return r;
 }
 
 sw_result sw_file_write_atomic(const char* path, const void* data, size_t size, sw_error* err) {

@@ -16,6 +16,7 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/writers/file.h"
 #include "sinew/tools/writers/gltf_export.h"
+#include "tools/readers/names.h"
 
 #define SW__GL_FLOAT 5126u
 #define SW__GL_USHORT 5123u
@@ -840,6 +841,10 @@ static void sw__gx_animation(sw__gx* g, const sw_scene* scene, const sw_clip* c,
 
 /* ---- public -------------------------------------------------------------- */
 
+static const char* sw__export_clip_name_at(void* user, uint32_t i) {
+    return sw_clip_name(((const sw_clip* const*)user)[i]);
+}
+
 static sw_result sw__gx_check(const sw_scene* scene, const sw_gltf_export_options* opt,
                               sw_error* err) {
     if (!scene || !scene->skeleton) {
@@ -878,8 +883,10 @@ static sw_result sw__gx_check(const sw_scene* scene, const sw_gltf_export_option
         for (uint32_t i = 0; i < scene->clips_count && !found && opt->clips[k]; ++i) {
             found = strcmp(sw_clip_name(scene->clips[i]), opt->clips[k]) == 0;
         }
-        if (!found)
-            return sw__fail(err, SW_RESULT_NOT_FOUND, "requested clip exists", 0, (int64_t)k);
+        if (!found) {
+            return sw__fail_name(err, "requested clip exists", (int64_t)k, "clip", opt->clips[k],
+                                 sw__export_clip_name_at, (void*)scene->clips, scene->clips_count);
+        }
     }
     return SW_RESULT_OK;
 }

@@ -36,8 +36,11 @@ typedef struct sw_animator_json {
 SINEW_API sw_result sw_animator_json_read(const char* text, size_t size, const sw_allocator* alloc,
                                           sw_animator_json* out, sw_error* err);
 
-/* Reads the file at `path` (at most SW_ANIMATOR_JSON_MAX_BYTES) and parses it.
- * Fails: IO (err->check "open file" / "read file"), LIMIT, and as above. */
+/* Reads the file at `path` (at most SW_ANIMATOR_JSON_MAX_BYTES) through
+ * sw_file_read (sinew/tools/writers/file.h) and parses it.
+ * Fails: IO as sw_file_read (err->check "open file", "regular file", "read
+ * file", err->sys_errno the system's error), LIMIT "json size" for a longer
+ * file, and as above. */
 SINEW_API sw_result sw_animator_json_read_file(const char* path, const sw_allocator* alloc,
                                                sw_animator_json* out, sw_error* err);
 

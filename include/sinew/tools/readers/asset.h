@@ -48,7 +48,12 @@ typedef struct sw_asset_reader {
      * format", and the next reader is tried. */
     sw_result (*read)(void* user, const char* path, const sw_asset_options* options, sw_scene* out,
                       sw_error* err);
-    void* user; /* passed to read */
+    void* user; /* passed to read and knows */
+    /* Optional: false when the reader does not read files like this one
+     * (told from the path's extension and the file's first head_size
+     * bytes), so that sw_asset_open refuses a file no reader takes without
+     * any reader reading it; NULL: the reader is tried on every file. */
+    bool (*knows)(void* user, const char* path, const void* head, size_t head_size);
 } sw_asset_reader;
 
 struct sw_asset_options {
@@ -62,6 +67,8 @@ struct sw_asset_options {
     uint32_t timeout_ms;            /* child processes: time limit; 0: 30000 */
     const sw_asset_reader* readers; /* tried in order for other formats; NULL: none */
     uint32_t readers_count;
+    size_t max_file_size; /* larger files are refused before reading; 0: 2 GiB
+                             (SW_FILE_DEFAULT_MAX_SIZE, sinew/tools/writers/file.h) */
 };
 
 typedef struct sw_asset {
@@ -83,24 +90,38 @@ typedef struct sw_asset {
 /* Reads the file at `path` and opens it as above (options NULL: defaults,
  * no readers). Memory: everything is owned by *out until sw_asset_free;
  * the readers table is the caller's.
- * Fails: IO (cannot read; err->check "open file" or "read file"); PARSE
- * "known file format" when no reader knows the file (the last one's
- * message in out->warning); BAD_VERSION for a glTF 1.0 file without
- * readers; LIMIT for a scale that is not finite and positive;
- * INVALID_ARGUMENT (clips_count without clips, readers_count without
- * readers); NOT_FOUND ("requested clip exists", err->index the option's
- * entry); any result of sw_archive_load, sw_bvh_read, sw_gltf_read or a
+ * The file is checked (a regular file of at most max_file_size bytes) and
+ * its first bytes read before anything else; only archives and BVH files
+ * are then read whole (glTF and the readers read the file themselves), so
+ * a file that no reader knows is refused after its header.
+ * Fails: IO and LIMIT as sw_file_read (err->check "open file", "regular
+ * file", "read file", "file size"; err->sys_errno the system's error);
+ * TRUNCATED "file not empty"; PARSE "known file format" when no reader
+ * knows the file (no reader's `knows` takes it, err->detail saying so,
+ * or the last reader refused it, err->detail: its message, also in
+ * out->warning); BAD_VERSION for a glTF 1.0 file without readers; LIMIT for
+ * a scale that is not finite and positive; INVALID_ARGUMENT (clips_count
+ * without clips, readers_count without readers); NOT_FOUND ("requested clip
+ * exists", err->detail naming the clip and those in the file, nearest
+ * first); any result of sw_archive_load, sw_bvh_read, sw_gltf_read or a
  * reader, with their err; from a child process: LIMIT "timed out", BAD_DATA
  * "crashed (signal N)", IO (sinew/tools/readers/isolate.h).
  * On failure *out holds nothing to free, but out->format is kept when the
  * format was recognised (so callers can name it) and out->warning may hold
- * an explanation (a reader's own message). */
+ * an explanation (a reader's own message), copied to err->detail when that
+ * is empty. */
 SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
                                   sw_error* err);
 SINEW_API void sw_asset_free(sw_asset* a);
 
 /* Index of a clip by exact name, or by a decimal index string; -1 if none. */
 SINEW_API int32_t sw_asset_find_clip(const sw_asset* a, const char* name_or_index);
+
+/* sw_asset_find_clip for a caller that reports a miss: -1 also fills err
+ * with NOT_FOUND "clip in the file" and err->detail naming name_or_index
+ * and the clips of the asset, nearest first. */
+SINEW_API int32_t sw_asset_require_clip(const sw_asset* a, const char* name_or_index,
+                                        sw_error* err);
 
 #ifdef __cplusplus
 }

@@ -74,7 +74,7 @@ typedef struct sw_isolate_result {
  * max_output; OUT_OF_MEMORY; otherwise the child's own result and error:
  * err->check is the child's check when it is a string literal of this
  * program (verified), else "failed in the child (see message)", and
- * err->offset / err->index are the child's.
+ * err->offset, err->index, err->sys_errno and err->detail are the child's.
  * Threads: only the calling thread exists in the child; call it where no
  * other thread holds a lock the child needs (malloc's is handled by libc). */
 SINEW_API sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options* options,

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Bad input to the sinew CLI (issue #17, findings 3 and 4): each case must
+# end quickly (a FIFO without a writer, /dev/zero, a sparse 3 GiB file) and
+# print exactly one expected line on stderr with the expected exit code.
+# The system error texts are glibc's strerror. Usage: bad_input.sh SINEW DATA
+set -u
+sinew=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect CODE LINE ARGS...: runs sinew ARGS (10 s at most); stderr must be LINE.
+expect() {
+    want_code=$1
+    want_line=$2
+    shift 2
+    timeout 10 "$sinew" "$@" >"$tmp/out" 2>"$tmp/err"
+    code=$?
+    got=$(cat "$tmp/err")
+    if [ "$code" != "$want_code" ] || [ "$got" != "$want_line" ]; then
+        echo "FAIL: sinew $*"
+        echo "  exit $code, expected $want_code"
+        echo "  stderr:   $got"
+        echo "  expected: $want_line"
+        failures=$((failures + 1))
+    else
+        echo "ok: sinew $*"
+    fi
+}
+
+mkfifo "$tmp/fifo"
+expect 1 "sinew: info: $tmp/fifo: input/output error: a FIFO, not a regular file (check \"regular file\")" \
+    info "$tmp/fifo"
+expect 1 'sinew: info: /dev/zero: input/output error: a character device, not a regular file (check "regular file")' \
+    info /dev/zero
+expect 1 "sinew: info: $tmp: input/output error: Is a directory (check \"regular file\")" \
+    info "$tmp"
+expect 1 "sinew: info: $tmp/missing.glb: input/output error: No such file or directory (check \"open file\")" \
+    info "$tmp/missing.glb"
+: >"$tmp/empty.bvh"
+expect 1 "sinew: info: $tmp/empty.bvh: truncated data: the file is empty (check \"file not empty\")" \
+    info "$tmp/empty.bvh"
+expect 1 "sinew: play: $tmp: input/output error: Is a directory (check \"regular file\")" \
+    play "$data/gltf/tiny.glb" --animator "$tmp" --seconds 1
+
+# Sizes: refused before reading (a sparse file reads as zeros, slowly).
+truncate -s 3G "$tmp/big.bin"
+expect 1 "sinew: info: $tmp/big.bin: limit exceeded: 3221225472 bytes, more than the limit of 2147483648 (--max-size raises it) (check \"file size\")" \
+    info "$tmp/big.bin"
+expect 1 "sinew: info: $tmp/big.bin: parse error: not a .sinew archive, BVH or glTF file, and no reader takes its extension (check \"known file format\")" \
+    info "$tmp/big.bin" --max-size 4G
+expect 2 'sinew: info: --max-size needs a whole number of bytes > 0 (K, M or G: binary units), got "0"' \
+    info "$tmp/big.bin" --max-size 0
+
+# Clip names: the one asked for and those in the file, nearest first
+# (edit distances to "linaer": linear 2, step 5, cubic 6, cubic_rotation 12).
+clips='clips, nearest first: linear, step, cubic, cubic_rotation'
+expect 1 "sinew: info: $data/gltf/tiny.glb: not found: clip \"linaer\" not in the file; $clips (check \"requested clip in file\")" \
+    info "$data/gltf/tiny.glb" --clips step,linaer
+"$sinew" import "$data/gltf/tiny.glb" -o "$tmp/tiny.sinew" >/dev/null 2>&1
+expect 1 "sinew: info: $tmp/tiny.sinew: not found: clip \"linaer\" not in the file; $clips (check \"requested clip exists\")" \
+    info "$tmp/tiny.sinew" --clips step,linaer
+expect 1 "sinew: sample: $tmp/tiny.sinew: not found: clip \"linaer\" not in the file; $clips (check \"clip in the file\")" \
+    sample "$tmp/tiny.sinew" --time 0 --clip linaer
+
+# Options name themselves.
+expect 2 'sinew: retarget: --to-scale needs a finite number > 0, got "nan"' \
+    retarget "$data/gltf/tiny.glb" --to "$data/gltf/tiny.glb" --to-scale nan -o "$tmp/r.sinew"
+expect 2 'sinew: info: --scale needs a finite number > 0, got "nan"' \
+    info "$data/gltf/tiny.glb" --scale nan
+
+echo "$failures failed"
+[ "$failures" = 0 ]
