@@ -202,7 +202,7 @@ static int cli_rt_prepare(const cli_rt_args* a, const sw_retarget_joint_map* jm,
     }
     sw_retarget_limb limbs[SW_RETARGET_MAX_LIMBS];
     sw_retarget_map_desc desc;
-    sw_error err = {SW_RESULT_NOT_FOUND, "a joint of the target mapped", 0, -1};
+    sw_error err = {SW_RESULT_NOT_FOUND, "a joint of the target mapped", 0, -1, 0, {0}};
     sw_result r = sw_retarget_joint_map_desc(jm, !a->no_ik, pairs, limbs, &desc);
     if (r == SW_RESULT_OK) r = sw_retarget_map_init(&desc, map, &err);
     free(pairs);

@@ -2,30 +2,11 @@
 #include "sinew/tools/builders/retarget_map.h"
 #include "retarget_internal.h"
 #include "shared/fail.h"
+#include "tools/readers/names.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-static uint32_t sw__rt_edit_distance(const char* a, const char* b) {
-    const size_t n = strlen(a), m = strlen(b);
-    uint32_t row[SW__RT_NAME];
-    for (size_t j = 0; j <= m; ++j)
-        row[j] = (uint32_t)j;
-    for (size_t i = 1; i <= n; ++i) {
-        uint32_t diag = row[0];
-        row[0] = (uint32_t)i;
-        for (size_t j = 1; j <= m; ++j) {
-            const uint32_t up = row[j];
-            uint32_t best = diag + (a[i - 1] == b[j - 1] ? 0u : 1u);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m];
-}
 
 /* Copies at most cap - 1 bytes of src and a NUL. */
 static void sw__rt_copy(char* dst, size_t cap, const char* src) {
@@ -79,7 +60,7 @@ static int32_t sw__rt_by_name(const sw_retarget_joint_map* m, uint32_t t, bool f
     bool tie = false;
     for (uint32_t s = 0; s < m->source->joints_count; ++s) {
         if (used[s] || (!smask || smask[s]) != tjoint) continue;
-        const uint32_t d = fuzzy ? sw__rt_edit_distance(skeys[s], tkey)
+        const uint32_t d = fuzzy ? sw__name_distance(skeys[s], tkey)
                                  : (strcmp(skeys[s], tkey) == 0 ? 0u : UINT32_MAX);
         if (d < best_d) {
             best_d = d;
