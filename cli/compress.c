@@ -109,186 +109,211 @@ static int cli__plot(const char* png, const sw_skeleton* skel, const sw_clip* ra
     return CLI_EXIT_OK;
 }
 
-int cli_compress(int argc, char** argv) {
-    const char* in = NULL;
-    const char* out = NULL;
-    const char* plot = NULL;
-    bool json = false;
+typedef struct cli__compress_args {
+    const char* in;
+    const char* out;
+    const char* plot;
+    bool json;
     sw_compress_options copt;
-    memset(&copt, 0, sizeof copt);
-    copt.precision = 0.01f;
-    copt.shell = 3.0f;
     cli_asset_args aa;
-    memset(&aa, 0, sizeof aa);
+} cli__compress_args;
+
+/* Options into *a; CLI_EXIT_OK or CLI_EXIT_USAGE (the line printed). */
+static int cli__compress_parse(int argc, char** argv, cli__compress_args* a) {
+    memset(a, 0, sizeof *a);
+    a->copt.precision = 0.01f;
+    a->copt.shell = 3.0f;
     for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        int used = cli_asset_option("compress", argc, argv, &i, &aa);
+        const char* s = argv[i];
+        int used = cli_asset_option("compress", argc, argv, &i, &a->aa);
         if (used < 0) return CLI_EXIT_USAGE;
         if (used > 0) continue;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--plot") == 0) {
+        if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 || strcmp(s, "--plot") == 0) {
             if (i + 1 >= argc) {
-                cli_error("compress", "%s needs a path", a);
+                cli_error("compress", "%s needs a path", s);
                 return CLI_EXIT_USAGE;
             }
-            if (strcmp(a, "--plot") == 0)
-                plot = argv[++i];
+            if (strcmp(s, "--plot") == 0)
+                a->plot = argv[++i];
             else
-                out = argv[++i];
-        } else if (strcmp(a, "--precision") == 0 || strcmp(a, "--shell") == 0 ||
-                   strcmp(a, "--rate") == 0) {
-            float* dst = strcmp(a, "--precision") == 0 ? &copt.precision
-                         : strcmp(a, "--shell") == 0   ? &copt.shell
-                                                       : &copt.rate;
+                a->out = argv[++i];
+        } else if (strcmp(s, "--precision") == 0 || strcmp(s, "--shell") == 0 ||
+                   strcmp(s, "--rate") == 0) {
+            float* dst = strcmp(s, "--precision") == 0 ? &a->copt.precision
+                         : strcmp(s, "--shell") == 0   ? &a->copt.shell
+                                                       : &a->copt.rate;
             if (i + 1 >= argc) {
-                cli_error("compress", "%s needs a number", a);
+                cli_error("compress", "%s needs a number", s);
                 return CLI_EXIT_USAGE;
             }
-            if (!cli__positive(a, argv[++i], dst)) return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("compress", "unknown option \"%s\"", a);
+            if (!cli__positive(s, argv[++i], dst)) return CLI_EXIT_USAGE;
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = true;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            cli_error("compress", "unknown option \"%s\"", s);
             return CLI_EXIT_USAGE;
-        } else if (!in) {
-            in = a;
+        } else if (!a->in) {
+            a->in = s;
         } else {
             cli_error("compress", "one input FILE expected");
             return CLI_EXIT_USAGE;
         }
     }
-    if (!in || !out) {
+    if (!a->in || !a->out) {
         cli_error("compress", "%s", cli__compress_usage);
         return CLI_EXIT_USAGE;
     }
+    return CLI_EXIT_OK;
+}
+
+/* Compresses every clip of the asset into packed[] with stats[]; one line
+ * naming the clip, the joint, the time and the error when a bound cannot be
+ * held. */
+static int cli__compress_run(const cli__compress_args* a, const sw_asset* asset,
+                             const sw_clip** packed, sw_compress_stats* stats) {
+    const uint32_t n = asset->clips_count;
+    const bool bar = n > 1u && isatty(STDERR_FILENO);
+    for (uint32_t c = 0; c < n; ++c) {
+        const sw_clip* clip = asset->clips[c];
+        if (bar) cli__progress(c, n, sw_clip_name(clip));
+        if (cli_refuse_non_raw("compress", a->in, c, clip)) return CLI_EXIT_FAIL;
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        sw_result r =
+            sw_compress_clip(asset->skeleton, clip, &a->copt, NULL, &packed[c], &stats[c], &err);
+        if (r == SW_RESULT_LIMIT && err.check && strcmp(err.check, "error within precision") == 0) {
+            const sw_clip_error* e = &stats[c].error;
+            cli_error("compress",
+                      "%s: clip \"%s\": error %.6g at joint \"%s\", %.4f s, exceeds the precision "
+                      "%g at every rate up to 1000 Hz",
+                      a->in, sw_clip_name(clip), (double)e->max,
+                      sw_skeleton_joint_name(asset->skeleton, e->worst_joint),
+                      (double)e->worst_time, (double)a->copt.precision);
+            return CLI_EXIT_FAIL;
+        }
+        if (r != SW_RESULT_OK) {
+            cli_report("compress", a->in, asset->format, r, &err);
+            return CLI_EXIT_FAIL;
+        }
+    }
+    if (bar) cli__progress(n, n, "done");
+    return CLI_EXIT_OK;
+}
+
+/* The figures of every clip and their total, as JSON or as a table. */
+static void cli__compress_print(const cli__compress_args* a, const sw_asset* asset,
+                                const sw_compress_stats* stats, uint32_t* worst) {
+    const uint32_t n = asset->clips_count;
+    uint64_t raw_total = 0, packed_total = 0;
+    double seconds = 0.0;
+    float max_error = 0.0f, p99 = 0.0f;
+    *worst = 0;
+    for (uint32_t c = 0; c < n; ++c) {
+        raw_total += stats[c].raw_bytes;
+        packed_total += stats[c].compressed_bytes;
+        seconds += stats[c].seconds;
+        if (stats[c].error.p99 > p99) p99 = stats[c].error.p99;
+        if (stats[c].error.max > max_error) {
+            max_error = stats[c].error.max;
+            *worst = c;
+        }
+    }
+    const double ratio = packed_total ? (double)raw_total / (double)packed_total : 0.0;
+    if (!a->json) {
+        printf("%-24s %10s %10s %7s %8s %10s %10s %-16s %8s %7s\n", "clip", "raw B", "packed B",
+               "ratio", "rate", "max err", "p99 err", "worst joint", "at s", "time s");
+        for (uint32_t c = 0; c < n; ++c) {
+            const sw_compress_stats* s = &stats[c];
+            printf("%-24.24s %10llu %10llu %7.2f %8.3f %10.4g %10.4g %-16.16s %8.3f %7.2f\n",
+                   sw_clip_name(asset->clips[c]), (unsigned long long)s->raw_bytes,
+                   (unsigned long long)s->compressed_bytes, s->ratio, (double)s->rate,
+                   (double)s->error.max, (double)s->error.p99,
+                   sw_skeleton_joint_name(asset->skeleton, s->error.worst_joint),
+                   (double)s->error.worst_time, s->seconds);
+        }
+        printf("%-24s %10llu %10llu %7.2f %8s %10.4g %10.4g %-16s %8s %7.2f\n", "total",
+               (unsigned long long)raw_total, (unsigned long long)packed_total, ratio, "",
+               (double)max_error, (double)p99, "", "", seconds);
+        return;
+    }
+    printf("{\"file\": ");
+    cli_json_string(stdout, a->in);
+    printf(", \"output\": ");
+    cli_json_string(stdout, a->out);
+    printf(", \"precision\": ");
+    cli_json_number(stdout, a->copt.precision);
+    printf(", \"shell\": ");
+    cli_json_number(stdout, a->copt.shell);
+    printf(", \"clips\": [");
+    for (uint32_t c = 0; c < n; ++c) {
+        const sw_compress_stats* s = &stats[c];
+        printf("%s\n  {\"name\": ", c ? "," : "");
+        cli_json_string(stdout, sw_clip_name(asset->clips[c]));
+        printf(", \"joints\": %u, \"samples\": %u, \"rate\": ", asset->skeleton->joints_count,
+               s->error.samples_count);
+        cli_json_number(stdout, s->rate);
+        printf(", \"raw_bytes\": %llu, \"compressed_bytes\": %llu, \"ratio\": ",
+               (unsigned long long)s->raw_bytes, (unsigned long long)s->compressed_bytes);
+        cli_json_number(stdout, s->ratio);
+        printf(", \"max_error\": ");
+        cli_json_number(stdout, s->error.max);
+        printf(", \"p99_error\": ");
+        cli_json_number(stdout, s->error.p99);
+        printf(", \"worst_joint\": ");
+        cli_json_string(stdout, sw_skeleton_joint_name(asset->skeleton, s->error.worst_joint));
+        printf(", \"worst_time\": ");
+        cli_json_number(stdout, s->error.worst_time);
+        printf(", \"seconds\": ");
+        cli_json_number(stdout, s->seconds);
+        printf(", \"tracks\": {\"default\": %u, \"constant\": %u, \"animated\": %u}}",
+               s->default_tracks, s->constant_tracks, s->animated_tracks);
+    }
+    printf("],\n \"total\": {\"raw_bytes\": %llu, \"compressed_bytes\": %llu, \"ratio\": ",
+           (unsigned long long)raw_total, (unsigned long long)packed_total);
+    cli_json_number(stdout, ratio);
+    printf(", \"max_error\": ");
+    cli_json_number(stdout, max_error);
+    printf(", \"p99_error\": ");
+    cli_json_number(stdout, p99);
+    printf(", \"seconds\": ");
+    cli_json_number(stdout, seconds);
+    printf("}}\n");
+}
+
+int cli_compress(int argc, char** argv) {
+    cli__compress_args a;
+    int rc = cli__compress_parse(argc, argv, &a);
+    if (rc != CLI_EXIT_OK) return rc;
     sw_asset asset;
     sw_error err;
     memset(&err, 0, sizeof err);
-    sw_result r = cli_asset_open(in, &aa.opt, &asset, &err);
+    sw_result r = cli_asset_open(a.in, &a.aa.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
-        cli_report("compress", in, asset.format, r, &err);
+        cli_report("compress", a.in, asset.format, r, &err);
         return CLI_EXIT_FAIL;
     }
-    cli_warn_asset("compress", in, &asset);
+    cli_warn_asset("compress", a.in, &asset);
     const uint32_t n = asset.clips_count;
     const sw_clip** packed = (const sw_clip**)calloc(n ? n : 1u, sizeof *packed);
     sw_compress_stats* stats = (sw_compress_stats*)calloc(n ? n : 1u, sizeof *stats);
-    float* rates = (float*)calloc(n ? n : 1u, sizeof *rates);
-    if (!packed || !stats || !rates) {
-        free(packed);
-        free(stats);
-        free(rates);
-        sw_asset_free(&asset);
+    if (!packed || !stats) {
         cli_error("compress", "out of memory");
-        return CLI_EXIT_FAIL;
+        rc = CLI_EXIT_FAIL;
     }
-    const bool bar = n > 1u && isatty(STDERR_FILENO);
-    int rc = CLI_EXIT_OK;
-    for (uint32_t c = 0; c < n && rc == CLI_EXIT_OK; ++c) {
-        const sw_clip* clip = asset.clips[c];
-        if (bar) cli__progress(c, n, sw_clip_name(clip));
-        if (cli_refuse_non_raw("compress", in, c, clip)) {
-            rc = CLI_EXIT_FAIL;
-            break;
-        }
-        sw_compress_options o = copt;
-        rates[c] = o.rate > 0.0f ? o.rate : sw_compress_sample_rate(clip);
-        o.rate = rates[c];
-        r = sw_compress_clip(asset.skeleton, clip, &o, NULL, &packed[c], &stats[c], &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("compress", in, asset.format, r, &err);
-            rc = CLI_EXIT_FAIL;
-        }
-    }
-    if (bar && rc == CLI_EXIT_OK) cli__progress(n, n, "done");
+    if (rc == CLI_EXIT_OK) rc = cli__compress_run(&a, &asset, packed, stats);
+    if (rc == CLI_EXIT_OK) rc = cli_write_asset_archive("compress", a.out, &asset, packed, n);
     if (rc == CLI_EXIT_OK) {
-        rc = cli_write_asset_archive("compress", out, &asset, packed, n);
-    }
-    if (rc == CLI_EXIT_OK) {
-        uint64_t raw_total = 0, packed_total = 0;
-        double seconds = 0.0;
-        float max_error = 0.0f, p99 = 0.0f;
         uint32_t worst = 0;
-        for (uint32_t c = 0; c < n; ++c) {
-            raw_total += stats[c].raw_bytes;
-            packed_total += stats[c].compressed_bytes;
-            seconds += stats[c].seconds;
-            if (stats[c].error.p99 > p99) p99 = stats[c].error.p99;
-            if (stats[c].error.max > max_error) {
-                max_error = stats[c].error.max;
-                worst = c;
-            }
-        }
-        const double ratio = packed_total ? (double)raw_total / (double)packed_total : 0.0;
-        if (json) {
-            printf("{\"file\": ");
-            cli_json_string(stdout, in);
-            printf(", \"output\": ");
-            cli_json_string(stdout, out);
-            printf(", \"precision\": ");
-            cli_json_number(stdout, copt.precision);
-            printf(", \"shell\": ");
-            cli_json_number(stdout, copt.shell);
-            printf(", \"clips\": [");
-            for (uint32_t c = 0; c < n; ++c) {
-                const sw_compress_stats* s = &stats[c];
-                printf("%s\n  {\"name\": ", c ? "," : "");
-                cli_json_string(stdout, sw_clip_name(asset.clips[c]));
-                printf(", \"joints\": %u, \"samples\": %u, \"rate\": ",
-                       asset.skeleton->joints_count, s->error.samples_count);
-                cli_json_number(stdout, rates[c]);
-                printf(", \"raw_bytes\": %llu, \"compressed_bytes\": %llu, \"ratio\": ",
-                       (unsigned long long)s->raw_bytes, (unsigned long long)s->compressed_bytes);
-                cli_json_number(stdout, s->ratio);
-                printf(", \"max_error\": ");
-                cli_json_number(stdout, s->error.max);
-                printf(", \"p99_error\": ");
-                cli_json_number(stdout, s->error.p99);
-                printf(", \"worst_joint\": ");
-                cli_json_string(stdout,
-                                sw_skeleton_joint_name(asset.skeleton, s->error.worst_joint));
-                printf(", \"worst_time\": ");
-                cli_json_number(stdout, s->error.worst_time);
-                printf(", \"seconds\": ");
-                cli_json_number(stdout, s->seconds);
-                printf(", \"tracks\": {\"default\": %u, \"constant\": %u, \"animated\": %u}}",
-                       s->default_tracks, s->constant_tracks, s->animated_tracks);
-            }
-            printf("],\n \"total\": {\"raw_bytes\": %llu, \"compressed_bytes\": %llu, \"ratio\": ",
-                   (unsigned long long)raw_total, (unsigned long long)packed_total);
-            cli_json_number(stdout, ratio);
-            printf(", \"max_error\": ");
-            cli_json_number(stdout, max_error);
-            printf(", \"p99_error\": ");
-            cli_json_number(stdout, p99);
-            printf(", \"seconds\": ");
-            cli_json_number(stdout, seconds);
-            printf("}}\n");
-        } else {
-            printf("%-24s %10s %10s %7s %10s %10s %-16s %8s %7s\n", "clip", "raw B", "packed B",
-                   "ratio", "max err", "p99 err", "worst joint", "at s", "time s");
-            for (uint32_t c = 0; c < n; ++c) {
-                const sw_compress_stats* s = &stats[c];
-                printf("%-24.24s %10llu %10llu %7.2f %10.4g %10.4g %-16.16s %8.3f %7.2f\n",
-                       sw_clip_name(asset.clips[c]), (unsigned long long)s->raw_bytes,
-                       (unsigned long long)s->compressed_bytes, s->ratio, (double)s->error.max,
-                       (double)s->error.p99,
-                       sw_skeleton_joint_name(asset.skeleton, s->error.worst_joint),
-                       (double)s->error.worst_time, s->seconds);
-            }
-            printf("%-24s %10llu %10llu %7.2f %10.4g %10.4g %-16s %8s %7.2f\n", "total",
-                   (unsigned long long)raw_total, (unsigned long long)packed_total, ratio,
-                   (double)max_error, (double)p99, "", "", seconds);
-        }
-        if (plot && n > 0) {
-            rc = cli__plot(plot, asset.skeleton, asset.clips[worst], packed[worst], copt.shell,
-                           rates[worst], copt.precision);
+        cli__compress_print(&a, &asset, stats, &worst);
+        if (a.plot && n > 0) {
+            rc = cli__plot(a.plot, asset.skeleton, asset.clips[worst], packed[worst], a.copt.shell,
+                           stats[worst].rate, a.copt.precision);
         }
     }
-    for (uint32_t c = 0; c < n; ++c)
+    for (uint32_t c = 0; packed && c < n; ++c)
         sw_clip_destroy(packed[c], NULL);
     free(packed);
     free(stats);
-    free(rates);
     sw_asset_free(&asset);
     return rc;
 }

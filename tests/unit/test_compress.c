@@ -13,8 +13,10 @@
 
 #include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
+#include "sinew/assimp/assimp_import.h"
 #include "sinew/codecs/codec.h"
 #include "sinew/tools/builders/compress.h"
+#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/readers/bvh.h"
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/writers/archive_writer.h"
@@ -149,22 +151,19 @@ static void naive_model(const sw_skeleton* s, const sw_xform4* pose, double (*m)
     }
 }
 
-/* Largest vertex distance over joints and samples (sample i at
- * min(i / rate, duration)), vertices at `shell` in model space. */
-static double naive_error(const sw_skeleton* s, const sw_clip* a, const sw_clip* b, float rate,
-                          double shell) {
-    const uint32_t n = (uint32_t)ceil((double)a->duration * rate - 1e-3) + 1u;
+/* Largest vertex distance over joints at the n given times, vertices at
+ * `shell` in model space. */
+static double naive_error_at(const sw_skeleton* s, const sw_clip* a, const sw_clip* b,
+                             const float* times, uint32_t n, double shell) {
     sw_xform4* pa = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * s->packets_count);
     sw_xform4* pb = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * s->packets_count);
     double(*ma)[12] = calloc(s->joints_count, sizeof *ma);
     double(*mb)[12] = calloc(s->joints_count, sizeof *mb);
     assert_true(pa && pb && ma && mb);
     double worst = 0.0;
-    for (uint32_t i = 0; i < (n < 2u ? 2u : n); ++i) {
-        float t = (float)i / rate;
-        if (t > a->duration) t = a->duration;
+    for (uint32_t i = 0; i < n; ++i) {
         sw_sample_job ja = {
-            .clip = a, .skeleton = s, .time = t, .out = pa, .out_count = s->packets_count};
+            .clip = a, .skeleton = s, .time = times[i], .out = pa, .out_count = s->packets_count};
         sw_sample_job jb = ja;
         jb.clip = b;
         jb.out = pb;
@@ -191,6 +190,52 @@ static double naive_error(const sw_skeleton* s, const sw_clip* a, const sw_clip*
     free(ma);
     free(mb);
     return worst;
+}
+
+/* Largest vertex distance over joints and samples (sample i at
+ * min(i / rate, duration)), vertices at `shell` in model space. */
+static double naive_error(const sw_skeleton* s, const sw_clip* a, const sw_clip* b, float rate,
+                          double shell) {
+    uint32_t n = (uint32_t)ceil((double)a->duration * rate - 1e-3) + 1u;
+    if (n < 2u) n = 2u;
+    float* times = (float*)malloc(sizeof(float) * n);
+    assert_non_null(times);
+    for (uint32_t i = 0; i < n; ++i)
+        times[i] = fminf((float)i / rate, a->duration);
+    const double e = naive_error_at(s, a, b, times, n, shell);
+    free(times);
+    return e;
+}
+
+static int float_cmp(const void* x, const void* y) {
+    const float a = *(const float*)x, b = *(const float*)y;
+    return (a > b) - (a < b);
+}
+
+/* Largest vertex distance at every joint key time of the source `a`, the
+ * midpoint of every two consecutive key times, 0 and the end: where a
+ * resampled copy departs from its source. */
+static double naive_error_keys(const sw_skeleton* s, const sw_clip* a, const sw_clip* b,
+                               double shell) {
+    const sw_clip_track* tr = sw_clip_tracks(a);
+    uint32_t n = 2;
+    for (uint32_t i = 0; i < a->tracks_count - a->float_tracks_count; ++i)
+        n += tr[i].keys_count;
+    float* t = (float*)malloc(sizeof(float) * 2u * n);
+    assert_non_null(t);
+    uint32_t k = 0;
+    t[k++] = 0.0f;
+    t[k++] = a->duration;
+    for (uint32_t i = 0; i < a->tracks_count - a->float_tracks_count; ++i)
+        for (uint32_t q = 0; q < tr[i].keys_count; ++q)
+            t[k++] = sw_clip_track_key_time(a, &tr[i], q);
+    qsort(t, k, sizeof(float), float_cmp);
+    const uint32_t keys = k;
+    for (uint32_t i = 0; i + 1u < keys; ++i)
+        t[k++] = 0.5f * (t[i] + t[i + 1u]);
+    const double e = naive_error_at(s, a, b, t, k, shell);
+    free(t);
+    return e;
 }
 
 /* ---- round trips ---- */
@@ -672,6 +717,115 @@ static void test_arguments(void** state) {
     fixture_free(f);
 }
 
+/* ---- the bound at the source's own key times (issue 17) ---- */
+
+/* Keys at uneven times (no grid up to 240 Hz, intervals from 0.013 s to
+ * 0.7 s) with wide turns between them: the compressed clip stays within
+ * the precision at every key, between keys and between its samples,
+ * measured independently. */
+static void test_uneven_keys(void** state) {
+    (void)state;
+    const sw_skeleton* skel = make_skeleton();
+    static const float times[7] = {0.0f, 0.013f, 0.41f, 0.437f, 1.137f, 1.5f, 2.0f};
+    float rot[J][7 * 4], tr[7 * 3];
+    for (uint32_t k = 0; k < 7u; ++k) {
+        tr[3 * k] = 0.3f * (float)k;
+        tr[3 * k + 1] = (k & 1u) ? 0.5f : -0.2f;
+        tr[3 * k + 2] = 0.1f * (float)(k * k);
+        for (uint32_t j = 0; j < J; ++j) {
+            const float angle = (k & 1u ? 1.6f : -0.9f) * (1.0f + 0.1f * (float)j);
+            const sw_vec3 axis = j & 1u ? (sw_vec3){0, 0, 1} : (sw_vec3){0.6f, 0.8f, 0};
+            const sw_quat q = sw_quat_from_axis_angle(axis, angle);
+            rot[j][4 * k] = q.x;
+            rot[j][4 * k + 1] = q.y;
+            rot[j][4 * k + 2] = q.z;
+            rot[j][4 * k + 3] = q.w;
+        }
+    }
+    sw_clip_track_desc tracks[J + 1];
+    memset(tracks, 0, sizeof tracks);
+    tracks[0] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_TRANSLATION,
+                                     .joint = 0,
+                                     .keys_count = 7,
+                                     .times = times,
+                                     .values = tr};
+    for (uint32_t j = 0; j < J; ++j) {
+        tracks[j + 1] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                             .joint = j,
+                                             .keys_count = 7,
+                                             .times = times,
+                                             .values = rot[j]};
+    }
+    const sw_clip_desc cd = {
+        .name = "uneven", .duration = 2.0f, .joints_count = J, .tracks = tracks, .tracks_count = J + 1};
+    const sw_clip* raw = NULL;
+    assert_int_equal(sw_clip_create(&cd, NULL, &raw, NULL), SW_RESULT_OK);
+    sw_compress_stats st;
+    const sw_clip* c = compress(skel, raw, 1e-3f, 1.0f, 0, &st);
+    const double at_keys = naive_error_keys(skel, raw, c, 1.0);
+    const double between = naive_error(skel, raw, c, 4.0f * st.rate, 1.0);
+    print_message("uneven keys: rate %.3f Hz, %u samples measured, max %.6f (independent: keys "
+                  "%.6f, 4x the rate %.6f), ratio %.2f\n",
+                  (double)st.rate, st.error.samples_count, (double)st.error.max, at_keys, between,
+                  st.ratio);
+    assert_true(st.error.max <= 1e-3f);
+    assert_true(at_keys <= 1.001e-3);
+    assert_true(between <= 1.001e-3);
+    sw_clip_destroy(c, NULL);
+    sw_clip_destroy(raw, NULL);
+    sw_skeleton_destroy(skel, NULL);
+}
+
+/* A bound the quantized codec cannot reach (1e-9 with values near 1):
+ * LIMIT "error within precision", no clip, the worst joint in err->index
+ * and the last attempt's error in the stats. */
+static void test_bound_refused(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    sw_compress_options o = {.precision = 1e-9f, .shell = 1.0f};
+    const sw_clip* out = NULL;
+    sw_compress_stats st;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(sw_compress_clip(f->skel, f->raw, &o, NULL, &out, &st, &err),
+                     SW_RESULT_LIMIT);
+    assert_null(out);
+    assert_string_equal(err.check, "error within precision");
+    assert_int_equal(err.index, (int64_t)st.error.worst_joint);
+    assert_true(st.error.max > 1e-9f);
+    assert_true(st.error.worst_time >= 0.0f && st.error.worst_time <= f->raw->duration);
+    fixture_free(f);
+}
+
+/* assimp-testmodels' anims_with_full_rotations_between_keys.DAE (64 nested
+ * boxes, five keys 90 degrees apart per box, off the 30 Hz grid): within
+ * 0.01 at a 3-unit shell at the keys and between the samples, measured
+ * independently (issue 17: 1 Hz and an error of 125 before). */
+static void test_full_rotations_dae(void** state) {
+    (void)state;
+    char path[512];
+    if (!sw_test_model_path(path, sizeof path,
+                            "Collada/anims_with_full_rotations_between_keys.DAE"))
+        return;
+    const sw_asset_reader readers[] = {SW_ASSIMP_ASSET_READER};
+    const sw_asset_options ao = {.readers = readers, .readers_count = 1, .readers_in_process = true};
+    sw_asset asset;
+    assert_int_equal(sw_asset_open(path, &ao, &asset, NULL), SW_RESULT_OK);
+    assert_int_equal(asset.clips_count, 1);
+    sw_compress_stats st;
+    const sw_clip* c = compress(asset.skeleton, asset.clips[0], 0.0f, 0.0f, 0, &st);
+    const double at_keys = naive_error_keys(asset.skeleton, asset.clips[0], c, 3.0);
+    const double between = naive_error(asset.skeleton, asset.clips[0], c, 2.0f * st.rate, 3.0);
+    print_message("full rotations: rate %.3f Hz, ratio %.2f, max %.5f (independent: keys %.5f, "
+                  "2x the rate %.5f), %.1f s\n",
+                  (double)st.rate, st.ratio, (double)st.error.max, at_keys, between, st.seconds);
+    assert_true(st.error.max <= 0.01f);
+    assert_true(at_keys <= 0.01001);
+    assert_true(between <= 0.01001);
+    sw_clip_destroy(c, NULL);
+    sw_asset_free(&asset);
+}
+
 /* ---- real data ---- */
 
 /* CMU at precision 0.01, shell 3 (file units): ratios above ACL's and a
@@ -869,6 +1023,8 @@ int main(void) {
         cmocka_unit_test(test_hostile),          cmocka_unit_test(test_archive_round_trip),
         cmocka_unit_test(test_arguments),        cmocka_unit_test(test_cmu_against_acl),
         cmocka_unit_test(test_robot_expressive), cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_uneven_keys),      cmocka_unit_test(test_bound_refused),
+        cmocka_unit_test(test_full_rotations_dae),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

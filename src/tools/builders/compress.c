@@ -17,6 +17,7 @@
  *    values tried are the runtime decoder's own (shared/codec_quantized_format.h), and the
  *    error is the metric's, along the hierarchy in double precision.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,6 +28,9 @@
 #include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
+
+/* Largest rate the compressor raises a clip's rate to. */
+#define SW__CZ_MAX_RATE 1000.0f
 
 typedef struct sw__qset {
     uint8_t fmt;
@@ -845,33 +849,28 @@ static void sw__cz_ranges(sw__cz* z) {
     }
 }
 
-sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
-                           const sw_compress_options* options, const sw_allocator* alloc,
-                           const sw_clip** out, sw_compress_stats* stats, sw_error* err) {
-    sw_result ar = sw__clip_builder_check(skel, clip, out, err);
-    if (ar != SW_RESULT_OK) return ar;
-    sw_compress_options o;
-    memset(&o, 0, sizeof o);
-    if (options) o = *options;
+/* One compression of `clip` at `rate` with every joint's threshold scaled
+ * by `tighten`: *out, the slot modes' counts and the samples count. */
+static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
+                            const sw_compress_options* o, float rate, double tighten,
+                            const sw_allocator* alloc, const sw_clip** out, uint32_t counts[4],
+                            uint32_t* samples, sw_error* err) {
     const uint32_t J = skel->joints_count;
-    ar = sw__cz_check_options(&o, J, err);
-    if (ar != SW_RESULT_OK) return ar;
-    const double t0 = sw__now();
     sw__cz z;
     memset(&z, 0, sizeof z);
     z.skel = skel;
     z.clip = clip;
     z.alloc = alloc;
     z.J = J;
-    z.rate = o.rate > 0.0f ? o.rate : sw_compress_sample_rate(clip);
+    z.rate = rate;
     z.N = sw_compress_samples_count(clip, z.rate);
     if (z.N > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "samples count", 0, -1);
-    z.L = o.segment_samples ? o.segment_samples : 32u;
+    z.L = o->segment_samples ? o->segment_samples : 32u;
     z.S = (z.N - 1u + z.L - 1u) / z.L;
-    z.shell = o.shell > 0.0f ? o.shell : 3.0;
+    z.shell = o->shell > 0.0f ? o->shell : 3.0;
     /* 0.5% under the precision: the metric's float model matrices differ
      * from the search's double ones by a few ulps. */
-    const double precision = (o.precision > 0.0f ? o.precision : 0.01) * 0.995;
+    const double precision = (o->precision > 0.0f ? o->precision : 0.01) * 0.995 * tighten;
     if (!sw__cz_alloc(&z)) {
         sw__cz_free(&z);
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
@@ -880,9 +879,9 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     for (uint32_t j = 0; j < J; ++j) {
         z.parents[j] = parents[j];
         z.thr[j] = precision;
-        if (o.joint_precision && o.joint_precision[j] > 0.0f &&
-            o.joint_precision[j] * 0.995 < precision)
-            z.thr[j] = o.joint_precision[j] * 0.995;
+        if (o->joint_precision && o->joint_precision[j] > 0.0f &&
+            o->joint_precision[j] * 0.995 * tighten < precision)
+            z.thr[j] = o->joint_precision[j] * 0.995 * tighten;
     }
     if (!sw__cz_subtrees(&z)) {
         sw__cz_free(&z);
@@ -928,32 +927,124 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
         }
     }
     r = sw__cz_write(&z, out, err);
-    const double seconds = sw__now() - t0;
-    uint32_t counts[4] = {0, 0, 0, 0};
+    memset(counts, 0, 4u * sizeof(uint32_t));
     for (uint32_t slot = 0; slot < 3u * J; ++slot)
         ++counts[z.mode[slot]];
+    *samples = z.N;
     sw__cz_free(&z);
+    return r;
+}
+
+/* The rate nudged so the clip's duration is a whole number of sample
+ * intervals: the last sample, taken at the end, is where the decoder puts
+ * it. */
+static float sw__cz_whole_rate(const sw_clip* clip, float rate) {
+    const double d = (double)clip->duration;
+    if (!(d > 0.0)) return rate;
+    const double n = ceil(d * (double)rate - 1e-3);
+    return n >= 1.0 ? (float)(n / d) : rate;
+}
+
+/* Measures the result at the samples, the source's key times and the
+ * midpoints (sw_clip_error_measure with at_keys) into *e; *ok when every
+ * joint is within its precision. */
+static sw_result sw__cz_verify(const sw_skeleton* skel, const sw_clip* clip, const sw_clip* packed,
+                               const sw_compress_options* o, float rate, const sw_allocator* alloc,
+                               sw_clip_error* e, bool* ok, sw_error* err) {
+    const uint32_t J = skel->joints_count;
+    float* jmax = (float*)sw_alloc(alloc, sizeof(float) * J, 16);
+    if (!jmax) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    const sw_clip_error_desc ed = {.skeleton = skel,
+                                   .reference = clip,
+                                   .clip = packed,
+                                   .shell = o->shell > 0.0f ? o->shell : 3.0f,
+                                   .rate = rate,
+                                   .at_keys = true,
+                                   .joint_max = jmax};
+    sw_result r = sw_clip_error_measure(&ed, alloc, e, err);
+    const float precision = o->precision > 0.0f ? o->precision : 0.01f;
+    *ok = r == SW_RESULT_OK;
+    for (uint32_t j = 0; j < J && *ok; ++j) {
+        float p = precision;
+        if (o->joint_precision && o->joint_precision[j] > 0.0f && o->joint_precision[j] < p)
+            p = o->joint_precision[j];
+        if (jmax[j] > p) *ok = false;
+    }
+    sw_free(alloc, jmax, sizeof(float) * J);
+    return r;
+}
+
+/* The next settings after a result out of bounds: a worst error between
+ * samples asks for a higher rate (the interpolation's error falls with the
+ * square of the interval: the rate grows by the power of two that should
+ * bring it under), one at a sample for tighter thresholds; false when
+ * neither can move further. */
+static bool sw__cz_next(const sw_clip* clip, const sw_clip_error* e, double precision,
+                        float* rate, double* tighten) {
+    const double at = (double)e->worst_time * (double)*rate;
+    const bool on_sample = fabs(at - floor(at + 0.5)) < 1e-3;
+    double factor = 2.0;
+    while (factor < 64.0 && factor * factor * precision < 1.1 * (double)e->max)
+        factor *= 2.0;
+    float higher = sw__cz_whole_rate(clip, (float)factor * *rate);
+    if (higher > SW__CZ_MAX_RATE && *rate < SW__CZ_MAX_RATE / 2.0f)
+        higher = sw__cz_whole_rate(clip, *rate * floorf(SW__CZ_MAX_RATE / *rate));
+    const bool can_raise = higher > *rate && higher <= SW__CZ_MAX_RATE &&
+                           sw_compress_samples_count(clip, higher) <= SW_CLIP_MAX_KEYS;
+    const bool can_tighten = *tighten > 1.0 / 64.0;
+    if (can_raise && (!on_sample || !can_tighten)) {
+        *rate = higher;
+        return true;
+    }
+    if (!can_tighten) return false;
+    *tighten *= 0.5;
+    return true;
+}
+
+sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
+                           const sw_compress_options* options, const sw_allocator* alloc,
+                           const sw_clip** out, sw_compress_stats* stats, sw_error* err) {
+    sw_result r = sw__clip_builder_check(skel, clip, out, err);
     if (r != SW_RESULT_OK) return r;
-    if (stats) {
-        memset(stats, 0, sizeof *stats);
-        stats->raw_bytes = 40u * (uint64_t)J * z.N;
-        stats->compressed_bytes = (*out)->size;
-        stats->ratio = (double)stats->raw_bytes / (double)stats->compressed_bytes;
-        stats->seconds = seconds;
-        stats->default_tracks = counts[SW__SLOT_DEFAULT] + counts[SW__SLOT_UNTRACKED];
-        stats->constant_tracks = counts[SW__SLOT_CONSTANT];
-        stats->animated_tracks = counts[SW__SLOT_ANIMATED];
-        const sw_clip_error_desc ed = {.skeleton = skel,
-                                       .reference = clip,
-                                       .clip = *out,
-                                       .shell = (float)z.shell,
-                                       .rate = z.rate};
-        r = sw_clip_error_measure(&ed, alloc, &stats->error, err);
-        if (r != SW_RESULT_OK) {
-            sw_clip_destroy(*out, alloc);
-            *out = NULL;
-            return r;
+    sw_compress_options o;
+    memset(&o, 0, sizeof o);
+    if (options) o = *options;
+    const uint32_t J = skel->joints_count;
+    r = sw__cz_check_options(&o, J, err);
+    if (r != SW_RESULT_OK) return r;
+    float rate = sw__cz_whole_rate(clip, o.rate > 0.0f ? o.rate : sw_compress_sample_rate(clip));
+    double tighten = 1.0, seconds = 0.0;
+    for (;;) {
+        const double t0 = sw__now();
+        uint32_t counts[4], samples = 0;
+        r = sw__cz_run(skel, clip, &o, rate, tighten, alloc, out, counts, &samples, err);
+        seconds += sw__now() - t0;
+        if (r != SW_RESULT_OK) return r;
+        sw_clip_error e;
+        bool ok = false;
+        r = sw__cz_verify(skel, clip, *out, &o, rate, alloc, &e, &ok, err);
+        if (stats && r == SW_RESULT_OK) {
+            memset(stats, 0, sizeof *stats);
+            stats->raw_bytes = 40u * (uint64_t)J * samples;
+            stats->compressed_bytes = (*out)->size;
+            stats->ratio = (double)stats->raw_bytes / (double)stats->compressed_bytes;
+            stats->seconds = seconds;
+            stats->default_tracks = counts[SW__SLOT_DEFAULT] + counts[SW__SLOT_UNTRACKED];
+            stats->constant_tracks = counts[SW__SLOT_CONSTANT];
+            stats->animated_tracks = counts[SW__SLOT_ANIMATED];
+            stats->rate = rate;
+            stats->error = e;
+        }
+        if (getenv("SW_DEBUG_CZ"))
+            fprintf(stderr, "attempt rate %g tighten %g: max %g at %g joint %u, %.2f s\n", rate,
+                    tighten, e.max, e.worst_time, e.worst_joint, sw__now() - t0);
+        if (r == SW_RESULT_OK && ok) return SW_RESULT_OK;
+        sw_clip_destroy(*out, alloc);
+        *out = NULL;
+        if (r != SW_RESULT_OK) return r;
+        if (!sw__cz_next(clip, &e, o.precision > 0.0f ? o.precision : 0.01, &rate, &tighten)) {
+            return sw__fail(err, SW_RESULT_LIMIT, "error within precision", 0,
+                            (int64_t)e.worst_joint);
         }
     }
-    return SW_RESULT_OK;
 }

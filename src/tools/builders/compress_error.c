@@ -8,29 +8,59 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
 
-float sw_compress_sample_rate(const sw_clip* clip) {
-    if (!clip) return 30.0f;
-    double best = 0.0;
+/* Grid tolerance on key times (seconds). */
+#define SW__GRID_TOL 1e-5
+
+bool sw__clip_on_grid(const sw_clip* clip, double rate) {
+    const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
+    const sw_clip_track* tracks = sw_clip_tracks(clip);
+    for (uint32_t i = 0; i < joint_tracks; ++i) {
+        const sw_clip_track* t = &tracks[i];
+        for (uint32_t k = 0; k < t->keys_count; ++k) {
+            const double tk = (double)sw_clip_track_key_time(clip, t, k);
+            const double g = floor(tk * rate + 0.5) / rate;
+            if (!(fabs(tk - g) <= SW__GRID_TOL)) return false;
+        }
+    }
+    return true;
+}
+
+/* The shortest interval between two keys of one joint track; INFINITY when
+ * no track has two keys. */
+static double sw__shortest_key_interval(const sw_clip* clip) {
+    double min_dt = INFINITY;
     const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
     const sw_clip_track* tracks = sw_clip_tracks(clip);
     for (uint32_t i = 0; i < joint_tracks; ++i) {
         const sw_clip_track* t = &tracks[i];
         if (t->keys_count < 2u) continue;
-        double r;
         if (t->uniform) {
-            r = t->rate;
-        } else {
-            double span = (double)sw_clip_track_key_time(clip, t, t->keys_count - 1u) -
-                          (double)sw_clip_track_key_time(clip, t, 0);
-            if (!(span > 0.0)) continue;
-            r = (double)(t->keys_count - 1u) / span;
+            if (1.0 / (double)t->rate < min_dt) min_dt = 1.0 / (double)t->rate;
+            continue;
         }
-        if (r > best) best = r;
+        for (uint32_t k = 1; k < t->keys_count; ++k) {
+            const double dt = (double)sw_clip_track_key_time(clip, t, k) -
+                              (double)sw_clip_track_key_time(clip, t, k - 1u);
+            if (dt > 0.0 && dt < min_dt) min_dt = dt;
+        }
     }
-    if (!(best > 0.0)) return 30.0f;
-    best = floor(best * 1000.0 + 0.5) / 1000.0;
+    return min_dt;
+}
+
+float sw_compress_sample_rate(const sw_clip* clip) {
+    if (!clip) return 30.0f;
+    const double min_dt = sw__shortest_key_interval(clip);
+    if (!(min_dt < INFINITY)) return 30.0f;
+    const double need = 1.0 / min_dt;
+    /* The smallest whole rate, from the densest keys' own, whose grid holds
+     * every key. */
+    double r = ceil(need - 1e-3);
+    for (r = r < 1.0 ? 1.0 : r; r <= (double)SW_COMPRESS_MAX_AUTO_RATE; r += 1.0)
+        if (sw__clip_on_grid(clip, r)) return (float)r;
+    /* Uneven keys: a sample per shortest interval. */
+    double best = floor(need * 1000.0 + 0.5) / 1000.0;
     if (best < 1.0) best = 1.0;
-    if (best > 1000.0) best = 1000.0;
+    if (best > (double)SW_COMPRESS_MAX_AUTO_RATE) best = (double)SW_COMPRESS_MAX_AUTO_RATE;
     return (float)best;
 }
 
@@ -99,13 +129,93 @@ static int sw__float_less(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator* alloc,
-                                sw_clip_error* out, sw_error* err) {
+/* The measured times into *times (*count of them, *bytes allocated from
+ * alloc): the uniform samples at rate, and with at_keys also the
+ * reference's joint key times and the midpoint of every two consecutive
+ * times; ascending, none closer than 1e-6 s to the one before. */
+static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32_t N,
+                                 const sw_allocator* alloc, float** times, uint32_t* count,
+                                 size_t* bytes, sw_error* err) {
+    const sw_clip* ref = d->reference;
+    const float duration = ref->duration;
+    uint64_t keys = 0;
+    const uint32_t joint_tracks = ref->tracks_count - ref->float_tracks_count;
+    const sw_clip_track* tracks = sw_clip_tracks(ref);
+    if (d->at_keys) {
+        for (uint32_t i = 0; i < joint_tracks; ++i)
+            keys += tracks[i].keys_count;
+    }
+    const uint64_t cap = 2u * ((uint64_t)N + keys);
+    if (cap > 4u * (uint64_t)SW_CLIP_MAX_KEYS)
+        return sw__fail(err, SW_RESULT_LIMIT, "measured times", 0, -1);
+    *bytes = sizeof(float) * (size_t)cap;
+    float* t = (float*)sw_alloc(alloc, *bytes, 16);
+    if (!t) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < N; ++i)
+        t[n++] = sw__compress_time(i, rate, duration);
+    for (uint32_t i = 0; i < joint_tracks && d->at_keys; ++i) {
+        for (uint32_t k = 0; k < tracks[i].keys_count; ++k) {
+            const float tk = sw_clip_track_key_time(ref, &tracks[i], k);
+            t[n++] = tk < 0.0f ? 0.0f : (tk > duration ? duration : tk);
+        }
+    }
+    qsort(t, n, sizeof(float), sw__float_less);
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (u == 0 || (double)t[i] - (double)t[u - 1u] > 1e-6) t[u++] = t[i];
+    if (d->at_keys && u > 1u) {
+        /* Interleave the midpoints, from the end so nothing is overwritten. */
+        const uint32_t m = 2u * u - 1u;
+        for (uint32_t i = u; i-- > 0u;) {
+            t[2u * i] = t[i];
+            if (i + 1u < u) t[2u * i + 1u] = 0.5f * (t[i] + t[2u * i + 2u]);
+        }
+        u = m;
+    }
+    *times = t;
+    *count = u;
+    return SW_RESULT_OK;
+}
+
+/* Error of every joint of the two clips at time t into e[J]; the work
+ * buffers hold two poses and two matrix palettes. */
+static sw_result sw__error_at(const sw_clip_error_desc* d, float t, double shell, sw_xform4* pa,
+                              sw_xform4* pb, sw_mat4* ma, sw_mat4* mb, float* e) {
+    const sw_skeleton* skel = d->skeleton;
+    const uint32_t P = skel->packets_count, J = skel->joints_count;
+    const sw_sample_job ja = {
+        .clip = d->reference, .skeleton = skel, .time = t, .out = pa, .out_count = P};
+    const sw_sample_job jb = {.clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
+    const sw_local_to_model_job la = {
+        .skeleton = skel, .local = pa, .local_count = P, .out = ma, .out_count = J};
+    const sw_local_to_model_job lb = {
+        .skeleton = skel, .local = pb, .local_count = P, .out = mb, .out_count = J};
+    sw_result r;
+    if ((r = sw_sample_job_run(&ja)) != SW_RESULT_OK) return r;
+    if ((r = sw_sample_job_run(&jb)) != SW_RESULT_OK) return r;
+    if ((r = sw_local_to_model_job_run(&la)) != SW_RESULT_OK) return r;
+    if ((r = sw_local_to_model_job_run(&lb)) != SW_RESULT_OK) return r;
+    for (uint32_t j = 0; j < J; ++j) {
+        double a[12], b[12];
+        for (uint32_t c = 0; c < 4u; ++c) {
+            for (uint32_t k = 0; k < 3u; ++k) {
+                a[3u * c + k] = ma[j].m[4u * c + k];
+                b[3u * c + k] = mb[j].m[4u * c + k];
+            }
+        }
+        e[j] = (float)sw__compress_vertex_error(a, b, shell);
+    }
+    return SW_RESULT_OK;
+}
+
+/* The desc's pointers, counts and values in range. */
+static sw_result sw__error_check(const sw_clip_error_desc* d, const sw_clip_error* out,
+                                 sw_error* err) {
     if (!d || !out || !d->skeleton || !d->reference || !d->clip) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
-    const sw_skeleton* skel = d->skeleton;
-    const uint32_t J = skel->joints_count;
+    const uint32_t J = d->skeleton->joints_count;
     if (d->reference->joints_count != J || d->clip->joints_count != J) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "joint counts match", 0, -1);
     }
@@ -115,62 +225,60 @@ sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator*
     if (!isfinite(d->rate) || d->rate < 0.0f) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "rate finite >= 0", 0, -1);
     }
+    if (d->at_keys && d->errors) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "errors without at_keys", 0, -1);
+    }
+    return SW_RESULT_OK;
+}
+
+sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator* alloc,
+                                sw_clip_error* out, sw_error* err) {
+    sw_result r = sw__error_check(d, out, err);
+    if (r != SW_RESULT_OK) return r;
+    const sw_skeleton* skel = d->skeleton;
+    const uint32_t J = skel->joints_count;
     const double shell = d->shell > 0.0f ? d->shell : 1.0;
     const float rate = d->rate > 0.0f ? d->rate : sw_compress_sample_rate(d->reference);
     const uint32_t N = sw_compress_samples_count(d->reference, rate);
     if (N > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "samples count", 0, -1);
-    const uint64_t total = (uint64_t)N * J;
-    if (d->errors && d->errors_count < total) {
+    if (d->errors && d->errors_count < (uint64_t)N * J) {
         return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "errors >= samples * joints", 0, -1);
     }
-    const uint32_t P = skel->packets_count;
-    const size_t pose_bytes = sizeof(sw_xform4) * P;
+    float* times = NULL;
+    uint32_t T = 0;
+    size_t times_bytes = 0;
+    r = sw__error_times(d, rate, N, alloc, &times, &T, &times_bytes, err);
+    if (r != SW_RESULT_OK) return r;
+    const uint64_t total = (uint64_t)T * J;
+    const size_t pose_bytes = sizeof(sw_xform4) * skel->packets_count;
     const size_t mats_bytes = sizeof(sw_mat4) * J;
+    const size_t mem_bytes = 2u * pose_bytes + 2u * mats_bytes;
     const size_t all_bytes = sizeof(float) * (size_t)total;
-    char* mem = (char*)sw_alloc(alloc, 2u * pose_bytes + 2u * mats_bytes, 16);
+    char* mem = (char*)sw_alloc(alloc, mem_bytes, 16);
     float* all = (float*)sw_alloc(alloc, all_bytes, 16);
     if (!mem || !all) {
-        sw_free(alloc, mem, 2u * pose_bytes + 2u * mats_bytes);
+        sw_free(alloc, mem, mem_bytes);
         sw_free(alloc, all, all_bytes);
+        sw_free(alloc, times, times_bytes);
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     }
-    sw_xform4* pa = (sw_xform4*)(void*)mem;
-    sw_xform4* pb = (sw_xform4*)(void*)(mem + pose_bytes);
-    sw_mat4* ma = (sw_mat4*)(void*)(mem + 2u * pose_bytes);
-    sw_mat4* mb = (sw_mat4*)(void*)(mem + 2u * pose_bytes + mats_bytes);
-    sw_result r = SW_RESULT_OK;
     out->max = 0.0f;
     out->worst_joint = 0;
     out->worst_time = 0.0f;
-    out->samples_count = N;
-    for (uint32_t i = 0; i < N && r == SW_RESULT_OK; ++i) {
-        const float t = sw__compress_time(i, rate, d->reference->duration);
-        const sw_sample_job ja = {
-            .clip = d->reference, .skeleton = skel, .time = t, .out = pa, .out_count = P};
-        const sw_sample_job jb = {
-            .clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
-        const sw_local_to_model_job la = {
-            .skeleton = skel, .local = pa, .local_count = P, .out = ma, .out_count = J};
-        const sw_local_to_model_job lb = {
-            .skeleton = skel, .local = pb, .local_count = P, .out = mb, .out_count = J};
-        if ((r = sw_sample_job_run(&ja)) != SW_RESULT_OK) break;
-        if ((r = sw_sample_job_run(&jb)) != SW_RESULT_OK) break;
-        if ((r = sw_local_to_model_job_run(&la)) != SW_RESULT_OK) break;
-        if ((r = sw_local_to_model_job_run(&lb)) != SW_RESULT_OK) break;
-        for (uint32_t j = 0; j < J; ++j) {
-            double a[12], b[12];
-            for (uint32_t c = 0; c < 4u; ++c) {
-                for (uint32_t k = 0; k < 3u; ++k) {
-                    a[3u * c + k] = ma[j].m[4u * c + k];
-                    b[3u * c + k] = mb[j].m[4u * c + k];
-                }
-            }
-            const float e = (float)sw__compress_vertex_error(a, b, shell);
-            all[(size_t)i * J + j] = e;
-            if (e > out->max) {
-                out->max = e;
+    out->samples_count = T;
+    if (d->joint_max) memset(d->joint_max, 0, sizeof(float) * J);
+    for (uint32_t i = 0; i < T && r == SW_RESULT_OK; ++i) {
+        float* e = all + (size_t)i * J;
+        r = sw__error_at(d, times[i], shell, (sw_xform4*)(void*)mem,
+                         (sw_xform4*)(void*)(mem + pose_bytes),
+                         (sw_mat4*)(void*)(mem + 2u * pose_bytes),
+                         (sw_mat4*)(void*)(mem + 2u * pose_bytes + mats_bytes), e);
+        for (uint32_t j = 0; j < J && r == SW_RESULT_OK; ++j) {
+            if (d->joint_max && e[j] > d->joint_max[j]) d->joint_max[j] = e[j];
+            if (e[j] > out->max) {
+                out->max = e[j];
                 out->worst_joint = j;
-                out->worst_time = t;
+                out->worst_time = times[i];
             }
         }
     }
@@ -182,8 +290,9 @@ sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator*
         if (rank < 1u) rank = 1u;
         out->p99 = all[rank - 1u];
     }
-    sw_free(alloc, mem, 2u * pose_bytes + 2u * mats_bytes);
+    sw_free(alloc, mem, mem_bytes);
     sw_free(alloc, all, all_bytes);
+    sw_free(alloc, times, times_bytes);
     if (r != SW_RESULT_OK) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "sampling", 0, -1);
     return SW_RESULT_OK;
 }

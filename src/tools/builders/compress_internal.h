@@ -16,6 +16,9 @@ void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]
  * model space under a. */
 double sw__compress_vertex_error(const double a[12], const double b[12], double shell);
 
+/* True when every joint key of clip lies within 1e-5 s of k / rate. */
+bool sw__clip_on_grid(const sw_clip* clip, double rate);
+
 /* Argument checks shared by the clip builders (compressor, frames):
  * skeleton, clip and out given, the clip raw, joint counts equal. Fails with
  * INVALID_ARGUMENT naming the check. */

@@ -12,20 +12,6 @@
 /* Grid tolerance on key times (seconds). */
 #define SW__FRAMES_GRID_TOL 1e-5
 
-static bool sw__frames_on_grid(const sw_clip* clip, double rate) {
-    const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
-    const sw_clip_track* tracks = sw_clip_tracks(clip);
-    for (uint32_t i = 0; i < joint_tracks; ++i) {
-        const sw_clip_track* t = &tracks[i];
-        for (uint32_t k = 0; k < t->keys_count; ++k) {
-            const double tk = (double)sw_clip_track_key_time(clip, t, k);
-            const double g = floor(tk * rate + 0.5) / rate;
-            if (!(fabs(tk - g) <= SW__FRAMES_GRID_TOL)) return false;
-        }
-    }
-    return true;
-}
-
 float sw_frames_grid_rate(const sw_clip* clip) {
     if (!clip || clip->codec != SW_CLIP_CODEC_RAW) return 0.0f;
     const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
@@ -52,11 +38,11 @@ float sw_frames_grid_rate(const sw_clip* clip) {
     const double rate = 1.0 / min_dt;
     const double whole = floor(rate + 0.5);
     if (fabs(rate - whole) <= 1e-3 && whole >= 1.0 && whole <= (double)SW__FRAMES_MAX_RATE &&
-        sw__frames_on_grid(clip, whole))
+        sw__clip_on_grid(clip, whole))
         return (float)whole;
     const float r = (float)rate;
     if (!(r > 0.0f) || r > SW__FRAMES_MAX_RATE) return 0.0f;
-    return sw__frames_on_grid(clip, (double)r) ? r : 0.0f;
+    return sw__clip_on_grid(clip, (double)r) ? r : 0.0f;
 }
 
 /* Overwrites the tracked slots of frame pose `pose` (time ft) with the key a
@@ -262,8 +248,12 @@ static sw_result sw__frames_build_at(const sw_skeleton* skel, const sw_clip* cli
         stats->frames_bytes = (*out)->size;
         float er = o->error_rate > 0.0f ? o->error_rate : 4.0f * b.rate;
         if (er > SW__FRAMES_MAX_RATE) er = SW__FRAMES_MAX_RATE;
-        const sw_clip_error_desc ed = {
-            .skeleton = skel, .reference = clip, .clip = *out, .shell = o->shell, .rate = er};
+        const sw_clip_error_desc ed = {.skeleton = skel,
+                                       .reference = clip,
+                                       .clip = *out,
+                                       .shell = o->shell,
+                                       .rate = er,
+                                       .at_keys = true};
         r = sw_clip_error_measure(&ed, alloc, &stats->error, err);
         if (r != SW_RESULT_OK) {
             sw_clip_destroy(*out, alloc);
@@ -306,12 +296,14 @@ sw_result sw_frames_build(const sw_skeleton* skel, const sw_clip* clip,
     sw_frames_stats* st = stats ? stats : (o.precision > 0.0f ? &local : NULL);
     for (;;) {
         sw_result r = sw__frames_build_at(skel, clip, &o, rate, grid, alloc, out, st, err);
-        if (r != SW_RESULT_OK || !(o.precision > 0.0f) || st->error.max <= o.precision ||
-            2.0f * rate > SW__FRAMES_MAX_RATE)
-            return r;
+        if (r != SW_RESULT_OK || !(o.precision > 0.0f) || st->error.max <= o.precision) return r;
         /* nlerp's error between frames falls about 8 times per doubling */
         sw_clip_destroy(*out, alloc);
         *out = NULL;
+        if (2.0f * rate > SW__FRAMES_MAX_RATE) {
+            return sw__fail(err, SW_RESULT_LIMIT, "error within precision", 0,
+                            (int64_t)st->error.worst_joint);
+        }
         rate *= 2.0f;
     }
 }

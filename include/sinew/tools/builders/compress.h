@@ -18,7 +18,9 @@
  * (SW_CLIP_CODEC_QUANTIZED, sinew/codecs/codec.h) in segments, choosing per track
  * and segment a key stride, a range and a bit rate by measuring this metric
  * on what the runtime decoder will return, so that the error stays within
- * the precision at every sample.
+ * the precision at every sample; the result is then measured between the
+ * samples and at the source's own key times too, and compressed again at a
+ * higher rate or tighter thresholds until it holds, or refused.
  */
 #ifndef SINEW_TOOLS_COMPRESS_H
 #define SINEW_TOOLS_COMPRESS_H
@@ -30,10 +32,17 @@
 extern "C" {
 #endif
 
-/* Uniform rate at which a clip is measured and compressed: the highest key
- * rate of its joint tracks (uniform tracks: their rate; explicit tracks:
- * keys over their time span), rounded to 1/1000 and clamped to [1, 1000];
- * 30 when the clip has no track with two keys. */
+/* Largest rate sw_compress_sample_rate picks (samples per second); the
+ * compressor raises it up to 1000 when its bound needs it. */
+#define SW_COMPRESS_MAX_AUTO_RATE 240.0f
+
+/* Uniform rate at which a clip is measured and compressed, from its own key
+ * times: the smallest whole rate from one over the shortest key interval of
+ * any joint track up to SW_COMPRESS_MAX_AUTO_RATE whose grid k / rate holds
+ * every joint key (within 1e-5 s), so the samples fall on the keys; without
+ * such a grid (uneven keys) one over the shortest key interval, rounded to
+ * 1/1000 and clamped to [1, SW_COMPRESS_MAX_AUTO_RATE]; 30 when the clip has
+ * no track with two keys (or clip is NULL). */
 SINEW_API float sw_compress_sample_rate(const sw_clip* clip);
 
 /* Samples of a clip at `rate`: sample i at min(i / rate, duration),
@@ -46,8 +55,12 @@ typedef struct sw_clip_error_desc {
     const sw_clip* clip;      /* e.g. its compressed version; same joint count */
     float shell;              /* vertex distance, > 0; 0 means 1 */
     float rate;               /* samples per second; 0: sw_compress_sample_rate(reference) */
-    float* errors;            /* optional: error of joint j at sample i at [i * joints + j] */
+    float* errors;            /* optional: error of joint j at sample i at [i * joints + j];
+                                 only without at_keys */
     uint64_t errors_count;    /* >= samples * joints when errors is set */
+    bool at_keys;             /* also at the reference's joint key times and midway between
+                                 every two consecutive measured times */
+    float* joint_max;         /* optional, joints entries: each joint's largest error */
 } sw_clip_error_desc;
 
 typedef struct sw_clip_error {
@@ -55,14 +68,17 @@ typedef struct sw_clip_error {
     float p99;            /* 99th percentile over all joint-sample errors */
     uint32_t worst_joint; /* where the largest error is */
     float worst_time;     /* seconds */
-    uint32_t samples_count;
+    uint32_t samples_count; /* times measured */
 } sw_clip_error;
 
 /* Measures the error between two clips of one skeleton by sampling both
- * (sample job, no cache) and comparing model-space virtual vertices.
+ * (sample job, no cache) at the uniform sample times of `rate` (and with
+ * at_keys at the reference's key times and the midpoints too) and comparing
+ * model-space virtual vertices.
  * Memory: temporary buffers from alloc (NULL: libc).
  * Fails: INVALID_ARGUMENT (NULL desc, skeleton, clips or out; joint counts
- * differ; shell or rate negative or not finite; sampling fails);
+ * differ; shell or rate negative or not finite; errors with at_keys;
+ * sampling fails); LIMIT (too many samples);
  * BUFFER_TOO_SMALL (errors shorter than samples * joints); OUT_OF_MEMORY. */
 SINEW_API sw_result sw_clip_error_measure(const sw_clip_error_desc* desc, const sw_allocator* alloc,
                                           sw_clip_error* out, sw_error* err);
@@ -82,20 +98,29 @@ typedef struct sw_compress_stats {
     uint64_t compressed_bytes; /* the whole clip block */
     double ratio;              /* raw_bytes / compressed_bytes */
     sw_clip_error error;       /* measured by sw_clip_error_measure on the result */
-    double seconds;            /* compression time, measurement excluded */
+    double seconds;            /* compression time (every attempt), measurement excluded */
+    float rate;                /* the sampling rate of the result */
     uint32_t default_tracks;   /* joint slots left at the rest value */
     uint32_t constant_tracks;
     uint32_t animated_tracks;
 } sw_compress_stats;
 
 /* Compresses the joint tracks of `clip` (a raw clip of `skeleton`); float
- * tracks, events, name and flags are kept as they are. *out is allocated
- * with alloc (free with sw_clip_destroy); stats (optional) are measured on
- * the result.
+ * tracks, events, name and flags are kept as they are. The rate (options
+ * or sw_compress_sample_rate) is nudged so the duration is a whole number
+ * of samples; the result is measured at its samples, the source's key times
+ * and the midpoints (sw_clip_error_measure, at_keys), and while a joint is
+ * over its precision the compressor tries again: at twice the rate (up to
+ * 1000) when the worst error lies between samples, with tighter thresholds
+ * (down to 1/64) when it lies on one. *out is allocated with alloc (free
+ * with sw_clip_destroy); stats (optional) describe the last attempt, also
+ * when the bound cannot be held.
  * Fails: INVALID_ARGUMENT (NULL arguments, a clip that is not raw or whose
  * joint count differs, bad options: precision, shell, rate or a joint
  * precision negative or not finite, segment samples not a power of two in
- * [4, 256]); LIMIT (more than SW_CLIP_MAX_KEYS samples); OUT_OF_MEMORY. */
+ * [4, 256]); LIMIT (more than SW_CLIP_MAX_KEYS samples; or "error within
+ * precision" when no rate or threshold holds the bound: err->index is the
+ * worst joint, stats->error its error and time); OUT_OF_MEMORY. */
 SINEW_API sw_result sw_compress_clip(const sw_skeleton* skeleton, const sw_clip* clip,
                                      const sw_compress_options* options, const sw_allocator* alloc,
                                      const sw_clip** out, sw_compress_stats* stats, sw_error* err);

@@ -46,7 +46,8 @@ typedef struct sw_frames_options {
                          most 1000 (so between frames too) */
     float precision;  /* 0: build once at `rate`; > 0: while the measured error is larger,
                          double the rate and build again (up to 1000 Hz; a whole
-                         multiple of the keys' grid still holds every key) */
+                         multiple of the keys' grid still holds every key), and fail
+                         when 1000 Hz does not hold it */
 } sw_frames_options;
 
 typedef struct sw_frames_stats {
@@ -58,7 +59,8 @@ typedef struct sw_frames_stats {
     uint32_t animated_packets; /* stored per frame */
     uint64_t raw_bytes;        /* the raw clip block */
     uint64_t frames_bytes;     /* the frames clip block */
-    sw_clip_error error;       /* frames vs raw, sw_clip_error_measure at error_rate */
+    sw_clip_error error;       /* frames vs raw, sw_clip_error_measure at error_rate, the
+                                  raw keys and the midpoints (at_keys) */
 } sw_frames_stats;
 
 /* Builds a frames clip from `clip` (a raw clip of `skeleton`): joint motion
@@ -68,7 +70,9 @@ typedef struct sw_frames_stats {
  * measured on the result (the error measure samples both clips).
  * Fails: INVALID_ARGUMENT (NULL arguments, a clip that is not raw or whose
  * joint count differs, a rate, shell, error rate or precision negative or
- * not finite, a rate above 1000); LIMIT (more than SW_CLIP_MAX_KEYS frames, block size);
+ * not finite, a rate above 1000); LIMIT (more than SW_CLIP_MAX_KEYS frames, block size;
+ * "error within precision" when a precision is asked for and 1000 Hz does
+ * not hold it: err->index the worst joint, stats the last attempt's);
  * OUT_OF_MEMORY. */
 SINEW_API sw_result sw_frames_build(const sw_skeleton* skeleton, const sw_clip* clip,
                                     const sw_frames_options* options, const sw_allocator* alloc,
