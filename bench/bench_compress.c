@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     const uint32_t joints = bvh.skeleton->joints_count;
     printf("%s: %u joints, %u samples; %llu -> %llu bytes (ratio %.2f), max error %.5f, "
            "compressed in %.2f s\n",
-           path, joints, st.error.samples_count, (unsigned long long)st.raw_bytes,
+           path, joints, st.samples_count, (unsigned long long)st.raw_bytes,
            (unsigned long long)st.compressed_bytes, st.ratio, (double)st.error.max, st.seconds);
 
     sw_xform4* pose =

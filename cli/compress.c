@@ -250,7 +250,7 @@ static void cli__compress_print(const cli__compress_args* a, const sw_asset* ass
         printf("%s\n  {\"name\": ", c ? "," : "");
         cli_json_string(stdout, sw_clip_name(asset->clips[c]));
         printf(", \"joints\": %u, \"samples\": %u, \"rate\": ", asset->skeleton->joints_count,
-               s->error.samples_count);
+               s->samples_count);
         cli_json_number(stdout, s->rate);
         printf(", \"raw_bytes\": %llu, \"compressed_bytes\": %llu, \"ratio\": ",
                (unsigned long long)s->raw_bytes, (unsigned long long)s->compressed_bytes);

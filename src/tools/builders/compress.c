@@ -17,7 +17,6 @@
  *    values tried are the runtime decoder's own (shared/codec_quantized_format.h), and the
  *    error is the metric's, along the hierarchy in double precision.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -941,13 +940,17 @@ static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
 static float sw__cz_whole_rate(const sw_clip* clip, float rate) {
     const double d = (double)clip->duration;
     if (!(d > 0.0)) return rate;
-    const double n = ceil(d * (double)rate - 1e-3);
+    const double f = d * (double)rate;
+    const double n = ceil(f - 1e-3);
+    /* Already whole (within 1e-3 of an interval): kept as it is, so a key
+     * grid's rate stays exact. */
+    if (fabs(f - floor(f + 0.5)) <= 1e-3) return rate;
     return n >= 1.0 ? (float)(n / d) : rate;
 }
 
-/* Measures the result at the samples, the source's key times and the
- * midpoints (sw_clip_error_measure with at_keys) into *e; *ok when every
- * joint is within its precision. */
+/* Measures the result at the samples and the source's key times
+ * (sw_clip_error_measure with at_keys) into *e; *ok when every joint is
+ * within its precision. */
 static sw_result sw__cz_verify(const sw_skeleton* skel, const sw_clip* clip, const sw_clip* packed,
                                const sw_compress_options* o, float rate, const sw_allocator* alloc,
                                sw_clip_error* e, bool* ok, sw_error* err) {
@@ -974,13 +977,14 @@ static sw_result sw__cz_verify(const sw_skeleton* skel, const sw_clip* clip, con
     return r;
 }
 
-/* The next settings after a result out of bounds: a worst error between
- * samples asks for a higher rate (the interpolation's error falls with the
- * square of the interval: the rate grows by the power of two that should
- * bring it under), one at a sample for tighter thresholds; false when
- * neither can move further. */
-static bool sw__cz_next(const sw_clip* clip, const sw_clip_error* e, double precision,
-                        float* rate, double* tighten) {
+/* The next settings after a result out of bounds. A worst error on a
+ * sample, or less than twice the precision, is the quantization's: the
+ * thresholds are halved (twice at most while the rate can still grow). A
+ * larger one at a source key between samples is the resampling's, which
+ * falls with the interval: the rate grows by the power of two that should
+ * bring it under (up to SW__CZ_MAX_RATE). False when neither can move. */
+static bool sw__cz_next(const sw_clip* clip, const sw_clip_error* e, double precision, float* rate,
+                        double* tighten) {
     const double at = (double)e->worst_time * (double)*rate;
     const bool on_sample = fabs(at - floor(at + 0.5)) < 1e-3;
     double factor = 2.0;
@@ -991,12 +995,12 @@ static bool sw__cz_next(const sw_clip* clip, const sw_clip_error* e, double prec
         higher = sw__cz_whole_rate(clip, *rate * floorf(SW__CZ_MAX_RATE / *rate));
     const bool can_raise = higher > *rate && higher <= SW__CZ_MAX_RATE &&
                            sw_compress_samples_count(clip, higher) <= SW_CLIP_MAX_KEYS;
-    const bool can_tighten = *tighten > 1.0 / 64.0;
-    if (can_raise && (!on_sample || !can_tighten)) {
+    const bool quantization = on_sample || (double)e->max < 2.0 * precision;
+    if (can_raise && !(quantization && *tighten > 0.25)) {
         *rate = higher;
         return true;
     }
-    if (!can_tighten) return false;
+    if (!(*tighten > 1.0 / 64.0)) return false;
     *tighten *= 0.5;
     return true;
 }
@@ -1033,11 +1037,9 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
             stats->constant_tracks = counts[SW__SLOT_CONSTANT];
             stats->animated_tracks = counts[SW__SLOT_ANIMATED];
             stats->rate = rate;
+            stats->samples_count = samples;
             stats->error = e;
         }
-        if (getenv("SW_DEBUG_CZ"))
-            fprintf(stderr, "attempt rate %g tighten %g: max %g at %g joint %u, %.2f s\n", rate,
-                    tighten, e.max, e.worst_time, e.worst_joint, sw__now() - t0);
         if (r == SW_RESULT_OK && ok) return SW_RESULT_OK;
         sw_clip_destroy(*out, alloc);
         *out = NULL;

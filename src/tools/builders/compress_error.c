@@ -131,8 +131,8 @@ static int sw__float_less(const void* a, const void* b) {
 
 /* The measured times into *times (*count of them, *bytes allocated from
  * alloc): the uniform samples at rate, and with at_keys also the
- * reference's joint key times and the midpoint of every two consecutive
- * times; ascending, none closer than 1e-6 s to the one before. */
+ * reference's joint key times; ascending, none closer than 1e-6 s to the
+ * one before. */
 static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32_t N,
                                  const sw_allocator* alloc, float** times, uint32_t* count,
                                  size_t* bytes, sw_error* err) {
@@ -145,8 +145,8 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
         for (uint32_t i = 0; i < joint_tracks; ++i)
             keys += tracks[i].keys_count;
     }
-    const uint64_t cap = 2u * ((uint64_t)N + keys);
-    if (cap > 4u * (uint64_t)SW_CLIP_MAX_KEYS)
+    const uint64_t cap = (uint64_t)N + keys;
+    if (cap > 2u * (uint64_t)SW_CLIP_MAX_KEYS)
         return sw__fail(err, SW_RESULT_LIMIT, "measured times", 0, -1);
     *bytes = sizeof(float) * (size_t)cap;
     float* t = (float*)sw_alloc(alloc, *bytes, 16);
@@ -164,15 +164,6 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
     uint32_t u = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (u == 0 || (double)t[i] - (double)t[u - 1u] > 1e-6) t[u++] = t[i];
-    if (d->at_keys && u > 1u) {
-        /* Interleave the midpoints, from the end so nothing is overwritten. */
-        const uint32_t m = 2u * u - 1u;
-        for (uint32_t i = u; i-- > 0u;) {
-            t[2u * i] = t[i];
-            if (i + 1u < u) t[2u * i + 1u] = 0.5f * (t[i] + t[2u * i + 2u]);
-        }
-        u = m;
-    }
     *times = t;
     *count = u;
     return SW_RESULT_OK;
@@ -186,7 +177,8 @@ static sw_result sw__error_at(const sw_clip_error_desc* d, float t, double shell
     const uint32_t P = skel->packets_count, J = skel->joints_count;
     const sw_sample_job ja = {
         .clip = d->reference, .skeleton = skel, .time = t, .out = pa, .out_count = P};
-    const sw_sample_job jb = {.clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
+    const sw_sample_job jb = {
+        .clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
     const sw_local_to_model_job la = {
         .skeleton = skel, .local = pa, .local_count = P, .out = ma, .out_count = J};
     const sw_local_to_model_job lb = {

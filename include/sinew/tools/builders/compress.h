@@ -18,9 +18,12 @@
  * (SW_CLIP_CODEC_QUANTIZED, sinew/codecs/codec.h) in segments, choosing per track
  * and segment a key stride, a range and a bit rate by measuring this metric
  * on what the runtime decoder will return, so that the error stays within
- * the precision at every sample; the result is then measured between the
- * samples and at the source's own key times too, and compressed again at a
- * higher rate or tighter thresholds until it holds, or refused.
+ * the precision at every sample; the result is then measured at the
+ * source's own key times too, and compressed again at a higher rate or
+ * tighter thresholds until it holds, or refused. Between samples the
+ * decoder's interpolation (three components lerped, the fourth rebuilt) may
+ * depart from the source's slerp where a rotation turns far within one
+ * sample interval; that is not measured here (docs/compression.md).
  */
 #ifndef SINEW_TOOLS_COMPRESS_H
 #define SINEW_TOOLS_COMPRESS_H
@@ -58,22 +61,21 @@ typedef struct sw_clip_error_desc {
     float* errors;            /* optional: error of joint j at sample i at [i * joints + j];
                                  only without at_keys */
     uint64_t errors_count;    /* >= samples * joints when errors is set */
-    bool at_keys;             /* also at the reference's joint key times and midway between
-                                 every two consecutive measured times */
+    bool at_keys;             /* also at the reference's joint key times */
     float* joint_max;         /* optional, joints entries: each joint's largest error */
 } sw_clip_error_desc;
 
 typedef struct sw_clip_error {
-    float max;            /* largest error over all joints and samples */
-    float p99;            /* 99th percentile over all joint-sample errors */
-    uint32_t worst_joint; /* where the largest error is */
-    float worst_time;     /* seconds */
+    float max;              /* largest error over all joints and samples */
+    float p99;              /* 99th percentile over all joint-sample errors */
+    uint32_t worst_joint;   /* where the largest error is */
+    float worst_time;       /* seconds */
     uint32_t samples_count; /* times measured */
 } sw_clip_error;
 
 /* Measures the error between two clips of one skeleton by sampling both
  * (sample job, no cache) at the uniform sample times of `rate` (and with
- * at_keys at the reference's key times and the midpoints too) and comparing
+ * at_keys at the reference's key times too) and comparing
  * model-space virtual vertices.
  * Memory: temporary buffers from alloc (NULL: libc).
  * Fails: INVALID_ARGUMENT (NULL desc, skeleton, clips or out; joint counts
@@ -100,6 +102,7 @@ typedef struct sw_compress_stats {
     sw_clip_error error;       /* measured by sw_clip_error_measure on the result */
     double seconds;            /* compression time (every attempt), measurement excluded */
     float rate;                /* the sampling rate of the result */
+    uint32_t samples_count;    /* its samples */
     uint32_t default_tracks;   /* joint slots left at the rest value */
     uint32_t constant_tracks;
     uint32_t animated_tracks;
@@ -108,8 +111,8 @@ typedef struct sw_compress_stats {
 /* Compresses the joint tracks of `clip` (a raw clip of `skeleton`); float
  * tracks, events, name and flags are kept as they are. The rate (options
  * or sw_compress_sample_rate) is nudged so the duration is a whole number
- * of samples; the result is measured at its samples, the source's key times
- * and the midpoints (sw_clip_error_measure, at_keys), and while a joint is
+ * of samples; the result is measured at its samples and the source's key
+ * times (sw_clip_error_measure, at_keys), and while a joint is
  * over its precision the compressor tries again: at twice the rate (up to
  * 1000) when the worst error lies between samples, with tighter thresholds
  * (down to 1/64) when it lies on one. *out is allocated with alloc (free

@@ -59,8 +59,8 @@ typedef struct sw_frames_stats {
     uint32_t animated_packets; /* stored per frame */
     uint64_t raw_bytes;        /* the raw clip block */
     uint64_t frames_bytes;     /* the frames clip block */
-    sw_clip_error error;       /* frames vs raw, sw_clip_error_measure at error_rate, the
-                                  raw keys and the midpoints (at_keys) */
+    sw_clip_error error;       /* frames vs raw, sw_clip_error_measure at error_rate and
+                                  the raw keys (at_keys) */
 } sw_frames_stats;
 
 /* Builds a frames clip from `clip` (a raw clip of `skeleton`): joint motion
