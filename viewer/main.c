@@ -1791,9 +1791,9 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
  * "kernels": {name: [worst, max_abs_diff]}}. */
 EMSCRIPTEN_KEEPALIVE const char* viewer_simd_check(void) {
     static char text[1024];
-    const sw__soa_ops* path = sw__soa_best();
+    const char* path = NULL;
     sw_soa_diff d[SW_SOA_CHECK_KERNELS];
-    const double worst = sw_soa_check(path, 2026u, 200u, d);
+    const double worst = sw_soa_check_best(2026u, 200u, d, &path);
     double max_abs = 0.0;
     uint64_t values = 0, exact = 0;
     for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k) {
@@ -1806,7 +1806,7 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_simd_check(void) {
     size_t n = 0;
     STATUS_PUT("{\"path\":\"%s\",\"worst\":%.6g,\"max_abs_diff\":%.6g,\"exact\":%.4f,"
                "\"kernels\":{",
-               path->name, worst, max_abs, values ? (double)exact / (double)values : 0.0);
+               path, worst, max_abs, values ? (double)exact / (double)values : 0.0);
     for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k)
         STATUS_PUT("%s\"%s\":[%.6g,%.6g]", k ? "," : "", sw_soa_check_kernel_name(k), d[k].worst,
                    d[k].max_abs);

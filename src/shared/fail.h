@@ -51,6 +51,14 @@ sw__fail_detail(sw_error* err, sw_result r, const char* check, int64_t index, co
     return r;
 }
 
+/* As sw__fail, but an error already recorded in err (result not OK) is
+ * kept: the first failure wins. Returns r. */
+static inline sw_result sw__fail_first(sw_error* err, sw_result r, const char* check,
+                                       uint64_t offset, int64_t index) {
+    if (err && err->result != SW_RESULT_OK) return r;
+    return sw__fail(err, r, check, offset, index);
+}
+
 /* True when [a, a + an) and [b, b + bn) share a byte. */
 static inline bool sw__overlaps(const void* a, size_t an, const void* b, size_t bn) {
     const char* pa = (const char*)a;

@@ -6,11 +6,6 @@
 
 /* ---- memory ---- */
 
-sw_result sw__sc_fail(sw_error* err, sw_result r, const char* check) {
-    if (err && err->result == SW_RESULT_OK) sw__fail(err, r, check, 0, -1);
-    return r;
-}
-
 void* sw__sc_alloc(sw__sc_mem* m, size_t n) {
     if (m->count == SW__SC_MAX_ALLOCS || n == 0) return NULL;
     void* p = sw_alloc(&m->alloc, n, 16);
@@ -67,6 +62,25 @@ void sw__sc_sample(const sw_skeleton* s, const sw_clip* clip, float time, sw_xfo
     const sw_sample_job job = {
         .clip = clip, .skeleton = s, .time = time, .out = local, .out_count = s->packets_count};
     (void)sw_sample_job_run(&job);
+}
+
+sw_animator_desc sw__sc_one_layer(const sw_animator_machine_desc* machine,
+                                  const sw_animator_param_desc* params, uint32_t params_count,
+                                  const sw_animator_blend_space_desc* space, const char* root_joint,
+                                  sw_animator_layer_desc* layer) {
+    *layer = (sw_animator_layer_desc){.name = "Base", .machine = machine->name};
+    const sw_animator_desc desc = {
+        .params = params,
+        .params_count = params_count,
+        .blend_spaces = space,
+        .blend_spaces_count = space ? 1u : 0u,
+        .machines = machine,
+        .machines_count = 1,
+        .layers = layer,
+        .layers_count = 1,
+        .root_motion_joint = root_joint,
+    };
+    return desc;
 }
 
 sw_result sw__sc_anim_create(sw__sc_mem* m, const sw_animator_desc* desc, const sw_skeleton* s,

@@ -10,6 +10,8 @@
 
 #include "sinew/sinew.h"
 
+#include "shared/fail.h"
+
 #define SW__SC_MAX_ALLOCS 512
 #define SW__SC_MAX_OWNED 48
 
@@ -30,10 +32,6 @@ typedef struct sw__sc_mem {
     const sw_animator* animators[SW__SC_MAX_OWNED];
     uint32_t animators_count;
 } sw__sc_mem;
-
-/* Records the first failure in err (result, check; no offset or index) and
- * returns r. */
-sw_result sw__sc_fail(sw_error* err, sw_result r, const char* check);
 
 /* n zeroed bytes (16-byte aligned) owned by the list; NULL when out of
  * memory or out of list slots. */
@@ -61,6 +59,14 @@ typedef struct sw__sc_anim {
     float params[8];
     uint32_t params_count;
 } sw__sc_anim;
+
+/* An animator description with one layer ("Base") playing `machine`,
+ * with `params`, blend space `space` (NULL: none) and root motion on joint
+ * `root_joint` (NULL: none). *layer is filled and must outlive the result. */
+sw_animator_desc sw__sc_one_layer(const sw_animator_machine_desc* machine,
+                                  const sw_animator_param_desc* params, uint32_t params_count,
+                                  const sw_animator_blend_space_desc* space, const char* root_joint,
+                                  sw_animator_layer_desc* layer);
 
 /* Creates the animator of `desc` (owned by the list), binds it to `s` and
  * `clips` and makes its instance and scratch; parameters at their defaults.

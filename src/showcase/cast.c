@@ -77,7 +77,8 @@ static sw_result sw__pick_clips(sw__sc_cast* cast, const sw_showcase_options* o,
         if (!roles[r] && !want && r == 2)
             for (uint32_t k = 0; k < c->clips_count && !roles[r]; ++k)
                 if (sw__contains_ci(sw_clip_name(c->clips[k]), "run")) roles[r] = c->clips[k];
-        if (!roles[r] && want) return sw__sc_fail(err, SW_RESULT_NOT_FOUND, "named clip exists");
+        if (!roles[r] && want)
+            return sw__fail_first(err, SW_RESULT_NOT_FOUND, "named clip exists", 0, -1);
     }
     if (!roles[1]) roles[1] = roles[2];
     if (!roles[2]) roles[2] = roles[1];
@@ -132,7 +133,7 @@ static sw_result sw__human_setup(sw__sc_cast* cast, sw__sc_mem* mem, sw_error* e
     /* The idle pose at time 0 gives the ankle height, the size and the head's forward axis. */
     sw_xform4* local = (sw_xform4*)sw__sc_alloc(mem, s->packets_count * sizeof(sw_xform4));
     sw_mat4* model = (sw_mat4*)sw__sc_alloc(mem, s->joints_count * sizeof(sw_mat4));
-    if (!local || !model) return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+    if (!local || !model) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw__sc_sample(s, cast->clip_idle, 0.0f, local);
     sw__sc_models(s, local, model);
     float top = 0.0f, bottom = 0.0f;
@@ -149,7 +150,7 @@ static sw_result sw__human_setup(sw__sc_cast* cast, sw__sc_mem* mem, sw_error* e
         /* A file's character: size it from its skinned meshes in the idle
          * pose (1.75 m tall) and put its lowest vertex on the ground. */
         sw_mat4* pal = (sw_mat4*)sw__sc_alloc(mem, 1024 * sizeof(sw_mat4));
-        if (!pal) return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+        if (!pal) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
         float lo = INFINITY, hi = -INFINITY;
         for (uint32_t k = 0; k < cast->chr->meshes_count; ++k) {
             const sw_mesh* m = cast->chr->meshes[k];

@@ -116,10 +116,11 @@ static sw_result sw__step(sw_showcase* sc, float dt) {
 
 static sw_result sw__check_options(const sw_showcase_options* o, sw_error* err) {
     if (o && o->character && (!o->character->skeleton || o->character->clips_count == 0))
-        return sw__sc_fail(err, SW_RESULT_INVALID_ARGUMENT, "character has a skeleton and clips");
+        return sw__fail_first(err, SW_RESULT_INVALID_ARGUMENT, "character has a skeleton and clips",
+                              0, -1);
     if (o && o->physics &&
         (!o->physics_step || !isfinite(o->physics_step_size) || o->physics_step_size < 0.0f))
-        return sw__sc_fail(err, SW_RESULT_INVALID_ARGUMENT, "physics with a step");
+        return sw__fail_first(err, SW_RESULT_INVALID_ARGUMENT, "physics with a step", 0, -1);
     return SW_RESULT_OK;
 }
 
@@ -131,7 +132,7 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     if (r != SW_RESULT_OK) return r;
     const sw_allocator* alloc = options ? options->alloc : NULL;
     sw_showcase* sc = (sw_showcase*)sw_alloc(alloc, sizeof *sc, 16);
-    if (!sc) return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+    if (!sc) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     memset(sc, 0, sizeof *sc);
     sw__sc_ctx* ctx = &sc->ctx;
     if (alloc) ctx->mem.alloc = *alloc;
@@ -155,10 +156,12 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     }
     if (r == SW_RESULT_OK) {
         r = sw_showcase_update(sc, 0.0f, NULL);
-        if (r != SW_RESULT_OK) sw__sc_fail(err, r, "first update (a job refused the character)");
+        if (r != SW_RESULT_OK)
+            sw__fail_first(err, r, "first update (a job refused the character)", 0, -1);
     }
     if (r != SW_RESULT_OK) {
-        sw__sc_fail(err, r, r == SW_RESULT_OUT_OF_MEMORY ? "allocation" : "showcase setup");
+        sw__fail_first(err, r, r == SW_RESULT_OUT_OF_MEMORY ? "allocation" : "showcase setup", 0,
+                       -1);
         sw_showcase_destroy(sc);
         return r;
     }

@@ -5,6 +5,9 @@
 #include <ode/ode.h>
 #include <string.h>
 
+#include "shared/fail.h"
+#include "shared/layout.h"
+
 #define SW__ODE_MAX_CAPACITY 65536u
 #define SW__ODE_GRAVITY 9.81f
 
@@ -70,18 +73,6 @@ static sw_vec3 sw__rotvec(sw_quat q) {
     float angle;
     sw_quat_to_axis_angle(q, &axis, &angle);
     return sw_vec3_scale(axis, angle);
-}
-
-static sw_result sw__ode_fail(sw_error* err, sw_result r, const char* check) {
-    if (err) {
-        err->result = r;
-        err->check = check;
-        err->offset = 0;
-        err->index = -1;
-        err->sys_errno = 0;
-        err->detail[0] = '\0';
-    }
-    return r;
 }
 
 /* ---- callbacks ---- */
@@ -301,33 +292,33 @@ sw_physics sw_ode_world_physics(sw_ode_world* w) {
 
 sw_result sw_ode_world_create(const sw_ode_world_desc* desc, const sw_allocator* alloc,
                               sw_ode_world** out, sw_error* err) {
-    if (!out) return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments");
+    if (!out) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments", 0, -1);
     sw_ode_world_desc d;
     memset(&d, 0, sizeof d);
     if (desc) d = *desc;
-    if (!sw__finite3(d.gravity)) return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "gravity");
+    if (!sw__finite3(d.gravity)) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "gravity", 0, -1);
     if (!(d.step >= 0.0f) || !isfinite(d.step))
-        return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "step");
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "step", 0, -1);
     if (!isfinite(d.ground_height))
-        return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "ground_height");
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "ground_height", 0, -1);
     if (!(d.friction >= 0.0f) || !isfinite(d.friction))
-        return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "friction");
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "friction", 0, -1);
     if (!(d.restitution >= 0.0f && d.restitution <= 1.0f))
-        return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "restitution");
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "restitution", 0, -1);
     if (!(d.linear_damping >= 0.0f) || !isfinite(d.linear_damping))
-        return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "linear_damping");
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "linear_damping", 0, -1);
     if (!(d.angular_damping >= 0.0f) || !isfinite(d.angular_damping))
-        return sw__ode_fail(err, SW_RESULT_INVALID_ARGUMENT, "angular_damping");
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "angular_damping", 0, -1);
     const uint32_t nb = d.max_bodies ? d.max_bodies : SW_ODE_DEFAULT_CAPACITY;
     const uint32_t nj = d.max_joints ? d.max_joints : SW_ODE_DEFAULT_CAPACITY;
-    if (nb > SW__ODE_MAX_CAPACITY) return sw__ode_fail(err, SW_RESULT_LIMIT, "max_bodies");
-    if (nj > SW__ODE_MAX_CAPACITY) return sw__ode_fail(err, SW_RESULT_LIMIT, "max_joints");
+    if (nb > SW__ODE_MAX_CAPACITY) return sw__fail(err, SW_RESULT_LIMIT, "max_bodies", 0, -1);
+    if (nj > SW__ODE_MAX_CAPACITY) return sw__fail(err, SW_RESULT_LIMIT, "max_joints", 0, -1);
 
-    const size_t head = (sizeof(sw_ode_world) + 15u) & ~(size_t)15u;
-    const size_t bodies_bytes = ((nb * sizeof(sw__ode_body)) + 15u) & ~(size_t)15u;
+    const size_t head = (size_t)sw__align16(sizeof(sw_ode_world));
+    const size_t bodies_bytes = (size_t)sw__align16(nb * sizeof(sw__ode_body));
     const size_t size = head + bodies_bytes + nj * sizeof(sw__ode_joint);
     sw_ode_world* w = (sw_ode_world*)sw_alloc(alloc, size, 16);
-    if (!w) return sw__ode_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+    if (!w) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     memset(w, 0, size);
     w->size = size;
     w->bodies = (sw__ode_body*)(void*)((char*)w + head);

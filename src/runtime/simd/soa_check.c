@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "runtime/core/internal.h"
+
 #define SW__CHECK_JOINTS 64u
 #define SW__CHECK_PACKETS (SW__CHECK_JOINTS / 4u)
 #define SW__CHECK_LAYERS 4u
@@ -208,4 +210,11 @@ double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
     for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k)
         if (!(out[k].worst <= worst)) worst = out[k].worst;
     return worst;
+}
+
+double sw_soa_check_best(uint32_t seed, uint32_t rounds, sw_soa_diff out[SW_SOA_CHECK_KERNELS],
+                         const char** path_name) {
+    const sw__soa_ops* path = sw__soa_best();
+    if (path_name) *path_name = path->name;
+    return sw_soa_check(path, seed, rounds, out);
 }

@@ -5,13 +5,18 @@
  * the browser), so both hold a path to the same limits. A checking utility
  * over the runtime's private kernel table, in its own private library
  * (sinew_soa_check, not installed, not part of the runtime library); no
- * allocation, no globals. */
+ * allocation, no globals. This header needs only public headers: a path is
+ * named by its kernel table (struct sw__soa_ops, runtime/core/internal.h,
+ * for the tests) or is the fastest one (sw_soa_check_best, for the
+ * viewer). */
 #ifndef SINEW_RUNTIME_SIMD_SOA_CHECK_H
 #define SINEW_RUNTIME_SIMD_SOA_CHECK_H
 
 #include <stdint.h>
 
-#include "runtime/core/internal.h"
+#include "sinew/core/math.h"
+
+struct sw__soa_ops; /* a kernel path (runtime/core/internal.h) */
 
 /* Per value of a pose: |path - scalar| <= SW_SOA_PATH_TOL * max(1, |scalar|). */
 #define SW_SOA_PATH_TOL 1e-6
@@ -64,7 +69,13 @@ const char* sw_soa_check_kernel_name(int k);
  * and compares them with the tolerances above, one sw_soa_diff per kernel in
  * out[SW_SOA_CHECK_KERNELS]. Uses about 40 KB of stack. Returns the largest
  * `worst` (<= 1: the path agrees). */
-double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
+double sw_soa_check(const struct sw__soa_ops* path, uint32_t seed, uint32_t rounds,
                     sw_soa_diff out[SW_SOA_CHECK_KERNELS]);
+
+/* sw_soa_check on the fastest path this build and machine run (the one the
+ * runtime's jobs use); *path_name (when not NULL) receives its name
+ * ("sse2", "avx2", "neon", "wasm128", ...; static). */
+double sw_soa_check_best(uint32_t seed, uint32_t rounds, sw_soa_diff out[SW_SOA_CHECK_KERNELS],
+                         const char** path_name);
 
 #endif

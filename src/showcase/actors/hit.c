@@ -48,7 +48,7 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t s
         (sw_clip_track_desc*)sw__sc_alloc(mem, 3u * n * sizeof(sw_clip_track_desc));
     float* values = (float*)sw__sc_alloc(mem, (size_t)n * (3 + 4 * 4 + 3) * sizeof(float));
     if (!local || !tracks || !values)
-        return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+        return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw__sc_sample(s, sc->clip_idle, 0.0f, local);
     static const float times[4] = {0.0f, 0.07f, 0.2f, 0.45f};
     static const float bend[4] = {0.0f, 1.0f, 0.55f, 0.0f};
@@ -150,17 +150,9 @@ static sw_result sw__hit_animators(const sw__sc_cast* sc, sw__sc_mem* mem, sw__h
                                               .states_count = 2,
                                               .transitions = tr,
                                               .transitions_count = 2};
-    const sw_animator_layer_desc layer = {.name = "Base", .machine = "Block"};
-    const sw_animator_desc desc = {
-        .params = params,
-        .params_count = 3,
-        .blend_spaces = &space,
-        .blend_spaces_count = 1,
-        .machines = &machine,
-        .machines_count = 1,
-        .layers = &layer,
-        .layers_count = 1,
-        .hit = {.param_x = "hit_x", .param_y = "hit_y", .trigger = "hit"}};
+    sw_animator_layer_desc layer;
+    sw_animator_desc desc = sw__sc_one_layer(&machine, params, 3, &space, NULL, &layer);
+    desc.hit = (sw_animator_hit_desc){.param_x = "hit_x", .param_y = "hit_y", .trigger = "hit"};
     sw_result r =
         sw__sc_anim_create(mem, &desc, sc->chr->skeleton, clips, clips_count, &st->anim, err);
     if (r != SW_RESULT_OK) return r;
@@ -182,7 +174,7 @@ static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** stat
         (sw_xform4*)sw__sc_alloc(mem, sc->chr->skeleton->packets_count * sizeof(sw_xform4));
     st->alt_model = (sw_mat4*)sw__sc_alloc(mem, sc->chr->skeleton->joints_count * sizeof(sw_mat4));
     if (!st->alt_local || !st->alt_model)
-        return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+        return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     const int32_t shake[6] = {sc->hum.spine1, sc->hum.neck,      sc->hum.head,
                               sc->hum.r_arm,  sc->hum.r_forearm, sc->hum.spine};
     for (uint32_t k = 0; k < 6; ++k)
@@ -192,7 +184,7 @@ static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** stat
     const sw_skeleton* hs = sc->chr->skeleton;
     sw_xform4* local = (sw_xform4*)sw__sc_alloc(mem, hs->packets_count * sizeof(sw_xform4));
     sw_mat4* model = (sw_mat4*)sw__sc_alloc(mem, hs->joints_count * sizeof(sw_mat4));
-    if (!local || !model) return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+    if (!local || !model) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw__sc_sample(hs, sc->clip_idle, 0.0f, local);
     sw__sc_models(hs, local, model);
     const int32_t chain[4] = {sc->hum.spine, sc->hum.spine1, sc->hum.neck, sc->hum.head};
@@ -209,7 +201,7 @@ static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** stat
     st->next_hit = 1.2;
     st->since_hit = 100.0f;
     if (sw__sc_velocity_init(mem, &st->vel, hs->joints_count) != SW_RESULT_OK)
-        return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+        return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     return sw__sc_view_init(mem, view, hs, sc->chr->meshes, sc->chr->meshes_count);
 }
 

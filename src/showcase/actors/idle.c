@@ -33,17 +33,10 @@ static sw_result sw__idle_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** sta
                                          .target = "mix",
                                          .speed_param = "tempo"};
     const sw_animator_machine_desc machine = {.name = "Idle", .states = &idle, .states_count = 1};
-    const sw_animator_layer_desc layer = {.name = "Base", .machine = "Idle"};
-    const sw_animator_desc desc = {
-        .params = params,
-        .params_count = 4,
-        .blend_spaces = &space,
-        .blend_spaces_count = 1,
-        .machines = &machine,
-        .machines_count = 1,
-        .layers = &layer,
-        .layers_count = 1,
-        .root_motion_joint = sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips)};
+    sw_animator_layer_desc layer;
+    const sw_animator_desc desc =
+        sw__sc_one_layer(&machine, params, 4, &space,
+                         sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips), &layer);
     sw_result r = sw__sc_anim_create(&ctx->mem, &desc, sc->chr->skeleton, sc->chr->clips,
                                      sc->chr->clips_count, &st->anim, err);
     if (r != SW_RESULT_OK) return r;

@@ -144,17 +144,10 @@ static sw_result sw__loco_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** sta
                                               .transitions = split ? tr : NULL,
                                               .transitions_count = split ? 2u : 0u,
                                               .entry = split ? "Idle" : "Move"};
-    const sw_animator_layer_desc layer = {.name = "Base", .machine = "Locomotion"};
-    const sw_animator_desc desc = {
-        .params = params,
-        .params_count = 1,
-        .blend_spaces = &space,
-        .blend_spaces_count = 1,
-        .machines = &machine,
-        .machines_count = 1,
-        .layers = &layer,
-        .layers_count = 1,
-        .root_motion_joint = sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips)};
+    sw_animator_layer_desc layer;
+    const sw_animator_desc desc =
+        sw__sc_one_layer(&machine, params, 1, &space,
+                         sw_skeleton_joint_name(sc->chr->skeleton, (uint32_t)sc->hum.hips), &layer);
     if (move_sync) st->m.features |= SW_SHOWCASE_FEATURE_SYNC;
     if (move_sync && sc->hum.legs) st->m.features |= SW_SHOWCASE_FEATURE_FOOT_TRACK;
     st->pos = sw_vec3_make(SW__SC_LOCO_X - SW__SC_LOCO_R, sc->hum.lift, SW__SC_LOCO_Z);
@@ -162,7 +155,7 @@ static sw_result sw__loco_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** sta
     const sw_skeleton* s = sc->chr->skeleton;
     sw__sc_contacts_init(&st->contacts, &sc->hum, s);
     if (sw__sc_velocity_init(&ctx->mem, &st->vel, s->joints_count) != SW_RESULT_OK)
-        return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+        return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw_result r = sw__sc_anim_create(&ctx->mem, &desc, s, sc->chr->clips, sc->chr->clips_count,
                                      &st->anim, err);
     if (r == SW_RESULT_OK && split) {

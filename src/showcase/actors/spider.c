@@ -33,10 +33,10 @@ static sw_result sw__spider_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** s
     if (r != SW_RESULT_OK) return r;
     const sw_skeleton* s = sc->spider.skeleton;
     sw_mat4* model = (sw_mat4*)sw__sc_alloc(&ctx->mem, s->joints_count * sizeof(sw_mat4));
-    if (!model) return sw__sc_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
+    if (!model) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw__sc_models(s, sw_skeleton_rest_pose(s), model);
     const int32_t body = sw_skeleton_find_joint(s, "Body");
-    if (body < 0) return sw__sc_fail(err, SW_RESULT_NOT_FOUND, "spider joint Body");
+    if (body < 0) return sw__fail_first(err, SW_RESULT_NOT_FOUND, "spider joint Body", 0, -1);
     const float body_y = model[body].m[13];
     uint32_t legs = 0;
     for (uint32_t i = 0; i < SW__SPIDER_LEGS_MAX; ++i) {
@@ -61,7 +61,8 @@ static sw_result sw__spider_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** s
         sc->tips[legs] = sc->chain_joints[legs][3];
         ++legs;
     }
-    if (legs == 0) return sw__sc_fail(err, SW_RESULT_NOT_FOUND, "spider legs Leg<i>_Coxa..Tip");
+    if (legs == 0)
+        return sw__fail_first(err, SW_RESULT_NOT_FOUND, "spider legs Leg<i>_Coxa..Tip", 0, -1);
     sc->count = legs;
     sc->walker = (sw_walker_desc){.legs = sc->legs,
                                   .legs_count = legs,
@@ -78,7 +79,7 @@ static sw_result sw__spider_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** s
     r = sw_walker_init(&sc->walker,
                        sw_vec3_make(SW__SC_SPIDER_X - SW__SC_SPIDER_R, 0.0f, SW__SC_SPIDER_Z), 0.0f,
                        &sc->walker_state);
-    if (r != SW_RESULT_OK) return sw__sc_fail(err, r, "walker init");
+    if (r != SW_RESULT_OK) return sw__fail_first(err, r, "walker init", 0, -1);
     return sw__sc_view_init(&ctx->mem, view, s, sc->spider.meshes, sc->spider.meshes_count);
 }
 

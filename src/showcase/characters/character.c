@@ -6,6 +6,8 @@
 #include "showcase/characters/internal.h"
 #include "sinew/showcase/character.h"
 
+#include "shared/fail.h"
+
 /* Allocates the scene's arrays zeroed and sets their counts at once, so
  * that sw_scene_free releases a partly built scene with the right sizes. */
 static sw_result sw__scene_arrays(sw_scene* s, const sw_allocator* alloc, uint32_t clips,
@@ -25,13 +27,12 @@ static sw_result sw__scene_arrays(sw_scene* s, const sw_allocator* alloc, uint32
     return SW_RESULT_OK;
 }
 
-static sw_result sw__fail(sw_scene* s, const sw_allocator* alloc, sw_result r, sw_error* err) {
+/* Frees the partly built scene; records r as the first failure (err was
+ * reset on entry: nothing else recorded leaves check NULL). */
+static sw_result sw__humanoid_fail(sw_scene* s, const sw_allocator* alloc, sw_result r,
+                                   sw_error* err) {
     sw_scene_free(s, alloc);
-    if (err && err->result == SW_RESULT_OK) {
-        err->result = r;
-        err->check = r == SW_RESULT_OUT_OF_MEMORY ? "allocation" : err->check;
-    }
-    return r;
+    return sw__fail_first(err, r, r == SW_RESULT_OUT_OF_MEMORY ? "allocation" : NULL, 0, -1);
 }
 
 sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
@@ -41,13 +42,13 @@ sw_result sw_showcase_humanoid(const sw_allocator* alloc, sw_scene* out,
     memset(out, 0, sizeof *out);
     sw_result r = sw__humanoid_skeleton(alloc, &out->skeleton, err);
     if (r == SW_RESULT_OK) r = sw__scene_arrays(out, alloc, SW_SHOWCASE_HUMANOID_CLIPS, 1);
-    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    if (r != SW_RESULT_OK) return sw__humanoid_fail(out, alloc, r, err);
     r = sw__humanoid_mesh(out->skeleton, alloc, &out->meshes[0], err);
-    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    if (r != SW_RESULT_OK) return sw__humanoid_fail(out, alloc, r, err);
     float measured[SW_SHOWCASE_HUMANOID_CLIPS] = {0};
     for (uint32_t c = 0; c < SW_SHOWCASE_HUMANOID_CLIPS; ++c) {
         r = sw__humanoid_clip(out->skeleton, c, alloc, &out->clips[c], &measured[c], err);
-        if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+        if (r != SW_RESULT_OK) return sw__humanoid_fail(out, alloc, r, err);
     }
     if (speeds) memcpy(speeds, measured, sizeof measured);
     return SW_RESULT_OK;
@@ -58,11 +59,11 @@ sw_result sw_showcase_spider(const sw_allocator* alloc, sw_scene* out, sw_error*
     if (!out) return SW_RESULT_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     sw_result r = sw__spider_skeleton(alloc, &out->skeleton, err);
-    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    if (r != SW_RESULT_OK) return sw__humanoid_fail(out, alloc, r, err);
     r = sw__scene_arrays(out, alloc, 0, 1);
-    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    if (r != SW_RESULT_OK) return sw__humanoid_fail(out, alloc, r, err);
     r = sw__spider_mesh(out->skeleton, alloc, &out->meshes[0], err);
-    if (r != SW_RESULT_OK) return sw__fail(out, alloc, r, err);
+    if (r != SW_RESULT_OK) return sw__humanoid_fail(out, alloc, r, err);
     return SW_RESULT_OK;
 }
 
