@@ -361,3 +361,17 @@ void sw__ik_chain_write(const sw__ik_chain* c, const sw_quat* delta, float w, sw
         prev = delta[i];
     }
 }
+
+void sw__ik_chain_begin(sw__ik_chain* c, const sw_skeleton* skel, const sw_mat4* model,
+                        const sw_mat4* root_transform, const uint32_t* joints, uint32_t n,
+                        uint32_t* iterations, float* tolerance) {
+    sw__ik_chain_init(c, skel, model, root_transform, joints, n);
+    if (*iterations == 0) *iterations = SW_IK_DEFAULT_ITERATIONS;
+    if (!(*tolerance > 0.0f)) *tolerance = SW_IK_DEFAULT_TOLERANCE;
+}
+
+void sw__ik_chain_end(const sw__ik_chain* c, const sw_quat* delta, sw_vec3 target, float w,
+                      sw_xform4* pose, float* distance) {
+    if (distance) *distance = sw_vec3_length(sw_vec3_sub(c->p[c->n - 1], target));
+    sw__ik_chain_write(c, delta, w, pose);
+}

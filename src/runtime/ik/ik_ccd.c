@@ -24,11 +24,11 @@ sw_result sw_ik_ccd_job_run(const sw_ik_ccd_job* job) {
     const sw_result res = sw_ik_ccd_job_validate(job);
     if (res != SW_RESULT_OK) return res;
     sw__ik_chain c;
-    sw__ik_chain_init(&c, job->skeleton, job->model, job->root_transform, job->joints,
-                      job->joints_count);
+    uint32_t iterations = job->iterations;
+    float tolerance = job->tolerance;
+    sw__ik_chain_begin(&c, job->skeleton, job->model, job->root_transform, job->joints,
+                       job->joints_count, &iterations, &tolerance);
     const uint32_t n = c.n;
-    const uint32_t iterations = job->iterations ? job->iterations : SW_IK_DEFAULT_ITERATIONS;
-    const float tolerance = job->tolerance > 0.0f ? job->tolerance : SW_IK_DEFAULT_TOLERANCE;
     const sw_vec3 target = job->target;
     sw_quat delta[SW_IK_MAX_CHAIN];
     for (uint32_t i = 0; i < n; ++i)
@@ -58,7 +58,6 @@ sw_result sw_ik_ccd_job_run(const sw_ik_ccd_job* job) {
             }
         }
     }
-    if (job->distance) *job->distance = sw_vec3_length(sw_vec3_sub(c.p[n - 1], target));
-    sw__ik_chain_write(&c, delta, job->weight, job->pose);
+    sw__ik_chain_end(&c, delta, target, job->weight, job->pose, job->distance);
     return SW_RESULT_OK;
 }

@@ -116,5 +116,14 @@ sw_vec3 sw__ik_hinge_axis(const sw__ik_chain* c, uint32_t i, const sw_ik_limit* 
 /* Writes the chain's rotations from model rotation deltas of its joints
  * (delta[i] for i < n - 1) at weight w. */
 void sw__ik_chain_write(const sw__ik_chain* c, const sw_quat* delta, float w, sw_xform4* pose);
+/* The common start of a FABRIK or CCD run: sw__ik_chain_init, then the
+ * job's iteration count and tolerance with their defaults where 0. */
+void sw__ik_chain_begin(sw__ik_chain* c, const sw_skeleton* skel, const sw_mat4* model,
+                        const sw_mat4* root_transform, const uint32_t* joints, uint32_t n,
+                        uint32_t* iterations, float* tolerance);
+/* The common end: the tip's distance to target into *distance (when not
+ * NULL), then sw__ik_chain_write. */
+void sw__ik_chain_end(const sw__ik_chain* c, const sw_quat* delta, sw_vec3 target, float w,
+                      sw_xform4* pose, float* distance);
 
 #endif
