@@ -2,7 +2,6 @@
 #include "common.h"
 
 #include "sinew/assimp/assimp_import.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/writers/file.h"
 
 #include <errno.h>
@@ -126,13 +125,17 @@ void cli_json_number(FILE* f, double v) {
 /* What the CLI reads besides the tools' own formats. */
 static const sw_asset_reader k_cli_readers[] = {SW_ASSIMP_ASSET_READER};
 
+void cli_asset_readers(sw_asset_options* opt) {
+    opt->readers = k_cli_readers;
+    opt->readers_count = sizeof k_cli_readers / sizeof k_cli_readers[0];
+}
+
 sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
                          sw_error* err) {
     sw_asset_options opt;
     memset(&opt, 0, sizeof opt);
     if (options) opt = *options;
-    opt.readers = k_cli_readers;
-    opt.readers_count = sizeof k_cli_readers / sizeof k_cli_readers[0];
+    cli_asset_readers(&opt);
     const sw_result r = sw_asset_open(path, &opt, out, err);
     if (r == SW_RESULT_LIMIT && err && err->check && strcmp(err->check, "file size") == 0) {
         const size_t n = strlen(err->detail);
@@ -267,21 +270,78 @@ int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_
     return 0;
 }
 
-int cli_write_asset_archive(const char* verb, const char* out, const sw_asset* a,
-                            const sw_clip* const* clips, uint32_t n) {
-    const sw_skeleton* skeletons[1] = {a->skeleton};
-    sw_archive_contents contents;
-    memset(&contents, 0, sizeof contents);
-    contents.skeletons = skeletons;
-    contents.skeletons_count = 1;
-    contents.clips = clips;
-    contents.clips_count = n;
-    contents.meshes = a->meshes;
-    contents.meshes_count = a->meshes_count;
-    sw_error err;
-    memset(&err, 0, sizeof err);
-    sw_result r = sw_archive_write_file(&contents, out, &err);
+int cli_unknown_option(const char* verb, const char* arg) {
+    cli_error(verb, "unknown option \"%s\" (sinew %s --help)", arg, verb);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_output_check(const char* verb, const char* what, const char* out, uint32_t allowed,
+                     const char* const* inputs, uint32_t n) {
+    sw_error err = SW_ERROR_INIT;
+    const sw_result r = sw_output_check(out, allowed, inputs, n, NULL, &err);
     if (r == SW_RESULT_OK) return CLI_EXIT_OK;
-    cli_report(verb, out, SW_ASSET_FORMAT_SINEW, r, &err);
+    const char* ext = sw_output_extension(sw_output_format_of(out));
+    if (r == SW_RESULT_NOT_FOUND) {
+        cli_error(verb,
+                  "%s %s: unknown output extension (.sinew archive, .glb binary glTF, "
+                  ".gltf glTF with its .bin)",
+                  what, out);
+    } else if (r == SW_RESULT_INVALID_ARGUMENT && err.check &&
+               strcmp(err.check, "output format allowed") == 0) {
+        char list[64] = "";
+        for (uint32_t bit = 1; bit <= (uint32_t)SW_OUTPUT_FORMAT_GLTF; bit <<= 1) {
+            if (!(allowed & bit)) continue;
+            if (list[0]) strcat(list, " or ");
+            strcat(list, sw_output_extension((sw_output_format)bit));
+        }
+        cli_error(verb, "%s %s: %s cannot write %s here, only %s", what, out, verb, ext, list);
+    } else if (r == SW_RESULT_OVERLAP) {
+        cli_error(verb, "%s %s: %s the input %s (the same file); choose another name", what, out,
+                  err.offset ? "its .bin would overwrite" : "is", inputs[err.index]);
+    } else if (r == SW_RESULT_IO && err.check && strcmp(err.check, "output is not a folder") == 0) {
+        cli_error(verb, "%s %s: is a folder; give a file name", what, out);
+    } else {
+        cli_error(verb, "%s %s: the output's folder: %s", what, out, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_USAGE;
+}
+
+sw_scene cli_asset_scene(const sw_asset* a, const sw_clip* const* clips, uint32_t n) {
+    sw_scene s;
+    memset(&s, 0, sizeof s);
+    s.skeleton = a->skeleton;
+    s.clips = (const sw_clip**)(uintptr_t)clips;
+    s.clips_count = n;
+    s.meshes = (const sw_mesh**)(uintptr_t)a->meshes;
+    s.meshes_count = a->meshes_count;
+    return s;
+}
+
+int cli_write_scene(const char* verb, const char* out, const sw_scene* scene) {
+    sw_error err = SW_ERROR_INIT;
+    const sw_result r = sw_output_write(scene, out, &err);
+    if (r == SW_RESULT_OK) return CLI_EXIT_OK;
+    cli_report(verb, out, SW_ASSET_FORMAT_NONE, r, &err);
     return CLI_EXIT_FAIL;
+}
+
+const char* cli_output_format_name(const char* out) {
+    const char* ext = sw_output_extension(sw_output_format_of(out));
+    return ext[0] ? ext + 1 : "none";
+}
+
+void cli_json_written(FILE* f, const char* in, const char* format, const char* out,
+                      const sw_scene* written) {
+    fputs("{\"file\": ", f);
+    cli_json_string(f, in);
+    fputs(", \"format\": ", f);
+    cli_json_string(f, format);
+    fputs(", \"output\": ", f);
+    cli_json_string(f, out);
+    fprintf(f,
+            ", \"output_format\": \"%s\", \"joints_count\": %u, \"clips_count\": %u, "
+            "\"meshes_count\": %u",
+            cli_output_format_name(out), written->skeleton->joints_count, written->clips_count,
+            written->meshes_count);
 }

@@ -7,6 +7,7 @@
 
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/asset.h"
+#include "sinew/tools/writers/output.h"
 
 /* Exit codes. */
 #define CLI_EXIT_OK 0
@@ -35,6 +36,8 @@ typedef struct cli_asset_args {
  * -1 after printing a usage error. */
 int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a);
 
+/* Sets the options' readers to the CLI's (assimp, from sinew_assimp). */
+void cli_asset_readers(sw_asset_options* opt);
 /* sw_asset_open with the CLI's readers (assimp, from sinew_assimp) added to
  * the options (NULL: defaults). */
 sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_asset* out,
@@ -55,10 +58,34 @@ void cli_error(const char* verb, const char* fmt, ...)
     ;
 /* Prints an asset's non-fatal warning (if any) on stderr. */
 void cli_warn_asset(const char* verb, const char* file, const sw_asset* a);
-/* Writes an archive of the asset's skeleton and meshes with `clips` (n) to
- * out; reports a failure on stderr. Returns CLI_EXIT_OK or CLI_EXIT_FAIL. */
-int cli_write_asset_archive(const char* verb, const char* out, const sw_asset* a,
-                            const sw_clip* const* clips, uint32_t n);
+
+/* Usage errors. cli_usage_error prints "sinew: VERB: usage: ..." (the verb's
+ * line from cli/main.c's table); cli_unknown_option names the argument and
+ * points at VERB --help. Both return CLI_EXIT_USAGE. */
+int cli_usage_error(const char* verb);
+int cli_unknown_option(const char* verb, const char* arg);
+
+/* The output policy (sinew/tools/writers/output.h) before any work: `out`
+ * may be written as one of `allowed` (sw_output_format bits; 0: any name)
+ * and is none of the n `inputs` (NULL entries skipped). Prints one line and
+ * returns CLI_EXIT_USAGE (extension, an input) or CLI_EXIT_FAIL (folder);
+ * CLI_EXIT_OK otherwise. `what` names the option ("-o", "--bake"). */
+int cli_output_check(const char* verb, const char* what, const char* out, uint32_t allowed,
+                     const char* const* inputs, uint32_t n);
+/* The asset's skeleton and meshes with `clips` (n) as a scene that borrows
+ * them (nothing to free). */
+sw_scene cli_asset_scene(const sw_asset* a, const sw_clip* const* clips, uint32_t n);
+/* Writes the scene to out in the format of its extension (sw_output_write);
+ * reports a failure on stderr. Returns CLI_EXIT_OK or CLI_EXIT_FAIL. */
+int cli_write_scene(const char* verb, const char* out, const sw_scene* scene);
+/* The output format's word ("sinew", "glb", "gltf"; "none"). */
+const char* cli_output_format_name(const char* out);
+/* Starts the JSON report of a verb that wrote a file: {"file": IN, "format":
+ * FORMAT, "output": OUT, "output_format": ..., "joints_count": J,
+ * "clips_count": C, "meshes_count": M -- without the closing brace, so the
+ * verb appends its own fields and then "}\n". */
+void cli_json_written(FILE* f, const char* in, const char* format, const char* out,
+                      const sw_scene* written);
 
 /* A text file (a script, a map) read whole through sw_file_read and handed
  * out line by line as fgets does. */

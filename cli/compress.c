@@ -9,13 +9,8 @@
 
 #include "common.h"
 #include "sinew/tools/builders/compress.h"
-#include "sinew/tools/writers/archive_writer.h"
 
 int cli_compress(int argc, char** argv);
-
-static const char* cli__compress_usage =
-    "usage: sinew compress IN -o OUT.sinew [--precision P] [--shell D] [--rate R] [--json]\n"
-    "       [--plot FILE.png] [--scale S] [--clips A,B] [--isolate]";
 
 static bool cli__positive(const char* opt, const char* s, float* out) {
     double v = 0.0;
@@ -150,8 +145,7 @@ static int cli__compress_parse(int argc, char** argv, cli__compress_args* a) {
         } else if (strcmp(s, "--json") == 0) {
             a->json = true;
         } else if (s[0] == '-' && s[1] != '\0') {
-            cli_error("compress", "unknown option \"%s\"", s);
-            return CLI_EXIT_USAGE;
+            return cli_unknown_option("compress", s);
         } else if (!a->in) {
             a->in = s;
         } else {
@@ -159,11 +153,8 @@ static int cli__compress_parse(int argc, char** argv, cli__compress_args* a) {
             return CLI_EXIT_USAGE;
         }
     }
-    if (!a->in || !a->out) {
-        cli_error("compress", "%s", cli__compress_usage);
-        return CLI_EXIT_USAGE;
-    }
-    return CLI_EXIT_OK;
+    if (!a->in || !a->out) return cli_usage_error("compress");
+    return cli_output_check("compress", "-o", a->out, SW_OUTPUT_FORMAT_SINEW, &a->in, 1);
 }
 
 /* Compresses every clip of the asset into packed[] with stats[]; one line
@@ -301,7 +292,8 @@ int cli_compress(int argc, char** argv) {
         rc = CLI_EXIT_FAIL;
     }
     if (rc == CLI_EXIT_OK) rc = cli__compress_run(&a, &asset, packed, stats);
-    if (rc == CLI_EXIT_OK) rc = cli_write_asset_archive("compress", a.out, &asset, packed, n);
+    const sw_scene scene = cli_asset_scene(&asset, packed, n);
+    if (rc == CLI_EXIT_OK) rc = cli_write_scene("compress", a.out, &scene);
     if (rc == CLI_EXIT_OK) {
         uint32_t worst = 0;
         cli__compress_print(&a, &asset, stats, &worst);

@@ -1,20 +1,24 @@
-/* sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] [--rate R]
- * [--precision P] [--shell D]: writes a .sinew archive (skeleton, clips,
- * meshes). With --codec frames the clips are stored as frames
- * (sinew/tools/builders/frames.h; --precision doubles the rate until the error is
- * within P) and one line per clip reports the rate and the measured error
- * vs the raw clip. */
+/* sinew convert IN -o OUT.sinew|OUT.glb|OUT.gltf [--json] [--scale S] [--end-sites]
+ * [--codec raw|frames] [--rate R] [--precision P] [--shell D]: writes the
+ * skeleton, clips and meshes in the format of OUT's extension
+ * (sinew/tools/writers/output.h). With --codec frames (.sinew only) the
+ * clips are stored as frames (sinew/tools/builders/frames.h; --precision
+ * doubles the rate until the error is within P) and one line per clip
+ * reports the rate and the measured error vs the raw clip. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "sinew/tools/builders/frames.h"
-#include "sinew/tools/writers/archive_writer.h"
 
-#define CLI_CONVERT_USAGE                                                                          \
-    "usage: sinew convert IN -o OUT.sinew [--scale S] [--end-sites] [--codec raw|frames] "         \
-    "[--rate R] [--precision P] [--shell D]"
+typedef struct convert_args {
+    const char* in;
+    const char* out;
+    sw_asset_options opt;
+    bool frames, json;
+    sw_frames_options fo;
+} convert_args;
 
 /* A float option in (0, max]. */
 static bool cli_convert_positive(const char* opt, const char* s, float max, float* out) {
@@ -27,93 +31,124 @@ static bool cli_convert_positive(const char* opt, const char* s, float max, floa
     return true;
 }
 
-/* Replaces asset->clips by frames clips (freed by the caller with
- * sw_clip_destroy); prints one line per clip. */
-static bool cli_convert_frames(const char* in, const sw_asset* asset, const sw_frames_options* o,
-                               const sw_clip** frames) {
-    for (uint32_t c = 0; c < asset->clips_count; ++c) {
-        const sw_clip* clip = asset->clips[c];
-        if (cli_refuse_non_raw("convert", in, c, clip)) return false;
-        sw_frames_stats st;
-        sw_error err;
-        memset(&err, 0, sizeof err);
-        sw_result r = sw_frames_build(asset->skeleton, clip, o, NULL, &frames[c], &st, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("convert", in, asset->format, r, &err);
-            return false;
-        }
-        printf("clip %u \"%s\": frames at %g Hz (%s), %u frames, %llu -> %llu bytes, max error "
-               "%.6g at shell %g\n",
-               c, sw_clip_name(clip), (double)st.rate, st.on_keys ? "the keys" : "resampled",
-               st.frames_count, (unsigned long long)st.raw_bytes,
-               (unsigned long long)st.frames_bytes, (double)st.error.max,
-               (double)(o->shell > 0.0f ? o->shell : 1.0f));
-    }
-    return true;
-}
-
-int cli_convert(int argc, char** argv) {
-    const char* in = NULL;
-    const char* out = NULL;
-    sw_asset_options opt;
-    memset(&opt, 0, sizeof opt);
-    bool frames = false;
-    sw_frames_options fo;
-    memset(&fo, 0, sizeof fo);
+static int convert_parse(int argc, char** argv, convert_args* a) {
     for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 >= argc) {
-                cli_error("convert", "%s needs a path", a);
+        const char* s = argv[i];
+        const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+        if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && next) {
+            a->out = argv[++i];
+        } else if (strcmp(s, "--scale") == 0 && next) {
+            if (!cli_parse_scale("convert", "--scale", argv[++i], &a->opt.scale))
                 return CLI_EXIT_USAGE;
-            }
-            out = argv[++i];
-        } else if (strcmp(a, "--scale") == 0) {
-            if (i + 1 >= argc || !cli_parse_scale("convert", "--scale", argv[i + 1], &opt.scale)) {
-                if (i + 1 >= argc) cli_error("convert", "--scale needs a number");
-                return CLI_EXIT_USAGE;
-            }
-            ++i;
-        } else if (strcmp(a, "--end-sites") == 0) {
-            opt.end_sites = true;
-        } else if (strcmp(a, "--codec") == 0) {
+        } else if (strcmp(s, "--end-sites") == 0) {
+            a->opt.end_sites = true;
+        } else if (strcmp(s, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(s, "--codec") == 0) {
             const char* v = i + 1 < argc ? argv[++i] : "";
-            if (strcmp(v, "frames") == 0) {
-                frames = true;
-            } else if (strcmp(v, "raw") == 0) {
-                frames = false;
-            } else {
+            if (strcmp(v, "frames") != 0 && strcmp(v, "raw") != 0) {
                 cli_error("convert", "--codec takes raw or frames");
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--rate") == 0) {
-            if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1000.0f, &fo.rate))
+            a->frames = strcmp(v, "frames") == 0;
+        } else if (strcmp(s, "--rate") == 0 || strcmp(s, "--precision") == 0 ||
+                   strcmp(s, "--shell") == 0) {
+            float* dst = s[2] == 'r' ? &a->fo.rate : s[2] == 'p' ? &a->fo.precision : &a->fo.shell;
+            ++i;
+            if (!cli_convert_positive(s, next, s[2] == 'r' ? 1000.0f : 1e30f, dst))
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--precision") == 0) {
-            if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1e30f, &fo.precision))
+        } else if (s[0] == '-' && s[1] != '\0') {
+            if (!next &&
+                (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 || strcmp(s, "--scale") == 0)) {
+                cli_error("convert", "%s needs a value", s);
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--shell") == 0) {
-            if (!cli_convert_positive(a, i + 1 < argc ? argv[++i] : NULL, 1e30f, &fo.shell))
-                return CLI_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("convert", "unknown option \"%s\"", a);
-            return CLI_EXIT_USAGE;
-        } else if (!in) {
-            in = a;
+            }
+            return cli_unknown_option("convert", s);
+        } else if (!a->in) {
+            a->in = s;
         } else {
             cli_error("convert", "one input FILE expected");
             return CLI_EXIT_USAGE;
         }
     }
-    if (!in || !out) {
-        cli_error("convert", CLI_CONVERT_USAGE);
-        return CLI_EXIT_USAGE;
+    if (!a->in || !a->out) return cli_usage_error("convert");
+    /* frames clips exist only in archives */
+    return cli_output_check("convert", "-o", a->out,
+                            a->frames ? (uint32_t)SW_OUTPUT_FORMAT_SINEW : SW_OUTPUT_FORMATS_ALL,
+                            &a->in, 1);
+}
+
+/* Frames clips of every clip (freed by the caller with sw_clip_destroy)
+ * and their figures; false after printing a failure. */
+static bool cli_convert_frames(const char* in, const sw_asset* asset, const sw_frames_options* o,
+                               const sw_clip** frames, sw_frames_stats* stats) {
+    for (uint32_t c = 0; c < asset->clips_count; ++c) {
+        const sw_clip* clip = asset->clips[c];
+        if (cli_refuse_non_raw("convert", in, c, clip)) return false;
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        sw_result r = sw_frames_build(asset->skeleton, clip, o, NULL, &frames[c], &stats[c], &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("convert", in, asset->format, r, &err);
+            return false;
+        }
     }
+    return true;
+}
+
+/* One clip's frames figures: a line, or an element of the JSON "frames" array. */
+static void convert_print_frames(bool json, uint32_t c, const char* name, const sw_frames_stats* st,
+                                 float shell) {
+    if (!json) {
+        printf("clip %u \"%s\": frames at %g Hz (%s), %u frames, %llu -> %llu bytes, max error "
+               "%.6g at shell %g\n",
+               c, name, (double)st->rate, st->on_keys ? "the keys" : "resampled", st->frames_count,
+               (unsigned long long)st->raw_bytes, (unsigned long long)st->frames_bytes,
+               (double)st->error.max, (double)shell);
+        return;
+    }
+    printf("%s\n  {\"name\": ", c ? "," : "");
+    cli_json_string(stdout, name);
+    printf(", \"rate\": ");
+    cli_json_number(stdout, st->rate);
+    printf(", \"on_keys\": %s, \"frames\": %u, \"raw_bytes\": %llu, \"frames_bytes\": %llu, "
+           "\"max_error\": ",
+           st->on_keys ? "true" : "false", st->frames_count, (unsigned long long)st->raw_bytes,
+           (unsigned long long)st->frames_bytes);
+    cli_json_number(stdout, st->error.max);
+    printf(", \"shell\": ");
+    cli_json_number(stdout, shell);
+    printf("}");
+}
+
+/* The written file's report (text or JSON); stats: the frames figures or NULL. */
+static void convert_print(const convert_args* a, const sw_asset* asset, const sw_scene* written,
+                          const sw_frames_stats* stats) {
+    const float shell = a->fo.shell > 0.0f ? a->fo.shell : 1.0f;
+    if (a->json) {
+        cli_json_written(stdout, a->in, cli_format_name(asset->format), a->out, written);
+        printf(", \"codec\": \"%s\", \"frames\": [", stats ? "frames" : "raw");
+    }
+    for (uint32_t c = 0; stats && c < written->clips_count; ++c)
+        convert_print_frames(a->json, c, sw_clip_name(asset->clips[c]), &stats[c], shell);
+    if (a->json) {
+        printf("]}\n");
+    } else {
+        printf("%s: %s, %u joints, %u clips, %u meshes\n", a->out, cli_format_name(asset->format),
+               asset->skeleton->joints_count, written->clips_count, written->meshes_count);
+    }
+}
+
+int cli_convert(int argc, char** argv) {
+    convert_args a;
+    memset(&a, 0, sizeof a);
+    int rc = convert_parse(argc, argv, &a);
+    if (rc != CLI_EXIT_OK) return rc;
     sw_asset asset;
     sw_error err;
-    sw_result r = cli_asset_open(in, &opt, &asset, &err);
+    sw_result r = cli_asset_open(a.in, &a.opt, &asset, &err);
     if (r != SW_RESULT_OK) {
-        cli_report("convert", in, asset.format, r, &err);
+        cli_report("convert", a.in, asset.format, r, &err);
         return CLI_EXIT_FAIL;
     }
     if (asset.format == SW_ASSET_FORMAT_SINEW) {
@@ -121,22 +156,23 @@ int cli_convert(int argc, char** argv) {
          * meshes): rewriting it here would drop them silently. */
         cli_error("convert",
                   "%s: already a .sinew archive (convert reads BVH, glTF and the "
-                  "other imported formats)",
-                  in);
+                  "other imported formats; export writes archives as glTF)",
+                  a.in);
         sw_asset_free(&asset);
         return CLI_EXIT_FAIL;
     }
-    cli_warn_asset("convert", in, &asset);
+    cli_warn_asset("convert", a.in, &asset);
     const uint32_t n = asset.clips_count;
-    const sw_clip** built = frames ? (const sw_clip**)calloc(n ? n : 1u, sizeof *built) : NULL;
-    int rc = CLI_EXIT_OK;
-    if (frames && (!built || !cli_convert_frames(in, &asset, &fo, built))) {
-        if (!built) cli_error("convert", "out of memory");
+    const sw_clip** built = a.frames ? (const sw_clip**)calloc(n ? n : 1u, sizeof *built) : NULL;
+    sw_frames_stats* stats = a.frames ? (sw_frames_stats*)calloc(n ? n : 1u, sizeof *stats) : NULL;
+    if (a.frames && (!built || !stats || !cli_convert_frames(a.in, &asset, &a.fo, built, stats))) {
+        if (!built || !stats) cli_error("convert", "out of memory");
         rc = CLI_EXIT_FAIL;
     }
-    if (rc == CLI_EXIT_OK) {
-        rc = cli_write_asset_archive("convert", out, &asset, frames ? built : asset.clips, n);
-    }
+    const sw_scene scene = cli_asset_scene(&asset, a.frames ? built : asset.clips, n);
+    if (rc == CLI_EXIT_OK) rc = cli_write_scene("convert", a.out, &scene);
+    if (rc == CLI_EXIT_OK) convert_print(&a, &asset, &scene, stats);
+    free(stats);
     if (built) {
         for (uint32_t c = 0; c < n; ++c)
             sw_clip_destroy(built[c], NULL);

@@ -37,13 +37,8 @@ typedef struct demo_args {
     uint32_t frame_w, frame_h;
     uint32_t seed;
     bool no_physics;
+    bool json;
 } demo_args;
-
-static int demo_usage(void) {
-    cli_error("demo", "usage: sinew demo [--seconds S] [--fps F] [--out DIR] [--character FILE "
-                      "[--map FILE]] [--frame-size WxH] [--seed N] [--no-physics]");
-    return CLI_EXIT_USAGE;
-}
 
 static int demo_parse(int argc, char** argv, demo_args* a) {
     *a = (demo_args){.seconds = 10.0, .fps = 30.0, .out = ".", .frame_w = 320, .frame_h = 240};
@@ -51,8 +46,8 @@ static int demo_parse(int argc, char** argv, demo_args* a) {
         const char* arg = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
         double v = 0.0;
-        if (strcmp(arg, "--no-physics") == 0) {
-            a->no_physics = true;
+        if (strcmp(arg, "--no-physics") == 0 || strcmp(arg, "--json") == 0) {
+            *(arg[2] == 'j' ? &a->json : &a->no_physics) = true;
             continue;
         }
         if (strcmp(arg, "--seconds") == 0 && next) {
@@ -90,8 +85,10 @@ static int demo_parse(int argc, char** argv, demo_args* a) {
                 return CLI_EXIT_USAGE;
             }
             a->seed = (uint32_t)v;
+        } else if (arg[0] == '-' && next) {
+            return cli_unknown_option("demo", arg);
         } else {
-            return demo_usage();
+            return cli_usage_error("demo");
         }
         ++i;
     }
@@ -246,14 +243,10 @@ static void demo_json_observer(FILE* f, const sw_showcase* sc, const sw_showcase
     fputs("\n    }\n  },\n", f);
 }
 
-static int demo_write_metrics(const char* path, const demo_args* a, uint32_t frames,
-                              const sw_showcase_metrics* m, const char* character, bool physics,
-                              const sw_showcase* sc, const sw_showcase_observer* obs) {
-    FILE* f = fopen(path, "w");
-    if (!f) {
-        cli_error("demo", "%s: cannot write", path);
-        return CLI_EXIT_FAIL;
-    }
+/* metrics.json's document (docs/showcase.md). */
+static void demo_print_metrics(FILE* f, const demo_args* a, uint32_t frames,
+                               const sw_showcase_metrics* m, const char* character, bool physics,
+                               const sw_showcase* sc, const sw_showcase_observer* obs) {
     fputs("{\n  \"seconds\": ", f);
     cli_json_number(f, a->seconds);
     fputs(",\n  \"fps\": ", f);
@@ -310,12 +303,6 @@ static int demo_write_metrics(const char* path, const demo_args* a, uint32_t fra
         fputs("\n", f);
     }
     fputs("  }\n}\n", f);
-    const bool ok = !ferror(f);
-    if (fclose(f) != 0 || !ok) {
-        cli_error("demo", "%s: write failed", path);
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
 }
 
 /* The observer's table: per actor, the lowest joint, and its feet's sliding. */
@@ -388,6 +375,23 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
            a->out, glb_size, joints, a->out, strip_w, strip_h, a->out);
 }
 
+/* Everything a run holds, freed by demo_free. */
+typedef struct demo_run {
+    demo_args a;
+    sw_asset asset;
+    sw_scene character;
+    char map_names[3][256];
+    const char* character_name;
+    sw_showcase_options opt;
+    sw_physics physics; /* the ODE world's, when opt.physics points here */
+    sw_showcase* sc;
+    sw_showcase_recording* rec;
+    sw_raster frame;
+    uint8_t* strip;
+    uint32_t strip_w, strip_h, frames;
+    char paths[3][4096]; /* DIR/demo.png, DIR/demo.glb, DIR/metrics.json */
+} demo_run;
+
 /* The physics engine of the ragdoll actors: an ODE world (sinew_ode). */
 #ifdef SINEW_CLI_ODE
 static sw_result demo_ode_step(void* world) {
@@ -395,163 +399,196 @@ static sw_result demo_ode_step(void* world) {
 }
 #endif
 
-static void demo_free_world(const sw_showcase_options* opt) {
+static void demo_free(demo_run* d) {
+    sw_showcase_recording_destroy(d->rec);
+    free(d->strip);
+    sw_raster_free(&d->frame);
+    sw_showcase_destroy(d->sc);
 #ifdef SINEW_CLI_ODE
-    if (opt->physics_user) sw_ode_world_destroy((sw_ode_world*)opt->physics_user, NULL);
-#else
-    (void)opt;
+    if (d->opt.physics_user) sw_ode_world_destroy((sw_ode_world*)d->opt.physics_user, NULL);
 #endif
+    sw_asset_free(&d->asset);
+}
+
+/* The output folder and its three files, none of them an input. */
+static int demo_outputs(demo_run* d) {
+    if (mkdir(d->a.out, 0777) != 0 && errno != EEXIST) {
+        cli_error("demo", "--out %s: cannot create the output folder (%s)", d->a.out,
+                  strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    static const char* const names[3] = {"demo.png", "demo.glb", "metrics.json"};
+    const char* inputs[2] = {d->a.character, d->a.map};
+    for (int k = 0; k < 3; ++k) {
+        snprintf(d->paths[k], sizeof d->paths[k], "%s/%s", d->a.out, names[k]);
+        const int rc = cli_output_check("demo", "--out", d->paths[k], 0, inputs, 2);
+        if (rc != CLI_EXIT_OK) return rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The character (--character, --map), the physics and the showcase. */
+static int demo_open(demo_run* d) {
+    sw_error err = {0};
+    d->opt.seed = d->a.seed;
+    d->character_name = "sinew_humanoid (built in)";
+    if (d->a.character) {
+        const sw_result r = cli_asset_open(d->a.character, NULL, &d->asset, &err);
+        if (r != SW_RESULT_OK) {
+            cli_report("demo", d->a.character, d->asset.format, r, &err);
+            memset(&d->asset, 0, sizeof d->asset);
+            return CLI_EXIT_FAIL;
+        }
+        cli_warn_asset("demo", d->a.character, &d->asset);
+        d->character = cli_asset_scene(&d->asset, d->asset.clips, d->asset.clips_count);
+        d->opt.character = &d->character;
+        d->character_name = d->a.character;
+        if (d->a.map && !demo_read_map(d->a.map, d->map_names)) return CLI_EXIT_FAIL;
+        for (int k = 0; k < 3; ++k)
+            d->opt.clip_names[k] = d->map_names[k][0] ? d->map_names[k] : NULL;
+    }
+#ifdef SINEW_CLI_ODE
+    if (!d->a.no_physics) {
+        sw_ode_world* world = NULL;
+        const sw_result wr = sw_ode_world_create(&(sw_ode_world_desc){0}, NULL, &world, &err);
+        if (wr != SW_RESULT_OK) {
+            cli_report("demo", "ODE world", SW_ASSET_FORMAT_NONE, wr, &err);
+            return CLI_EXIT_FAIL;
+        }
+        d->physics = sw_ode_world_physics(world);
+        d->opt.physics = &d->physics;
+        d->opt.physics_step = demo_ode_step;
+        d->opt.physics_user = world;
+        d->opt.physics_step_size = sw_ode_world_step_size(world);
+    }
+#endif
+    const sw_result r = sw_showcase_create(&d->opt, &d->sc, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", d->a.character ? d->a.character : "showcase", SW_ASSET_FORMAT_NONE, r,
+                   &err);
+        return CLI_EXIT_FAIL;
+    }
+    const uint32_t bones = sw_showcase_character_bones(d->sc);
+    if (bones > 0)
+        fprintf(stderr, "sinew: demo: %s has no mesh: drawing its %u bones\n", d->a.character,
+                bones);
+    return CLI_EXIT_OK;
+}
+
+/* Runs the scene frame by frame into the recording and the film strip. */
+static int demo_record(demo_run* d) {
+    const demo_args* a = &d->a;
+    d->frames = (uint32_t)(a->seconds * a->fps + 0.5) + 1u;
+    d->strip_w = a->frame_w * DEMO_STRIP_COLUMNS;
+    d->strip_h = a->frame_h * ((DEMO_STRIP_FRAMES + DEMO_STRIP_COLUMNS - 1) / DEMO_STRIP_COLUMNS);
+    d->strip = (uint8_t*)calloc((size_t)d->strip_w * d->strip_h, 1);
+    if (!d->strip || sw_raster_init(&d->frame, a->frame_w, a->frame_h, NULL) != SW_RESULT_OK) {
+        cli_error("demo", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    demo_materials(&d->frame);
+    sw_error err = {0};
+    sw_result r = sw_showcase_recording_create(d->sc, d->frames, NULL, &d->rec, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", "recording", SW_ASSET_FORMAT_NONE, r, &err);
+        return CLI_EXIT_FAIL;
+    }
+    uint32_t slot = 0;
+    for (uint32_t f = 0; f < d->frames; ++f) {
+        if (f > 0 && (r = sw_showcase_update(d->sc, (float)(1.0 / a->fps), NULL)) != SW_RESULT_OK) {
+            cli_error("demo", "update at frame %u: %s", f, sw_result_str(r));
+            return CLI_EXIT_FAIL;
+        }
+        if ((r = sw_showcase_recording_add(d->rec, d->sc)) != SW_RESULT_OK) {
+            cli_error("demo", "recording frame %u: %s", f, sw_result_str(r));
+            return CLI_EXIT_FAIL;
+        }
+        /* Six frames spread over the run (the first a little in, once things move). */
+        while (slot < DEMO_STRIP_FRAMES &&
+               f == (uint32_t)((double)(d->frames - 1) *
+                                   (0.08 + 0.92 * slot / (DEMO_STRIP_FRAMES - 1)) +
+                               0.5)) {
+            if (demo_render(d->sc, &d->frame, d->strip, d->strip_w, slot) != CLI_EXIT_OK)
+                return CLI_EXIT_FAIL;
+            ++slot;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --json: the files written and metrics.json's document. */
+static void demo_json(const demo_run* d, const char* metrics, size_t glb_size, uint32_t joints) {
+    printf("{\"out\": ");
+    cli_json_string(stdout, d->a.out);
+    printf(", \"png\": ");
+    cli_json_string(stdout, d->paths[0]);
+    printf(", \"png_size\": [%u, %u], \"glb\": ", d->strip_w, d->strip_h);
+    cli_json_string(stdout, d->paths[1]);
+    printf(", \"glb_bytes\": %zu, \"joints_count\": %u, \"metrics_file\": ", glb_size, joints);
+    cli_json_string(stdout, d->paths[2]);
+    printf(",\n \"metrics\": %s}\n", metrics);
+}
+
+/* demo.png, demo.glb and metrics.json (each through a temporary file), then the report. */
+static int demo_write(demo_run* d) {
+    const sw_png_image img = {.width = d->strip_w,
+                              .height = d->strip_h,
+                              .format = SW_PNG_FORMAT_INDEXED,
+                              .pixels = d->strip,
+                              .palette = d->frame.palette,
+                              .palette_count = SW_RASTER_PALETTE_COUNT};
+    sw_result r = sw_png_write_file(&img, d->paths[0]);
+    if (r != SW_RESULT_OK) {
+        cli_error("demo", "%s: %s", d->paths[0], sw_result_str(r));
+        return CLI_EXIT_FAIL;
+    }
+    size_t glb_size = 0;
+    uint32_t joints = 0;
+    if (demo_write_glb(d->rec, d->a.fps, d->paths[1], &glb_size, &joints) != CLI_EXIT_OK)
+        return CLI_EXIT_FAIL;
+    sw_showcase_observer obs;
+    if ((r = sw_showcase_observe(d->sc, d->rec, d->a.fps, NULL, &obs)) != SW_RESULT_OK) {
+        cli_error("demo", "observer figures: %s", sw_result_str(r));
+        return CLI_EXIT_FAIL;
+    }
+    const sw_showcase_metrics* m = sw_showcase_get_metrics(d->sc);
+    const bool physics = d->opt.physics != NULL;
+    char* text = NULL;
+    size_t size = 0;
+    FILE* f = open_memstream(&text, &size);
+    if (f) demo_print_metrics(f, &d->a, d->frames, m, d->character_name, physics, d->sc, &obs);
+    if (!f || fclose(f) != 0) {
+        cli_error("demo", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    sw_error err = {0};
+    r = sw_file_write_atomic(d->paths[2], text, size, &err);
+    if (r != SW_RESULT_OK) {
+        cli_report("demo", d->paths[2], SW_ASSET_FORMAT_NONE, r, &err);
+    } else if (d->a.json) {
+        demo_json(d, text, glb_size, joints);
+    } else {
+        demo_summary(m, &d->a, d->frames, d->character_name, joints, glb_size, d->strip_w,
+                     d->strip_h, physics, d->sc, &obs);
+    }
+    free(text);
+    return r == SW_RESULT_OK ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cli_demo(int argc, char** argv);
 
 int cli_demo(int argc, char** argv) {
-    demo_args a;
-    int rc = demo_parse(argc, argv, &a);
-    if (rc != CLI_EXIT_OK) return rc;
-    if (mkdir(a.out, 0777) != 0 && errno != EEXIST) {
-        cli_error("demo", "%s: cannot create the output folder", a.out);
-        return CLI_EXIT_FAIL;
-    }
-    sw_asset asset;
-    memset(&asset, 0, sizeof asset);
-    sw_scene character;
-    memset(&character, 0, sizeof character);
-    char map_names[3][256] = {"", "", ""};
-    sw_showcase_options opt = {.seed = a.seed};
-    const char* character_name = "sinew_humanoid (built in)";
-    sw_error err = {0};
-    if (a.character) {
-        const sw_result r = cli_asset_open(a.character, NULL, &asset, &err);
-        if (r != SW_RESULT_OK) {
-            cli_report("demo", a.character, asset.format, r, &err);
-            return CLI_EXIT_FAIL;
-        }
-        cli_warn_asset("demo", a.character, &asset);
-        character.skeleton = asset.skeleton;
-        character.clips = (const sw_clip**)asset.clips;
-        character.clips_count = asset.clips_count;
-        character.meshes = (const sw_mesh**)asset.meshes;
-        character.meshes_count = asset.meshes_count;
-        opt.character = &character;
-        character_name = a.character;
-        if (a.map) {
-            if (!demo_read_map(a.map, map_names)) {
-                sw_asset_free(&asset);
-                return CLI_EXIT_FAIL;
-            }
-            for (int k = 0; k < 3; ++k)
-                opt.clip_names[k] = map_names[k][0] ? map_names[k] : NULL;
-        }
-    }
-#ifdef SINEW_CLI_ODE
-    sw_ode_world* world = NULL;
-    sw_physics physics;
-    if (!a.no_physics) {
-        const sw_result wr = sw_ode_world_create(&(sw_ode_world_desc){0}, NULL, &world, &err);
-        if (wr != SW_RESULT_OK) {
-            cli_report("demo", "ODE world", SW_ASSET_FORMAT_NONE, wr, &err);
-            sw_asset_free(&asset);
-            return CLI_EXIT_FAIL;
-        }
-        physics = sw_ode_world_physics(world);
-        opt.physics = &physics;
-        opt.physics_step = demo_ode_step;
-        opt.physics_user = world;
-        opt.physics_step_size = sw_ode_world_step_size(world);
-    }
-#endif
-    const bool with_physics = opt.physics != NULL;
-    sw_showcase* sc = NULL;
-    sw_result r = sw_showcase_create(&opt, &sc, &err);
-    if (r != SW_RESULT_OK) {
-        cli_report("demo", a.character ? a.character : "showcase", SW_ASSET_FORMAT_NONE, r, &err);
-        demo_free_world(&opt);
-        sw_asset_free(&asset);
-        return CLI_EXIT_FAIL;
-    }
-    const uint32_t bones = sw_showcase_character_bones(sc);
-    if (bones > 0)
-        fprintf(stderr, "sinew: demo: %s has no mesh: drawing its %u bones\n", a.character, bones);
-    const uint32_t frames = (uint32_t)(a.seconds * a.fps + 0.5) + 1u;
-    sw_showcase_recording* rec = NULL;
-    sw_raster frame;
-    memset(&frame, 0, sizeof frame);
-    const uint32_t strip_w = a.frame_w * DEMO_STRIP_COLUMNS;
-    const uint32_t strip_h =
-        a.frame_h * ((DEMO_STRIP_FRAMES + DEMO_STRIP_COLUMNS - 1) / DEMO_STRIP_COLUMNS);
-    uint8_t* strip = (uint8_t*)calloc((size_t)strip_w * strip_h, 1);
-    rc = CLI_EXIT_FAIL;
-    if (!strip || sw_raster_init(&frame, a.frame_w, a.frame_h, NULL) != SW_RESULT_OK) {
+    demo_run* d = (demo_run*)calloc(1, sizeof *d);
+    if (!d) {
         cli_error("demo", "out of memory");
-        goto done;
+        return CLI_EXIT_FAIL;
     }
-    demo_materials(&frame);
-    r = sw_showcase_recording_create(sc, frames, NULL, &rec, &err);
-    if (r != SW_RESULT_OK) {
-        cli_report("demo", "recording", SW_ASSET_FORMAT_NONE, r, &err);
-        goto done;
-    }
-    uint32_t slot = 0;
-    for (uint32_t f = 0; f < frames; ++f) {
-        if (f > 0) {
-            r = sw_showcase_update(sc, (float)(1.0 / a.fps), NULL);
-            if (r != SW_RESULT_OK) {
-                cli_error("demo", "update at frame %u: %s", f, sw_result_str(r));
-                goto done;
-            }
-        }
-        r = sw_showcase_recording_add(rec, sc);
-        if (r != SW_RESULT_OK) {
-            cli_error("demo", "recording frame %u: %s", f, sw_result_str(r));
-            goto done;
-        }
-        /* Six frames spread over the run (the first a little in, once things move). */
-        while (
-            slot < DEMO_STRIP_FRAMES &&
-            f == (uint32_t)((double)(frames - 1) * (0.08 + 0.92 * slot / (DEMO_STRIP_FRAMES - 1)) +
-                            0.5)) {
-            if (demo_render(sc, &frame, strip, strip_w, slot) != CLI_EXIT_OK) goto done;
-            ++slot;
-        }
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/demo.png", a.out);
-    const sw_png_image img = {.width = strip_w,
-                              .height = strip_h,
-                              .format = SW_PNG_FORMAT_INDEXED,
-                              .pixels = strip,
-                              .palette = frame.palette,
-                              .palette_count = SW_RASTER_PALETTE_COUNT};
-    r = sw_png_write_file(&img, path);
-    if (r != SW_RESULT_OK) {
-        cli_error("demo", "%s: %s", path, sw_result_str(r));
-        goto done;
-    }
-    snprintf(path, sizeof path, "%s/demo.glb", a.out);
-    size_t glb_size = 0;
-    uint32_t joints = 0;
-    if (demo_write_glb(rec, a.fps, path, &glb_size, &joints) != CLI_EXIT_OK) goto done;
-    sw_showcase_observer obs;
-    r = sw_showcase_observe(sc, rec, a.fps, NULL, &obs);
-    if (r != SW_RESULT_OK) {
-        cli_error("demo", "observer figures: %s", sw_result_str(r));
-        goto done;
-    }
-    snprintf(path, sizeof path, "%s/metrics.json", a.out);
-    const sw_showcase_metrics* m = sw_showcase_get_metrics(sc);
-    if (demo_write_metrics(path, &a, frames, m, character_name, with_physics, sc, &obs) !=
-        CLI_EXIT_OK)
-        goto done;
-    demo_summary(m, &a, frames, character_name, joints, glb_size, strip_w, strip_h, with_physics,
-                 sc, &obs);
-    rc = CLI_EXIT_OK;
-done:
-    sw_showcase_recording_destroy(rec);
-    free(strip);
-    sw_raster_free(&frame);
-    sw_showcase_destroy(sc);
-    demo_free_world(&opt);
-    sw_asset_free(&asset);
+    int rc = demo_parse(argc, argv, &d->a);
+    if (rc == CLI_EXIT_OK) rc = demo_outputs(d);
+    if (rc == CLI_EXIT_OK) rc = demo_open(d);
+    if (rc == CLI_EXIT_OK) rc = demo_record(d);
+    if (rc == CLI_EXIT_OK) rc = demo_write(d);
+    demo_free(d);
+    free(d);
     return rc;
 }

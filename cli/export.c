@@ -1,16 +1,18 @@
-/* sinew export IN -o OUT.glb [--clips A,B] [--scale S] [--isolate] [--timeout MS]:
- * writes skeleton, skinned meshes and clips as glTF 2.0 binary (written to a
- * temporary file and renamed, so a failure leaves no output). */
+/* sinew export IN -o OUT.glb|OUT.gltf|OUT.sinew [--json] [--clips A,B] [--scale S] [--isolate]
+ * [--timeout MS]: writes skeleton, skinned meshes and clips in the format of
+ * OUT's extension (sinew/tools/writers/output.h: glTF 2.0 for .glb and
+ * .gltf; written to a temporary file and renamed, so a failure leaves no
+ * output). */
 #include <string.h>
 
 #include "common.h"
-#include "sinew/tools/writers/gltf_export.h"
 
 int cli_export(int argc, char** argv) {
     cli_asset_args args;
     memset(&args, 0, sizeof args);
     const char* in = NULL;
     const char* out = NULL;
+    bool json = false;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         int used = cli_asset_option("export", argc, argv, &i, &args);
@@ -22,9 +24,10 @@ int cli_export(int argc, char** argv) {
                 return CLI_EXIT_USAGE;
             }
             out = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
         } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("export", "unknown option \"%s\"", a);
-            return CLI_EXIT_USAGE;
+            return cli_unknown_option("export", a);
         } else if (!in) {
             in = a;
         } else {
@@ -32,11 +35,9 @@ int cli_export(int argc, char** argv) {
             return CLI_EXIT_USAGE;
         }
     }
-    if (!in || !out) {
-        cli_error("export", "usage: sinew export IN -o OUT.glb [--clips A,B] [--scale S] "
-                            "[--isolate] [--timeout MS]");
-        return CLI_EXIT_USAGE;
-    }
+    if (!in || !out) return cli_usage_error("export");
+    int code = cli_output_check("export", "-o", out, SW_OUTPUT_FORMATS_ALL, &in, 1);
+    if (code != CLI_EXIT_OK) return code;
     sw_asset asset;
     sw_error err;
     sw_result r = cli_asset_open(in, &args.opt, &asset, &err);
@@ -46,19 +47,12 @@ int cli_export(int argc, char** argv) {
     }
     cli_warn_asset("export", in, &asset);
     /* The asset already holds only the requested clips. */
-    sw_scene scene;
-    memset(&scene, 0, sizeof scene);
-    scene.skeleton = asset.skeleton;
-    scene.clips = (const sw_clip**)(uintptr_t)asset.clips;
-    scene.clips_count = asset.clips_count;
-    scene.meshes = (const sw_mesh**)(uintptr_t)asset.meshes;
-    scene.meshes_count = asset.meshes_count;
-    r = sw_gltf_export_file(&scene, NULL, out, &err);
-    int code = CLI_EXIT_OK;
-    if (r != SW_RESULT_OK) {
-        cli_report("export", out, SW_ASSET_FORMAT_NONE, r, &err);
-        code = CLI_EXIT_FAIL;
-    } else {
+    const sw_scene scene = cli_asset_scene(&asset, asset.clips, asset.clips_count);
+    code = cli_write_scene("export", out, &scene);
+    if (code == CLI_EXIT_OK && json) {
+        cli_json_written(stdout, in, cli_format_name(asset.format), out, &scene);
+        printf("}\n");
+    } else if (code == CLI_EXIT_OK) {
         printf("%s: %u joints, %u clips, %u meshes\n", out, asset.skeleton->joints_count,
                asset.clips_count, asset.meshes_count);
     }

@@ -99,8 +99,7 @@ int cli_info(int argc, char** argv) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error("info", "unknown option \"%s\"", argv[i]);
-            return CLI_EXIT_USAGE;
+            return cli_unknown_option("info", argv[i]);
         } else if (!path) {
             path = argv[i];
         } else {
@@ -108,10 +107,7 @@ int cli_info(int argc, char** argv) {
             return CLI_EXIT_USAGE;
         }
     }
-    if (!path) {
-        cli_error("info", "usage: sinew info FILE [--json] [--isolate] [--timeout MS]");
-        return CLI_EXIT_USAGE;
-    }
+    if (!path) return cli_usage_error("info");
     sw_asset a;
     sw_error err;
     sw_result r = cli_asset_open(path, &args.opt, &a, &err);

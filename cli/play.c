@@ -1,9 +1,9 @@
 /* sinew play FILE --animator DEF.json --script SCRIPT --seconds S --fps F [--json]
- *            [--bake OUT.sinew] [asset options]:
+ *            [--bake OUT.sinew|OUT.glb|OUT.gltf] [asset options]:
  * runs an animator over the file's clips with parameter changes from a
  * script, printing per frame the playing states, clips (weights, phases),
  * root-motion delta and events; --bake stores the evaluated motion as a clip
- * with the file's skeleton and meshes.
+ * with the file's skeleton and meshes, in the format of its extension.
  *
  * Script: one change per line, "TIME NAME=VALUE [NAME=VALUE ...]" with TIME in
  * seconds (lines in any order, applied at the first frame at or after TIME);
@@ -78,8 +78,7 @@ static int play_parse(int argc, char** argv, play_args* a) {
                 a->fps = v;
             ++i;
         } else if (s[0] == '-' && s[1] != '\0') {
-            cli_error("play", "unknown option \"%s\"", s);
-            return CLI_EXIT_USAGE;
+            return cli_unknown_option("play", s);
         } else if (!a->path) {
             a->path = s;
         } else {
@@ -87,17 +86,14 @@ static int play_parse(int argc, char** argv, play_args* a) {
             return CLI_EXIT_USAGE;
         }
     }
-    if (!a->path || !a->animator || !(a->seconds > 0.0)) {
-        cli_error("play",
-                  "usage: sinew play FILE --animator DEF.json [--script SCRIPT] --seconds S "
-                  "[--fps F] [--json] [--bake OUT.sinew]");
-        return CLI_EXIT_USAGE;
-    }
+    if (!a->path || !a->animator || !(a->seconds > 0.0)) return cli_usage_error("play");
     if (a->seconds * a->fps > 1e6) {
         cli_error("play", "--seconds times --fps is more than 1000000 frames");
         return CLI_EXIT_USAGE;
     }
-    return CLI_EXIT_OK;
+    const char* inputs[3] = {a->path, a->animator, a->script};
+    return a->bake ? cli_output_check("play", "--bake", a->bake, SW_OUTPUT_FORMATS_ALL, inputs, 3)
+                   : CLI_EXIT_OK;
 }
 
 /* Reads the script into changes; returns false after printing the failing line. */
@@ -323,19 +319,207 @@ static void play_print_text(const sw_animator* def, const play_frame* f) {
     printf("\n");
 }
 
-/* Writes the baked clip with the file's skeleton and meshes as a .sinew
- * archive; prints the failure. */
-static int play_write_bake(const char* path, const sw_asset* asset, const sw_animator_bake* bake) {
+/* What a run holds: the animator bound to the file's skeleton, its
+ * instance and scratch, the pose, the parameters and the per-frame reports. */
+typedef struct play_run {
+    const sw_animator* def;
+    const sw_skeleton* skel;
+    void* bound_mem;
+    size_t bound_size;
+    const sw_animator_bound* bound;
+    void* inst_mem;
+    sw_animator_instance* inst;
+    void* scratch;
+    sw_xform4* pose;
+    float* params;
+    sw_animator_state_info* states;
+    sw_animator_contribution* contribs;
+    sw_animator_event* events;
+    sw_animator_bake* baked;
+} play_run;
+
+#define PLAY_EVENTS_CAP 256u
+#define PLAY_STATES_CAP 256u
+#define PLAY_CONTRIBS_CAP 512u
+
+static void play_run_free(play_run* p) {
+    sw_animator_bake_destroy(p->baked);
+    free(p->events);
+    free(p->contribs);
+    free(p->states);
+    free(p->params);
+    if (p->skel) sw_free(NULL, p->pose, sizeof(sw_xform4) * p->skel->packets_count);
+    if (p->bound) {
+        sw_free(NULL, p->scratch, sw_animator_scratch_size(p->bound));
+        sw_free(NULL, p->inst_mem, sw_animator_instance_size(p->bound));
+    }
+    sw_free(NULL, p->bound_mem, p->bound_size);
+}
+
+/* Binds the animator to the asset and allocates the run; prints the failure. */
+static int play_run_init(play_run* p, const play_args* a, const sw_animator* def,
+                         const sw_asset* asset) {
+    memset(p, 0, sizeof *p);
+    p->def = def;
+    p->skel = asset->skeleton;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    p->bound_size = sw_animator_bound_size(def, p->skel);
+    p->bound_mem = sw_alloc(NULL, p->bound_size, 16);
+    if (!p->bound_mem) {
+        cli_error("play", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    sw_result r = sw_animator_bind(def, p->skel, asset->clips, asset->clips_count, p->bound_mem,
+                                   p->bound_size, &p->bound, &err);
+    if (r != SW_RESULT_OK) {
+        p->bound = NULL;
+        cli_report("play", a->animator, SW_ASSET_FORMAT_NONE, r, &err);
+        if (r == SW_RESULT_NOT_FOUND && err.check && strcmp(err.check, "clip slot has a clip") == 0)
+            cli_error("play", "%s has no clip \"%s\"", a->path,
+                      sw_animator_clip_name(def, (uint32_t)err.index));
+        return CLI_EXIT_FAIL;
+    }
+    const size_t isize = sw_animator_instance_size(p->bound);
+    p->inst_mem = sw_alloc(NULL, isize, 16);
+    p->scratch = sw_alloc(NULL, sw_animator_scratch_size(p->bound), 16);
+    p->pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * p->skel->packets_count, 16);
+    p->params = (float*)calloc(sw_animator_params_count(def) + 1u, sizeof(float));
+    p->states = (sw_animator_state_info*)calloc(PLAY_STATES_CAP, sizeof *p->states);
+    p->contribs = (sw_animator_contribution*)calloc(PLAY_CONTRIBS_CAP, sizeof *p->contribs);
+    p->events = (sw_animator_event*)calloc(PLAY_EVENTS_CAP, sizeof *p->events);
+    if (!p->inst_mem || !p->scratch || !p->pose || !p->params || !p->states || !p->contribs ||
+        !p->events) {
+        cli_error("play", "out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    if (a->bake &&
+        (r = sw_animator_bake_create(p->skel, a->fps, NULL, &p->baked, &err)) != SW_RESULT_OK) {
+        cli_report("play", a->bake, SW_ASSET_FORMAT_NONE, r, &err);
+        return CLI_EXIT_FAIL;
+    }
+    r = sw_animator_instance_init(p->inst_mem, isize, p->bound, &p->inst);
+    if (r != SW_RESULT_OK) {
+        cli_error("play", "instance: %s", sw_result_str(r));
+        return CLI_EXIT_FAIL;
+    }
+    sw_animator_params_reset(def, p->params, sw_animator_params_count(def));
+    return CLI_EXIT_OK;
+}
+
+/* Applies the script's changes due at `now`. */
+static void play_apply_changes(play_run* p, const char* script, play_change* changes,
+                               uint32_t count, double now) {
+    for (uint32_t i = 0; i < count; ++i) {
+        play_change* c = &changes[i];
+        if (c->done || c->time > now + 1e-9) continue;
+        c->done = true;
+        if (c->kind != PLAY_STATE) {
+            p->params[c->index] = c->value;
+            continue;
+        }
+        const sw_result r = sw_animator_play(p->inst, p->bound, c->index, c->value);
+        if (r != SW_RESULT_OK)
+            cli_error("play", "%s:%u: play: %s", script, c->line, sw_result_str(r));
+    }
+}
+
+/* Updates and evaluates frame f (dt seconds after the last) and fills its report. */
+static sw_result play_step(play_run* p, uint32_t f, float dt, play_frame* pf) {
+    uint32_t n = 0;
+    const uint32_t params = sw_animator_params_count(p->def);
+    sw_result r = sw_animator_update(p->inst, p->bound, p->params, params, dt, p->events,
+                                     PLAY_EVENTS_CAP, &n, &pf->rm);
+    if (r == SW_RESULT_OK)
+        r = sw_animator_evaluate(p->inst, p->bound, p->scratch, sw_animator_scratch_size(p->bound),
+                                 p->pose, p->skel->packets_count);
+    if (r != SW_RESULT_OK) return r;
+    pf->index = f;
+    pf->events = p->events;
+    pf->events_count = n < PLAY_EVENTS_CAP ? n : PLAY_EVENTS_CAP;
+    pf->states = p->states;
+    pf->states_count = sw_animator_states(p->inst, p->bound, p->states, PLAY_STATES_CAP);
+    if (pf->states_count > PLAY_STATES_CAP) pf->states_count = PLAY_STATES_CAP;
+    pf->contribs = p->contribs;
+    pf->contribs_count =
+        sw_animator_contributions(p->inst, p->bound, p->contribs, PLAY_CONTRIBS_CAP);
+    if (pf->contribs_count > PLAY_CONTRIBS_CAP) pf->contribs_count = PLAY_CONTRIBS_CAP;
+    pf->layers_count = sw_animator_layers_count(p->def);
+    for (uint32_t l = 0; l < pf->layers_count; ++l)
+        pf->layer_weights[l] = sw_animator_layer_weight(p->inst, p->bound, l);
+    return SW_RESULT_OK;
+}
+
+/* Runs every frame, printing it and appending it to the bake; prints the failure. */
+static int play_frames(play_run* p, const play_args* a, const sw_animator_json* aj,
+                       play_change* changes, uint32_t changes_count) {
+    sw_animator_idle idle;
+    sw_animator_idle_init(&idle, aj->idle, aj->idle_count, aj->idle_seed);
+    const uint32_t params = sw_animator_params_count(p->def);
+    const uint32_t frames = (uint32_t)(a->seconds * a->fps + 0.5) + 1u;
+    const float dt = (float)(1.0 / a->fps);
+    for (uint32_t f = 0; f < frames; ++f) {
+        const double now = (double)f / a->fps;
+        play_apply_changes(p, a->script, changes, changes_count, now);
+        if (aj->idle_count) sw_animator_idle_update(&idle, p->params, params, f == 0 ? 0.0f : dt);
+        play_frame pf;
+        sw_result r = play_step(p, f, f == 0 ? 0.0f : dt, &pf);
+        if (r != SW_RESULT_OK) {
+            cli_error("play", "frame %u: %s", f, sw_result_str(r));
+            return CLI_EXIT_FAIL;
+        }
+        pf.time = now;
+        if (a->json)
+            play_print_json(p->def, &pf, f == 0);
+        else
+            play_print_text(p->def, &pf);
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        if (p->baked && (r = sw_animator_bake_append(p->baked, p->pose, p->skel->packets_count,
+                                                     &pf.rm, &err)) != SW_RESULT_OK) {
+            cli_report("play", a->bake, SW_ASSET_FORMAT_NONE, r, &err);
+            return CLI_EXIT_FAIL;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Writes the baked clip with the file's skeleton and meshes to --bake's
+ * file, in the format of its extension. */
+static int play_write_bake(const play_args* a, const sw_asset* asset, const play_run* p) {
     const sw_clip* clip = NULL;
     sw_error err;
     memset(&err, 0, sizeof err);
-    const sw_result r = sw_animator_bake_build(bake, NULL, &clip, &err);
+    const sw_result r = sw_animator_bake_build(p->baked, NULL, &clip, &err);
     if (r != SW_RESULT_OK) {
-        cli_report("play", path, SW_ASSET_FORMAT_SINEW, r, &err);
+        cli_report("play", a->bake, SW_ASSET_FORMAT_NONE, r, &err);
         return CLI_EXIT_FAIL;
     }
-    const int code = cli_write_asset_archive("play", path, asset, &clip, 1);
+    const sw_clip* clips[1] = {clip};
+    const sw_scene scene = cli_asset_scene(asset, clips, 1);
+    const int rc = cli_write_scene("play", a->bake, &scene);
     sw_clip_destroy(clip, NULL);
+    return rc;
+}
+
+/* Runs the animator over the opened file; prints the frames and writes the bake. */
+static int play_asset(const play_args* a, const sw_animator_json* aj, play_change* changes,
+                      uint32_t changes_count, const sw_asset* asset) {
+    play_run p;
+    int code = play_run_init(&p, a, aj->animator, asset);
+    if (code == CLI_EXIT_OK && a->json) {
+        printf("{\"file\": ");
+        cli_json_string(stdout, a->path);
+        printf(", \"animator\": ");
+        cli_json_string(stdout, a->animator);
+        printf(", \"fps\": ");
+        cli_json_number(stdout, a->fps);
+        printf(", \"frames\": [");
+    }
+    if (code == CLI_EXIT_OK) code = play_frames(&p, a, aj, changes, changes_count);
+    if (code == CLI_EXIT_OK && a->json) printf("\n]}\n");
+    if (code == CLI_EXIT_OK && a->bake) code = play_write_bake(a, asset, &p);
+    play_run_free(&p);
     return code;
 }
 
@@ -351,160 +535,22 @@ int cli_play(int argc, char** argv) {
         cli_report("play", a.animator, SW_ASSET_FORMAT_NONE, r, &err);
         return CLI_EXIT_FAIL;
     }
-    const sw_animator* def = aj.animator;
     play_change* changes = (play_change*)calloc(PLAY_MAX_CHANGES, sizeof(play_change));
     uint32_t changes_count = 0;
+    code = CLI_EXIT_FAIL;
+    sw_asset asset;
     if (!changes) {
         cli_error("play", "out of memory");
-        sw_animator_json_free(&aj, NULL);
-        return CLI_EXIT_FAIL;
-    }
-    if (a.script && !play_read_script(a.script, def, changes, &changes_count)) {
-        free(changes);
-        sw_animator_json_free(&aj, NULL);
-        return CLI_EXIT_FAIL;
-    }
-    sw_asset asset;
-    r = cli_asset_open(a.path, &a.asset.opt, &asset, &err);
-    if (r != SW_RESULT_OK) {
-        cli_report("play", a.path, asset.format, r, &err);
-        free(changes);
-        sw_animator_json_free(&aj, NULL);
-        return CLI_EXIT_FAIL;
-    }
-    cli_warn_asset("play", a.path, &asset);
-    const sw_skeleton* skel = asset.skeleton;
-    code = CLI_EXIT_FAIL;
-    void* bound_mem = NULL;
-    void* inst_mem = NULL;
-    void* scratch = NULL;
-    sw_xform4* pose = NULL;
-    sw_animator_bake* baked = NULL;
-    float* params = NULL;
-    sw_animator_state_info* states = NULL;
-    sw_animator_contribution* contribs = NULL;
-    sw_animator_event* events = NULL;
-    const uint32_t frames = (uint32_t)(a.seconds * a.fps + 0.5) + 1u;
-    const uint32_t events_cap = 256, states_cap = 256, contribs_cap = 512;
-    size_t bsize = sw_animator_bound_size(def, skel);
-    bound_mem = sw_alloc(NULL, bsize, 16);
-    const sw_animator_bound* bound = NULL;
-    if (!bound_mem) goto oom;
-    r = sw_animator_bind(def, skel, asset.clips, asset.clips_count, bound_mem, bsize, &bound, &err);
-    if (r != SW_RESULT_OK) {
-        cli_report("play", a.animator, SW_ASSET_FORMAT_NONE, r, &err);
-        if (r == SW_RESULT_NOT_FOUND && err.check &&
-            strcmp(err.check, "clip slot has a clip") == 0) {
-            cli_error("play", "%s has no clip \"%s\"", a.path,
-                      sw_animator_clip_name(def, (uint32_t)err.index));
-        }
-        goto done;
-    }
-    size_t isize = sw_animator_instance_size(bound);
-    size_t ssize = sw_animator_scratch_size(bound);
-    inst_mem = sw_alloc(NULL, isize, 16);
-    scratch = sw_alloc(NULL, ssize, 16);
-    pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * skel->packets_count, 16);
-    params = (float*)calloc(sw_animator_params_count(def) + 1u, sizeof(float));
-    states = (sw_animator_state_info*)calloc(states_cap, sizeof *states);
-    contribs = (sw_animator_contribution*)calloc(contribs_cap, sizeof *contribs);
-    events = (sw_animator_event*)calloc(events_cap, sizeof *events);
-    if (!inst_mem || !scratch || !pose || !params || !states || !contribs || !events) goto oom;
-    if (a.bake && (r = sw_animator_bake_create(skel, a.fps, NULL, &baked, &err)) != SW_RESULT_OK) {
-        cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
-        goto done;
-    }
-    sw_animator_instance* inst = NULL;
-    r = sw_animator_instance_init(inst_mem, isize, bound, &inst);
-    if (r != SW_RESULT_OK) {
-        cli_error("play", "instance: %s", sw_result_str(r));
-        goto done;
-    }
-    sw_animator_params_reset(def, params, sw_animator_params_count(def));
-    sw_animator_idle idle;
-    sw_animator_idle_init(&idle, aj.idle, aj.idle_count, aj.idle_seed);
-    if (a.json) {
-        printf("{\"file\": ");
-        cli_json_string(stdout, a.path);
-        printf(", \"animator\": ");
-        cli_json_string(stdout, a.animator);
-        printf(", \"fps\": ");
-        cli_json_number(stdout, a.fps);
-        printf(", \"frames\": [");
-    }
-    const float dt = (float)(1.0 / a.fps);
-    for (uint32_t f = 0; f < frames; ++f) {
-        const double now = (double)f / a.fps;
-        for (uint32_t i = 0; i < changes_count; ++i) {
-            play_change* c = &changes[i];
-            if (c->done || c->time > now + 1e-9) continue;
-            c->done = true;
-            if (c->kind == PLAY_STATE) {
-                sw_result pr = sw_animator_play(inst, bound, c->index, c->value);
-                if (pr != SW_RESULT_OK) {
-                    cli_error("play", "%s:%u: play: %s", a.script, c->line, sw_result_str(pr));
-                }
-            } else {
-                params[c->index] = c->value;
-            }
-        }
-        if (aj.idle_count)
-            sw_animator_idle_update(&idle, params, sw_animator_params_count(def),
-                                    f == 0 ? 0.0f : dt);
-        uint32_t n = 0;
-        sw_animator_root_motion rm;
-        r = sw_animator_update(inst, bound, params, sw_animator_params_count(def),
-                               f == 0 ? 0.0f : dt, events, events_cap, &n, &rm);
+    } else if (!a.script || play_read_script(a.script, aj.animator, changes, &changes_count)) {
+        r = cli_asset_open(a.path, &a.asset.opt, &asset, &err);
         if (r == SW_RESULT_OK) {
-            r = sw_animator_evaluate(inst, bound, scratch, ssize, pose, skel->packets_count);
-        }
-        if (r != SW_RESULT_OK) {
-            cli_error("play", "frame %u: %s", f, sw_result_str(r));
-            goto done;
-        }
-        play_frame pf;
-        pf.index = f;
-        pf.time = now;
-        pf.events = events;
-        pf.events_count = n < events_cap ? n : events_cap;
-        pf.rm = rm;
-        pf.states = states;
-        pf.states_count = sw_animator_states(inst, bound, states, states_cap);
-        if (pf.states_count > states_cap) pf.states_count = states_cap;
-        pf.contribs = contribs;
-        pf.contribs_count = sw_animator_contributions(inst, bound, contribs, contribs_cap);
-        if (pf.contribs_count > contribs_cap) pf.contribs_count = contribs_cap;
-        pf.layers_count = sw_animator_layers_count(def);
-        for (uint32_t l = 0; l < pf.layers_count; ++l) {
-            pf.layer_weights[l] = sw_animator_layer_weight(inst, bound, l);
-        }
-        if (a.json)
-            play_print_json(def, &pf, f == 0);
-        else
-            play_print_text(def, &pf);
-        if (baked && (r = sw_animator_bake_append(baked, pose, skel->packets_count, &rm, &err)) !=
-                         SW_RESULT_OK) {
-            cli_report("play", a.bake, SW_ASSET_FORMAT_SINEW, r, &err);
-            goto done;
+            cli_warn_asset("play", a.path, &asset);
+            code = play_asset(&a, &aj, changes, changes_count, &asset);
+            sw_asset_free(&asset);
+        } else {
+            cli_report("play", a.path, asset.format, r, &err);
         }
     }
-    if (a.json) printf("\n]}\n");
-    if (a.bake && play_write_bake(a.bake, &asset, baked) != CLI_EXIT_OK) goto done;
-    code = CLI_EXIT_OK;
-    goto done;
-oom:
-    cli_error("play", "out of memory");
-done:
-    sw_animator_bake_destroy(baked);
-    free(events);
-    free(contribs);
-    free(states);
-    free(params);
-    sw_free(NULL, pose, sizeof(sw_xform4) * skel->packets_count);
-    sw_free(NULL, scratch, sw_animator_scratch_size(bound));
-    sw_free(NULL, inst_mem, bound ? sw_animator_instance_size(bound) : 0u);
-    sw_free(NULL, bound_mem, bsize);
-    sw_asset_free(&asset);
     free(changes);
     sw_animator_json_free(&aj, NULL);
     return code;

@@ -1,18 +1,16 @@
-/* sinew retarget SRC --to TARGET -o OUT [--map FILE] [--clips A,B] [--scale S]
+/* sinew retarget SRC --to TARGET -o OUT [--json] [--map FILE] [--clips A,B] [--scale S]
  *                 [--to-scale S] [--no-ik] [--no-foot-lock] [--rate R] [--print-map]:
  * carries SRC's clips onto TARGET's skeleton (docs/retargeting.md) and writes
- * the target's skeleton, its meshes and the retargeted clips as .sinew, or
- * as .glb when OUT ends in .glb. TARGET may be the word "default" (the
- * built-in humanoid). */
+ * the target's skeleton, its meshes and the retargeted clips in the format of
+ * OUT's extension (.sinew, .glb, .gltf: sinew/tools/writers/output.h).
+ * TARGET may be the word "default" (the built-in humanoid). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/retarget_map.h"
-#include "sinew/tools/writers/archive_writer.h"
 #include "sinew/tools/writers/file.h"
-#include "sinew/tools/writers/gltf_export.h"
 
 typedef struct cli_rt_args {
     cli_asset_args src;
@@ -25,13 +23,8 @@ typedef struct cli_rt_args {
     bool no_ik;
     bool no_foot_lock;
     bool print_map;
+    bool json;
 } cli_rt_args;
-
-static void cli_rt_usage(void) {
-    cli_error("retarget", "usage: sinew retarget SRC --to TARGET|default -o OUT.sinew|OUT.glb "
-                          "[--map FILE] [--clips A,B] [--scale S] [--to-scale S] [--no-ik] "
-                          "[--no-foot-lock] [--rate R] [--print-map]");
-}
 
 static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
     for (int i = 1; i < argc; ++i) {
@@ -62,8 +55,11 @@ static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
             a->no_foot_lock = true;
         } else if (strcmp(arg, "--print-map") == 0) {
             a->print_map = true;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            cli_error("retarget", "unknown option or missing value \"%s\"", arg);
+            cli_error("retarget", "unknown option or missing value \"%s\" (sinew retarget --help)",
+                      arg);
             return CLI_EXIT_USAGE;
         } else if (!a->in) {
             a->in = arg;
@@ -72,19 +68,14 @@ static int cli_rt_parse(int argc, char** argv, cli_rt_args* a) {
             return CLI_EXIT_USAGE;
         }
     }
-    if (!a->in || !a->to || (!a->out && !a->print_map)) {
-        cli_rt_usage();
+    if (!a->in || !a->to || (!a->out && !a->print_map)) return cli_usage_error("retarget");
+    if (a->print_map && a->json) {
+        cli_error("retarget", "--print-map prints the map as text: give it without --json");
         return CLI_EXIT_USAGE;
     }
-    return CLI_EXIT_OK;
-}
-
-static bool cli_rt_ends_with(const char* s, const char* suffix) {
-    const size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return false;
-    for (size_t i = 0; i < m; ++i)
-        if ((s[n - m + i] | 0x20) != (suffix[i] | 0x20)) return false;
-    return true;
+    const char* inputs[3] = {a->in, strcmp(a->to, "default") == 0 ? NULL : a->to, a->map};
+    return a->out ? cli_output_check("retarget", "-o", a->out, SW_OUTPUT_FORMATS_ALL, inputs, 3)
+                  : CLI_EXIT_OK;
 }
 
 /* Largest --map file. */
@@ -245,42 +236,33 @@ static int cli_rt_bake(const cli_rt_args* a, const sw_asset* src, const sw_skele
             return CLI_EXIT_FAIL;
         }
         *count = c + 1;
-        printf("  clip \"%s\": %.3g s, %u tracks, source ground %.4g\n", sw_clip_name(baked[c]),
-               (double)baked[c]->duration, baked[c]->tracks_count, (double)map->source_ground);
+        if (!a->json)
+            printf("  clip \"%s\": %.3g s, %u tracks, source ground %.4g\n", sw_clip_name(baked[c]),
+                   (double)baked[c]->duration, baked[c]->tracks_count, (double)map->source_ground);
     }
     return CLI_EXIT_OK;
 }
 
-/* The target's skeleton, meshes and the baked clips as .glb or .sinew. */
-static int cli_rt_write(const char* path, const cli_rt_target* t, const sw_clip** baked,
-                        uint32_t count) {
-    sw_error err = {0};
-    sw_result r;
-    if (cli_rt_ends_with(path, ".glb")) {
-        sw_scene scene;
-        memset(&scene, 0, sizeof scene);
-        scene.skeleton = t->skeleton;
-        scene.clips = baked;
-        scene.clips_count = count;
-        scene.meshes = (const sw_mesh**)(uintptr_t)t->meshes;
-        scene.meshes_count = t->meshes_count;
-        r = sw_gltf_export_file(&scene, NULL, path, &err);
-    } else {
-        const sw_archive_contents contents = {
-            .skeletons = &t->skeleton,
-            .skeletons_count = 1,
-            .clips = baked,
-            .clips_count = count,
-            .meshes = t->meshes,
-            .meshes_count = t->meshes_count,
-        };
-        r = sw_archive_write_file(&contents, path, &err);
+/* The report of a written retarget: a line, or the JSON object. */
+static void cli_rt_print(const cli_rt_args* a, const sw_asset* src, const sw_scene* written,
+                         uint32_t mapped, const sw_retarget_map* map) {
+    const bool ik = map->limbs_count && !a->no_ik;
+    if (a->json) {
+        cli_json_written(stdout, a->in, cli_format_name(src->format), a->out, written);
+        printf(", \"target\": ");
+        cli_json_string(stdout, a->to);
+        printf(", \"mapped\": %u, \"scale\": ", mapped);
+        cli_json_number(stdout, map->root_scale);
+        printf(", \"foot_ik\": %s, \"foot_lock\": %s}\n", ik ? "true" : "false",
+               a->no_foot_lock ? "false" : "true");
+        return;
     }
-    if (r != SW_RESULT_OK) {
-        cli_report("retarget", path, SW_ASSET_FORMAT_NONE, r, &err);
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
+    const uint32_t n = written->clips_count, m = written->meshes_count;
+    printf("sinew retarget: %s -> %s: %u of %u target joints mapped, scale %.4g, foot IK %s, "
+           "foot lock %s, %u clip%s, %u mesh%s -> %s\n",
+           a->in, a->to, mapped, written->skeleton->joints_count, (double)map->root_scale,
+           ik ? "on" : "off", a->no_foot_lock ? "off" : "on", n, n == 1 ? "" : "s", m,
+           m == 1 ? "" : "es", a->out);
 }
 
 int cli_retarget(int argc, char** argv) {
@@ -322,15 +304,17 @@ int cli_retarget(int argc, char** argv) {
         goto done;
     }
     if (cli_rt_prepare(&a, jm, map) != CLI_EXIT_OK ||
-        cli_rt_bake(&a, &src, t.skeleton, map, baked, &baked_count) != CLI_EXIT_OK ||
-        cli_rt_write(a.out, &t, baked, baked_count) != CLI_EXIT_OK)
+        cli_rt_bake(&a, &src, t.skeleton, map, baked, &baked_count) != CLI_EXIT_OK)
         goto done;
-    printf("sinew retarget: %s -> %s: %u of %u target joints mapped, scale %.4g, foot IK %s, "
-           "foot lock %s, %u clip%s, %u mesh%s -> %s\n",
-           a.in, a.to, sw_retarget_joint_map_count(jm), t.skeleton->joints_count,
-           (double)map->root_scale, map->limbs_count && !a.no_ik ? "on" : "off",
-           a.no_foot_lock ? "off" : "on", baked_count, baked_count == 1 ? "" : "s", t.meshes_count,
-           t.meshes_count == 1 ? "" : "es", a.out);
+    sw_scene written;
+    memset(&written, 0, sizeof written);
+    written.skeleton = t.skeleton;
+    written.clips = baked;
+    written.clips_count = baked_count;
+    written.meshes = (const sw_mesh**)(uintptr_t)t.meshes;
+    written.meshes_count = t.meshes_count;
+    if (cli_write_scene("retarget", a.out, &written) != CLI_EXIT_OK) goto done;
+    cli_rt_print(&a, &src, &written, sw_retarget_joint_map_count(jm), map);
     code = CLI_EXIT_OK;
 done:
     for (uint32_t c = 0; c < baked_count; ++c)

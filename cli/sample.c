@@ -1,7 +1,8 @@
-/* sinew sample FILE --time SECONDS [--clip NAME|INDEX] [--json] [--scale S]
+/* sinew sample FILE --time SECONDS [--loop] [--clip NAME|INDEX] [--json] [--scale S]
  *              [--isolate] [--timeout MS]:
  * every joint's model-space translation, rotation (x, y, z, w) and scale, for
- * any file sw_asset_open reads. */
+ * any file sw_asset_open reads. A time outside the clip is clamped into it
+ * with a note on stderr, or wrapped with --loop (sw_clip_play_time). */
 #include <string.h>
 
 #include "common.h"
@@ -9,8 +10,9 @@
 typedef struct sample_args {
     const char* path;
     const char* clip;
-    double time;
-    bool has_time;
+    double time;      /* as asked */
+    double play_time; /* where the clip plays it */
+    bool has_time, loop;
     bool json;
     float scale; /* 0: file units */
     cli_asset_args asset;
@@ -26,6 +28,8 @@ static int sample_parse(int argc, char** argv, sample_args* a) {
         if (used) continue;
         if (strcmp(s, "--json") == 0) {
             a->json = true;
+        } else if (strcmp(s, "--loop") == 0) {
+            a->loop = true;
         } else if (strcmp(s, "--time") == 0 || strcmp(s, "-t") == 0) {
             if (!cli_parse_double(next, &a->time)) {
                 cli_error("sample", "--time needs a number of seconds");
@@ -41,8 +45,7 @@ static int sample_parse(int argc, char** argv, sample_args* a) {
             a->clip = next;
             ++i;
         } else if (s[0] == '-' && s[1] != '\0') {
-            cli_error("sample", "unknown option \"%s\"", s);
-            return CLI_EXIT_USAGE;
+            return cli_unknown_option("sample", s);
         } else if (!a->path) {
             a->path = s;
         } else {
@@ -51,11 +54,7 @@ static int sample_parse(int argc, char** argv, sample_args* a) {
         }
     }
     a->scale = a->asset.opt.scale;
-    if (!a->path || !a->has_time) {
-        cli_error("sample", "usage: sinew sample FILE --time SECONDS [--clip NAME|INDEX] "
-                            "[--json] [--scale S]");
-        return CLI_EXIT_USAGE;
-    }
+    if (!a->path || !a->has_time) return cli_usage_error("sample");
     return CLI_EXIT_OK;
 }
 
@@ -66,7 +65,7 @@ static void sample_print(const sample_args* a, const sw_skeleton* s, const sw_cl
         printf("{\"clip\": ");
         cli_json_string(stdout, sw_clip_name(clip));
         printf(", \"time\": ");
-        cli_json_number(stdout, a->time);
+        cli_json_number(stdout, a->play_time);
         printf(", \"joints\": [");
         for (uint32_t j = 0; j < s->joints_count; ++j) {
             const sw_xform* x = &model[j];
@@ -86,11 +85,15 @@ static void sample_print(const sample_args* a, const sw_skeleton* s, const sw_cl
             }
             printf("]}");
         }
-        printf("\n]}\n");
+        printf("\n], \"requested_time\": ");
+        cli_json_number(stdout, a->time);
+        printf(", \"duration\": ");
+        cli_json_number(stdout, (double)clip->duration);
+        printf(", \"loop\": %s}\n", a->loop ? "true" : "false");
         return;
     }
     printf("clip \"%s\" (%.6g s) at %.9g s, model space%s\n", sw_clip_name(clip),
-           (double)clip->duration, a->time, a->scale > 0.0f ? ", scaled" : ", file units");
+           (double)clip->duration, a->play_time, a->scale > 0.0f ? ", scaled" : ", file units");
     printf("%4s %6s  %-24s %12s %12s %12s  %10s %10s %10s %10s  %9s %9s %9s\n", "#", "parent",
            "name", "tx", "ty", "tz", "rx", "ry", "rz", "rw", "sx", "sy", "sz");
     for (uint32_t j = 0; j < s->joints_count; ++j) {
@@ -139,7 +142,15 @@ int cli_sample(int argc, char** argv) {
     memset(&sj, 0, sizeof sj);
     sj.clip = clip;
     sj.skeleton = s;
-    sj.time = (float)a.time;
+    const bool outside = a.time < 0.0 || a.time > (double)clip->duration;
+    a.play_time = outside || a.loop ? (double)sw_clip_play_time(clip, a.time, a.loop) : a.time;
+    if (outside && !a.loop) {
+        cli_error("sample",
+                  "note: %.9g s is outside clip \"%s\" (0 to %.9g s): sampled at %.9g s "
+                  "(--loop wraps instead)",
+                  a.time, sw_clip_name(clip), (double)clip->duration, a.play_time);
+    }
+    sj.time = (float)a.play_time;
     sj.out = local;
     sj.out_count = s->packets_count;
     r = sw_sample_job_run(&sj);

@@ -4,6 +4,7 @@
  * back), the play verb (JSON output, identical bytes on two runs, bake), and
  * the enum word lists of docs/animator.md against the runtime's. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mkstemps */
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -460,8 +461,8 @@ static void test_play_verb(void** state) {
     free(a);
     free(b);
     /* bake: an archive with the skeleton and a 6 s clip at 30 fps (181 keys) */
-    char bake[] = "/tmp/sinew_bake_XXXXXX";
-    int fd = mkstemp(bake);
+    char bake[] = "/tmp/sinew_bake_XXXXXX.sinew"; /* the output's extension names its format */
+    int fd = mkstemps(bake, 6);
     assert_true(fd >= 0);
     close(fd);
     snprintf(args, sizeof args,
@@ -540,8 +541,8 @@ static void test_play_bake_root_motion(void** state) {
         return;
     }
     if (!sw_test_model_path(bvh, sizeof bvh, "BVH/01_01.bvh")) return;
-    char bake[] = "/tmp/sinew_bake_XXXXXX";
-    int fd = mkstemp(bake);
+    char bake[] = "/tmp/sinew_bake_XXXXXX.sinew"; /* the output's extension names its format */
+    int fd = mkstemps(bake, 6);
     assert_true(fd >= 0);
     close(fd);
     char args[1500];

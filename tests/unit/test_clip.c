@@ -767,11 +767,47 @@ static void test_allocator_failure(void** state) {
     assert_null(c);
 }
 
+/* sw_clip_play_time: clamped into [0, duration], or wrapped by whole
+ * durations with `loop` (the values are exact in binary). */
+static void test_play_time(void** state) {
+    (void)state;
+    const sw_clip* c = NULL;
+    sw_clip_desc d = {.duration = 2.0f, .joints_count = 1};
+    assert_int_equal(sw_clip_create(&d, NULL, &c, NULL), SW_RESULT_OK);
+    static const struct {
+        double time;
+        bool loop;
+        float want;
+    } cases[] = {
+        {-1.0, false, 0.0f}, {0.5, false, 0.5f}, {3.0, false, 2.0f},  {1e30, false, 2.0f},
+        {2.0, false, 2.0f},  {-0.5, true, 1.5f}, {5.25, true, 1.25f}, {-4.0, true, 0.0f},
+        {2.0, true, 0.0f},   {NAN, false, 0.0f}, {NAN, true, 0.0f},   {-1e30, false, 0.0f},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const float got = sw_clip_play_time(c, cases[i].time, cases[i].loop);
+        if (got != cases[i].want)
+            fail_msg("%g%s: %g, want %g", cases[i].time, cases[i].loop ? " loop" : "", (double)got,
+                     (double)cases[i].want);
+    }
+    const float far = sw_clip_play_time(c, 1e30, true); /* some time inside the clip */
+    assert_true(far >= 0.0f && far < 2.0f);
+    sw_clip_destroy(c, NULL);
+    d.duration = 0.0f;
+    assert_int_equal(sw_clip_create(&d, NULL, &c, NULL), SW_RESULT_OK);
+    assert_true(sw_clip_play_time(c, 3.0, true) == 0.0f);
+    assert_true(sw_clip_play_time(c, 3.0, false) == 0.0f);
+    sw_clip_destroy(c, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout),         cmocka_unit_test(test_desc_validity_table),
-        cmocka_unit_test(test_events_between), cmocka_unit_test(test_events_forward_playback),
-        cmocka_unit_test(test_load_hostile),   cmocka_unit_test(test_allocator_failure),
+        cmocka_unit_test(test_play_time),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_desc_validity_table),
+        cmocka_unit_test(test_events_between),
+        cmocka_unit_test(test_events_forward_playback),
+        cmocka_unit_test(test_load_hostile),
+        cmocka_unit_test(test_allocator_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * figures against ACL's, RobotExpressive's clips at 0.1 mm, argument
  * checks. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mkstemps */
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -967,8 +968,8 @@ static void test_cli(void** state) {
         return;
     }
     if (!sw_test_model_path(path, sizeof path, "BVH/01_01.bvh")) return;
-    char out[] = "/tmp/sinew_test_compress_XXXXXX";
-    int fd = mkstemp(out);
+    char out[] = "/tmp/sinew_test_compress_XXXXXX.sinew"; /* the extension names the format */
+    int fd = mkstemps(out, 6);
     assert_true(fd >= 0);
     close(fd);
     char cmd[2048];
@@ -1006,7 +1007,7 @@ static void test_cli(void** state) {
     assert_true(worst <= max_error);
     /* compressing the compressed archive again fails, naming the codec */
     char again[64];
-    snprintf(again, sizeof again, "%s.again", out);
+    snprintf(again, sizeof again, "%s.again.sinew", out);
     snprintf(cmd, sizeof cmd, "'%s' compress '%s' -o '%s' 2>&1", cli, out, again);
     FILE* p = popen(cmd, "r");
     assert_non_null(p);

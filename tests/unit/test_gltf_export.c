@@ -586,7 +586,7 @@ static void test_options_and_failures(void** state) {
     sw_error e = {0};
     /* Clip filter. */
     const char* only[1] = {"pose"};
-    const sw_gltf_export_options opt = {only, 1};
+    const sw_gltf_export_options opt = {.clips = only, .clips_count = 1};
     assert_int_equal(sw_gltf_export(&f.scene, &opt, NULL, &data, &size, &e), SW_RESULT_OK);
     glb g;
     glb_open(&g, data, size);
@@ -597,12 +597,12 @@ static void test_options_and_failures(void** state) {
     data = NULL;
 
     const char* missing[2] = {"walk", "run"};
-    const sw_gltf_export_options bad = {missing, 2};
+    const sw_gltf_export_options bad = {.clips = missing, .clips_count = 2};
     assert_int_equal(sw_gltf_export(&f.scene, &bad, NULL, &data, &size, &e), SW_RESULT_NOT_FOUND);
     assert_string_equal(e.check, "requested clip exists");
     assert_int_equal(e.index, 1);
     assert_null(data);
-    const sw_gltf_export_options no_names = {NULL, 1};
+    const sw_gltf_export_options no_names = {.clips = NULL, .clips_count = 1};
     assert_int_equal(sw_gltf_export(&f.scene, &no_names, NULL, &data, &size, &e),
                      SW_RESULT_INVALID_ARGUMENT);
     assert_int_equal(sw_gltf_export(NULL, NULL, NULL, &data, &size, &e),

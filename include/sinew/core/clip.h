@@ -203,6 +203,11 @@ SINEW_API int32_t sw_clip_find_float_track(const sw_clip* c, const char* name);
 SINEW_API uint32_t sw_clip_events_between(const sw_clip* c, float from, float to, uint32_t* out,
                                           uint32_t out_capacity);
 
+/* The time in [0, duration] at which the clip plays `time` (seconds): with
+ * `loop`, wrapped into [0, duration) (a clip of duration 0 plays 0);
+ * otherwise clamped to [0, duration]. NaN gives 0. */
+SINEW_API float sw_clip_play_time(const sw_clip* c, double time, bool loop);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
  * The key checks (times, values, unit rotations) and the event checks are
  * one routine each, used for desc and block alike; init runs the whole block
  * check on what it wrote, and load runs it on untrusted bytes. */
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -831,4 +832,16 @@ uint32_t sw_clip_events_between(const sw_clip* c, float from, float to, uint32_t
         ++count;
     }
     return count;
+}
+
+float sw_clip_play_time(const sw_clip* c, double time, bool loop) {
+    const double d = c ? (double)c->duration : 0.0;
+    if (time != time || !(d > 0.0)) return 0.0f;
+    if (loop) {
+        double t = fmod(time, d);
+        if (t < 0.0) t += d;
+        const float ft = (float)t;
+        return ft < c->duration ? ft : 0.0f; /* rounded up to the duration: the start */
+    }
+    return (float)(time < 0.0 ? 0.0 : time > d ? d : time);
 }

@@ -971,8 +971,10 @@ static void sw__gx_animations(sw__gx* g, const sw_scene* scene,
 }
 
 /* The JSON document: the scene's roots (root joints, then the mesh nodes),
- * nodes and the non-empty arrays. */
-static void sw__gx_document(sw__gx* g, const sw_scene* scene, sw__gbuf* json) {
+ * nodes and the non-empty arrays; buffer_uri (NULL: none, the .glb's BIN
+ * chunk) names the buffer's file. */
+static void sw__gx_document(sw__gx* g, const sw_scene* scene, const char* buffer_uri,
+                            sw__gbuf* json) {
     const uint32_t joints = scene->skeleton->joints_count;
     const int16_t* parents = sw_skeleton_parents(scene->skeleton);
     sw__jf(g, json,
@@ -1001,7 +1003,15 @@ static void sw__gx_document(sw__gx* g, const sw_scene* scene, sw__gbuf* json) {
         sw__gbuf_put(g, json, arrays[k].b->p, arrays[k].b->n);
         SW__LIT(g, json, "]");
     }
-    if (g->bin.n) sw__jf(g, json, ",\"buffers\":[{\"byteLength\":%zu}]", g->bin.n);
+    if (g->bin.n) {
+        SW__LIT(g, json, ",\"buffers\":[{");
+        if (buffer_uri) {
+            SW__LIT(g, json, "\"uri\":");
+            sw__jstr(g, json, buffer_uri);
+            SW__LIT(g, json, ",");
+        }
+        sw__jf(g, json, "\"byteLength\":%zu}]", g->bin.n);
+    }
     SW__LIT(g, json, "}");
 }
 
@@ -1052,7 +1062,7 @@ sw_result sw_gltf_export(const sw_scene* scene, const sw_gltf_export_options* op
     }
     sw__gx_animations(&g, scene, options);
     sw__gbuf json = {0};
-    sw__gx_document(&g, scene, &json);
+    sw__gx_document(&g, scene, options ? options->buffer_uri : NULL, &json);
     uint8_t* out = NULL;
     uint64_t total = 0;
     if (g.oom) {

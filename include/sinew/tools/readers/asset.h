@@ -114,6 +114,13 @@ SINEW_API sw_result sw_asset_open(const char* path, const sw_asset_options* opti
                                   sw_error* err);
 SINEW_API void sw_asset_free(sw_asset* a);
 
+/* True when the name of `path` has an extension that sw_asset_open reads
+ * natively (.sinew, .bvh, .glb, .gltf, any case) or that one of the
+ * options' readers knows (its `knows` given the path and no head bytes);
+ * options NULL: native ones only. Picks model files from a folder; the content still decides the
+ * format when the file is opened. */
+SINEW_API bool sw_asset_extension_known(const char* path, const sw_asset_options* options);
+
 /* Index of a clip by exact name, or by a decimal index string; -1 if none. */
 SINEW_API int32_t sw_asset_find_clip(const sw_asset* a, const char* name_or_index);
 

@@ -45,6 +45,10 @@ extern "C" {
 typedef struct sw_gltf_export_options {
     const char* const* clips; /* optional: only the clips with these names, in this order */
     uint32_t clips_count;
+    /* optional: the buffer's uri, for a .gltf whose buffer is a file beside
+     * it (the result stays a .glb container: its JSON chunk is the .gltf,
+     * its BIN chunk the buffer's bytes; sinew/tools/writers/output.h) */
+    const char* buffer_uri;
 } sw_gltf_export_options;
 
 /* Writes `scene` (a skeleton, its clips and meshes; clips and meshes must
