@@ -6,6 +6,10 @@
  *   python_reference pose FILE CLIP TIME
  *       sampled local pose (packets * 40 floats), model matrices
  *       (joints * 16), then the skinning palette of each mesh.
+ *   python_reference animator FILE DEF.json FRAMES DT [F:NAME=VALUE ...]
+ *       per frame (the changes of frame F set before its update; the first
+ *       update with dt 0): the evaluated pose, then the root motion as
+ *       4 floats (x, y, z, yaw).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 
 #include "sinew/assimp/assimp_import.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/readers/animator_json.h"
 #include "sinew/tools/readers/asset.h"
 
 static int fail(const char* what, sw_result r, const sw_error* err) {
@@ -91,6 +96,74 @@ static int run_pose(const sw_asset* a, int argc, char** argv) {
     return r == SW_RESULT_OK ? 0 : fail("pose", r, NULL);
 }
 
+/* The F:NAME=VALUE changes due at frame f, into params. */
+static void apply_changes(const sw_animator* def, float* params, uint32_t f, int argc,
+                          char** argv) {
+    for (int i = 0; i < argc; ++i) {
+        char name[256];
+        unsigned frame = 0;
+        float value = 0.0f;
+        if (sscanf(argv[i], "%u:%255[^=]=%f", &frame, name, &value) != 3 || frame != f) continue;
+        const int32_t p = sw_animator_find_param(def, name);
+        if (p >= 0) params[p] = value;
+    }
+}
+
+/* The frames of an animator run; false on a failure (printed). */
+static bool animator_frames(const sw_asset* a, const sw_animator* def, const sw_animator_bound* b,
+                            uint32_t frames, float dt, int argc, char** argv) {
+    const size_t isize = sw_animator_instance_size(b), ssize = sw_animator_scratch_size(b);
+    const uint32_t packets = a->skeleton->packets_count, n = sw_animator_params_count(def);
+    void* imem = sw_alloc(NULL, isize, 16);
+    void* scratch = sw_alloc(NULL, ssize, 16);
+    sw_xform4* pose = sw_alloc(NULL, sizeof(sw_xform4) * packets, 16);
+    float* params = calloc(n + 1u, sizeof(float));
+    sw_animator_instance* inst = NULL;
+    sw_result r = imem && scratch && pose && params ? SW_RESULT_OK : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = sw_animator_instance_init(imem, isize, b, &inst);
+    if (r == SW_RESULT_OK) r = sw_animator_params_reset(def, params, n);
+    for (uint32_t f = 0; r == SW_RESULT_OK && f < frames; ++f) {
+        apply_changes(def, params, f, argc, argv);
+        sw_animator_event events[64];
+        uint32_t count = 0;
+        sw_animator_root_motion rm;
+        r = sw_animator_update(inst, b, params, n, f ? dt : 0.0f, events, 64, &count, &rm);
+        if (r == SW_RESULT_OK) r = sw_animator_evaluate(inst, b, scratch, ssize, pose, packets);
+        const float motion[4] = {rm.translation.x, rm.translation.y, rm.translation.z, rm.yaw};
+        if (r == SW_RESULT_OK) {
+            put(pose, sizeof(sw_xform4) * packets);
+            put(motion, sizeof motion);
+        }
+    }
+    sw_free(NULL, imem, isize);
+    sw_free(NULL, scratch, ssize);
+    sw_free(NULL, pose, sizeof(sw_xform4) * packets);
+    free(params);
+    return r == SW_RESULT_OK || fail("animator run", r, NULL) == 0;
+}
+
+/* animator FILE DEF.json FRAMES DT [F:NAME=VALUE ...] */
+static int run_animator(const sw_asset* a, int argc, char** argv) {
+    if (argc < 3) return fail("animator: DEF FRAMES DT expected", SW_RESULT_INVALID_ARGUMENT, NULL);
+    sw_animator_json aj;
+    sw_error err = SW_ERROR_INIT;
+    sw_result r = sw_animator_json_read_file(argv[0], NULL, &aj, &err);
+    if (r != SW_RESULT_OK) return fail(argv[0], r, &err);
+    const size_t bsize = sw_animator_bound_size(aj.animator, a->skeleton);
+    void* bmem = sw_alloc(NULL, bsize, 16);
+    const sw_animator_bound* b = NULL;
+    r = bmem ? sw_animator_bind(aj.animator, a->skeleton, a->clips, a->clips_count, bmem, bsize, &b,
+                                &err)
+             : SW_RESULT_OUT_OF_MEMORY;
+    int code = r == SW_RESULT_OK ? 0 : fail("bind", r, &err);
+    if (code == 0 && !animator_frames(a, aj.animator, b, (uint32_t)atoi(argv[1]),
+                                      strtof(argv[2], NULL), argc - 3, argv + 3))
+        code = 1;
+    sw_free(NULL, bmem, bsize);
+    sw_animator_json_free(&aj, NULL);
+    return code;
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: python_reference MODE FILE ARGS...\n");
@@ -101,10 +174,13 @@ int main(int argc, char** argv) {
     sw_result r = open_asset(argv[2], &a, &err);
     if (r != SW_RESULT_OK) return fail(argv[2], r, &err);
     int code = 2;
-    if (strcmp(argv[1], "pose") == 0)
-        code = run_pose(&a, argc - 3, argv + 3);
-    else
-        fprintf(stderr, "python_reference: unknown mode %s\n", argv[1]);
+    static const struct {
+        const char* name;
+        int (*run)(const sw_asset*, int, char**);
+    } modes[] = {{"pose", run_pose}, {"animator", run_animator}};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i)
+        if (strcmp(argv[1], modes[i].name) == 0) code = modes[i].run(&a, argc - 3, argv + 3);
+    if (code == 2) fprintf(stderr, "python_reference: unknown mode %s\n", argv[1]);
     sw_asset_free(&a);
     return code;
 }
