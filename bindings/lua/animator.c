@@ -137,6 +137,7 @@ static const sw_clip** check_clips(lua_State* L, int idx, uint32_t* count) {
 /* animator:bind(skeleton, clips) -> Bound (clips: an Asset or a list of Clips,
  * matched to the definition's clip names). */
 static int animator_bind(lua_State* L) {
+    lua_settop(L, 3);
     const sw_animator* a = check_animator(L, 1)->animator;
     const sw_skeleton* s = lsw_check_skeleton(L, 2);
     uint32_t n = 0;

@@ -79,6 +79,9 @@ typedef struct chain_args {
     const sw_ik_limit* limits_ptr;
     sw_mat4 root;
     const sw_mat4* root_ptr;
+    sw_vec3 target;
+    float weight, tolerance;
+    uint32_t iterations;
 } chain_args;
 
 static void read_chain(lua_State* L, const sw_skeleton* s, chain_args* a) {
@@ -88,7 +91,19 @@ static void read_chain(lua_State* L, const sw_skeleton* s, chain_args* a) {
     a->limits_ptr = read_limits(L, 1, a->count, a->limits);
     a->root_ptr = lsw_opt_mat4(L, 1, "root", &a->root);
     if (!lsw_has(L, 1, "target")) luaL_error(L, "option 'target' missing");
+    a->target = lsw_opt_vec3(L, 1, "target", sw_vec3_make(0, 0, 0));
+    a->weight = lsw_opt_float(L, 1, "weight", 1.0f);
+    a->iterations = lsw_opt_uint(L, 1, "iterations", 0);
+    a->tolerance = lsw_opt_float(L, 1, "tolerance", 0.0f);
 }
+
+/* The fields FABRIK and CCD jobs share (same names in both structs). */
+#define CHAIN_JOB_FIELDS(a, model, pose, distance)                                                 \
+    .skeleton = (pose)->s, .model = (model)->data, .model_count = (model)->count,                  \
+    .root_transform = (a).root_ptr, .joints = (a).joints, .joints_count = (a).count,               \
+    .limits = (a).limits_ptr, .target = (a).target, .weight = (a).weight,                          \
+    .iterations = (a).iterations, .tolerance = (a).tolerance, .pose = (pose)->data,                \
+    .pose_count = (pose)->count, .distance = &(distance)
 
 /* sinew.fabrik{model, pose, joints, target [, limits, pole, weight,
  * iterations, tolerance, root]} -> distance left (tip to target). */
@@ -98,22 +113,9 @@ static int l_fabrik(lua_State* L) {
     chain_args a;
     read_chain(L, pose->s, &a);
     float distance = 0.0f;
-    const sw_ik_fabrik_job job = {.skeleton = pose->s,
-                                  .model = model->data,
-                                  .model_count = model->count,
-                                  .root_transform = a.root_ptr,
-                                  .joints = a.joints,
-                                  .joints_count = a.count,
-                                  .limits = a.limits_ptr,
-                                  .target = lsw_opt_vec3(L, 1, "target", sw_vec3_make(0, 0, 0)),
+    const sw_ik_fabrik_job job = {CHAIN_JOB_FIELDS(a, model, pose, distance),
                                   .use_pole = lsw_has(L, 1, "pole"),
-                                  .pole = lsw_opt_vec3(L, 1, "pole", sw_vec3_make(0, 0, 0)),
-                                  .weight = lsw_opt_float(L, 1, "weight", 1.0f),
-                                  .iterations = lsw_opt_uint(L, 1, "iterations", 0),
-                                  .tolerance = lsw_opt_float(L, 1, "tolerance", 0.0f),
-                                  .pose = pose->data,
-                                  .pose_count = pose->count,
-                                  .distance = &distance};
+                                  .pole = lsw_opt_vec3(L, 1, "pole", sw_vec3_make(0, 0, 0))};
     lsw_check(L, "sinew.fabrik", sw_ik_fabrik_job_run(&job), NULL);
     lua_pushnumber(L, (lua_Number)distance);
     return 1;
@@ -127,20 +129,7 @@ static int l_ccd(lua_State* L) {
     chain_args a;
     read_chain(L, pose->s, &a);
     float distance = 0.0f;
-    const sw_ik_ccd_job job = {.skeleton = pose->s,
-                               .model = model->data,
-                               .model_count = model->count,
-                               .root_transform = a.root_ptr,
-                               .joints = a.joints,
-                               .joints_count = a.count,
-                               .limits = a.limits_ptr,
-                               .target = lsw_opt_vec3(L, 1, "target", sw_vec3_make(0, 0, 0)),
-                               .weight = lsw_opt_float(L, 1, "weight", 1.0f),
-                               .iterations = lsw_opt_uint(L, 1, "iterations", 0),
-                               .tolerance = lsw_opt_float(L, 1, "tolerance", 0.0f),
-                               .pose = pose->data,
-                               .pose_count = pose->count,
-                               .distance = &distance};
+    const sw_ik_ccd_job job = {CHAIN_JOB_FIELDS(a, model, pose, distance)};
     lsw_check(L, "sinew.ccd", sw_ik_ccd_job_run(&job), NULL);
     lua_pushnumber(L, (lua_Number)distance);
     return 1;

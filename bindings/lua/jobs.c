@@ -23,6 +23,7 @@ static const float* layer_joint_weights(lua_State* L, int layer, const lsw_pose*
 /* sinew.blend(out, { {pose = , weight = [, joint_weights = ] [, additive = true]}, ... }
  *             [, threshold]): the weighted blend into out. Returns out. */
 static int l_blend(lua_State* L) {
+    lua_settop(L, 3);
     lsw_pose* out = lsw_check_pose(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     const lua_Unsigned n = lua_rawlen(L, 2);

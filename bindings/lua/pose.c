@@ -41,7 +41,36 @@ void lsw_job_poses(lua_State* L, int t, lsw_pose** model, lsw_pose** pose) {
     if ((*model)->s != (*pose)->s) luaL_error(L, "model and pose belong to different skeletons");
 }
 
+/* x:copy(other): other's values into x (same kind, same joint count). */
+static int copy_block(lua_State* L, const char* mt, size_t elem) {
+    lsw_pose* p = luaL_checkudata(L, 1, mt);
+    const lsw_pose* o = luaL_checkudata(L, 2, mt);
+    if (o->count != p->count || o->s->joints_count != p->s->joints_count)
+        return luaL_error(L, "copy: different joint counts");
+    memcpy(p->data, o->data, elem * p->count);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* x:clone() -> a new pose or model with x's values. */
+static int clone_block(lua_State* L, const char* mt, size_t elem) {
+    const lsw_pose* p = luaL_checkudata(L, 1, mt);
+    lua_getiuservalue(L, 1, 1);
+    lsw_pose* c = new_block(L, -1, mt, elem, p->count);
+    memcpy(c->data, p->data, elem * p->count);
+    return 1;
+}
+
 /* ---- Pose ---- */
+
+/* The non-joint keys of poses and models: `skeleton` and the methods. */
+static int index_other(lua_State* L) {
+    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "skeleton") == 0) {
+        lua_getiuservalue(L, 1, 1);
+        return 1;
+    }
+    return lsw_method(L);
+}
 
 static sw_xform4* pose_data(const lsw_pose* p) {
     return p->data;
@@ -59,11 +88,7 @@ static int pose_index(lua_State* L) {
         lsw_push_xform(L, sw_pose_get(pose_data(p), lsw_check_joint(L, 2, p->s)));
         return 1;
     }
-    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "skeleton") == 0) {
-        lua_getiuservalue(L, 1, 1);
-        return 1;
-    }
-    return lsw_method(L);
+    return index_other(L);
 }
 
 /* pose[j] = {t, r, s} (fields left out keep their value). */
@@ -112,21 +137,11 @@ static int pose_reset(lua_State* L) {
 
 /* pose:copy(other): other's values into pose (same skeleton). */
 static int pose_copy(lua_State* L) {
-    lsw_pose* p = lsw_check_pose(L, 1);
-    const lsw_pose* o = lsw_check_pose(L, 2);
-    if (o->count != p->count || o->s->joints_count != p->s->joints_count)
-        return luaL_error(L, "pose:copy: the poses have different joint counts");
-    memcpy(p->data, o->data, sizeof(sw_xform4) * p->count);
-    lua_settop(L, 1);
-    return 1;
+    return copy_block(L, LSW_POSE, sizeof(sw_xform4));
 }
 
 static int pose_clone(lua_State* L) {
-    lsw_pose* p = lsw_check_pose(L, 1);
-    lua_getiuservalue(L, 1, 1);
-    lsw_pose* c = lsw_new_pose(L, -1);
-    memcpy(c->data, p->data, sizeof(sw_xform4) * p->count);
-    return 1;
+    return clone_block(L, LSW_POSE, sizeof(sw_xform4));
 }
 
 /* pose:to_model(model [, {root = matrix, subtree = joint}]): local-to-model. */
@@ -189,11 +204,7 @@ static int model_index(lua_State* L) {
         lsw_push_mat4(L, model_at(L, &m));
         return 1;
     }
-    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "skeleton") == 0) {
-        lua_getiuservalue(L, 1, 1);
-        return 1;
-    }
-    return lsw_method(L);
+    return index_other(L);
 }
 
 static int model_newindex(lua_State* L) {
@@ -234,20 +245,11 @@ static int model_xform(lua_State* L) {
 }
 
 static int model_copy(lua_State* L) {
-    lsw_pose* m = lsw_check_model(L, 1);
-    const lsw_pose* o = lsw_check_model(L, 2);
-    if (o->count != m->count) return luaL_error(L, "model:copy: different joint counts");
-    memcpy(m->data, o->data, sizeof(sw_mat4) * m->count);
-    lua_settop(L, 1);
-    return 1;
+    return copy_block(L, LSW_MODEL, sizeof(sw_mat4));
 }
 
 static int model_clone(lua_State* L) {
-    lsw_pose* m = lsw_check_model(L, 1);
-    lua_getiuservalue(L, 1, 1);
-    lsw_pose* c = lsw_new_model(L, -1);
-    memcpy(c->data, m->data, sizeof(sw_mat4) * m->count);
-    return 1;
+    return clone_block(L, LSW_MODEL, sizeof(sw_mat4));
 }
 
 static const luaL_Reg k_model_methods[] = {{"get", model_get},

@@ -137,6 +137,7 @@ static void build_joint_map(lua_State* L, sw_retarget_joint_map* jm) {
  * leg_ik, root_scale, source_ground, target_ground}]): the automatic map by
  * name (edited by map text and pairs) prepared for the retarget job. */
 static int l_retarget(lua_State* L) {
+    lua_settop(L, 3);
     const sw_skeleton* source = lsw_check_skeleton(L, 1);
     const sw_skeleton* target = lsw_check_skeleton(L, 2);
     sw_retarget_joint_map* jm = lua_newuserdatauv(L, sizeof *jm, 0); /* temporary */

@@ -32,6 +32,7 @@ static bool is_quat(lua_State* L, int idx) {
 /* sinew.spring(value [, velocity]): a spring at value (a number, vector or
  * quaternion), at rest unless a velocity is given. */
 static int l_spring(lua_State* L) {
+    lua_settop(L, 2);
     lsw_spring* s = lua_newuserdatauv(L, sizeof *s, 0);
     memset(s, 0, sizeof *s);
     luaL_setmetatable(L, LSW_SPRING);
