@@ -10,6 +10,13 @@
  *       per frame (the changes of frame F set before its update; the first
  *       update with dt 0): the evaluated pose, then the root motion as
  *       4 floats (x, y, z, yaw).
+ *   python_reference ik FILE CLIP TIME
+ *       the CMU skeleton's pose after each solver of a fixed sequence
+ *       (two-bone left leg, FABRIK spine, CCD right arm with a cone, look-at
+ *       head) and after foot placement on a step (x > 0 is 2 units high),
+ *       then the model matrices foot placement left.
+ *   python_reference springs FILE
+ *       30 steps of a float, a vec3 and a quaternion spring and of the dampers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,12 +68,19 @@ static sw_result model_of(const sw_skeleton* s, const sw_xform4* pose, sw_mat4* 
     return sw_local_to_model_job_run(&job);
 }
 
-/* pose FILE CLIP TIME */
-static int run_pose(const sw_asset* a, int argc, char** argv) {
-    if (argc < 2) return fail("pose: CLIP TIME expected", SW_RESULT_INVALID_ARGUMENT, NULL);
+/* The clip named by argv[0] with a time in argv[1]; -1 after printing why not. */
+static int32_t clip_arg(const sw_asset* a, int argc, char** argv) {
+    if (argc < 2) return fail("CLIP TIME expected", SW_RESULT_INVALID_ARGUMENT, NULL) - 2;
     sw_error err = SW_ERROR_INIT;
     const int32_t ci = sw_asset_require_clip(a, argv[0], &err);
-    if (ci < 0) return fail(argv[0], SW_RESULT_NOT_FOUND, &err);
+    if (ci < 0) fail(argv[0], SW_RESULT_NOT_FOUND, &err);
+    return ci;
+}
+
+/* pose FILE CLIP TIME */
+static int run_pose(const sw_asset* a, int argc, char** argv) {
+    const int32_t ci = clip_arg(a, argc, argv);
+    if (ci < 0) return 1;
     const sw_skeleton* s = a->skeleton;
     sw_xform4* pose = sw_alloc(NULL, sizeof(sw_xform4) * s->packets_count, 16);
     sw_mat4* model = sw_alloc(NULL, sizeof(sw_mat4) * s->joints_count, 16);
@@ -164,6 +178,161 @@ static int run_animator(const sw_asset* a, int argc, char** argv) {
     return code;
 }
 
+static uint32_t joint(const sw_skeleton* s, const char* name) {
+    const int32_t j = sw_skeleton_find_joint(s, name);
+    return j < 0 ? UINT32_MAX : (uint32_t)j;
+}
+
+static sw_vec3 model_pos(const sw_mat4* m) {
+    return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
+}
+
+/* The step the foot placement test stands on: 2 units high where x > 0. */
+static bool step_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                     sw_vec3* normal) {
+    (void)user;
+    (void)dir;
+    (void)max_distance;
+    *point = sw_vec3_make(from.x, from.x > 0.0f ? 2.0f : 0.0f, from.z);
+    *normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
+    return true;
+}
+
+/* The solvers of mode ik, in order, each followed by local-to-model. */
+static sw_result ik_solvers(const sw_skeleton* s, sw_xform4* pose, sw_mat4* model) {
+    const uint32_t P = s->packets_count, J = s->joints_count;
+    sw_ik_two_bone_job leg = {.skeleton = s,
+                              .model = model,
+                              .model_count = J,
+                              .start_joint = joint(s, "LeftUpLeg"),
+                              .mid_joint = joint(s, "LeftLeg"),
+                              .end_joint = joint(s, "LeftFoot"),
+                              .pole_mode = SW_IK_POLE_MODE_DIRECTION,
+                              .pole = sw_vec3_make(0, 0, 1),
+                              .weight = 1.0f,
+                              .pose = pose,
+                              .pose_count = P};
+    leg.target = sw_vec3_add(model_pos(&model[leg.end_joint]), sw_vec3_make(2, 3, 1));
+    sw_result r = sw_ik_two_bone_job_run(&leg);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    put(pose, sizeof(sw_xform4) * P);
+    const uint32_t spine[4] = {joint(s, "Spine"), joint(s, "Spine1"), joint(s, "Neck1"),
+                               joint(s, "Head")};
+    const sw_vec3 up = sw_vec3_add(model_pos(&model[spine[3]]), sw_vec3_make(3, -1, 2));
+    const sw_ik_fabrik_job fab = {.skeleton = s,
+                                  .model = model,
+                                  .model_count = J,
+                                  .joints = spine,
+                                  .joints_count = 4,
+                                  .target = up,
+                                  .use_pole = true,
+                                  .pole = sw_vec3_make(0, 0, 1),
+                                  .weight = 0.75f,
+                                  .pose = pose,
+                                  .pose_count = P};
+    if (r == SW_RESULT_OK) r = sw_ik_fabrik_job_run(&fab);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    put(pose, sizeof(sw_xform4) * P);
+    const uint32_t arm[4] = {joint(s, "RightArm"), joint(s, "RightForeArm"), joint(s, "RightHand"),
+                             joint(s, "RFingers")};
+    sw_ik_limit limits[4] = {{.type = SW_IK_LIMIT_TYPE_CONE, .cone_angle = 1.2f}};
+    const sw_ik_ccd_job ccd = {.skeleton = s,
+                               .model = model,
+                               .model_count = J,
+                               .joints = arm,
+                               .joints_count = 4,
+                               .limits = limits,
+                               .target =
+                                   sw_vec3_add(model_pos(&model[arm[0]]), sw_vec3_make(-4, 6, 5)),
+                               .weight = 1.0f,
+                               .iterations = 20,
+                               .pose = pose,
+                               .pose_count = P};
+    if (r == SW_RESULT_OK) r = sw_ik_ccd_job_run(&ccd);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    put(pose, sizeof(sw_xform4) * P);
+    const sw_ik_look_at_joint look[2] = {{joint(s, "Neck1"), 0.5f}, {joint(s, "Head"), 1.0f}};
+    const sw_ik_look_at_job la = {.skeleton = s,
+                                  .model = model,
+                                  .model_count = J,
+                                  .joints = look,
+                                  .joints_count = 2,
+                                  .forward = sw_vec3_make(0, 0, 1),
+                                  .target = sw_vec3_make(20, 30, 40),
+                                  .limit_angle = 1.0f,
+                                  .weight = 1.0f,
+                                  .pose = pose,
+                                  .pose_count = P};
+    if (r == SW_RESULT_OK) r = sw_ik_look_at_job_run(&la);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    put(pose, sizeof(sw_xform4) * P);
+    return r;
+}
+
+/* ik FILE CLIP TIME */
+static int run_ik(const sw_asset* a, int argc, char** argv) {
+    const int32_t ci = clip_arg(a, argc, argv);
+    if (ci < 0) return 1;
+    const sw_skeleton* s = a->skeleton;
+    sw_xform4* pose = sw_alloc(NULL, sizeof(sw_xform4) * s->packets_count, 16);
+    sw_mat4* model = sw_alloc(NULL, sizeof(sw_mat4) * s->joints_count, 16);
+    sw_result r = pose && model ? SW_RESULT_OK : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = sample_pose(s, a->clips[ci], strtof(argv[1], NULL), pose);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    if (r == SW_RESULT_OK) r = ik_solvers(s, pose, model);
+    sw_foot_state state;
+    memset(&state, 0, sizeof state);
+    const sw_foot_leg legs[2] = {
+        {joint(s, "LeftUpLeg"), joint(s, "LeftLeg"), joint(s, "LeftFoot"), {0, 0, 0}},
+        {joint(s, "RightUpLeg"), joint(s, "RightLeg"), joint(s, "RightFoot"), {0, 0, 1}}};
+    const sw_foot_job foot = {.skeleton = s,
+                              .model = model,
+                              .model_count = s->joints_count,
+                              .pelvis = joint(s, "Hips"),
+                              .legs = legs,
+                              .legs_count = 2,
+                              .ray = step_ray,
+                              .max_step_up = 5.0f,
+                              .max_step_down = 5.0f,
+                              .dt = 1.0f / 30.0f,
+                              .weight = 1.0f,
+                              .state = &state,
+                              .pose = pose,
+                              .pose_count = s->packets_count};
+    for (int f = 0; r == SW_RESULT_OK && f < 3; ++f) {
+        r = sw_foot_job_run(&foot);
+        put(pose, sizeof(sw_xform4) * s->packets_count);
+    }
+    if (r == SW_RESULT_OK) put(model, sizeof(sw_mat4) * s->joints_count);
+    sw_free(NULL, pose, sizeof(sw_xform4) * s->packets_count);
+    sw_free(NULL, model, sizeof(sw_mat4) * s->joints_count);
+    return r == SW_RESULT_OK ? 0 : fail("ik", r, NULL);
+}
+
+/* springs FILE (the file is not used) */
+static int run_springs(const sw_asset* a, int argc, char** argv) {
+    (void)a;
+    (void)argc;
+    (void)argv;
+    sw_spring_float f = {0.0f, 0.0f};
+    sw_spring_vec3 v = {{0, 0, 0}, {1, 0, 0}};
+    sw_spring_quat q = {{0, 0, 0, 1}, {0, 0, 0}};
+    const sw_quat goal = sw_quat_make(0.0f, 0.6f, 0.0f, 0.8f);
+    float d = 0.0f;
+    for (int i = 0; i < 30; ++i) {
+        sw_spring_float_update(&f, 1.0f, 0.2f, 1.0f / 60.0f);
+        sw_spring_vec3_update_moving(&v, sw_vec3_make(1, 2, 3), sw_vec3_make(0.5f, 0, 0), 0.3f,
+                                     1.0f / 60.0f);
+        sw_spring_quat_update(&q, goal, 0.25f, 1.0f / 60.0f);
+        d = sw_spring_damp_float(d, 5.0f, 0.1f, 1.0f / 60.0f);
+        put(&f, sizeof f);
+        put(&v, sizeof v);
+        put(&q, sizeof q);
+        put(&d, sizeof d);
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: python_reference MODE FILE ARGS...\n");
@@ -177,7 +346,8 @@ int main(int argc, char** argv) {
     static const struct {
         const char* name;
         int (*run)(const sw_asset*, int, char**);
-    } modes[] = {{"pose", run_pose}, {"animator", run_animator}};
+    } modes[] = {
+        {"pose", run_pose}, {"animator", run_animator}, {"ik", run_ik}, {"springs", run_springs}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i)
         if (strcmp(argv[1], modes[i].name) == 0) code = modes[i].run(&a, argc - 3, argv + 3);
     if (code == 2) fprintf(stderr, "python_reference: unknown mode %s\n", argv[1]);
