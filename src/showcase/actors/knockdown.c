@@ -230,6 +230,8 @@ static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_ac
         memcpy(view->local, ra->anim, s->packets_count * sizeof(sw_xform4));
     }
     sw__sc_rag_place(ra, view);
+    res = sw__sc_rag_ground(ra, view, dt);
+    if (res != SW_RESULT_OK) return res;
     const float jump = sw__sc_velocity_jump(&r->shown_vel, view, dt);
     if (r->phase == SW_SHOWCASE_KNOCKDOWN_GETTING_UP) {
         if (r->phase_time <= r->blend)

@@ -107,7 +107,7 @@ static sw_result sw__powered_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* 
 /* Shown as simulated, and its distance from the animation. */
 static sw_result sw__powered_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_actor* view,
                                            float dt, float alpha) {
-    (void)ctx, (void)dt;
+    (void)ctx;
     sw__powered* r = (sw__powered*)state;
     sw__sc_rag* ra = &r->rag;
     const sw_result res = sw__sc_rag_show(ra, view, alpha);
@@ -128,7 +128,7 @@ static sw_result sw__powered_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_
     r->error_sum += (double)err;
     r->error_max = fmaxf(r->error_max, err);
     r->error_mean = (float)(r->error_sum / (double)++r->error_count);
-    return SW_RESULT_OK;
+    return sw__sc_rag_ground(ra, view, dt);
 }
 
 static void sw__powered_metrics(const void* state, sw_showcase_metrics* m, sw_showcase_status* st) {

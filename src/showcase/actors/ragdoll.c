@@ -39,6 +39,35 @@ static sw_result sw__rag_desc(const sw_skeleton* s, sw_ragdoll_desc* desc, uint3
     return sw_ragdoll_desc_humanoid(s, &hj, NULL, desc, NULL, err);
 }
 
+/* The guarded limbs of the built-in humanoid and each foot's hinge, from
+ * the rest pose (the foot square to the shin): the axis in the ankle's
+ * space that turns the toes toward the shin's line, away from the knee. */
+static void sw__rag_limbs(sw__sc_rag* ra) {
+    static const char* const names[4][4] = {{"LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase"},
+                                            {"RightUpLeg", "RightLeg", "RightFoot", "RightToeBase"},
+                                            {"LeftArm", "LeftForeArm", "LeftHand", NULL},
+                                            {"RightArm", "RightForeArm", "RightHand", NULL}};
+    const sw_skeleton* s = ra->skel;
+    sw__sc_models(s, sw_skeleton_rest_pose(s), ra->anim_model);
+    for (uint32_t l = 0; l < 4; ++l) {
+        sw__sc_rag_limb* lb = &ra->limbs[l];
+        lb->start = sw_skeleton_find_joint(s, names[l][0]);
+        lb->mid = sw_skeleton_find_joint(s, names[l][1]);
+        lb->end = sw_skeleton_find_joint(s, names[l][2]);
+        lb->tip = names[l][3] ? sw_skeleton_find_joint(s, names[l][3]) : -1;
+        lb->hinge = sw_vec3_make(0, 0, 0);
+        lb->angle = 0.0f;
+        if (lb->tip < 0 || lb->mid < 0 || lb->end < 0) continue;
+        const sw_vec3 knee = sw__sc_pos(&ra->anim_model[lb->mid]);
+        const sw_vec3 ankle = sw__sc_pos(&ra->anim_model[lb->end]);
+        const sw_vec3 toe = sw__sc_pos(&ra->anim_model[lb->tip]);
+        const sw_vec3 axis =
+            sw_vec3_normalize(sw_vec3_cross(sw_vec3_sub(toe, ankle), sw_vec3_sub(ankle, knee)));
+        lb->hinge =
+            sw_quat_rotate(sw_quat_conjugate(sw_quat_from_mat4(&ra->anim_model[lb->end])), axis);
+    }
+}
+
 sw_result sw__sc_rag_init(sw__sc_ctx* ctx, sw__sc_actor* view, sw__sc_rag* ra,
                           const sw_scene** humanoid, sw_error* err) {
     sw_result r = sw__sc_cast_builtin(&ctx->cast, &ctx->mem, humanoid, err);
@@ -54,6 +83,7 @@ sw_result sw__sc_rag_init(sw__sc_ctx* ctx, sw__sc_actor* view, sw__sc_rag* ra,
     ra->anim_model = (sw_mat4*)sw__sc_alloc(&ctx->mem, s->joints_count * sizeof(sw_mat4));
     if (!ra->anim || !ra->physics || !ra->anim_model) return SW_RESULT_OUT_OF_MEMORY;
     sw_ragdoll_desc desc;
+    sw__rag_limbs(ra);
     r = sw__rag_desc(s, &desc, &ra->chest, err);
     if (r != SW_RESULT_OK) return r;
     const size_t size = sw_ragdoll_measure(&desc, s);
@@ -85,4 +115,104 @@ sw_result sw__sc_rag_show(sw__sc_rag* ra, sw__sc_actor* view, float alpha) {
 void sw__sc_rag_place(const sw__sc_rag* ra, sw__sc_actor* view) {
     view->world = sw_mat4_from_xform(ra->root);
     sw__sc_rag_models(ra->skel, view->local, ra->root, view->model);
+}
+
+/* The ground guard's soft floor (ragdoll.h): heights above GROUND_EASE are
+ * kept, lower ones eased (C1) onto GROUND_MIN, which nothing goes under. */
+#define SW__RAG_GROUND_MIN 0.015f
+#define SW__RAG_GROUND_EASE 0.005f
+#define SW__RAG_TOE_POINT 1.6f  /* radians the guard turns a foot at most, pointing its toes */
+#define SW__RAG_TOE_FLEX 0.8f   /* and the other way */
+#define SW__RAG_TOE_SPEED 15.0f /* rad/s the guard turns a foot at most */
+
+static float sw__rag_floor(float y) {
+    const float lo = SW__RAG_GROUND_MIN - SW__RAG_GROUND_EASE;
+    if (y >= SW__RAG_GROUND_MIN + SW__RAG_GROUND_EASE) return y;
+    if (y <= lo) return SW__RAG_GROUND_MIN;
+    return SW__RAG_GROUND_MIN + (y - lo) * (y - lo) / (4.0f * SW__RAG_GROUND_EASE);
+}
+
+/* Lifts limb lb's end joint to the floor with two-bone IK. */
+static sw_result sw__rag_lift_end(const sw__sc_rag_limb* lb, sw__sc_actor* view) {
+    const sw_vec3 p = sw__sc_pos(&view->model[lb->end]);
+    const float y = sw__rag_floor(p.y);
+    if (!(y > p.y)) return SW_RESULT_OK;
+    const sw_ik_two_bone_job ik = {.skeleton = view->skel,
+                                   .model = view->model,
+                                   .model_count = view->skel->joints_count,
+                                   .root_transform = &view->world,
+                                   .start_joint = (uint32_t)lb->start,
+                                   .mid_joint = (uint32_t)lb->mid,
+                                   .end_joint = (uint32_t)lb->end,
+                                   .target = sw_vec3_make(p.x, y, p.z),
+                                   .weight = 1.0f,
+                                   .pose = view->local,
+                                   .pose_count = view->skel->packets_count};
+    const sw_result r = sw_ik_two_bone_job_run(&ik);
+    if (r == SW_RESULT_OK) sw__sc_view_models(view);
+    return r;
+}
+
+/* The angle about the hinge u lifting tip offset d (from the ankle at
+ * height a) to height want, within the ankle's range (SW__RAG_TOE_*): the
+ * first crossing turning the toes away from the knee (> 0) or back toward
+ * it (< 0), whichever is nearer to `held` (the angle applied last); the
+ * highest point when want is out of reach. */
+static float sw__rag_toe_angle(sw_vec3 u, sw_vec3 d, float a, float want, float held) {
+    const sw_vec3 par = sw_vec3_scale(u, sw_vec3_dot(d, u));
+    const sw_vec3 perp = sw_vec3_sub(d, par);
+    const float c1 = perp.y, c2 = sw_vec3_cross(u, perp).y;
+    const float amp = hypotf(c1, c2);
+    if (!(amp > 1e-6f)) return held;
+    float phi = atan2f(c2, c1); /* the highest point, in [0, 2 pi) */
+    if (phi < 0.0f) phi += 6.2831853f;
+    const float k = (want - a - par.y) / amp;
+    const float back = k >= 1.0f ? 0.0f : acosf(fmaxf(k, -1.0f));
+    const float ahead = fminf(fmaxf(phi - back, 0.0f), SW__RAG_TOE_POINT);
+    const float behind = fmaxf(fminf(phi - 6.2831853f + back, 0.0f), -SW__RAG_TOE_FLEX);
+    return fabsf(ahead - held) <= fabsf(behind - held) ? ahead : behind;
+}
+
+/* Turns limb lb's end joint about its hinge to lift its tip to the floor:
+ * lb->angle moves toward the angle needed (0 once the tip is clear) at
+ * most SW__RAG_TOE_SPEED, so the foot never flips from one way to the other. */
+static void sw__rag_lift_tip(sw__sc_rag_limb* lb, sw__sc_actor* view, float dt) {
+    const sw_vec3 a = sw__sc_pos(&view->model[lb->end]);
+    const sw_vec3 tip = sw__sc_pos(&view->model[lb->tip]);
+    const float want = sw__rag_floor(tip.y);
+    sw_xform x;
+    sw_mat4_decompose(&view->model[lb->end], &x);
+    const sw_vec3 u = sw_vec3_normalize(sw_quat_rotate(x.r, lb->hinge));
+    const float goal =
+        want > tip.y ? sw__rag_toe_angle(u, sw_vec3_sub(tip, a), a.y, want, lb->angle) : 0.0f;
+    const float step = SW__RAG_TOE_SPEED * dt;
+    lb->angle += fminf(fmaxf(goal - lb->angle, -step), step);
+    if (lb->angle == 0.0f) return;
+    const sw_quat want_r = sw_quat_mul(sw_quat_from_axis_angle(u, lb->angle), x.r);
+    const int16_t up = sw_skeleton_parents(view->skel)[lb->end];
+    sw_xform parent;
+    sw_mat4_decompose(up >= 0 ? &view->model[up] : &view->world, &parent);
+    sw_xform local = sw_pose_get(view->local, (uint32_t)lb->end);
+    local.r = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(parent.r), want_r));
+    sw_pose_set(view->local, (uint32_t)lb->end, local);
+    sw__sc_view_models(view);
+}
+
+sw_result sw__sc_rag_ground(sw__sc_rag* ra, sw__sc_actor* view, float dt) {
+    for (uint32_t l = 0; l < 4; ++l) {
+        sw__sc_rag_limb* lb = &ra->limbs[l];
+        if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
+        const sw_result r = sw__rag_lift_end(lb, view);
+        if (r != SW_RESULT_OK) return r;
+        if (lb->tip >= 0) sw__rag_lift_tip(lb, view, dt);
+    }
+    float low = INFINITY;
+    for (uint32_t j = 0; j < view->skel->joints_count; ++j)
+        low = fminf(low, view->model[j].m[13]);
+    const float lift = sw__rag_floor(low) - low;
+    if (!(lift > 0.0f)) return SW_RESULT_OK;
+    view->world.m[13] += lift;
+    for (uint32_t j = 0; j < view->skel->joints_count; ++j)
+        view->model[j].m[13] += lift;
+    return SW_RESULT_OK;
 }

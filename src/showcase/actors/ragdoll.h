@@ -7,14 +7,24 @@
 
 #include "showcase/actor.h"
 
+/* A limb the ground guard keeps above the ground: start, mid and end
+ * joints (hip, knee, ankle or shoulder, elbow, hand) and the end's tip
+ * (the toes; -1 for none). */
+typedef struct sw__sc_rag_limb {
+    int32_t start, mid, end, tip;
+    sw_vec3 hinge; /* end-joint space: the axis turning the tip away from the mid joint */
+    float angle;   /* radians the guard turns the end about the hinge (0: the tip is free) */
+} sw__sc_rag_limb;
+
 typedef struct sw__sc_rag {
     const sw_skeleton* skel;
     sw_ragdoll* rd;
-    uint32_t chest;      /* skeleton joint of the chest body */
-    sw_xform4* anim;     /* animated local pose (what the drive follows) */
-    sw_xform4* physics;  /* pose read back from the bodies */
-    sw_mat4* anim_model; /* animated model matrices (world) */
-    sw_xform root;       /* model -> world */
+    uint32_t chest;           /* skeleton joint of the chest body */
+    sw_xform4* anim;          /* animated local pose (what the drive follows) */
+    sw_xform4* physics;       /* pose read back from the bodies */
+    sw_mat4* anim_model;      /* animated model matrices (world) */
+    sw_xform root;            /* model -> world */
+    sw__sc_rag_limb limbs[4]; /* legs, then arms */
 } sw__sc_rag;
 
 /* Makes the ragdoll of the built-in humanoid (built by the cast if the
@@ -33,6 +43,17 @@ void sw__sc_rag_despawn(sw__sc_rag* ra);
 sw_result sw__sc_rag_show(sw__sc_rag* ra, sw__sc_actor* view, float alpha);
 /* The view's world and model matrices at ra->root. */
 void sw__sc_rag_place(const sw__sc_rag* ra, sw__sc_actor* view);
+/* The ground guard (issue #15): the ragdoll's hands and feet have no bodies,
+ * so the pose shown (limp, settling, blending into the get-up, getting up)
+ * can put them, and in blends any joint, under the ground (y = 0). It
+ * lifts each limb's end joint with two-bone IK, turns each foot about its
+ * ankle to lift the toes (within the ankle's range; the turn changes at
+ * most 15 rad/s, so it never flips from one way to the other), then lifts
+ * the whole view by what is still under. A joint at height y is held at a
+ * soft floor (untouched above 2 cm, eased in below, never under 1.5 cm),
+ * so a pose that moves smoothly stays smooth; dt: seconds since the last call. Rewrites the view's
+ * local pose, model matrices and world. Fails: the IK job's result. */
+sw_result sw__sc_rag_ground(sw__sc_rag* ra, sw__sc_actor* view, float dt);
 /* World-space model matrices of `local` at `root`. */
 void sw__sc_rag_models(const sw_skeleton* s, const sw_xform4* local, sw_xform root, sw_mat4* out);
 
