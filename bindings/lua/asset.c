@@ -152,6 +152,15 @@ static void push_events(lua_State* L, const sw_clip* c) {
     }
 }
 
+static void push_float_tracks(lua_State* L, const sw_clip* c) {
+    lua_createtable(L, (int)c->float_tracks_count, 0);
+    for (uint32_t f = 0; f < c->float_tracks_count; ++f) {
+        lua_pushstring(L, sw_clip_float_track_name(c, f));
+        lua_rawseti(L, -2, (lua_Integer)f + 1);
+    }
+}
+
+/* clip.name, .duration, .additive, .joints_count, .events, .float_tracks; methods. */
 static int clip_index(lua_State* L) {
     const sw_clip* c = check_clip(L, 1)->c;
     const char* key = luaL_checkstring(L, 2);
@@ -165,24 +174,40 @@ static int clip_index(lua_State* L) {
         lua_pushinteger(L, c->joints_count);
     else if (strcmp(key, "events") == 0)
         push_events(L, c);
+    else if (strcmp(key, "float_tracks") == 0)
+        push_float_tracks(L, c);
     else
         return lsw_method(L);
     return 1;
 }
 
-/* clip:sample(time, pose): the pose at time (clamped into the clip), in
- * place; the clip's cache makes forward playback cheap. Returns the pose. */
+/* Float track values into the table at idx, by track name. */
+static void set_floats(lua_State* L, int idx, const sw_clip* c, const float* v) {
+    for (uint32_t f = 0; f < c->float_tracks_count; ++f) {
+        lua_pushnumber(L, (lua_Number)v[f]);
+        lua_setfield(L, idx, sw_clip_float_track_name(c, f));
+    }
+}
+
+/* clip:sample(time, pose [, floats]): the pose at time (clamped into the
+ * clip), in place; with a table `floats`, the float tracks' values by name.
+ * The clip's cache makes forward playback cheap. Returns the pose. */
 static int clip_sample(lua_State* L) {
     lsw_clip* ud = check_clip(L, 1);
     const float t = lsw_check_float(L, 2);
     lsw_pose* p = lsw_check_pose(L, 3);
+    const bool want_floats = lua_istable(L, 4) && ud->c->float_tracks_count > 0;
+    float floats[SW_CLIP_MAX_FLOAT_TRACKS];
     const sw_sample_job job = {.clip = ud->c,
                                .skeleton = p->s,
                                .time = t,
                                .cache = &ud->cache,
                                .out = p->data,
-                               .out_count = p->count};
+                               .out_count = p->count,
+                               .floats = want_floats ? floats : NULL,
+                               .floats_count = want_floats ? ud->c->float_tracks_count : 0};
     lsw_check(L, "clip:sample", sw_sample_job_run(&job), NULL);
+    if (want_floats) set_floats(L, 4, ud->c, floats);
     lua_settop(L, 3);
     return 1;
 }

@@ -136,23 +136,17 @@ static int chain_aim(lua_State* L) {
 
 /* The colliders list { {a = , b = , radius = }, ... } (b defaults to a: a sphere). */
 static uint32_t read_colliders(lua_State* L, sw_jiggle_collider* out, uint32_t cap) {
-    if (lua_getfield(L, 2, "colliders") == LUA_TNIL) {
-        lua_pop(L, 1);
-        return 0;
-    }
+    const uint32_t n = lsw_list(L, 2, "colliders", cap, false);
     const int list = lua_gettop(L);
-    const lua_Unsigned n = lua_rawlen(L, list);
-    if (n > cap) luaL_error(L, "chain:jiggle: at most %d colliders", (int)cap);
-    for (lua_Unsigned i = 0; i < n; ++i) {
-        lua_rawgeti(L, list, (lua_Integer)i + 1);
-        const int t = lua_gettop(L);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int t = lsw_entry(L, list, i);
         out[i].a = lsw_opt_vec3(L, t, "a", sw_vec3_make(0, 0, 0));
         out[i].b = lsw_opt_vec3(L, t, "b", out[i].a);
         out[i].radius = lsw_opt_float(L, t, "radius", 0.0f);
-        lua_pop(L, 1);
+        lua_settop(L, list);
     }
     lua_pop(L, 1);
-    return (uint32_t)n;
+    return n;
 }
 
 /* chain:jiggle{model, pose, dt [, stiffness, damping, gravity, step,

@@ -5,67 +5,24 @@
 #include "lsw.h"
 #include "sinew/ik/foot.h"
 
-/* The ray callback's context: the Lua function at `fn`; an error it raised
- * is kept (at `fn` + 1) and raised after the job. */
-typedef struct ray_ctx {
-    lua_State* L;
-    int fn;
-    bool failed;
-} ray_ctx;
-
-/* Calls ray(from, dir, max_distance) -> point, normal (nil: a miss). */
-static bool lua_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
-                    sw_vec3* normal) {
-    ray_ctx* c = user;
-    lua_State* L = c->L;
-    if (c->failed) return false;
-    const int top = lua_gettop(L);
-    lua_pushvalue(L, c->fn);
-    lsw_push_vec3(L, from);
-    lsw_push_vec3(L, dir);
-    lua_pushnumber(L, (lua_Number)max_distance);
-    if (lua_pcall(L, 3, 2, 0) != LUA_OK) {
-        lua_replace(L, c->fn + 1);
-        c->failed = true;
-        lua_settop(L, top);
-        return false;
-    }
-    bool hit = false;
-    if (!lua_isnil(L, -2)) {
-        hit = lsw_to_vec3(L, -2, point) && lsw_to_vec3(L, -1, normal);
-        if (!hit) {
-            lua_pushstring(L, "sinew.foot: ray must return nil or two vectors (point, normal)");
-            lua_replace(L, c->fn + 1);
-            c->failed = true;
-        }
-    }
-    lua_settop(L, top);
-    return hit;
-}
-
 static sw_foot_state* check_state(lua_State* L, int idx) {
     return luaL_checkudata(L, idx, LSW_FOOT);
 }
 
 /* The legs list: { {hip = , knee = , ankle = [, pole = ]}, ... }. */
 static uint32_t read_legs(lua_State* L, const sw_skeleton* s, sw_foot_leg* legs) {
-    lua_getfield(L, 1, "legs");
-    luaL_checktype(L, -1, LUA_TTABLE);
+    const uint32_t n = lsw_list(L, 1, "legs", SW_FOOT_MAX_LEGS, true);
     const int list = lua_gettop(L);
-    const lua_Unsigned n = lua_rawlen(L, list);
-    if (n > SW_FOOT_MAX_LEGS) luaL_error(L, "sinew.foot: at most %d legs", SW_FOOT_MAX_LEGS);
-    for (lua_Unsigned i = 0; i < n; ++i) {
-        lua_rawgeti(L, list, (lua_Integer)i + 1);
-        const int t = lua_gettop(L);
-        luaL_checktype(L, t, LUA_TTABLE);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int t = lsw_entry(L, list, i);
         legs[i].hip = lsw_field_joint(L, t, "hip", s);
         legs[i].knee = lsw_field_joint(L, t, "knee", s);
         legs[i].ankle = lsw_field_joint(L, t, "ankle", s);
         legs[i].pole = lsw_opt_vec3(L, t, "pole", sw_vec3_make(0, 0, 0));
-        lua_pop(L, 1);
+        lua_settop(L, list);
     }
     lua_pop(L, 1);
-    return (uint32_t)n;
+    return n;
 }
 
 /* The optional fields of the job (defaults: the C defaults). */
@@ -106,17 +63,13 @@ static int l_foot(lua_State* L) {
     job.pose_count = pose->count;
     read_tuning(L, &job);
     lua_settop(L, 1);
-    lua_getfield(L, 1, "ray"); /* 2: the function, 3: room for its error */
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_pushnil(L);
-    ray_ctx ctx = {L, 2, false};
-    job.ray = lua_ray;
+    lua_getfield(L, 1, "ray");
+    lsw_ray ctx;
+    lsw_ray_begin(L, 2, &ctx);
+    job.ray = lsw_ray_call;
     job.ray_user = &ctx;
     const sw_result r = sw_foot_job_run(&job);
-    if (ctx.failed) {
-        lua_pushvalue(L, 3);
-        return lua_error(L);
-    }
+    lsw_ray_end(&ctx);
     lsw_check(L, "sinew.foot", r, NULL);
     return 0;
 }

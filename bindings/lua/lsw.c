@@ -323,6 +323,72 @@ int lsw_opt_word(lua_State* L, int t, const char* key, const char* const* words,
     return luaL_error(L, "option '%s': unknown value '%s'", key, s ? s : "?");
 }
 
+/* ---- lists of option tables ---- */
+
+uint32_t lsw_list(lua_State* L, int t, const char* key, uint32_t cap, bool required) {
+    const int type = lua_getfield(L, t, key);
+    if (type == LUA_TNIL && !required) return 0;
+    if (type != LUA_TTABLE) return (uint32_t)luaL_error(L, "option '%s' must be a list", key);
+    const lua_Unsigned n = lua_rawlen(L, -1);
+    if (n > cap) return (uint32_t)luaL_error(L, "option '%s': at most %d entries", key, (int)cap);
+    return (uint32_t)n;
+}
+
+int lsw_entry(lua_State* L, int list, uint32_t i) {
+    if (lua_rawgeti(L, list, (lua_Integer)i + 1) != LUA_TTABLE)
+        luaL_error(L, "list entry %d must be a table", (int)i + 1);
+    return lua_gettop(L);
+}
+
+/* ---- ground rays ---- */
+
+void lsw_ray_begin(lua_State* L, int fn, lsw_ray* ray) {
+    fn = lua_absindex(L, fn);
+    luaL_checktype(L, fn, LUA_TFUNCTION);
+    lua_pushnil(L); /* room for an error the function raises */
+    ray->L = L;
+    ray->fn = fn;
+    ray->error = lua_gettop(L);
+    ray->failed = false;
+}
+
+/* Records an error (the value on top) for lsw_ray_end and stops calling. */
+static bool ray_fail(lsw_ray* c, int top) {
+    lua_replace(c->L, c->error);
+    c->failed = true;
+    lua_settop(c->L, top);
+    return false;
+}
+
+bool lsw_ray_call(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                  sw_vec3* normal) {
+    lsw_ray* c = user;
+    lua_State* L = c->L;
+    if (c->failed) return false;
+    const int top = lua_gettop(L);
+    lua_pushvalue(L, c->fn);
+    lsw_push_vec3(L, from);
+    lsw_push_vec3(L, dir);
+    lua_pushnumber(L, (lua_Number)max_distance);
+    if (lua_pcall(L, 3, 2, 0) != LUA_OK) return ray_fail(c, top);
+    bool hit = false;
+    if (!lua_isnil(L, -2)) {
+        hit = lsw_to_vec3(L, -2, point) && lsw_to_vec3(L, -1, normal);
+        if (!hit) {
+            lua_pushstring(L, "ray: return nil (a miss) or two vectors (point, normal)");
+            return ray_fail(c, top);
+        }
+    }
+    lua_settop(L, top);
+    return hit;
+}
+
+void lsw_ray_end(const lsw_ray* ray) {
+    if (!ray->failed) return;
+    lua_pushvalue(ray->L, ray->error);
+    lua_error(ray->L);
+}
+
 /* ---- the module ---- */
 
 static const luaL_Reg k_error_meta[] = {{"__tostring", error_tostring}, {NULL, NULL}};
@@ -342,6 +408,8 @@ int luaopen_sinew(lua_State* L) {
     lsw_open_spring(L);
     lsw_open_chain(L);
     lsw_open_retarget(L);
+    lsw_open_effects(L);
+    lsw_open_walker(L);
     lsw_open_animator(L);
     lua_pushfstring(L, "%d.%d.%d", SINEW_VERSION_MAJOR, SINEW_VERSION_MINOR, SINEW_VERSION_PATCH);
     lua_setfield(L, -2, "version");

@@ -104,6 +104,14 @@ const sw_mat4* lsw_opt_mat4(lua_State* L, int t, const char* key, sw_mat4* out);
 /* An optional string field, one of `words` (NULL-terminated): its index, or def. */
 int lsw_opt_word(lua_State* L, int t, const char* key, const char* const* words, int def);
 
+/* The list in field `key` of the table at t, pushed; returns its length,
+ * raising past `cap` entries or when it is missing and `required` (a
+ * missing optional list pushes nil and gives 0). */
+uint32_t lsw_list(lua_State* L, int t, const char* key, uint32_t cap, bool required);
+/* Pushes entry i (0-based) of the list at `list`, which must be a table;
+ * returns its stack index. */
+int lsw_entry(lua_State* L, int list, uint32_t i);
+
 /* ---- skeletons, joints, poses (skeleton.c, pose.c) ---- */
 
 const sw_skeleton* lsw_check_skeleton(lua_State* L, int idx);
@@ -125,6 +133,25 @@ lsw_pose* lsw_new_model(lua_State* L, int skel);
 /* The model and pose fields of an options table, checked to share a skeleton. */
 void lsw_job_poses(lua_State* L, int t, lsw_pose** model, lsw_pose** pose);
 
+/* ---- ground rays as Lua functions (foot placement, walker) ---- */
+
+/* The callback's context: the Lua function ray(from, dir, max_distance)
+ * returning point, normal (nil: a miss). The function is never let raise
+ * through sinew's C code: an error is kept and raised by lsw_ray_end. */
+typedef struct lsw_ray {
+    lua_State* L;
+    int fn, error; /* stack indices of the function and of a kept error */
+    bool failed;
+} lsw_ray;
+
+/* Sets up a ray over the function at `fn` (pushes a slot for an error). */
+void lsw_ray_begin(lua_State* L, int fn, lsw_ray* ray);
+/* The sw_ground_ray_fn calling it (user: the lsw_ray). */
+bool lsw_ray_call(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                  sw_vec3* normal);
+/* After the job: raises what the function raised, if anything. */
+void lsw_ray_end(const lsw_ray* ray);
+
 /* ---- the module's parts: each adds its functions to the table on top ---- */
 
 void lsw_open_skeleton(lua_State* L);
@@ -138,6 +165,8 @@ void lsw_open_spring(lua_State* L);
 void lsw_open_chain(lua_State* L);
 void lsw_open_retarget(lua_State* L);
 void lsw_open_animator(lua_State* L);
+void lsw_open_effects(lua_State* L);
+void lsw_open_walker(lua_State* L);
 
 /* Lua table -> JSON text (json.c), pushed as a string. Raises on values JSON
  * cannot hold (functions, userdata, cycles, mixed keys). */

@@ -16,23 +16,18 @@ static const char* const k_axes[] = {"auto", "x", "y", "z", NULL};
 
 /* The pairs option { {"LeftArm", "RightArm"}, ... } into out; returns the count. */
 static uint32_t read_pairs(lua_State* L, int t, sw_mirror_pair* out, uint32_t cap) {
-    if (lua_getfield(L, t, "pairs") == LUA_TNIL) {
-        lua_pop(L, 1);
-        return 0;
-    }
+    const uint32_t n = lsw_list(L, t, "pairs", cap, false);
     const int list = lua_gettop(L);
-    const lua_Unsigned n = lua_rawlen(L, list);
-    if (n > cap) luaL_error(L, "sinew.mirror: at most %d pairs", (int)cap);
-    for (lua_Unsigned i = 0; i < n; ++i) {
-        lua_rawgeti(L, list, (lua_Integer)i + 1);
-        lua_rawgeti(L, -1, 1);
-        lua_rawgeti(L, -2, 2);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int e = lsw_entry(L, list, i);
+        lua_rawgeti(L, e, 1);
+        lua_rawgeti(L, e, 2);
         out[i].a = luaL_checkstring(L, -2); /* kept alive by the options table */
         out[i].b = luaL_checkstring(L, -1);
-        lua_pop(L, 3);
+        lua_settop(L, list);
     }
     lua_pop(L, 1);
-    return (uint32_t)n;
+    return n;
 }
 
 /* sinew.mirror(skeleton [, {pairs, axis = "x"|"y"|"z", no_patterns}]): twins

@@ -305,6 +305,91 @@ test("jiggle: stiffness and damping without gravity come to rest on the pose", f
     near(dist(model:position(4), rest_tip), 0, 1e-3, "settled tip")
 end)
 
+test("walker on flat ground: body at its height, planted feet stay put", function()
+    local legs = {}
+    for i, r in ipairs{{-0.3, 0, 0.3}, {0.3, 0, 0.3}, {-0.3, 0, -0.3}, {0.3, 0, -0.3}} do
+        legs[i] = {rest = r, group = (i == 2 or i == 3) and 1 or 0}
+    end
+    local w = sinew.walker{legs = legs, height = 0.3, stride = 0.2, ray = function(from, dir, maxd)
+        if dir.y < 0 and from.y >= 0 and from.y <= maxd then return {from.x, 0, from.z}, {0, 1, 0} end
+    end}
+    w:place({0, 0, 0}, 0)
+    local last, steps = {}, 0
+    for _ = 1, 240 do
+        w:update({0, 0, 0.5}, 0, 1 / 60)
+        for i = 1, 4 do
+            local f = w:foot(i)
+            if not f.airborne and last[i] and not last[i].airborne and last[i].steps == f.steps then
+                near(dist(f.position, last[i].position), 0, 0, "planted foot moved")
+            end
+            if not f.airborne then near(f.position.y, 0, 1e-6, "planted on the ground") end
+            last[i] = f
+        end
+    end
+    for i = 1, 4 do steps = steps + w:foot(i).steps end
+    near(w.position.y, 0.3, 1e-3, "body height")
+    assert(w.position.z > 1.5 and steps > 8, ("walked %.2f m in %d steps"):format(w.position.z, steps))
+end)
+
+test("hit effects: shake within its amplitude and window, pause splits a frame, pose shake decays", function()
+    local desc = {position_amplitude = {0.1, 0.05, 0}, rotation_amplitude = {0.02, 0, 0},
+                  fade_in = 0.1, hold = 0.3, fade_out = 0.2, seed = 7}
+    near(sinew.shake_duration(desc), 0.6, 1e-6, "duration")
+    for t = 0, 0.6, 0.01 do
+        local s = sinew.shake(desc, t)
+        assert(math.abs(s.position.x) <= 0.1 + 1e-6 and math.abs(s.position.y) <= 0.05 + 1e-6)
+        assert(math.abs(s.rotation.x) <= 0.02 + 1e-6 and s.position.z == 0)
+    end
+    near(sinew.shake(desc, 0.7).envelope, 0, 0, "after the window")
+    near(sinew.fov_pulse({amount = 0.1, attack = 0.1, hold = 0.2, release = 0.1}, 0.2), -0.1, 1e-6, "peak")
+    local pause = sinew.hit_pause()
+    pause:start(0.1, 0)
+    near(pause:scale_dt(0.25), 0.15, 1e-6, "0.1 s frozen, 0.15 s at full speed")
+    assert(not pause:active())
+    local s = arm(3, 0.3)
+    local p0 = s:pose()
+    for _, t in ipairs{0, 0.2, 0.5} do
+        local p = s:pose()
+        sinew.pose_shake{pose = p, joints = {2, 3}, amplitude = 0.2, half_life = 0.1, time = t, seed = 3}
+        for j = 2, 3 do
+            local d = sinew.quat_mul(p:rotation(j), sinew.quat_conjugate(p0:rotation(j)))
+            local angle = 2 * math.atan(math.sqrt(d.x ^ 2 + d.y ^ 2 + d.z ^ 2), math.abs(d.w))
+            assert(angle <= 0.2 * 2 ^ (-t / 0.1) + 1e-6, ("angle %g at t = %g"):format(angle, t))
+        end
+    end
+end)
+
+test("spine wander: the tip goes to the target it reports, the offset within its range", function()
+    local s = arm(4, 0.25)
+    local pose, model = s:pose(), s:model()
+    pose:to_model(model)
+    local rest_tip = model:position(5)
+    for _, t in ipairs{0.3, 1.1, 2.7} do
+        pose:reset():to_model(model)
+        local target = sinew.spine_wander{model = model, pose = pose, joints = {1, 2, 3, 4, 5},
+                                          range = {0.02, 0.01, 0.02}, time = t, seed = 9,
+                                          iterations = 200, tolerance = 1e-6}
+        pose:to_model(model)
+        near(dist(model:position(5), target), 0, 1e-4, "tip on target")
+        local o = sinew.spine_wander_offset({0.02, 0.01, 0.02}, 0, 9, t)
+        assert(math.abs(o.x) <= 0.02 and math.abs(o.y) <= 0.01 and math.abs(o.z) <= 0.02)
+        near(dist(target, {x = rest_tip.x + o.x, y = rest_tip.y + o.y, z = rest_tip.z + o.z}), 0, 1e-5,
+             "target = tip + offset")
+    end
+end)
+
+test("float tracks come with the sample, by name", function()
+    if not exists(ROBOT) then skip(ROBOT .. " is absent") end
+    local a = sinew.load(ROBOT)
+    local clip = a:clip("Yes")
+    assert(#clip.float_tracks == 9, #clip.float_tracks)
+    local floats = {}
+    clip:sample(0.5, a.skeleton:pose(), floats)
+    for _, name in ipairs(clip.float_tracks) do
+        assert(floats[name] and floats[name] >= 0 and floats[name] <= 1, name) -- morph weights
+    end
+end)
+
 -- ---- mirror and retarget ----
 
 test("mirror: twins by name; mirroring twice gives the pose back", function()
