@@ -1,13 +1,26 @@
 #!/bin/sh
-# The observer test (CTest observer_demo, issue #15): runs `sinew demo` into
+# The observer tests (CTest observer_*, issue #15): runs `sinew demo` into
 # OUT, then measures its demo.glb with three.js (measure.mjs), comparing the
 # demo's printed observer figures (metrics.json) with its own.
-# usage: run.sh NODE SINEW OUT [--open ACTORS] [demo options...]
+# usage: run.sh NODE SINEW OUT [--open ACTORS] [--asset NAME] [demo options...]
+#   --open ACTORS  actors whose bounds are known open (printed NOT MET, not failing)
+#   --asset NAME   runs the demo with --character $SINEW_ASSETS/NAME (default
+#                  ../shared/assets beside the repository); exits 77 (skip) when absent
 set -eu
 node=$1 cli=$2 out=$3
 shift 3
 open=
 if [ "${1:-}" = --open ]; then open="--open $2"; shift 2; fi
+if [ "${1:-}" = --asset ]; then
+    assets=${SINEW_ASSETS:-$(dirname "$0")/../../../shared/assets}
+    if [ ! -f "$assets/$2" ]; then
+        echo "observer: $assets/$2 absent (set SINEW_ASSETS): skipped"
+        exit 77
+    fi
+    character=$assets/$2
+    shift 2
+    set -- --character "$character" "$@"
+fi
 mkdir -p "$out"
 "$cli" demo --out "$out" "$@" >"$out/demo.txt"
 cat "$out/demo.txt"

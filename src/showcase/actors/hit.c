@@ -3,7 +3,8 @@
  * an instant cut to a hit state blending front, left, back and right flinch
  * clips by the hit's direction (sw_animator_apply_hit; its inertialized twin
  * run side by side), an additive pose shake, a hit pause, spine wander, and
- * on the scene's camera a shake and a field-of-view pulse (ctx->camera_fx). */
+ * on the scene's camera a shake and a field-of-view pulse (ctx->camera_fx);
+ * the foot contact model (contact.c) holds its feet where they stand. */
 #include "showcase/actor.h"
 
 typedef struct sw__hit {
@@ -16,6 +17,7 @@ typedef struct sw__hit {
     double next_hit;
     float since_hit; /* actor time */
     sw__sc_velocity vel;
+    sw__sc_contacts contacts; /* the guard's feet held where they stand */
     uint32_t shake_joints[8];
     uint32_t shake_joints_count;
     uint32_t spine_chain[4];
@@ -50,6 +52,23 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t s
     if (!local || !tracks || !values)
         return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw__sc_sample(s, sc->clip_idle, 0.0f, local);
+    /* the hips' shove, 6 cm away from the hit in the character's frame, in
+     * the hips' parent's space (a rig may turn or scale it: RobotExpressive's
+     * armature is Z-up at scale 100) */
+    sw_vec3 shove = sw_vec3_make(0, 0, 0);
+    if (sc->hum.hips >= 0) {
+        sw_mat4* model = (sw_mat4*)sw__sc_alloc(mem, s->joints_count * sizeof(sw_mat4));
+        if (!model) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+        sw__sc_models(s, local, model);
+        const int16_t up = sw_skeleton_parents(s)[sc->hum.hips];
+        sw_xform parent = sw_xform_identity();
+        if (up >= 0) sw_mat4_decompose(&model[up], &parent);
+        const float d = -0.06f / sc->hum.scale;
+        const sw_vec3 v = sw_quat_rotate(
+            sw_quat_conjugate(parent.r),
+            sw_vec3_make(d * sw__hit_sides[side].x, 0.0f, d * sw__hit_sides[side].z));
+        shove = sw_vec3_make(v.x / parent.s.x, v.y / parent.s.y, v.z / parent.s.z);
+    }
     static const float times[4] = {0.0f, 0.07f, 0.2f, 0.45f};
     static const float bend[4] = {0.0f, 1.0f, 0.55f, 0.0f};
     const float hx = sw__hit_sides[side].x, hz = sw__hit_sides[side].z;
@@ -69,13 +88,13 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t s
                                             .values = v};
         v += 3;
         if (push) {
-            /* replace the single key by four: pushed away 6 cm (character units) */
+            /* replace the single key by four: pushed away 6 cm */
             tracks[tc - 1].keys_count = 4;
             v -= 3;
             for (uint32_t k = 0; k < 4; ++k) {
-                v[3 * k] = x.t.x - 0.06f / sc->hum.scale * bend[k] * hx;
-                v[3 * k + 1] = x.t.y;
-                v[3 * k + 2] = x.t.z - 0.06f / sc->hum.scale * bend[k] * hz;
+                v[3 * k] = x.t.x + bend[k] * shove.x;
+                v[3 * k + 1] = x.t.y + bend[k] * shove.y;
+                v[3 * k + 2] = x.t.z + bend[k] * shove.z;
             }
             v += 12;
         }
@@ -198,6 +217,7 @@ static sw_result sw__hit_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** stat
         last = chain[k];
     }
     if (st->spine_count >= 2) st->m.features |= SW_SHOWCASE_FEATURE_WANDER;
+    sw__sc_contacts_init(&st->contacts, &sc->hum, hs);
     st->next_hit = 1.2;
     st->since_hit = 100.0f;
     if (sw__sc_velocity_init(mem, &st->vel, hs->joints_count) != SW_RESULT_OK)
@@ -322,6 +342,11 @@ static sw_result sw__hit_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, f
         r = sw_spine_wander_job_run(&wander);
         if (r != SW_RESULT_OK) return r;
         sw__sc_view_models(a);
+    }
+    if (sc->hum.legs) {
+        /* the hips' push and the flinch would drag the feet: hold them */
+        r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
+        if (r != SW_RESULT_OK) return r;
     }
     bool enter = false;
     for (uint32_t e = 0; e < ne && e < 8; ++e)
