@@ -15,6 +15,10 @@ Data:
   * Attributes of sinew objects (parents, rest poses, mesh arrays, animator
     parameters) are numpy views of sinew's memory that keep their owner alive.
 
+Tools (sinew.tools, also at the top level): import_file, export, compress
+(returning its error report), mirror, retarget and bake, with keyword
+arguments, doing what the CLI's verbs do.
+
 Failures raise a subclass of sinew.Error (NotFoundError, ParseError, ...)
 carrying sinew's error report (result, check, offset, index, detail).
 
@@ -25,6 +29,7 @@ import numpy as _np
 
 from ._sinew import *  # noqa: F401,F403  (the extension's types and functions)
 from ._sinew import Error  # noqa: F401
+from .tools import bake, compress, export, import_file, mirror, retarget  # noqa: F401
 
 __version__ = "%d.%d.%d" % (VERSION_MAJOR, VERSION_MINOR, VERSION_PATCH)  # noqa: F405
 
