@@ -11,6 +11,8 @@
 //   - the reach actor's sole: the lowest skinned vertex of each foot against
 //     the surface under it (the props' step, found by casting rays down at
 //     the props mesh, or the ground plane).
+// A glb without "actor:joint" names (e.g. `sinew retarget ... -o X.glb`) is
+// measured as one actor, "file" (printed only; no bound applies to it).
 // Prints a table and writes JSON (--json FILE); with --metrics FILE (the
 // demo's metrics.json) compares the demo's observer figures with its own.
 // Exits 1 with one line per broken bound of the issue's "Done when", 2 on
@@ -69,8 +71,11 @@ function actorsOf(gltf) {
     const m = gltf.parser.associations.get(o);
     if (m && m.nodes !== undefined && !o.isSkinnedMesh) names.set(o, gltf.parser.json.nodes[m.nodes].name || '');
   });
+  // a file without "actor:" names (a retargeted or exported clip) is one actor, "file"
+  const scene = [...names.values()].some((n) => n.includes(':'));
   const actors = new Map();
-  for (const [o, name] of names) {
+  for (const [o, raw] of names) {
+    const name = scene ? raw : `file:${raw}`;
     const at = name.indexOf(':');
     if (at < 0) continue;
     const actor = name.slice(0, at);
@@ -81,7 +86,7 @@ function actorsOf(gltf) {
   gltf.scene.traverse((o) => {
     const m = o.isMesh && gltf.parser.associations.get(o);
     if (!m || m.meshes === undefined) return;
-    const meshName = gltf.parser.json.meshes[m.meshes].name || '';
+    const meshName = (scene ? '' : 'file:') + (gltf.parser.json.meshes[m.meshes].name || '');
     const actor = meshName.slice(0, Math.max(0, meshName.indexOf(':')));
     if (!actors.has(actor)) actors.set(actor, { name: actor, joints: [], meshes: [] });
     actors.get(actor).meshes.push(o);
