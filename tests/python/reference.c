@@ -15,6 +15,12 @@
  *       (two-bone left leg, FABRIK spine, CCD right arm with a cone, look-at
  *       head) and after foot placement on a step (x > 0 is 2 units high),
  *       then the model matrices foot placement left.
+ *   python_reference mirror FILE CLIP TIME
+ *       the sampled pose mirrored by the mirror data from name patterns.
+ *   python_reference retarget FILE CLIP TIME TARGET
+ *       the sampled pose retargeted onto TARGET's skeleton by the automatic
+ *       map of the two skeletons (every joint a candidate, leg IK, ground 0)
+ *       at IK weight 1.
  *   python_reference springs FILE
  *       30 steps of a float, a vec3 and a quaternion spring and of the dampers.
  */
@@ -24,6 +30,7 @@
 
 #include "sinew/assimp/assimp_import.h"
 #include "sinew/sinew.h"
+#include "sinew/tools/builders/retarget_map.h"
 #include "sinew/tools/readers/animator_json.h"
 #include "sinew/tools/readers/asset.h"
 
@@ -309,6 +316,74 @@ static int run_ik(const sw_asset* a, int argc, char** argv) {
     return r == SW_RESULT_OK ? 0 : fail("ik", r, NULL);
 }
 
+/* mirror FILE CLIP TIME */
+static int run_mirror(const sw_asset* a, int argc, char** argv) {
+    const int32_t ci = clip_arg(a, argc, argv);
+    if (ci < 0) return 1;
+    const sw_skeleton* s = a->skeleton;
+    const size_t bytes = sizeof(sw_xform4) * s->packets_count;
+    sw_xform4* pose = sw_alloc(NULL, bytes, 16);
+    sw_xform4* out = sw_alloc(NULL, bytes, 16);
+    const sw_mirror_desc desc = {.skeleton = s};
+    const sw_mirror* m = NULL;
+    sw_error err = SW_ERROR_INIT;
+    sw_result r = pose && out ? sw_mirror_create(&desc, NULL, &m, &err) : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = sample_pose(s, a->clips[ci], strtof(argv[1], NULL), pose);
+    const sw_mirror_job job = {m, pose, s->packets_count, out, s->packets_count};
+    if (r == SW_RESULT_OK) r = sw_mirror_job_run(&job);
+    if (r == SW_RESULT_OK) put(out, bytes);
+    sw_mirror_destroy(m, NULL);
+    sw_free(NULL, pose, bytes);
+    sw_free(NULL, out, bytes);
+    return r == SW_RESULT_OK ? 0 : fail("mirror", r, &err);
+}
+
+/* The source pose retargeted onto `target` into out (scratch allocated here). */
+static sw_result retarget_pose(const sw_skeleton* s, const sw_skeleton* t, const sw_xform4* pose,
+                               sw_xform4* out) {
+    sw_retarget_joint_map* jm = malloc(sizeof *jm);
+    sw_retarget_map* map = malloc(sizeof *map);
+    sw_retarget_pair* pairs = malloc(sizeof(sw_retarget_pair) * SW_SKELETON_MAX_JOINTS);
+    sw_retarget_limb limbs[SW_RETARGET_MAX_LIMBS];
+    sw_retarget_map_desc desc;
+    sw_error err = SW_ERROR_INIT;
+    sw_result r =
+        jm && map && pairs ? sw_retarget_joint_map_auto(s, t, jm) : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = sw_retarget_joint_map_desc(jm, true, pairs, limbs, &desc);
+    if (r == SW_RESULT_OK) r = sw_retarget_map_init(&desc, map, &err);
+    const size_t scratch_size = r == SW_RESULT_OK ? sw_retarget_scratch_size(map) : 0;
+    void* scratch = scratch_size ? sw_alloc(NULL, scratch_size, 16) : NULL;
+    const sw_retarget_job job = {
+        map, s, t, pose, s->packets_count, 1.0f, scratch, scratch_size, out, t->packets_count};
+    if (r == SW_RESULT_OK) r = scratch ? sw_retarget_job_run(&job) : SW_RESULT_OUT_OF_MEMORY;
+    sw_free(NULL, scratch, scratch_size);
+    free(pairs);
+    free(map);
+    free(jm);
+    return r;
+}
+
+/* retarget FILE CLIP TIME TARGET */
+static int run_retarget(const sw_asset* a, int argc, char** argv) {
+    const int32_t ci = clip_arg(a, argc, argv);
+    if (ci < 0 || argc < 3) return 1;
+    sw_asset t;
+    sw_error err = SW_ERROR_INIT;
+    sw_result r = open_asset(argv[2], &t, &err);
+    if (r != SW_RESULT_OK) return fail(argv[2], r, &err);
+    const sw_skeleton* s = a->skeleton;
+    sw_xform4* pose = sw_alloc(NULL, sizeof(sw_xform4) * s->packets_count, 16);
+    sw_xform4* out = sw_alloc(NULL, sizeof(sw_xform4) * t.skeleton->packets_count, 16);
+    r = pose && out ? sample_pose(s, a->clips[ci], strtof(argv[1], NULL), pose)
+                    : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = retarget_pose(s, t.skeleton, pose, out);
+    if (r == SW_RESULT_OK) put(out, sizeof(sw_xform4) * t.skeleton->packets_count);
+    sw_free(NULL, pose, sizeof(sw_xform4) * s->packets_count);
+    sw_free(NULL, out, sizeof(sw_xform4) * t.skeleton->packets_count);
+    sw_asset_free(&t);
+    return r == SW_RESULT_OK ? 0 : fail("retarget", r, NULL);
+}
+
 /* springs FILE (the file is not used) */
 static int run_springs(const sw_asset* a, int argc, char** argv) {
     (void)a;
@@ -346,8 +421,8 @@ int main(int argc, char** argv) {
     static const struct {
         const char* name;
         int (*run)(const sw_asset*, int, char**);
-    } modes[] = {
-        {"pose", run_pose}, {"animator", run_animator}, {"ik", run_ik}, {"springs", run_springs}};
+    } modes[] = {{"pose", run_pose},       {"animator", run_animator}, {"ik", run_ik},
+                 {"springs", run_springs}, {"mirror", run_mirror},     {"retarget", run_retarget}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i)
         if (strcmp(argv[1], modes[i].name) == 0) code = modes[i].run(&a, argc - 3, argv + 3);
     if (code == 2) fprintf(stderr, "python_reference: unknown mode %s\n", argv[1]);
