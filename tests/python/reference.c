@@ -21,6 +21,10 @@
  *       the sampled pose retargeted onto TARGET's skeleton by the automatic
  *       map of the two skeletons (every joint a candidate, leg IK, ground 0)
  *       at IK weight 1.
+ *   python_reference chains FILE CLIP TIME
+ *       the left arm chain's points followed to 5 moving heads (points
+ *       after each), the pose aimed at them, then 10 jiggle runs (pose after
+ *       each).
  *   python_reference springs FILE
  *       30 steps of a float, a vec3 and a quaternion spring and of the dampers.
  */
@@ -29,6 +33,7 @@
 #include <string.h>
 
 #include "sinew/assimp/assimp_import.h"
+#include "sinew/procedural/chain.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/retarget_map.h"
 #include "sinew/tools/readers/animator_json.h"
@@ -384,6 +389,74 @@ static int run_retarget(const sw_asset* a, int argc, char** argv) {
     return r == SW_RESULT_OK ? 0 : fail("retarget", r, NULL);
 }
 
+/* Follow, aim and jiggle on the chain after sampling (mode chains). */
+static sw_result chain_steps(const sw_skeleton* s, sw_xform4* pose, sw_mat4* model) {
+    const uint32_t arm[4] = {joint(s, "LeftArm"), joint(s, "LeftForeArm"), joint(s, "LeftHand"),
+                             joint(s, "LFingers")};
+    sw_vec3 points[4];
+    float lengths[3];
+    sw_result r = sw_chain_points_from_model(model, s->joints_count, arm, 4, points, lengths);
+    for (int i = 1; r == SW_RESULT_OK && i <= 5; ++i) {
+        const sw_chain_follow_job follow = {
+            sw_vec3_add(points[0], sw_vec3_make(0.5f * (float)i, 0.0f, 0.25f)), lengths, 3, points,
+            4};
+        r = sw_chain_follow_job_run(&follow);
+        put(points, sizeof points);
+    }
+    const sw_chain_aim_job aim = {.skeleton = s,
+                                  .model = model,
+                                  .model_count = s->joints_count,
+                                  .joints = arm,
+                                  .joints_count = 4,
+                                  .points = points,
+                                  .points_count = 4,
+                                  .weight = 1.0f,
+                                  .pose = pose,
+                                  .pose_count = s->packets_count};
+    if (r == SW_RESULT_OK) r = sw_chain_aim_job_run(&aim);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    put(pose, sizeof(sw_xform4) * s->packets_count);
+    sw_jiggle_point jp[4];
+    sw_jiggle_state state = {jp, 4, 0.0f, false};
+    const sw_jiggle_collider capsule = {{0, 0, 0}, {0, 30, 0}, 8.0f};
+    const sw_jiggle_job jiggle = {.skeleton = s,
+                                  .model = model,
+                                  .model_count = s->joints_count,
+                                  .joints = arm,
+                                  .joints_count = 4,
+                                  .dt = 1.0f / 60.0f,
+                                  .stiffness = 50.0f,
+                                  .damping = 5.0f,
+                                  .gravity = {0.0f, -9.8f, 0.0f},
+                                  .colliders = &capsule,
+                                  .colliders_count = 1,
+                                  .weight = 1.0f,
+                                  .state = &state,
+                                  .pose = pose,
+                                  .pose_count = s->packets_count};
+    for (int i = 0; r == SW_RESULT_OK && i < 10; ++i) {
+        r = sw_jiggle_job_run(&jiggle);
+        put(pose, sizeof(sw_xform4) * s->packets_count);
+    }
+    return r;
+}
+
+/* chains FILE CLIP TIME */
+static int run_chains(const sw_asset* a, int argc, char** argv) {
+    const int32_t ci = clip_arg(a, argc, argv);
+    if (ci < 0) return 1;
+    const sw_skeleton* s = a->skeleton;
+    sw_xform4* pose = sw_alloc(NULL, sizeof(sw_xform4) * s->packets_count, 16);
+    sw_mat4* model = sw_alloc(NULL, sizeof(sw_mat4) * s->joints_count, 16);
+    sw_result r = pose && model ? sample_pose(s, a->clips[ci], strtof(argv[1], NULL), pose)
+                                : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    if (r == SW_RESULT_OK) r = chain_steps(s, pose, model);
+    sw_free(NULL, pose, sizeof(sw_xform4) * s->packets_count);
+    sw_free(NULL, model, sizeof(sw_mat4) * s->joints_count);
+    return r == SW_RESULT_OK ? 0 : fail("chains", r, NULL);
+}
+
 /* springs FILE (the file is not used) */
 static int run_springs(const sw_asset* a, int argc, char** argv) {
     (void)a;
@@ -422,7 +495,8 @@ int main(int argc, char** argv) {
         const char* name;
         int (*run)(const sw_asset*, int, char**);
     } modes[] = {{"pose", run_pose},       {"animator", run_animator}, {"ik", run_ik},
-                 {"springs", run_springs}, {"mirror", run_mirror},     {"retarget", run_retarget}};
+                 {"springs", run_springs}, {"mirror", run_mirror},     {"retarget", run_retarget},
+                 {"chains", run_chains}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i)
         if (strcmp(argv[1], modes[i].name) == 0) code = modes[i].run(&a, argc - 3, argv + 3);
     if (code == 2) fprintf(stderr, "python_reference: unknown mode %s\n", argv[1]);

@@ -101,3 +101,31 @@ def test_springs_match_c(cmu):
         got.append(np.array([f, fv, *v, *vv, *q, *qv, d], dtype=F).tobytes())
     assert abs(f - 1.0) < 0.5 and d > 0
     assert b"".join(got) == want.tobytes()
+
+
+def test_chains_match_c(cmu):
+    s = cmu.skeleton
+    want = reference("chains", CMU, "motion", "5.0")
+    pose = sinew.sample(s, cmu.clips[0], 5.0)
+    model = sinew.local_to_model(s, pose)
+    arm = ["LeftArm", "LeftForeArm", "LeftHand", "LFingers"]
+    points, lengths = sinew.chain_points(s, model, arm)
+    got = []
+    start = points[0].copy()
+    for i in range(1, 6):
+        head = points[0] + F([0.5 * i, 0.0, 0.25])
+        sinew.chain_follow(points, head, lengths)
+        got.append(points.tobytes())
+        # each link keeps its length behind the head
+        assert np.allclose(np.linalg.norm(np.diff(points, axis=0), axis=1), lengths, rtol=1e-4)
+    assert not np.array_equal(points[0], start)
+    sinew.chain_aim(s, model, pose, arm, points)
+    model = sinew.local_to_model(s, pose)
+    got.append(pose.tobytes())
+    state = sinew.JiggleState()
+    for _ in range(10):
+        sinew.jiggle(s, model, pose, arm, state, 1 / 60, stiffness=50.0, damping=5.0,
+                     gravity=(0, -9.8, 0), colliders=[((0, 0, 0), (0, 30, 0), 8.0)])
+        got.append(pose.tobytes())
+    assert b"".join(got) == want.tobytes()
+    assert np.isfinite(state.positions[:4]).all()

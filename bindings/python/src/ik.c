@@ -5,17 +5,8 @@
 
 #include <string.h>
 
-/* What every IK job takes: skeleton, model matrices, pose (in place), root. */
-typedef struct py_ik_common {
-    const sw_skeleton* skeleton;
-    PyArrayObject* model; /* sw_mat4 storage (new reference) */
-    PyArrayObject* pose;  /* borrowed: written in place */
-    sw_mat4 root;
-    bool has_root;
-} py_ik_common;
-
-static bool py_ik_common_init(py_ik_common* c, PyObject* so, PyObject* mo, PyObject* po,
-                              PyObject* root, bool model_inout) {
+bool py_ik_common_init(py_ik_common* c, PyObject* so, PyObject* mo, PyObject* po, PyObject* root,
+                       bool model_inout) {
     memset(c, 0, sizeof *c);
     c->skeleton = py_skeleton_arg(so, "skeleton");
     if (!c->skeleton) return false;
@@ -30,18 +21,11 @@ static bool py_ik_common_init(py_ik_common* c, PyObject* so, PyObject* mo, PyObj
     return c->model != NULL;
 }
 
-static void py_ik_common_free(py_ik_common* c) {
+void py_ik_common_free(py_ik_common* c) {
     Py_XDECREF(c->model);
 }
 
-#define PY_IK_MODEL(c) ((sw_mat4*)PyArray_DATA((c)->model))
-#define PY_IK_MODEL_COUNT(c) ((uint32_t)PyArray_DIM((c)->model, 0))
-#define PY_IK_POSE(c) ((sw_xform4*)PyArray_DATA((c)->pose))
-#define PY_IK_POSE_COUNT(c) ((uint32_t)PyArray_DIM((c)->pose, 0))
-#define PY_IK_ROOT(c) ((c)->has_root ? &(c)->root : NULL)
-
-/* A joint given as an index or a name. */
-static bool py_joint(const sw_skeleton* s, PyObject* o, uint32_t* out) {
+bool py_joint(const sw_skeleton* s, PyObject* o, uint32_t* out) {
     if (PyUnicode_Check(o)) {
         const char* name = PyUnicode_AsUTF8(o);
         const int32_t j = name ? sw_skeleton_find_joint(s, name) : -1;
@@ -63,13 +47,12 @@ static bool py_joint(const sw_skeleton* s, PyObject* o, uint32_t* out) {
     return true;
 }
 
-/* A chain of joints (indices or names) into out[0..*n). */
-static bool py_chain(const sw_skeleton* s, PyObject* o, uint32_t* out, uint32_t* n) {
+bool py_chain(const sw_skeleton* s, PyObject* o, uint32_t* out, uint32_t cap, uint32_t* n) {
     PyObject* seq = PySequence_Fast(o, "joints: a sequence of joint indices or names");
     if (!seq) return false;
     const Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
-    bool ok = k <= SW_IK_MAX_CHAIN;
-    if (!ok) PyErr_Format(PyExc_ValueError, "joints: at most %d", SW_IK_MAX_CHAIN);
+    bool ok = k <= (Py_ssize_t)cap;
+    if (!ok) PyErr_Format(PyExc_ValueError, "joints: at most %u", cap);
     for (Py_ssize_t i = 0; ok && i < k; ++i)
         ok = py_joint(s, PySequence_Fast_GET_ITEM(seq, i), &out[i]);
     *n = (uint32_t)k;
@@ -183,8 +166,8 @@ static PyObject* py_ik_chain(PyObject* args, PyObject* kw, bool fabrik) {
     sw_ik_limit limits[SW_IK_MAX_CHAIN];
     sw_vec3 target, pv = {0, 0, 0};
     bool ok = py_ik_common_init(&c, so, mo, po, root, false) &&
-              py_chain(c.skeleton, jo, joints, &n) && py_vec3(to, &target, "target") &&
-              (pole == Py_None || py_vec3(pole, &pv, "pole")) &&
+              py_chain(c.skeleton, jo, joints, SW_IK_MAX_CHAIN, &n) &&
+              py_vec3(to, &target, "target") && (pole == Py_None || py_vec3(pole, &pv, "pole")) &&
               (lo == Py_None || py_limits(lo, n, limits));
     sw_result r = SW_RESULT_OK;
     if (ok && fabrik) {

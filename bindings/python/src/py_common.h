@@ -98,6 +98,37 @@ bool py_quat(PyObject* o, sw_quat* out, const char* what);
 PyObject* py_vec3_tuple(sw_vec3 v);
 PyObject* py_quat_tuple(sw_quat q);
 
+/* ---- what the IK, chain and foot jobs share ---- */
+
+/* A joint given as an index or a name; false with an error (NotFoundError). */
+bool py_joint(const sw_skeleton* s, PyObject* o, uint32_t* out);
+
+/* A chain of at most cap joints (indices or names) into out[0..*n); false
+ * with an error. */
+bool py_chain(const sw_skeleton* s, PyObject* o, uint32_t* out, uint32_t cap, uint32_t* n);
+
+/* What every job on a pose and its model matrices takes. */
+typedef struct py_ik_common {
+    const sw_skeleton* skeleton;
+    PyArrayObject* model; /* sw_mat4 storage (new reference) */
+    PyArrayObject* pose;  /* borrowed: written in place */
+    sw_mat4 root;
+    bool has_root;
+} py_ik_common;
+
+/* Parses skeleton, model matrices (updated in place with model_inout), the
+ * pose (edited in place) and an optional root transform; false with an
+ * error. Release with py_ik_common_free either way. */
+bool py_ik_common_init(py_ik_common* c, PyObject* so, PyObject* mo, PyObject* po, PyObject* root,
+                       bool model_inout);
+void py_ik_common_free(py_ik_common* c);
+
+#define PY_IK_MODEL(c) ((sw_mat4*)PyArray_DATA((c)->model))
+#define PY_IK_MODEL_COUNT(c) ((uint32_t)PyArray_DIM((c)->model, 0))
+#define PY_IK_POSE(c) ((sw_xform4*)PyArray_DATA((c)->pose))
+#define PY_IK_POSE_COUNT(c) ((uint32_t)PyArray_DIM((c)->pose, 0))
+#define PY_IK_ROOT(c) ((c)->has_root ? &(c)->root : NULL)
+
 /* ---- the parts' method tables and type setup ---- */
 extern PyMethodDef py_jobs_methods[];
 extern PyMethodDef py_ik_methods[];
@@ -107,5 +138,6 @@ int py_asset_types_init(PyObject* m);
 int py_animator_types_init(PyObject* m);
 int py_retarget_types_init(PyObject* m);
 int py_ik_types_init(PyObject* m);
+int py_procedural_init(PyObject* m);
 
 #endif
