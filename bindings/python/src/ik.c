@@ -132,12 +132,7 @@ static PyObject* py_ik_two_bone(PyObject* self, PyObject* args, PyObject* kw) {
         job.pole_mode = pole == Py_None ? SW_IK_POLE_MODE_NONE
                         : pole_point    ? SW_IK_POLE_MODE_TARGET
                                         : SW_IK_POLE_MODE_DIRECTION;
-        job.skeleton = c.skeleton;
-        job.model = PY_IK_MODEL(&c);
-        job.model_count = PY_IK_MODEL_COUNT(&c);
-        job.root_transform = PY_IK_ROOT(&c);
-        job.pose = PY_IK_POSE(&c);
-        job.pose_count = PY_IK_POSE_COUNT(&c);
+        PY_IK_FILL(job, &c);
         job.reached = &reached;
         const sw_result r = sw_ik_two_bone_job_run(&job);
         if (r != SW_RESULT_OK) ok = py_raise(r, NULL, "ik_two_bone") != NULL;
@@ -171,38 +166,32 @@ static PyObject* py_ik_chain(PyObject* args, PyObject* kw, bool fabrik) {
               (lo == Py_None || py_limits(lo, n, limits));
     sw_result r = SW_RESULT_OK;
     if (ok && fabrik) {
-        const sw_ik_fabrik_job job = {c.skeleton,
-                                      PY_IK_MODEL(&c),
-                                      PY_IK_MODEL_COUNT(&c),
-                                      PY_IK_ROOT(&c),
-                                      joints,
-                                      n,
-                                      lo != Py_None ? limits : NULL,
-                                      target,
-                                      pole != Py_None,
-                                      pv,
-                                      weight,
-                                      iterations,
-                                      tolerance,
-                                      PY_IK_POSE(&c),
-                                      PY_IK_POSE_COUNT(&c),
-                                      &distance};
+        sw_ik_fabrik_job job;
+        memset(&job, 0, sizeof job);
+        PY_IK_FILL(job, &c);
+        job.joints = joints;
+        job.joints_count = n;
+        job.limits = lo != Py_None ? limits : NULL;
+        job.target = target;
+        job.use_pole = pole != Py_None;
+        job.pole = pv;
+        job.weight = weight;
+        job.iterations = iterations;
+        job.tolerance = tolerance;
+        job.distance = &distance;
         r = sw_ik_fabrik_job_run(&job);
     } else if (ok) {
-        const sw_ik_ccd_job job = {c.skeleton,
-                                   PY_IK_MODEL(&c),
-                                   PY_IK_MODEL_COUNT(&c),
-                                   PY_IK_ROOT(&c),
-                                   joints,
-                                   n,
-                                   lo != Py_None ? limits : NULL,
-                                   target,
-                                   weight,
-                                   iterations,
-                                   tolerance,
-                                   PY_IK_POSE(&c),
-                                   PY_IK_POSE_COUNT(&c),
-                                   &distance};
+        sw_ik_ccd_job job;
+        memset(&job, 0, sizeof job);
+        PY_IK_FILL(job, &c);
+        job.joints = joints;
+        job.joints_count = n;
+        job.limits = lo != Py_None ? limits : NULL;
+        job.target = target;
+        job.weight = weight;
+        job.iterations = iterations;
+        job.tolerance = tolerance;
+        job.distance = &distance;
         r = sw_ik_ccd_job_run(&job);
     }
     if (ok && r != SW_RESULT_OK) ok = py_raise(r, NULL, fabrik ? "ik_fabrik" : "ik_ccd") != NULL;
@@ -260,13 +249,8 @@ static PyObject* py_ik_look_at(PyObject* self, PyObject* args, PyObject* kw) {
               (up == Py_None || py_vec3(up, &job.up, "up")) &&
               (mup == Py_None || py_vec3(mup, &job.model_up, "model_up"));
     if (ok) {
-        job.skeleton = c.skeleton;
-        job.model = PY_IK_MODEL(&c);
-        job.model_count = PY_IK_MODEL_COUNT(&c);
-        job.root_transform = PY_IK_ROOT(&c);
+        PY_IK_FILL(job, &c);
         job.joints = joints;
-        job.pose = PY_IK_POSE(&c);
-        job.pose_count = PY_IK_POSE_COUNT(&c);
         const sw_result r = sw_ik_look_at_job_run(&job);
         if (r != SW_RESULT_OK) ok = py_raise(r, NULL, "ik_look_at") != NULL;
     }
@@ -289,12 +273,7 @@ static PyObject* py_ik_rotate(PyObject* self, PyObject* args, PyObject* kw) {
     bool ok = py_ik_common_init(&c, so, mo, po, root, false) &&
               py_joint(c.skeleton, jo, &job.joint) && py_quat(ro, &job.rotation, "rotation");
     if (ok) {
-        job.skeleton = c.skeleton;
-        job.model = PY_IK_MODEL(&c);
-        job.model_count = PY_IK_MODEL_COUNT(&c);
-        job.root_transform = PY_IK_ROOT(&c);
-        job.pose = PY_IK_POSE(&c);
-        job.pose_count = PY_IK_POSE_COUNT(&c);
+        PY_IK_FILL(job, &c);
         const sw_result r = sw_ik_rotate_job_run(&job);
         if (r != SW_RESULT_OK) ok = py_raise(r, NULL, "ik_rotate") != NULL;
     }
@@ -445,17 +424,12 @@ static PyObject* py_foot_placement(PyObject* self, PyObject* args, PyObject* kw)
               py_foot_legs(c.skeleton, lo, legs, &job.legs_count) &&
               (up == Py_None || py_vec3(up, &job.up, "up"));
     if (ok) {
-        job.skeleton = c.skeleton;
-        job.model = PY_IK_MODEL(&c);
-        job.model_count = PY_IK_MODEL_COUNT(&c);
-        job.root_transform = PY_IK_ROOT(&c);
+        PY_IK_FILL(job, &c);
         job.legs = legs;
         job.ray = py_foot_ray;
         job.ray_user = ray;
         job.no_tilt = !tilt;
         job.state = &((py_foot_state*)st)->state;
-        job.pose = PY_IK_POSE(&c);
-        job.pose_count = PY_IK_POSE_COUNT(&c);
         const sw_result r = sw_foot_job_run(&job);
         ok = !PyErr_Occurred(); /* the ray raised */
         if (ok && r != SW_RESULT_OK) ok = py_raise(r, NULL, "foot_placement") != NULL;

@@ -95,15 +95,10 @@ static PyObject* py_chain_aim(PyObject* self, PyObject* args, PyObject* kw) {
               py_chain(c.skeleton, jo, joints, SW_CHAIN_MAX_JOINTS, &job.joints_count) &&
               (points = py_points(pto, false)) != NULL;
     if (ok) {
-        job.skeleton = c.skeleton;
-        job.model = PY_IK_MODEL(&c);
-        job.model_count = PY_IK_MODEL_COUNT(&c);
-        job.root_transform = PY_IK_ROOT(&c);
+        PY_IK_FILL(job, &c);
         job.joints = joints;
         job.points = (const sw_vec3*)PyArray_DATA(points);
         job.points_count = (uint32_t)PyArray_DIM(points, 0);
-        job.pose = PY_IK_POSE(&c);
-        job.pose_count = PY_IK_POSE_COUNT(&c);
         const sw_result r = sw_chain_aim_job_run(&job);
         if (r != SW_RESULT_OK) ok = py_raise(r, NULL, "chain_aim") != NULL;
     }
@@ -218,15 +213,10 @@ static PyObject* py_jiggle(PyObject* self, PyObject* args, PyObject* kw) {
               (grav == Py_None || py_vec3(grav, &job.gravity, "gravity")) &&
               py_colliders(co, colliders, PY_JIGGLE_MAX_COLLIDERS, &job.colliders_count);
     if (ok) {
-        job.skeleton = c.skeleton;
-        job.model = PY_IK_MODEL(&c);
-        job.model_count = PY_IK_MODEL_COUNT(&c);
-        job.root_transform = PY_IK_ROOT(&c);
+        PY_IK_FILL(job, &c);
         job.joints = joints;
         job.colliders = job.colliders_count ? colliders : NULL;
         job.state = &((py_jiggle_state*)st)->state;
-        job.pose = PY_IK_POSE(&c);
-        job.pose_count = PY_IK_POSE_COUNT(&c);
         const sw_result r = sw_jiggle_job_run(&job);
         if (r != SW_RESULT_OK) ok = py_raise(r, NULL, "jiggle") != NULL;
     }

@@ -129,6 +129,18 @@ void py_ik_common_free(py_ik_common* c);
 #define PY_IK_POSE_COUNT(c) ((uint32_t)PyArray_DIM((c)->pose, 0))
 #define PY_IK_ROOT(c) ((c)->has_root ? &(c)->root : NULL)
 
+/* Sets the fields every pose job shares (skeleton, model, model_count,
+ * root_transform, pose, pose_count) from a py_ik_common. */
+#define PY_IK_FILL(job, c)                                                                         \
+    do {                                                                                           \
+        (job).skeleton = (c)->skeleton;                                                            \
+        (job).model = PY_IK_MODEL(c);                                                              \
+        (job).model_count = PY_IK_MODEL_COUNT(c);                                                  \
+        (job).root_transform = PY_IK_ROOT(c);                                                      \
+        (job).pose = PY_IK_POSE(c);                                                                \
+        (job).pose_count = PY_IK_POSE_COUNT(c);                                                    \
+    } while (0)
+
 /* ---- the parts' method tables and type setup ---- */
 extern PyMethodDef py_jobs_methods[];
 extern PyMethodDef py_ik_methods[];
