@@ -138,6 +138,8 @@ static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
  * its pin; once both contacts end, the offset from the animation fades out. */
 typedef struct sw__sc_contact {
     int32_t hip, knee, ankle, ball;
+    bool detached; /* the ankle is not below the knee: the foot is moved, the upper leg aimed at it
+                    */
     float heel_ref, ball_ref; /* heights at the first run (world y) */
     bool heel_on, ball_on;
     sw_vec3 heel_pin, ball_pin; /* world, while on */

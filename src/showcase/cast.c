@@ -64,6 +64,30 @@ static float sw__clip_speed(const sw_skeleton* s, const sw_clip* c, int32_t j, s
     return sqrtf(dx * dx + dz * dz) / c->duration;
 }
 
+/* The speed an in-place clip walks at: the mean horizontal speed of the
+ * lower of joints a and b (the stance foot, which the clip slides back
+ * under the body) over 64 steps of the clip (character units per second);
+ * 0 without both joints. */
+static float sw__stance_speed(const sw_skeleton* s, const sw_clip* c, int32_t a, int32_t b,
+                              sw_xform4* local, sw_mat4* model) {
+    if (!c || a < 0 || b < 0 || !(c->duration > 0.0f)) return 0.0f;
+    const uint32_t steps = 64;
+    const float dt = c->duration / (float)steps;
+    sw_vec3 pa = sw_vec3_make(0, 0, 0), pb = pa;
+    float sum = 0.0f;
+    for (uint32_t k = 0; k <= steps; ++k) {
+        sw__sc_sample(s, c, (float)k * dt, local);
+        sw__sc_models(s, local, model);
+        const sw_vec3 na = sw__pos(&model[a]), nb = sw__pos(&model[b]);
+        if (k > 0) {
+            const sw_vec3 from = pa.y <= pb.y ? pa : pb, to = pa.y <= pb.y ? na : nb;
+            sum += sqrtf((to.x - from.x) * (to.x - from.x) + (to.z - from.z) * (to.z - from.z));
+        }
+        pa = na, pb = nb;
+    }
+    return sum / c->duration;
+}
+
 static sw_result sw__pick_clips(sw__sc_cast* cast, const sw_showcase_options* o, sw_error* err) {
     const sw_scene* c = cast->chr;
     const sw_clip* roles[3] = {NULL, NULL, NULL};
@@ -185,6 +209,10 @@ static sw_result sw__human_setup(sw__sc_cast* cast, sw__sc_mem* mem, sw_error* e
     h->legs = h->legs && SW__BONE(h->l_upleg, h->l_leg) && SW__BONE(h->l_leg, h->l_foot) &&
               SW__BONE(h->r_upleg, h->r_leg) && SW__BONE(h->r_leg, h->r_foot);
     h->reach = h->reach && SW__BONE(h->r_arm, h->r_forearm) && SW__BONE(h->r_forearm, h->r_hand);
+    h->feet = h->legs ||
+              (sw__sc_is_ancestor(s, h->l_upleg, h->l_leg) &&
+               sw__sc_is_ancestor(s, h->r_upleg, h->r_leg) && h->l_foot >= 0 && h->r_foot >= 0 &&
+               SW__BONE(h->l_upleg, h->l_leg) && SW__BONE(h->r_upleg, h->r_leg));
 #undef SW__BONE
     h->ankle_height = h->legs ? fminf(model[h->l_foot].m[13], model[h->r_foot].m[13]) : 0.0f;
     h->head_forward = sw_vec3_make(0, 0, 1);
@@ -195,8 +223,17 @@ static sw_result sw__human_setup(sw__sc_cast* cast, sw__sc_mem* mem, sw_error* e
     const float ws = sw__clip_speed(s, cast->clip_walk, h->hips, local, model) * h->scale;
     const float js = sw__clip_speed(s, cast->clip_jog, h->hips, local, model) * h->scale;
     cast->in_place = !(ws > 0.1f);
-    cast->speed_walk = cast->in_place ? 1.4f : ws;
-    cast->speed_jog = cast->in_place || !(js > ws + 0.1f) ? cast->speed_walk * 2.0f : js;
+    cast->speed_walk = ws;
+    cast->speed_jog = js > ws + 0.1f ? js : ws * 2.0f;
+    if (cast->in_place) {
+        /* the root moves at the speed the stance foot slides back, so a
+         * planted foot stays put (1.4 and 2.8 m/s without feet to measure) */
+        const float wf = sw__stance_speed(s, cast->clip_walk, h->l_foot, h->r_foot, local, model);
+        const float jf = sw__stance_speed(s, cast->clip_jog, h->l_foot, h->r_foot, local, model);
+        cast->speed_walk = wf * h->scale > 0.1f ? wf * h->scale : 1.4f;
+        cast->speed_jog =
+            jf * h->scale > cast->speed_walk + 0.1f ? jf * h->scale : cast->speed_walk * 2.0f;
+    }
     return SW_RESULT_OK;
 }
 

@@ -13,6 +13,8 @@ typedef struct sw__sc_human {
     int32_t r_arm, r_forearm, r_hand;
     int32_t l_upleg, l_leg, l_foot, r_upleg, r_leg, r_foot;
     bool legs, reach;
+    bool feet;            /* both legs' hip and knee, and a foot (below the knee, or elsewhere as
+                           * RobotExpressive's): the foot contact model runs */
     float ankle_height;   /* model-space ankle height in the idle pose (character units) */
     sw_vec3 head_forward; /* head-local axis that faces +Z in the idle pose */
     float scale;          /* character units to metres */

@@ -24,6 +24,7 @@ void sw__sc_contacts_init(sw__sc_contacts* c, const sw__sc_human* h, const sw_sk
         sw__sc_contact* k = &c->feet[f];
         k->hip = hip[f], k->knee = knee[f], k->ankle = ankle[f];
         k->ball = ankle[f] >= 0 ? sw__ct_child(s, ankle[f]) : -1;
+        k->detached = knee[f] >= 0 && ankle[f] >= 0 && !sw__sc_is_ancestor(s, knee[f], ankle[f]);
         k->heel_ref = k->ball_ref = INFINITY;
     }
 }
@@ -80,6 +81,32 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
     }
 }
 
+/* A foot that is not below its knee (RobotExpressive's feet hang from the
+ * armature's root; the clips hold the legs on them): the foot joint moved
+ * to the animated ankle plus its offset and turned by its yaw, the upper
+ * leg turned about the hip so the leg's end follows the foot there. */
+static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
+                                  sw_quat ankle_rot) {
+    const sw_vec3 target = sw_vec3_add(ankle, k->offset);
+    const int16_t* parents = sw_skeleton_parents(a->skel);
+    sw_xform up;
+    sw_mat4_decompose(parents[k->ankle] >= 0 ? &a->model[parents[k->ankle]] : &a->world, &up);
+    sw_xform x = sw_pose_get(a->local, (uint32_t)k->ankle);
+    x.t = sw_xform_point(sw_xform_inverse(up), target);
+    const sw_quat want =
+        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot);
+    x.r = sw_quat_normalize(sw_quat_mul(sw_quat_inverse(up.r), want));
+    sw_pose_set(a->local, (uint32_t)k->ankle, x);
+    const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]);
+    const sw_quat turn = sw_quat_from_to(sw_vec3_sub(ankle, hip), sw_vec3_sub(target, hip));
+    sw_mat4_decompose(parents[k->hip] >= 0 ? &a->model[parents[k->hip]] : &a->world, &up);
+    sw_xform h = sw_pose_get(a->local, (uint32_t)k->hip);
+    h.r = sw_quat_normalize(
+        sw_quat_mul(sw_quat_inverse(up.r), sw_quat_mul(turn, sw__ct_rot(&a->model[k->hip]))));
+    sw_pose_set(a->local, (uint32_t)k->hip, h);
+    sw__sc_view_models(a);
+}
+
 /* Bends foot k's leg to the animated ankle plus its offset and turns the
  * foot by its yaw. Fails: the IK job's result. */
 static sw_result sw__ct_apply(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
@@ -121,12 +148,17 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
                                   .knee = k->knee,
                                   .ankle = k->ankle,
                                   .ball = k->ball,
+                                  .detached = k->detached,
                                   .heel_ref = k->heel_ref,
                                   .ball_ref = k->ball_ref};
             continue;
         }
         sw__ct_plan(k, ankle, ball, k->ball >= 0, dt);
         if (k->weight <= 0.0f) continue;
+        if (k->detached) {
+            sw__ct_apply_detached(k, a, ankle, sw__ct_rot(&a->model[k->ankle]));
+            continue;
+        }
         const sw_result r = sw__ct_apply(k, a, ankle, sw__ct_rot(&a->model[k->ankle]));
         if (r != SW_RESULT_OK) return r;
     }

@@ -343,7 +343,7 @@ static sw_result sw__hit_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, f
         if (r != SW_RESULT_OK) return r;
         sw__sc_view_models(a);
     }
-    if (sc->hum.legs) {
+    if (sc->hum.feet) {
         /* the hips' push and the flinch would drag the feet: hold them */
         r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
         if (r != SW_RESULT_OK) return r;

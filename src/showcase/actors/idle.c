@@ -93,7 +93,7 @@ static sw_result sw__idle_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
     if (r != SW_RESULT_OK) return r;
     sw__sc_view_models(a);
     const sw__sc_human* h = &sc->hum;
-    if (h->legs) {
+    if (h->feet) {
         r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
         if (r != SW_RESULT_OK) return r;
     }

@@ -298,7 +298,7 @@ static sw_result sw__loco_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
             m->locomotion_unlocked_steps ? (float)(st->raw_slide_sum / m->locomotion_unlocked_steps)
                                          : 0.0f;
     }
-    if (sc->hum.legs) {
+    if (sc->hum.feet) {
         r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
         if (r != SW_RESULT_OK) return r;
         st->lock_weight_max = fmaxf(st->contacts.feet[0].weight, st->contacts.feet[1].weight);
