@@ -25,6 +25,8 @@ typedef struct sw__powered {
     uint32_t error_count;
     uint32_t impulses;
     float error_mean, error_max;
+    sw__sc_contacts contacts; /* the walk's planted feet held in the world */
+    sw__sc_actor walk_view;   /* the walk's pose (rag.anim, rag.anim_model) for them */
 } sw__powered;
 
 static uint32_t sw__rag_next(sw__powered* r) {
@@ -73,6 +75,17 @@ static sw_result sw__powered_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** 
     const float z0 = sw_pose_get(r->rag.physics, 0).t.z;
     sw__sc_sample(s, r->walk, r->walk->duration, r->rag.physics);
     r->walk_speed = (sw_pose_get(r->rag.physics, 0).t.z - z0) / r->walk->duration;
+    /* the contact model on the walk's legs (the circle turns it, so its
+     * planted feet would slide): the motors pull the legs to what it holds */
+    const sw__sc_rag_limb* legs = r->rag.limbs;
+    const sw__sc_human h = {.l_upleg = legs[0].start,
+                            .l_leg = legs[0].mid,
+                            .l_foot = legs[0].end,
+                            .r_upleg = legs[1].start,
+                            .r_leg = legs[1].mid,
+                            .r_foot = legs[1].end};
+    sw__sc_contacts_init(&r->contacts, &h, s);
+    r->walk_view = (sw__sc_actor){.skel = s, .local = r->rag.anim, .model = r->rag.anim_model};
     /* hips carried by the animation, the rest simulated and pulled to it */
     sw__rag_walk_pose(r);
     res = sw__sc_rag_spawn(ctx, &r->rag, 1u, err);
@@ -90,7 +103,10 @@ static sw_result sw__powered_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* 
     r->walk_time += dt;
     r->walk_angle += r->walk_speed * dt / SW__RAG_WALK_R;
     sw__rag_walk_pose(r);
-    if (ctx->time < r->next_impulse) return SW_RESULT_OK;
+    r->walk_view.world = sw_mat4_from_xform(r->rag.root);
+    sw__sc_view_models(&r->walk_view);
+    sw_result res = sw__sc_contacts_run(&r->contacts, &r->walk_view, ctx->in.no_foot_placement, dt);
+    if (res != SW_RESULT_OK || ctx->time < r->next_impulse) return res;
     r->next_impulse += SW__RAG_IMPULSE_EVERY;
     sw_ragdoll* rd = r->rag.rd;
     const uint32_t bodies = sw_ragdoll_bodies_count(rd);
@@ -99,7 +115,7 @@ static sw_result sw__powered_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* 
     const float size = SW__RAG_IMPULSE_MIN + SW__RAG_IMPULSE_RANGE * sw__rag_unit(r);
     const sw_vec3 dir = sw_vec3_normalize(sw_vec3_make(cosf(a), 0.2f, sinf(a)));
     const sw_physics_body_state st = sw_ragdoll_body_state(rd, b);
-    const sw_result res = sw_ragdoll_apply_impulse(rd, b, sw_vec3_scale(dir, size), st.transform.t);
+    res = sw_ragdoll_apply_impulse(rd, b, sw_vec3_scale(dir, size), st.transform.t);
     ++r->impulses;
     return res;
 }
