@@ -77,6 +77,11 @@ def test_parameters_states_and_events(robot):
     assert weights == pytest.approx(1.0, abs=1e-5)
     anim.play("Jump", 0.1)
     assert anim.current_state("Base") == "Jump"
+    anim.evaluate()
+    assert not anim.pose_changed
+    with pytest.raises(sinew.InvalidArgumentError):  # the pose changed since: evaluate
+        anim.update(1 / 30)
+        anim.reuse_pose()
 
 
 def test_animator_errors(robot, cmu):

@@ -336,6 +336,13 @@ static PyObject* py_animator_seek(PyObject* self, PyObject* args) {
     return r == SW_RESULT_OK ? Py_NewRef(Py_None) : py_raise(r, NULL, "animator seek");
 }
 
+static PyObject* py_animator_reuse_pose(PyObject* self, PyObject* unused) {
+    (void)unused;
+    py_animator* o = (py_animator*)self;
+    const sw_result r = sw_animator_reuse_pose(o->inst, o->bound);
+    return r == SW_RESULT_OK ? Py_NewRef(Py_None) : py_raise(r, NULL, "animator reuse_pose");
+}
+
 static PyObject* py_animator_idle_update(PyObject* self, PyObject* args) {
     float dt = 0.0f;
     if (!PyArg_ParseTuple(args, "f:idle_update", &dt)) return NULL;
@@ -432,6 +439,9 @@ static PyMethodDef k_animator_methods[] = {
     {"seek", py_animator_seek, METH_VARARGS,
      "seek(machine, normalized_time): scrubs the current state of a machine (name or "
      "index; sw_animator_seek)."},
+    {"reuse_pose", py_animator_reuse_pose, METH_NOARGS,
+     "reuse_pose(): instead of evaluate when pose_changed is False and the last pose is "
+     "kept (sw_animator_reuse_pose)."},
     {"trigger", py_animator_trigger, METH_O, "trigger(name): sets a trigger parameter to 1."},
     {"reset_params", py_animator_reset_params, METH_NOARGS,
      "reset_params(): every parameter back to its default."},
