@@ -159,6 +159,23 @@ void sw__sc_contacts_init(sw__sc_contacts* c, const sw__sc_human* h, const sw_sk
  * cleared, the pose untouched. Fails: the IK job's result. */
 sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, float dt);
 
+/* The soft floor of the ground guards (m above the ground): heights above
+ * 2 cm are kept, lower ones eased (C1) onto 1.5 cm, which nothing goes under. */
+static inline float sw__sc_floor(float y) {
+    const float min = 0.015f, ease = 0.005f, lo = min - ease;
+    if (y >= min + ease) return y;
+    if (y <= lo) return min;
+    return min + (y - lo) * (y - lo) / (4.0f * ease);
+}
+
+/* Keeps each arm's joints above the ground (sw__sc_ground, soft floor
+ * sw__sc_floor): an arm whose lowest joint is under it has its hand raised
+ * by what that joint lacks, with two-bone IK (RobotExpressive's long arms
+ * swing its fingers through the floor while it runs). Writes the view's
+ * pose and model matrices (world-space model matrices current on entry).
+ * Fails: the IK job's result. */
+sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a);
+
 /* World matrix at p turned by yaw about +Y, scaled uniformly. */
 sw_mat4 sw__sc_world(sw_vec3 p, float yaw, float scale);
 

@@ -122,6 +122,9 @@ static sw_result sw__human_setup(sw__sc_cast* cast, sw__sc_mem* mem, sw_error* e
     static const char* const spine1[] = {"Spine1", "Spine2", "Chest", "Torso"};
     static const char* const neck[] = {"Neck", "Neck1"};
     static const char* const head[] = {"Head"};
+    static const char* const larm[] = {"LeftArm", "UpperArmL", "LeftUpperArm"};
+    static const char* const lfore[] = {"LeftForeArm", "LowerArmL", "LeftLowerArm"};
+    static const char* const lhand[] = {"LeftHand", "HandL", "Palm2L", "PalmL"};
     static const char* const rarm[] = {"RightArm", "UpperArmR", "RightUpperArm"};
     static const char* const rfore[] = {"RightForeArm", "LowerArmR", "RightLowerArm"};
     static const char* const rhand[] = {"RightHand", "HandR", "Palm2R", "PalmR"};
@@ -137,6 +140,9 @@ static sw_result sw__human_setup(sw__sc_cast* cast, sw__sc_mem* mem, sw_error* e
     h->spine1 = SW__FIND(spine1);
     h->neck = SW__FIND(neck);
     h->head = SW__FIND(head);
+    h->l_arm = SW__FIND(larm);
+    h->l_forearm = SW__FIND(lfore);
+    h->l_hand = SW__FIND(lhand);
     h->r_arm = SW__FIND(rarm);
     h->r_forearm = SW__FIND(rfore);
     h->r_hand = SW__FIND(rhand);

@@ -10,7 +10,7 @@
 /* Joints of a humanoid (-1 when the character has none). */
 typedef struct sw__sc_human {
     int32_t hips, spine, spine1, neck, head;
-    int32_t r_arm, r_forearm, r_hand;
+    int32_t l_arm, l_forearm, l_hand, r_arm, r_forearm, r_hand;
     int32_t l_upleg, l_leg, l_foot, r_upleg, r_leg, r_foot;
     bool legs, reach;
     bool feet;            /* both legs' hip and knee, and a foot (below the knee, or elsewhere as

@@ -17,12 +17,8 @@
 // demo's metrics.json) compares the demo's observer figures with its own.
 // Exits 1 with one line per broken bound of the issue's "Done when", 2 on
 // bad input, 77 when three.js is not installed (npm ci --prefix tests/observer).
-// --open ACTOR[,ACTOR] names actors whose sliding and ground bounds are a
-// known open defect (issue #15: RobotExpressive's locomotion and idle feet):
-// their breaks are printed as NOT MET and do not fail; every other bound
-// (and the demo's agreement with three.js) still does.
 //
-// usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30] [--open ACTORS]
+// usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30]
 import { readFileSync, writeFileSync } from 'node:fs';
 
 let THREE, GLTFLoader;
@@ -46,13 +42,12 @@ const BOUNDED_FEET = ['locomotion', 'reach', 'idle', 'hit'];
 const MEDIAN_FEET = ['powered'];
 
 function parseArgs(argv) {
-  const a = { glb: null, json: null, metrics: null, fps: 30, open: [] };
+  const a = { glb: null, json: null, metrics: null, fps: 30 };
   for (let i = 0; i < argv.length; ++i) {
     const k = argv[i];
     if (k === '--json') a.json = argv[++i];
     else if (k === '--metrics') a.metrics = argv[++i];
     else if (k === '--fps') a.fps = Number(argv[++i]);
-    else if (k === '--open') a.open = argv[++i].split(',');
     else if (!a.glb) a.glb = k;
     else throw new Error(`unexpected argument "${k}"`);
   }
@@ -279,24 +274,23 @@ function measure(gltf, fps) {
 }
 
 // One line per broken bound.
-function failures(m, demo, open, opened) {
+function failures(m, demo) {
   const f = [];
   const cm = (x) => `${(100 * x).toFixed(2)} cm`;
   for (const actor of BOUNDED_FEET) {
-    const to = open.includes(actor) ? opened : f;
     for (const [joint, r] of Object.entries(m.feet[actor] || {})) {
       if (r.max >= SLIDE_MAX)
-        to.push(`${actor} ${joint}: a planted span slides ${cm(r.max)} (t ${r.worst[0].toFixed(2)}..${r.worst[1].toFixed(2)} s), bound ${cm(SLIDE_MAX)}`);
+        f.push(`${actor} ${joint}: a planted span slides ${cm(r.max)} (t ${r.worst[0].toFixed(2)}..${r.worst[1].toFixed(2)} s), bound ${cm(SLIDE_MAX)}`);
       if (r.median >= SLIDE_MEDIAN)
-        to.push(`${actor} ${joint}: median sliding ${cm(r.median)} over ${r.spans} spans, bound ${cm(SLIDE_MEDIAN)}`);
+        f.push(`${actor} ${joint}: median sliding ${cm(r.median)} over ${r.spans} spans, bound ${cm(SLIDE_MEDIAN)}`);
     }
   }
   for (const actor of MEDIAN_FEET)
     for (const [joint, r] of Object.entries(m.feet[actor] || {}))
       if (r.median >= SLIDE_MEDIAN)
-        (open.includes(actor) ? opened : f).push(`${actor} ${joint}: median sliding ${cm(r.median)} over ${r.spans} spans, bound ${cm(SLIDE_MEDIAN)}`);
+        f.push(`${actor} ${joint}: median sliding ${cm(r.median)} over ${r.spans} spans, bound ${cm(SLIDE_MEDIAN)}`);
   for (const [actor, l] of Object.entries(m.lowest))
-    if (l.y < -BELOW_MAX) (open.includes(actor) ? opened : f).push(`${actor}: joint ${l.joint} ${cm(-l.y)} under the ground at t ${l.t.toFixed(2)} s, bound ${cm(BELOW_MAX)}`);
+    if (l.y < -BELOW_MAX) f.push(`${actor}: joint ${l.joint} ${cm(-l.y)} under the ground at t ${l.t.toFixed(2)} s, bound ${cm(BELOW_MAX)}`);
   for (const [side, s] of Object.entries(m.soles)) {
     if (!s.on_step) continue;
     if (s.gap_min < -SOLE_MAX) f.push(`reach ${side} sole: ${cm(-s.gap_min)} into the step at t ${s.gap_min_t.toFixed(2)} s, bound ${cm(SOLE_MAX)}`);
@@ -356,8 +350,6 @@ const m = measure(gltf, args.fps);
 console.log(table(m));
 if (args.json) writeFileSync(args.json, JSON.stringify(m, null, 1));
 const demo = args.metrics ? JSON.parse(readFileSync(args.metrics, 'utf8')) : null;
-const opened = [];
-const f = failures(m, demo, args.open, opened);
-for (const line of opened) console.log(`NOT MET (known open, --open) ${line}`);
+const f = failures(m, demo);
 for (const line of f) console.log(`FAIL ${line}`);
 process.exit(f.length ? 1 : 0);

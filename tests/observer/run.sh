@@ -2,15 +2,12 @@
 # The observer tests (CTest observer_*, issue #15): runs `sinew demo` into
 # OUT, then measures its demo.glb with three.js (measure.mjs), comparing the
 # demo's printed observer figures (metrics.json) with its own.
-# usage: run.sh NODE SINEW OUT [--open ACTORS] [--asset NAME] [demo options...]
-#   --open ACTORS  actors whose bounds are known open (printed NOT MET, not failing)
+# usage: run.sh NODE SINEW OUT [--asset NAME] [demo options...]
 #   --asset NAME   runs the demo with --character $SINEW_ASSETS/NAME (default
 #                  ../shared/assets beside the repository); exits 77 (skip) when absent
 set -eu
 node=$1 cli=$2 out=$3
 shift 3
-open=
-if [ "${1:-}" = --open ]; then open="--open $2"; shift 2; fi
 if [ "${1:-}" = --asset ]; then
     assets=${SINEW_ASSETS:-$(dirname "$0")/../../../shared/assets}
     if [ ! -f "$assets/$2" ]; then
@@ -25,4 +22,4 @@ mkdir -p "$out"
 "$cli" demo --out "$out" "$@" >"$out/demo.txt"
 cat "$out/demo.txt"
 exec "$node" "$(dirname "$0")/measure.mjs" "$out/demo.glb" --json "$out/observer.json" \
-    --metrics "$out/metrics.json" $open
+    --metrics "$out/metrics.json"

@@ -164,3 +164,48 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
     }
     return SW_RESULT_OK;
 }
+
+/* The lowest joint below joint `top` (itself included) over the ground:
+ * its index, and its height over the ground in *gap. */
+static uint32_t sw__ct_lowest_below(const sw__sc_actor* a, int32_t top, float* gap) {
+    uint32_t low = (uint32_t)top;
+    *gap = INFINITY;
+    for (uint32_t j = 0; j < a->skel->joints_count; ++j) {
+        if ((int32_t)j != top && !sw__sc_is_ancestor(a->skel, top, (int32_t)j)) continue;
+        const sw_vec3 p = sw__sc_pos(&a->model[j]);
+        const float g = p.y - sw__sc_ground(p.x, p.z, NULL);
+        if (g < *gap) *gap = g, low = j;
+    }
+    return low;
+}
+
+sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a) {
+    const int32_t arms[2][3] = {{h->l_arm, h->l_forearm, h->l_hand},
+                                {h->r_arm, h->r_forearm, h->r_hand}};
+    for (uint32_t i = 0; i < 2; ++i) {
+        const int32_t* arm = arms[i];
+        if (!sw__sc_is_ancestor(a->skel, arm[0], arm[1]) ||
+            !sw__sc_is_ancestor(a->skel, arm[1], arm[2]))
+            continue;
+        float gap;
+        (void)sw__ct_lowest_below(a, arm[0], &gap);
+        const float lift = sw__sc_floor(gap) - gap;
+        if (!(lift > 0.0f)) continue;
+        const sw_ik_two_bone_job ik = {
+            .skeleton = a->skel,
+            .model = a->model,
+            .model_count = a->skel->joints_count,
+            .root_transform = &a->world,
+            .start_joint = (uint32_t)arm[0],
+            .mid_joint = (uint32_t)arm[1],
+            .end_joint = (uint32_t)arm[2],
+            .target = sw_vec3_add(sw__sc_pos(&a->model[arm[2]]), sw_vec3_make(0, lift, 0)),
+            .weight = 1.0f,
+            .pose = a->local,
+            .pose_count = a->skel->packets_count};
+        const sw_result r = sw_ik_two_bone_job_run(&ik);
+        if (r != SW_RESULT_OK) return r;
+        sw__sc_view_models(a);
+    }
+    return SW_RESULT_OK;
+}

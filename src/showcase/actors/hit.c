@@ -348,6 +348,8 @@ static sw_result sw__hit_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, f
         r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
         if (r != SW_RESULT_OK) return r;
     }
+    r = sw__sc_arms_above_ground(&sc->hum, a);
+    if (r != SW_RESULT_OK) return r;
     bool enter = false;
     for (uint32_t e = 0; e < ne && e < 8; ++e)
         if (events[e].kind == SW_ANIMATOR_EVENT_KIND_ENTER) enter = true;

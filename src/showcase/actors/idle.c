@@ -97,6 +97,8 @@ static sw_result sw__idle_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
         r = sw__sc_contacts_run(&st->contacts, a, ctx->in.no_foot_placement, dt);
         if (r != SW_RESULT_OK) return r;
     }
+    r = sw__sc_arms_above_ground(h, a);
+    if (r != SW_RESULT_OK) return r;
     if (h->head >= 0) {
         const float lx = st->anim.params[2], ly = st->anim.params[3];
         const sw_vec3 head = sw__sc_pos(&a->model[h->head]);

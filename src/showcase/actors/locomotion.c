@@ -303,6 +303,8 @@ static sw_result sw__loco_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
         if (r != SW_RESULT_OK) return r;
         st->lock_weight_max = fmaxf(st->contacts.feet[0].weight, st->contacts.feet[1].weight);
     }
+    r = sw__sc_arms_above_ground(&sc->hum, a);
+    if (r != SW_RESULT_OK) return r;
     if (m->features & SW_SHOWCASE_FEATURE_FOOT_TRACK) {
         sw__track_feet(sc, a, down, up, st->feet, &m->locomotion_steps, &m->locomotion_slide_max,
                        &st->slide_sum);

@@ -117,25 +117,14 @@ void sw__sc_rag_place(const sw__sc_rag* ra, sw__sc_actor* view) {
     sw__sc_rag_models(ra->skel, view->local, ra->root, view->model);
 }
 
-/* The ground guard's soft floor (ragdoll.h): heights above GROUND_EASE are
- * kept, lower ones eased (C1) onto GROUND_MIN, which nothing goes under. */
-#define SW__RAG_GROUND_MIN 0.015f
-#define SW__RAG_GROUND_EASE 0.005f
 #define SW__RAG_TOE_POINT 1.6f  /* radians the guard turns a foot at most, pointing its toes */
 #define SW__RAG_TOE_FLEX 0.8f   /* and the other way */
 #define SW__RAG_TOE_SPEED 15.0f /* rad/s the guard turns a foot at most */
 
-static float sw__rag_floor(float y) {
-    const float lo = SW__RAG_GROUND_MIN - SW__RAG_GROUND_EASE;
-    if (y >= SW__RAG_GROUND_MIN + SW__RAG_GROUND_EASE) return y;
-    if (y <= lo) return SW__RAG_GROUND_MIN;
-    return SW__RAG_GROUND_MIN + (y - lo) * (y - lo) / (4.0f * SW__RAG_GROUND_EASE);
-}
-
 /* Lifts limb lb's end joint to the floor with two-bone IK. */
 static sw_result sw__rag_lift_end(const sw__sc_rag_limb* lb, sw__sc_actor* view) {
     const sw_vec3 p = sw__sc_pos(&view->model[lb->end]);
-    const float y = sw__rag_floor(p.y);
+    const float y = sw__sc_floor(p.y);
     if (!(y > p.y)) return SW_RESULT_OK;
     const sw_ik_two_bone_job ik = {.skeleton = view->skel,
                                    .model = view->model,
@@ -179,7 +168,7 @@ static float sw__rag_toe_angle(sw_vec3 u, sw_vec3 d, float a, float want, float 
 static void sw__rag_lift_tip(sw__sc_rag_limb* lb, sw__sc_actor* view, float dt) {
     const sw_vec3 a = sw__sc_pos(&view->model[lb->end]);
     const sw_vec3 tip = sw__sc_pos(&view->model[lb->tip]);
-    const float want = sw__rag_floor(tip.y);
+    const float want = sw__sc_floor(tip.y);
     sw_xform x;
     sw_mat4_decompose(&view->model[lb->end], &x);
     const sw_vec3 u = sw_vec3_normalize(sw_quat_rotate(x.r, lb->hinge));
@@ -209,7 +198,7 @@ sw_result sw__sc_rag_ground(sw__sc_rag* ra, sw__sc_actor* view, float dt) {
     float low = INFINITY;
     for (uint32_t j = 0; j < view->skel->joints_count; ++j)
         low = fminf(low, view->model[j].m[13]);
-    const float lift = sw__rag_floor(low) - low;
+    const float lift = sw__sc_floor(low) - low;
     if (!(lift > 0.0f)) return SW_RESULT_OK;
     view->world.m[13] += lift;
     for (uint32_t j = 0; j < view->skel->joints_count; ++j)
