@@ -25,6 +25,11 @@
  *       the left arm chain's points followed to 5 moving heads (points
  *       after each), the pose aimed at them, then 10 jiggle runs (pose after
  *       each).
+ *   python_reference effects FILE CLIP TIME
+ *       camera shake samples, field-of-view pulses, a hit pause, a pose shake
+ *       and a spine wander on the sampled pose, then a two-legged walker
+ *       over a step (body matrix and feet per update, 60 updates) and its
+ *       pose job on the legs of the sampled pose with Hips at the origin.
  *   python_reference springs FILE
  *       30 steps of a float, a vec3 and a quaternion spring and of the dampers.
  */
@@ -34,6 +39,9 @@
 
 #include "sinew/assimp/assimp_import.h"
 #include "sinew/procedural/chain.h"
+#include "sinew/procedural/hit.h"
+#include "sinew/procedural/spine.h"
+#include "sinew/procedural/walker.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/retarget_map.h"
 #include "sinew/tools/readers/animator_json.h"
@@ -457,6 +465,124 @@ static int run_chains(const sw_asset* a, int argc, char** argv) {
     return r == SW_RESULT_OK ? 0 : fail("chains", r, NULL);
 }
 
+/* Shakes, pulses and a hit pause, as floats. */
+static void camera_effects(void) {
+    const sw_shake_desc shake = {.position_amplitude = {0.1f, 0.1f, 0.0f},
+                                 .rotation_amplitude = {0.02f, 0.02f, 0.02f},
+                                 .fov_amplitude = 0.05f,
+                                 .fade_in = 0.05f,
+                                 .hold = 0.2f,
+                                 .fade_out = 0.3f,
+                                 .seed = 3};
+    const sw_fov_pulse_desc pulse = {0.1f, 0.1f, 0.1f, 0.2f};
+    const float times[4] = {0.0f, 0.05f, 0.1f, 0.3f};
+    for (int i = 0; i < 4; ++i) {
+        const sw_shake_sample s = sw_shake_eval(&shake, times[i]);
+        const float v[9] = {s.position.x, s.position.y, s.position.z,
+                            s.rotation.x, s.rotation.y, s.rotation.z,
+                            s.fov,        s.envelope,   sw_fov_pulse_eval(&pulse, times[i])};
+        put(v, sizeof v);
+    }
+    sw_hit_pause pause = {0.0f, 1.0f};
+    sw_hit_pause_start(&pause, 0.2f, 0.1f);
+    for (int i = 0; i < 15; ++i) {
+        const float dt = sw_hit_pause_scale_dt(&pause, 1.0f / 60.0f);
+        put(&dt, sizeof dt);
+    }
+}
+
+/* Ground 0.3 high where x > 1, nothing overhead. */
+static bool walker_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                       sw_vec3* normal) {
+    (void)user;
+    (void)max_distance;
+    if (dir.y > 0.0f) return false;
+    *point = sw_vec3_make(from.x, from.x > 1.0f ? 0.3f : 0.0f, from.z);
+    *normal = sw_vec3_make(0.0f, 1.0f, 0.0f);
+    return true;
+}
+
+/* 60 walker updates, then its pose job on the legs of `pose` (Hips at the origin). */
+static sw_result walker_steps(const sw_skeleton* s, sw_xform4* pose, sw_mat4* model) {
+    const sw_walker_leg legs[2] = {{{2.0f, 0.0f, 0.0f}, 0}, {{-2.0f, 0.0f, 0.0f}, 1}};
+    const sw_walker_desc desc = {
+        .legs = legs, .legs_count = 2, .height = 15.0f, .stride = 3.0f, .ray = walker_ray};
+    sw_walker_state state;
+    sw_result r = sw_walker_init(&desc, sw_vec3_make(0, 0, 0), 0.0f, &state);
+    const sw_walker_job job = {&desc, &state, {0.0f, 0.0f, 4.0f}, 0.0f, 1.0f / 30.0f};
+    for (int f = 0; r == SW_RESULT_OK && f < 60; ++f) {
+        r = sw_walker_job_run(&job);
+        const sw_mat4 body = sw_walker_body_matrix(&state);
+        put(&body, sizeof body);
+        for (uint32_t i = 0; i < 2; ++i)
+            put(&state.feet[i].position, sizeof(sw_vec3));
+    }
+    const uint32_t hips = joint(s, "Hips");
+    sw_xform x = sw_pose_get(pose, hips);
+    x.t = sw_vec3_make(0, 0, 0);
+    sw_pose_set(pose, hips, x);
+    const sw_mat4 body = sw_walker_body_matrix(&state);
+    sw_local_to_model_job l2m = {s, pose,  s->packets_count, &body, false,
+                                 0, model, s->joints_count};
+    if (r == SW_RESULT_OK) r = sw_local_to_model_job_run(&l2m);
+    const uint32_t left[3] = {joint(s, "LeftUpLeg"), joint(s, "LeftLeg"), joint(s, "LeftFoot")};
+    const uint32_t right[3] = {joint(s, "RightUpLeg"), joint(s, "RightLeg"), joint(s, "RightFoot")};
+    const sw_walker_chain chains[2] = {{left, 3, SW_WALKER_SOLVER_DEFAULT, {0, 0, 1}},
+                                       {right, 3, SW_WALKER_SOLVER_DEFAULT, {0, 0, 1}}};
+    const sw_walker_pose_job pj = {.skeleton = s,
+                                   .model = model,
+                                   .model_count = s->joints_count,
+                                   .root_transform = &body,
+                                   .state = &state,
+                                   .chains = chains,
+                                   .chains_count = 2,
+                                   .weight = 1.0f,
+                                   .pose = pose,
+                                   .pose_count = s->packets_count};
+    if (r == SW_RESULT_OK) r = sw_walker_pose_job_run(&pj);
+    put(pose, sizeof(sw_xform4) * s->packets_count);
+    return r;
+}
+
+/* effects FILE CLIP TIME */
+static int run_effects(const sw_asset* a, int argc, char** argv) {
+    const int32_t ci = clip_arg(a, argc, argv);
+    if (ci < 0) return 1;
+    camera_effects();
+    const sw_skeleton* s = a->skeleton;
+    sw_xform4* pose = sw_alloc(NULL, sizeof(sw_xform4) * s->packets_count, 16);
+    sw_mat4* model = sw_alloc(NULL, sizeof(sw_mat4) * s->joints_count, 16);
+    sw_result r = pose && model ? sample_pose(s, a->clips[ci], strtof(argv[1], NULL), pose)
+                                : SW_RESULT_OUT_OF_MEMORY;
+    const uint32_t spine[4] = {joint(s, "Spine"), joint(s, "Spine1"), joint(s, "Neck1"),
+                               joint(s, "Head")};
+    const sw_pose_shake_job shake = {spine + 1,       3, 0.2f, 6.0f, 0.3f, 0.1f, 9, pose,
+                                     s->packets_count};
+    if (r == SW_RESULT_OK) r = sw_pose_shake_job_run(&shake);
+    if (r == SW_RESULT_OK) r = model_of(s, pose, model);
+    put(pose, sizeof(sw_xform4) * s->packets_count);
+    sw_vec3 target = {0, 0, 0};
+    const sw_spine_wander_job wander = {.skeleton = s,
+                                        .model = model,
+                                        .model_count = s->joints_count,
+                                        .joints = spine,
+                                        .joints_count = 4,
+                                        .range = {2.0f, 1.0f, 2.0f},
+                                        .seed = 5,
+                                        .time = 1.3f,
+                                        .weight = 1.0f,
+                                        .pose = pose,
+                                        .pose_count = s->packets_count,
+                                        .target = &target};
+    if (r == SW_RESULT_OK) r = sw_spine_wander_job_run(&wander);
+    put(pose, sizeof(sw_xform4) * s->packets_count);
+    put(&target, sizeof target);
+    if (r == SW_RESULT_OK) r = walker_steps(s, pose, model);
+    sw_free(NULL, pose, sizeof(sw_xform4) * s->packets_count);
+    sw_free(NULL, model, sizeof(sw_mat4) * s->joints_count);
+    return r == SW_RESULT_OK ? 0 : fail("effects", r, NULL);
+}
+
 /* springs FILE (the file is not used) */
 static int run_springs(const sw_asset* a, int argc, char** argv) {
     (void)a;
@@ -496,7 +622,7 @@ int main(int argc, char** argv) {
         int (*run)(const sw_asset*, int, char**);
     } modes[] = {{"pose", run_pose},       {"animator", run_animator}, {"ik", run_ik},
                  {"springs", run_springs}, {"mirror", run_mirror},     {"retarget", run_retarget},
-                 {"chains", run_chains}};
+                 {"chains", run_chains},   {"effects", run_effects}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i)
         if (strcmp(argv[1], modes[i].name) == 0) code = modes[i].run(&a, argc - 3, argv + 3);
     if (code == 2) fprintf(stderr, "python_reference: unknown mode %s\n", argv[1]);

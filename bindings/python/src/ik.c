@@ -71,7 +71,7 @@ static bool py_float_item(PyObject* d, const char* key, float* out) {
 /* Limits: None or one dict (or None) per chain joint: {"type": "hinge",
  * "axis": (x, y, z), "min_angle", "max_angle"} or {"type": "cone",
  * "cone_angle"}, both with an optional "max_step_angle". */
-static bool py_limits(PyObject* o, uint32_t n, sw_ik_limit* out) {
+bool py_ik_limits(PyObject* o, uint32_t n, sw_ik_limit* out) {
     memset(out, 0, sizeof(sw_ik_limit) * n);
     PyObject* seq = PySequence_Fast(o, "limits: a sequence of dicts, one per chain joint");
     if (!seq) return false;
@@ -163,7 +163,7 @@ static PyObject* py_ik_chain(PyObject* args, PyObject* kw, bool fabrik) {
     bool ok = py_ik_common_init(&c, so, mo, po, root, false) &&
               py_chain(c.skeleton, jo, joints, SW_IK_MAX_CHAIN, &n) &&
               py_vec3(to, &target, "target") && (pole == Py_None || py_vec3(pole, &pv, "pole")) &&
-              (lo == Py_None || py_limits(lo, n, limits));
+              (lo == Py_None || py_ik_limits(lo, n, limits));
     sw_result r = SW_RESULT_OK;
     if (ok && fabrik) {
         sw_ik_fabrik_job job;
@@ -346,8 +346,8 @@ PyTypeObject py_foot_state_type = {
 };
 
 /* The Python ray: ray(origin, direction, max_distance) -> None | (point, normal). */
-static bool py_foot_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
-                        sw_vec3* normal) {
+bool py_ground_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                   sw_vec3* normal) {
     PyObject* r = PyObject_CallFunction((PyObject*)user, "NNd", py_vec3_tuple(from),
                                         py_vec3_tuple(dir), (double)max_distance);
     bool hit = false;
@@ -426,7 +426,7 @@ static PyObject* py_foot_placement(PyObject* self, PyObject* args, PyObject* kw)
     if (ok) {
         PY_IK_FILL(job, &c);
         job.legs = legs;
-        job.ray = py_foot_ray;
+        job.ray = py_ground_ray;
         job.ray_user = ray;
         job.no_tilt = !tilt;
         job.state = &((py_foot_state*)st)->state;

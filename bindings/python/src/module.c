@@ -314,9 +314,9 @@ PyMODINIT_FUNC PyInit__sinew(void) {
     if (!m) return NULL;
     if (py_errors_init(m) < 0 || py_asset_types_init(m) < 0 ||
         py_add_functions(m, py_jobs_methods) < 0 || py_animator_types_init(m) < 0 ||
-        py_ik_types_init(m) < 0 || py_procedural_init(m) < 0 ||
-        py_add_functions(m, py_ik_methods) < 0 || py_retarget_types_init(m) < 0 ||
-        py_add_functions(m, py_tools_methods) < 0 ||
+        py_ik_types_init(m) < 0 || py_procedural_init(m) < 0 || py_hit_init(m) < 0 ||
+        py_walker_init(m) < 0 || py_add_functions(m, py_ik_methods) < 0 ||
+        py_retarget_types_init(m) < 0 || py_add_functions(m, py_tools_methods) < 0 ||
         PyModule_AddIntConstant(m, "VERSION_MAJOR", SINEW_VERSION_MAJOR) < 0 ||
         PyModule_AddIntConstant(m, "VERSION_MINOR", SINEW_VERSION_MINOR) < 0 ||
         PyModule_AddIntConstant(m, "VERSION_PATCH", SINEW_VERSION_PATCH) < 0) {

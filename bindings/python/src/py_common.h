@@ -107,6 +107,15 @@ bool py_joint(const sw_skeleton* s, PyObject* o, uint32_t* out);
  * with an error. */
 bool py_chain(const sw_skeleton* s, PyObject* o, uint32_t* out, uint32_t cap, uint32_t* n);
 
+/* IK limits: one dict (or None) per chain joint, n of them; false with an error. */
+bool py_ik_limits(PyObject* o, uint32_t n, sw_ik_limit* out);
+
+/* sw_ground_ray_fn over a Python callable (user): ray(origin, direction,
+ * max_distance) -> None | (point, normal). After an exception the rest of
+ * the rays miss; the caller raises it when the job returns. */
+bool py_ground_ray(void* user, sw_vec3 from, sw_vec3 dir, float max_distance, sw_vec3* point,
+                   sw_vec3* normal);
+
 /* What every job on a pose and its model matrices takes. */
 typedef struct py_ik_common {
     const sw_skeleton* skeleton;
@@ -151,5 +160,7 @@ int py_animator_types_init(PyObject* m);
 int py_retarget_types_init(PyObject* m);
 int py_ik_types_init(PyObject* m);
 int py_procedural_init(PyObject* m);
+int py_hit_init(PyObject* m);
+int py_walker_init(PyObject* m);
 
 #endif
