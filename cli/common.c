@@ -140,6 +140,11 @@ sw_result cli_asset_open(const char* path, const sw_asset_options* options, sw_a
     if (r == SW_RESULT_LIMIT && err && err->check && strcmp(err->check, "file size") == 0) {
         const size_t n = strlen(err->detail);
         snprintf(err->detail + n, sizeof err->detail - n, " (--max-size raises it)");
+    } else if (r != SW_RESULT_OK && err && err->check &&
+               (strcmp(err->check, "memory budget") == 0 ||
+                strstr(err->detail, "memory limit of"))) {
+        const size_t n = strlen(err->detail);
+        snprintf(err->detail + n, sizeof err->detail - n, " (--max-memory raises it)");
     }
     return r;
 }
@@ -223,14 +228,19 @@ int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_
         ++*i;
         return 1;
     }
-    if (strcmp(s, "--max-size") == 0) {
-        if (!cli_parse_size(next, &a->opt.max_file_size)) {
+    if (strcmp(s, "--max-size") == 0 || strcmp(s, "--max-memory") == 0) {
+        size_t bytes = 0;
+        if (!cli_parse_size(next, &bytes)) {
             cli_error(verb,
-                      "--max-size needs a whole number of bytes > 0 (K, M or G: binary "
-                      "units), got \"%s\"",
-                      next ? next : "");
+                      "%s needs a whole number of bytes > 0 (K, M or G: binary units), got "
+                      "\"%s\"",
+                      s, next ? next : "");
             return -1;
         }
+        if (strcmp(s, "--max-size") == 0)
+            a->opt.max_file_size = bytes;
+        else
+            a->opt.max_memory = bytes;
         ++*i;
         return 1;
     }

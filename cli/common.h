@@ -31,9 +31,9 @@ typedef struct cli_asset_args {
 } cli_asset_args;
 
 /* Recognises argv[*i] as one of --scale S, --clips A,B, --isolate,
- * --in-process, --timeout MS, --end-sites, --max-size BYTES and consumes it (advancing *i past
- * its value). Returns 1 when consumed, 0 when argv[*i] is not one of them,
- * -1 after printing a usage error. */
+ * --in-process, --timeout MS, --end-sites, --max-size BYTES, --max-memory BYTES and consumes it
+ * (advancing *i past its value). Returns 1 when consumed, 0 when argv[*i] is not one of them, -1
+ * after printing a usage error. */
 int cli_asset_option(const char* verb, int argc, char** argv, int* i, cli_asset_args* a);
 
 /* Sets the options' readers to the CLI's (assimp, from sinew_assimp). */

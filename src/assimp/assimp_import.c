@@ -1478,6 +1478,11 @@ static sw_result sw__ai_import(const char* path, const void* data, size_t size, 
     if (!scene) {
         const char* msg = aiGetErrorString();
         snprintf(out->warning, sizeof out->warning, "assimp: %s", msg && *msg ? msg : "no message");
+        /* assimp turns a failed allocation into its error string. */
+        if (msg && strstr(msg, "bad_alloc")) {
+            return sw__fail_detail(err, SW_RESULT_OUT_OF_MEMORY, "assimp's memory", -1,
+                                   "assimp ran out of memory (%s)", msg);
+        }
         return sw__fail(err, SW_RESULT_PARSE, "assimp read the file", 0, -1);
     }
     sw__ai c;

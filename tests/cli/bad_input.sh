@@ -2,10 +2,13 @@
 # Bad input to the sinew CLI (issue #17, findings 3 and 4): each case must
 # end quickly (a FIFO without a writer, /dev/zero, a sparse 3 GiB file) and
 # print exactly one expected line on stderr with the expected exit code.
-# The system error texts are glibc's strerror. Usage: bad_input.sh SINEW DATA
+# The system error texts are glibc's strerror.
+# Usage: bad_input.sh SINEW DATA [SANITIZED] (SANITIZED 1: an AddressSanitizer
+# build, where a child process gets no address-space limit).
 set -u
 sinew=$1
 data=$2
+sanitized=${3:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -63,6 +66,27 @@ expect 1 "sinew: info: $tmp/tiny.sinew: not found: clip \"linaer\" not in the fi
     info "$tmp/tiny.sinew" --clips step,linaer
 expect 1 "sinew: sample: $tmp/tiny.sinew: not found: clip \"linaer\" not in the file; $clips (check \"clip in the file\")" \
     sample "$tmp/tiny.sinew" --time 0 --clip linaer
+
+# Memory (issue #18): a 4 MB glTF whose JSON is two million numbers needs
+# tens of MB of tokens; under a 16 MiB budget the reader stops, in this
+# process and in a child (--isolate).
+{ printf '{"asset":{"version":"2.0"},"extras":['; yes '0,' | head -n 2000000 | tr -d '\n'
+  printf '0]}'; } >"$tmp/numbers.gltf"
+budget="limit exceeded: reading needs more than 16 MiB of memory for 4000040 bytes of input (the limit given) (--max-memory raises it) (check \"memory budget\")"
+expect 1 "sinew: info: $tmp/numbers.gltf: $budget" info "$tmp/numbers.gltf" --max-memory 16M
+expect 1 "sinew: info: $tmp/numbers.gltf: $budget" info "$tmp/numbers.gltf" --max-memory 16M --isolate
+expect 2 'sinew: info: --max-memory needs a whole number of bytes > 0 (K, M or G: binary units), got "1X"' \
+    info "$tmp/numbers.gltf" --max-memory 1X
+# assimp's child process gets the budget as address space (not under ASan).
+x=/usr/share/assimp/models/X/BCN_Epileptic.X
+if [ "$sanitized" = 1 ]; then
+    echo "skip: assimp's memory limit (AddressSanitizer build: no address-space limit)"
+elif [ ! -f "$x" ]; then
+    echo "skip: assimp's memory limit ($x absent: Debian's assimp-testmodels)"
+else
+    expect 1 "sinew: info: $x: out of memory: assimp ran out of memory (std::bad_alloc); the reader ran with a memory limit of 4 MiB (--max-memory raises it) (check \"assimp's memory\")" \
+        info "$x" --max-memory 4M
+fi
 
 # Options name themselves.
 expect 2 'sinew: retarget: --to-scale needs a finite number > 0, got "nan"' \

@@ -10,6 +10,7 @@
 #include "shared/layout.h"
 #include "sinew/sinew.h"
 #include "sinew/tools/readers/asset.h"
+#include "sinew/tools/readers/budget.h"
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/readers/isolate.h"
 #include "sinew/tools/writers/archive_writer.h"
@@ -81,8 +82,10 @@ static sw_result sw__asset_open_bvh(const char* data, size_t size, const sw_asse
     memset(&bo, 0, sizeof bo);
     bo.scale = opt->scale;
     bo.end_sites = opt->end_sites;
-    sw_result r = sw_bvh_read(data, size, &bo, NULL, &out->bvh_, err);
-    if (r != SW_RESULT_OK) return r;
+    sw_budget budget;
+    sw_budget_init(&budget, size, opt->max_memory);
+    sw_result r = sw_bvh_read(data, size, &bo, &budget.allocator, &out->bvh_, err);
+    if (r != SW_RESULT_OK) return sw_budget_fail(&budget, r, err);
     const sw_clip** clips = (const sw_clip**)sw_alloc(NULL, sizeof(const sw_clip*), 16);
     if (!clips) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "clip list", 0, -1);
     clips[0] = out->bvh_.clip;
@@ -139,16 +142,42 @@ static void sw__asset_adopt_scene(sw_asset* out, sw_scene* scene) {
     out->warning[sizeof out->warning - 1u] = '\0';
 }
 
+/* glTF external buffers: read from the file's folder outside the budget,
+ * then counted as input (raising a default limit) and as memory the
+ * reader holds (it frees them through the budget's allocator). */
+typedef struct sw__asset_resolver {
+    char folder[2048];
+    sw_budget* budget;
+} sw__asset_resolver;
+
+static sw_result sw__asset_resolve(void* user, const char* uri, const sw_allocator* alloc,
+                                   void** data, size_t* size, sw_error* err) {
+    (void)alloc;
+    sw__asset_resolver* res = (sw__asset_resolver*)user;
+    sw_result r = sw_gltf_resolve_file(res->folder, uri, NULL, data, size, err);
+    if (r == SW_RESULT_OK) sw_budget_add_input(res->budget, *size, true);
+    return r;
+}
+
 static sw_result sw__asset_open_gltf(const char* path, const sw_asset_options* opt, sw_asset* out,
                                      sw_error* err) {
+    sw_budget budget;
+    sw_budget_init(&budget, out->file_size, opt->max_memory);
+    sw__asset_resolver res = {.budget = &budget};
+    const char* slash = strrchr(path, '/');
+    const size_t folder = slash ? (size_t)(slash - path) + 1u : 0u;
+    if (folder >= sizeof res.folder) return sw__fail(err, SW_RESULT_LIMIT, "path length", 0, -1);
+    memcpy(res.folder, path, folder);
     sw_gltf_options go;
     memset(&go, 0, sizeof go);
     go.scale = opt->scale;
     go.clips = opt->clips;
     go.clips_count = opt->clips_count;
+    go.resolve = sw__asset_resolve;
+    go.resolve_user = &res;
     sw_scene scene;
-    sw_result r = sw_gltf_read_file(path, &go, NULL, &scene, err);
-    if (r != SW_RESULT_OK) return r;
+    sw_result r = sw_gltf_read_file(path, &go, &budget.allocator, &scene, err);
+    if (r != SW_RESULT_OK) return sw_budget_fail(&budget, r, err);
     sw__asset_adopt_scene(out, &scene);
     return SW_RESULT_OK;
 }
@@ -238,6 +267,7 @@ typedef struct sw__asset_child_args {
     size_t size;
     sw_asset_format format;
     const sw_asset_options* options;
+    uint64_t file_size;
 } sw__asset_child_args;
 
 /* Child side of an isolated open: read, then send an archive. */
@@ -249,6 +279,7 @@ static sw_result sw__asset_child(void* user, const sw_allocator* alloc, sw_isola
     opt.readers_in_process = true; /* already in a child */
     sw_asset asset;
     memset(&asset, 0, sizeof asset);
+    asset.file_size = a->file_size;
     sw_result r = sw__asset_open_here(a->path, a->data, a->size, a->format, &opt, &asset, err);
     if (r == SW_RESULT_OK) {
         sw_archive_contents k;
@@ -269,13 +300,28 @@ static sw_result sw__asset_child(void* user, const sw_allocator* alloc, sw_isola
 static sw_result sw__asset_open_isolated(const char* path, const char* data, size_t size,
                                          sw_asset_format format, const sw_asset_options* opt,
                                          sw_asset* out, sw_error* err) {
-    sw__asset_child_args args = {path, data, size, format, opt};
+    sw__asset_child_args args = {path, data, size, format, opt, out->file_size};
     sw_isolate_options io;
     memset(&io, 0, sizeof io);
     io.timeout_ms = opt->timeout_ms;
+    io.memory_limit = opt->max_memory;
+    if (!io.memory_limit) {
+        const uint64_t extra = sw_budget_default_limit(out->file_size) - SW_BUDGET_FLOOR;
+        io.memory_limit =
+            extra > UINT64_MAX - SW_BUDGET_CHILD_FLOOR ? UINT64_MAX : SW_BUDGET_CHILD_FLOOR + extra;
+    }
     sw_isolate_result res;
     sw_result r = sw_isolate_run(sw__asset_child, &args, &io, NULL, &res, err);
     snprintf(out->warning, sizeof out->warning, "%s", res.message);
+    if (r != SW_RESULT_OK && res.memory_limited && err &&
+        (res.signal || res.exit_status > 0 || r == SW_RESULT_OUT_OF_MEMORY)) {
+        /* Out of address space shows as a crash, an exit or OUT_OF_MEMORY: say
+         * the limit. */
+        const size_t n = strlen(err->detail);
+        snprintf(err->detail + n, sizeof err->detail - n,
+                 "%sthe reader ran with a memory limit of %llu MiB", n ? "; " : "",
+                 (unsigned long long)(io.memory_limit >> 20));
+    }
     if (r == SW_RESULT_OK) {
         char keep[sizeof out->warning];
         memcpy(keep, out->warning, sizeof keep);

@@ -7,6 +7,7 @@
 #include <link.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -65,6 +66,36 @@ static void sw__copy_text(char* dst, size_t cap, const char* src) {
 
 /* ---- child ---- */
 
+#if defined(__SANITIZE_ADDRESS__)
+#define SW__ISOLATE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SW__ISOLATE_ASAN 1
+#endif
+#endif
+
+/* Limits the address space to what the child has now plus `extra` bytes
+ * (Linux: the size from /proc/self/statm). Not under AddressSanitizer,
+ * whose shadow memory counts as address space. */
+static void sw__isolate_limit_memory(uint64_t extra) {
+#ifdef SW__ISOLATE_ASAN
+    (void)extra;
+#else
+    FILE* f = fopen("/proc/self/statm", "r");
+    if (!f) return;
+    unsigned long long pages = 0;
+    const int got = fscanf(f, "%llu", &pages);
+    fclose(f);
+    const long page = sysconf(_SC_PAGESIZE);
+    if (got != 1 || page <= 0) return;
+    const uint64_t now = (uint64_t)pages * (uint64_t)page;
+    const uint64_t cap = extra > UINT64_MAX - now ? UINT64_MAX : now + extra;
+    if (cap >= (uint64_t)RLIM_INFINITY) return;
+    struct rlimit rl = {(rlim_t)cap, (rlim_t)cap};
+    setrlimit(RLIMIT_AS, &rl);
+#endif
+}
+
 static void sw__isolate_child(int fd, sw_isolate_fn fn, void* user, const sw_isolate_options* o,
                               const sw_allocator* alloc) {
     /* Crashes are reported by the parent from the wait status: undo handlers
@@ -72,10 +103,7 @@ static void sw__isolate_child(int fd, sw_isolate_fn fn, void* user, const sw_iso
     static const int deadly[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof deadly / sizeof deadly[0]; ++i)
         signal(deadly[i], SIG_DFL);
-    if (o->memory_limit) {
-        struct rlimit rl = {(rlim_t)o->memory_limit, (rlim_t)o->memory_limit};
-        setrlimit(RLIMIT_AS, &rl);
-    }
+    if (o->memory_limit) sw__isolate_limit_memory(o->memory_limit);
     sw_isolate_output out;
     memset(&out, 0, sizeof out);
     sw_error e = SW_ERROR_INIT;
@@ -209,6 +237,9 @@ sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options*
     if (options) o = *options;
     if (o.timeout_ms == 0) o.timeout_ms = SW__ISOLATE_DEFAULT_TIMEOUT_MS;
     if (o.max_output == 0) o.max_output = SW__ISOLATE_DEFAULT_MAX_OUTPUT;
+#ifndef SW__ISOLATE_ASAN
+    out->memory_limited = o.memory_limit != 0 && access("/proc/self/statm", R_OK) == 0;
+#endif
 
     int fds[2];
     if (pipe(fds) != 0) return sw__fail(err, SW_RESULT_IO, "pipe", 0, -1);

@@ -69,6 +69,14 @@ struct sw_asset_options {
     uint32_t readers_count;
     size_t max_file_size; /* larger files are refused before reading; 0: 2 GiB
                              (SW_FILE_DEFAULT_MAX_SIZE, sinew/tools/writers/file.h) */
+    /* Memory a reader may take, bytes; 0: 64 MiB + 16 bytes per input byte
+     * (sinew/tools/readers/budget.h). The glTF and BVH readers count their
+     * allocations against it (LIMIT "memory budget" when passed); a child
+     * process (isolate, or the other readers) gets it as the address space
+     * it may add after the fork, by default with SW_BUDGET_CHILD_FLOOR for
+     * a floor (RLIMIT_AS; Linux, not under AddressSanitizer). Readers run in this process with
+     * readers_in_process are not limited. */
+    uint64_t max_memory;
 };
 
 typedef struct sw_asset {

@@ -42,8 +42,10 @@ typedef sw_result (*sw_isolate_fn)(void* user, const sw_allocator* alloc, sw_iso
 
 typedef struct sw_isolate_options {
     uint32_t timeout_ms;   /* wall-clock limit for the child; 0: 30000 */
-    uint64_t memory_limit; /* address space of the child (RLIMIT_AS) in bytes; 0: unlimited.
-                              Not usable under AddressSanitizer (its shadow is counted) */
+    uint64_t memory_limit; /* address space the child may add to what it has at the fork
+                              (RLIMIT_AS, from Linux's /proc/self/statm), bytes; 0:
+                              unlimited. Not applied under AddressSanitizer (its shadow
+                              memory counts as address space) */
     uint64_t max_output;   /* largest output accepted, bytes; 0: 1 GiB */
 } sw_isolate_options;
 
@@ -55,6 +57,7 @@ typedef struct sw_isolate_result {
     int signal;             /* signal that ended the child, 0 when none */
     int exit_status;        /* exit status when it exited, else -1 */
     bool timed_out;         /* killed after timeout_ms */
+    bool memory_limited;    /* the child ran under options->memory_limit (see there) */
     uint32_t elapsed_ms;
 } sw_isolate_result;
 
