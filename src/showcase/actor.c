@@ -28,6 +28,38 @@ sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
     return SW_RESULT_OK;
 }
 
+sw_quat sw__sc_rotation(const sw_mat4* m) {
+    sw_xform x;
+    sw_mat4_decompose(m, &x);
+    return x.r;
+}
+
+void sw__sc_view_set_rotation(sw__sc_actor* a, uint32_t j, sw_quat q) {
+    const int16_t up = sw_skeleton_parents(a->skel)[j];
+    const sw_quat parent = sw__sc_rotation(up >= 0 ? &a->model[up] : &a->world);
+    sw_xform x = sw_pose_get(a->local, j);
+    x.r = sw_quat_normalize(sw_quat_mul(sw_quat_inverse(parent), q));
+    sw_pose_set(a->local, j, x);
+}
+
+sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
+                               sw_vec3 target) {
+    const sw_ik_two_bone_job ik = {.skeleton = a->skel,
+                                   .model = a->model,
+                                   .model_count = a->skel->joints_count,
+                                   .root_transform = &a->world,
+                                   .start_joint = (uint32_t)start,
+                                   .mid_joint = (uint32_t)mid,
+                                   .end_joint = (uint32_t)end,
+                                   .target = target,
+                                   .weight = 1.0f,
+                                   .pose = a->local,
+                                   .pose_count = a->skel->packets_count};
+    const sw_result r = sw_ik_two_bone_job_run(&ik);
+    if (r == SW_RESULT_OK) sw__sc_view_models(a);
+    return r;
+}
+
 void sw__sc_view_models(sw__sc_actor* a) {
     const sw_local_to_model_job job = {.skeleton = a->skel,
                                        .local = a->local,

@@ -116,6 +116,16 @@ sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
                            const sw_mesh* const* meshes, uint32_t meshes_count);
 /* World-space model matrices of the view's local pose. */
 void sw__sc_view_models(sw__sc_actor* a);
+/* The rotation of a matrix (scale removed). */
+sw_quat sw__sc_rotation(const sw_mat4* m);
+/* Sets joint j's local rotation so that its world rotation is q (from its
+ * parent's model matrix, or the view's world); model matrices not updated. */
+void sw__sc_view_set_rotation(sw__sc_actor* a, uint32_t j, sw_quat q);
+/* Two-bone IK at weight 1 on the view (start, mid, end joints; world-space
+ * target, model matrices current), then its model matrices.
+ * Fails: the IK job's result. */
+sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
+                               sw_vec3 target);
 /* Skinning palettes of every mesh of the view. Fails: the skinning job's result. */
 sw_result sw__sc_view_palettes(sw__sc_actor* a);
 

@@ -46,13 +46,6 @@ static sw_vec3 sw__ct_turn(sw_vec3 v, float yaw) {
     return sw_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
 }
 
-/* The world rotation of joint j's matrix (uniform scale removed). */
-static sw_quat sw__ct_rot(const sw_mat4* m) {
-    sw_xform x;
-    sw_mat4_decompose(m, &x);
-    return x.r;
-}
-
 /* Foot f's horizontal offset from the animation and its yaw, from its
  * contacts this frame (a: animated ankle, b: animated ball, world). */
 static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, float dt) {
@@ -88,22 +81,19 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
 static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
                                   sw_quat ankle_rot) {
     const sw_vec3 target = sw_vec3_add(ankle, k->offset);
-    const int16_t* parents = sw_skeleton_parents(a->skel);
-    sw_xform up;
-    sw_mat4_decompose(parents[k->ankle] >= 0 ? &a->model[parents[k->ankle]] : &a->world, &up);
+    const int16_t up = sw_skeleton_parents(a->skel)[k->ankle];
+    sw_xform parent;
+    sw_mat4_decompose(up >= 0 ? &a->model[up] : &a->world, &parent);
     sw_xform x = sw_pose_get(a->local, (uint32_t)k->ankle);
-    x.t = sw_xform_point(sw_xform_inverse(up), target);
-    const sw_quat want =
-        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot);
-    x.r = sw_quat_normalize(sw_quat_mul(sw_quat_inverse(up.r), want));
+    x.t = sw_xform_point(sw_xform_inverse(parent), target);
     sw_pose_set(a->local, (uint32_t)k->ankle, x);
+    sw__sc_view_set_rotation(
+        a, (uint32_t)k->ankle,
+        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot));
     const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]);
     const sw_quat turn = sw_quat_from_to(sw_vec3_sub(ankle, hip), sw_vec3_sub(target, hip));
-    sw_mat4_decompose(parents[k->hip] >= 0 ? &a->model[parents[k->hip]] : &a->world, &up);
-    sw_xform h = sw_pose_get(a->local, (uint32_t)k->hip);
-    h.r = sw_quat_normalize(
-        sw_quat_mul(sw_quat_inverse(up.r), sw_quat_mul(turn, sw__ct_rot(&a->model[k->hip]))));
-    sw_pose_set(a->local, (uint32_t)k->hip, h);
+    sw__sc_view_set_rotation(a, (uint32_t)k->hip,
+                             sw_quat_mul(turn, sw__sc_rotation(&a->model[k->hip])));
     sw__sc_view_models(a);
 }
 
@@ -111,28 +101,13 @@ static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_v
  * foot by its yaw. Fails: the IK job's result. */
 static sw_result sw__ct_apply(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
                               sw_quat ankle_rot) {
-    const sw_ik_two_bone_job ik = {.skeleton = a->skel,
-                                   .model = a->model,
-                                   .model_count = a->skel->joints_count,
-                                   .root_transform = &a->world,
-                                   .start_joint = (uint32_t)k->hip,
-                                   .mid_joint = (uint32_t)k->knee,
-                                   .end_joint = (uint32_t)k->ankle,
-                                   .target = sw_vec3_add(ankle, k->offset),
-                                   .weight = 1.0f,
-                                   .pose = a->local,
-                                   .pose_count = a->skel->packets_count};
-    const sw_result r = sw_ik_two_bone_job_run(&ik);
+    const sw_result r =
+        sw__sc_view_two_bone(a, k->hip, k->knee, k->ankle, sw_vec3_add(ankle, k->offset));
     if (r != SW_RESULT_OK) return r;
-    sw__sc_view_models(a);
     /* the foot keeps its animated world orientation, turned by yaw about +Y */
-    const sw_quat want =
-        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot);
-    const int16_t up = sw_skeleton_parents(a->skel)[k->ankle];
-    const sw_quat parent = up >= 0 ? sw__ct_rot(&a->model[up]) : sw__ct_rot(&a->world);
-    sw_xform x = sw_pose_get(a->local, (uint32_t)k->ankle);
-    x.r = sw_quat_normalize(sw_quat_mul(sw_quat_inverse(parent), want));
-    sw_pose_set(a->local, (uint32_t)k->ankle, x);
+    sw__sc_view_set_rotation(
+        a, (uint32_t)k->ankle,
+        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot));
     sw__sc_view_models(a);
     return SW_RESULT_OK;
 }
@@ -156,10 +131,10 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
         sw__ct_plan(k, ankle, ball, k->ball >= 0, dt);
         if (k->weight <= 0.0f) continue;
         if (k->detached) {
-            sw__ct_apply_detached(k, a, ankle, sw__ct_rot(&a->model[k->ankle]));
+            sw__ct_apply_detached(k, a, ankle, sw__sc_rotation(&a->model[k->ankle]));
             continue;
         }
-        const sw_result r = sw__ct_apply(k, a, ankle, sw__ct_rot(&a->model[k->ankle]));
+        const sw_result r = sw__ct_apply(k, a, ankle, sw__sc_rotation(&a->model[k->ankle]));
         if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
@@ -191,21 +166,10 @@ sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a) {
         (void)sw__ct_lowest_below(a, arm[0], &gap);
         const float lift = sw__sc_floor(gap) - gap;
         if (!(lift > 0.0f)) continue;
-        const sw_ik_two_bone_job ik = {
-            .skeleton = a->skel,
-            .model = a->model,
-            .model_count = a->skel->joints_count,
-            .root_transform = &a->world,
-            .start_joint = (uint32_t)arm[0],
-            .mid_joint = (uint32_t)arm[1],
-            .end_joint = (uint32_t)arm[2],
-            .target = sw_vec3_add(sw__sc_pos(&a->model[arm[2]]), sw_vec3_make(0, lift, 0)),
-            .weight = 1.0f,
-            .pose = a->local,
-            .pose_count = a->skel->packets_count};
-        const sw_result r = sw_ik_two_bone_job_run(&ik);
+        const sw_result r = sw__sc_view_two_bone(
+            a, arm[0], arm[1], arm[2],
+            sw_vec3_add(sw__sc_pos(&a->model[arm[2]]), sw_vec3_make(0, lift, 0)));
         if (r != SW_RESULT_OK) return r;
-        sw__sc_view_models(a);
     }
     return SW_RESULT_OK;
 }

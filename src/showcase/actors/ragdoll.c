@@ -126,20 +126,7 @@ static sw_result sw__rag_lift_end(const sw__sc_rag_limb* lb, sw__sc_actor* view)
     const sw_vec3 p = sw__sc_pos(&view->model[lb->end]);
     const float y = sw__sc_floor(p.y);
     if (!(y > p.y)) return SW_RESULT_OK;
-    const sw_ik_two_bone_job ik = {.skeleton = view->skel,
-                                   .model = view->model,
-                                   .model_count = view->skel->joints_count,
-                                   .root_transform = &view->world,
-                                   .start_joint = (uint32_t)lb->start,
-                                   .mid_joint = (uint32_t)lb->mid,
-                                   .end_joint = (uint32_t)lb->end,
-                                   .target = sw_vec3_make(p.x, y, p.z),
-                                   .weight = 1.0f,
-                                   .pose = view->local,
-                                   .pose_count = view->skel->packets_count};
-    const sw_result r = sw_ik_two_bone_job_run(&ik);
-    if (r == SW_RESULT_OK) sw__sc_view_models(view);
-    return r;
+    return sw__sc_view_two_bone(view, lb->start, lb->mid, lb->end, sw_vec3_make(p.x, y, p.z));
 }
 
 /* The angle about the hinge u lifting tip offset d (from the ankle at
@@ -177,13 +164,8 @@ static void sw__rag_lift_tip(sw__sc_rag_limb* lb, sw__sc_actor* view, float dt) 
     const float step = SW__RAG_TOE_SPEED * dt;
     lb->angle += fminf(fmaxf(goal - lb->angle, -step), step);
     if (lb->angle == 0.0f) return;
-    const sw_quat want_r = sw_quat_mul(sw_quat_from_axis_angle(u, lb->angle), x.r);
-    const int16_t up = sw_skeleton_parents(view->skel)[lb->end];
-    sw_xform parent;
-    sw_mat4_decompose(up >= 0 ? &view->model[up] : &view->world, &parent);
-    sw_xform local = sw_pose_get(view->local, (uint32_t)lb->end);
-    local.r = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(parent.r), want_r));
-    sw_pose_set(view->local, (uint32_t)lb->end, local);
+    sw__sc_view_set_rotation(view, (uint32_t)lb->end,
+                             sw_quat_mul(sw_quat_from_axis_angle(u, lb->angle), x.r));
     sw__sc_view_models(view);
 }
 
