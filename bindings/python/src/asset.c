@@ -127,8 +127,8 @@ static PyObject* py_skeleton_from_joints(PyObject* cls, PyObject* args, PyObject
     PyObject* nseq = PySequence_Fast(names, "names: a sequence of str");
     if (!nseq) return NULL;
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(nseq);
-    PyArrayObject* par = (PyArrayObject*)PyArray_FROM_OTF(parents_o, NPY_INT32, NPY_ARRAY_IN_ARRAY);
-    PyArrayObject* rest = (PyArrayObject*)PyArray_FROM_OTF(rest_o, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject* par = (PyArrayObject*)PyArray_FROM_OTF(parents_o, NPY_INT32, PY_IN);
+    PyArrayObject* rest = (PyArrayObject*)PyArray_FROM_OTF(rest_o, NPY_FLOAT32, PY_IN);
     sw_skeleton_joint* joints = n > 0 ? PyMem_Calloc((size_t)n, sizeof *joints) : NULL;
     PyObject* result = NULL;
     if (!par || !rest || (n > 0 && !joints)) goto done;
@@ -393,44 +393,40 @@ PyTypeObject py_mesh_type = {
 
 /* ---- Asset ---- */
 
+/* An opened file (or the built-in humanoid). Its skeleton, clips and meshes
+ * are wrapped anew at each access: the wrappers reference the asset, and an
+ * asset holding them would make cycles that reference counting never frees. */
 typedef struct py_asset {
     PyObject_HEAD sw_asset asset;
     sw_scene scene; /* the built-in humanoid (Asset.default_humanoid) */
     bool opened, is_scene;
-    PyObject* skeleton;
-    PyObject* clips;
-    PyObject* meshes;
+    const sw_skeleton* skeleton;
+    const sw_clip* const* clips;
+    uint32_t clips_count;
+    const sw_mesh* const* meshes;
+    uint32_t meshes_count;
 } py_asset;
 
 static void py_asset_dealloc(PyObject* self) {
     py_asset* o = (py_asset*)self;
-    Py_XDECREF(o->skeleton);
-    Py_XDECREF(o->clips);
-    Py_XDECREF(o->meshes);
     if (o->opened) sw_asset_free(&o->asset);
     if (o->is_scene) sw_scene_free(&o->scene, NULL);
     Py_TYPE(self)->tp_free(self);
 }
 
-/* The wrappers of the opened skeleton, clips and meshes (they reference self). */
-static int py_asset_wrap_parts(py_asset* o, const sw_skeleton* s, const sw_clip* const* clips,
-                               uint32_t nc, const sw_mesh* const* meshes, uint32_t nm) {
-    PyObject* self = (PyObject*)o;
-    o->clips = PyTuple_New((Py_ssize_t)nc);
-    o->meshes = PyTuple_New((Py_ssize_t)nm);
-    if (!o->clips || !o->meshes) return -1;
-    for (uint32_t i = 0; i < nc; ++i) {
-        PyObject* c = py_clip_wrap(clips[i], self);
-        if (!c) return -1;
-        PyTuple_SET_ITEM(o->clips, (Py_ssize_t)i, c);
+/* A tuple of new wrappers of n blocks, each referencing the asset. */
+static PyObject* py_asset_tuple(PyObject* self, PyTypeObject* type, const void* const* blocks,
+                                uint32_t n) {
+    PyObject* t = PyTuple_New((Py_ssize_t)n);
+    for (uint32_t i = 0; t && i < n; ++i) {
+        PyObject* w = py_block_wrap(type, blocks[i], self);
+        if (!w) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, w);
     }
-    for (uint32_t i = 0; i < nm; ++i) {
-        PyObject* m = py_mesh_wrap(meshes[i], self);
-        if (!m) return -1;
-        PyTuple_SET_ITEM(o->meshes, (Py_ssize_t)i, m);
-    }
-    o->skeleton = py_skeleton_wrap(s, self);
-    return o->skeleton ? 0 : -1;
+    return t;
 }
 
 /* Clip names from a sequence of str into names[] (UTF-8 owned by seq). */
@@ -497,9 +493,11 @@ static PyObject* py_asset_new(PyTypeObject* type, PyObject* args, PyObject* kw) 
         }
         else {
             o->opened = true;
-            if (py_asset_wrap_parts(o, o->asset.skeleton, o->asset.clips, o->asset.clips_count,
-                                    o->asset.meshes, o->asset.meshes_count) < 0)
-                Py_CLEAR(o);
+            o->skeleton = o->asset.skeleton;
+            o->clips = o->asset.clips;
+            o->clips_count = o->asset.clips_count;
+            o->meshes = o->asset.meshes;
+            o->meshes_count = o->asset.meshes_count;
         }
     }
     Py_XDECREF(seq);
@@ -518,11 +516,11 @@ static PyObject* py_asset_default_humanoid(PyObject* cls, PyObject* unused) {
         return py_raise(r, &err, "default humanoid");
     }
     o->is_scene = true;
-    if (py_asset_wrap_parts(o, o->scene.skeleton, o->scene.clips, o->scene.clips_count,
-                            (const sw_mesh* const*)o->scene.meshes, o->scene.meshes_count) < 0) {
-        Py_DECREF(o);
-        return NULL;
-    }
+    o->skeleton = o->scene.skeleton;
+    o->clips = o->scene.clips;
+    o->clips_count = o->scene.clips_count;
+    o->meshes = (const sw_mesh* const*)o->scene.meshes;
+    o->meshes_count = o->scene.meshes_count;
     return (PyObject*)o;
 }
 
@@ -546,7 +544,7 @@ static PyObject* py_asset_clip(PyObject* self, PyObject* arg) {
     }
     Py_DECREF(s);
     if (i < 0) return py_raise(SW_RESULT_NOT_FOUND, &err, NULL);
-    return Py_NewRef(PyTuple_GET_ITEM(o->clips, i));
+    return py_clip_wrap(o->clips[i], self);
 }
 
 static PyObject* py_asset_get(PyObject* self, void* closure) {
@@ -554,11 +552,11 @@ static PyObject* py_asset_get(PyObject* self, void* closure) {
     static const char* const formats[] = {"none", "sinew", "bvh", "gltf", "assimp"};
     switch ((int)(intptr_t)closure) {
     case 0:
-        return Py_NewRef(o->skeleton);
+        return py_skeleton_wrap(o->skeleton, self);
     case 1:
-        return Py_NewRef(o->clips);
+        return py_asset_tuple(self, &py_clip_type, (const void* const*)o->clips, o->clips_count);
     case 2:
-        return Py_NewRef(o->meshes);
+        return py_asset_tuple(self, &py_mesh_type, (const void* const*)o->meshes, o->meshes_count);
     case 3:
         if (o->is_scene) return PyUnicode_FromString("showcase");
         return PyUnicode_FromString(formats[(unsigned)o->asset.format < 5u ? o->asset.format : 0]);

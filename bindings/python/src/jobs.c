@@ -5,7 +5,7 @@
 #include <string.h>
 
 bool py_mat4(PyObject* o, sw_mat4* out, const char* what) {
-    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, PY_IN);
     if (!a) return false;
     if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 0) != 4 || PyArray_DIM(a, 1) != 4) {
         Py_DECREF(a);
@@ -65,7 +65,7 @@ static PyObject* py_sample(PyObject* self, PyObject* args, PyObject* kw) {
 
 /* Per-joint weights padded to packets * 4 floats (a new array). */
 static PyArrayObject* py_joint_weights(PyObject* o, uint32_t packets) {
-    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, PY_IN);
     if (!a) return NULL;
     const npy_intp n = (npy_intp)packets * 4;
     if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) > n) {
@@ -294,7 +294,7 @@ static PyObject* py_skinning_palette(PyObject* self, PyObject* args, PyObject* k
         job.inverse_bind = (const sw_mat4*)PyArray_DATA(ib);
         job.count = (uint32_t)PyArray_DIM(ib, 0);
         if (j_o != Py_None) {
-            joints = (PyArrayObject*)PyArray_FROM_OTF(j_o, NPY_UINT16, NPY_ARRAY_IN_ARRAY);
+            joints = (PyArrayObject*)PyArray_FROM_OTF(j_o, NPY_UINT16, PY_IN);
             if (!joints) goto done;
             if (PyArray_SIZE(joints) != (npy_intp)job.count) {
                 PyErr_SetString(PyExc_ValueError, "joints: one skeleton joint per inverse bind");

@@ -129,7 +129,7 @@ static bool py_pose_shape(PyArrayObject* a, uint32_t packets, const char* what) 
 }
 
 PyArrayObject* py_pose_in(PyObject* o, uint32_t packets, const char* what) {
-    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, PY_IN);
     if (!a) return NULL;
     if (!py_pose_shape(a, packets, what)) {
         Py_DECREF(a);
@@ -185,7 +185,7 @@ PyObject* py_mat_view(PyArrayObject* st) {
 }
 
 static PyArrayObject* py_mat_storage(PyObject* o, uint32_t min, const char* what, int flags) {
-    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, 0);
+    PyArrayObject* a = (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, NPY_ARRAY_FORCECAST);
     if (!a) return NULL;
     if (PyArray_NDIM(a) != 3 || PyArray_DIM(a, 1) != 4 || PyArray_DIM(a, 2) != 4 ||
         PyArray_DIM(a, 0) < (npy_intp)min) {
@@ -196,7 +196,7 @@ static PyArrayObject* py_mat_storage(PyObject* o, uint32_t min, const char* what
     }
     PyObject* t = py_mat_view(a); /* [i, col, row]: sw_mat4's memory order */
     if (!t) return NULL;
-    PyArrayObject* c = (PyArrayObject*)PyArray_FROM_OTF(t, NPY_FLOAT32, flags | NPY_ARRAY_IN_ARRAY);
+    PyArrayObject* c = (PyArrayObject*)PyArray_FROM_OTF(t, NPY_FLOAT32, flags | PY_IN);
     Py_DECREF(t);
     return c;
 }

@@ -17,7 +17,7 @@ static PyArrayObject* py_points(PyObject* o, bool inout) {
         return NULL;
     }
     PyArrayObject* a = inout ? (PyArrayObject*)Py_NewRef(o)
-                             : (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY);
+                             : (PyArrayObject*)PyArray_FROM_OTF(o, NPY_FLOAT32, PY_IN);
     if (a && (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 1) != 3)) {
         Py_DECREF(a);
         PyErr_SetString(PyExc_ValueError, "points: an array of shape (n, 3)");
@@ -62,7 +62,7 @@ static PyObject* py_chain_follow(PyObject* self, PyObject* args) {
         return NULL;
     PyArrayObject* points = py_points(po, true);
     PyArrayObject* lengths =
-        points ? (PyArrayObject*)PyArray_FROM_OTF(lo, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY) : NULL;
+        points ? (PyArrayObject*)PyArray_FROM_OTF(lo, NPY_FLOAT32, PY_IN) : NULL;
     sw_result r = SW_RESULT_OK;
     if (lengths) {
         job.lengths = (const float*)PyArray_DATA(lengths);

@@ -59,6 +59,10 @@ PyObject* py_raise(sw_result r, const sw_error* err, const char* what);
 
 /* ---- numpy ---- */
 
+/* Flags of input conversions: C-contiguous, aligned, and cast from any
+ * numeric type (float64 lists and int64 indices are the usual inputs). */
+#define PY_IN (NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST)
+
 /* A new float32 array of shape (packets, 10, 4), 16-byte aligned, zeroed:
  * a local pose in sinew's SoA layout (sw_xform4 packets). */
 PyArrayObject* py_pose_new(uint32_t packets);

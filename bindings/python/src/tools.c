@@ -45,7 +45,7 @@ static PyObject* py_compress_clip(PyObject* self, PyObject* args, PyObject* kw) 
     if (!c) return NULL;
     PyArrayObject* jpa = NULL;
     if (jp != Py_None) {
-        jpa = (PyArrayObject*)PyArray_FROM_OTF(jp, NPY_FLOAT32, NPY_ARRAY_IN_ARRAY);
+        jpa = (PyArrayObject*)PyArray_FROM_OTF(jp, NPY_FLOAT32, PY_IN);
         if (!jpa) return NULL;
         if (PyArray_SIZE(jpa) != (npy_intp)s->joints_count) {
             Py_DECREF(jpa);
