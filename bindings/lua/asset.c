@@ -42,7 +42,7 @@ static void read_options(lua_State* L, int t, sw_asset_options* opt, const char*
         const lua_Unsigned n = lua_rawlen(L, -1);
         for (lua_Unsigned i = 0; i < n && i < 64; ++i) {
             lua_rawgeti(L, -1, (lua_Integer)i + 1);
-            names[i] = luaL_checkstring(L, -1); /* kept alive by the options table */
+            names[i] = lsw_check_kept_string(L, -1); /* kept alive by the options table */
             lua_pop(L, 1);
         }
         opt->clips = names;

@@ -114,6 +114,11 @@ void lsw_keep(lua_State* L, int ud, int n) {
 
 /* ---- values ---- */
 
+const char* lsw_check_kept_string(lua_State* L, int idx) {
+    if (lua_type(L, idx) != LUA_TSTRING) luaL_error(L, "a name must be a string");
+    return lua_tostring(L, idx);
+}
+
 float lsw_check_float(lua_State* L, int idx) {
     return (float)luaL_checknumber(L, idx);
 }

@@ -88,6 +88,9 @@ void lsw_push_quat(lua_State* L, sw_quat q);
 void lsw_push_xform(lua_State* L, sw_xform x);
 void lsw_push_mat4(lua_State* L, const sw_mat4* m);
 float lsw_check_float(lua_State* L, int idx);
+/* A string (numbers refused: their string form would be a temporary), whose
+ * pointer stays valid while the table it came from holds it. */
+const char* lsw_check_kept_string(lua_State* L, int idx);
 
 /* ---- option tables: field `key` of the table at `t` ---- */
 

@@ -64,12 +64,21 @@ static int clone_block(lua_State* L, const char* mt, size_t elem) {
 /* ---- Pose ---- */
 
 /* The non-joint keys of poses and models: `skeleton` and the methods. */
+/* The non-joint keys of poses and models: `skeleton` and the methods;
+ * returns 0 when the key is neither (then it may name a joint). */
 static int index_other(lua_State* L) {
     if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "skeleton") == 0) {
         lua_getiuservalue(L, 1, 1);
         return 1;
     }
-    return lsw_method(L);
+    lsw_method(L);
+    return lua_isnil(L, -1) ? 0 : 1;
+}
+
+/* pose[j] or model[j] by index, or by joint name when no method has that name. */
+static bool is_joint_key(lua_State* L, const sw_skeleton* s) {
+    return lua_type(L, 2) == LUA_TNUMBER ||
+           (lua_type(L, 2) == LUA_TSTRING && sw_skeleton_find_joint(s, lua_tostring(L, 2)) >= 0);
 }
 
 static sw_xform4* pose_data(const lsw_pose* p) {
@@ -81,14 +90,14 @@ static int pose_len(lua_State* L) {
     return 1;
 }
 
-/* pose[j] -> {t, r, s}; other keys: methods and `skeleton`. */
+/* pose[j] -> {t, r, s} (j an index or a joint name); other keys: the
+ * methods and `skeleton` (a method wins over a joint of the same name). */
 static int pose_index(lua_State* L) {
     lsw_pose* p = lsw_check_pose(L, 1);
-    if (lua_type(L, 2) == LUA_TNUMBER) {
-        lsw_push_xform(L, sw_pose_get(pose_data(p), lsw_check_joint(L, 2, p->s)));
-        return 1;
-    }
-    return index_other(L);
+    if (lua_type(L, 2) != LUA_TNUMBER && index_other(L)) return 1;
+    if (!is_joint_key(L, p->s)) return 0;
+    lsw_push_xform(L, sw_pose_get(pose_data(p), lsw_check_joint(L, 2, p->s)));
+    return 1;
 }
 
 /* pose[j] = {t, r, s} (fields left out keep their value). */
@@ -197,14 +206,14 @@ static int model_len(lua_State* L) {
     return 1;
 }
 
-/* model[j] -> 16 numbers, column-major. */
+/* model[j] -> 16 numbers, column-major (j an index or a joint name); other
+ * keys as for poses. */
 static int model_index(lua_State* L) {
-    lsw_pose* m = NULL;
-    if (lua_type(L, 2) == LUA_TNUMBER) {
-        lsw_push_mat4(L, model_at(L, &m));
-        return 1;
-    }
-    return index_other(L);
+    lsw_pose* m = lsw_check_model(L, 1);
+    if (lua_type(L, 2) != LUA_TNUMBER && index_other(L)) return 1;
+    if (!is_joint_key(L, m->s)) return 0;
+    lsw_push_mat4(L, model_at(L, &m));
+    return 1;
 }
 
 static int model_newindex(lua_State* L) {

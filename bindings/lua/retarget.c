@@ -22,8 +22,8 @@ static uint32_t read_pairs(lua_State* L, int t, sw_mirror_pair* out, uint32_t ca
         const int e = lsw_entry(L, list, i);
         lua_rawgeti(L, e, 1);
         lua_rawgeti(L, e, 2);
-        out[i].a = luaL_checkstring(L, -2); /* kept alive by the options table */
-        out[i].b = luaL_checkstring(L, -1);
+        out[i].a = lsw_check_kept_string(L, -2); /* kept alive by the options table */
+        out[i].b = lsw_check_kept_string(L, -1);
         lua_settop(L, list);
     }
     lua_pop(L, 1);

@@ -89,7 +89,7 @@ static int l_skeleton(lua_State* L) {
         lua_rawgeti(L, 1, (lua_Integer)i + 1);
         luaL_checktype(L, -1, LUA_TTABLE);
         lua_getfield(L, -1, "name");
-        joints[i].name = lua_tostring(L, -1); /* kept alive by the argument table */
+        joints[i].name = lsw_check_kept_string(L, -1); /* kept alive by the argument table */
         lua_pop(L, 1);
         joints[i].parent = entry_parent(L, 1, (lua_Integer)i + 1);
         joints[i].rest = lsw_check_xform(L, -1);

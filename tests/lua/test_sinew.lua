@@ -80,6 +80,9 @@ test("pose indexing writes in place; local-to-model composes the chain", functio
     pose:to_model(model)
     near(model:position(3).x, 3, 1e-6, "tip x") -- 2 + 1
     near(model[3][13], 3, 1e-6, "model[3] column 4")
+    near(model.j3[13], 3, 1e-6, "model by joint name")
+    near(pose.j2.t.x, 2, 0, "pose by joint name")
+    assert(pose.nope == nil and type(pose.get) == "function")
     -- a root transform moves everything
     pose:to_model(model, {root = {t = {0, 5, 0}}})
     near(model:position(3).y, 5, 1e-6, "tip y with a root transform")
