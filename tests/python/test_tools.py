@@ -110,3 +110,26 @@ def test_bake_animator_run(tmp_path):
          lambda o: sinew.bake(need(ROBOT), robot_json, o, 6.0, fps=30, script=steps),
          "play", ROBOT, "--animator", robot_json, "--script", script, "--seconds", "6",
          "--fps", "30", "--bake")
+
+
+def test_tools_on_threads(tmp_path):
+    """Reading, baking, compressing and writing release the GIL: two threads
+    running tools at once write what one thread writes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    need(MIXED)
+    jobs = [("compress", MIXED, "a.sinew"), ("mirror", CMU, "b.sinew"),
+            ("compress", MIXED, "c.sinew"), ("mirror", CMU, "d.sinew")]
+
+    def run(job, folder):
+        verb, src, name = job
+        getattr(sinew, verb)(src, str(folder / name))
+
+    (tmp_path / "serial").mkdir()
+    (tmp_path / "threads").mkdir()
+    for job in jobs:
+        run(job, tmp_path / "serial")
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda j: run(j, tmp_path / "threads"), jobs))
+    for _, _, name in jobs:
+        assert filecmp.cmp(tmp_path / "serial" / name, tmp_path / "threads" / name, shallow=False)

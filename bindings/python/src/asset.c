@@ -486,12 +486,13 @@ static PyObject* py_asset_new(PyTypeObject* type, PyObject* args, PyObject* kw) 
         const char* p = PyBytes_AS_STRING(path);
         sw_error err = SW_ERROR_INIT;
         sw_result r;
-        Py_BEGIN_ALLOW_THREADS r = sw_asset_open(p, &opt, &o->asset, &err);
-        Py_END_ALLOW_THREADS if (r != SW_RESULT_OK) {
+        Py_BEGIN_ALLOW_THREADS;
+        r = sw_asset_open(p, &opt, &o->asset, &err);
+        Py_END_ALLOW_THREADS;
+        if (r != SW_RESULT_OK) {
             Py_CLEAR(o);
             py_raise(r, &err, p);
-        }
-        else {
+        } else {
             o->opened = true;
             o->skeleton = o->asset.skeleton;
             o->clips = o->asset.clips;

@@ -150,8 +150,11 @@ static PyObject* py_mirror_bake(PyObject* self, PyObject* args, PyObject* kw) {
     const sw_mirror_bake_options opt = {name};
     const sw_clip* out = NULL;
     sw_error err = SW_ERROR_INIT;
-    const sw_result r = sw_mirror_bake_clip(py_skeleton_arg(o->skeleton, "skeleton"), o->mirror, c,
-                                            &opt, NULL, &out, &err);
+    const sw_skeleton* s = py_skeleton_arg(o->skeleton, "skeleton");
+    sw_result r;
+    Py_BEGIN_ALLOW_THREADS;
+    r = sw_mirror_bake_clip(s, o->mirror, c, &opt, NULL, &out, &err);
+    Py_END_ALLOW_THREADS;
     if (r != SW_RESULT_OK) {
         char what[300];
         snprintf(what, sizeof what, "mirror bake of clip \"%s\"", sw_clip_name(c));
@@ -403,9 +406,12 @@ static PyObject* py_retarget_bake(PyObject* self, PyObject* args, PyObject* kw) 
     if (!c) return NULL;
     const sw_clip* out = NULL;
     sw_error err = SW_ERROR_INIT;
-    const sw_result r =
-        sw_retarget_bake(o->map, py_skeleton_arg(o->source, "source"), c,
-                         py_skeleton_arg(o->target, "target"), &opt, NULL, &out, &err);
+    const sw_skeleton* s = py_skeleton_arg(o->source, "source");
+    const sw_skeleton* t = py_skeleton_arg(o->target, "target");
+    sw_result r;
+    Py_BEGIN_ALLOW_THREADS;
+    r = sw_retarget_bake(o->map, s, c, t, &opt, NULL, &out, &err);
+    Py_END_ALLOW_THREADS;
     if (r != SW_RESULT_OK) {
         char what[300];
         snprintf(what, sizeof what, "retarget bake of clip \"%s\"", sw_clip_name(c));

@@ -59,8 +59,10 @@ static PyObject* py_compress_clip(PyObject* self, PyObject* args, PyObject* kw) 
     memset(&st, 0, sizeof st);
     sw_error err = SW_ERROR_INIT;
     sw_result r;
-    Py_BEGIN_ALLOW_THREADS r = sw_compress_clip(s, c, &opt, NULL, &out, &st, &err);
-    Py_END_ALLOW_THREADS Py_XDECREF(jpa);
+    Py_BEGIN_ALLOW_THREADS;
+    r = sw_compress_clip(s, c, &opt, NULL, &out, &st, &err);
+    Py_END_ALLOW_THREADS;
+    Py_XDECREF(jpa);
     PyObject* stats = py_compress_stats(s, c, &st);
     if (r == SW_RESULT_OK)
         return stats ? Py_BuildValue("(NN)", py_clip_wrap(out, NULL), stats)
@@ -200,8 +202,10 @@ static PyObject* py_write_scene(PyObject* self, PyObject* args, PyObject* kw) {
     if (ok) {
         sw_error err = SW_ERROR_INIT;
         sw_result r;
-        Py_BEGIN_ALLOW_THREADS r = sw_output_write(&scene, PyBytes_AS_STRING(path), &err);
-        Py_END_ALLOW_THREADS ok = r == SW_RESULT_OK || py_raise(r, &err, PyBytes_AS_STRING(path));
+        Py_BEGIN_ALLOW_THREADS;
+        r = sw_output_write(&scene, PyBytes_AS_STRING(path), &err);
+        Py_END_ALLOW_THREADS;
+        ok = r == SW_RESULT_OK || py_raise(r, &err, PyBytes_AS_STRING(path));
     }
     PyMem_Free(scene.clips);
     PyMem_Free(scene.meshes);
