@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "sinew/tools/builders/clip_recorder.h"
 #include "sinew/tools/builders/compress.h"
 #include "sinew/tools/writers/output.h"
 
@@ -214,6 +215,82 @@ static PyObject* py_write_scene(PyObject* self, PyObject* args, PyObject* kw) {
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* Events from (time, name) pairs into out (names owned by seq). */
+static bool py_events(PyObject* seq, sw_clip_event_desc* out, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i)
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i), "fs", &out[i].time,
+                              &out[i].name))
+            return false;
+    return true;
+}
+
+static bool py_fold(const char* s, sw_clip_recorder_fold* out) {
+    static const char* const words[] = {"none", "rest", "constant"};
+    for (int i = 0; i < 3; ++i)
+        if (strcmp(s, words[i]) == 0) {
+            *out = (sw_clip_recorder_fold)i;
+            return true;
+        }
+    PyErr_Format(PyExc_ValueError, "fold: \"none\", \"rest\" or \"constant\", got \"%s\"", s);
+    return false;
+}
+
+/* Appends every pose of `poses` (frames, packets, 10, 4) to the recorder. */
+static sw_result py_record_frames(sw_clip_recorder* rec, PyArrayObject* poses, sw_error* err) {
+    const npy_intp frames = PyArray_DIM(poses, 0);
+    const uint32_t packets = (uint32_t)PyArray_DIM(poses, 1);
+    const char* base = (const char*)PyArray_DATA(poses);
+    sw_result r = SW_RESULT_OK;
+    for (npy_intp f = 0; r == SW_RESULT_OK && f < frames; ++f)
+        r = sw_clip_recorder_append(
+            rec, (const sw_xform4*)(const void*)(base + (size_t)f * packets * sizeof(sw_xform4)),
+            packets, err);
+    return r;
+}
+
+static PyObject* py_record_clip(PyObject* self, PyObject* args, PyObject* kw) {
+    (void)self;
+    static char* kwlist[] = {"skeleton", "poses", "rate",      "name", "duration",
+                             "events",   "fold",  "tolerance", NULL};
+    PyObject *so, *po, *eo = Py_None;
+    float rate;
+    const char* fold = "none";
+    sw_clip_recorder_options opt = {SW_CLIP_RECORDER_FOLD_NONE, 0.0f};
+    sw_clip_recorder_clip desc;
+    memset(&desc, 0, sizeof desc);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOf|$zfOsf:record_clip", kwlist, &so, &po, &rate,
+                                     &desc.name, &desc.duration, &eo, &fold, &opt.tolerance) ||
+        !py_fold(fold, &opt.fold))
+        return NULL;
+    const sw_skeleton* s = py_skeleton_arg(so, "skeleton");
+    PyArrayObject* poses =
+        s ? (PyArrayObject*)PyArray_FROM_OTF(po, NPY_FLOAT32, PY_IN | NPY_ARRAY_ENSURECOPY) : NULL;
+    if (!poses) return NULL;
+    PyObject* seq = eo != Py_None ? PySequence_Fast(eo, "events: (time, name) pairs") : NULL;
+    const uint32_t ne = seq ? (uint32_t)PySequence_Fast_GET_SIZE(seq) : 0u;
+    sw_clip_event_desc* events = PyMem_Calloc(ne + 1u, sizeof *events);
+    PyObject* result = NULL;
+    if (PyArray_NDIM(poses) != 4 || PyArray_DIM(poses, 2) != 10 || PyArray_DIM(poses, 3) != 4 ||
+        PyArray_DIM(poses, 1) < (npy_intp)s->packets_count) {
+        PyErr_SetString(PyExc_ValueError, "poses: an array of shape (frames, packets, 10, 4)");
+    } else if (events && (eo == Py_None || (seq && py_events(seq, events, ne)))) {
+        desc.events = events;
+        desc.events_count = ne;
+        sw_clip_recorder* rec = NULL;
+        const sw_clip* clip = NULL;
+        sw_error err = SW_ERROR_INIT;
+        sw_result r = sw_clip_recorder_create(s, rate, &opt, NULL, &rec, &err);
+        if (r == SW_RESULT_OK) r = py_record_frames(rec, poses, &err);
+        if (r == SW_RESULT_OK) r = sw_clip_recorder_build(rec, &desc, NULL, &clip, &err);
+        sw_clip_recorder_destroy(rec);
+        result = r == SW_RESULT_OK ? py_clip_wrap(clip, NULL) : py_raise(r, &err, "record_clip");
+    }
+    PyMem_Free(events);
+    Py_XDECREF(seq);
+    Py_DECREF(poses);
+    return result;
+}
+
 #define PY_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef py_tools_methods[] = {
@@ -227,6 +304,13 @@ PyMethodDef py_tools_methods[] = {
      "clip_error(skeleton, reference, clip, *, shell=0.0, rate=0.0, at_keys=False) -> dict: "
      "ACL's error metric between two clips (sw_clip_error_measure): max, p99, worst_joint, "
      "worst_time, samples, joint_max (float32 per joint)."},
+    {"record_clip", PY_KW(py_record_clip),
+     "record_clip(skeleton, poses, rate, *, name=None, duration=0.0, events=None, "
+     "fold=\"none\", tolerance=0.0) -> Clip\n\n"
+     "A raw clip from local poses at `rate` frames per second (sw_clip_recorder): poses of "
+     "shape (frames, packets, 10, 4), key k at k / rate; events as (time, name); fold "
+     "\"rest\" leaves out tracks within tolerance of the rest pose, \"constant\" keeps one "
+     "key for unchanging tracks."},
     {"check_output", PY_KW(py_check_output),
      "check_output(path, inputs=None, sinew_only=False) -> format: the output policy "
      "(sw_output_check) before any work: \"sinew\", \"glb\" or \"gltf\" from the extension, "
