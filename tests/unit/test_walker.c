@@ -3,7 +3,9 @@
  * move (bit for bit), partners are never both in the air, planted feet sit on
  * the ground, the body stays within its height limits (and near the mean
  * ground computed here), ducks under the beam, and replays bit-identically.
- * Also: standing still takes no step, turning in place steps every leg, the
+ * Also: standing still takes no step, turning in place steps every leg;
+ * with stride_speed, step time and length follow speed (closed forms) with
+ * a constant duty factor, and turning in place takes half-length steps; the
  * pose job reaches the feet with FABRIK and two-bone chains, validity tables. */
 #include "ik_fixture.h"
 
@@ -246,6 +248,119 @@ static void test_stand_and_turn(void** state) {
     /* heading advanced by about 3 rad minus the damper's lag */
     const float turned = fmodf(st.heading - start.heading + 4.0f * 3.14159265f, 2.0f * 3.14159265f);
     assert_true(turned > 2.5f && turned < 3.0f);
+}
+
+/* ---- stride following speed (stride_speed) ---- */
+
+typedef struct gait {
+    float air;    /* mean time in the air per step, s */
+    float length; /* mean horizontal distance from lift-off to landing, m */
+    uint32_t steps;
+} gait;
+
+/* Steady motion at `v` and `turn` for 6 s at 240 Hz; steps lifting after
+ * the first 2 s (the springs settled) are measured. */
+static gait measure_gait(float stride_speed, sw_vec3 v, float turn) {
+    world w = {0};
+    sw_walker_desc d = spider(&w);
+    d.stride_speed = stride_speed;
+    sw_walker_state st;
+    assert_int_equal(sw_walker_init(&d, sw_vec3_make(0, 0, 0), 0.0f, &st), SW_RESULT_OK);
+    const float dt = 1.0f / 240.0f;
+    float lifted_at[LEGS] = {0};
+    bool counted[LEGS] = {false};
+    gait g = {0};
+    for (uint32_t f = 0; f < 6u * 240u; ++f) {
+        const sw_walker_state prev = st;
+        sw_walker_job job = {.desc = &d, .state = &st, .velocity = v, .turn_rate = turn, .dt = dt};
+        assert_int_equal(sw_walker_job_run(&job), SW_RESULT_OK);
+        for (uint32_t i = 0; i < LEGS; ++i) {
+            const sw_walker_foot* b = &st.feet[i];
+            if (!prev.feet[i].airborne && b->airborne) {
+                lifted_at[i] = st.time;
+                counted[i] = st.time > 2.0f;
+            }
+            if (prev.feet[i].airborne && !b->airborne && counted[i]) {
+                g.air += st.time - lifted_at[i];
+                g.length += hypotf(b->position.x - prev.feet[i].start.x,
+                                   b->position.z - prev.feet[i].start.z);
+                g.steps++;
+            }
+        }
+    }
+    assert_true(g.steps > 0);
+    g.air /= (float)g.steps;
+    g.length /= (float)g.steps;
+    return g;
+}
+
+/* With stride_speed: 2 s at 1 m/s, then 3 s stopped: every foot lands
+ * within a quarter stride of its rest position (the settle rule). */
+static void test_stop_settles(void** state) {
+    (void)state;
+    world w = {0};
+    sw_walker_desc d = spider(&w);
+    d.stride_speed = 0.5f;
+    sw_walker_state st;
+    assert_int_equal(sw_walker_init(&d, sw_vec3_make(0, 0, 0), 0.0f, &st), SW_RESULT_OK);
+    for (uint32_t f = 0; f < 300u; ++f) {
+        sw_walker_job job = {.desc = &d, .state = &st, .dt = 1.0f / 60.0f};
+        if (f < 120u) job.velocity = sw_vec3_make(0, 0, 1.0f);
+        assert_int_equal(sw_walker_job_run(&job), SW_RESULT_OK);
+    }
+    for (uint32_t i = 0; i < LEGS; ++i) {
+        assert_false(st.feet[i].airborne);
+        const float drift = hypotf(st.feet[i].position.x - st.feet[i].ideal.x,
+                                   st.feet[i].position.z - st.feet[i].ideal.z);
+        assert_true(drift <= 0.25f * d.stride + 1e-4f);
+    }
+}
+
+static void test_stride_follows_speed(void** state) {
+    (void)state;
+    const float base = 0.2f; /* the spider's step_duration, at stride_speed */
+    const float speeds[3] = {0.25f, 0.5f, 1.0f};
+    gait adapt[3], fixed[3];
+    for (int k = 0; k < 3; ++k) {
+        adapt[k] = measure_gait(0.5f, sw_vec3_make(0, 0, speeds[k]), 0.0f);
+        fixed[k] = measure_gait(0.0f, sw_vec3_make(0, 0, speeds[k]), 0.0f);
+        printf("%.2f m/s: adaptive %u steps, %.4f s in the air, %.4f m long; fixed %u steps, "
+               "%.4f s, %.4f m\n",
+               (double)speeds[k], adapt[k].steps, (double)adapt[k].air, (double)adapt[k].length,
+               fixed[k].steps, (double)fixed[k].air, (double)fixed[k].length);
+        /* closed form: walking straight, the feet move at the body's speed,
+         * so a step lasts step_duration / sqrt(speed / stride_speed) (to the
+         * frame that lands it) */
+        const float expect = base / sqrtf(speeds[k] / 0.5f);
+        assert_true(adapt[k].air >= expect - 1e-4f &&
+                    adapt[k].air <= expect + 1.0f / 240.0f + 1e-4f);
+        assert_true(fixed[k].air >= base - 1e-4f && fixed[k].air <= base + 1.0f / 240.0f + 1e-4f);
+    }
+    /* at stride_speed both agree. Step length is the drift at lift-off plus
+     * the body's travel over the step and half a step ahead, so it grows as
+     * sqrt(speed) (1.5 v x step_duration / sqrt(r) = sqrt(r) x 1.5 v0 x
+     * step_duration): four times the speed, twice the length. */
+    assert_near(adapt[1].length, fixed[1].length, 0.01f * fixed[1].length);
+    assert_near(adapt[2].length / adapt[0].length, 2.0f, 0.1f);
+    /* the fraction of time a foot spends in the air stays the same at every
+     * speed (fixed timing: it grows with speed, until legs cannot keep up) */
+    float duty_a[3], duty_f[3];
+    for (int k = 0; k < 3; ++k) {
+        duty_a[k] = adapt[k].air * (float)adapt[k].steps / (LEGS * 4.0f);
+        duty_f[k] = fixed[k].air * (float)fixed[k].steps / (LEGS * 4.0f);
+        printf("duty factor at %.2f m/s: adaptive %.3f, fixed %.3f\n", (double)speeds[k],
+               (double)duty_a[k], (double)duty_f[k]);
+    }
+    assert_near(duty_a[2] / duty_a[0], 1.0f, 0.12f);
+    assert_true(duty_f[2] / duty_f[0] > 1.5f);
+    /* turning in place at 0.3 rad/s: the feet move at about 0.12 m/s */
+    const gait turn_a = measure_gait(0.5f, sw_vec3_make(0, 0, 0), 0.3f);
+    const gait turn_f = measure_gait(0.0f, sw_vec3_make(0, 0, 0), 0.3f);
+    printf("turning: adaptive %u steps %.4f m, fixed %u steps %.4f m\n", turn_a.steps,
+           (double)turn_a.length, turn_f.steps, (double)turn_f.length);
+    /* r = 0.3 x 0.41 (mean rest radius) / 0.5, clamped to 1/4: steps half as
+     * long as walking at stride_speed (a little less: the feet travel arcs) */
+    assert_true(turn_a.length > 0.4f * adapt[1].length && turn_a.length < 0.5f * adapt[1].length);
 }
 
 /* ---- legs on a skeleton ---- */
@@ -540,6 +655,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spider_20s),
         cmocka_unit_test(test_stand_and_turn),
+        cmocka_unit_test(test_stride_follows_speed),
+        cmocka_unit_test(test_stop_settles),
         cmocka_unit_test(test_pose_job),
         cmocka_unit_test(test_validity),
     };

@@ -22,6 +22,13 @@
  *   Once the body has stopped (below 1 cm/s and 0.01 rad/s), legs more than
  *   a quarter stride from their ideal positions step back to them, group by
  *   group, so a creature that stops settles into its rest stance.
+ * - Stride: with `stride_speed` set, stride and step timing follow the
+ *   feet's speed over the ground (the body's velocity plus its turn at each
+ *   leg's rest position, averaged over the legs), as creatures lengthen and
+ *   quicken their steps together: with r = that speed / stride_speed,
+ *   clamped to [1/4, 4], a foot steps at stride * sqrt(r) and its step lasts
+ *   step_duration / sqrt(r). Walking twice as fast takes steps 1.41 times as
+ *   long and as quick; turning in place and creeping take short steps.
  * - The body's height follows the ground under the ideal foot positions (the
  *   mean of the ray hits) at `height` above it, lowered by up to `move_dip`
  *   while moving, and lowered under overhead obstacles (rays up from the
@@ -94,6 +101,8 @@ typedef struct sw_walker_desc {
     float stride;             /* drift from the ideal position that makes a foot step, m, > 0 */
     float step_duration;      /* seconds; 0 = SW_WALKER_DEFAULT_STEP_DURATION */
     float step_height;        /* arc height, m; 0 = stride / 2 */
+    float stride_speed;       /* foot speed (m/s) at which stride and step_duration hold;
+                                 0 = they hold at every speed (see "Stride" above) */
     float move_dip;           /* body lowered while moving at dip_speed or faster, m; 0 = none */
     float dip_speed;          /* m/s; 0 = SW_WALKER_DEFAULT_DIP_SPEED */
     float max_tilt;           /* radians in [0, pi/2]; 0 = SW_WALKER_DEFAULT_MAX_TILT */

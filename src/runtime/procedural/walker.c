@@ -11,6 +11,9 @@
 /* Once stopped (speed and turn rate below these), legs farther than this
  * fraction of the stride from home step back to it. */
 #define SW__WALKER_SETTLE 0.25f
+/* The feet's speed ratio to stride_speed is clamped to this range. */
+#define SW__WALKER_GAIT_MIN 0.25f
+#define SW__WALKER_GAIT_MAX 4.0f
 #define SW__WALKER_STOPPED_SPEED 0.01f /* m/s */
 #define SW__WALKER_STOPPED_TURN 0.01f  /* rad/s */
 /* Ridge added to the plane fit (m^2 per leg), so two legs or one still give a plane. */
@@ -63,7 +66,7 @@ static sw_result sw__walker_desc_validate(const sw_walker_desc* d) {
     if (!sw__walker_nonneg(d->clearance) || !sw__walker_nonneg(d->step_duration) ||
         !sw__walker_nonneg(d->step_height) || !sw__walker_nonneg(d->move_dip) ||
         !sw__walker_nonneg(d->dip_speed) || !sw__walker_nonneg(d->ray_up) ||
-        !sw__walker_nonneg(d->ray_down))
+        !sw__walker_nonneg(d->ray_down) || !sw__walker_nonneg(d->stride_speed))
         return SW_RESULT_INVALID_ARGUMENT;
     if (!(d->max_tilt >= 0.0f) || d->max_tilt > 1.57079633f) return SW_RESULT_INVALID_ARGUMENT;
     if (!isfinite(d->height_half_life) || !isfinite(d->tilt_half_life) ||
@@ -227,6 +230,25 @@ sw_result sw_walker_job_validate(const sw_walker_job* job) {
     return SW_RESULT_OK;
 }
 
+/* sqrt(r) for the feet's mean speed over the ground (desc->stride_speed;
+ * 1 when unset): scales the stride up and the step duration down. */
+static float sw__walker_gait_scale(const sw_walker_desc* d, const sw_walker_state* st) {
+    if (!(d->stride_speed > 0.0f)) return 1.0f;
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < d->legs_count; ++i) {
+        const sw_vec3 o = sw__walker_turn(d->legs[i].rest, st->heading);
+        /* the body's velocity plus the turn about +Y at the foot: w x o */
+        const float vx = st->motion.velocity.x + st->turn_rate * o.z;
+        const float vz = st->motion.velocity.z - st->turn_rate * o.x;
+        sum += sqrtf(vx * vx + vz * vz);
+    }
+    float r = sum / ((float)d->legs_count * d->stride_speed);
+    r = r < SW__WALKER_GAIT_MIN   ? SW__WALKER_GAIT_MIN
+        : r > SW__WALKER_GAIT_MAX ? SW__WALKER_GAIT_MAX
+                                  : r;
+    return sqrtf(r);
+}
+
 /* Where leg i lands if it touches down `ahead` seconds from now: its ideal
  * position then, plus half a step, on the ground. */
 static sw_vec3 sw__walker_target(const sw_walker_desc* d, const sw__walker_params* p,
@@ -251,7 +273,7 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
     if (r != SW_RESULT_OK) return r;
     const sw_walker_desc* d = job->desc;
     sw_walker_state* st = job->state;
-    const sw__walker_params p = sw__walker_defaults(d);
+    sw__walker_params p = sw__walker_defaults(d);
     const uint32_t n = d->legs_count;
     const float dt = job->dt;
     st->time += dt;
@@ -266,6 +288,9 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
     if (st->heading > SW__WALKER_PI) st->heading -= 2.0f * SW__WALKER_PI;
     if (st->heading < -SW__WALKER_PI) st->heading += 2.0f * SW__WALKER_PI;
     const float speed = sw_vec3_length(st->motion.velocity);
+    const float gait = sw__walker_gait_scale(d, st);
+    const float stride = d->stride * gait;
+    p.step_duration /= gait;
 
     sw_quat tilt_goal;
     sw__walker_sense(d, &p, st, st->motion.value, st->heading, speed, &tilt_goal);
@@ -309,8 +334,8 @@ sw_result sw_walker_job_run(const sw_walker_job* job) {
     if (st->airborne_group < 0) {
         const bool stopped =
             speed < SW__WALKER_STOPPED_SPEED && fabsf(st->turn_rate) < SW__WALKER_STOPPED_TURN;
-        const float due_at = stopped ? SW__WALKER_SETTLE * d->stride : d->stride;
-        const float join_at = stopped ? SW__WALKER_SETTLE * d->stride : SW__WALKER_JOIN * d->stride;
+        const float due_at = stopped ? SW__WALKER_SETTLE * d->stride : stride;
+        const float join_at = stopped ? SW__WALKER_SETTLE * d->stride : SW__WALKER_JOIN * stride;
         int32_t pick = -1;
         for (uint32_t g = 0; g < SW_WALKER_MAX_GROUPS; ++g) {
             bool due = false;
