@@ -143,6 +143,30 @@ test("sampled glTF pose equals `sinew sample --json`", function()
     compare_with_cli(ROBOT, nil, 0.7)
 end)
 
+test("a .sinew archive written by `sinew convert` samples as `sinew sample --json` says", function()
+    if not CLI then skip("no sinew CLI given") end
+    cmu()
+    local out = os.tmpname() .. ".sinew"
+    assert(os.execute(("%s convert %s -o %s --scale %.9g > /dev/null"):format(CLI, BVH, out, CMU_SCALE)))
+    local a = sinew.load(out)
+    assert(a.format == "sinew" and #a.skeleton == 31, a.format)
+    compare_with_cli(out, nil, 2.25)
+    os.remove(out)
+end)
+
+test("mirror pairs and retarget map text and pairs edit the maps", function()
+    local a = cmu()
+    local s = a.skeleton
+    local m = sinew.mirror(s, {pairs = {{"LeftHand", "RightHand"}}, axis = "x"})
+    assert(m:twin("LeftHand") == s:joint("RightHand") and m:twin("LeftFoot") == s:joint("RightFoot"))
+    local me = raises(sinew.mirror, s, {pairs = {{"LeftHand", "Nope"}}})
+    assert(me.result == "not found" and me.index == 0, tostring(me))
+    local rt = sinew.retarget(s, s, {map = "=LeftFoot\n# a comment\n", pairs = {{"Head", "Neck"}}})
+    assert(rt:source_of("LeftFoot") == nil and rt:source_of("Neck") == s:joint("Head"))
+    local e = raises(sinew.retarget, s, s, {map = "NoSuchJoint=Head\n"})
+    assert(e.result == "not found" and e.index == 1, tostring(e))
+end)
+
 test("asset: format, clips by name and index, a missing clip names the ones there are", function()
     local a = cmu()
     assert(a.format == "bvh" and #a.clips == 1 and a:clip(1) == a.clips[1])
