@@ -121,7 +121,20 @@ static sw_result sw__check_options(const sw_showcase_options* o, sw_error* err) 
     if (o && o->physics &&
         (!o->physics_step || !isfinite(o->physics_step_size) || o->physics_step_size < 0.0f))
         return sw__fail_first(err, SW_RESULT_INVALID_ARGUMENT, "physics with a step", 0, -1);
+    bool known = !o || !o->only_actor;
+    for (uint32_t i = 0; i < SW__SC_TABLE_COUNT && !known; ++i)
+        known = strcmp(sw__sc_table[i]->name, o->only_actor) == 0;
+    if (!known) return sw__fail_first(err, SW_RESULT_NOT_FOUND, "only_actor names an actor", 0, -1);
     return SW_RESULT_OK;
+}
+
+/* Whether the options make actor class c: physics actors need an engine;
+ * with only_actor, that actor and the props it walks on. */
+static bool sw__wanted(const sw_showcase_options* o, const sw__sc_actor_class* c,
+                       const sw__sc_ctx* ctx) {
+    if (c->physics && !ctx->physics) return false;
+    if (!o || !o->only_actor) return true;
+    return strcmp(c->name, o->only_actor) == 0 || c == &sw__sc_props;
 }
 
 sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out, sw_error* err) {
@@ -147,7 +160,7 @@ sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** o
     r = sw__sc_cast_init(&ctx->cast, &ctx->mem, options, err);
     for (uint32_t i = 0; i < SW__SC_TABLE_COUNT && r == SW_RESULT_OK; ++i) {
         const sw__sc_actor_class* c = sw__sc_table[i];
-        if (c->physics && !ctx->physics) continue;
+        if (!sw__wanted(options, c, ctx)) continue;
         const uint32_t k = sc->actors_count++;
         sc->classes[k] = c;
         sc->views[k].name = c->name;
@@ -189,7 +202,9 @@ sw_result sw_showcase_update(sw_showcase* s, float dt, const sw_showcase_inputs*
     if (in) {
         if (!sw__finite3(in->camera) || !sw__finite3(in->camera_target) ||
             !sw__finite3(in->look_target) || !sw__finite3(in->reach_target) ||
-            !isfinite(in->speed) || (unsigned)in->transitions > SW_SHOWCASE_TRANSITIONS_INERTIALIZE)
+            !isfinite(in->speed) || !isfinite(in->steer_forward) || !isfinite(in->steer_strafe) ||
+            !isfinite(in->steer_turn) ||
+            (unsigned)in->transitions > SW_SHOWCASE_TRANSITIONS_INERTIALIZE)
             return SW_RESULT_INVALID_ARGUMENT;
         s->ctx.in = *in;
     } else {

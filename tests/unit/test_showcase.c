@@ -262,6 +262,130 @@ static void test_inputs(void** state) {
     assert_null(sw_showcase_get_metrics(NULL));
 }
 
+/* Heading of an actor's world transform: its +Z turned about +Y (0 faces +Z). */
+static float world_heading(const sw_mat4* w) {
+    return atan2f(w->m[8], w->m[10]);
+}
+
+static sw_vec3 world_ground(const sw_mat4* w) {
+    return sw_vec3_make(w->m[12], 0.0f, w->m[14]);
+}
+
+static float wrap_pi(float a) {
+    while (a > 3.14159265f)
+        a -= 6.2831853f;
+    while (a < -3.14159265f)
+        a += 6.2831853f;
+    return a;
+}
+
+/* Steering: the spider and the locomotion humanoid leave their circles and
+ * go straight along their heading at the steered fraction of their walking
+ * speed (spider 0.22 m/s, humanoid its walk clip's), turn at the steered
+ * rate, and the spider strafes to its right. The expectations are the
+ * inputs integrated over time (distance v t, angle w t), less the lag of
+ * their smoothing (the walker's velocity and turn springs, the humanoid's
+ * speed spring: half-lives 0.2 and 0.5 s) and its ramp-up. */
+static void run_steer(sw_showcase* s, float forward, float strafe, float turn, float seconds) {
+    const sw_showcase_inputs in = {
+        .has_steer = true, .steer_forward = forward, .steer_strafe = strafe, .steer_turn = turn};
+    for (int f = 0; f < (int)(seconds * 30.0f + 0.5f); ++f)
+        assert_int_equal(sw_showcase_update(s, 1.0f / 30.0f, &in), SW_RESULT_OK);
+}
+
+/* Distance along heading h of a ground displacement, as a share of its length too. */
+static float along(sw_vec3 d, float h, float* share) {
+    const float a = d.x * sinf(h) + d.z * cosf(h);
+    *share = a / fmaxf(sw_vec3_length(d), 1e-9f);
+    return a;
+}
+
+static void test_steer(void** state) {
+    (void)state;
+    sw_showcase* s = make(0);
+    const uint32_t spider = (uint32_t)actor_index(s, "spider");
+    const uint32_t loco = (uint32_t)actor_index(s, "locomotion");
+    float walk[SW_SHOWCASE_HUMANOID_CLIPS];
+    sw_scene hum;
+    assert_int_equal(sw_showcase_humanoid(NULL, &hum, walk, NULL), SW_RESULT_OK);
+    sw_scene_free(&hum, NULL);
+    /* Settle at rest first: both stand still. */
+    run_steer(s, 0.0f, 0.0f, 0.0f, 2.0f);
+    const sw_mat4 w0 = sw_showcase_get_actor(s, spider).world;
+    const sw_mat4 l0 = sw_showcase_get_actor(s, loco).world;
+    /* Straight ahead at a walk for 4 s. */
+    run_steer(s, 1.0f, 0.0f, 0.0f, 4.0f);
+    const sw_mat4 w1 = sw_showcase_get_actor(s, spider).world;
+    const sw_mat4 l1 = sw_showcase_get_actor(s, loco).world;
+    float share = 0.0f;
+    const float ds =
+        along(sw_vec3_sub(world_ground(&w1), world_ground(&w0)), world_heading(&w0), &share);
+    print_message("spider steered ahead: %.3f m in 4 s (v t = 0.88 m), heading %.4f -> %.4f\n",
+                  (double)ds, (double)world_heading(&w0), (double)world_heading(&w1));
+    assert_true(ds > 0.75f && ds < 0.89f && share > 0.995f);
+    assert_true(fabsf(wrap_pi(world_heading(&w1) - world_heading(&w0))) < 0.01f);
+    const float dl =
+        along(sw_vec3_sub(world_ground(&l1), world_ground(&l0)), world_heading(&l0), &share);
+    print_message("humanoid steered ahead: %.3f m in 4 s (v t = %.2f m), heading %.4f -> %.4f\n",
+                  (double)dl, (double)(4.0f * walk[1]), (double)world_heading(&l0),
+                  (double)world_heading(&l1));
+    assert_true(dl > 4.0f * walk[1] - 1.0f && dl < 4.0f * walk[1] + 0.05f && share > 0.99f);
+    /* (the clips' hip twist swings the root motion's yaw by a few hundredths within a step) */
+    assert_true(fabsf(wrap_pi(world_heading(&l1) - world_heading(&l0))) < 0.08f);
+    /* Turning in place at 0.5 rad/s for 3 s: 1.5 rad less the lag. */
+    run_steer(s, 0.0f, 0.0f, 0.5f, 3.0f);
+    sw_mat4 w2 = sw_showcase_get_actor(s, spider).world;
+    const sw_mat4 l2 = sw_showcase_get_actor(s, loco).world;
+    const float turned_s = wrap_pi(world_heading(&w2) - world_heading(&w1));
+    const float turned_l = wrap_pi(world_heading(&l2) - world_heading(&l1));
+    print_message("turned in 3 s at 0.5 rad/s: spider %.3f rad, humanoid %.3f rad\n",
+                  (double)turned_s, (double)turned_l);
+    assert_true(turned_s > 1.2f && turned_s < 1.51f);
+    assert_true(turned_l > 1.4f && turned_l < 1.6f);
+    /* Strafing right: the spider moves along its right, -X turned by its heading. */
+    run_steer(s, 0.0f, 0.0f, 0.0f, 1.0f);
+    w2 = sw_showcase_get_actor(s, spider).world;
+    run_steer(s, 0.0f, 1.0f, 0.0f, 3.0f);
+    const sw_mat4 w3 = sw_showcase_get_actor(s, spider).world;
+    const sw_vec3 dr = sw_vec3_sub(world_ground(&w3), world_ground(&w2));
+    const float h2 = world_heading(&w2);
+    const float right = sw_vec3_dot(dr, sw_vec3_make(-cosf(h2), 0.0f, sinf(h2)));
+    print_message("spider strafed: %.3f m to its right in 3 s (v t = 0.66 m)\n", (double)right);
+    assert_true(right > 0.5f && right < 0.67f && right / sw_vec3_length(dr) > 0.99f);
+    /* Non-finite steering is refused. */
+    const sw_showcase_inputs bad = {.has_steer = true, .steer_turn = NAN};
+    assert_int_equal(sw_showcase_update(s, 0.1f, &bad), SW_RESULT_INVALID_ARGUMENT);
+    sw_showcase_destroy(s);
+}
+
+/* only_actor: the one actor (and the props), moving as in the full scene; an
+ * unknown name is refused. */
+static void test_only_actor(void** state) {
+    (void)state;
+    const sw_showcase_options opt = {.only_actor = "spider"};
+    sw_showcase* s = NULL;
+    sw_error err = {0};
+    assert_int_equal(sw_showcase_create(&opt, &s, &err), SW_RESULT_OK);
+    assert_int_equal(sw_showcase_actors_count(s), 2);
+    assert_string_equal(sw_showcase_get_actor(s, 0).name, "spider");
+    assert_string_equal(sw_showcase_get_actor(s, 1).name, "props");
+    sw_showcase* full = make(0);
+    const uint32_t fs = (uint32_t)actor_index(full, "spider");
+    for (int f = 0; f < 60; ++f) {
+        assert_int_equal(sw_showcase_update(s, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_showcase_update(full, 1.0f / 30.0f, NULL), SW_RESULT_OK);
+    }
+    const sw_mat4 a = sw_showcase_get_actor(s, 0).world, b = sw_showcase_get_actor(full, fs).world;
+    for (int i = 0; i < 16; ++i)
+        assert_true(a.m[i] == b.m[i]);
+    sw_showcase_destroy(full);
+    sw_showcase_destroy(s);
+    const sw_showcase_options unknown = {.only_actor = "dragon"};
+    assert_int_equal(sw_showcase_create(&unknown, &s, &err), SW_RESULT_NOT_FOUND);
+    assert_string_equal(err.check, "only_actor names an actor");
+    assert_null(s);
+}
+
 /* Toggles: foot placement off leaves the stepped foot in the step and the
  * locomotion feet unlocked; the defaults are the zero inputs. */
 static void test_toggle_foot_placement(void** state) {
@@ -928,6 +1052,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_actors_move),
         cmocka_unit_test(test_inputs),
+        cmocka_unit_test(test_steer),
+        cmocka_unit_test(test_only_actor),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_idle_never_repeats),
         cmocka_unit_test(test_allocation_failures),

@@ -364,6 +364,15 @@ typedef struct sw_animator_hit_desc {
     const char* trigger;        /* trigger parameter: set to 1 */
 } sw_animator_hit_desc;
 
+/* The locomotion parameters a steering input writes (sw_animator_apply_move:
+ * a player's keys or stick, an AI's path follower); each name is optional
+ * (NULL: not written) and names a float parameter. */
+typedef struct sw_animator_move_desc {
+    const char* speed_param;  /* m/s along the character's heading (negative: backwards) */
+    const char* strafe_param; /* m/s to the character's right */
+    const char* turn_param;   /* radians per second about +Y, positive turning left */
+} sw_animator_move_desc;
+
 typedef struct sw_animator_desc {
     const sw_animator_param_desc* params;
     uint32_t params_count;
@@ -376,6 +385,7 @@ typedef struct sw_animator_desc {
     const char* root_motion_joint; /* NULL: no root motion */
     float event_weight_threshold;  /* [0, 1]; 0: every event of a playing clip */
     sw_animator_hit_desc hit;      /* the parameters sw_animator_apply_hit writes */
+    sw_animator_move_desc move;    /* the parameters sw_animator_apply_move writes */
 } sw_animator_desc;
 
 /* The definition block (opaque; see the accessors below). */
@@ -428,7 +438,8 @@ SINEW_API size_t sw_animator_measure(const sw_animator_desc* desc);
  * outside [0, 1] or not 0 into a machine state, unknown enum
  * values, a transition into the current state of a nested machine state
  * (from == to on a machine state), hit parameters that are unknown or not
- * float (a trigger for desc.hit.trigger), a machine played by no layer or state
+ * float (a trigger for desc.hit.trigger), move parameters that are unknown
+ * or not float, a machine played by no layer or state
  * or by more than one, nested machines forming a cycle, a mask on the first
  * layer or a mask weight outside [0, 1], a layer weight outside [0, 1], an
  * event threshold outside [0, 1]. err names the check; err->index is the
@@ -505,6 +516,37 @@ SINEW_API sw_result sw_animator_apply_hit(const sw_animator* a, sw_quat facing,
                                           const sw_animator_hit* hit, float* params,
                                           uint32_t params_count);
 
+/* A steering input: how fast and which way the character should go. */
+typedef struct sw_animator_move {
+    float speed;  /* m/s along the heading; negative: backwards */
+    float strafe; /* m/s to the right */
+    float turn;   /* radians per second about +Y, positive turning left (from +Z toward +X) */
+} sw_animator_move;
+
+/* Writes `move` into the parameters desc.move names, each clamped to the
+ * span of the blend space members placed along that parameter (so a blend
+ * space is never asked for a speed it has no clip for); a parameter no
+ * blend space reads is written as given. Other parameters are left alone.
+ * Returns the number of parameters written (0 when the definition declares
+ * none: the caller then steers another way, e.g. its own heading).
+ * Fails (nothing written, returns 0): NULL a or params, params_count below
+ * the definition's, a move value not finite. */
+SINEW_API uint32_t sw_animator_apply_move(const sw_animator* a, const sw_animator_move* move,
+                                          float* params, uint32_t params_count);
+
+/* The parameter desc.move declares for speed (0), strafe (1) or turn (2),
+ * or -1 when none (or a or which out of range). */
+SINEW_API int32_t sw_animator_move_param(const sw_animator* a, uint32_t which);
+
+/* The span of values the definition gives parameter `param`, for a slider
+ * or to clamp an input: the smallest and largest of its default, its blend
+ * spaces' member positions along it and its conditions' thresholds; a
+ * bool or trigger gives [0, 1]; a float or int that nothing constrains
+ * gets [min(default, 0), max(default, 1)]. When the values found are all
+ * one number v the span is [v - 1, v + 1]. Returns false (lo and hi
+ * untouched) for NULL or a parameter out of range. */
+SINEW_API bool sw_animator_param_range(const sw_animator* a, uint32_t param, float* lo, float* hi);
+
 /* ---- binding ------------------------------------------------------------- */
 
 /* Bytes of the bound object for `a` over `skeleton` (0 for NULL arguments). */
@@ -574,6 +616,13 @@ typedef struct sw_animator_root_motion {
     sw_vec3 translation; /* metres, in the character frame at the start of the update; y = 0 */
     float yaw;           /* radians about +Y */
 } sw_animator_root_motion;
+
+/* Places a character on the ground by one update's root motion: the
+ * translation (in the character frame at the start of the update) turned
+ * by *heading (radians about +Y, 0 faces +Z) and added to *position (world;
+ * y unchanged), then the yaw added to *heading. NULL arguments: nothing. */
+SINEW_API void sw_animator_root_motion_apply(const sw_animator_root_motion* rm, sw_vec3* position,
+                                             float* heading);
 
 /* Advances the instance by dt seconds with the given parameters: states'
  * times, transitions (evaluated after the times advanced), trigger
@@ -697,6 +746,24 @@ SINEW_API uint32_t sw_animator_states(const sw_animator_instance* inst,
  * to [0, 1]; 1 for the first layer), or 0 for NULL or a layer out of range. */
 SINEW_API float sw_animator_layer_weight(const sw_animator_instance* inst,
                                          const sw_animator_bound* bound, uint32_t layer);
+
+/* A machine's transition in progress (crossfade): the state it leaves
+ * (the newest of the older playing states), the state it enters (the
+ * current one), seconds elapsed and its duration; progress is the
+ * entering state's weight ramp, elapsed / duration in [0, 1]. */
+typedef struct sw_animator_fade_info {
+    uint32_t from, to; /* global state indices */
+    float elapsed, duration;
+    float progress;
+} sw_animator_fade_info;
+
+/* True and *out filled when machine `machine` is crossfading (more than one
+ * state playing); false for a machine at rest in one state, not playing,
+ * out of range or NULL arguments. Inertialized transitions replace the
+ * state at once and so show no fade here. */
+SINEW_API bool sw_animator_machine_fade(const sw_animator_instance* inst,
+                                        const sw_animator_bound* bound, uint32_t machine,
+                                        sw_animator_fade_info* out);
 
 /* The current (newest) state of a machine, SW_ANIMATOR_NONE when it is not playing. */
 SINEW_API uint32_t sw_animator_current_state(const sw_animator_instance* inst,

@@ -103,6 +103,10 @@ typedef struct sw_showcase_options {
     sw_result (*physics_step)(void* user);
     void* physics_user;
     float physics_step_size;
+    /* NULL: every actor. Else the name of the one actor to make (and
+     * "props", which draws the stage it walks on), e.g. "spider" for the
+     * walker alone; NOT_FOUND when no actor has that name. */
+    const char* only_actor;
 } sw_showcase_options;
 
 /* Transition mode of the "hit" actor's transitions and of "locomotion"'s
@@ -137,6 +141,19 @@ typedef struct sw_showcase_inputs {
     bool no_foot_placement;
     bool no_sync;
     sw_showcase_transitions transitions;
+    /* Steering (the viewer's WASD keys): "locomotion" and "spider" leave
+     * their circles and go where they are steered, from where they are,
+     * like a game pad's stick. steer_forward and steer_strafe are in units
+     * of each actor's walking speed (1: a walk, 2: twice as fast; the
+     * humanoid's walk clip speed, the spider's 0.22 m/s): forward along the
+     * heading ("locomotion" walks forward only, a negative value stops it;
+     * "spider", the walker's velocity, backwards too), strafe to the right
+     * ("spider" only: the walker's gait steps sideways, the humanoid's
+     * clips do not). steer_turn: radians per second about +Y (positive
+     * turns left, from +Z toward +X), the walker's turn rate and the
+     * humanoid's heading rate on top of its clips' root motion. */
+    bool has_steer;
+    float steer_forward, steer_strafe, steer_turn;
 } sw_showcase_inputs;
 
 /* A read-only view of one actor after the last update. */
@@ -265,7 +282,8 @@ typedef struct sw_showcase sw_showcase;
  * finite or negative); NOT_FOUND (a clip named in clip_names is missing,
  * or no clip at all could be mapped; err->check says which); OUT_OF_MEMORY;
  * any failure of the builders and binders it calls, with their err (the
- * ragdoll's and the physics create callbacks' results included). */
+ * ragdoll's and the physics create callbacks' results included);
+ * NOT_FOUND (check "only_actor names an actor") for an unknown only_actor. */
 SINEW_API sw_result sw_showcase_create(const sw_showcase_options* options, sw_showcase** out,
                                        sw_error* err);
 SINEW_API void sw_showcase_destroy(sw_showcase* s);

@@ -590,6 +590,28 @@ static uint32_t sw__anim_hit_type(uint32_t k) {
                    : (uint32_t)SW_ANIMATOR_PARAM_TYPE_FLOAT;
 }
 
+/* The move parameters' names in the order of sw_animator.move_params. */
+static void sw__anim_move_names(const sw_animator_desc* d, const char* names[3]) {
+    names[0] = d->move.speed_param;
+    names[1] = d->move.strafe_param;
+    names[2] = d->move.turn_param;
+}
+
+static sw_result sw__anim_check_move(const sw_animator_desc* d, sw_error* err) {
+    static const char* const checks[3] = {"move speed_param a float param",
+                                          "move strafe_param a float param",
+                                          "move turn_param a float param"};
+    const char* names[3];
+    sw__anim_move_names(d, names);
+    for (uint32_t k = 0; k < 3u; ++k) {
+        if (!names[k]) continue;
+        const int32_t p = sw__anim_desc_param(d, names[k]);
+        if (p < 0 || sw__anim_ptype(d, p) != SW_ANIMATOR_PARAM_TYPE_FLOAT)
+            return sw__fail(err, SW_RESULT_BAD_DATA, checks[k], 0, p);
+    }
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__anim_check_hit(const sw_animator_desc* d, sw_error* err) {
     static const char* const checks[4] = {"hit param_x a float param", "hit param_y a float param",
                                           "hit strength_param a float param",
@@ -645,6 +667,7 @@ static sw_result sw__anim_check_desc(const sw_animator_desc* d, sw__anim_count* 
         c->owner_state[i] = SW_ANIMATOR_NONE;
     sw_result r = sw__anim_check_params(d, c, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_hit(d, err);
+    if (r == SW_RESULT_OK) r = sw__anim_check_move(d, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_bspaces(d, c, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_machines(d, c, err);
     if (r == SW_RESULT_OK) r = sw__anim_check_layers(d, c, err);
@@ -908,6 +931,10 @@ static void sw__anim_write(const sw_animator_desc* d, const sw__anim_count* c,
     sw__anim_hit_names(d, hit_names);
     for (uint32_t k = 0; k < 4u; ++k)
         a->hit_params[k] = hit_names[k] ? sw__anim_pidx(d, hit_names[k]) : SW_ANIMATOR_NONE;
+    const char* move_names[3];
+    sw__anim_move_names(d, move_names);
+    for (uint32_t k = 0; k < 3u; ++k)
+        a->move_params[k] = move_names[k] ? sw__anim_pidx(d, move_names[k]) + 1u : 0u;
 
     sw__anim_param* params = (sw__anim_param*)(void*)(w.base + lay->params);
     for (uint32_t i = 0; i < d->params_count; ++i) {
@@ -1286,6 +1313,13 @@ static sw_result sw__anim_load_check(const sw__anim_loader* L) {
             SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "hit params", offsetof(sw_animator, hit_params), k);
         }
     }
+    for (uint32_t k = 0; k < 3u; ++k) {
+        const uint32_t p = a->move_params[k];
+        if (p != 0u && (p > a->params_count ||
+                        params[p - 1u].type != (uint32_t)SW_ANIMATOR_PARAM_TYPE_FLOAT)) {
+            SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "move params", offsetof(sw_animator, move_params), k);
+        }
+    }
     for (uint32_t i = 0; i < a->clips_count; ++i) {
         if (!sw__anim_load_str(L, sw__anim_clip_names(a)[i])) {
             SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "clip name", a->clips_offset, i);
@@ -1311,9 +1345,7 @@ sw_result sw_animator_load(const void* data, size_t size, const sw_animator** ou
     if (a->format != SW__ANIMATOR_FORMAT) {
         SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "block format", offsetof(sw_animator, format), -1);
     }
-    if (a->reserved[0] || a->reserved[1] || a->reserved[2]) {
-        SW__LOAD_FAIL(SW_RESULT_BAD_DATA, "reserved zero", 0, -1);
-    }
+
     sw__anim_loader L = {a, (const char*)data, a->size, err};
     sw_result r = sw__anim_load_check(&L);
     if (r != SW_RESULT_OK) return r;

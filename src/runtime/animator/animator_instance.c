@@ -1484,6 +1484,22 @@ uint32_t sw_animator_states(const sw_animator_instance* inst, const sw_animator_
     return n;
 }
 
+bool sw_animator_machine_fade(const sw_animator_instance* inst, const sw_animator_bound* bound,
+                              uint32_t machine, sw_animator_fade_info* out) {
+    if (!inst || !out || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) ||
+        machine >= inst->machines_count) {
+        return false;
+    }
+    const sw__mrun* r = &sw__mruns_c(inst)[machine];
+    if (!r->playing || r->count < 2) return false;
+    out->from = r->e[r->count - 2u].state;
+    out->to = r->e[r->count - 1u].state;
+    out->elapsed = r->elapsed;
+    out->duration = r->duration;
+    out->progress = sw__entry_weight(r, r->count - 1u);
+    return true;
+}
+
 uint32_t sw_animator_current_state(const sw_animator_instance* inst, const sw_animator_bound* bound,
                                    uint32_t machine) {
     if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) ||

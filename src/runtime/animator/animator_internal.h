@@ -111,7 +111,9 @@ struct sw_animator {
     uint32_t strings_size;  /* bytes of the string pool */
     uint32_t format;        /* SW__ANIMATOR_FORMAT */
     uint32_t hit_params[4]; /* x, y, strength, trigger: parameter or NONE */
-    uint32_t reserved[3];   /* zero */
+    /* speed, strafe, turn (sw_animator_move_desc): parameter + 1, 0 for none
+     * (so blocks from before, which hold zero here, declare none) */
+    uint32_t move_params[3];
 };
 
 #define SW__ANIM_ARRAY(type, fn, field)                                                            \

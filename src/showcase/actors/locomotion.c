@@ -1,4 +1,5 @@
-/* "locomotion" (sinew/showcase/scene.h): a humanoid walking round a circle,
+/* "locomotion" (sinew/showcase/scene.h): a humanoid walking round a circle
+ * (or where the inputs steer it),
  * its speed from a spring, an animator blend space following it (with its
  * inertialized and unsynchronized twins run side by side), root motion
  * along the circle and the foot contact model (contact.c) holding planted
@@ -225,7 +226,10 @@ static sw_result sw__loco_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
     const sw__sc_cast* sc = &ctx->cast;
     const float t = (float)ctx->time;
     float goal = 0.0f;
-    if (ctx->in.has_speed) {
+    const bool steer = ctx->in.has_steer;
+    if (steer) {
+        goal = fmaxf(ctx->in.steer_forward, 0.0f) * sc->speed_walk;
+    } else if (ctx->in.has_speed) {
         goal = ctx->in.speed;
     } else {
         const float p = fmodf(t, 14.0f);
@@ -275,7 +279,8 @@ static sw_result sw__loco_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, 
     if (sc->in_place) d = sw_vec3_make(0.0f, 0.0f, st->anim.params[0] * dt);
     const sw_quat yaw = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), st->heading);
     st->pos = sw_vec3_add(st->pos, sw_quat_rotate(yaw, d));
-    st->heading += rm.yaw + d.z / SW__SC_LOCO_R;
+    /* Round the circle, or steered: the clips' turn and the steering's. */
+    st->heading += rm.yaw + (steer ? ctx->in.steer_turn * dt : d.z / SW__SC_LOCO_R);
     a->world = sw__sc_world(st->pos, st->heading, sc->hum.scale);
     sw__sc_view_models(a);
     /* Planted feet: from the foot-down event until the other foot's, or the ankle lifting. */

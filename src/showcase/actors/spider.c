@@ -1,6 +1,6 @@
 /* "spider" (sinew/showcase/scene.h): the built-in eight-legged creature
  * stepping with the walker round a circle over the bumps and ducking under
- * the beam (the stage's rays). */
+ * the beam (the stage's rays), or where the inputs steer it. */
 #include <stdio.h>
 
 #include "showcase/actor.h"
@@ -84,14 +84,23 @@ static sw_result sw__spider_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** s
 }
 
 static sw_result sw__spider_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* a, float dt) {
-    (void)ctx;
     sw__spider* sc = (sw__spider*)state;
-    const float v = 0.22f, h = sc->walker_state.heading;
-    const sw_walker_job job = {.desc = &sc->walker,
-                               .state = &sc->walker_state,
-                               .velocity = sw_vec3_make(v * sinf(h), 0.0f, v * cosf(h)),
-                               .turn_rate = v / SW__SC_SPIDER_R,
-                               .dt = dt};
+    const float h = sc->walker_state.heading, c = cosf(h), s = sinf(h);
+    /* Round its circle, or steered: forward along the heading (+Z turned
+     * by it), strafe to its right (-X turned by it). */
+    const float walk = 0.22f; /* m/s */
+    float forward = walk, right = 0.0f, turn = walk / SW__SC_SPIDER_R;
+    if (ctx->in.has_steer) {
+        forward = walk * ctx->in.steer_forward;
+        right = walk * ctx->in.steer_strafe;
+        turn = ctx->in.steer_turn;
+    }
+    const sw_walker_job job = {
+        .desc = &sc->walker,
+        .state = &sc->walker_state,
+        .velocity = sw_vec3_make(forward * s - right * c, 0.0f, forward * c + right * s),
+        .turn_rate = turn,
+        .dt = dt};
     sw_result r = sw_walker_job_run(&job);
     if (r != SW_RESULT_OK) return r;
     a->world = sw_walker_body_matrix(&sc->walker_state);

@@ -356,6 +356,16 @@ static sw_result sw__aj_hit(sw__aj* c, int32_t t, sw_animator_desc* d) {
     return SW_RESULT_OK;
 }
 
+/* "move": the locomotion parameters a steering input writes (sw_animator_move_desc). */
+static sw_result sw__aj_move(sw__aj* c, int32_t t, sw_animator_desc* d) {
+    static const char* const keys[] = {"speed", "strafe", "turn", NULL};
+    SW__AJ_TRY(sw__aj_keys(c, t, keys, "move is an object"));
+    SW__AJ_TRY(sw__aj_str(c, t, "speed", false, &d->move.speed_param, "move speed parameter"));
+    SW__AJ_TRY(sw__aj_str(c, t, "strafe", false, &d->move.strafe_param, "move strafe parameter"));
+    SW__AJ_TRY(sw__aj_str(c, t, "turn", false, &d->move.turn_param, "move turn parameter"));
+    return SW_RESULT_OK;
+}
+
 static sw_result sw__aj_idle(sw__aj* c, int32_t t, sw_animator_json* out, const sw_animator* a) {
     static const char* const keys[] = {"seed", "channels", NULL};
     static const char* const ckeys[] = {"param", "min", "max", "speed", "hold", NULL};
@@ -443,6 +453,7 @@ sw_result sw_animator_json_read(const char* text, size_t size, const sw_allocato
                                        "event_weight_threshold",
                                        "idle",
                                        "hit",
+                                       "move",
                                        "$schema",
                                        "comment",
                                        NULL};
@@ -517,6 +528,8 @@ sw_result sw_animator_json_read(const char* text, size_t size, const sw_allocato
     }
     const int32_t hit = sw__json_find(&j, 0, "hit");
     if (r == SW_RESULT_OK && hit >= 0) r = sw__aj_hit(&c, hit, &d);
+    const int32_t move = sw__json_find(&j, 0, "move");
+    if (r == SW_RESULT_OK && move >= 0) r = sw__aj_move(&c, move, &d);
     if (r == SW_RESULT_OK) r = sw_animator_create(&d, alloc, &out->animator, err);
     if (r == SW_RESULT_OK) {
         int32_t idle = sw__json_find(&j, 0, "idle");
