@@ -134,9 +134,9 @@ def _main(capsys, verb, files, out, *extra):
 
 
 def _direct(cli, verb, src, out, *args):
-    """The CLI run directly on one file."""
-    subprocess.run([cli, verb, src, "-o", str(out), *args], check=True,
-                   capture_output=True, timeout=300)
+    """The CLI run directly on one file: the completed process."""
+    return subprocess.run([cli, verb, src, "-o", str(out), *args], check=True,
+                          capture_output=True, text=True, timeout=300)
 
 
 def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, cluster, tmp_path, capsys):
@@ -181,10 +181,13 @@ def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, cluster, tmp_path, ca
                            text=True, timeout=120)
         assert v.returncode == 0 and json.loads(v.stdout)["ok"] is True, v.stderr
         mine = direct / os.path.basename(r["output"])
-        _direct(cli, "convert", src, mine)
+        said = _direct(cli, "convert", src, mine).stderr.splitlines()
+        assert r["warnings"] == said  # the CLI's warnings, kept per file
         with open(r["output"], "rb") as a, open(mine, "rb") as b:
             assert a.read() == b.read(), "%s differs from the CLI's own output" % r["output"]
         assert r["output_bytes"] == os.path.getsize(mine)
+
+    assert any(r["warnings"] for r in doc["files"])  # huesitos.fbx: weights renormalized
 
     # The same command again: every output is up to date, the broken file
     # is tried (and fails) again.

@@ -85,9 +85,15 @@ def figures(verb, report):
     return None, None
 
 
-def _error_text(stderr):
+def _messages(stderr):
+    """(error line, other lines) of the CLI's stderr: the error is the last
+    "sinew: ..." line that is not a note or a warning (a usage error's first
+    line), else the last line; the others are its warnings and notes."""
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
-    return lines[-1] if lines else ""
+    errors = [ln for ln in lines
+              if ln.startswith("sinew: ") and ": note: " not in ln and ": warning: " not in ln]
+    error = errors[-1] if errors else (lines[-1] if lines else "")
+    return error, [ln for ln in lines if ln != error]
 
 
 def _run_cli(cmd, timeout):
@@ -117,7 +123,8 @@ def run_file(job):
     "timeout" (seconds). Returns the file's result as a dict: "input",
     "output", "status" ("ok" or "fail"), "exit_status" (the CLI's; -N for a
     signal, None when it could not start), "seconds", "ratio", "max_error",
-    "error" (the CLI's error line, empty on success), "output_bytes",
+    "error" (the CLI's error line, empty on success), "warnings" (its other
+    stderr lines: warnings and notes), "output_bytes",
     "worker" (host:pid) and "report" (the CLI's --json object). Never
     raises for a failing file.
     """
@@ -132,6 +139,7 @@ def run_file(job):
         "ratio": None,
         "max_error": None,
         "error": "",
+        "warnings": [],
         "output_bytes": None,
         "worker": "%s:%d" % (socket.gethostname(), os.getpid()),
         "report": None,
@@ -144,7 +152,10 @@ def run_file(job):
         return result
     result["seconds"] = time.monotonic() - start
     result["exit_status"] = code
-    result["error"] = _error_text(err)
+    error, result["warnings"] = _messages(err)
+    result["error"] = error
+    if code == 0:
+        result["warnings"] = [ln for ln in err.splitlines() if ln.strip()]
     if timed_out:
         result["error"] = "timed out after %g s (--timeout)" % job["timeout"]
     if code == 0 and not timed_out:

@@ -282,8 +282,10 @@ def dask_client(args):
             yield client, args.scheduler
         return
     workers = args.workers or len(os.sched_getaffinity(0))
+    # Dask's own logs stay quiet (a worker's heartbeat racing the cluster's
+    # close logs a traceback); every file's outcome is in the results.
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
         with Client(cluster) as client:
             yield client, "local cluster"
 
@@ -308,7 +310,8 @@ def _failed_task(job, error):
     """The result of a job whose task did not return (its workers died)."""
     return {"input": job["input"], "output": job["output"], "status": "fail",
             "exit_status": None, "seconds": None, "ratio": None, "max_error": None,
-            "error": error, "output_bytes": None, "worker": None, "report": None}
+            "error": error, "warnings": [], "output_bytes": None, "worker": None,
+            "report": None}
 
 
 def run_jobs(client, jobs, on_result, show_progress):
@@ -410,6 +413,10 @@ def _size(path):
         return 0
 
 
+def _count(n, what):
+    return "%d %s%s" % (n, what, "" if n == 1 else "s")
+
+
 def _cell(v, fmt):
     return "-" if v is None else fmt % v
 
@@ -430,11 +437,15 @@ def print_table(doc, out=sys.stdout):
     for r in doc["files"]:
         if r["status"] == "fail":
             print("FAIL %s: %s" % (r["input"], r["error"]), file=out)
+    warned = sum(1 for r in doc["files"] if r.get("warnings"))
+    if warned:
+        print("%s with warnings from the CLI (\"warnings\" in the results)"
+              % _count(warned, "file"), file=out)
     rate, cluster = doc["files_per_second"], doc["cluster"]
-    where = ("nothing to run" if cluster["scheduler"] is None else "%s, %d workers"
-             % (cluster["scheduler"], cluster["workers"]))
-    print("%d files: %d ok, %d failed, %d up to date; %.1f s (%s)%s; results in %s"
-          % (len(doc["files"]), doc["ok"], doc["failed"], doc["up_to_date"], doc["seconds"],
+    where = ("nothing to run" if cluster["scheduler"] is None else "%s, %s"
+             % (cluster["scheduler"], _count(cluster["workers"], "worker")))
+    print("%s: %d ok, %d failed, %d up to date; %.1f s (%s)%s; results in %s"
+          % (_count(len(doc["files"]), "file"), doc["ok"], doc["failed"], doc["up_to_date"], doc["seconds"],
              where, "" if rate is None else ", %.2f files/s" % rate,
              os.path.join(doc["outdir"], RESULTS_NAME)), file=out)
 
