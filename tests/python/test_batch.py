@@ -1,8 +1,9 @@
 """The batch pipeline on Dask distributed (sinew.batch, issue 21).
 
-A local cluster of 2 worker processes converts the CMU BVH files and a
-handful of animated assimp test models (FBX, Collada, X) plus one broken
-file; one worker is killed while its CLI process is writing an output. Every
+The batch, on a local cluster of 2 worker processes it starts, converts the
+CMU BVH files and animated assimp test models (Collada, X, FBX) plus one
+broken file; one worker is killed while its CLI process is writing an
+output. Every
 output must then exist, pass `sinew validate`, and be byte-equal to the CLI's
 output for the same file run directly; the broken file is reported, not
 fatal; a re-run skips everything up to date and redoes exactly what changed.
@@ -29,14 +30,11 @@ from sinew import batch  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
 
 MODELS = os.environ.get("SINEW_TEST_MODELS", "/usr/share/assimp/models")
-# Animated models the CLI imports (sinew info lists a clip for each).
-ANIMATED = [
-    "Collada/anims_with_full_rotations_between_keys.DAE",
-    "X/Testwuson.X",
-    "FBX/huesitos.fbx",
-    "FBX/animation_with_skeleton.fbx",
-    "Collada/box_nested_animation.dae",
-]
+# Animated models the CLI imports (sinew info lists a clip for each); SMALL
+# ones compress in well under a second.
+ANIMATED = ["Collada/anims_with_full_rotations_between_keys.DAE", "X/Testwuson.X",
+            "FBX/huesitos.fbx"]
+SMALL = ["FBX/animation_with_skeleton.fbx", "Collada/box_nested_animation.dae"]
 BVH = ["BVH/01_03.bvh", "BVH/Boxing_Toes.bvh", "BVH/01_01.bvh"]
 
 
@@ -51,30 +49,31 @@ def cli():
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):
     """Copies of the models (so that the test may touch them) and a broken
-    BVH file; returns (good paths, broken path)."""
-    missing = [m for m in BVH + ANIMATED if not os.path.isfile(os.path.join(MODELS, m))]
+    BVH file; returns (good paths, broken path, small paths)."""
+    missing = [m for m in BVH + ANIMATED + SMALL if not os.path.isfile(os.path.join(MODELS, m))]
     if missing:
         pytest.skip("assimp test models not found under %s (%s): install "
                     "assimp-testmodels or set SINEW_TEST_MODELS" % (MODELS, ", ".join(missing)))
     folder = tmp_path_factory.mktemp("inputs")
-    good = []
-    for m in BVH + ANIMATED:
+    paths = []
+    for m in BVH + ANIMATED + SMALL:
         dst = folder / os.path.basename(m)
         shutil.copyfile(os.path.join(MODELS, m), dst)
-        good.append(str(dst))
+        paths.append(str(dst))
     broken = folder / "broken.bvh"
     broken.write_text("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n")
-    return good, str(broken)
+    return paths[:-len(SMALL)], str(broken), paths[-len(SMALL):]
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    from distributed import Client, LocalCluster
+def scheduler():
+    """A cluster for --scheduler runs: 2 workers as threads of this process
+    (quick to start; the worker processes are the batch's own, above)."""
+    from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as c, Client(c) as client:
-        client.wait_for_workers(2, timeout=120)
-        yield c, client
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as c:
+        yield c.scheduler_address
 
 
 def _children(pid):
@@ -110,12 +109,17 @@ def _batch_cmd(verb, files, out, *extra):
     return [sys.executable, "-m", "sinew.batch", verb, *files, "-o", str(out), "--json", *extra]
 
 
-def _kill_a_worker_mid_task(proc, client, cli):
-    """Waits until a worker process runs the CLI, then SIGKILLs the worker.
+def _descendants(pid):
+    kids = _children(pid)
+    return kids + [d for k in kids for d in _descendants(k)]
+
+
+def _kill_a_worker_mid_task(proc, cli):
+    """Waits until one of the batch's worker processes (a process under the
+    batch whose child is the CLI) runs the CLI, then SIGKILLs the worker.
     Returns (worker pid, CLI pid, CLI argv) or None if the batch ended first."""
-    pids = list(client.run(os.getpid).values())
     while proc.poll() is None:
-        for w in pids:
+        for w in _descendants(proc.pid):
             for c in _children(w):
                 argv = _argv(c)
                 if argv and argv[0] == cli and "-o" in argv:
@@ -139,13 +143,12 @@ def _direct(cli, verb, src, out, *args):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, cluster, tmp_path, capsys):
-    good, broken = inputs
-    c, client = cluster
+def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, scheduler, tmp_path, capsys):
+    good, broken, _ = inputs
     out = tmp_path / "out"
-    cmd = _batch_cmd("convert", good + [broken], out, "--scheduler", c.scheduler_address)
+    cmd = _batch_cmd("convert", good + [broken], out, "--workers", "2")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    killed = _kill_a_worker_mid_task(proc, client, cli)
+    killed = _kill_a_worker_mid_task(proc, cli)
     stdout, stderr = proc.communicate(timeout=300)
     assert killed, "the batch ended before a worker could be killed mid-task:\n" + stderr
     worker, cli_pid, cli_argv = killed
@@ -157,6 +160,7 @@ def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, cluster, tmp_path, ca
     doc = json.loads(stdout)
     by_input = {r["input"]: r for r in doc["files"]}
     assert len(doc["files"]) == len(good) + 1 and doc["ok"] == len(good) and doc["failed"] == 1
+    assert doc["cluster"] == {"scheduler": "local cluster", "workers": 2}
 
     bad = by_input[broken]
     assert bad["status"] == "fail" and bad["exit_status"] == 1
@@ -191,21 +195,18 @@ def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, cluster, tmp_path, ca
 
     # The same command again: every output is up to date, the broken file
     # is tried (and fails) again.
-    status, doc2 = _main(capsys, "convert", good + [broken], out, "--scheduler",
-                         c.scheduler_address)
+    status, doc2 = _main(capsys, "convert", good + [broken], out, "--scheduler", scheduler)
     assert status == 1
     assert doc2["up_to_date"] == len(good) and doc2["failed"] == 1 and doc2["ok"] == 0
     stamps = {p: os.stat(by_input[p]["output"]).st_mtime_ns for p in good}
 
-    # A newer input is redone, the rest skipped, on a local cluster of its
-    # own; without the broken file nothing fails.
+    # A newer input is redone, the rest skipped; without the broken file
+    # nothing fails.
     touched = good[-1]
-    t = time.time() + 5
-    os.utime(touched, (t, t))
-    status, doc3 = _main(capsys, "convert", good, out, "--workers", "1")
+    os.utime(touched)  # now: after its output was written
+    status, doc3 = _main(capsys, "convert", good, out, "--scheduler", scheduler)
     assert status == 0
     assert doc3["ok"] == 1 and doc3["up_to_date"] == len(good) - 1
-    assert doc3["cluster"]["workers"] == 1
     for p in good:
         changed = os.stat(by_input[p]["output"]).st_mtime_ns != stamps[p]
         assert changed == (p == touched), p
@@ -215,16 +216,13 @@ def test_kill_a_worker_rerun_and_stale_inputs(cli, inputs, cluster, tmp_path, ca
     assert status == 0 and doc4["cluster"]["scheduler"] is None
 
 
-def test_compress_figures_and_gltf_pairs(cli, inputs, cluster, tmp_path, capsys):
+def test_compress_figures_and_gltf_pairs(cli, inputs, scheduler, tmp_path, capsys):
     """Options after -- reach the CLI; the ratio and error gathered are the
     CLI's own report; a .gltf output comes with its .bin, both as the CLI
     writes them."""
-    good, _ = inputs
-    c, _ = cluster
-    small = [p for p in good if os.path.basename(p) in
-             ("box_nested_animation.dae", "animation_with_skeleton.fbx")]
+    _, _, small = inputs
     out = tmp_path / "out"
-    status, doc = _main(capsys, "compress", small, out, "--scheduler", c.scheduler_address,
+    status, doc = _main(capsys, "compress", small, out, "--scheduler", scheduler,
                         "--", "--precision", "0.001")
     assert status == 0
     assert doc["args"] == ["--precision", "0.001"] and doc["ok"] == len(small)
@@ -240,7 +238,7 @@ def test_compress_figures_and_gltf_pairs(cli, inputs, cluster, tmp_path, capsys)
 
     gl = tmp_path / "gltf"
     status, doc = _main(capsys, "export", small[:1], gl, "--format", "gltf", "--scheduler",
-                        c.scheduler_address)
+                        scheduler)
     assert status == 0
     r = doc["files"][0]
     stem = os.path.splitext(r["output"])[0]
@@ -285,13 +283,12 @@ def test_command_line_and_names(tmp_path, cli):
     assert cli
 
 
-def test_time_limit_fails_the_file_only(inputs, cluster, tmp_path, capsys):
+def test_time_limit_fails_the_file_only(inputs, scheduler, tmp_path, capsys):
     """A file over --timeout is killed (with the CLI's reader child) and
     reported; it leaves no output."""
-    good, _ = inputs
-    c, _ = cluster
+    good = inputs[0]
     status, doc = _main(capsys, "convert", good[:1], tmp_path, "--timeout", "0.001",
-                        "--scheduler", c.scheduler_address)
+                        "--scheduler", scheduler)
     r = doc["files"][0]
     assert status == 1 and r["status"] == "fail" and r["exit_status"] == -signal.SIGKILL
     assert "timed out after 0.001 s" in r["error"] and not os.path.exists(r["output"])
