@@ -47,12 +47,14 @@ static int l_walker(lua_State* L) {
                                         "stride",         "step_duration",      "step_height",
                                         "move_dip",       "dip_speed",          "max_tilt",
                                         "ray_up",         "ray_down",           "height_half_life",
-                                        "tilt_half_life", "velocity_half_life", "turn_half_life"};
+                                        "tilt_half_life", "velocity_half_life", "turn_half_life",
+                                        "stride_speed"};
     float* fields[] = {&d->height,         &d->min_height,         &d->clearance,
                        &d->stride,         &d->step_duration,      &d->step_height,
                        &d->move_dip,       &d->dip_speed,          &d->max_tilt,
                        &d->ray_up,         &d->ray_down,           &d->height_half_life,
-                       &d->tilt_half_life, &d->velocity_half_life, &d->turn_half_life};
+                       &d->tilt_half_life, &d->velocity_half_life, &d->turn_half_life,
+                       &d->stride_speed};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         *fields[i] = lsw_opt_float(L, 1, names[i], 0.0f);
     d->no_tilt = lsw_opt_bool(L, 1, "no_tilt", false);
