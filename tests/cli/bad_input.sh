@@ -88,6 +88,11 @@ else
         info "$x" --max-memory 4M
 fi
 
+# Values finite one by one that overflow together when sampled (issue #18):
+# twelve joints each moved 3e37 along x (the chain sampled to inf before).
+expect 1 "sinew: sample: $data/overflow_chain.bvh: invalid data: clip \"motion\" can carry joint \"j0\" to 3e+37 (scale 1) in model space, past 2.13e+37 (check \"clip finite in model space\")" \
+    sample "$data/overflow_chain.bvh" --time 0.5
+
 # Options name themselves.
 expect 2 'sinew: retarget: --to-scale needs a finite number > 0, got "nan"' \
     retarget "$data/gltf/tiny.glb" --to "$data/gltf/tiny.glb" --to-scale nan -o "$tmp/r.sinew"

@@ -65,6 +65,20 @@ SINEW_API sw_result sw_sample_job_validate(const sw_sample_job* job);
  * Threads: reentrant; a cache must not be shared between threads. */
 SINEW_API sw_result sw_sample_job_run(const sw_sample_job* job);
 
+/* Checks, once after loading, that sampling `clip` on `skeleton` keeps every
+ * joint's model-space transform finite: from the largest values each
+ * joint's tracks can reach (their keys, and cubic tangents over the longest
+ * interval; the rest pose for untracked joints), it bounds the scale
+ * products and translation sums along the hierarchy, as the skeleton does
+ * for its rest pose (each within FLT_MAX / 16). Values that are finite one
+ * by one can still overflow together (a chain of 1e20 scales). RAW clips
+ * only: other codecs return OK unchecked. Reads only; no allocation.
+ * Fails: INVALID_ARGUMENT (NULL, joint counts differ); BAD_DATA "clip finite
+ * in model space", err->index the first joint past the bound and
+ * err->detail naming the clip and that joint. */
+SINEW_API sw_result sw_clip_check_extent(const sw_clip* clip, const sw_skeleton* skeleton,
+                                         sw_error* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -402,6 +402,9 @@ sw_result sw_asset_open(const char* path, const sw_asset_options* options, sw_as
         r = sw__asset_open_here(path, data, size, out->format, opt, out, err);
     }
     sw_free(NULL, data, size);
+    /* Values finite one by one may still overflow together when sampled. */
+    for (uint32_t i = 0; r == SW_RESULT_OK && i < out->clips_count; ++i)
+        r = sw_clip_check_extent(out->clips[i], out->skeleton, err);
     if (r != SW_RESULT_OK) sw__asset_failed(out, err);
     return r;
 }

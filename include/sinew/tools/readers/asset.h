@@ -111,7 +111,8 @@ typedef struct sw_asset {
  * a scale that is not finite and positive; INVALID_ARGUMENT (clips_count
  * without clips, readers_count without readers); NOT_FOUND ("requested clip
  * exists", err->detail naming the clip and those in the file, nearest
- * first); any result of sw_archive_load, sw_bvh_read, sw_gltf_read or a
+ * first); BAD_DATA "clip finite in model space" (sw_clip_check_extent, on
+ * every clip opened); any result of sw_archive_load, sw_bvh_read, sw_gltf_read or a
  * reader, with their err; from a child process: LIMIT "timed out", BAD_DATA
  * "crashed (signal N)", IO (sinew/tools/readers/isolate.h).
  * On failure *out holds nothing to free, but out->format is kept when the
