@@ -307,7 +307,8 @@ def _progress_thread(futures):
 
 
 def _failed_task(job, error):
-    """The result of a job whose task did not return (its workers died)."""
+    """A result that knows only its job: the result of a task that did not
+    return (its workers died), and the base of an up-to-date file's record."""
     return {"input": job["input"], "output": job["output"], "status": "fail",
             "exit_status": None, "seconds": None, "ratio": None, "max_error": None,
             "error": error, "warnings": [], "output_bytes": None, "worker": None,
