@@ -380,6 +380,37 @@ static void bench_json_rig(const bench_results* res, int r) {
     printf("}");
 }
 
+/* "skinning": [{"set", "what", "vertices", "morph_vertices", "rows": [{"kind",
+ * "path", "ns_per_vertex", "processes"}], ...]. */
+static void bench_json_skin(const bench_results* res) {
+    printf(",\n  \"skinning\": [");
+    for (int set = 0, first = 1; set < BENCH_SKIN_SETS; ++set) {
+        if (!res->skin_present[set]) continue;
+        printf("%s\n    {\"set\": \"%s\", \"what\": ", first ? "" : ",", bench_skin_sets[set]);
+        first = 0;
+        cli_json_string(stdout, res->skin_what[set]);
+        printf(", \"vertices\": %llu, \"morph_vertices\": %llu, \"rows\": [",
+               (unsigned long long)res->skin_vertices[set][0],
+               (unsigned long long)res->skin_vertices[set][1]);
+        for (int kind = 0, f2 = 1; kind < BENCH_SKIN_KINDS; ++kind)
+            for (int p = 0; p < BENCH_SKIN_PATHS; ++p) {
+                const int n = res->skin_n[set][kind][p];
+                if (n == 0) continue;
+                printf("%s\n      {\"kind\": \"%s\", \"path\": ", f2 ? "" : ",",
+                       bench_skin_kinds[kind]);
+                f2 = 0;
+                cli_json_string(stdout, res->skin_path_names[p]);
+                printf(", \"ns_per_vertex\": ");
+                cli_json_number(stdout, bench_median_of(res->skin[set][kind][p], n));
+                printf(", \"processes\": ");
+                bench_json_numbers(res->skin[set][kind][p], n);
+                printf("}");
+            }
+        printf("]}");
+    }
+    printf("]");
+}
+
 static void bench_print_json(const bench_opts* o, const bench_results* res, const char* skipped) {
     char cpu[256];
     int family, model;
@@ -410,7 +441,9 @@ static void bench_print_json(const bench_opts* o, const bench_results* res, cons
         first = 0;
         bench_json_rig(res, r);
     }
-    printf("]\n}\n");
+    printf("]");
+    bench_json_skin(res);
+    printf("\n}\n");
 }
 
 static void bench_text_figure(double v) {
@@ -471,6 +504,25 @@ static void bench_text_ozz(const bench_results* res) {
            z->ik_reached, z->ik_chains, z->ik_worst);
 }
 
+static void bench_print_skin_text(const bench_results* res) {
+    printf("\nCPU skinning (sinew/core/skin.h, docs/skinning.md): ns per vertex, positions and "
+           "normals, one thread, median over processes; lbs = linear blend, dq = dual "
+           "quaternion; morph = the mesh with the most targets, all of them weighted\n");
+    printf("  %-16s %-5s %9s %9s %9s %8s\n", "set", "kind", "vertices", res->skin_path_names[0],
+           res->skin_path_names[1], "speedup");
+    for (int set = 0; set < BENCH_SKIN_SETS; ++set) {
+        if (!res->skin_present[set]) continue;
+        printf("  %s: %s\n", bench_skin_sets[set], res->skin_what[set]);
+        for (int kind = 0; kind < BENCH_SKIN_KINDS; ++kind) {
+            if (res->skin_n[set][kind][0] == 0) continue;
+            const double s = bench_median_of(res->skin[set][kind][0], res->skin_n[set][kind][0]);
+            const double f = bench_median_of(res->skin[set][kind][1], res->skin_n[set][kind][1]);
+            printf("  %-16s %-5s %9llu %9.2f %9.2f %7.2fx\n", "", bench_skin_kinds[kind],
+                   (unsigned long long)res->skin_vertices[set][kind == 2], s, f, s / f);
+        }
+    }
+}
+
 static void bench_print_text(const bench_opts* o, const bench_results* res, const char* skipped) {
     char cpu[256];
     int family, model;
@@ -509,6 +561,7 @@ static void bench_print_text(const bench_opts* o, const bench_results* res, cons
             bench_text_rows(res, r, ci);
         if (!o->no_crowd) bench_print_crowd_text(res, r);
     }
+    bench_print_skin_text(res);
 }
 
 static bool bench_parse_processes(const char* s, int* out) {

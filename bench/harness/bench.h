@@ -52,6 +52,9 @@
 #define BENCH_SKIP_FIELDS 8      /* numbers of a "crowdskip" line after the rig */
 #define BENCH_CROWD_SPACING 1.5f /* metres between characters on the grid */
 #define BENCH_PAIR_FIELDS 13
+#define BENCH_SKIN_SETS 2  /* RobotExpressive's meshes, the synthetic cylinder */
+#define BENCH_SKIN_KINDS 3 /* lbs, dq, morph */
+#define BENCH_SKIN_PATHS 2 /* the scalar reference, the run-time path */
 
 typedef struct bench_stage_info {
     const char* key;
@@ -64,6 +67,8 @@ extern const uint32_t bench_counts[BENCH_COUNTS];
 extern const char* const bench_codec_names[BENCH_CODECS];
 extern const char* const bench_path_names[BENCH_PATHS];
 extern const char* const bench_ozz_build_names[BENCH_OZZ_BUILDS];
+extern const char* const bench_skin_kinds[BENCH_SKIN_KINDS];
+extern const char* const bench_skin_sets[BENCH_SKIN_SETS];
 /* LOD levels of the crowd's "with LOD" run: full detail to 10 m, every 2nd
  * frame from 10 m, every 4th frame with the leaf joints at rest from 20 m. */
 extern const sw_crowd_level bench_lod_levels[3];
@@ -146,6 +151,15 @@ typedef struct bench_results {
     double skip[BENCH_RIGS][BENCH_SKIP_FIELDS];
     double skip_ratio[BENCH_RIGS][2][BENCH_MAX_PROCESSES];
     int skip_n[BENCH_RIGS];
+    /* CPU skinning (bench/harness/skin.c): [set][kind][path][process] ns per
+     * vertex; per set what was skinned, vertices of the skin and morph
+     * passes, the paths' names */
+    double skin[BENCH_SKIN_SETS][BENCH_SKIN_KINDS][BENCH_SKIN_PATHS][BENCH_MAX_PROCESSES];
+    int skin_n[BENCH_SKIN_SETS][BENCH_SKIN_KINDS][BENCH_SKIN_PATHS];
+    bool skin_present[BENCH_SKIN_SETS];
+    char skin_what[BENCH_SKIN_SETS][160];
+    uint64_t skin_vertices[BENCH_SKIN_SETS][2];
+    char skin_path_names[BENCH_SKIN_PATHS][16];
 } bench_results;
 
 /* The child: measures every row once in this process and prints the

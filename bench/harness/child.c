@@ -69,6 +69,7 @@ int bench_child(const bench_opts* o, FILE* out) {
         if (!bench_child_rig(o, rig_slot, out)) return 1;
         ++rigs;
     }
+    if (!bench_skin_all(o->asset, o->quick, out)) return 1;
     fflush(out);
     return rigs > 0 ? 0 : 1;
 }

@@ -150,6 +150,25 @@ static bool bench_parse_checks(char** f, int n, bench_results* res) {
     return true;
 }
 
+/* "skinset" (what a set skins, its vertices, the paths) and "skin" (one
+ * row's ns per vertex). */
+static bool bench_parse_skin(char** f, int n, int process, bench_results* res) {
+    const int set = atoi(f[1]);
+    if (set < 0 || set >= BENCH_SKIN_SETS) return false;
+    if (n == 7 && strcmp(f[0], "skinset") == 0) {
+        res->skin_present[set] = true;
+        snprintf(res->skin_what[set], sizeof res->skin_what[set], "%s", f[2]);
+        res->skin_vertices[set][0] = strtoull(f[3], NULL, 10);
+        res->skin_vertices[set][1] = strtoull(f[4], NULL, 10);
+        for (int p = 0; p < BENCH_SKIN_PATHS; ++p)
+            snprintf(res->skin_path_names[p], sizeof res->skin_path_names[p], "%s", f[5 + p]);
+        return true;
+    }
+    const int kind = atoi(f[2]), p = atoi(f[3]);
+    if (kind < 0 || kind >= BENCH_SKIN_KINDS || p < 0 || p >= BENCH_SKIN_PATHS) return false;
+    return bench_put(res->skin[set][kind][p], &res->skin_n[set][kind][p], process, f[4]);
+}
+
 static bool bench_parse_line(char** f, int n, int process, bench_results* res) {
     if (n == 13 && strcmp(f[0], "rig") == 0) return bench_parse_rig(f, res);
     if (n == 6 && strcmp(f[0], "codec") == 0) {
@@ -173,6 +192,8 @@ static bool bench_parse_line(char** f, int n, int process, bench_results* res) {
         return bench_parse_pair(f, process, res);
     if (n == 10 && strcmp(f[0], "crowdbudget") == 0) return bench_parse_budget(f, process, res);
     if (n == 10 && strcmp(f[0], "crowdskip") == 0) return bench_parse_skip(f, process, res);
+    if ((n == 7 && strcmp(f[0], "skinset") == 0) || (n == 5 && strcmp(f[0], "skin") == 0))
+        return bench_parse_skin(f, n, process, res);
     return bench_parse_checks(f, n, res);
 }
 
@@ -278,6 +299,12 @@ static bool bench_complete(const bench_opts* o, const bench_results* res) {
             for (int t = 0; t < 2; ++t)
                 if (res->crowd_n[r][lod][t] != o->processes) return false;
     }
+    for (int set = 0; set < BENCH_SKIN_SETS; ++set)
+        for (int kind = 0; kind < BENCH_SKIN_KINDS && res->skin_present[set]; ++kind)
+            for (int p = 0; p < BENCH_SKIN_PATHS; ++p)
+                if ((kind < 2 || res->skin_vertices[set][1] > 0) &&
+                    res->skin_n[set][kind][p] != o->processes)
+                    return false;
     return true;
 }
 

@@ -85,4 +85,9 @@ bool bench_rows_all(const bench_rig* g, int rig_slot, bench_ozz_side* ozz, bool 
  * "crowdbudget" lines. False on failure (reported). */
 bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FILE* out);
 
+/* The CPU skinning rows (skin.c): RobotExpressive's meshes when `asset` is
+ * set, then the synthetic cylinder; prints "skinset" and "skin" lines.
+ * False on failure (reported). */
+bool bench_skin_all(const char* asset, bool quick, FILE* out);
+
 #endif

@@ -14,6 +14,7 @@
 #include "sinew/core/mesh.h"
 #include "sinew/core/sample.h"
 #include "sinew/core/skeleton.h"
+#include "sinew/core/skin.h"
 #include "sinew/core/skinning.h"
 #include "sinew/ik/foot.h"
 #include "sinew/ik/ik.h"

@@ -138,6 +138,7 @@
 #define SINEW_ANIMATOR_H
 
 #include "sinew/core/clip.h"
+#include "sinew/core/mesh.h"
 #include "sinew/core/skeleton.h"
 
 #ifdef __cplusplus
@@ -768,6 +769,34 @@ SINEW_API bool sw_animator_machine_fade(const sw_animator_instance* inst,
 /* The current (newest) state of a machine, SW_ANIMATOR_NONE when it is not playing. */
 SINEW_API uint32_t sw_animator_current_state(const sw_animator_instance* inst,
                                              const sw_animator_bound* bound, uint32_t machine);
+
+/* ---- float curves -------------------------------------------------------- */
+
+/* Value of the clips' float track `name` (a curve: the morph weights
+ * "<mesh>.weights[k]" the importers write, or a user curve) as the animator
+ * plays it after the last update, mixed like the pose: per layer, the sum
+ * over its playing clips (sw_animator_contributions) of the clip's weight
+ * times the track's value at the clip's time (sw_clip_sample_float; a clip
+ * without the track adds 0). The base layer sets the value; an override
+ * layer in which some playing clip has the track mixes its sum in by the
+ * layer's weight; an additive layer adds its weight times its sum of
+ * deltas (additive clips' values as they are, other clips' values less
+ * their value at time 0 when the layer's reference is the first frame).
+ * *found (optional): whether some playing clip has the track. Considers the
+ * first 256 playing clips. 0 for NULL arguments. No allocation. */
+SINEW_API float sw_animator_float_curve(const sw_animator_instance* inst,
+                                        const sw_animator_bound* bound, const char* name,
+                                        bool* found);
+
+/* Morph weights of `mesh` (sinew/core/skin.h, sw_morph_job) as the animator
+ * plays them: weights[k] (k < count) = sw_animator_float_curve of
+ * "<mesh name>.weights[k]", or of "<m>.weights[k]" for a mesh named
+ * "<m>_<digits>" (a glTF primitive) when the whole name has no curve; 0
+ * for targets without a curve and for k >= the mesh's targets. Returns how
+ * many targets have a curve (0 for NULL arguments). */
+SINEW_API uint32_t sw_animator_morph_weights(const sw_animator_instance* inst,
+                                             const sw_animator_bound* bound, const sw_mesh* mesh,
+                                             float* weights, uint32_t count);
 
 /* ---- randomized idle ----------------------------------------------------- */
 

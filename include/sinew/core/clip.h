@@ -192,6 +192,12 @@ SINEW_API sw_result sw_clip_load(const void* data, size_t size, const sw_clip** 
 /* Index of the float track named `name`, or -1. */
 SINEW_API int32_t sw_clip_find_float_track(const sw_clip* c, const char* name);
 
+/* Value of float track f (0 <= f < float_tracks_count) at `time` (clamped
+ * to [0, duration], NaN as 0): what sw_sample_job writes to floats[f], for
+ * one track without sampling the pose (defined in sample.c). The clip must be
+ * loaded (validated). 0 for NULL or f out of range. */
+SINEW_API float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time);
+
 /* Writes into out (at most out_capacity) the indices of events with
  * from <= time < to, in time order. An event at exactly `duration` belongs
  * to the range that reaches the end: it is reported when

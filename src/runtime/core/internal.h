@@ -27,6 +27,23 @@ typedef struct sw__blend_input {
     float weight;               /* > 0, finite */
 } sw__blend_input;
 
+/* Vertex skinning kernel arguments (src/runtime/core/skin.c fills them from a
+ * validated job): vertices [first, end) of whole-mesh arrays, 3 floats per
+ * position or normal at 3 * vertex, 4 joints and weights at 4 * vertex. */
+typedef struct sw__skin_args {
+    const float* positions; /* input positions */
+    const float* normals;   /* input normals, NULL: no normals written */
+    const uint16_t* joints; /* palette indices; a slot with weight 0 may hold any index */
+    const float* weights;   /* >= 0, summing to about 1 */
+    const void* palette;    /* sw_mat4 (affine, finite) or sw_dq_transform (unit real part) */
+    uint32_t palette_count; /* >= 1 */
+    uint32_t first, end;
+    bool cofactor; /* normals by the cofactor matrix, else by the matrix */
+    bool scaled;   /* dq: some entry's scale is not exactly identity */
+    float* out_positions;
+    float* out_normals; /* NULL when normals is NULL */
+} sw__skin_args;
+
 typedef struct sw__soa_ops {
     const char* name; /* "scalar", "sse2", "sse41", "avx2", "neon", "wasm128" */
     /* Normal blend of n packets, per lane: with w_i = weight_i * joint weight,
@@ -65,6 +82,21 @@ typedef struct sw__soa_ops {
     /* out[i] = model[joints ? joints[i] : i] * inverse_bind[i] for i < n (full 4x4). */
     void (*skinning)(const sw_mat4* model, const uint16_t* joints, const sw_mat4* inverse_bind,
                      sw_mat4* out, uint32_t n);
+    /* Linear blend skinning of a->first .. a->end: A = sum_k w_k P[j_k] over
+     * the 4 slots (slots of weight 0 skipped), p' = A p (affine), normals
+     * A3 n or cof(A3) n (cofactor), then n / |n| (0 when |n| is 0). */
+    void (*skin_lbs)(const sw__skin_args* a);
+    /* Dual quaternion skinning of a->first .. a->end: pivot = the first slot
+     * with the largest weight; b = sum_k s_k w_k (real_k, dual_k) with s_k = -1
+     * where dot(real_k, real_pivot) < 0 (slots of weight 0 skipped);
+     * (r, d) = b / |b.real|; S = sum_k w_k scale_k (identity unless scaled);
+     * p' = r (S p) r* + 2 (r.w d.xyz - d.w r.xyz + r.xyz x d.xyz); normals
+     * r (S n) r* or r (cof(S) n) r*, then normalized as skin_lbs. */
+    void (*skin_dq)(const sw__skin_args* a);
+    /* out[i] = base[i] + sum_t w[t] * deltas[targets[t] * stride + i] for i <
+     * n (t in order, each term added in turn); count <= SW_MESH_MAX_MORPH_TARGETS. */
+    void (*morph)(const float* base, const float* deltas, size_t stride, const float* w,
+                  const uint32_t* targets, uint32_t count, float* out, size_t n);
 } sw__soa_ops;
 
 /* The scalar reference path (always compiled). */
@@ -82,6 +114,17 @@ sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job, cons
 sw_result sw__make_additive_job_run_with(const sw_make_additive_job* job, const sw__soa_ops* ops);
 sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job, const sw__soa_ops* ops);
 sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
+sw_result sw__skin_job_run_with(const sw_skin_job* job, const sw__soa_ops* ops);
+sw_result sw__morph_job_run_with(const sw_morph_job* job, const sw__soa_ops* ops);
+
+/* Bytes of a morph weight track name: a mesh name and ".weights[k]". */
+#define SW__MORPH_NAME_CAP (SW_MESH_MAX_NAME + 24)
+/* The float track name of morph target k of a mesh, "<mesh name>.weights[k]"
+ * into buf; with `prefix`, "<m>.weights[k]" for a mesh named "<m>_<digits>"
+ * (the importers' name for a primitive of glTF mesh m, whose weight tracks
+ * are named after m), false when the name has no such suffix. Defined in
+ * skin.c; sw_morph_tracks and the animator's morph weights use it. */
+bool sw__morph_track_name(const sw_mesh* mesh, uint32_t k, bool prefix, char* buf, size_t cap);
 
 /* Local transform of one joint of a loaded clip at `time` (clamped to
  * [0, duration], NaN as 0), bit for bit what the sampling job writes for that

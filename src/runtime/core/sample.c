@@ -304,6 +304,16 @@ sw_xform sw__clip_sample_joint(const sw_clip* clip, const sw_skeleton* skel, uin
     return sw__clip_sample_joint_with(clip, skel, joint, time, NULL);
 }
 
+float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time) {
+    if (!c || f >= c->float_tracks_count) return 0.0f;
+    float t = time;
+    if (!(t > 0.0f)) t = 0.0f;
+    if (t > c->duration) t = c->duration;
+    float v;
+    sw__sample_track(c, c->tracks_count - c->float_tracks_count + f, t, NULL, false, &v);
+    return v;
+}
+
 sw_result sw_sample_job_run(const sw_sample_job* job) {
     sw_result r = sw_sample_job_validate(job);
     if (r != SW_RESULT_OK) return r;

@@ -30,6 +30,7 @@
  *   sw__m4_and/or/andnot(a, b) (andnot = a & ~b), sw__m4_bits(m): bit i = lane i
  *   sw__v4_lane0(v), sw__v4_splat0/1/2/3(v), sw__v4_floor(a) (exact for
  *     |a| < 2^23)
+ *   sw__v4_yzx(a) = (a1, a2, a0, a3)
  *   SW__V4_TRANSPOSE(a, b, c, d): transposes 4 sw__v4 lvalues in place */
 #ifndef SINEW_RUNTIME_SIMD4_H
 #define SINEW_RUNTIME_SIMD4_H

@@ -151,6 +151,12 @@ static inline sw__v4 sw__v4_splat3(sw__v4 v) {
     return vdupq_laneq_f32(v, 3);
 }
 
+/* (a1, a2, a0, a3): EXT gives a1 a2 a3 a0, then lanes 2 and 3 are copied in. */
+static inline sw__v4 sw__v4_yzx(sw__v4 a) {
+    const float32x4_t t = vextq_f32(a, a, 1);
+    return vcopyq_laneq_f32(vcopyq_laneq_f32(t, 2, a, 0), 3, a, 3);
+}
+
 /* FRINTM: round towards minus infinity, exact for every float. */
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
     return vrndmq_f32(a);

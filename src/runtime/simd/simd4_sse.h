@@ -187,6 +187,11 @@ static inline sw__v4 sw__v4_splat3(sw__v4 v) {
 }
 #endif
 
+/* (a1, a2, a0, a3): the rotation of xyz used by cross products. */
+static inline sw__v4 sw__v4_yzx(sw__v4 a) {
+    return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
+}
+
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
 #if defined(__SSE4_1__)
     return _mm_floor_ps(a);

@@ -137,6 +137,11 @@ static inline sw__v4 sw__v4_splat3(sw__v4 v) {
     return wasm_i32x4_shuffle(v, v, 3, 3, 3, 3);
 }
 
+/* (a1, a2, a0, a3): the rotation of xyz used by cross products. */
+static inline sw__v4 sw__v4_yzx(sw__v4 a) {
+    return wasm_i32x4_shuffle(a, a, 1, 2, 0, 3);
+}
+
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
     return wasm_f32x4_floor(a);
 }

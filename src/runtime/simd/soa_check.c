@@ -61,8 +61,23 @@ double sw_soa_mats_diff(const sw_mat4* v, const sw_mat4* r, uint32_t n, double t
     return worst;
 }
 
+double sw_soa_vec3_diff(const float* v, const float* r, uint32_t n, double tol, sw_soa_diff* d) {
+    double worst = 0.0;
+    for (uint32_t i = 0; i < n; ++i) {
+        double mag = 1.0;
+        for (uint32_t k = 0; k < 3u; ++k)
+            if (fabs((double)r[3 * i + k]) > mag) mag = fabs((double)r[3 * i + k]);
+        for (uint32_t k = 0; k < 3u; ++k) {
+            const double x = sw__diff_value(v[3 * i + k], r[3 * i + k], tol * mag, d);
+            if (!(x <= worst)) worst = x;
+        }
+    }
+    return worst;
+}
+
 static const char* const sw__check_names[SW_SOA_CHECK_KERNELS] = {
-    "blend", "additive_make", "additive_apply", "interp", "local_to_model", "skinning"};
+    "blend",    "additive_make", "additive_apply", "interp", "local_to_model",
+    "skinning", "skin_lbs",      "skin_dq",        "morph"};
 
 const char* sw_soa_check_kernel_name(int k) {
     return k >= 0 && k < SW_SOA_CHECK_KERNELS ? sw__check_names[k] : "?";
@@ -110,6 +125,86 @@ static void sw__check_mats(uint32_t* s, sw_mat4* m, uint32_t n, float lim) {
             m[j].m[i] = sw__check_rand(s, -lim, lim);
 }
 
+#define SW__CHECK_VERTICES 32u
+#define SW__CHECK_PALETTE 16u
+#define SW__CHECK_TARGETS 3u
+
+/* Vertex data of the skinning and morph checks. */
+typedef struct sw__check_mesh {
+    float pos[3 * SW__CHECK_VERTICES], nrm[3 * SW__CHECK_VERTICES];
+    float w[4 * SW__CHECK_VERTICES];
+    uint16_t j[4 * SW__CHECK_VERTICES];
+    float deltas[3 * SW__CHECK_VERTICES * SW__CHECK_TARGETS];
+    sw_mat4 pal[SW__CHECK_PALETTE], ib[SW__CHECK_PALETTE];
+    SINEW_ALIGN16 sw_dq_transform dq[SW__CHECK_PALETTE];
+    float out[4][3 * SW__CHECK_VERTICES]; /* scalar, path: positions, normals */
+} sw__check_mesh;
+
+/* Random vertices: 1..4 influences (unused slots: weight 0, index past the
+ * palette), palettes of rotations, translations up to 5 and scales in
+ * [0.5, 2] (uniform 1 every other round: the rigid DQ path). */
+static void sw__check_mesh_fill(uint32_t* s, sw__check_mesh* m, uint32_t round) {
+    for (uint32_t i = 0; i < 3 * SW__CHECK_VERTICES; ++i) {
+        m->pos[i] = sw__check_rand(s, -2.0f, 2.0f);
+        m->nrm[i] = sw__check_rand(s, -1.0f, 1.0f);
+    }
+    for (uint32_t i = 0; i < 3 * SW__CHECK_VERTICES * SW__CHECK_TARGETS; ++i)
+        m->deltas[i] = sw__check_rand(s, -0.5f, 0.5f);
+    for (uint32_t v = 0; v < SW__CHECK_VERTICES; ++v) {
+        const uint32_t n = 1u + (v + round) % 4u;
+        float sum = 0.0f;
+        for (uint32_t k = 0; k < 4; ++k) {
+            m->w[4 * v + k] = k < n ? sw__check_rand(s, 0.05f, 1.0f) : 0.0f;
+            m->j[4 * v + k] = k < n ? (uint16_t)sw__check_rand(s, 0.0f, (float)SW__CHECK_PALETTE)
+                                    : (uint16_t)(SW__CHECK_PALETTE + v);
+            sum += m->w[4 * v + k];
+        }
+        for (uint32_t k = 0; k < 4; ++k)
+            m->w[4 * v + k] /= sum;
+    }
+    sw_xform4 x[SW__CHECK_PACKETS];
+    sw__check_pose(s, x, 5.0f, 0.5f, 2.0f);
+    for (uint32_t j = 0; j < SW__CHECK_PALETTE; ++j) {
+        sw_xform t = sw_xform4_get(&x[j / 4u], j % 4u);
+        if (round % 2u) t.s = sw_vec3_make(1.0f, 1.0f, 1.0f);
+        m->pal[j] = sw_mat4_from_xform(t);
+        m->ib[j] = sw_mat4_identity();
+    }
+    const sw_dq_palette_job pj = {m->pal, SW__CHECK_PALETTE, NULL, m->ib, SW__CHECK_PALETTE,
+                                  m->dq,  SW__CHECK_PALETTE, NULL};
+    (void)sw_dq_palette_job_run(&pj);
+}
+
+/* The skinning and morph kernels of `path` against scalar on m. */
+static void sw__check_vertices(const sw__soa_ops* path, sw__check_mesh* m, uint32_t round,
+                               sw_soa_diff out[SW_SOA_CHECK_KERNELS]) {
+    const uint32_t n = SW__CHECK_VERTICES;
+    sw__skin_args a = {m->pos, m->nrm,          m->j,  m->w,      m->pal,   SW__CHECK_JOINTS, 0,
+                       n,      round % 3u == 0, false, m->out[0], m->out[1]};
+    for (int kind = 0; kind < 2; ++kind) {
+        const int k = kind ? SW_SOA_CHECK_SKIN_DQ : SW_SOA_CHECK_SKIN_LBS;
+        a.palette = kind ? (const void*)m->dq : (const void*)m->pal;
+        a.scaled = kind && round % 2u == 0;
+        a.out_positions = m->out[0];
+        a.out_normals = m->out[1];
+        (kind ? sw__soa_scalar.skin_dq : sw__soa_scalar.skin_lbs)(&a);
+        a.out_positions = m->out[2];
+        a.out_normals = m->out[3];
+        (kind ? path->skin_dq : path->skin_lbs)(&a);
+        sw_soa_vec3_diff(m->out[2], m->out[0], n, SW_SOA_SKIN_TOL, &out[k]);
+        sw_soa_vec3_diff(m->out[3], m->out[1], n, SW_SOA_SKIN_TOL, &out[k]);
+    }
+    const float w[SW__CHECK_TARGETS] = {0.3f, -1.25f, 0.8f};
+    const uint32_t targets[SW__CHECK_TARGETS] = {2, 0, 1};
+    const uint32_t count = round % (SW__CHECK_TARGETS + 1u);
+    /* Lengths of every remainder mod 4: the SIMD tails run too. */
+    const size_t len = 3u * (n - round % 4u);
+    sw__soa_scalar.morph(m->pos, m->deltas, 3u * n, w, targets, count, m->out[0], len);
+    path->morph(m->pos, m->deltas, 3u * n, w, targets, count, m->out[2], len);
+    sw_soa_vec3_diff(m->out[2], m->out[0], (uint32_t)(len / 3u), SW_SOA_MORPH_TOL(count),
+                     &out[SW_SOA_CHECK_MORPH]);
+}
+
 double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
                     sw_soa_diff out[SW_SOA_CHECK_KERNELS]) {
     memset(out, 0, sizeof(sw_soa_diff) * SW_SOA_CHECK_KERNELS);
@@ -121,6 +216,7 @@ double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
     int16_t parents[SW__CHECK_JOINTS];
     uint32_t depth[SW__CHECK_JOINTS];
     uint16_t joints[SW__CHECK_JOINTS];
+    sw__check_mesh mesh;
 
     for (uint32_t round = 0; round < rounds; ++round) {
         /* Blend: 0..4 layers (0: the rest pose), joint weights on some
@@ -205,6 +301,10 @@ double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
         path->skinning(ma, table, ib, sb, SW__CHECK_JOINTS);
         sw_soa_mats_diff(sb, mb, SW__CHECK_JOINTS, SW_SOA_SKINNING_TOL,
                          &out[SW_SOA_CHECK_SKINNING]);
+
+        /* Vertex skinning and morph targets. */
+        sw__check_mesh_fill(&s, &mesh, round);
+        sw__check_vertices(path, &mesh, round, out);
     }
     double worst = 0.0;
     for (int k = 0; k < SW_SOA_CHECK_KERNELS; ++k)

@@ -28,6 +28,16 @@ struct sw__soa_ops; /* a kernel path (runtime/core/internal.h) */
 /* Skinning matrices from factors with entries in [-5, 5]: 4 terms of up to 25. */
 #define SW_SOA_SKINNING_TOL (4.0 * SW_SOA_PATH_TOL * 25.0)
 
+/* Per value of a skinned vertex (position or normal; random affine palettes
+ * with translations up to 5 and scales up to 2): |path - scalar| <= tol *
+ * max(1, largest |scalar| of the vertex's 3 values); fused multiply-adds
+ * over 4 influences, a normalization, and DQ's rotation of the blended
+ * point. */
+#define SW_SOA_SKIN_TOL (16.0 * SW_SOA_PATH_TOL)
+/* Per value of a morphed vertex with t targets: the same rule with tol =
+ * SW_SOA_MORPH_TOL(t). */
+#define SW_SOA_MORPH_TOL(t) (SW_SOA_PATH_TOL * ((double)(t) + 1.0))
+
 /* Differences seen so far (zero-initialize, then pass to every comparison). */
 typedef struct sw_soa_diff {
     double worst;   /* largest |v - r| / limit (> 1: beyond the tolerance;
@@ -56,8 +66,16 @@ enum {
     SW_SOA_CHECK_INTERP,
     SW_SOA_CHECK_LOCAL_TO_MODEL,
     SW_SOA_CHECK_SKINNING,
+    SW_SOA_CHECK_SKIN_LBS,
+    SW_SOA_CHECK_SKIN_DQ,
+    SW_SOA_CHECK_MORPH,
     SW_SOA_CHECK_KERNELS
 };
+
+/* Compares n vertices of 3 floats with limit tol * max(1, largest |r| of
+ * the vertex) per value, folding into *d. Returns the largest |v - r| /
+ * limit of this call. */
+double sw_soa_vec3_diff(const float* v, const float* r, uint32_t n, double tol, sw_soa_diff* d);
 
 /* Kernel name of check index k ("blend", ...), "?" when out of range. */
 const char* sw_soa_check_kernel_name(int k);
@@ -65,9 +83,12 @@ const char* sw_soa_check_kernel_name(int k);
 /* The self-check: runs every kernel of `path` and of sw__soa_scalar on the
  * same random inputs (`rounds` rounds from `seed`: 64 joints of poses with
  * either rotation sign, layer and joint weights outside [0, 1], a random
- * parent-first tree with sub-tree updates, skinning through a joint table)
- * and compares them with the tolerances above, one sw_soa_diff per kernel in
- * out[SW_SOA_CHECK_KERNELS]. Uses about 40 KB of stack. Returns the largest
+ * parent-first tree with sub-tree updates, skinning through a joint table,
+ * vertex skinning (linear and dual quaternion, 1 to 4 influences, unused
+ * slots holding indices past the palette, both normal modes, scaled and
+ * rigid palettes) and morph targets) and compares them with the tolerances
+ * above, one sw_soa_diff per kernel in out[SW_SOA_CHECK_KERNELS]. Uses
+ * about 48 KB of stack. Returns the largest
  * `worst` (<= 1: the path agrees). */
 double sw_soa_check(const struct sw__soa_ops* path, uint32_t seed, uint32_t rounds,
                     sw_soa_diff out[SW_SOA_CHECK_KERNELS]);

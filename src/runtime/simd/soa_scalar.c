@@ -3,6 +3,7 @@
  * contracts in internal.h state them; the SIMD kernels (soa_simd.c) are
  * checked against these. */
 #include <math.h>
+#include <string.h>
 
 #include "runtime/core/internal.h"
 
@@ -220,6 +221,127 @@ static void sw__scalar_skinning(const sw_mat4* model, const uint16_t* joints,
         sw__mat4_mul(&model[joints ? joints[i] : i], &inverse_bind[i], &out[i]);
 }
 
+/* c = a x b. */
+static void sw__cross3(const float a[3], const float b[3], float c[3]) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* out = A3 n (cofactor: cof(A3) n) with A3's columns a[0..2], normalized
+ * (0 when its length is 0 or not finite). */
+static void sw__skin_normal(const float a[3][3], const float n[3], bool cofactor, float out[3]) {
+    float v[3];
+    if (cofactor) {
+        float c[3][3];
+        sw__cross3(a[1], a[2], c[0]);
+        sw__cross3(a[2], a[0], c[1]);
+        sw__cross3(a[0], a[1], c[2]);
+        for (int r = 0; r < 3; ++r)
+            v[r] = c[0][r] * n[0] + c[1][r] * n[1] + c[2][r] * n[2];
+    } else {
+        for (int r = 0; r < 3; ++r)
+            v[r] = a[0][r] * n[0] + a[1][r] * n[1] + a[2][r] * n[2];
+    }
+    const float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const float inv = len2 > 0.0f && len2 < INFINITY ? 1.0f / sqrtf(len2) : 0.0f;
+    for (int r = 0; r < 3; ++r)
+        out[r] = v[r] * inv;
+}
+
+static void sw__scalar_skin_lbs(const sw__skin_args* a) {
+    const sw_mat4* pal = (const sw_mat4*)a->palette;
+    for (uint32_t v = a->first; v < a->end; ++v) {
+        float m[4][3] = {{0}}; /* columns 0..2 and the translation, rows 0..2 */
+        for (uint32_t k = 0; k < 4u; ++k) {
+            const float w = a->weights[4u * v + k];
+            if (w == 0.0f) continue;
+            const float* pm = pal[a->joints[4u * v + k]].m;
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 3; ++r)
+                    m[c][r] += w * pm[c * 4 + r];
+        }
+        const float* p = &a->positions[3u * v];
+        float* o = &a->out_positions[3u * v];
+        for (int r = 0; r < 3; ++r)
+            o[r] = m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r];
+        if (a->normals)
+            sw__skin_normal((const float(*)[3])m, &a->normals[3u * v], a->cofactor,
+                            &a->out_normals[3u * v]);
+    }
+}
+
+/* v rotated by the unit quaternion q: v + 2 w (q x v) + 2 q x (q x v). */
+static void sw__rotate3(const float q[4], const float v[3], float out[3]) {
+    float c[3], cc[3];
+    sw__cross3(q, v, c);
+    sw__cross3(q, c, cc);
+    for (int r = 0; r < 3; ++r)
+        out[r] = v[r] + 2.0f * (q[3] * c[r] + cc[r]);
+}
+
+/* The pivot slot of a vertex: the first with the largest weight. */
+static uint32_t sw__dq_pivot(const float* w) {
+    uint32_t p = 0;
+    for (uint32_t k = 1; k < 4u; ++k)
+        if (w[k] > w[p]) p = k;
+    return p;
+}
+
+static void sw__scalar_skin_dq(const sw__skin_args* a) {
+    const sw_dq_transform* pal = (const sw_dq_transform*)a->palette;
+    for (uint32_t v = a->first; v < a->end; ++v) {
+        const float* w = &a->weights[4u * v];
+        const uint16_t* j = &a->joints[4u * v];
+        const float* pivot = pal[j[sw__dq_pivot(w)]].real;
+        float br[4] = {0, 0, 0, 0}, bd[4] = {0, 0, 0, 0};
+        float s[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        if (a->scaled) memset(s, 0, sizeof s);
+        for (uint32_t k = 0; k < 4u; ++k) {
+            if (w[k] == 0.0f) continue;
+            const sw_dq_transform* x = &pal[j[k]];
+            const float ws = sw__dot4(x->real, pivot) < 0.0f ? -w[k] : w[k];
+            for (int i = 0; i < 4; ++i) {
+                br[i] += ws * x->real[i];
+                bd[i] += ws * x->dual[i];
+            }
+            if (a->scaled)
+                for (int c = 0; c < 3; ++c)
+                    for (int r = 0; r < 3; ++r)
+                        s[c][r] += w[k] * x->scale[c * 4 + r];
+        }
+        const float inv = 1.0f / sqrtf(sw__dot4(br, br));
+        for (int i = 0; i < 4; ++i) {
+            br[i] *= inv;
+            bd[i] *= inv;
+        }
+        const float* p = &a->positions[3u * v];
+        float ps[3], rp[3], t[3];
+        for (int r = 0; r < 3; ++r)
+            ps[r] = s[0][r] * p[0] + s[1][r] * p[1] + s[2][r] * p[2];
+        sw__rotate3(br, ps, rp);
+        sw__cross3(br, bd, t);
+        float* o = &a->out_positions[3u * v];
+        for (int r = 0; r < 3; ++r)
+            o[r] = rp[r] + 2.0f * (br[3] * bd[r] - bd[3] * br[r] + t[r]);
+        if (a->normals) {
+            float ns[3];
+            sw__skin_normal((const float(*)[3])s, &a->normals[3u * v], a->cofactor, ns);
+            sw__rotate3(br, ns, &a->out_normals[3u * v]);
+        }
+    }
+}
+
+static void sw__scalar_morph(const float* base, const float* deltas, size_t stride, const float* w,
+                             const uint32_t* targets, uint32_t count, float* out, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        float x = base[i];
+        for (uint32_t t = 0; t < count; ++t)
+            x += w[t] * deltas[targets[t] * stride + i];
+        out[i] = x;
+    }
+}
+
 const sw__soa_ops sw__soa_scalar = {
     "scalar",
     sw__scalar_blend,
@@ -228,4 +350,7 @@ const sw__soa_ops sw__soa_scalar = {
     sw__scalar_interp,
     sw__scalar_local_to_model,
     sw__scalar_skinning,
+    sw__scalar_skin_lbs,
+    sw__scalar_skin_dq,
+    sw__scalar_morph,
 };

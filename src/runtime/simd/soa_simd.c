@@ -411,9 +411,192 @@ static void sw__simd_skinning(const sw_mat4* model, const uint16_t* joints,
     }
 }
 
+/* a x b in lanes 0..2 (lane 3: 0 up to rounding). */
+static inline sw__v4 sw__cross4(sw__v4 a, sw__v4 b) {
+    return sw__v4_yzx(sw__v4_sub(sw__v4_mul(a, sw__v4_yzx(b)), sw__v4_mul(sw__v4_yzx(a), b)));
+}
+
+/* v / |v| over lanes 0..2 (lane 3 must be 0); 0 where the length is 0 or
+ * not finite. */
+static inline sw__v4 sw__normalize3(sw__v4 v) {
+    const sw__v4 d = sw__v4_mul(v, v);
+    const sw__v4 len2 =
+        sw__v4_add(sw__v4_add(sw__v4_splat0(d), sw__v4_splat1(d)), sw__v4_splat2(d));
+    const sw__m4 ok =
+        sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, sw__v4_set1(INFINITY)));
+    return sw__v4_select(ok, sw__v4_mul(v, sw__v4_rsqrt(len2)), sw__v4_zero());
+}
+
+/* A3 n (cofactor: cof(A3) n) for columns c0..c2, lane 3 cleared, normalized. */
+static inline sw__v4 sw__skin_normal4(sw__v4 c0, sw__v4 c1, sw__v4 c2, const float* n,
+                                      bool cofactor, sw__v4 xyz) {
+    if (cofactor) {
+        const sw__v4 k0 = sw__cross4(c1, c2), k1 = sw__cross4(c2, c0), k2 = sw__cross4(c0, c1);
+        c0 = k0;
+        c1 = k1;
+        c2 = k2;
+    }
+    sw__v4 v = sw__v4_madd(c2, sw__v4_set1(n[2]),
+                           sw__v4_madd(c1, sw__v4_set1(n[1]), sw__v4_mul(c0, sw__v4_set1(n[0]))));
+    return sw__normalize3(sw__v4_mul(v, xyz));
+}
+
+/* Stores lanes 0..2 of v at o: one 4-float store when the float after them
+ * may be overwritten (`spare`: it belongs to the next vertex of the range,
+ * written later), else three. */
+static inline void sw__store3(float* o, sw__v4 v, bool spare) {
+    if (spare) {
+        sw__v4_storeu(o, v);
+        return;
+    }
+    SINEW_ALIGN16 float t[4];
+    sw__v4_store(t, v);
+    o[0] = t[0];
+    o[1] = t[1];
+    o[2] = t[2];
+}
+
+/* Palette index of slot k of a vertex: slots of weight 0 may hold any index,
+ * so indices past the palette read its entry 0 (times weight 0). */
+#define SW__SLOT(j, k, n) ((j)[k] < (n) ? (j)[k] : 0u)
+
+static void sw__simd_skin_lbs(const sw__skin_args* a) {
+    const sw_mat4* pal = (const sw_mat4*)a->palette;
+    const uint32_t n = a->palette_count;
+    const sw__v4 xyz = sw__v4_set(1.0f, 1.0f, 1.0f, 0.0f);
+    for (uint32_t v = a->first; v < a->end; ++v) {
+        const uint16_t* j = &a->joints[4u * v];
+        const float* w = &a->weights[4u * v];
+        const float* m = pal[SW__SLOT(j, 0, n)].m;
+        sw__v4 wk = sw__v4_set1(w[0]);
+        sw__v4 c0 = sw__v4_mul(wk, sw__v4_loadu(m)), c1 = sw__v4_mul(wk, sw__v4_loadu(m + 4));
+        sw__v4 c2 = sw__v4_mul(wk, sw__v4_loadu(m + 8)), c3 = sw__v4_mul(wk, sw__v4_loadu(m + 12));
+        for (uint32_t k = 1; k < 4u; ++k) {
+            m = pal[SW__SLOT(j, k, n)].m;
+            wk = sw__v4_set1(w[k]);
+            c0 = sw__v4_madd(wk, sw__v4_loadu(m), c0);
+            c1 = sw__v4_madd(wk, sw__v4_loadu(m + 4), c1);
+            c2 = sw__v4_madd(wk, sw__v4_loadu(m + 8), c2);
+            c3 = sw__v4_madd(wk, sw__v4_loadu(m + 12), c3);
+        }
+        const float* p = &a->positions[3u * v];
+        const sw__v4 o = sw__v4_add(
+            sw__v4_madd(c2, sw__v4_set1(p[2]),
+                        sw__v4_madd(c1, sw__v4_set1(p[1]), sw__v4_mul(c0, sw__v4_set1(p[0])))),
+            c3);
+        const bool spare = v + 1u < a->end;
+        sw__store3(&a->out_positions[3u * v], o, spare);
+        if (a->normals)
+            sw__store3(&a->out_normals[3u * v],
+                       sw__skin_normal4(c0, c1, c2, &a->normals[3u * v], a->cofactor, xyz), spare);
+    }
+}
+
+/* q rotating v (lanes 0..2; rv = q's xyz with lane 3 cleared, rw = q.w in
+ * every lane): v + 2 (rw (rv x v) + rv x (rv x v)). */
+static inline sw__v4 sw__rotate4(sw__v4 rv, sw__v4 rw, sw__v4 v) {
+    const sw__v4 c = sw__cross4(rv, v);
+    return sw__v4_add(v, sw__v4_mul(sw__v4_set1(2.0f), sw__v4_madd(rw, c, sw__cross4(rv, c))));
+}
+
+/* The blended, normalized dual quaternion of a vertex and its blended scale
+ * columns s[0..2] (identity unless a->scaled). */
+static inline void sw__dq_blend4(const sw__skin_args* a, uint32_t v, sw__v4* r, sw__v4* d,
+                                 sw__v4 s[3]) {
+    const sw_dq_transform* pal = (const sw_dq_transform*)a->palette;
+    const uint32_t n = a->palette_count;
+    const uint16_t* j = &a->joints[4u * v];
+    const float* w = &a->weights[4u * v];
+    const sw_dq_transform* x[4] = {&pal[SW__SLOT(j, 0, n)], &pal[SW__SLOT(j, 1, n)],
+                                   &pal[SW__SLOT(j, 2, n)], &pal[SW__SLOT(j, 3, n)]};
+    uint32_t p = 0;
+    for (uint32_t k = 1; k < 4u; ++k)
+        if (w[k] > w[p]) p = k;
+    const float* q = x[p]->real;
+    const sw__v4 r0 = sw__v4_load(x[0]->real), r1 = sw__v4_load(x[1]->real);
+    const sw__v4 r2 = sw__v4_load(x[2]->real), r3 = sw__v4_load(x[3]->real);
+    sw__v4 tx = r0, ty = r1, tz = r2, tw = r3;
+    SW__V4_TRANSPOSE(tx, ty, tz, tw);
+    const sw__v4 dots = sw__dot(tx, ty, tz, tw, sw__v4_set1(q[0]), sw__v4_set1(q[1]),
+                                sw__v4_set1(q[2]), sw__v4_set1(q[3]));
+    const sw__v4 wv = sw__v4_loadu(w);
+    const sw__v4 ws = sw__v4_negate_where(sw__v4_cmplt(dots, sw__v4_zero()), wv);
+    const sw__v4 w0 = sw__v4_splat0(ws), w1 = sw__v4_splat1(ws);
+    const sw__v4 w2 = sw__v4_splat2(ws), w3 = sw__v4_splat3(ws);
+    sw__v4 br = sw__v4_madd(w3, r3, sw__v4_madd(w2, r2, sw__v4_madd(w1, r1, sw__v4_mul(w0, r0))));
+    sw__v4 bd = sw__v4_mul(w0, sw__v4_load(x[0]->dual));
+    bd = sw__v4_madd(w1, sw__v4_load(x[1]->dual), bd);
+    bd = sw__v4_madd(w2, sw__v4_load(x[2]->dual), bd);
+    bd = sw__v4_madd(w3, sw__v4_load(x[3]->dual), bd);
+    const sw__v4 sq = sw__v4_mul(br, br);
+    const sw__v4 len2 =
+        sw__v4_add(sw__v4_add(sw__v4_add(sw__v4_splat0(sq), sw__v4_splat1(sq)), sw__v4_splat2(sq)),
+                   sw__v4_splat3(sq));
+    const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_sqrt(len2));
+    *r = sw__v4_mul(br, inv);
+    *d = sw__v4_mul(bd, inv);
+    if (!a->scaled) return;
+    const sw__v4 u[4] = {sw__v4_splat0(wv), sw__v4_splat1(wv), sw__v4_splat2(wv),
+                         sw__v4_splat3(wv)};
+    for (int c = 0; c < 3; ++c) {
+        sw__v4 col = sw__v4_mul(u[0], sw__v4_load(x[0]->scale + 4 * c));
+        for (int k = 1; k < 4; ++k)
+            col = sw__v4_madd(u[k], sw__v4_load(x[k]->scale + 4 * c), col);
+        s[c] = col;
+    }
+}
+
+static void sw__simd_skin_dq(const sw__skin_args* a) {
+    const sw__v4 xyz = sw__v4_set(1.0f, 1.0f, 1.0f, 0.0f), two = sw__v4_set1(2.0f);
+    const sw__v4 id[3] = {sw__v4_set(1, 0, 0, 0), sw__v4_set(0, 1, 0, 0), sw__v4_set(0, 0, 1, 0)};
+    for (uint32_t v = a->first; v < a->end; ++v) {
+        sw__v4 r, d, s[3] = {id[0], id[1], id[2]};
+        sw__dq_blend4(a, v, &r, &d, s);
+        const sw__v4 rv = sw__v4_mul(r, xyz), rw = sw__v4_splat3(r), dw = sw__v4_splat3(d);
+        const float* p = &a->positions[3u * v];
+        sw__v4 ps;
+        if (a->scaled)
+            ps = sw__v4_madd(
+                s[2], sw__v4_set1(p[2]),
+                sw__v4_madd(s[1], sw__v4_set1(p[1]), sw__v4_mul(s[0], sw__v4_set1(p[0]))));
+        else
+            ps = sw__v4_set(p[0], p[1], p[2], 0.0f);
+        const sw__v4 dv = sw__v4_mul(d, xyz);
+        const sw__v4 t = sw__v4_add(sw__v4_nmadd(dw, rv, sw__v4_mul(rw, dv)), sw__cross4(rv, dv));
+        const sw__v4 o = sw__v4_add(sw__rotate4(rv, rw, ps), sw__v4_mul(two, t));
+        const bool spare = v + 1u < a->end;
+        sw__store3(&a->out_positions[3u * v], o, spare);
+        if (a->normals) {
+            const sw__v4 ns =
+                sw__skin_normal4(s[0], s[1], s[2], &a->normals[3u * v], a->cofactor, xyz);
+            sw__store3(&a->out_normals[3u * v], sw__rotate4(rv, rw, ns), spare);
+        }
+    }
+}
+
+#undef SW__SLOT
+
+static void sw__simd_morph(const float* base, const float* deltas, size_t stride, const float* w,
+                           const uint32_t* targets, uint32_t count, float* out, size_t n) {
+    size_t i = 0;
+    for (; i + 4u <= n; i += 4u) {
+        sw__v4 x = sw__v4_loadu(base + i);
+        for (uint32_t t = 0; t < count; ++t)
+            x = sw__v4_madd(sw__v4_set1(w[t]), sw__v4_loadu(deltas + targets[t] * stride + i), x);
+        sw__v4_storeu(out + i, x);
+    }
+    for (; i < n; ++i) {
+        float x = base[i];
+        for (uint32_t t = 0; t < count; ++t)
+            x += w[t] * deltas[targets[t] * stride + i];
+        out[i] = x;
+    }
+}
+
 const sw__soa_ops SW__SOA_TABLE = {
-    SW__SIMD4_NAME,  sw__simd_blend,          sw__simd_additive_apply, sw__simd_additive_make,
-    sw__simd_interp, sw__simd_local_to_model, sw__simd_skinning,
+    SW__SIMD4_NAME,   sw__simd_blend,          sw__simd_additive_apply, sw__simd_additive_make,
+    sw__simd_interp,  sw__simd_local_to_model, sw__simd_skinning,       sw__simd_skin_lbs,
+    sw__simd_skin_dq, sw__simd_morph,
 };
 
 #else

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "sinew/core/skin.h"
+
 #define SW__RASTER_SKY 0
 #define SW__RASTER_GROUND 1
 #define SW__RASTER_GRID 2
@@ -55,7 +57,7 @@ void sw_raster_free(sw_raster* r) {
     const size_t n = (size_t)r->width * r->height;
     sw_free(&r->alloc_, r->pixels, n);
     sw_free(&r->alloc_, r->depth, n * sizeof(float));
-    sw_free(&r->alloc_, r->skinned_, (size_t)r->skinned_capacity_ * sizeof(sw_vec3));
+    sw_free(&r->alloc_, r->skinned_, (size_t)r->skinned_capacity_ * 3u * sizeof(float));
     const sw_allocator a = r->alloc_;
     memset(r, 0, sizeof *r);
     r->alloc_ = a;
@@ -162,46 +164,32 @@ static void sw__triangle(sw_raster* r, const float sx[3], const float sy[3], con
     }
 }
 
-sw_result sw_raster_draw_mesh(sw_raster* r, const sw_raster_camera* cam, const sw_mesh* mesh,
-                              const sw_mat4* palette, uint32_t m) {
-    if (!r || !cam || !mesh || !palette || !r->pixels || m >= SW_RASTER_MATERIALS)
-        return SW_RESULT_INVALID_ARGUMENT;
-    if (!(cam->fov_y > 0.0f && cam->fov_y < 3.14159265f)) return SW_RESULT_INVALID_ARGUMENT;
-    const uint32_t n = mesh->vertices_count;
-    if (n > r->skinned_capacity_) {
-        sw_vec3* p = (sw_vec3*)sw_alloc(&r->alloc_, (size_t)n * sizeof(sw_vec3), 16);
-        if (!p) return SW_RESULT_OUT_OF_MEMORY;
-        sw_free(&r->alloc_, r->skinned_, (size_t)r->skinned_capacity_ * sizeof(sw_vec3));
-        r->skinned_ = p;
-        r->skinned_capacity_ = n;
-    }
-    const float* pos = sw_mesh_positions(mesh);
-    const uint16_t* joints = sw_mesh_joints(mesh);
-    const float* weights = sw_mesh_weights(mesh);
-    for (uint32_t v = 0; v < n; ++v) {
-        const sw_vec3 p = sw_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
-        sw_vec3 acc = sw_vec3_make(0, 0, 0);
-        for (uint32_t k = 0; k < 4; ++k) {
-            const float w = weights[4 * v + k];
-            if (w <= 0.0f) continue;
-            acc = sw_vec3_add(acc, sw_vec3_scale(sw_mat4_point(&palette[joints[4 * v + k]], p), w));
-        }
-        r->skinned_[v] = acc;
-    }
+static bool sw__raster_args_ok(const sw_raster* r, const sw_raster_camera* cam, const sw_mesh* mesh,
+                               uint32_t m) {
+    return r && cam && mesh && r->pixels && m < SW_RASTER_MATERIALS && cam->fov_y > 0.0f &&
+           cam->fov_y < 3.14159265f;
+}
+
+sw_result sw_raster_draw_positions(sw_raster* r, const sw_raster_camera* cam, const sw_mesh* mesh,
+                                   const float* positions, uint32_t m) {
+    if (!sw__raster_args_ok(r, cam, mesh, m) || !positions) return SW_RESULT_INVALID_ARGUMENT;
     const sw_vec3 light = sw_vec3_normalize(sw_vec3_make(0.4f, 1.0f, 0.3f));
     const uint32_t* idx = sw_mesh_indices(mesh);
     for (uint32_t t = 0; t + 2 < mesh->indices_count; t += 3) {
-        const sw_vec3 a = r->skinned_[idx[t]], b = r->skinned_[idx[t + 1]],
-                      c = r->skinned_[idx[t + 2]];
+        sw_vec3 pts[3];
+        for (int k = 0; k < 3; ++k) {
+            const float* p = &positions[3u * idx[t + (uint32_t)k]];
+            pts[k] = sw_vec3_make(p[0], p[1], p[2]);
+        }
         float sx[3], sy[3], iz[3], d;
-        const sw_vec3 pts[3] = {a, b, c};
         bool visible = true;
         for (int k = 0; k < 3 && visible; ++k) {
             visible = sw_raster_project(r, cam, pts[k], &sx[k], &sy[k], &d);
             iz[k] = visible ? 1.0f / d : 0.0f;
         }
         if (!visible) continue;
-        const sw_vec3 nrm = sw_vec3_normalize(sw_vec3_cross(sw_vec3_sub(b, a), sw_vec3_sub(c, a)));
+        const sw_vec3 nrm = sw_vec3_normalize(
+            sw_vec3_cross(sw_vec3_sub(pts[1], pts[0]), sw_vec3_sub(pts[2], pts[0])));
         const float lambert = fabsf(sw_vec3_dot(nrm, light)); /* two-sided */
         const float shade = 0.3f + 0.7f * lambert;
         uint32_t s = (uint32_t)(shade * (float)(SW_RASTER_SHADES - 1) + 0.5f);
@@ -209,4 +197,25 @@ sw_result sw_raster_draw_mesh(sw_raster* r, const sw_raster_camera* cam, const s
         sw__triangle(r, sx, sy, iz, sw_raster_material_index(m, s));
     }
     return SW_RESULT_OK;
+}
+
+sw_result sw_raster_draw_mesh(sw_raster* r, const sw_raster_camera* cam, const sw_mesh* mesh,
+                              const sw_mat4* palette, uint32_t m) {
+    if (!sw__raster_args_ok(r, cam, mesh, m) || !palette) return SW_RESULT_INVALID_ARGUMENT;
+    const uint32_t n = mesh->vertices_count;
+    if (n > r->skinned_capacity_) {
+        float* p = (float*)sw_alloc(&r->alloc_, (size_t)n * 3u * sizeof(float), 16);
+        if (!p) return SW_RESULT_OUT_OF_MEMORY;
+        sw_free(&r->alloc_, r->skinned_, (size_t)r->skinned_capacity_ * 3u * sizeof(float));
+        r->skinned_ = p;
+        r->skinned_capacity_ = n;
+    }
+    const sw_skin_job job = {.mesh = mesh,
+                             .palette = palette,
+                             .palette_count = mesh->palette_count,
+                             .out_positions = r->skinned_,
+                             .out_count = n};
+    const sw_result res = sw_skin_job_run(&job);
+    if (res != SW_RESULT_OK) return res;
+    return sw_raster_draw_positions(r, cam, mesh, r->skinned_, m);
 }

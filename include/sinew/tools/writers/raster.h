@@ -40,7 +40,7 @@ typedef struct sw_raster {
     float* depth;             /* width * height: 1 / distance along the view axis (0: nothing) */
     uint8_t palette[3 * 256]; /* RGB of each index (SW_RASTER_PALETTE_COUNT used) */
     /* owned */
-    sw_vec3* skinned_; /* vertex scratch */
+    float* skinned_; /* vertex scratch: 3 floats per vertex */
     uint32_t skinned_capacity_;
     sw_allocator alloc_;
 } sw_raster;
@@ -76,11 +76,20 @@ SINEW_API bool sw_raster_project(const sw_raster* r, const sw_raster_camera* cam
                                  float* x, float* y, float* depth);
 
 /* Skins the mesh's vertices with `palette` (palette_count model-to-world
- * matrices, as sw_skinning_job writes) and draws its triangles in material m.
+ * matrices, as sw_skinning_job writes) by linear blend (sw_skin_job,
+ * sinew/core/skin.h) and draws its triangles in material m.
  * Fails: INVALID_ARGUMENT (NULL arguments, m out of range, a camera field
- * of view outside (0, pi)); OUT_OF_MEMORY (vertex scratch). */
+ * of view outside (0, pi)); OUT_OF_MEMORY (vertex scratch); what
+ * sw_skin_job_run reports (BAD_DATA for a non-finite palette matrix). */
 SINEW_API sw_result sw_raster_draw_mesh(sw_raster* r, const sw_raster_camera* cam,
                                         const sw_mesh* mesh, const sw_mat4* palette, uint32_t m);
+
+/* Draws the mesh's triangles in material m at `positions` (3 floats per
+ * vertex, world space: a skin job's output, e.g. sw_dq_skin_job's).
+ * Fails: INVALID_ARGUMENT as sw_raster_draw_mesh, or NULL positions. */
+SINEW_API sw_result sw_raster_draw_positions(sw_raster* r, const sw_raster_camera* cam,
+                                             const sw_mesh* mesh, const float* positions,
+                                             uint32_t m);
 
 #ifdef __cplusplus
 }
