@@ -1223,6 +1223,35 @@ static int32_t bench_asset_named(const sw__json* j, int32_t assets, const char* 
     return -1;
 }
 
+/* The "skinning" block of `bench --json`: the cylinder set always, the
+ * robot's when given, first; each set's rows lbs, dq and morph on the two
+ * paths (scalar first), ns per vertex the median of the processes'. */
+static void check_bench_skinning(const sw__json* j, bool robot, int processes) {
+    const int32_t sets = sw__json_find(j, 0, "skinning");
+    assert_int_equal(sw__json_len(j, sets), robot ? 2 : 1);
+    for (uint32_t i = 0; i < sw__json_len(j, sets); ++i) {
+        const int32_t set = sw__json_at(j, sets, i);
+        const bool is_robot = robot && i == 0;
+        assert_true(sw__json_string_is(j, sw__json_find(j, set, "set"),
+                                       is_robot ? "RobotExpressive" : "cylinder"));
+        assert_true(json_num(j, set, "vertices") == (is_robot ? 7214.0 : 16384.0));
+        const int32_t rows = sw__json_find(j, set, "rows");
+        assert_int_equal(sw__json_len(j, rows), 6);
+        for (uint32_t k = 0; k < 6; ++k) {
+            const int32_t row = sw__json_at(j, rows, k);
+            static const char* const kinds[3] = {"lbs", "dq", "morph"};
+            assert_true(sw__json_string_is(j, sw__json_find(j, row, "kind"), kinds[k / 2]));
+            if (k % 2 == 0)
+                assert_true(sw__json_string_is(j, sw__json_find(j, row, "path"), "scalar"));
+            double v[16];
+            const double med =
+                json_sorted_median(j, sw__json_find(j, row, "processes"), v, processes);
+            assert_true(v[0] > 0.0);
+            assert_rel(json_num(j, row, "ns_per_vertex"), med, 1e-7);
+        }
+    }
+}
+
 /* `bench --quick --json` with no RobotExpressive to find: the built-in
  * humanoid alone, RobotExpressive named as skipped; the text output lists
  * every stage. */
@@ -1266,6 +1295,7 @@ static void test_bench_humanoid(void** state) {
     assert_false(json_true(&j, ozz, "present"));
     check_bench_asset(&j, a, 3, joints, 0.0);
     check_bench_crowd(&j, a, 3);
+    check_bench_skinning(&j, false, 3);
     sw__json_free(&j, NULL);
     run_free(&r);
 
@@ -1319,6 +1349,7 @@ static void test_bench_robot(void** state) {
     if (ozz_joints == 0.0) print_message("ozz-animation absent: sinew's side only\n");
     check_bench_asset(&j, a, 2, joints, ozz_joints);
     check_bench_crowd(&j, a, 2);
+    check_bench_skinning(&j, true, 2);
     sw__json_free(&j, NULL);
     run_free(&r);
 }

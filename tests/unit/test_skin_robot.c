@@ -305,11 +305,133 @@ static void test_robot_skinning(void** state) {
     robot_fixture_free(&f);
 }
 
+/* A clip of one joint with a float track "face.weights[0]" going linearly
+ * from v0 at 0 to v1 at 1 s. */
+static const sw_clip* curve_clip(const char* name, float v0, float v1) {
+    const float times[2] = {0.0f, 1.0f}, values[2] = {v0, v1};
+    const sw_clip_track_desc track = {.kind = SW_TRACK_KIND_FLOAT,
+                                      .name = "face.weights[0]",
+                                      .keys_count = 2,
+                                      .times = times,
+                                      .values = values};
+    const sw_clip_desc d = {
+        .name = name, .duration = 1.0f, .joints_count = 1, .tracks = &track, .tracks_count = 1};
+    const sw_clip* c;
+    sw_error err = SW_ERROR_INIT;
+    const sw_result r = sw_clip_create(&d, NULL, &c, &err);
+    if (r != SW_RESULT_OK) fail_msg("clip: %s (%s)", sw_result_str(r), err.check);
+    return c;
+}
+
+/* The animator's float curves against the closed form (the robot's clips
+ * keep their morph weights at 0, so this builds its own): a 1D blend space
+ * of A (0.2 .. 0.6) and B (1.0 .. 1.0) at x = 0.25 (weights 3/4, 1/4), an
+ * override layer playing C (0.8) at weight 1/2, an additive layer playing D
+ * (0.1 .. 0.5, reference its first frame) at weight 1, a clip E without the
+ * track on a second override layer at weight 1 (changes nothing). At time t
+ * the base is 0.75 (0.2 + 0.4 t) + 0.25, the override gives (base + 0.8) /
+ * 2, the additive adds 0.4 t. The mesh "face_1" (a glTF primitive name)
+ * finds the curve through its prefix. */
+static void test_animator_float_curve(void** state) {
+    (void)state;
+    static const char json[] =
+        "{\"params\": [{\"name\": \"x\", \"type\": \"float\", \"default\": 0.25},"
+        " {\"name\": \"half\", \"type\": \"float\", \"default\": 0.5},"
+        " {\"name\": \"one\", \"type\": \"float\", \"default\": 1}],"
+        " \"blend_spaces\": [{\"name\": \"ab\", \"x\": \"x\", \"members\": [{\"clip\": \"A\", "
+        "\"x\": 0}, {\"clip\": \"B\", \"x\": 1}]}],"
+        " \"machines\": [{\"name\": \"M\", \"states\": [{\"name\": \"S\", \"blend_space\": "
+        "\"ab\"}]},"
+        " {\"name\": \"O\", \"states\": [{\"name\": \"C\", \"clip\": \"C\"}]},"
+        " {\"name\": \"D\", \"states\": [{\"name\": \"D\", \"clip\": \"D\"}]},"
+        " {\"name\": \"E\", \"states\": [{\"name\": \"E\", \"clip\": \"E\"}]}],"
+        " \"layers\": [{\"name\": \"base\", \"machine\": \"M\"},"
+        " {\"name\": \"over\", \"machine\": \"O\", \"mode\": \"override\", \"weight_param\": "
+        "\"half\"},"
+        " {\"name\": \"add\", \"machine\": \"D\", \"mode\": \"additive\", \"weight_param\": "
+        "\"one\", \"reference\": \"first_frame\"},"
+        " {\"name\": \"other\", \"machine\": \"E\", \"mode\": \"override\", \"weight_param\": "
+        "\"one\"}]}";
+    sw_animator_json aj;
+    sw_error err = SW_ERROR_INIT;
+    sw_result r = sw_animator_json_read(json, sizeof json - 1, NULL, &aj, &err);
+    if (r != SW_RESULT_OK) fail_msg("json: %s (%s)", sw_result_str(r), err.check);
+    const sw_skeleton_joint joint = {"root", -1, {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
+    const sw_skeleton_desc sd = {&joint, 1};
+    const sw_skeleton* skel;
+    assert_int_equal(sw_skeleton_create(&sd, NULL, &skel, NULL), SW_RESULT_OK);
+    const sw_clip* clips[5] = {curve_clip("A", 0.2f, 0.6f), curve_clip("B", 1.0f, 1.0f),
+                               curve_clip("C", 0.8f, 0.8f), curve_clip("D", 0.1f, 0.5f), NULL};
+    const sw_clip_desc ed = {.name = "E", .duration = 1.0f, .joints_count = 1};
+    assert_int_equal(sw_clip_create(&ed, NULL, &clips[4], NULL), SW_RESULT_OK);
+    const size_t bs = sw_animator_bound_size(aj.animator, skel);
+    void* bmem = sw_alloc(NULL, bs, 16);
+    const sw_animator_bound* bound;
+    r = sw_animator_bind(aj.animator, skel, clips, 5, bmem, bs, &bound, &err);
+    if (r != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(r), err.check);
+    const size_t is = sw_animator_instance_size(bound);
+    void* imem = sw_alloc(NULL, is, 16);
+    sw_animator_instance* inst;
+    assert_int_equal(sw_animator_instance_init(imem, is, bound, &inst), SW_RESULT_OK);
+    float params[3];
+    assert_int_equal(sw_animator_params_reset(aj.animator, params, 3), SW_RESULT_OK);
+    /* A mesh named like a glTF primitive of "face", with one target. */
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, dpos[9] = {0};
+    const uint16_t joints[12] = {0}, pal = 0;
+    const float w4[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const sw_mat4 ib = sw_mat4_identity();
+    const sw_mesh_desc md = {.name = "face_1",
+                             .vertices_count = 3,
+                             .positions = pos,
+                             .joints = joints,
+                             .weights = w4,
+                             .palette = &pal,
+                             .inverse_binds = &ib,
+                             .palette_count = 1,
+                             .skeleton_joints_count = 1,
+                             .morph_targets_count = 1,
+                             .morph_positions = dpos};
+    const sw_mesh* mesh;
+    assert_int_equal(sw_mesh_create(&md, NULL, &mesh, NULL), SW_RESULT_OK);
+    uint32_t ne;
+    for (int frame = 1; frame <= 20; ++frame) {
+        assert_int_equal(sw_animator_update(inst, bound, params, 3, 0.03f, NULL, 0, &ne, NULL),
+                         SW_RESULT_OK);
+        sw_animator_contribution c[8];
+        const uint32_t nc = sw_animator_contributions(inst, bound, c, 8);
+        float t = -1.0f;
+        for (uint32_t i = 0; i < nc; ++i)
+            if (c[i].layer == 2) t = c[i].time; /* D's time: the clips share 1 s cycles */
+        assert_true(t >= 0.0f);
+        const double base = 0.75 * (0.2 + 0.4 * t) + 0.25 * 1.0;
+        const double e = (base + 0.8) * 0.5 + 0.4 * t;
+        bool found = false;
+        assert_near(sw_animator_float_curve(inst, bound, "face.weights[0]", &found), e, 1e-5);
+        assert_true(found);
+        float w[2];
+        assert_int_equal(sw_animator_morph_weights(inst, bound, mesh, w, 2), 1);
+        assert_near(w[0], e, 1e-5);
+        assert_true(w[1] == 0.0f);
+        assert_true(sw_animator_float_curve(inst, bound, "nothing", &found) == 0.0f && !found);
+        if (frame == 20)
+            print_message("animator curve at t = %.2f s: %.5f (closed form %.5f)\n", (double)t,
+                          (double)w[0], e);
+    }
+    sw_mesh_destroy(mesh, NULL);
+    sw_free(NULL, imem, is);
+    sw_free(NULL, bmem, bs);
+    for (int i = 0; i < 5; ++i)
+        sw_clip_destroy(clips[i], NULL);
+    sw_skeleton_destroy(skel, NULL);
+    sw_animator_json_free(&aj, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_face_morph),
         cmocka_unit_test(test_weights_from_clips),
         cmocka_unit_test(test_weights_from_animator),
+        cmocka_unit_test(test_animator_float_curve),
         cmocka_unit_test(test_robot_skinning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
