@@ -38,12 +38,16 @@
 #include "sinew/tools/readers/gltf.h"
 
 #include "runtime/simd/soa_check.h"
+#include "workbench.h"
 
 #define VIEWER_PI 3.14159265358979f
 #define VIEWER_MAX_LINES 65536 /* line vertices per frame */
 /* The humanoid's speed follows the slider through an exponential damper of
  * this half-life (s): ln 2 / 6, a rate of 6 per second. */
 #define VIEWER_SPEED_HALF_LIFE 0.11552453f
+/* Turn rate of the A/D keys (radians per second). */
+#define VIEWER_TURN_RATE 1.2f
+#define VIEWER_STATUS_BYTES 131072
 
 /* ---------------------------------------------------------------- GPU mesh */
 
@@ -83,6 +87,7 @@ typedef struct character {
      * blend space over parameter "x" at the rate of parameter "rate"; NULL
      * without clips (the rest pose shows). */
     const sw_animator* anim;
+    bool anim_owned; /* anim built here (the clip blend), not the workbench's */
     const sw_animator_bound* anim_bound;
     sw_animator_instance* anim_inst;
     void *anim_bound_mem, *anim_inst_mem, *anim_scratch;
@@ -123,6 +128,7 @@ typedef struct showcase_view {
     bool walker_seen;
     bool speed_set;          /* the slider overrides the scene's speed schedule */
     bool custom;             /* built with the loaded character (options.character) */
+    const char* only;        /* options.only_actor: one actor alone ("spider"), or NULL */
     int32_t focus;           /* actor the camera follows, -1: the whole scene */
     sw_scene character_view; /* pointers into g_viewer.ch, which must outlive the scene */
     sw_vec3 center;
@@ -152,9 +158,27 @@ typedef struct viewer {
     float blend, speed, phase, time_a;
     bool paused;
     float pending_step;
+    double clock; /* seconds advanced (played and stepped), for the status */
     float loco_weights[SW_SHOWCASE_HUMANOID_CLIPS];
-    float loco_speed;    /* the slider's speed through a damper (VIEWER_SPEED_HALF_LIFE) */
-    float ground_travel; /* root motion walked in place (metres): the grid scrolls by it */
+    float loco_speed; /* the slider's speed through a damper (VIEWER_SPEED_HALF_LIFE) */
+    bool loco_off;    /* the humanoid plays the picked clips instead of its locomotion */
+    /* Where the character stands (root motion and steering move it): its
+     * ground position and heading, and the root transform they make. */
+    sw_vec3 place;
+    float heading;
+    sw_mat4 world;
+    float grid_cell; /* grid spacing: the character's units (1 for metres) */
+    /* Keyboard steering (viewer_key): the keys held, as a stick: forward
+     * (W/S, Shift doubles), strafe (Q/E) and turn (A/D, arrows). In the
+     * showcase the first steering key takes the walkers off their circles. */
+    uint32_t keys;
+    bool steering;
+    /* The animator workbench: a definition from JSON bound to the character
+     * in place of the clip blend (anim_bound_def); its error when it does
+     * not bind. */
+    workbench wb;
+    bool wb_bound;
+    char wb_error[256];
     /* toggles */
     bool show_skeleton, show_mesh, look_on, ik_on, follow_mouse;
     /* Showcase toggles (sw_showcase_inputs): off switches and the mode. */
@@ -452,11 +476,12 @@ static void showcase_free(void);
 static bool anim_build(void);
 
 static void anim_free(character* c) {
-    if (c->anim) sw_animator_destroy(c->anim, NULL);
+    if (c->anim && c->anim_owned) sw_animator_destroy(c->anim, NULL);
     free(c->anim_bound_mem);
     free(c->anim_inst_mem);
     free(c->anim_scratch);
     c->anim = NULL;
+    c->anim_owned = false;
     c->anim_bound = NULL;
     c->anim_inst = NULL;
     c->anim_bound_mem = c->anim_inst_mem = c->anim_scratch = NULL;
@@ -626,6 +651,7 @@ static void reset_playback(void) {
     v->blend = 0.0f;
     v->phase = 0.0f;
     v->time_a = 0.0f;
+    v->loco_off = false;
     if (c->locomotion) {
         /* Start walking, well inside the walk/jog range. */
         v->speed = c->speeds[1];
@@ -634,6 +660,12 @@ static void reset_playback(void) {
         v->speed = 1.0f;
     }
     const float h = c->height;
+    v->place = v3(0.0f, 0.0f, 0.0f);
+    v->heading = 0.0f;
+    v->world = sw_mat4_identity();
+    /* A figure's size says its units: a metre for a human-sized one in
+     * metres, 100 in centimetres or inches (powers of ten of h / 1.75). */
+    v->grid_cell = powf(10.0f, roundf(log10f(h / 1.75f)));
     v->orbit_target = c->center;
     v->distance = 2.8f * h + 0.5f;
     v->look_target = v3_add(c->center, v3(0.6f * h, 0.4f * h, 1.2f * h));
@@ -725,18 +757,12 @@ static bool open_archive(const uint8_t* data, size_t size, const char* name) {
     return true;
 }
 
-static bool open_builtin(int which) {
+/* The built-in humanoid with its locomotion clips (the spider walks in
+ * the showcase: viewer_builtin). */
+static bool open_humanoid(void) {
     sw_scene scene;
     memset(&scene, 0, sizeof scene);
     sw_error err = {0};
-    if (which == 1) {
-        const sw_result r = sw_showcase_spider(NULL, &scene, &err);
-        if (r != SW_RESULT_OK) {
-            set_error("sinew_spider", r, &err);
-            return false;
-        }
-        return use_scene(&scene, "sinew_spider", false, NULL);
-    }
     float speeds[SW_SHOWCASE_HUMANOID_CLIPS];
     const sw_result r = sw_showcase_humanoid(NULL, &scene, speeds, &err);
     if (r != SW_RESULT_OK) {
@@ -788,22 +814,78 @@ static float wrap01(float p) {
     return p >= 1.0f ? 0.0f : p;
 }
 
-/* (Re)builds the character's animator for the current choice over the raw
- * or the compressed clips, at the current phase: the humanoid's
- * idle/walk/jog/run at their speeds (root motion from joint 0), or clip A
- * at 0 and clip B (when picked) at 1. Without clips there is none. The
- * animator binds clips by name: two different clips of one name play the
- * first. On failure the error is set and the rest pose shows. */
+static bool loco_on(const viewer* v) {
+    return v->ch.locomotion && !v->loco_off;
+}
+
+/* Binds `def` to the character's clips (n of them) and makes its instance
+ * at the current phase; on failure sets err and frees what was made. */
+static sw_result anim_instantiate(const sw_animator* def, const sw_clip* const* clips, uint32_t n,
+                                  sw_error* err) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    c->anim = def;
+    const size_t size = sw_animator_bound_size(c->anim, c->skel);
+    c->anim_bound_mem = aligned_calloc(size);
+    sw_result r = c->anim_bound_mem ? sw_animator_bind(c->anim, c->skel, clips, n,
+                                                       c->anim_bound_mem, size, &c->anim_bound, err)
+                                    : SW_RESULT_OUT_OF_MEMORY;
+    if (r == SW_RESULT_OK) {
+        const size_t isize = sw_animator_instance_size(c->anim_bound);
+        c->anim_scratch_size = sw_animator_scratch_size(c->anim_bound);
+        c->anim_inst_mem = aligned_calloc(isize);
+        c->anim_scratch = aligned_calloc(c->anim_scratch_size);
+        r = c->anim_inst_mem && c->anim_scratch
+                ? sw_animator_instance_init(c->anim_inst_mem, isize, c->anim_bound, &c->anim_inst)
+                : SW_RESULT_OUT_OF_MEMORY;
+    }
+    if (r == SW_RESULT_OK) r = sw_animator_seek(c->anim_inst, c->anim_bound, 0, v->phase);
+    if (r != SW_RESULT_OK) anim_free(c);
+    return r;
+}
+
+/* The workbench's definition over the character's clips; false (with
+ * v->wb_error) when it does not bind, e.g. a clip it names is missing. */
+static bool anim_bind_definition(const sw_clip* const* set) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    const sw_animator* def = v->wb.json.animator;
+    sw_error err = {0};
+    const sw_result r = anim_instantiate(def, set, c->clips_count, &err);
+    if (r == SW_RESULT_OK) {
+        v->wb_bound = true;
+        v->wb_error[0] = '\0';
+        workbench_reset(&v->wb);
+        return true;
+    }
+    if (r == SW_RESULT_NOT_FOUND && err.check && strcmp(err.check, "clip slot has a clip") == 0)
+        snprintf(v->wb_error, sizeof v->wb_error, "%s: %s has no clip \"%s\"", v->wb.name, c->name,
+                 sw_animator_clip_name(def, (uint32_t)err.index));
+    else
+        snprintf(v->wb_error, sizeof v->wb_error, "%s on %s: %s (%s)", v->wb.name, c->name,
+                 sw_result_str(r), err.check ? err.check : "");
+    return false;
+}
+
+/* (Re)builds the character's animator over the raw or the compressed
+ * clips, at the current phase: the workbench's definition when one is
+ * loaded and binds; else one looping state playing a 1D blend space, the
+ * humanoid's idle/walk/jog/run at their speeds (root motion from joint 0)
+ * or clip A at 0 and clip B (when picked) at 1. Without clips there is
+ * none. The animator binds clips by name: two different clips of one name
+ * play the first. On failure the error is set and the rest pose shows. */
 static bool anim_build(void) {
     viewer* v = &g_viewer;
     character* c = &v->ch;
     anim_free(c);
-    if (v->clip_a < 0) return true;
+    v->wb_bound = false;
     const sw_clip* const* set = c->use_packed && c->packed ? c->packed : c->clips;
+    if (v->wb.json.animator && c->skel && anim_bind_definition(set)) return true;
+    if (v->clip_a < 0) return true;
     sw_animator_member_desc members[SW_SHOWCASE_HUMANOID_CLIPS];
     const sw_clip* clips[SW_SHOWCASE_HUMANOID_CLIPS];
     uint32_t n = 0;
-    if (c->locomotion) {
+    if (loco_on(v)) {
         for (; n < SW_SHOWCASE_HUMANOID_CLIPS; ++n) {
             clips[n] = set[n];
             members[n] = (sw_animator_member_desc){sw_clip_name(set[n]), c->speeds[n], 0.0f};
@@ -811,7 +893,7 @@ static bool anim_build(void) {
     } else {
         clips[n] = set[v->clip_a];
         members[n++] = (sw_animator_member_desc){sw_clip_name(set[v->clip_a]), 0.0f, 0.0f};
-        if (v->clip_b >= 0) {
+        if (v->clip_b >= 0 && v->clip_b != v->clip_a) {
             clips[n] = set[v->clip_b];
             members[n++] = (sw_animator_member_desc){sw_clip_name(set[v->clip_b]), 1.0f, 0.0f};
         }
@@ -836,29 +918,19 @@ static bool anim_build(void) {
                                    .layers = &layer,
                                    .layers_count = 1,
                                    .root_motion_joint =
-                                       c->locomotion ? sw_skeleton_joint_name(c->skel, 0) : NULL};
+                                       loco_on(v) ? sw_skeleton_joint_name(c->skel, 0) : NULL};
     sw_error err = {0};
-    sw_result r = sw_animator_create(&desc, NULL, &c->anim, &err);
+    const sw_animator* def = NULL;
+    sw_result r = sw_animator_create(&desc, NULL, &def, &err);
     if (r == SW_RESULT_OK) {
-        const size_t size = sw_animator_bound_size(c->anim, c->skel);
-        c->anim_bound_mem = aligned_calloc(size);
-        r = c->anim_bound_mem ? sw_animator_bind(c->anim, c->skel, clips, n, c->anim_bound_mem,
-                                                 size, &c->anim_bound, &err)
-                              : SW_RESULT_OUT_OF_MEMORY;
+        r = anim_instantiate(def, clips, n, &err);
+        if (r == SW_RESULT_OK)
+            c->anim_owned = true;
+        else
+            sw_animator_destroy(def, NULL);
     }
-    if (r == SW_RESULT_OK) {
-        const size_t size = sw_animator_instance_size(c->anim_bound);
-        c->anim_scratch_size = sw_animator_scratch_size(c->anim_bound);
-        c->anim_inst_mem = aligned_calloc(size);
-        c->anim_scratch = aligned_calloc(c->anim_scratch_size);
-        r = c->anim_inst_mem && c->anim_scratch
-                ? sw_animator_instance_init(c->anim_inst_mem, size, c->anim_bound, &c->anim_inst)
-                : SW_RESULT_OUT_OF_MEMORY;
-    }
-    if (r == SW_RESULT_OK) r = sw_animator_seek(c->anim_inst, c->anim_bound, 0, v->phase);
     if (r != SW_RESULT_OK) {
         set_error(c->name, r, &err);
-        anim_free(c);
         return false;
     }
     return true;
@@ -883,8 +955,76 @@ static void read_locomotion(void) {
     v->blend = v->loco_weights[i + 1];
 }
 
-/* Advances the animator by dt with the sliders' parameters and evaluates
- * the local pose into c->pose (the rest pose without an animator). */
+/* Keyboard steering (viewer_key): bits of the keys held. */
+enum {
+    KEY_FORWARD = 1,
+    KEY_BACK = 2,
+    KEY_LEFT = 4,
+    KEY_RIGHT = 8,
+    KEY_STRAFE_LEFT = 16,
+    KEY_STRAFE_RIGHT = 32,
+    KEY_FAST = 64
+};
+
+/* The keys as a stick: forward -1..1 (2 with Shift), strafe to the right,
+ * turn left; zero without keys. */
+static float key_axis(uint32_t keys, uint32_t plus, uint32_t minus) {
+    return (float)((keys & plus) != 0) - (float)((keys & minus) != 0);
+}
+static float key_forward(const viewer* v) {
+    return key_axis(v->keys, KEY_FORWARD, KEY_BACK) * (v->keys & KEY_FAST ? 2.0f : 1.0f);
+}
+static float key_strafe(const viewer* v) {
+    return key_axis(v->keys, KEY_STRAFE_RIGHT, KEY_STRAFE_LEFT) *
+           (v->keys & KEY_FAST ? 2.0f : 1.0f);
+}
+static float key_turn(const viewer* v) {
+    return key_axis(v->keys, KEY_LEFT, KEY_RIGHT);
+}
+
+/* The clip blend's parameters: the sliders, or for the humanoid's
+ * locomotion the speed (the keys' when held: a walk, a jog with Shift)
+ * through the damper, the run played faster beyond its speed. */
+static void blend_params(float dt, float params[2]) {
+    viewer* v = &g_viewer;
+    const character* c = &v->ch;
+    params[0] = v->blend;
+    params[1] = v->speed;
+    if (!loco_on(v)) return;
+    const float run = c->speeds[SW_SHOWCASE_HUMANOID_CLIPS - 1];
+    const float goal =
+        v->keys & (KEY_FORWARD | KEY_BACK) ? fmaxf(key_forward(v), 0.0f) * c->speeds[1] : v->speed;
+    v->loco_speed = sw_spring_damp_float(v->loco_speed, goal, VIEWER_SPEED_HALF_LIFE, dt);
+    params[0] = v->loco_speed;
+    params[1] = v->loco_speed > run && run > 0.0f ? v->loco_speed / run : 1.0f;
+}
+
+/* The workbench definition's parameters: the panel's, the keys written
+ * into its declared locomotion parameters (W: half its speed span, Shift:
+ * all of it), its idle channels. Returns whether it declares a turn. */
+static bool definition_params(float dt) {
+    viewer* v = &g_viewer;
+    workbench* wb = &v->wb;
+    const sw_animator* a = wb->json.animator;
+    const uint32_t n = sw_animator_params_count(a);
+    if (wb->json.idle_count) sw_animator_idle_update(&wb->idle, wb->params, n, dt);
+    float lo = 0.0f, speed_hi = 1.0f, strafe_hi = 1.0f;
+    const int32_t ps = sw_animator_move_param(a, 0), pr = sw_animator_move_param(a, 1);
+    if (ps >= 0) sw_animator_param_range(a, (uint32_t)ps, &lo, &speed_hi);
+    if (pr >= 0) sw_animator_param_range(a, (uint32_t)pr, &lo, &strafe_hi);
+    if (v->keys) {
+        const sw_animator_move mv = {.speed = 0.5f * key_forward(v) * speed_hi,
+                                     .strafe = 0.5f * key_strafe(v) * strafe_hi,
+                                     .turn = key_turn(v) * VIEWER_TURN_RATE};
+        sw_animator_apply_move(a, &mv, wb->params, n);
+    }
+    return sw_animator_move_param(a, 2) >= 0;
+}
+
+/* Advances the animator by dt (the workbench's definition or the clip
+ * blend), places the character by its root motion and the turn keys
+ * (v->place, v->heading, v->world) and evaluates the local pose into
+ * c->pose (the rest pose without an animator). */
 static bool animate(float dt) {
     viewer* v = &g_viewer;
     character* c = &v->ch;
@@ -893,29 +1033,43 @@ static bool animate(float dt) {
         memcpy(c->pose, sw_skeleton_rest_pose(s), s->packets_count * sizeof(sw_xform4));
         return true;
     }
-    float params[2] = {v->blend, v->speed};
-    if (c->locomotion) {
-        const float run = c->speeds[SW_SHOWCASE_HUMANOID_CLIPS - 1];
-        v->loco_speed = sw_spring_damp_float(v->loco_speed, v->speed, VIEWER_SPEED_HALF_LIFE, dt);
-        params[0] = v->loco_speed;
-        /* Beyond the run speed the run plays faster. */
-        params[1] = v->loco_speed > run && run > 0.0f ? v->loco_speed / run : 1.0f;
+    float blend[2];
+    float* params = blend;
+    uint32_t params_count = 2;
+    bool turns = false;
+    sw_animator_event* events = NULL;
+    uint32_t events_cap = 0, events_count = 0;
+    if (v->wb_bound) {
+        turns = definition_params(dt);
+        params = v->wb.params;
+        params_count = sw_animator_params_count(v->wb.json.animator);
+        events = v->wb.events;
+        events_cap = WORKBENCH_EVENTS;
+    } else {
+        blend_params(dt, blend);
     }
-    uint32_t events = 0;
     sw_animator_root_motion rm;
-    if (sw_animator_update(c->anim_inst, c->anim_bound, params, 2, dt, NULL, 0, &events, &rm) !=
-            SW_RESULT_OK ||
+    if (sw_animator_update(c->anim_inst, c->anim_bound, params, params_count, dt, events,
+                           events_cap, &events_count, &rm) != SW_RESULT_OK ||
         sw_animator_evaluate(c->anim_inst, c->anim_bound, c->anim_scratch, c->anim_scratch_size,
                              c->pose, s->packets_count) != SW_RESULT_OK)
         return false;
+    if (v->wb_bound) {
+        workbench_log(&v->wb, c->anim_bound, events_count, v->clock);
+        v->wb.last_rm = rm;
+        v->wb.travelled += sqrt((double)rm.translation.x * rm.translation.x +
+                                (double)rm.translation.z * rm.translation.z);
+    }
+    sw_animator_root_motion_apply(&rm, &v->place, &v->heading);
+    if (!turns) v->heading += key_turn(v) * VIEWER_TURN_RATE * dt;
+    const sw_xform place = {v->place, sw_quat_from_axis_angle(v3(0.0f, 1.0f, 0.0f), v->heading),
+                            v3(1.0f, 1.0f, 1.0f)};
+    v->world = sw_mat4_from_xform(place);
     sw_animator_state_info info;
     if (sw_animator_states(c->anim_inst, c->anim_bound, &info, 1) == 1)
         v->phase = (float)(info.normalized_time - floor(info.normalized_time));
-    if (c->locomotion) {
-        read_locomotion();
-        v->ground_travel = fmodf(v->ground_travel + rm.translation.z, 1.0f);
-    }
-    v->time_a = v->phase * c->clips[v->clip_a]->duration;
+    if (loco_on(v) && !v->wb_bound) read_locomotion();
+    if (v->clip_a >= 0) v->time_a = v->phase * c->clips[v->clip_a]->duration;
     return true;
 }
 
@@ -923,6 +1077,7 @@ static bool model_pass(character* c) {
     const sw_local_to_model_job job = {.skeleton = c->skel,
                                        .local = c->pose,
                                        .local_count = c->skel->packets_count,
+                                       .root_transform = &g_viewer.world,
                                        .out = c->model,
                                        .out_count = c->skel->joints_count};
     return sw_local_to_model_job_run(&job) == SW_RESULT_OK;
@@ -1030,7 +1185,9 @@ static void update_camera(void) {
         v3_add(v->orbit_target,
                v3_scale(v3(cp * sinf(v->yaw), sinf(v->pitch), cp * cosf(v->yaw)), v->distance));
     const float aspect = v->height > 0 ? (float)v->width / (float)v->height : 1.0f;
-    const sw_mat4 proj = perspective(45.0f * VIEWER_PI / 180.0f, aspect, 0.02f, 200.0f);
+    const float cell = v->showcase_mode || !(v->grid_cell > 0.0f) ? 1.0f : v->grid_cell;
+    const sw_mat4 proj =
+        perspective(45.0f * VIEWER_PI / 180.0f, aspect, 0.02f * cell, 200.0f * cell);
     const sw_mat4 view = look_at(v->eye, v->orbit_target, v3(0.0f, 1.0f, 0.0f));
     v->view_proj = sw_mat4_mul(&proj, &view);
 }
@@ -1069,16 +1226,20 @@ static sw_result ode_step(void* world) {
 #endif
 
 /* Creates the scene (with the loaded character as its humanoid when
- * `with_character`) and uploads every actor's meshes (fixed for its life);
- * an existing scene of the same kind is resumed. */
-static bool showcase_open(bool with_character) {
+ * `with_character`; only the actor named `only` when not NULL) and uploads
+ * every actor's meshes (fixed for its life); an existing scene of the same
+ * kind is resumed. */
+static bool showcase_open(bool with_character, const char* only) {
     viewer* v = &g_viewer;
     showcase_view* sv = &v->sc;
-    if (sv->scene && (sv->custom || with_character)) showcase_free();
+    const bool same_only =
+        (!only && !sv->only) || (only && sv->only && strcmp(only, sv->only) == 0);
+    if (sv->scene && (sv->custom || with_character || !same_only)) showcase_free();
     if (!sv->scene) v->showcase_mode = false;
     if (!sv->scene) {
         sw_showcase_options options;
         memset(&options, 0, sizeof options);
+        options.only_actor = only;
         if (with_character) {
             character* c = &v->ch;
             if (!c->skel || c->clips_count == 0) {
@@ -1111,6 +1272,7 @@ static bool showcase_open(bool with_character) {
             return false;
         }
         sv->custom = with_character;
+        sv->only = only;
         sv->actors_count = sw_showcase_actors_count(sv->scene);
         if (sv->actors_count > SW_SHOWCASE_MAX_ACTORS) sv->actors_count = SW_SHOWCASE_MAX_ACTORS;
         sv->locomotion = sv->reach = sv->powered = sv->knockdown = -1;
@@ -1161,6 +1323,15 @@ static bool showcase_open(bool with_character) {
     v->ik_target = v3_add(base, v3(-0.35f * h, 0.75f * h, 0.45f * h));
     v->look_on = false;
     v->ik_on = false;
+    v->steering = false;
+    if (only && sv->actors_count > 0) {
+        /* One actor alone: the camera close by, following it. */
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, 0);
+        const sw_vec3 p = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
+        sv->focus = 0;
+        v->orbit_target = v3(p.x, 0.1f, p.z);
+        v->distance = 1.4f;
+    }
     return true;
 }
 
@@ -1182,6 +1353,10 @@ static bool showcase_step(float dt) {
     in.no_sync = v->sync_off;
     in.transitions =
         v->inertial ? SW_SHOWCASE_TRANSITIONS_INERTIALIZE : SW_SHOWCASE_TRANSITIONS_CROSSFADE;
+    in.has_steer = v->steering;
+    in.steer_forward = key_forward(v);
+    in.steer_strafe = key_strafe(v);
+    in.steer_turn = key_turn(v) * VIEWER_TURN_RATE;
     if (dt > 0.0f || v->frames == 0) {
         const sw_result r = sw_showcase_update(sv->scene, dt, &in);
         if (r != SW_RESULT_OK) {
@@ -1247,11 +1422,14 @@ static void draw(void) {
     glEnable(GL_DEPTH_TEST);
 
     glUseProgram(v->line_prog);
-    /* A character walking in place (root motion removed) walks over a
-     * scrolling grid instead, so planted feet stay on it. */
-    sw_mat4 scroll = sw_mat4_identity();
-    if (!v->showcase_mode && c->locomotion) scroll.m[14] = -v->ground_travel;
-    const sw_mat4 grid_vp = sw_mat4_mul(&v->view_proj, &scroll);
+    /* The grid in the character's units (grid_cell per line), moved by
+     * whole cells under the camera's target so it never ends. */
+    const float cell = v->showcase_mode ? 1.0f : v->grid_cell;
+    sw_mat4 grid = sw_mat4_identity();
+    grid.m[0] = grid.m[5] = grid.m[10] = cell;
+    grid.m[12] = cell * roundf(v->orbit_target.x / cell);
+    grid.m[14] = cell * roundf(v->orbit_target.z / cell);
+    const sw_mat4 grid_vp = sw_mat4_mul(&v->view_proj, &grid);
     glUniformMatrix4fv(v->line_view_proj, 1, GL_FALSE, grid_vp.m);
     glBindVertexArray(v->grid_vao);
     /* Ground and grid are the background: drawn without depth, so that the
@@ -1359,7 +1537,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
     v->line_prog = link_program(k_line_vs, k_line_fs);
     v->line_view_proj = glGetUniformLocation(v->line_prog, "u_view_proj");
     v->lines = malloc(sizeof(float) * 6u * VIEWER_MAX_LINES);
-    v->status = malloc(65536);
+    v->status = malloc(VIEWER_STATUS_BYTES);
     if (!v->lines || !v->status) {
         snprintf(v->error, sizeof v->error, "out of memory");
         return -1;
@@ -1373,9 +1551,9 @@ EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
     v->follow_mouse = true;
     v->yaw = 0.6f;
     v->pitch = 0.25f;
-    if (!open_builtin(0)) return -1;
+    if (!open_humanoid()) return -1;
     /* Without the scene the page still plays the humanoid. */
-    if (!showcase_open(false)) printf("viewer: %s; showing the humanoid\n", v->error);
+    if (!showcase_open(false, NULL)) printf("viewer: %s; showing the humanoid\n", v->error);
     return 0;
 }
 
@@ -1387,6 +1565,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
     if (!(dt >= 0.0f) || dt > 0.1f) dt = dt > 0.1f ? 0.1f : 0.0f;
     float step = v->paused ? v->pending_step : dt;
     v->pending_step = 0.0f;
+    v->clock += step;
     emscripten_get_canvas_element_size(v->canvas, &v->width, &v->height);
     update_camera();
     if (v->showcase_mode) {
@@ -1411,8 +1590,13 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
     if (ok && v->ch.mirror_probe >= 0) {
         /* The probe and its twin before the targets' IK (the status shows them). */
         const uint32_t j = (uint32_t)v->ch.mirror_probe;
-        v->probe_pos[0] = mat_pos(&v->ch.model[j]);
-        v->probe_pos[1] = mat_pos(&v->ch.model[sw_mirror_twin(v->ch.mirror, j)]);
+        /* in the character's model space: where it stands taken off */
+        sw_mat4 inv;
+        if (!sw_mat4_inverse_affine(&v->world, &inv)) inv = sw_mat4_identity();
+        const sw_mat4 p = sw_mat4_mul(&inv, &v->ch.model[j]);
+        const sw_mat4 q = sw_mat4_mul(&inv, &v->ch.model[sw_mirror_twin(v->ch.mirror, j)]);
+        v->probe_pos[0] = mat_pos(&p);
+        v->probe_pos[1] = mat_pos(&q);
     }
     if (!ok) {
         snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
@@ -1456,11 +1640,71 @@ EMSCRIPTEN_KEEPALIVE int viewer_open(const uint8_t* data, uint32_t size, const c
     return 0;
 }
 
-/* Switches to a built-in character: 0 humanoid, 1 spider. */
+/* Switches to a built-in character: 0 the humanoid (its clips and its
+ * locomotion blend), 1 the spider walking alone (the showcase's "spider"
+ * actor by itself, steerable). Returns 0, or -1 (see viewer_error). */
 EMSCRIPTEN_KEEPALIVE int viewer_builtin(int which) {
-    g_viewer.showcase_mode = false;
     g_viewer.error[0] = '\0';
-    return open_builtin(which) ? 0 : -1;
+    if (which == 1) return showcase_open(false, "spider") ? 0 : -1;
+    g_viewer.showcase_mode = false;
+    return open_humanoid() ? 0 : -1;
+}
+
+/* A steering key went down (down 1) or up (0): code 1 forward, 2 back,
+ * 3 turn left, 4 turn right, 5 strafe left, 6 strafe right, 7 fast
+ * (Shift). In the showcase the first key down takes the walker and the
+ * spider off their circles (until the scene is reopened). Returns 0, or
+ * -1 for an unknown code. */
+EMSCRIPTEN_KEEPALIVE int viewer_key(int code, int down) {
+    viewer* v = &g_viewer;
+    if (code < 1 || code > 7) return -1;
+    const uint32_t bit = 1u << (uint32_t)(code - 1);
+    if (down) {
+        v->keys |= bit;
+        if (code != 7) v->steering = true;
+    } else {
+        v->keys &= ~bit;
+    }
+    return 0;
+}
+
+/* Opens an animator definition (the JSON `sinew play` takes) and binds it
+ * to the character shown, in place of the clip blend; it stays loaded for
+ * the next character opened (and binds to it when it can). Returns 0, or
+ * -1 when it does not parse (see viewer_error); a definition that parses
+ * but does not bind (a clip it names is missing) returns 1, with the
+ * reason in the status's "animator_error". */
+EMSCRIPTEN_KEEPALIVE int viewer_open_animator(const char* text, uint32_t size, const char* name) {
+    viewer* v = &g_viewer;
+    v->error[0] = '\0';
+    if (!text || !workbench_load(&v->wb, text, size, name, v->error, sizeof v->error)) return -1;
+    if (v->showcase_mode) {
+        snprintf(v->wb_error, sizeof v->wb_error, "%s: open a character to play it on", name);
+        return 1;
+    }
+    anim_build();
+    return v->wb_bound ? 0 : 1;
+}
+
+/* Drops the animator definition: the clip blend plays again. */
+EMSCRIPTEN_KEEPALIVE void viewer_close_animator(void) {
+    viewer* v = &g_viewer;
+    workbench_free(&v->wb);
+    v->wb_error[0] = '\0';
+    if (!v->showcase_mode && v->ch.skel) anim_build();
+}
+
+/* Sets parameter i of the animator definition (the panel: a float, an int,
+ * a bool or trigger as 0/1; a trigger stays set until a transition takes
+ * it). Returns 0, or -1 without a definition, i out of range or a value
+ * that is not finite. */
+EMSCRIPTEN_KEEPALIVE int viewer_param(int i, double value) {
+    workbench* wb = &g_viewer.wb;
+    if (!wb->json.animator || i < 0 || (uint32_t)i >= sw_animator_params_count(wb->json.animator) ||
+        !isfinite(value))
+        return -1;
+    wb->params[i] = (float)value;
+    return 0;
 }
 
 /* Switches to the showcase scene: with_character 0 the built-in characters
@@ -1469,7 +1713,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_builtin(int which) {
  * run). Returns 0, or -1 (see viewer_error). */
 EMSCRIPTEN_KEEPALIVE int viewer_showcase(int with_character) {
     g_viewer.error[0] = '\0';
-    return showcase_open(with_character != 0) ? 0 : -1;
+    return showcase_open(with_character != 0, NULL) ? 0 : -1;
 }
 
 EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) {
@@ -1492,7 +1736,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         v->speed = f < 0.0f ? 0.0f : f;
         v->sc.speed_set = true;
     } else if (strcmp(name, "blend") == 0) {
-        if (c->locomotion || v->showcase_mode) return -1; /* picked by the speed */
+        if (loco_on(v) || v->showcase_mode) return -1; /* picked by the speed */
         v->blend = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
     } else if (strcmp(name, "paused") == 0) {
         v->paused = on;
@@ -1503,13 +1747,23 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         if (c->anim_inst && sw_animator_seek(c->anim_inst, c->anim_bound, 0, v->phase)) return -1;
     } else if (strcmp(name, "clip_a") == 0 || strcmp(name, "clip_b") == 0) {
         const int i = (int)value;
-        if (c->locomotion || v->showcase_mode || i < -1 || i >= (int)c->clips_count) return -1;
+        if (v->showcase_mode || i < -1 || i >= (int)c->clips_count) return -1;
         if (name[5] == 'a') {
             if (i < 0) return -1;
             v->clip_a = i;
         } else {
             v->clip_b = i;
         }
+        /* A clip picked for the humanoid replaces its locomotion blend. */
+        if (loco_on(v)) v->clip_b = name[5] == 'b' ? i : -1;
+        v->loco_off = c->locomotion;
+        v->blend = 0.0f;
+        if (!anim_build()) return -1;
+    } else if (strcmp(name, "locomotion") == 0) {
+        /* The humanoid's locomotion blend by speed again (on) or its clips (off). */
+        if (v->showcase_mode || !c->locomotion) return -1;
+        v->loco_off = !on;
+        if (on) v->clip_b = 1;
         if (!anim_build()) return -1;
     } else if (strcmp(name, "focus") == 0) {
         /* Showcase: the camera goes to actor i and follows it; -1 the scene. */
@@ -1625,29 +1879,48 @@ EMSCRIPTEN_KEEPALIVE int viewer_pointer(double x, double y, int kind) {
     return 1;
 }
 
-static size_t put_json_string(char* out, size_t cap, const char* s) {
-    size_t n = 0;
-    if (n < cap) out[n++] = '"';
-    for (; *s && n + 7 < cap; ++s) {
-        const unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            out[n++] = '\\';
-            out[n++] = (char)ch;
-        } else if (ch < 0x20) {
-            n += (size_t)snprintf(out + n, cap - n, "\\u%04x", ch);
-        } else {
-            out[n++] = (char)ch;
-        }
-    }
-    if (n < cap) out[n++] = '"';
-    return n;
-}
-
 #define STATUS_PUT(...)                                                                            \
     do {                                                                                           \
         const int w_ = snprintf(o + n, n < cap ? cap - n : 0, __VA_ARGS__);                        \
         n += w_ > 0 ? (size_t)w_ : 0u;                                                             \
     } while (0)
+
+/* Canvas pixel of world point p through the view (x, y; z < 0 behind the camera). */
+static sw_vec3 project(const viewer* v, sw_vec3 p) {
+    const float* m = v->view_proj.m;
+    const float x = m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12];
+    const float y = m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13];
+    const float w = m[3] * p.x + m[7] * p.y + m[11] * p.z + m[15];
+    if (!(w > 1e-6f)) return v3(0.0f, 0.0f, -1.0f);
+    return v3((x / w + 1.0f) * 0.5f * (float)v->width, (1.0f - y / w) * 0.5f * (float)v->height,
+              1.0f);
+}
+
+/* Every actor's place (its root joint in the world and its heading, from
+ * +Z about +Y) and the canvas pixel of its label, above its highest joint
+ * ([x, y, 1], or [0, 0, 0] behind the camera). */
+static size_t status_actors(const viewer* v, char* o, size_t cap, size_t n) {
+    const showcase_view* sv = &v->sc;
+    STATUS_PUT("\"places\":[");
+    for (uint32_t a = 0; a < sv->actors_count; ++a) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+        const sw_vec3 p = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
+        STATUS_PUT("%s[%.4f,%.4f,%.4f,%.5f]", a ? "," : "", (double)p.x, (double)p.y, (double)p.z,
+                   (double)atan2f(act.world.m[8], act.world.m[10]));
+    }
+    STATUS_PUT("],\"labels\":[");
+    for (uint32_t a = 0; a < sv->actors_count; ++a) {
+        const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+        sw_vec3 top = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
+        const uint32_t joints = act.skeleton && act.model ? act.skeleton->joints_count : 0u;
+        for (uint32_t j = 0; j < joints; ++j)
+            top.y = fmaxf(top.y, act.model[j].m[13]);
+        const sw_vec3 px = project(v, v3(top.x, top.y + 0.15f, top.z));
+        STATUS_PUT("%s[%.1f,%.1f,%d]", a ? "," : "", (double)px.x, (double)px.y, px.z > 0.0f);
+    }
+    STATUS_PUT("],\"steering\":%s,", v->steering ? "true" : "false");
+    return n;
+}
 
 /* The showcase's part of the status: actors, metrics, toggles, scene
  * status, the ragdolls and the walker; appended at o + n (cap bytes at
@@ -1656,12 +1929,12 @@ static size_t status_showcase(const viewer* v, char* o, size_t cap, size_t n) {
     const showcase_view* sv = &v->sc;
     uint32_t joints = 0, meshes = 0;
     STATUS_PUT("\"showcase\",\"scene_character\":");
-    n += put_json_string(o + n, cap - n, sv->custom ? v->ch.name : "sinew_humanoid");
+    n += viewer_json_string(o + n, cap - n, sv->custom ? v->ch.name : "sinew_humanoid");
     STATUS_PUT(",\"actors\":[");
     for (uint32_t a = 0; a < sv->actors_count; ++a) {
         const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
         if (a) STATUS_PUT(",");
-        n += put_json_string(o + n, cap - n, act.name ? act.name : "");
+        n += viewer_json_string(o + n, cap - n, act.name ? act.name : "");
         joints += act.skeleton ? act.skeleton->joints_count : 0u;
         meshes += act.meshes_count;
     }
@@ -1706,6 +1979,7 @@ static size_t status_showcase(const viewer* v, char* o, size_t cap, size_t n) {
                    (double)kh.x, (double)kh.y, (double)kh.z);
     }
     STATUS_PUT("},");
+    n = status_actors(v, o, cap, n);
     if (sv->locomotion >= 0)
         STATUS_PUT("\"walker\":{\"speed\":%.4f,\"goal\":%.4f,\"override\":%s},",
                    (double)sv->walker_speed, (double)v->speed, sv->speed_set ? "true" : "false");
@@ -1716,29 +1990,33 @@ static size_t status_showcase(const viewer* v, char* o, size_t cap, size_t n) {
  * compression and the walker's blend; as status_showcase. */
 static size_t status_character(const viewer* v, char* o, size_t cap, size_t n) {
     const character* c = &v->ch;
-    n += put_json_string(o + n, cap - n, c->name);
+    n += viewer_json_string(o + n, cap - n, c->name);
     STATUS_PUT(",\"joints\":%u,\"meshes\":%u,\"clips\":[", c->skel ? c->skel->joints_count : 0u,
                c->meshes_count);
     for (uint32_t i = 0; i < c->clips_count && n < cap - 600; ++i) {
         if (i) STATUS_PUT(",");
-        n += put_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
+        n += viewer_json_string(o + n, cap - n, sw_clip_name(c->clips[i]));
     }
     const float dur = v->clip_a >= 0 ? c->clips[v->clip_a]->duration : 0.0f;
-    STATUS_PUT("],\"locomotion\":%s,\"clip_a\":%d,\"clip_b\":%d,\"blend\":%.4f,"
+    STATUS_PUT("],\"locomotion\":%s,\"locomotion_available\":%s,"
+               "\"place\":[%.4f,%.4f,%.4f,%.5f],\"grid_cell\":%g,\"clip_a\":%d,\"clip_b\":%d,"
+               "\"blend\":%.4f,"
                "\"speed\":%.4f,\"phase\":%.5f,\"time\":%.5f,\"duration\":%.5f,\"paused\":%s,"
                "\"frames\":%llu,",
-               c->locomotion ? "true" : "false", v->clip_a, v->clip_b, (double)v->blend,
-               (double)v->speed, (double)v->phase, (double)v->time_a, (double)dur,
-               v->paused ? "true" : "false", (unsigned long long)v->frames);
+               loco_on(v) ? "true" : "false", c->locomotion ? "true" : "false", (double)v->place.x,
+               (double)v->place.y, (double)v->place.z, (double)v->heading, (double)v->grid_cell,
+               v->clip_a, v->clip_b, (double)v->blend, (double)v->speed, (double)v->phase,
+               (double)v->time_a, (double)dur, v->paused ? "true" : "false",
+               (unsigned long long)v->frames);
     STATUS_PUT("\"mirror\":{\"on\":%s,\"available\":%s,\"pairs\":%u,\"axis\":%u,"
                "\"probe\":",
                v->mirrored && c->mirror ? "true" : "false", c->mirror ? "true" : "false",
                c->mirror ? c->mirror->pairs_count : 0u, c->mirror ? c->mirror->axis : 0u);
     const int32_t pj = c->mirror_probe;
-    n += put_json_string(o + n, cap - n,
-                         pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
+    n += viewer_json_string(o + n, cap - n,
+                            pj >= 0 ? sw_skeleton_joint_name(c->skel, (uint32_t)pj) : "");
     STATUS_PUT(",\"twin\":");
-    n += put_json_string(
+    n += viewer_json_string(
         o + n, cap - n,
         pj >= 0 ? sw_skeleton_joint_name(c->skel, sw_mirror_twin(c->mirror, (uint32_t)pj)) : "");
     STATUS_PUT(",\"probe_pos\":[%.5f,%.5f,%.5f],\"twin_pos\":[%.5f,%.5f,%.5f]},",
@@ -1748,7 +2026,12 @@ static size_t status_character(const viewer* v, char* o, size_t cap, size_t n) {
                "\"max_error\":%.6f},",
                c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
                (unsigned long long)c->packed_bytes, (double)c->packed_error);
-    if (c->locomotion) {
+    n = workbench_status(&v->wb, v->wb_bound ? c->anim_inst : NULL,
+                         v->wb_bound ? c->anim_bound : NULL, o, cap, n);
+    STATUS_PUT("\"animator_error\":");
+    n += viewer_json_string(o + n, cap - n, v->wb_error);
+    STATUS_PUT(",");
+    if (loco_on(v)) {
         STATUS_PUT("\"walker\":{\"speed\":%.4f,\"weights\":[%.4f,%.4f,%.4f,%.4f],"
                    "\"speeds\":[%.4f,%.4f,%.4f,%.4f]},",
                    (double)v->loco_speed, (double)v->loco_weights[0], (double)v->loco_weights[1],
@@ -1763,20 +2046,21 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     viewer* v = &g_viewer;
     const character* c = &v->ch;
     char* o = v->status;
-    const size_t cap = 65536 - 256;
+    const size_t cap = VIEWER_STATUS_BYTES - 256;
     size_t n = 0;
     STATUS_PUT("{\"mode\":\"%s\",\"character\":", v->showcase_mode ? "showcase" : "character");
     n = v->showcase_mode ? status_showcase(v, o, cap, n) : status_character(v, o, cap, n);
-    STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
-               "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
-               "\"target_mode\":%d,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,\"error\":",
-               v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
-               (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
-               v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
-               (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z,
-               v->target_mode, v->follow_mouse ? "true" : "false",
-               v->show_skeleton ? "true" : "false", v->show_mesh ? "true" : "false");
-    n += put_json_string(o + n, 65536 - n - 2, v->error);
+    STATUS_PUT(
+        "\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+        "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+        "\"target_mode\":%d,\"clock\":%.4f,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,\"error\":",
+        v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
+        (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
+        v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
+        (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z, v->target_mode,
+        v->clock, v->follow_mouse ? "true" : "false", v->show_skeleton ? "true" : "false",
+        v->show_mesh ? "true" : "false");
+    n += viewer_json_string(o + n, VIEWER_STATUS_BYTES - n - 2, v->error);
     o[n++] = '}';
     o[n] = '\0';
     return o;

@@ -39,6 +39,10 @@
       zoom: mod.cwrap('viewer_zoom', null, ['number']),
       pointer: mod.cwrap('viewer_pointer', 'number', ['number', 'number', 'number']),
       status: mod.cwrap('viewer_status', 'string', []),
+      key: mod.cwrap('viewer_key', 'number', ['number', 'number']),
+      openAnimator: mod.cwrap('viewer_open_animator', 'number', ['number', 'number', 'string']),
+      closeAnimator: mod.cwrap('viewer_close_animator', null, []),
+      param: mod.cwrap('viewer_param', 'number', ['number', 'number']),
       error: mod.cwrap('viewer_error', 'string', []),
     };
     state.api = api;
@@ -65,12 +69,13 @@
   }
 
   function fillClips(s) {
-    const key = s.character + '|' + s.clips.join('|');
+    const key = s.character + '|' + s.clips.join('|') + '|' + !!s.locomotion_available;
     if (key === state.clipsKey) return;
     state.clipsKey = key;
     for (const id of ['clip_a', 'clip_b']) {
       const sel = $(id);
       sel.innerHTML = '';
+      if (id === 'clip_a' && s.locomotion_available) sel.add(new Option('locomotion (by speed)', '-2'));
       if (id === 'clip_b') sel.add(new Option('(none)', '-1'));
       s.clips.forEach((name, i) => sel.add(new Option(name, String(i))));
     }
@@ -95,10 +100,11 @@
     $('focusbox').style.display = showcase ? '' : 'none';
     if (showcase && document.activeElement !== $('focus')) $('focus').value = String(s.focus);
     $('showcase_char').disabled = showcase || s.clips.length === 0;
-    $('clip_a').disabled = loco;
-    $('clip_b').disabled = loco;
-    $('blend').disabled = loco;
-    if (document.activeElement !== $('clip_a')) $('clip_a').value = String(s.clip_a);
+    const anim = !showcase && s.animator && s.animator.bound;
+    $('clip_a').disabled = anim;
+    $('clip_b').disabled = loco || anim;
+    $('blend').disabled = loco || anim;
+    if (document.activeElement !== $('clip_a')) $('clip_a').value = loco ? '-2' : String(s.clip_a);
     if (document.activeElement !== $('clip_b')) $('clip_b').value = String(s.clip_b);
     if (loco) $('blend').value = String(s.blend);
     $('blend_value').textContent = s.blend.toFixed(2);
@@ -180,6 +186,117 @@
     lines.push('reach target ' + s.ik.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('frames ' + s.frames);
     $('status').textContent = lines.join('\n');
+    renderLabels(s);
+    renderAnimator(s);
+  }
+
+  // Labels over the showcase's actors (canvas pixels from the status); a
+  // click on one puts the camera on that actor.
+  function renderLabels(s) {
+    const box = $('labels');
+    const labels = s.mode === 'showcase' && s.labels ? s.labels : [];
+    const names = s.actors || [];
+    while (box.children.length > labels.length) box.lastChild.remove();
+    while (box.children.length < labels.length) {
+      const el = document.createElement('div');
+      el.className = 'label';
+      el.addEventListener('mousedown', (e) => e.stopPropagation());
+      el.addEventListener('click', (e) => {
+        e.stopPropagation();
+        state.api.set('focus', parseInt(el.dataset.index, 10));
+      });
+      box.appendChild(el);
+    }
+    const sx = canvas.clientWidth / Math.max(1, canvas.width);
+    const sy = canvas.clientHeight / Math.max(1, canvas.height);
+    labels.forEach(([x, y, on], i) => {
+      const el = box.children[i];
+      el.dataset.index = String(i);
+      el.id = 'label_' + names[i];
+      el.textContent = names[i];
+      el.style.display = on ? '' : 'none';
+      el.style.left = (x * sx).toFixed(1) + 'px';
+      el.style.top = (y * sy).toFixed(1) + 'px';
+      el.classList.toggle('focused', s.focus === i);
+    });
+  }
+
+  // The animator panel: built from the definition (sliders for floats and
+  // ints over their ranges, checkboxes for bools, buttons for triggers),
+  // then refreshed from the status every frame.
+  function buildParams(a) {
+    const box = $('params');
+    box.innerHTML = '';
+    a.params.forEach((p, i) => {
+      let el;
+      if (p.type === 'trigger') {
+        el = document.createElement('button');
+        el.textContent = p.name;
+        el.addEventListener('click', () => state.api.param(i, 1));
+        box.appendChild(el);
+        return;
+      }
+      const label = document.createElement('label');
+      el = document.createElement('input');
+      if (p.type === 'bool') {
+        el.type = 'checkbox';
+        el.addEventListener('change', () => state.api.param(i, el.checked ? 1 : 0));
+        label.append(el, ' ' + p.name);
+      } else {
+        el.type = 'range';
+        el.min = String(p.lo);
+        el.max = String(p.hi);
+        el.step = p.type === 'int' ? '1' : String((p.hi - p.lo) / 200);
+        el.addEventListener('input', () => state.api.param(i, parseFloat(el.value)));
+        const value = document.createElement('span');
+        value.className = 'value';
+        label.append(p.name + (p.move ? ' (' + p.move + ' keys)' : '') + ' ', value, el);
+      }
+      el.id = 'param_' + p.name;
+      box.appendChild(label);
+    });
+  }
+
+  function renderAnimator(s) {
+    const a = s.mode === 'character' ? s.animator : null;
+    $('animbox').style.display = a || s.animator_error ? '' : 'none';
+    $('animerror').textContent = s.animator_error || '';
+    if (!a) {
+      state.paramsKey = '';
+      return;
+    }
+    const key = a.name + '|' + a.params.map((p) => p.name + p.type).join('|');
+    if (key !== state.paramsKey) {
+      state.paramsKey = key;
+      buildParams(a);
+    }
+    $('animname').textContent = a.name;
+    a.params.forEach((p) => {
+      const el = $('param_' + p.name);
+      if (!el || el === document.activeElement) return;
+      if (p.type === 'bool') el.checked = p.value !== 0;
+      else if (p.type !== 'trigger') {
+        el.value = String(p.value);
+        el.parentElement.querySelector('.value').textContent = p.value.toFixed(2);
+      }
+    });
+    const lines = [];
+    for (const m of a.machines || []) {
+      lines.push(m.name + ': ' + m.current + (m.fade ? '  (' + m.fade.from + ' -> ' + m.fade.to +
+        ' ' + (100 * m.fade.progress).toFixed(0) + '% of ' + m.fade.duration.toFixed(2) + ' s)' : ''));
+    }
+    for (const l of a.layers || []) lines.push('layer ' + l.name + ' weight ' + l.weight.toFixed(2));
+    for (const st of a.states || []) {
+      lines.push(st.machine + '/' + st.state + ' w ' + st.weight.toFixed(2) + ' phase ' +
+        st.phase.toFixed(3) + (st.clips.length > 1 ? ': ' + st.clips.map((c) => c.clip + ' ' +
+          c.weight.toFixed(2)).join(', ') : ''));
+    }
+    lines.push('root motion ' + a.root_motion.travelled.toFixed(2) + ' (turn ' +
+      a.root_motion.yaw.toFixed(3) + '/frame)');
+    $('animstate').textContent = lines.join('\n');
+    $('eventcount').textContent = String(a.events_total);
+    $('eventlog').textContent = a.log.slice().reverse().map((e) => e.time.toFixed(2) + ' ' +
+      e.text).join('\n');
   }
 
   function tick(now) {
@@ -201,7 +318,11 @@
     num('speed', 'speed');
     num('blend', 'blend');
     num('phase', 'phase');
-    $('clip_a').addEventListener('change', (e) => api.set('clip_a', parseInt(e.target.value, 10)));
+    $('clip_a').addEventListener('change', (e) => pickClip(parseInt(e.target.value, 10)));
+    $('animclose').addEventListener('click', () => {
+      api.closeAnimator();
+      syncControls();
+    });
     $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
     $('focus').addEventListener('change', (e) => api.set('focus', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
@@ -247,26 +368,23 @@
       syncControls();
     });
     $('file').addEventListener('change', async (e) => {
-      const f = e.target.files && e.target.files[0];
-      if (!f) return;
-      const bytes = new Uint8Array(await f.arrayBuffer());
-      const r = openBytes(bytes, f.name);
-      showError(r === 0 ? '' : api.error());
-      if (r === 0) {
-        // Kept to reopen it from the scene menu.
-        state.file = { bytes: bytes, name: f.name };
-        dropOption('showcase_char');
-        const sel = $('scene');
-        let opt = sel.querySelector('option[value=file]');
-        if (!opt) {
-          opt = new Option('', 'file');
-          sel.add(opt);
-        }
-        opt.textContent = 'File: ' + f.name;
-        sel.value = 'file';
-        syncControls();
-      }
+      await openFiles(Array.from(e.target.files || []));
+      e.target.value = '';
     });
+    // Drag and drop: characters first, then animator definitions.
+    window.addEventListener('dragover', (e) => {
+      e.preventDefault();
+      $('drop').style.display = 'flex';
+    });
+    window.addEventListener('dragleave', (e) => {
+      if (!e.relatedTarget) $('drop').style.display = 'none';
+    });
+    window.addEventListener('drop', async (e) => {
+      e.preventDefault();
+      $('drop').style.display = 'none';
+      await openFiles(Array.from((e.dataTransfer && e.dataTransfer.files) || []));
+    });
+    wireKeys(api);
 
     // Orbit camera: drag to turn, wheel to zoom; a click (no drag) places
     // the active target, moving without a button moves it when following.
@@ -302,6 +420,92 @@
       api.zoom(Math.exp(e.deltaY * 0.001));
     }, { passive: false });
     syncControls();
+  }
+
+  // Opens files picked or dropped together: a character (.glb, .gltf,
+  // .sinew) first, then an animator definition (.json) bound to it.
+  async function openFiles(files) {
+    const isJson = (f) => /\.json$/i.test(f.name);
+    const ordered = files.filter((f) => !isJson(f)).concat(files.filter(isJson));
+    let msg = '';
+    for (const f of ordered) {
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      if (isJson(f)) {
+        const r = openAnimatorBytes(bytes, f.name);
+        if (r < 0) msg = state.api.error();
+        continue;
+      }
+      const r = openBytes(bytes, f.name);
+      if (r !== 0) {
+        msg = state.api.error();
+        continue;
+      }
+      // Kept to reopen it from the scene menu.
+      state.file = { bytes: bytes, name: f.name };
+      dropOption('showcase_char');
+      const sel = $('scene');
+      let opt = sel.querySelector('option[value=file]');
+      if (!opt) {
+        opt = new Option('', 'file');
+        sel.add(opt);
+      }
+      opt.textContent = 'File: ' + f.name;
+      sel.value = 'file';
+    }
+    showError(msg);
+    syncControls();
+  }
+
+  function openAnimatorBytes(bytes, name) {
+    const ptr = state.mod._malloc(bytes.length + 1);
+    state.mod.HEAPU8.set(bytes, ptr);
+    const r = state.api.openAnimator(ptr, bytes.length, name);
+    state.mod._free(ptr);
+    return r;
+  }
+
+  // Clip A's menu: a clip, or the humanoid's locomotion blend (-2).
+  function pickClip(i) {
+    const r = i === -2 ? state.api.set('locomotion', 1) : state.api.set('clip_a', i);
+    showError(r === 0 ? '' : state.api.error());
+    syncControls();
+  }
+
+  // Keyboard: WASD / arrows steer (held keys, viewer_key), Q/E strafe,
+  // Shift doubles; space pauses, '.' or N steps 1/30 s, 1-9 pick clip A
+  // (the showcase: the camera's actor), 0 the humanoid's locomotion (the
+  // whole scene). Keys typed into the side panel's controls are theirs.
+  function wireKeys(api) {
+    const steer = { KeyW: 1, ArrowUp: 1, KeyS: 2, ArrowDown: 2, KeyA: 3, ArrowLeft: 3, KeyD: 4,
+      ArrowRight: 4, KeyQ: 5, KeyE: 6, ShiftLeft: 7, ShiftRight: 7 };
+    const mine = (e) => !(e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') &&
+      !(e.target instanceof HTMLSelectElement);
+    window.addEventListener('keydown', (e) => {
+      if (!mine(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+      const s = state.status || {};
+      if (steer[e.code]) {
+        api.key(steer[e.code], 1);
+      } else if (e.code === 'Space') {
+        api.set('paused', s.paused ? 0 : 1);
+      } else if (e.code === 'Period' || e.code === 'KeyN') {
+        api.set('paused', 1);
+        api.set('step', 1 / 30);
+      } else if (/^Digit[0-9]$/.test(e.code)) {
+        const k = parseInt(e.code.slice(5), 10);
+        if (s.mode === 'showcase') api.set('focus', k - 1);
+        else if (k === 0) pickClip(-2);
+        else if (k <= (s.clips || []).length) pickClip(k - 1);
+      } else {
+        return;
+      }
+      e.preventDefault();
+    });
+    window.addEventListener('keyup', (e) => {
+      if (steer[e.code]) api.key(steer[e.code], 0);
+    });
+    window.addEventListener('blur', () => {
+      for (let k = 1; k <= 7; ++k) api.key(k, 0);
+    });
   }
 
   function openBytes(bytes, name) {

@@ -197,6 +197,27 @@ try {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, [id, value]);
   const canvas = page.locator('#canvas');
+  const docs = path.join(here, '..', '..', 'docs', 'img');
+  // Holds a key for `seconds` of the viewer's own clock (scene time in the
+  // showcase, frames otherwise: SwiftShader's frame rate varies).
+  const holdKey = async (key, seconds, clock) => {
+    const t0 = clock(await status());
+    await page.keyboard.down(key);
+    try {
+      await waitFor(async () => clock(await status()) >= t0 + seconds, key + ' held ' + seconds + ' s');
+    } finally {
+      await page.keyboard.up(key);
+    }
+  };
+  const sceneClock = (s) => s.time;
+  const frameClock = (s) => s.clock;
+  const wrapPi = (a) => Math.atan2(Math.sin(a), Math.cos(a));
+  // Ground distance along heading h, and the share of the whole move it is.
+  const along = (p0, p1, h) => {
+    const dx = p1[0] - p0[0], dz = p1[2] - p0[2];
+    const a = dx * Math.sin(h) + dz * Math.cos(h);
+    return [a, a / Math.max(1e-9, Math.hypot(dx, dz))];
+  };
 
   await check('page loads and animates with no console errors', async () => {
     await page.goto(base + 'index.html');
@@ -491,6 +512,89 @@ try {
       `${up.getup_velocity_jump_max.toFixed(3)} m/s vs clip ${up.getup_clip_noise_max.toFixed(3)} m/s`;
   });
 
+  await check('W and A steer the showcase walker and the spider (keyboard)', async () => {
+    const s0 = await status();
+    const iw = s0.actors.indexOf('locomotion'), is = s0.actors.indexOf('spider');
+    assert(iw >= 0 && is >= 0, 'actors ' + s0.actors);
+    await canvas.focus();
+    const a = await status();
+    await holdKey('w', 1.5, sceneClock);
+    const b = await status();
+    assert(b.steering, 'the scene is not steered');
+    const [dw, sw] = along(a.places[iw], b.places[iw], a.places[iw][3]);
+    const [ds, ss] = along(a.places[is], b.places[is], a.places[is][3]);
+    // 1.5 s at a walk (1.4 and 0.22 m/s) less the speed springs' lag
+    assert(dw > 0.7 && sw > 0.95, `walker went ${dw.toFixed(2)} m ahead (share ${sw.toFixed(2)})`);
+    assert(ds > 0.18 && ss > 0.95, `spider went ${ds.toFixed(2)} m ahead (share ${ss.toFixed(2)})`);
+    await canvas.screenshot({ path: path.join(shots, 'steer_showcase.png') });
+    await holdKey('a', 1.0, sceneClock);
+    const c = await status();
+    const tw = wrapPi(c.places[iw][3] - b.places[iw][3]), ts = wrapPi(c.places[is][3] - b.places[is][3]);
+    // 1.2 rad/s for 1 s (the spider's turn spring lags)
+    assert(tw > 0.8 && tw < 1.5, 'walker turned ' + tw.toFixed(2) + ' rad');
+    assert(ts > 0.5 && ts < 1.3, 'spider turned ' + ts.toFixed(2) + ' rad');
+    return `walker ${dw.toFixed(2)} m ahead in 1.5 s, spider ${ds.toFixed(2)} m; A turned them ` +
+      `${tw.toFixed(2)} and ${ts.toFixed(2)} rad in 1 s`;
+  });
+
+  await check('a click on an actor\'s label focuses the camera on it', async () => {
+    const s = await status();
+    const i = s.actors.indexOf('hit');
+    const wide = decodePng(await canvas.screenshot());
+    await page.locator('#label_hit').click({ force: true });
+    await waitFor(async () => (await status()).focus === i, 'the focus on "hit"');
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(shots, 'labels_focus.png') });
+    const n = changedPixels(wide, decodePng(await canvas.screenshot()));
+    assert(n > 0.2 * wide.width * wide.height, `only ${n} pixels changed`);
+    await page.keyboard.press('0');
+    await waitFor(async () => (await status()).focus === -1, 'the whole scene (key 0)');
+    return `${s.labels.filter((l) => l[2]).length} labels shown; ${n} pixels changed`;
+  });
+
+  await check('space pauses and resumes, "." steps 1/30 s', async () => {
+    await canvas.focus();
+    await page.keyboard.press('Space');
+    const s0 = await waitFor(async () => {
+      const st = await status();
+      return st.paused && st;
+    }, 'paused by space');
+    const held = await freshStatus();
+    assert(held.time === s0.time, `time moved while paused: ${s0.time} -> ${held.time}`);
+    await page.keyboard.press('.');
+    const s1 = await waitFor(async () => {
+      const st = await status();
+      return st.time !== s0.time && st;
+    }, 'a step');
+    assert(Math.abs(s1.time - s0.time - 1 / 30) < 2e-4, 'step of ' + (s1.time - s0.time));
+    await page.keyboard.press('Space');
+    await waitFor(async () => !(await status()).paused, 'playing again');
+    return `${s0.time.toFixed(4)} -> ${s1.time.toFixed(4)} s`;
+  });
+
+  await check('the spider walks alone (scene menu) and steers', async () => {
+    await page.locator('#scene').selectOption('spider');
+    const s0 = await waitFor(async () => {
+      const st = await status();
+      return st.mode === 'showcase' && st.actors.join(',') === 'spider,props' && st;
+    }, 'the spider alone');
+    const t = await waitFor(async () => {
+      const st = await status();
+      return st.time > s0.time + 1.0 && st;
+    }, 'a second of its walk');
+    const d = Math.hypot(t.places[0][0] - s0.places[0][0], t.places[0][2] - s0.places[0][2]);
+    assert(d > 0.1, 'the spider moved ' + d.toFixed(3) + ' m in a second');
+    await canvas.focus();
+    const a = await status();
+    await holdKey('e', 1.5, sceneClock); // strafe right
+    const b = await status();
+    const h = a.places[0][3];
+    const right = -(b.places[0][0] - a.places[0][0]) * Math.cos(h) + (b.places[0][2] - a.places[0][2]) * Math.sin(h);
+    assert(right > 0.12, 'strafed ' + right.toFixed(3) + ' m to its right');
+    await canvas.screenshot({ path: path.join(shots, 'spider_alone.png') });
+    return `walked ${d.toFixed(2)} m in 1 s alone; strafed ${right.toFixed(2)} m right in 1.5 s`;
+  });
+
   await check('the humanoid: locomotion blend follows the speed slider', async () => {
     await page.locator('#scene').selectOption('humanoid');
     const s = await waitFor(async () => {
@@ -559,6 +663,107 @@ try {
     return `${(c.raw_bytes / c.bytes).toFixed(1)}:1, max error ${(c.max_error * 1000).toFixed(2)} mm`;
   });
 
+  await check('the humanoid: W walks it along its heading, A turns it, number keys pick clips', async () => {
+    await page.locator('#scene').selectOption('humanoid');
+    await waitFor(async () => (await status()).character === 'sinew_humanoid', 'the humanoid');
+    await setRange('speed', 0);
+    await waitFor(async () => (await status()).walker.speed < 0.05, 'the humanoid at rest');
+    await canvas.focus();
+    const a = await status();
+    await holdKey('w', 1.5, frameClock);
+    const b = await status();
+    const [d, share] = along(a.place, b.place, a.place[3]);
+    assert(d > 0.8 && share > 0.98, `walked ${d.toFixed(2)} m ahead (share ${share.toFixed(3)})`);
+    await holdKey('a', 1.0, frameClock);
+    const c = await status();
+    const turned = wrapPi(c.place[3] - b.place[3]);
+    assert(turned > 0.8 && turned < 1.4, 'turned ' + turned.toFixed(2) + ' rad');
+    await page.keyboard.press('3');
+    const j = await waitFor(async () => {
+      const st = await status();
+      return !st.locomotion && st.clips[st.clip_a] === 'jog' && st;
+    }, 'key 3: the jog clip');
+    assert(!(await page.locator('#clip_a').isDisabled()), 'clip menu disabled');
+    await page.keyboard.press('0');
+    await waitFor(async () => (await status()).locomotion, 'key 0: the locomotion blend again');
+    await canvas.screenshot({ path: path.join(shots, 'humanoid_steered.png') });
+    return `walked ${d.toFixed(2)} m in 1.5 s, turned ${turned.toFixed(2)} rad in 1 s, picked ${j.clips[j.clip_a]}`;
+  });
+
+  // The animator workbench over the humanoid, with a definition written
+  // here (no asset needed): a walk/jog/run space synchronized by the foot
+  // events (the idle clip has none: a state of its own), a
+  // "stop" trigger into an Idle state and back, root motion, move keys.
+  await check('animator workbench: a definition, its panel, a slider, a trigger, the event log', async () => {
+    const def = {
+      params: [{ name: 'speed', default: 1.4 }, { name: 'stop', type: 'trigger' },
+        { name: 'calm', type: 'bool', default: false }],
+      blend_spaces: [{ name: 'move', x: 'speed', sync_markers: ['LeftFootDown', 'RightFootDown'],
+        members: [{ clip: 'walk', x: 1.4 }, { clip: 'jog', x: 3.0 }, { clip: 'run', x: 5.0 }] }],
+      machines: [{ name: 'Body', states: [{ name: 'Move', blend_space: 'move' },
+        { name: 'Rest', clip: 'idle' }],
+      transitions: [{ from: 'Move', to: 'Rest', conditions: [{ param: 'stop', op: 'trigger' }], duration: 0.6 },
+        { from: 'Rest', to: 'Move', exit_time: 1.0, duration: 0.3, conditions: [{ param: 'calm', op: 'false' }] }] }],
+      layers: [{ name: 'base', machine: 'Body' }],
+      root_motion_joint: 'Hips',
+      move: { speed: 'speed' },
+    };
+    await page.locator('#file').setInputFiles({ name: 'humanoid_moves.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(def)) });
+    let why = '';
+    const s0 = await waitFor(async () => {
+      const st = await status();
+      why = st.animator_error + ' ' + (await page.locator('#error').textContent());
+      return st.animator && st.animator.bound && st;
+    }, 'the definition bound', 15000).catch((e) => {
+      throw new Error(e.message + ': ' + why);
+    });
+    const sp = s0.animator.params[0];
+    assert(sp.lo === 1.4 && sp.hi === 5 && sp.move === 'speed', `speed range ${sp.lo}..${sp.hi} (${sp.move})`);
+    assert(await page.locator('#params button').count() === 1, 'no trigger button');
+    assert(await page.locator('#param_calm').getAttribute('type') === 'checkbox', 'no bool checkbox');
+    // the slider: between walk and jog the two weigh (3 - v) / 1.6 and (v - 1.4) / 1.6
+    await setRange('param_speed', 2.2);
+    const w = await waitFor(async () => {
+      const st = (await status()).animator;
+      const mv = st.states.find((x) => x.state === 'Move');
+      return st.params[0].value === 2.2 && mv && mv.clips.length === 2 && mv;
+    }, 'the blend between walk and jog');
+    const walk = w.clips.find((c) => c.clip === 'walk'), jog = w.clips.find((c) => c.clip === 'jog');
+    assert(Math.abs(walk.weight - 0.5) < 0.01 && Math.abs(jog.weight - 0.5) < 0.01,
+      `walk ${walk.weight} jog ${jog.weight}`);
+    const p0 = (await status()).place;
+    // the trigger: a 0.6 s crossfade into Rest, seen in progress, then Rest
+    await page.locator('#params button').click();
+    const fading = await waitFor(async () => {
+      const m = (await status()).animator.machines[0];
+      return m.fade && m.fade.to === 'Rest' && m.fade.progress > 0 && m.fade.progress < 1 && m.fade;
+    }, 'the crossfade to Rest');
+    await page.screenshot({ path: path.join(shots, 'workbench.png') });
+    const rest = await waitFor(async () => {
+      const st = await status();
+      return st.animator.machines[0].current === 'Rest' && !st.animator.machines[0].fade && st;
+    }, 'Rest');
+    const log = rest.animator.log.map((e) => e.text);
+    assert(log.some((t) => /^enter Rest/.test(t)), 'no "enter Rest" in the log: ' + log.join(' | '));
+    assert(log.some((t) => /FootDown/.test(t)), 'no foot events in the log');
+    const moved = Math.hypot(rest.place[0] - p0[0], rest.place[2] - p0[2]);
+    assert(moved > 0.2, 'root motion moved it ' + moved.toFixed(3) + ' m');
+    // back to Move at the end of the idle cycle (calm false); W writes the
+    // declared speed parameter: half its span
+    await canvas.focus();
+    await page.keyboard.down('w');
+    const keyed = await waitFor(async () => {
+      const st = (await status()).animator;
+      return st.params[0].value === 2.5 && st;
+    }, 'W writing speed 2.5');
+    await page.keyboard.up('w');
+    await waitFor(async () => (await status()).animator.machines[0].current === 'Move', 'Move again', 15000);
+    return `walk/jog ${walk.weight.toFixed(3)}/${jog.weight.toFixed(3)} at 2.2; fade ` +
+      `${(100 * fading.progress).toFixed(0)}% seen; ${rest.animator.events_total} events; moved ` +
+      `${moved.toFixed(2)} m; W: speed ${keyed.params[0].value}`;
+  });
+
   const robot = path.join(assets, 'RobotExpressive.glb');
   if (fs.existsSync(robot)) {
     await check('opening RobotExpressive.glb lists its clips', async () => {
@@ -579,6 +784,31 @@ try {
       assert(!err, 'page error text: ' + err);
       await page.screenshot({ path: path.join(shots, 'robot.png') });
       return s.clips.join(', ');
+    });
+    const robotJson = path.join(here, '..', '..', 'examples', 'robot.json');
+    await check('animator workbench: examples/robot.json on the robot (blend weights, punch)', async () => {
+      await page.locator('#file').setInputFiles(robotJson);
+      const s0 = await waitFor(async () => {
+        const st = await status();
+        return st.animator && st.animator.name === 'robot.json' && st.animator.bound && st;
+      }, 'robot.json bound');
+      assert(s0.animator.machines.map((m) => m.current).join(',') === 'Locomotion,Wave,Nod',
+        'machines ' + JSON.stringify(s0.animator.machines));
+      // Running's weight at speed 3 between Walking (1.5) and Running (4.0): 0.6
+      await setRange('param_speed', 3);
+      const loco = await waitFor(async () => {
+        const st = (await status()).animator;
+        const m = st.states.find((x) => x.state === 'Locomotion');
+        return st.params[0].value === 3 && m && m.clips.length === 2 && m;
+      }, 'Walking and Running blended');
+      const run = loco.clips.find((c) => c.clip === 'Running');
+      assert(Math.abs(run.weight - 0.6) < 0.01, 'Running weight ' + run.weight);
+      await page.locator('#params button', { hasText: 'punch' }).click();
+      await waitFor(async () => (await status()).animator.machines[0].current === 'Punch', 'Punch');
+      await page.screenshot({ path: path.join(shots, 'workbench_robot.png') });
+      await page.locator('#animclose').click();
+      await waitFor(async () => !(await status()).animator, 'the definition closed');
+      return `Running ${run.weight.toFixed(3)} at speed 3; punch played`;
     });
     await check('the showcase scene runs with the robot as its humanoids', async () => {
       await page.locator('#showcase_char').click();
