@@ -1898,7 +1898,7 @@ static sw_vec3 project(const viewer* v, sw_vec3 p) {
 
 /* Every actor's place (its root joint in the world and its heading, from
  * +Z about +Y) and the canvas pixel of its label, above its highest joint
- * ([x, y, 1], or [0, 0, 0] behind the camera). */
+ * over the middle of its joints ([x, y, 1], or [0, 0, 0] behind the camera). */
 static size_t status_actors(const viewer* v, char* o, size_t cap, size_t n) {
     const showcase_view* sv = &v->sc;
     STATUS_PUT("\"places\":[");
@@ -1911,10 +1911,16 @@ static size_t status_actors(const viewer* v, char* o, size_t cap, size_t n) {
     STATUS_PUT("],\"labels\":[");
     for (uint32_t a = 0; a < sv->actors_count; ++a) {
         const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
+        /* over the middle of its joints (actors that hang parts under a
+         * root at the origin, like the caterpillar, included) */
         sw_vec3 top = act.model ? mat_pos(&act.model[0]) : mat_pos(&act.world);
         const uint32_t joints = act.skeleton && act.model ? act.skeleton->joints_count : 0u;
-        for (uint32_t j = 0; j < joints; ++j)
+        sw_vec3 sum = v3(0.0f, 0.0f, 0.0f);
+        for (uint32_t j = 0; j < joints; ++j) {
+            sum = v3_add(sum, mat_pos(&act.model[j]));
             top.y = fmaxf(top.y, act.model[j].m[13]);
+        }
+        if (joints > 0) top = v3(sum.x / (float)joints, top.y, sum.z / (float)joints);
         const sw_vec3 px = project(v, v3(top.x, top.y + 0.15f, top.z));
         STATUS_PUT("%s[%.1f,%.1f,%d]", a ? "," : "", (double)px.x, (double)px.y, px.z > 0.0f);
     }
