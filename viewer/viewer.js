@@ -246,7 +246,7 @@
         el.type = 'range';
         el.min = String(p.lo);
         el.max = String(p.hi);
-        el.step = p.type === 'int' ? '1' : String((p.hi - p.lo) / 200);
+        el.step = p.type === 'int' ? '1' : 'any';
         el.addEventListener('input', () => state.api.param(i, parseFloat(el.value)));
         const value = document.createElement('span');
         value.className = 'value';
