@@ -1,6 +1,7 @@
 """Assets, skeletons, clips and the per-frame jobs against the C results,
 bit for bit (tests/python/reference.c runs the same jobs in C)."""
 import gc
+import os
 import sys
 
 import numpy as np
@@ -52,6 +53,9 @@ def test_errors_carry_the_report(tmp_path):
         sinew.Asset(str(tmp_path / "missing.bvh"))
     assert e.value.check == "open file" and e.value.errno != 0
     assert "missing.bvh" in str(e.value)
+    with pytest.raises(sinew.FileError) as e:  # a file name that is not UTF-8
+        sinew.Asset(os.fsdecode(bytes(tmp_path) + b"/\xff.bvh"))
+    assert "\ufffd.bvh" in str(e.value)
     bad = tmp_path / "bad.bvh"
     bad.write_text("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n")
     with pytest.raises(sinew.Error) as e:
@@ -144,3 +148,19 @@ def test_record_clip_from_poses(cmu, tmp_path):
     assert back.size == clip.size
     with pytest.raises(ValueError):
         sinew.record_clip(s, poses[0], 120.0)  # one pose, not frames of poses
+
+
+def test_everything_public_has_a_docstring():
+    import inspect
+
+    missing = []
+    for name in dir(sinew):
+        obj = getattr(sinew, name)
+        if name.startswith("_") or inspect.ismodule(obj) or isinstance(obj, (int, str)):
+            continue
+        if not (obj.__doc__ or "").strip():
+            missing.append(name)
+        if isinstance(obj, type) and not issubclass(obj, BaseException):
+            missing += ["%s.%s" % (name, m) for m in dir(obj) if not m.startswith("_")
+                        and not (getattr(getattr(obj, m), "__doc__", "") or "").strip()]
+    assert missing == []

@@ -82,7 +82,8 @@ PyObject* py_raise(sw_result r, const sw_error* err, const char* what) {
     char text[1024];
     py_error_text(r, err, what, text, sizeof text);
     PyObject* cls = g_errors[r];
-    PyObject* e = PyObject_CallFunction(cls, "s", text);
+    PyObject* e = PyObject_CallFunction(
+        cls, "N", PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace"));
     if (!e) return NULL;
     const char* detail = err ? err->detail : "";
     py_set_attr(e, "result", PyUnicode_FromString(sw_result_str(r)));
