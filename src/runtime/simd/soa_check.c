@@ -179,7 +179,7 @@ static void sw__check_mesh_fill(uint32_t* s, sw__check_mesh* m, uint32_t round) 
 static void sw__check_vertices(const sw__soa_ops* path, sw__check_mesh* m, uint32_t round,
                                sw_soa_diff out[SW_SOA_CHECK_KERNELS]) {
     const uint32_t n = SW__CHECK_VERTICES;
-    sw__skin_args a = {m->pos, m->nrm,          m->j,  m->w,      m->pal,   SW__CHECK_JOINTS, 0,
+    sw__skin_args a = {m->pos, m->nrm,          m->j,  m->w,      m->pal,   SW__CHECK_PALETTE, 0,
                        n,      round % 3u == 0, false, m->out[0], m->out[1]};
     for (int kind = 0; kind < 2; ++kind) {
         const int k = kind ? SW_SOA_CHECK_SKIN_DQ : SW_SOA_CHECK_SKIN_LBS;
