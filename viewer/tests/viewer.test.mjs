@@ -538,7 +538,12 @@ try {
   });
 
   await check('a click on an actor\'s label focuses the camera on it', async () => {
-    const s = await status();
+    // from the whole scene (a check before may have left the camera on an actor)
+    await page.locator('#focus').selectOption('-1');
+    const s = await waitFor(async () => {
+      const st = await status();
+      return st.focus === -1 && st.labels[st.actors.indexOf('hit')][2] && st;
+    }, 'the whole scene with the "hit" label shown');
     const i = s.actors.indexOf('hit');
     const wide = decodePng(await canvas.screenshot());
     await page.locator('#label_hit').click({ force: true });
