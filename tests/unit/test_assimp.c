@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1404,6 +1405,61 @@ static void test_isolate(void** state) {
     assert_int_equal(sw_isolate_run(iso_ok, &n, NULL, NULL, NULL, &e), SW_RESULT_INVALID_ARGUMENT);
 }
 
+/* The isolated child writes its pid to the pipe in *user, then hangs. */
+static sw_result iso_tell_and_hang(void* user, const sw_allocator* alloc, sw_isolate_output* out,
+                                   sw_error* err) {
+    const pid_t me = getpid();
+    if (write(*(const int*)user, &me, sizeof me) != (ssize_t)sizeof me) _exit(2);
+    return iso_hang(NULL, alloc, out, err);
+}
+
+/* True once `pid` is gone or a zombie. */
+static bool process_ended(pid_t pid) {
+    if (kill(pid, 0) != 0) return true;
+    char path[64], stat[256] = {0};
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE* f = fopen(path, "r");
+    if (!f) return true;
+    const size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    const char* close_paren = strrchr(stat, ')');
+    return n == 0 || (close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
+}
+
+/* A caller killed while its isolated child hangs takes the child with it
+ * (Linux: PR_SET_PDEATHSIG). */
+static void test_isolate_dies_with_caller(void** state) {
+    (void)state;
+#ifdef __linux__
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    const pid_t caller = fork();
+    assert_true(caller >= 0);
+    if (caller == 0) {
+        sw_isolate_result r;
+        sw_isolate_options forever = {.timeout_ms = 600000};
+        sw_isolate_run(iso_tell_and_hang, &fds[1], &forever, NULL, &r, NULL);
+        _exit(0);
+    }
+    close(fds[1]);
+    pid_t child = 0;
+    assert_int_equal(read(fds[0], &child, sizeof child), (ssize_t)sizeof child);
+    close(fds[0]);
+    assert_false(process_ended(child));
+    kill(caller, SIGKILL);
+    waitpid(caller, NULL, 0);
+    bool ended = false;
+    for (int i = 0; i < 500 && !ended; ++i) {
+        ended = process_ended(child);
+        if (!ended) nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    if (!ended) kill(child, SIGKILL);
+    assert_true(ended);
+#else
+    skip();
+#endif
+}
+
 /* ---- isolated imports ---- */
 
 static void test_isolated_equals_direct(void** state) {
@@ -1581,6 +1637,7 @@ int main(void) {
         cmocka_unit_test(test_too_many_joints),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_isolate),
+        cmocka_unit_test(test_isolate_dies_with_caller),
         cmocka_unit_test(test_isolated_equals_direct),
         cmocka_unit_test(test_isolated_crashers),
         cmocka_unit_test(test_batch_all_models),

@@ -855,7 +855,10 @@ static void test_batch_all_models(void** state) {
     snprintf(summary, sizeof summary, "%d files: %d imported, %d failed, %d skipped", files, ok,
              failed, skipped);
     assert_non_null(strstr(r.out, summary));
-    assert_non_null(strstr(r.out, "OutOfMemory.off: assimp: limit exceeded"));
+    /* assimp allocates without end on this file: stopped by the child's
+     * memory limit, or by the time limit where there is none (ASan) */
+    assert_true(strstr(r.out, "OutOfMemory.off: assimp: out of memory") ||
+                strstr(r.out, "OutOfMemory.off: assimp: limit exceeded"));
     run_free(&r);
 }
 

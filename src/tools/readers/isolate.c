@@ -9,6 +9,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -245,6 +248,7 @@ sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options*
     if (pipe(fds) != 0) return sw__fail(err, SW_RESULT_IO, "pipe", 0, -1);
     uint64_t start = sw__now_ms();
     uint64_t deadline = start + o.timeout_ms;
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -253,6 +257,14 @@ sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options*
     }
     if (pid == 0) {
         close(fds[0]);
+#ifdef __linux__
+        /* The child dies with the parent (a killed CLI leaves no reader
+         * running); the parent may have died before the call. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(4);
+#else
+        (void)parent;
+#endif
         sw__isolate_child(fds[1], fn, user, &o, alloc);
     }
     close(fds[1]);

@@ -78,6 +78,8 @@ typedef struct sw_isolate_result {
  * err->check is the child's check when it is a string literal of this
  * program (verified), else "failed in the child (see message)", and
  * err->offset, err->index, err->sys_errno and err->detail are the child's.
+ * On Linux the child is killed when the calling process dies
+ * (PR_SET_PDEATHSIG), so a killed caller leaves no reader running.
  * Threads: only the calling thread exists in the child; call it where no
  * other thread holds a lock the child needs (malloc's is handled by libc). */
 SINEW_API sw_result sw_isolate_run(sw_isolate_fn fn, void* user, const sw_isolate_options* options,
