@@ -392,15 +392,14 @@ static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__
 }
 
 #if SINEW_HAS_SSE2
-/* One track of the SSE2 decoder, its three components in lanes 0-2: the
- * same IEEE operations in the same order as sw__codec_finish_scalar (so the
- * scalar batch path gives the same bits), the three results stored at
- * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r:
- * the track's range bytes when has is 1 (8 bytes readable). */
-static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
-                                          const uint8_t* r, uint32_t has, const uint32_t b[3],
-                                          const uint32_t qa[3], const uint32_t qb[3], float u,
-                                          const uint32_t to[4], float* of) {
+/* The dequantization of one track on the SSE2 decoder, its three
+ * components in lanes 0-2 of *lo_out and *scale_out: the same IEEE
+ * operations in the same order as sw__codec_finish_scalar (so the scalar
+ * batch path gives the same bits). r: the track's range bytes when has is 1
+ * (8 bytes readable). */
+static inline void sw__codec_range_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                        const uint8_t* r, uint32_t has, const uint32_t b[3],
+                                        __m128* lo_out, __m128* scale_out) {
     static const float pk_min[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
     static const float pk_ext[4] = {2.0f, 2.0f, 2.0f, 2.0f};
     __m128 mn = _mm_loadu_ps(per_key ? pk_min : tr->min);
@@ -429,14 +428,34 @@ static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per
     const __m128 inv = _mm_set_ps(0.0f, sw__codec_inv_levels[b[2]], sw__codec_inv_levels[b[1]],
                                   sw__codec_inv_levels[b[0]]);
     const __m128 e = _mm_mul_ps(ex, _mm_set1_ps(1.0f / 255.0f));
-    const __m128 lo = _mm_add_ps(mn, _mm_mul_ps(_mm_cvtepi32_ps(lo8), e));
-    const __m128 scale = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(hi8, lo8)), e), inv);
+    *lo_out = _mm_add_ps(mn, _mm_mul_ps(_mm_cvtepi32_ps(lo8), e));
+    *scale_out = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(hi8, lo8)), e), inv);
+}
+
+/* sw__codec_range_sse2, then the two keys (lanes 0-2 of *ka and *kb). */
+static inline void sw__codec_keys_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                       const uint8_t* r, uint32_t has, const uint32_t b[3],
+                                       const uint32_t qa[3], const uint32_t qb[3], __m128* ka,
+                                       __m128* kb) {
+    __m128 lo, scale;
+    sw__codec_range_sse2(tr, per_key, drow, r, has, b, &lo, &scale);
     const __m128 qva =
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qa[2], (int32_t)qa[1], (int32_t)qa[0]));
     const __m128 qvb =
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0]));
-    const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
-    const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+    *ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
+    *kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+}
+
+/* One track of the SSE2 decoder: its keys (sw__codec_keys_sse2)
+ * interpolated at u, the three results stored at to[0..2]; returns ww for a
+ * rotation's fourth (lane 0), rebuilt later. */
+static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                          const uint8_t* r, uint32_t has, const uint32_t b[3],
+                                          const uint32_t qa[3], const uint32_t qb[3], float u,
+                                          const uint32_t to[4], float* of) {
+    __m128 ka, kb;
+    sw__codec_keys_sse2(tr, per_key, drow, r, has, b, qa, qb, &ka, &kb);
     const __m128 v = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), _mm_set1_ps(u)));
     _mm_store_ss(&of[to[0]], v);
     _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
@@ -914,4 +933,503 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
     x.r = sw_quat_make(v[1][0], v[1][1], v[1][2], v[1][3]);
     x.s = sw_vec3_make(v[2][0], v[2][1], v[2][2]);
     return x;
+}
+
+/* ---- decoded keys kept between calls (sw_sample_cache_size) ----
+ *
+ * The cache holds, in pose order, each joint's value at the two keys around
+ * the last time sampled: a (key a) and d (key b - key a), one sw_xform4 each
+ * per packet, with the rest pose and the constants in a and -0 in d (a + -0
+ * * u is a, bit for bit, for every a including -0). A rotation keeps its
+ * three stored components there and 0 in the left-out one, which `drop`
+ * names per lane (4: none): ((((1 - x^2) - y^2) - z^2) - w^2) with that one
+ * 0 is the decoder's ww bit for bit, since subtracting 0 changes nothing.
+ * Sampling is then one pass over the packets, a + d * u and the rebuilt
+ * component, the same IEEE operations in the same order as the decoder
+ * above; the keys of a track are decoded again only when its key interval
+ * changes (its stride's key index) or the segment does. Rotations whose two
+ * keys leave out different components take the decoder's normalized lerp
+ * on every call (tracks in the nlerp bitset). */
+typedef struct sw__codec_cache_head {
+    const sw_clip* clip; /* the clip decoded; NULL: nothing yet */
+    uint32_t clip_size;
+    uint32_t segment; /* the segment decoded */
+    uint32_t j[8];    /* key index per stride */
+    uint32_t strides; /* bit sl: some track of stride 2^sl */
+} sw__codec_cache_head;
+
+/* Per packet: the stride of each lane's track (translation, rotation,
+ * scale rows of 4), the stride of a whole row (8: mixed) and the rows with
+ * a track (bit r; the others are copied). */
+typedef struct sw__codec_cache_packet {
+    uint8_t lane_sl[3][4];
+    uint8_t row_sl[3];
+    uint8_t rows;
+} sw__codec_cache_packet;
+
+/* Each animated track in the segment decoded: its dequantization (the
+ * decoder's lo and scale per stored component), where its header and keys
+ * start, and how its keys are laid out. */
+typedef struct sw__codec_cache_track {
+    float lo[4], scale[4];
+    uint32_t header; /* bytes from the segment's first header */
+    uint32_t bits;   /* bit offset of its keys */
+    uint16_t lane;   /* float index of its joint's lane in a pose */
+    uint8_t b[3];    /* bits per stored component */
+    uint8_t kb;      /* bits per key */
+    uint8_t sl;      /* key stride, log2 */
+    uint8_t kind;    /* SW_TRACK_KIND_*, | 0x10 when each key names its left-out component */
+    uint8_t drow;    /* the left-out component of a rotation (3 otherwise) */
+    uint8_t f[3];    /* the pose field (0-9) of each stored component (not per key) */
+    uint8_t reserved[2];
+} sw__codec_cache_track;
+
+typedef struct sw__codec_cache {
+    sw__codec_cache_head* head;
+    sw_xform4* a;
+    sw_xform4* d;
+    int32_t (*drop)[4];
+    sw__codec_cache_packet* packet;
+    sw__codec_cache_track* track;
+    uint32_t* nlerp; /* bit a: track a blends its keys by normalized lerp */
+} sw__codec_cache;
+
+/* The parts of a cache of `packets` packets and `animated` tracks from a
+ * 16-byte aligned base (NULL: only the size); returns the size in bytes. */
+static size_t sw__codec_cache_parts(void* base, uint32_t packets, uint32_t animated,
+                                    sw__codec_cache* c) {
+    size_t at = 0;
+    char* b = (char*)base;
+    const size_t head = at;
+    at += (sizeof(sw__codec_cache_head) + 15u) & ~(size_t)15u; /* SoA poses aligned */
+    const size_t a = at;
+    at += sizeof(sw_xform4) * packets;
+    const size_t d = at;
+    at += sizeof(sw_xform4) * packets;
+    const size_t drop = at;
+    at += 16u * (size_t)packets;
+    const size_t packet = at;
+    at += sizeof(sw__codec_cache_packet) * packets;
+    const size_t track = at;
+    at += sizeof(sw__codec_cache_track) * animated;
+    const size_t nlerp = at;
+    at += 4u * (((size_t)animated + 31u) / 32u);
+    if (b && c) {
+        c->head = (sw__codec_cache_head*)(void*)(b + head);
+        c->a = (sw_xform4*)(void*)(b + a);
+        c->d = (sw_xform4*)(void*)(b + d);
+        c->drop = (int32_t(*)[4])(void*)(b + drop);
+        c->packet = (sw__codec_cache_packet*)(void*)(b + packet);
+        c->track = (sw__codec_cache_track*)(void*)(b + track);
+        c->nlerp = (uint32_t*)(void*)(b + nlerp);
+    }
+    return at;
+}
+
+uint32_t sw__codec_cache_words(const sw_clip* clip) {
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint32_t packets = (clip->joints_count + 3u) / 4u;
+    /* + 3 words: the parts start at the first 16-byte boundary */
+    return (uint32_t)((sw__codec_cache_parts(NULL, packets, h->animated_count, NULL) + 3u) / 4u) +
+           3u;
+}
+
+/* The cache's parts in caller words (16-byte aligned inside them). */
+static sw__codec_cache sw__codec_cache_of(const sw_clip* clip, uint32_t* words) {
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uintptr_t p = ((uintptr_t)words + 15u) & ~(uintptr_t)15u;
+    sw__codec_cache c;
+    sw__codec_cache_parts((void*)p, (clip->joints_count + 3u) / 4u, h->animated_count, &c);
+    return c;
+}
+
+/* Field index (0-9, the sw_xform4 arrays) of component c of a track of
+ * this kind: translation tx ty tz, rotation rx ry rz rw, scale sx sy sz. */
+static inline uint32_t sw__codec_field(uint32_t kind, uint32_t c) {
+    return kind == SW_TRACK_KIND_TRANSLATION ? c : kind == SW_TRACK_KIND_ROTATION ? 3u + c : 7u + c;
+}
+
+/* Track a's parameters in this segment (header at hd, keys from bit at):
+ * the decoder's lo and scale, computed as sw__codec_finish_scalar does. */
+static void sw__codec_cache_params(const sw__codec_cache* c, const sw_codec_track* tr, uint32_t a,
+                                   const sw__codec_head* hp, uint32_t header, uint64_t at,
+                                   bool simd) {
+    sw__codec_cache_track* ct = &c->track[a];
+    ct->header = header;
+    ct->bits = (uint32_t)at;
+    ct->lane = (uint16_t)sw__codec_lane(tr);
+    for (uint32_t k = 0; k < 3u; ++k)
+        ct->b[k] = (uint8_t)hp->b[k];
+    ct->kb = (uint8_t)hp->kb;
+    ct->sl = (uint8_t)hp->sl;
+    ct->kind = (uint8_t)(tr->kind | (hp->per_key << 4));
+    ct->drow = (uint8_t)hp->drow;
+    const uint32_t rot = hp->rot, d = hp->drow;
+    const uint32_t f0 = rot ? 3u : sw__codec_field(tr->kind, 0u);
+    ct->f[0] = (uint8_t)(f0 + (rot && d == 0u));
+    ct->f[1] = (uint8_t)(f0 + 1u + (rot && d <= 1u));
+    ct->f[2] = (uint8_t)(f0 + 2u + (rot && d <= 2u));
+    if (rot && !hp->per_key) {
+        /* fixed for the segment: the left-out component, 0 in a and d */
+        c->a[0].rx[ct->lane + 4u * d] = 0.0f;
+        c->d[0].rx[ct->lane + 4u * d] = 0.0f;
+        c->drop[ct->lane / 40u][ct->lane % 4u] = (int32_t)d;
+    }
+#if SINEW_HAS_SSE2
+    if (simd) {
+        __m128 lo, scale;
+        sw__codec_range_sse2(tr, hp->per_key, hp->drow, hp->r, hp->has, hp->b, &lo, &scale);
+        _mm_storeu_ps(ct->lo, lo);
+        _mm_storeu_ps(ct->scale, scale);
+        return;
+    }
+#endif
+    (void)simd;
+    const uint8_t* kept = sw__codec_kept[hp->drow];
+    for (uint32_t k = 0; k < 3u; ++k) {
+        const int32_t lo8 = (int32_t)((hp->rv >> (8u * k)) & 255u);
+        const int32_t span8 = (int32_t)((hp->rv >> (24u + 8u * k)) & 255u) - lo8;
+        const float mn = hp->per_key ? -1.0f : tr->min[kept[k]];
+        const float e = (hp->per_key ? 2.0f : tr->extent[kept[k]]) * (1.0f / 255.0f);
+        ct->lo[k] = mn + (float)lo8 * e;
+        ct->scale[k] = (float)span8 * e * sw__codec_inv_levels[hp->b[k]];
+    }
+    ct->lo[3] = ct->scale[3] = 0.0f;
+}
+
+/* Decodes track a's two keys at its stride's key index into the cache (the
+ * decoder's operations, kept before the fraction is applied). */
+static void sw__codec_cache_keys(const sw__codec_cache* c, uint32_t a, const uint8_t* bits,
+                                 const sw__codec_keys* keys, bool simd) {
+    const sw__codec_cache_track* ct = &c->track[a];
+#if SINEW_HAS_SSE2
+    if (simd && ct->kind < 16u && ct->kb <= 28u) {
+        /* The common track: one left-out component (or none) fixed for the
+         * segment, both keys from one load; only the stored components
+         * change (the left-out one and its lane's drop were set by the
+         * fill). */
+        const uint64_t at = ct->bits + (uint64_t)keys->j[ct->sl] * ct->kb;
+        const uint64_t va = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        const uint64_t vb = va >> ct->kb;
+        const uint32_t s1 = ct->b[0], s2 = s1 + ct->b[1];
+        const uint32_t m0 = (1u << ct->b[0]) - 1u, m1 = (1u << ct->b[1]) - 1u,
+                       m2 = (1u << ct->b[2]) - 1u;
+        const __m128 lo = _mm_loadu_ps(ct->lo), scale = _mm_loadu_ps(ct->scale);
+        const __m128 qa = _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)((uint32_t)(va >> s2) & m2),
+                                                        (int32_t)((uint32_t)(va >> s1) & m1),
+                                                        (int32_t)((uint32_t)va & m0)));
+        const __m128 qb = _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)((uint32_t)(vb >> s2) & m2),
+                                                        (int32_t)((uint32_t)(vb >> s1) & m1),
+                                                        (int32_t)((uint32_t)vb & m0)));
+        const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qa, scale));
+        const __m128 kd = _mm_sub_ps(_mm_add_ps(lo, _mm_mul_ps(qb, scale)), ka);
+        float* fa = c->a[0].tx + ct->lane;
+        float* fd = c->d[0].tx + ct->lane;
+        _mm_store_ss(fa + 4u * ct->f[0], ka);
+        _mm_store_ss(fd + 4u * ct->f[0], kd);
+        _mm_store_ss(fa + 4u * ct->f[1], _mm_shuffle_ps(ka, ka, _MM_SHUFFLE(1, 1, 1, 1)));
+        _mm_store_ss(fd + 4u * ct->f[1], _mm_shuffle_ps(kd, kd, _MM_SHUFFLE(1, 1, 1, 1)));
+        _mm_store_ss(fa + 4u * ct->f[2], _mm_movehl_ps(ka, ka));
+        _mm_store_ss(fd + 4u * ct->f[2], _mm_movehl_ps(kd, kd));
+        return;
+    }
+#endif
+    sw__codec_head hp;
+    hp.per_key = ct->kind >> 4;
+    hp.kb = ct->kb;
+    for (uint32_t k = 0; k < 3u; ++k) {
+        hp.b[k] = ct->b[k];
+        hp.m[k] = (1u << ct->b[k]) - 1u;
+    }
+    uint32_t qa[3], qb[3], da = ct->drow, db = ct->drow;
+    sw__codec_read_keys(bits, ct->bits + (uint64_t)keys->j[ct->sl] * ct->kb, &hp, qa, qb, &da, &db);
+    const uint32_t kind = ct->kind & 15u, rot = kind == SW_TRACK_KIND_ROTATION;
+    float* fa = c->a[0].tx + ct->lane;
+    float* fd = c->d[0].tx + ct->lane;
+    int32_t* drop = &c->drop[0][0] + ((ct->lane / 40u) * 4u + ct->lane % 4u);
+    const uint32_t bit = 1u << (a & 31u);
+    if (rot && da != db) {
+        /* the normalized lerp writes this lane after the pass: identity till then */
+        c->nlerp[a >> 5] |= bit;
+        for (uint32_t k = 0; k < 4u; ++k) {
+            fa[4u * (3u + k)] = k == 3u ? 1.0f : 0.0f;
+            fd[4u * (3u + k)] = -0.0f;
+        }
+        *drop = 4;
+        return;
+    }
+    c->nlerp[a >> 5] &= ~bit;
+    /* rotations: kept component k is field 3 + k below the left-out one,
+     * 4 + k from it on; translations and scales x y z */
+    const uint32_t f0 = rot ? 3u : sw__codec_field(kind, 0u);
+    const uint32_t f[3] = {f0 + (rot && da == 0u), f0 + 1u + (rot && da <= 1u),
+                           f0 + 2u + (rot && da <= 2u)};
+    float va[4], vd[4];
+#if SINEW_HAS_SSE2
+    if (simd) {
+        const __m128 lo = _mm_loadu_ps(ct->lo), scale = _mm_loadu_ps(ct->scale);
+        const __m128 ka =
+            _mm_add_ps(lo, _mm_mul_ps(_mm_cvtepi32_ps(_mm_set_epi32(
+                                          0, (int32_t)qa[2], (int32_t)qa[1], (int32_t)qa[0])),
+                                      scale));
+        const __m128 kb =
+            _mm_add_ps(lo, _mm_mul_ps(_mm_cvtepi32_ps(_mm_set_epi32(
+                                          0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0])),
+                                      scale));
+        _mm_storeu_ps(va, ka);
+        _mm_storeu_ps(vd, _mm_sub_ps(kb, ka));
+    } else
+#endif
+    {
+        for (uint32_t k = 0; k < 3u; ++k) {
+            const float ka = ct->lo[k] + (float)(int32_t)qa[k] * ct->scale[k];
+            const float kb = ct->lo[k] + (float)(int32_t)qb[k] * ct->scale[k];
+            va[k] = ka;
+            vd[k] = kb - ka;
+        }
+    }
+    for (uint32_t k = 0; k < 3u; ++k) {
+        fa[4u * f[k]] = va[k];
+        fd[4u * f[k]] = vd[k];
+    }
+    if (rot) {
+        fa[4u * (3u + da)] = 0.0f;
+        fd[4u * (3u + da)] = 0.0f;
+        *drop = (int32_t)da; /* the lane's rotation: its translation and scale leave it */
+    }
+}
+
+/* The stride of each lane and row, and the rows with a track, from the
+ * tracks' strides of this segment. */
+static void sw__codec_cache_strides(const sw__codec_cache* c, const sw__codec_view* pl,
+                                    const uint8_t* sl_of, uint32_t packets) {
+    for (uint32_t p = 0; p < packets; ++p)
+        memset(&c->packet[p], 0, sizeof c->packet[p]);
+    uint8_t animated[SW_SKELETON_MAX_JOINTS / 4u][3]; /* lanes with a track, per row */
+    memset(animated, 0, 3u * packets);
+    for (uint32_t a = 0; a < pl->h->animated_count; ++a) {
+        const sw_codec_track* tr = &pl->tracks[a];
+        const uint32_t p = tr->joint >> 2, r = (uint32_t)tr->kind - 1u;
+        c->packet[p].lane_sl[r][tr->joint & 3u] = sl_of[a];
+        animated[p][r] |= (uint8_t)(1u << (tr->joint & 3u));
+        c->packet[p].rows |= (uint8_t)(1u << r);
+    }
+    /* a row's stride: its tracks' common one (lanes without a track take any) */
+    for (uint32_t p = 0; p < packets; ++p) {
+        sw__codec_cache_packet* k = &c->packet[p];
+        for (uint32_t r = 0; r < 3u; ++r) {
+            uint32_t sl = 0, mixed = 0, seen = 0;
+            for (uint32_t l = 0; l < 4u; ++l) {
+                if (!((animated[p][r] >> l) & 1u)) continue;
+                mixed |= seen && k->lane_sl[r][l] != sl;
+                sl = k->lane_sl[r][l];
+                seen = 1;
+            }
+            k->row_sl[r] = (uint8_t)(mixed ? 8u : sl);
+        }
+    }
+}
+
+/* Decodes segment `pos.segment` whole into the cache: static values, every
+ * track's keys at `keys`, where each track starts and each lane's stride. */
+static void sw__codec_cache_fill(const sw__codec_cache* c, const sw__codec_view* pl,
+                                 const sw_clip* clip, const sw_skeleton* skel, sw__codec_pos pos,
+                                 const sw__codec_keys* keys, bool simd) {
+    const sw_codec_header* h = pl->h;
+    const uint32_t packets = skel->packets_count;
+    sw__codec_put_static(pl, clip, skel, c->a);
+    for (uint32_t p = 0; p < packets; ++p) {
+        float* d = c->d[p].tx;
+        for (uint32_t i = 0; i < 40u; ++i)
+            d[i] = -0.0f;
+        for (uint32_t l = 0; l < 4u; ++l)
+            c->drop[p][l] = 4;
+    }
+    memset(c->nlerp, 0, 4u * ((h->animated_count + 31u) / 32u));
+    const uint8_t* bits;
+    const uint8_t* first = sw__codec_segment(h, pos.segment, &bits);
+    const uint8_t* hd = first;
+    uint64_t at = 0;
+    uint8_t sl_of[3u * SW_SKELETON_MAX_JOINTS];
+    uint32_t strides = 0;
+    for (uint32_t a = 0; a < h->animated_count; ++a) {
+        const sw_codec_track* tr = &pl->tracks[a];
+        sw__codec_head hp;
+        const uint8_t* next = sw__codec_head_of(tr, hd, &hp);
+        sw__codec_cache_params(c, tr, a, &hp, (uint32_t)(hd - first), at, simd);
+        sw__codec_cache_keys(c, a, bits, keys, simd);
+        hd = next;
+        at += (uint64_t)keys->n[hp.sl] * hp.kb;
+        sl_of[a] = (uint8_t)hp.sl;
+        strides |= 1u << hp.sl;
+    }
+    sw__codec_cache_strides(c, pl, sl_of, packets);
+    c->head->strides = strides;
+    c->head->segment = pos.segment;
+    memcpy(c->head->j, keys->j, sizeof keys->j);
+    c->head->clip = clip;
+    c->head->clip_size = clip->size;
+}
+
+/* The fraction of each lane of row r of packet k, from the fraction of
+ * each stride. */
+#if SINEW_HAS_SSE2
+static inline __m128 sw__codec_cache_u4(const float u[8], const sw__codec_cache_packet* k,
+                                        uint32_t r) {
+    if (k->row_sl[r] < 8u) return _mm_set1_ps(u[k->row_sl[r]]);
+    const uint8_t* l = k->lane_sl[r];
+    return _mm_setr_ps(u[l[0]], u[l[1]], u[l[2]], u[l[3]]);
+}
+
+/* out = a + d * u per component, then the left-out rotation components
+ * rebuilt: the decoder's operations four lanes at a time; rows without a
+ * track are copied. */
+static void sw__codec_cache_pass_sse2(const sw__codec_cache* c, const float u8[8], uint32_t packets,
+                                      sw_xform4* out) {
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+#define SW__CC(f, u) _mm_add_ps(_mm_load_ps(a->f), _mm_mul_ps(_mm_load_ps(d->f), u))
+#define SW__CP(f) _mm_store_ps(o->f, _mm_load_ps(a->f))
+    for (uint32_t p = 0; p < packets; ++p) {
+        const sw_xform4* a = &c->a[p];
+        const sw_xform4* d = &c->d[p];
+        const sw__codec_cache_packet* k = &c->packet[p];
+        sw_xform4* o = &out[p];
+        if (k->rows & 1u) {
+            const __m128 u = sw__codec_cache_u4(u8, k, 0u);
+            _mm_store_ps(o->tx, SW__CC(tx, u));
+            _mm_store_ps(o->ty, SW__CC(ty, u));
+            _mm_store_ps(o->tz, SW__CC(tz, u));
+        } else {
+            SW__CP(tx);
+            SW__CP(ty);
+            SW__CP(tz);
+        }
+        if (k->rows & 2u) {
+            const __m128 u = sw__codec_cache_u4(u8, k, 1u);
+            __m128 x = SW__CC(rx, u), y = SW__CC(ry, u), z = SW__CC(rz, u), w = SW__CC(rw, u);
+            __m128 ww = _mm_sub_ps(one, _mm_mul_ps(x, x));
+            ww = _mm_sub_ps(ww, _mm_mul_ps(y, y));
+            ww = _mm_sub_ps(ww, _mm_mul_ps(z, z));
+            ww = _mm_sub_ps(ww, _mm_mul_ps(w, w));
+            const __m128 r = _mm_sqrt_ps(_mm_max_ps(ww, zero));
+            const __m128i drop = _mm_load_si128((const __m128i*)(const void*)c->drop[p]);
+            __m128 m = _mm_castsi128_ps(_mm_cmpeq_epi32(drop, _mm_setzero_si128()));
+            x = _mm_or_ps(_mm_andnot_ps(m, x), _mm_and_ps(m, r));
+            m = _mm_castsi128_ps(_mm_cmpeq_epi32(drop, _mm_set1_epi32(1)));
+            y = _mm_or_ps(_mm_andnot_ps(m, y), _mm_and_ps(m, r));
+            m = _mm_castsi128_ps(_mm_cmpeq_epi32(drop, _mm_set1_epi32(2)));
+            z = _mm_or_ps(_mm_andnot_ps(m, z), _mm_and_ps(m, r));
+            m = _mm_castsi128_ps(_mm_cmpeq_epi32(drop, _mm_set1_epi32(3)));
+            w = _mm_or_ps(_mm_andnot_ps(m, w), _mm_and_ps(m, r));
+            _mm_store_ps(o->rx, x);
+            _mm_store_ps(o->ry, y);
+            _mm_store_ps(o->rz, z);
+            _mm_store_ps(o->rw, w);
+        } else {
+            SW__CP(rx);
+            SW__CP(ry);
+            SW__CP(rz);
+            SW__CP(rw);
+        }
+        if (k->rows & 4u) {
+            const __m128 u = sw__codec_cache_u4(u8, k, 2u);
+            _mm_store_ps(o->sx, SW__CC(sx, u));
+            _mm_store_ps(o->sy, SW__CC(sy, u));
+            _mm_store_ps(o->sz, SW__CC(sz, u));
+        } else {
+            SW__CP(sx);
+            SW__CP(sy);
+            SW__CP(sz);
+        }
+    }
+#undef SW__CC
+#undef SW__CP
+}
+#endif
+
+/* The same pass lane by lane (the scalar decoder's operations). */
+static void sw__codec_cache_pass_scalar(const sw__codec_cache* c, const float u8[8],
+                                        uint32_t packets, sw_xform4* out) {
+    for (uint32_t p = 0; p < packets; ++p) {
+        const float* a = c->a[p].tx;
+        const float* d = c->d[p].tx;
+        const sw__codec_cache_packet* k = &c->packet[p];
+        float* o = out[p].tx;
+        for (uint32_t l = 0; l < 4u; ++l) {
+            float v[10];
+            for (uint32_t f = 0; f < 10u; ++f) {
+                const uint32_t r = f < 3u ? 0u : f < 7u ? 1u : 2u;
+                v[f] = a[4u * f + l] + d[4u * f + l] * u8[k->lane_sl[r][l]];
+            }
+            const int32_t drop = c->drop[p][l];
+            if (drop < 4) {
+                const float ww = (((1.0f - v[3] * v[3]) - v[4] * v[4]) - v[5] * v[5]) - v[6] * v[6];
+                v[3 + drop] = ww > 0.0f ? sqrtf(ww) : 0.0f;
+            }
+            for (uint32_t f = 0; f < 10u; ++f)
+                o[4u * f + l] = v[f];
+        }
+    }
+}
+
+/* The rotations blended by normalized lerp (bit a of the nlerp set), over
+ * what the pass wrote in their lanes. */
+static void sw__codec_cache_nlerp(const sw__codec_cache* c, const sw__codec_view* pl,
+                                  const uint8_t* first, const uint8_t* bits,
+                                  const sw__codec_keys* keys, float* of) {
+    const uint32_t n = pl->h->animated_count;
+    for (uint32_t w = 0; w < (n + 31u) / 32u; ++w) {
+        for (uint32_t m = c->nlerp[w]; m; m &= m - 1u) {
+            const uint32_t a = 32u * w + (uint32_t)__builtin_ctz(m);
+            const sw_codec_track* tr = &pl->tracks[a];
+            const uint8_t* hd = first + c->track[a].header;
+            sw__codec_head hp;
+            (void)sw__codec_head_of(tr, hd, &hp);
+            uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
+            sw__codec_read_keys(bits, c->track[a].bits + (uint64_t)keys->j[hp.sl] * hp.kb, &hp, qa,
+                                qb, &da, &db);
+            sw__codec_put_nlerp(tr, hd, qa, qb, keys->u[hp.sl], da, db, sw__codec_lane(tr), of);
+        }
+    }
+}
+
+void sw__codec_quantized_sample_cached(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                       sw_xform4* out, uint32_t* words, bool reuse, bool simd) {
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const sw_codec_header* h = pl.h;
+    const sw__codec_cache c = sw__codec_cache_of(clip, words);
+    const sw__codec_pos pos = sw__codec_pos_of(h, t);
+    sw__codec_keys keys;
+    memset(&keys, 0, sizeof keys);
+    for (uint32_t sl = 0; sl < 8u && (1u << sl) <= pos.span; ++sl) {
+        keys.j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys.u[sl]);
+        keys.n[sl] = (pos.span >> sl) + 1u;
+    }
+    const uint8_t* bits;
+    const uint8_t* first = sw__codec_segment(h, pos.segment, &bits);
+    sw__codec_cache_head* head = c.head;
+    if (!reuse || head->clip != clip || head->clip_size != clip->size ||
+        head->segment != pos.segment) {
+        sw__codec_cache_fill(&c, &pl, clip, skel, pos, &keys, simd);
+    } else {
+        /* only the tracks whose stride's key interval moved */
+        uint32_t moved = 0;
+        for (uint32_t m = head->strides; m; m &= m - 1u) {
+            const uint32_t sl = (uint32_t)__builtin_ctz(m);
+            if (keys.j[sl] != head->j[sl]) moved |= 1u << sl;
+            head->j[sl] = keys.j[sl];
+        }
+        for (uint32_t a = 0; moved && a < h->animated_count; ++a)
+            if ((moved >> c.track[a].sl) & 1u) sw__codec_cache_keys(&c, a, bits, &keys, simd);
+    }
+#if SINEW_HAS_SSE2
+    if (simd)
+        sw__codec_cache_pass_sse2(&c, keys.u, skel->packets_count, out);
+    else
+        sw__codec_cache_pass_scalar(&c, keys.u, skel->packets_count, out);
+#else
+    (void)simd;
+    sw__codec_cache_pass_scalar(&c, keys.u, skel->packets_count, out);
+#endif
+    sw__codec_cache_nlerp(&c, &pl, first, bits, &keys, (float*)(void*)out);
 }
