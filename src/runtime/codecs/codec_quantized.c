@@ -1247,9 +1247,8 @@ static void sw__codec_cache_fill(const sw__codec_cache* c, const sw__codec_view*
             c->drop[p][l] = 4;
     }
     memset(c->nlerp, 0, 4u * ((h->animated_count + 31u) / 32u));
-    sw__codec_pos refined = pos;
     const uint8_t* bits;
-    const uint8_t* first = sw__codec_segment(h, &refined, &bits);
+    const uint8_t* first = sw__codec_segment(h, pos.segment, &bits);
     const uint8_t* hd = first;
     uint64_t at = 0;
     uint8_t sl_of[3u * SW_SKELETON_MAX_JOINTS];
@@ -1400,15 +1399,15 @@ void sw__codec_quantized_sample_cached(const sw_clip* clip, const sw_skeleton* s
     const sw__codec_view pl = sw__codec_view_of(clip);
     const sw_codec_header* h = pl.h;
     const sw__codec_cache c = sw__codec_cache_of(clip, words);
-    sw__codec_pos pos = sw__codec_pos_of(h, t);
-    const uint8_t* bits;
-    const uint8_t* first = sw__codec_segment(h, &pos, &bits);
+    const sw__codec_pos pos = sw__codec_pos_of(h, t);
     sw__codec_keys keys;
     memset(&keys, 0, sizeof keys);
     for (uint32_t sl = 0; sl < 8u && (1u << sl) <= pos.span; ++sl) {
         keys.j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys.u[sl]);
         keys.n[sl] = (pos.span >> sl) + 1u;
     }
+    const uint8_t* bits;
+    const uint8_t* first = sw__codec_segment(h, pos.segment, &bits);
     sw__codec_cache_head* head = c.head;
     if (!reuse || head->clip != clip || head->clip_size != clip->size ||
         head->segment != pos.segment) {
