@@ -1071,8 +1071,8 @@ static void sw__codec_cache_params(const sw__codec_cache* c, const sw_codec_trac
     ct->f[2] = (uint8_t)(f0 + 2u + (rot && d <= 2u));
     if (rot && !hp->per_key) {
         /* fixed for the segment: the left-out component, 0 in a and d */
-        ((float*)(void*)c->a)[ct->lane + 4u * (3u + d)] = 0.0f;
-        ((float*)(void*)c->d)[ct->lane + 4u * (3u + d)] = 0.0f;
+        c->a[0].rx[ct->lane + 4u * d] = 0.0f;
+        c->d[0].rx[ct->lane + 4u * d] = 0.0f;
         c->drop[ct->lane / 40u][ct->lane % 4u] = (int32_t)d;
     }
 #if SINEW_HAS_SSE2
@@ -1102,7 +1102,6 @@ static void sw__codec_cache_params(const sw__codec_cache* c, const sw_codec_trac
 static void sw__codec_cache_keys(const sw__codec_cache* c, uint32_t a, const uint8_t* bits,
                                  const sw__codec_keys* keys, bool simd) {
     const sw__codec_cache_track* ct = &c->track[a];
-    (void)simd; /* the scalar path only without SSE2 */
 #if SINEW_HAS_SSE2
     if (simd && ct->kind < 16u && ct->kb <= 28u) {
         /* The common track: one left-out component (or none) fixed for the
@@ -1124,8 +1123,8 @@ static void sw__codec_cache_keys(const sw__codec_cache* c, uint32_t a, const uin
                                                         (int32_t)((uint32_t)vb & m0)));
         const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qa, scale));
         const __m128 kd = _mm_sub_ps(_mm_add_ps(lo, _mm_mul_ps(qb, scale)), ka);
-        float* fa = (float*)(void*)c->a + ct->lane;
-        float* fd = (float*)(void*)c->d + ct->lane;
+        float* fa = c->a[0].tx + ct->lane;
+        float* fd = c->d[0].tx + ct->lane;
         _mm_store_ss(fa + 4u * ct->f[0], ka);
         _mm_store_ss(fd + 4u * ct->f[0], kd);
         _mm_store_ss(fa + 4u * ct->f[1], _mm_shuffle_ps(ka, ka, _MM_SHUFFLE(1, 1, 1, 1)));
@@ -1145,9 +1144,9 @@ static void sw__codec_cache_keys(const sw__codec_cache* c, uint32_t a, const uin
     uint32_t qa[3], qb[3], da = ct->drow, db = ct->drow;
     sw__codec_read_keys(bits, ct->bits + (uint64_t)keys->j[ct->sl] * ct->kb, &hp, qa, qb, &da, &db);
     const uint32_t kind = ct->kind & 15u, rot = kind == SW_TRACK_KIND_ROTATION;
-    float* fa = (float*)(void*)c->a + ct->lane;
-    float* fd = (float*)(void*)c->d + ct->lane;
-    int32_t* drop = &c->drop[ct->lane / 40u][ct->lane % 4u];
+    float* fa = c->a[0].tx + ct->lane;
+    float* fd = c->d[0].tx + ct->lane;
+    int32_t* drop = &c->drop[0][0] + ((ct->lane / 40u) * 4u + ct->lane % 4u);
     const uint32_t bit = 1u << (a & 31u);
     if (rot && da != db) {
         /* the normalized lerp writes this lane after the pass: identity till then */
@@ -1221,8 +1220,8 @@ static void sw__codec_cache_strides(const sw__codec_cache* c, const sw__codec_vi
         for (uint32_t r = 0; r < 3u; ++r) {
             uint32_t sl = 0, mixed = 0, seen = 0;
             for (uint32_t l = 0; l < 4u; ++l) {
-                if (!(((uint32_t)animated[p][r] >> l) & 1u)) continue;
-                mixed |= (uint32_t)(seen && k->lane_sl[r][l] != sl);
+                if (!((animated[p][r] >> l) & 1u)) continue;
+                mixed |= seen && k->lane_sl[r][l] != sl;
                 sl = k->lane_sl[r][l];
                 seen = 1;
             }
@@ -1240,7 +1239,7 @@ static void sw__codec_cache_fill(const sw__codec_cache* c, const sw__codec_view*
     const uint32_t packets = skel->packets_count;
     sw__codec_put_static(pl, clip, skel, c->a);
     for (uint32_t p = 0; p < packets; ++p) {
-        float* d = (float*)(void*)&c->d[p];
+        float* d = c->d[p].tx;
         for (uint32_t i = 0; i < 40u; ++i)
             d[i] = -0.0f;
         for (uint32_t l = 0; l < 4u; ++l)
@@ -1352,10 +1351,10 @@ static void sw__codec_cache_pass_sse2(const sw__codec_cache* c, const float u8[8
 static void sw__codec_cache_pass_scalar(const sw__codec_cache* c, const float u8[8],
                                         uint32_t packets, sw_xform4* out) {
     for (uint32_t p = 0; p < packets; ++p) {
-        const float* a = (const float*)(const void*)&c->a[p];
-        const float* d = (const float*)(const void*)&c->d[p];
+        const float* a = c->a[p].tx;
+        const float* d = c->d[p].tx;
         const sw__codec_cache_packet* k = &c->packet[p];
-        float* o = (float*)(void*)&out[p];
+        float* o = out[p].tx;
         for (uint32_t l = 0; l < 4u; ++l) {
             float v[10];
             for (uint32_t f = 0; f < 10u; ++f) {
