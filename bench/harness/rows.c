@@ -27,7 +27,7 @@ typedef struct bench_set {
     uint32_t chars, packets, joints;
     sw_xform4* pose;   /* chars * 3 poses: layer a, layer b, blended */
     sw_mat4* model;    /* chars * joints */
-    uint32_t* cursors; /* chars * 2 caches * cursors_per (decoded keys too) */
+    uint32_t* cursors; /* chars * 2 caches * cursors_per */
     uint32_t cursors_per;
     sw_sample_cache* cache; /* chars * 2 */
     float* time;            /* chars * 2: clip times */
@@ -141,8 +141,8 @@ static bool bench_set_init(bench_set* s, const bench_rig* g, uint32_t chars) {
     s->cursors_per = 1u;
     for (int k = 0; k < BENCH_CODECS; ++k)
         for (int i = 0; i < 2; ++i)
-            if (sw_sample_cache_size(g->clips[k][i]) > s->cursors_per)
-                s->cursors_per = sw_sample_cache_size(g->clips[k][i]);
+            if (g->clips[k][i]->tracks_count > s->cursors_per)
+                s->cursors_per = g->clips[k][i]->tracks_count;
     if (!bench_set_alloc(s, chars)) {
         bench_set_free(s);
         bench_error("out of memory");

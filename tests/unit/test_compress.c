@@ -400,97 +400,6 @@ static void test_cache_vs_cold(void** state) {
     fixture_free(f);
 }
 
-/* Plays clip c with a cache of sw_sample_cache_size entries (decoded keys
- * kept) through `steps` times: forward at 1/60 s, wrapping, then jumps back
- * and forth, repeats and times past both ends; each pose must equal a cold
- * seek's bit for bit, and the private cached decoder on both paths must
- * equal the direct decoder's. `other` (may be NULL) is sampled with the same
- * cache every 7th step, so the cache changes hands. */
-static void play_cached(const sw_skeleton* skel, const sw_clip* c, const sw_clip* other,
-                        int steps) {
-    const uint32_t n = sw_sample_cache_size(c) > sw_sample_cache_size(other)
-                           ? sw_sample_cache_size(c)
-                           : sw_sample_cache_size(other);
-    assert_true(n > c->tracks_count);
-    uint32_t* words = (uint32_t*)malloc(n * sizeof(uint32_t));
-    uint32_t* priv[2] = {(uint32_t*)calloc(n, sizeof(uint32_t)),
-                         (uint32_t*)calloc(n, sizeof(uint32_t))};
-    assert_non_null(words);
-    memset(words, 0xA5, n * sizeof(uint32_t)); /* garbage before the first use */
-    const uint32_t packets = skel->packets_count;
-    sw_xform4* warm = (sw_xform4*)aligned_alloc(16, packets * sizeof(sw_xform4));
-    sw_xform4* cold = (sw_xform4*)aligned_alloc(16, packets * sizeof(sw_xform4));
-    sw_xform4* pc = (sw_xform4*)aligned_alloc(16, packets * sizeof(sw_xform4));
-    sw_sample_cache cache;
-    sw_sample_cache_init(&cache, words, n);
-    uint32_t seed = 1234u;
-    float t = 0.0f;
-    for (int i = 0; i < steps; ++i) {
-        const sw_clip* clip = other && i % 7 == 6 ? other : c;
-        if (i < steps / 2)
-            t = fmodf(t + 1.0f / 60.0f, clip->duration + 0.05f);
-        else if (i % 3 != 0)
-            t = sw_test_rand(&seed, -0.1f, clip->duration + 0.1f);
-        sw_sample_job jw = {.clip = clip,
-                            .skeleton = skel,
-                            .time = t,
-                            .cache = &cache,
-                            .out = warm,
-                            .out_count = packets};
-        sw_sample_job jc = jw;
-        jc.cache = NULL;
-        jc.out = cold;
-        assert_int_equal(sw_sample_job_run(&jw), SW_RESULT_OK);
-        assert_int_equal(sw_sample_job_run(&jc), SW_RESULT_OK);
-        assert_memory_equal(warm, cold, packets * sizeof(sw_xform4));
-        if (clip != c) continue;
-        const float tc = fminf(fmaxf(t, 0.0f), c->duration);
-        for (int simd = 0; simd < 2; ++simd) {
-            sw__codec_quantized_sample_cached(c, skel, tc, pc, priv[simd] + c->tracks_count, i > 0,
-                                              simd == 1);
-            sw__codec_quantized_sample_with(c, skel, tc, cold, simd == 1);
-            assert_memory_equal(pc, cold, packets * sizeof(sw_xform4));
-        }
-    }
-    free(words);
-    free(priv[0]);
-    free(priv[1]);
-    free(warm);
-    free(cold);
-    free(pc);
-}
-
-/* Decoded keys kept in the cache give a cold seek's poses bit for bit: the
- * synthetic clip at several segment lengths (and two clips through one
- * cache), and every RobotExpressive clip when the asset is found. */
-static void test_cache_keys(void** state) {
-    (void)state;
-    fixture* f = fixture_new(false);
-    fixture* g = fixture_new(true);
-    const uint32_t segments[3] = {0, 4, 8};
-    for (int k = 0; k < 3; ++k) {
-        const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, segments[k], NULL);
-        const sw_clip* d = compress(g->skel, g->raw, 1e-3f, 1.0f, segments[k], NULL);
-        play_cached(f->skel, c, NULL, 400);
-        play_cached(f->skel, c, d, 400);
-        sw_clip_destroy(c, NULL);
-        sw_clip_destroy(d, NULL);
-    }
-    fixture_free(f);
-    fixture_free(g);
-    char path[512];
-    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
-    sw_scene scene;
-    memset(&scene, 0, sizeof scene);
-    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &scene, NULL), SW_RESULT_OK);
-    for (uint32_t i = 0; i < scene.clips_count; ++i) {
-        const sw_clip* c = compress(scene.skeleton, scene.clips[i], 1e-3f, 0.1f, 0, NULL);
-        play_cached(scene.skeleton, c, NULL, 300);
-        sw_clip_destroy(c, NULL);
-    }
-    sw_scene_free(&scene, NULL);
-}
-
 /* The decoder's scalar and SSE2 interpolation agree bit for bit: on random
  * batches (every length) and on whole poses of a CMU-like synthetic clip. */
 static void test_scalar_simd(void** state) {
@@ -1308,7 +1217,6 @@ int main(void) {
         cmocka_unit_test(test_round_trip_bound),
         cmocka_unit_test(test_kept_parts),
         cmocka_unit_test(test_cache_vs_cold),
-        cmocka_unit_test(test_cache_keys),
         cmocka_unit_test(test_scalar_simd),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_archive_round_trip),

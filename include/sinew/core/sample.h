@@ -5,19 +5,13 @@
  * identity for additive clips). Optionally fills the clip's float tracks.
  *
  * A cache (caller-owned cursors, one per track) makes forward playback cheap:
- * each track resumes its key search where the previous call left it. With
- * sw_sample_cache_size(clip) entries instead of tracks_count, a quantized
- * clip's cache also keeps the keys it decoded, so that the next call decodes
- * only the keys its time moved past (the rest is one interpolation pass).
- * Results are identical to a cold seek at any time; the cache resets itself
- * when given another clip or an earlier time (decoded keys are kept while
- * the cache is used on one clip: initialize it again, or sample another
- * clip with it, before a clip that replaced a destroyed one at its address
- * uses it).
+ * each track resumes its key search where the previous call left it. Results
+ * are identical to a cold seek at any time, whatever the cache holds; the
+ * cache resets itself when given another clip or an earlier time.
  *
- *     uint32_t* cursors = ...;  // sw_sample_cache_size(clip) entries, any storage
+ *     uint32_t* cursors = ...;  // clip->tracks_count entries, any storage
  *     sw_sample_cache cache;
- *     sw_sample_cache_init(&cache, cursors, sw_sample_cache_size(clip));
+ *     sw_sample_cache_init(&cache, cursors, clip->tracks_count);
  *     sw_sample_job job = { .clip = clip, .skeleton = skel, .time = t,
  *                           .cache = &cache, .out = pose,
  *                           .out_count = skel->packets_count };
@@ -47,13 +41,6 @@ static inline void sw_sample_cache_init(sw_sample_cache* c, uint32_t* cursors, u
     c->cursors = cursors;
     c->cursors_count = count;
 }
-
-/* Entries (uint32_t) of cache storage with which sampling `clip` (valid)
- * keeps everything it can between calls: the clip's tracks_count cursors,
- * plus for a quantized clip its decoded keys (about 360 bytes per 4 joints
- * and 8 per animated track). 0 for NULL. A cache of tracks_count entries
- * works too, keeping cursors only. */
-SINEW_API uint32_t sw_sample_cache_size(const sw_clip* clip);
 
 typedef struct sw_sample_job {
     const sw_clip* clip;

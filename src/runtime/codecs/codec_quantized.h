@@ -47,15 +47,6 @@ void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][
 void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
 #endif
 void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
-/* Words (uint32_t) a sample cache needs after the clip's cursors to keep
- * the decoded keys of a quantized clip between calls. */
-uint32_t sw__codec_cache_words(const sw_clip* clip);
-/* What sw__codec_quantized_sample_with writes, bit for bit, decoding only
- * the keys that changed since the last call on these words (caller storage
- * of sw__codec_cache_words entries; with `reuse` false, or when they hold
- * another clip, everything is decoded afresh). */
-void sw__codec_quantized_sample_cached(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                       sw_xform4* out, uint32_t* words, bool reuse, bool simd);
 /* The decoder with the scalar (simd false) or best path. */
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, bool simd);

@@ -13,19 +13,6 @@ static bool sw__sample_time_is_nan(float t) {
     return t != t;
 }
 
-uint32_t sw_sample_cache_size(const sw_clip* clip) {
-    if (!clip) return 0;
-    if (clip->codec != SW_CLIP_CODEC_QUANTIZED) return clip->tracks_count;
-    return clip->tracks_count + sw__codec_cache_words(clip);
-}
-
-/* Entries of the cache the job uses: all of sw_sample_cache_size when it
- * has them, else the cursors. */
-static uint32_t sw__sample_cache_used(const sw_clip* clip, const sw_sample_cache* cache) {
-    const uint32_t full = sw_sample_cache_size(clip);
-    return cache->cursors_count >= full ? full : clip->tracks_count;
-}
-
 sw_result sw_sample_job_validate(const sw_sample_job* job) {
     if (!job || !job->clip || !job->skeleton || !job->out) return SW_RESULT_INVALID_ARGUMENT;
     if (sw__sample_time_is_nan(job->time)) return SW_RESULT_INVALID_ARGUMENT;
@@ -47,8 +34,7 @@ sw_result sw_sample_job_validate(const sw_sample_job* job) {
 
     const size_t out_bytes = (size_t)skel->packets_count * sizeof(sw_xform4);
     const size_t floats_bytes = job->floats ? (size_t)clip->float_tracks_count * sizeof(float) : 0;
-    const size_t cursors_bytes =
-        cache ? (size_t)sw__sample_cache_used(clip, cache) * sizeof(uint32_t) : 0;
+    const size_t cursors_bytes = cache ? (size_t)clip->tracks_count * sizeof(uint32_t) : 0;
     const void* cursors = cache ? (const void*)cache->cursors : NULL;
     if (sw__overlaps(job->out, out_bytes, clip, clip->size) ||
         sw__overlaps(job->out, out_bytes, skel, skel->size) ||
@@ -350,15 +336,8 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         break;
     case SW_CLIP_CODEC_QUANTIZED:
         /* Joint tracks from the codec payload (no cursors needed: keys are
-         * uniform; a cache with room keeps the decoded keys after the
-         * cursors, trusted while the cache was last used on this clip),
-         * float tracks raw as above. */
-        if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
-            sw__codec_quantized_sample_cached(clip, job->skeleton, t, job->out,
-                                              cache->cursors + clip->tracks_count,
-                                              cache->clip == clip, true);
-        else
-            sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
+         * uniform), float tracks raw as above. */
+        sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_FRAMES:
