@@ -1184,15 +1184,15 @@ static sw_result sw__cz_attempt(const sw_skeleton* skel, const sw_clip* clip,
  * interpolation of the source's own values on its grid points, unquantized
  * (a plain run), departs from the source by at most half the precision
  * between them, or the finest grid is reached. *low: a segment is still
- * over the whole precision at the finest grid (a rate too low, or a step in
- * the source): no quantization can bring it back. The stats (optional)
- * describe the last plain run. */
+ * over half the precision at the finest grid (a higher rate may help);
+ * *hopeless: over the whole precision there (a step in the source, or a
+ * rate too low). The stats (optional) describe the last plain run. */
 static sw_result sw__cz_grids(const sw_skeleton* skel, const sw_clip* clip,
                               const sw_compress_options* o, sw__cz_check* c,
                               const sw_allocator* alloc, sw_compress_stats* stats, double* seconds,
-                              bool* low, sw_error* err) {
+                              bool* low, bool* hopeless, sw_error* err) {
     c->scale = 0.5;
-    *low = false;
+    *low = *hopeless = false;
     sw_result r = SW_RESULT_OK;
     for (;;) {
         const sw_clip* out = NULL;
@@ -1203,10 +1203,11 @@ static sw_result sw__cz_grids(const sw_skeleton* skel, const sw_clip* clip,
         double keep = 1.0;
         if (r != SW_RESULT_OK || ok || !sw__cz_next(c->refine, c, &keep) || keep != 1.0) {
             for (uint32_t s = 0; s < c->S && r == SW_RESULT_OK && !ok; ++s) {
-                if (c->refine[s] == SW_CODEC_MAX_REFINE && (c->bad[s] & 2u) && c->over[s] > 2.0f)
-                    *low = true;
+                if (c->refine[s] != SW_CODEC_MAX_REFINE || !(c->bad[s] & 2u)) continue;
+                *low = true;
+                if (c->over[s] > 2.0f) *hopeless = true;
             }
-            if (*low) c->worst_joint = e.worst_joint;
+            if (*hopeless) c->worst_joint = e.worst_joint;
             break;
         }
     }
@@ -1238,9 +1239,9 @@ static sw_result sw__cz_setup(sw__cz_check* c, const sw_clip* clip, float rate,
 #define SW__CZ_CARRY 4096u
 
 /* The rate and key grids (sw__cz_grids) from `rate` on, doubled (up to
- * 1000 Hz) while the finest grids leave a segment over the precision
- * unquantized. Fails with LIMIT "error within precision" when even 1000 Hz
- * does. */
+ * 1000 Hz) while the finest grids leave a segment over half the
+ * precision. Fails with LIMIT "error within precision" when even then one
+ * is over the whole precision. */
 static sw_result sw__cz_plan(const sw_skeleton* skel, const sw_clip* clip,
                              const sw_compress_options* o, sw__cz_check* c, float rate,
                              const sw_allocator* alloc, sw_compress_stats* stats, double* seconds,
@@ -1252,11 +1253,13 @@ static sw_result sw__cz_plan(const sw_skeleton* skel, const sw_clip* clip,
         /* a segment at twice the rate: half an old one, one halving less */
         for (uint32_t s = 0; r == SW_RESULT_OK && s < c->S && s / 2u < carried; ++s)
             c->refine[s] = carry[s / 2u] ? (uint8_t)(carry[s / 2u] - 1u) : 0u;
-        bool low = false;
-        if (r == SW_RESULT_OK) r = sw__cz_grids(skel, clip, o, c, alloc, stats, seconds, &low, err);
+        bool low = false, hopeless = false;
+        if (r == SW_RESULT_OK)
+            r = sw__cz_grids(skel, clip, o, c, alloc, stats, seconds, &low, &hopeless, err);
         if (r != SW_RESULT_OK || !low) return r;
         const float higher = sw__cz_whole_rate(clip, 2.0f * rate);
         if (higher > 1000.0f || sw_compress_samples_count(clip, higher) > SW_CLIP_MAX_KEYS) {
+            if (!hopeless) return SW_RESULT_OK;
             return sw__fail(err, SW_RESULT_LIMIT, "error within precision", 0,
                             (int64_t)c->worst_joint);
         }
