@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "sinew/codecs/codec.h"
 #include "sinew/tools/builders/compress.h"
 
 int cli_compress(int argc, char** argv);
@@ -177,12 +176,10 @@ static int cli__compress_run(const cli__compress_args* a, const sw_asset* asset,
             const sw_clip_error* e = &stats[c].error;
             cli_error("compress",
                       "%s: clip \"%s\": error %.6g at joint \"%s\", %.4f s, exceeds the precision "
-                      "%g even with keys %u times denser than its %g Hz samples and thresholds "
-                      "at 1/64",
+                      "%g at every rate up to 1000 Hz",
                       a->in, sw_clip_name(clip), (double)e->max,
                       sw_skeleton_joint_name(asset->skeleton, e->worst_joint),
-                      (double)e->worst_time, (double)a->copt.precision, 1u << SW_CODEC_MAX_REFINE,
-                      (double)stats[c].rate);
+                      (double)e->worst_time, (double)a->copt.precision);
             return CLI_EXIT_FAIL;
         }
         if (r != SW_RESULT_OK) {

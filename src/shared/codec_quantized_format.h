@@ -283,19 +283,6 @@ static inline sw__codec_pos sw__codec_pos_of(const sw_codec_header* h, float t) 
     return r;
 }
 
-/* The first word of a segment's data: the byte count of its track headers
- * (bits 0-23) and log2 of how many times finer than the samples its keys
- * lie (bits 24-31, at most SW_CODEC_MAX_REFINE). */
-#define SW__CODEC_SEG_HBYTES(w) ((uint32_t)(w)&0xFFFFFFu)
-#define SW__CODEC_SEG_REFINE(w) ((uint32_t)(w) >> 24)
-
-/* Position and span of pos in the key grid of a segment 2^refine times
- * finer than the samples (exact: a power-of-two scale). */
-static inline void sw__codec_pos_refine(sw__codec_pos* pos, uint32_t refine) {
-    pos->p *= (float)(1u << refine);
-    pos->span <<= refine;
-}
-
 /* Key index and fraction of position p for a track with stride 2^sl in a
  * segment of n intervals. */
 static const float sw__codec_inv_pow2[8] = {1.0f,    0.5f,     0.25f,     0.125f,

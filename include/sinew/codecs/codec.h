@@ -21,16 +21,11 @@
  * intervals (the last may be shorter). Segment s covers samples
  * [s * L, s * L + n] (n = min(L, samples_count - 1 - s * L)), both ends
  * included, so a pose is decoded from one segment. Its data, at
- * segment_offsets[s] from the payload, starts with a 4-byte little-endian
- * word: bits 0-23 H, the byte count of the track headers, bits 24-31 r
- * (at most SW_CODEC_MAX_REFINE), the segment's refinement: its keys lie on
- * a grid 2^r times finer than the samples, so that it has m = n * 2^r grid
- * intervals, grid position j at time (s * L + j / 2^r) / rate, and a time
- * at sample position p in the segment sits at grid position p * 2^r (r is
- * 0 in clips written before refinement: archive version 1). Then, for each
- * animated track in order, H bytes in all,
+ * segment_offsets[s] from the payload, starts with H, the byte count of the
+ * track headers (4 bytes, little-endian); then, for each animated track in
+ * order, H bytes in all,
  *     one format byte: bits 0-3 the bit code of component 0,
- *                      bits 4-6 log2 of the key stride k (k divides m),
+ *                      bits 4-6 log2 of the key stride k (k divides n),
  *                      bit 7 segment range present;
  *     one byte:        bits 0-3 and 4-7 the bit codes of components 1 and 2
  *                      (code 0..13: 1..14 bits, 14: 17 bits, 15: 22 bits);
@@ -42,7 +37,7 @@
  *                      range in 255ths of the track's clip range;
  *                      without it lo = 0, hi = 255;
  * then one bit stream (LSB first within little-endian bytes) holding, per
- * track in order, m / k + 1 keys (grid position key * k) of 3 components
+ * track in order, n / k + 1 keys (sample s * L + key * k) of 3 components
  * of b0, b1, b2 bits. Component c of a key decodes, in float arithmetic in
  * this order, as
  *     e  = extent_i * (1 / 255)
@@ -70,7 +65,6 @@ extern "C" {
 #define SW_CODEC_SLOT_CONSTANT 0x80000000u
 #define SW_CODEC_MAX_SEGMENT_SAMPLES 256u
 #define SW_CODEC_MAX_BITS 22u
-#define SW_CODEC_MAX_REFINE 5u /* segment key grids up to 32 times finer than the samples */
 
 /* Payload header (64 bytes). Offsets are in bytes from the payload start. */
 typedef struct sw_codec_header {

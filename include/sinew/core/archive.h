@@ -41,11 +41,7 @@
 extern "C" {
 #endif
 
-/* Version written; readers take SW_ARCHIVE_VERSION_MIN to SW_ARCHIVE_VERSION
- * (2: quantized clips may refine segments, sinew/codecs/codec.h; version 1
- * files are read as they are) and refuse others (BAD_VERSION). */
-#define SW_ARCHIVE_VERSION 2u
-#define SW_ARCHIVE_VERSION_MIN 1u
+#define SW_ARCHIVE_VERSION 1u
 #define SW_ARCHIVE_HEADER_SIZE 32u
 #define SW_ARCHIVE_MAX_CHUNKS 65536u
 

@@ -149,7 +149,7 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
     const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
     const uint32_t bytes = offs[s + 1u] - offs[s];
     const uint8_t* d = base + offs[s];
-    const uint32_t hbytes = SW__CODEC_SEG_HBYTES(sw__codec_le32(d));
+    const uint32_t hbytes = sw__codec_le32(d);
     uint32_t used = 0;
     uint64_t bits = 0;
     for (uint32_t a = 0; a < h->animated_count; ++a) {
@@ -233,19 +233,13 @@ static sw_result sw__codec_check_segments(const sw_clip* c, uint32_t q, sw_error
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count in bounds", at,
                             (int64_t)s);
         }
-        const uint32_t hbytes = SW__CODEC_SEG_HBYTES(sw__codec_le32(d));
-        const uint32_t refine = SW__CODEC_SEG_REFINE(sw__codec_le32(d));
+        const uint32_t hbytes = sw__codec_le32(d);
         if (hbytes > bytes - 4u) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", at,
                             (int64_t)s);
         }
-        if (refine > SW_CODEC_MAX_REFINE) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment refinement <= 5", at,
-                            (int64_t)s);
-        }
         const uint32_t rest = h->samples_count - 1u - s * L;
-        const uint32_t span = (rest < L ? rest : L) << refine;
-        const sw_result r = sw__codec_check_segment(h, q, s, at, span, err);
+        const sw_result r = sw__codec_check_segment(h, q, s, at, rest < L ? rest : L, err);
         if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
@@ -476,16 +470,13 @@ static inline sw__codec_view sw__codec_view_of(const sw_clip* clip) {
     return v;
 }
 
-/* The track headers of the segment of pos (returned) and its key bits
- * (*bits); pos moves to the segment's key grid (sw__codec_pos_refine). */
-static inline const uint8_t* sw__codec_segment(const sw_codec_header* h, sw__codec_pos* pos,
+/* The track headers of segment `seg` (returned) and its key bits (*bits). */
+static inline const uint8_t* sw__codec_segment(const sw_codec_header* h, uint32_t seg,
                                                const uint8_t** bits) {
     const uint8_t* base = (const uint8_t*)h;
     const uint32_t* offs = (const uint32_t*)(const void*)(base + h->segments_offset);
-    const uint8_t* d = base + offs[pos->segment];
-    const uint32_t w = sw__codec_le32(d);
-    *bits = d + 4 + SW__CODEC_SEG_HBYTES(w);
-    sw__codec_pos_refine(pos, SW__CODEC_SEG_REFINE(w));
+    const uint8_t* d = base + offs[seg];
+    *bits = d + 4 + sw__codec_le32(d);
     return d + 4;
 }
 
@@ -787,9 +778,9 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
      * time where SSE2 is compiled in. The header of each track is parsed
      * as its keys are read (no per-clip parameter table), and the results
      * are scattered by float index into the SoA pose. */
-    sw__codec_pos pos = sw__codec_pos_of(h, t);
+    const sw__codec_pos pos = sw__codec_pos_of(h, t);
     const uint8_t* bits;
-    const uint8_t* hd = sw__codec_segment(h, &pos, &bits);
+    const uint8_t* hd = sw__codec_segment(h, pos.segment, &bits);
     float* of = (float*)(void*)out;
     uint64_t at = 0;
     sw__codec_batch batch;
@@ -890,9 +881,9 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
          * decoded) to find where its keys start; its own keys are decoded
          * with the scalar decoder's operations (the SSE2 path gives the same
          * bits). */
-        sw__codec_pos pos = sw__codec_pos_of(pl.h, t);
+        const sw__codec_pos pos = sw__codec_pos_of(pl.h, t);
         const uint8_t* bits;
-        const uint8_t* hd = sw__codec_segment(pl.h, &pos, &bits);
+        const uint8_t* hd = sw__codec_segment(pl.h, pos.segment, &bits);
         uint64_t at = 0;
         for (uint32_t a = 0; a <= last; ++a) {
             sw__codec_seg_track ts;

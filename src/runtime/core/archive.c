@@ -122,8 +122,7 @@ static sw_result sw__archive_header(const uint8_t* d, size_t size, uint32_t* cou
     if (memcmp(d, "SINEWARC", 8) != 0) {
         return sw__fail(err, SW_RESULT_BAD_MAGIC, "magic", 0, -1);
     }
-    const uint32_t version = sw__rd32(d + 8);
-    if (version < SW_ARCHIVE_VERSION_MIN || version > SW_ARCHIVE_VERSION) {
+    if (sw__rd32(d + 8) != SW_ARCHIVE_VERSION) {
         return sw__fail(err, SW_RESULT_BAD_VERSION, "version", 8, -1);
     }
     uint64_t total = sw__rd64(d + 16);

@@ -28,6 +28,9 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/compress.h"
 
+/* Largest rate the compressor raises a clip's rate to. */
+#define SW__CZ_MAX_RATE 1000.0f
+
 typedef struct sw__qset {
     uint8_t fmt;
     uint8_t bits12;  /* bit codes of components 1 and 2 */
@@ -41,11 +44,6 @@ typedef struct sw__cz {
     const sw_clip* clip;
     const sw_allocator* alloc;
     uint32_t J, N, L, S;
-    uint32_t P;            /* points: the samples and the refined segments' grid points */
-    uint32_t max_span;     /* the longest segment, in points */
-    const uint8_t* refine; /* per segment: log2 of its grid's points per sample interval */
-    uint32_t* first;       /* S + 1: each segment's first point; [S] the last point */
-    float* times;          /* P: each point's time */
     float rate;
     double shell;
     double* thr;      /* per joint */
@@ -53,16 +51,16 @@ typedef struct sw__cz {
     uint32_t* sub;    /* descendants of each joint, in index order */
     size_t sub_count;
     uint32_t* sub_at; /* J + 1 */
-    float* raw;       /* [slot][point][4] */
+    float* raw;       /* [slot][sample][4] */
     float* dec;       /* same: what the decoder returns */
-    double* raw_m;    /* [point][joint][12] model */
+    double* raw_m;    /* [sample][joint][12] model */
     double* dec_l;    /* local matrices of dec */
     double* dec_m;    /* model matrices of dec */
     double* scratch;  /* [joint][12] */
-    float* cand;      /* [(max_span + 1) * 4] */
-    float* keys;      /* [(max_span + 1) * 3] decoded keys */
-    uint32_t* q;      /* [(max_span + 1) * 3] quantized keys */
-    uint32_t* kd;     /* [max_span + 1] the component each key leaves out */
+    float* cand;      /* [(L + 1) * 4] */
+    float* keys;      /* [(L + 1) * 3] decoded keys */
+    uint32_t* q;      /* [(L + 1) * 3] quantized keys */
+    uint32_t* kd;     /* [L + 1] the component each key leaves out */
     uint8_t* mode;    /* per slot: 0 default, 1 constant, 2 animated, 3 untracked */
     float* constant;  /* per slot: 4 floats */
     uint32_t A;
@@ -78,7 +76,7 @@ typedef struct sw__cz {
 #define SW__SLOT_UNTRACKED 3u
 
 static float* sw__cz_val(float* base, const sw__cz* z, uint32_t slot, uint32_t i) {
-    return base + ((size_t)slot * z->P + i) * 4u;
+    return base + ((size_t)slot * z->N + i) * 4u;
 }
 static double* sw__cz_mat(double* base, const sw__cz* z, uint32_t i, uint32_t j) {
     return base + ((size_t)i * z->J + j) * 12u;
@@ -159,7 +157,8 @@ static float sw__cz_comp(const sw__cz* z, uint32_t a, uint32_t i, uint32_t c, ui
 }
 
 static uint32_t sw__cz_span(const sw__cz* z, uint32_t s) {
-    return z->first[s + 1u] - z->first[s];
+    const uint32_t rest = z->N - 1u - s * z->L;
+    return rest < z->L ? rest : z->L;
 }
 
 static uint32_t sw__cz_key_bits(const sw__qset* set) {
@@ -191,7 +190,7 @@ static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_
     if (!range) return set;
     const sw_codec_track* tr = &z->tracks[a];
     const uint32_t span = sw__cz_span(z, s);
-    const uint32_t first = z->first[s];
+    const uint32_t first = s * z->L;
     for (uint32_t c = 0; c < 3u; ++c) {
         float vmin = INFINITY, vmax = -INFINITY;
         for (uint32_t k = 0; k <= span; k += 1u << sl) {
@@ -245,7 +244,7 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
     sw__codec_seg_track ts;
     sw__codec_parse(&z->tracks[a], hb, &ts);
     const uint32_t span = sw__cz_span(z, s);
-    const uint32_t first = z->first[s];
+    const uint32_t first = s * z->L;
     const uint32_t sl = ts.stride_log2;
     const uint32_t nkeys = (span >> sl) + 1u;
 
@@ -268,17 +267,13 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
     }
     const bool rotation = z->tracks[a].kind == SW_TRACK_KIND_ROTATION;
     const float last = (float)(z->N - 1u);
-    const uint32_t r = z->refine[s];
     for (uint32_t p = 0; p <= span; ++p) {
-        /* The position the runtime computes for this point's time (float
-         * rounding may put it a hair before or after p), on the segment's
-         * grid. */
-        float f = z->times[first + p] * z->rate;
+        /* The position the runtime computes for this sample's time (float
+         * rounding may put it a hair before or after p). */
+        float f = sw__compress_time(first + p, z->rate, z->clip->duration) * z->rate;
         if (!(f > 0.0f)) f = 0.0f;
         if (f > last) f = last;
-        sw__codec_pos pos = {.segment = s, .span = span >> r, .p = f - (float)(s * z->L)};
-        sw__codec_pos_refine(&pos, r);
-        float fp = pos.p;
+        float fp = f - (float)first;
         if (fp < 0.0f) fp = 0.0f;
         if (fp > (float)span) fp = (float)span;
         float u;
@@ -292,13 +287,13 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
 
 static bool sw__cz_try(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set, double factor) {
     sw__cz_decode(z, a, s, set);
-    const uint32_t first = z->first[s];
+    const uint32_t first = s * z->L;
     return sw__cz_eval(z, z->aslot[a], first, first + sw__cz_span(z, s), z->cand, factor, false);
 }
 
 static void sw__cz_commit(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set) {
     sw__cz_decode(z, a, s, set);
-    const uint32_t first = z->first[s];
+    const uint32_t first = s * z->L;
     sw__cz_eval(z, z->aslot[a], first, first + sw__cz_span(z, s), z->cand, 1.0, true);
     z->sets[(size_t)s * z->A + a] = *set;
 }
@@ -365,9 +360,7 @@ static void sw__cz_search(sw__cz* z, uint32_t a, uint32_t s, double factor) {
 
 static void sw__cz_free(sw__cz* z) {
     const sw_allocator* al = z->alloc;
-    const size_t J = z->J, N = z->P, L = z->max_span;
-    sw_free(al, z->first, sizeof(uint32_t) * (z->S + 1u));
-    sw_free(al, z->times, sizeof(float) * N);
+    const size_t J = z->J, N = z->N, L = z->L;
     sw_free(al, z->thr, sizeof(double) * J);
     sw_free(al, z->parents, sizeof(int32_t) * J);
     sw_free(al, z->sub, sizeof(uint32_t) * z->sub_count);
@@ -390,51 +383,9 @@ static void sw__cz_free(sw__cz* z) {
     sw_free(al, z->drop, (size_t)z->S * 3u * J);
 }
 
-/* The points: segment s has (its sample intervals << refine[s]) grid
- * intervals, neighbours sharing their boundary point; z->first, z->P and
- * z->max_span. False when allocating fails or there are too many points. */
-static bool sw__cz_layout(sw__cz* z) {
-    z->first = (uint32_t*)sw_alloc(z->alloc, sizeof(uint32_t) * (z->S + 1u), 16);
-    if (!z->first) return false;
-    uint64_t at = 0;
-    z->max_span = 1;
-    for (uint32_t s = 0; s < z->S; ++s) {
-        const uint32_t rest = z->N - 1u - s * z->L;
-        const uint32_t span = (rest < z->L ? rest : z->L) << z->refine[s];
-        z->first[s] = (uint32_t)at;
-        at += span;
-        if (span > z->max_span) z->max_span = span;
-        if (at >= SW_CLIP_MAX_KEYS) return false;
-    }
-    z->first[z->S] = (uint32_t)at;
-    z->P = (uint32_t)at + 1u;
-    return true;
-}
-
-/* Time of grid point k of a segment whose first sample is `first` and
- * whose grid is 2^r times finer than the samples: a sample's own time
- * (sw__compress_time), else (first + k / 2^r) / rate, at most the
- * duration. */
-static float sw__cz_grid_time(uint32_t first, uint32_t k, uint32_t r, float rate, float duration) {
-    if ((k & ((1u << r) - 1u)) == 0) return sw__compress_time(first + (k >> r), rate, duration);
-    const double at = ((double)first + (double)k / (double)(1u << r)) / (double)rate;
-    return at < (double)duration ? (float)at : duration;
-}
-
-/* Each point's time (sw__cz_grid_time). */
-static void sw__cz_point_times(sw__cz* z) {
-    for (uint32_t s = 0; s < z->S; ++s) {
-        for (uint32_t k = 0; k <= sw__cz_span(z, s); ++k) {
-            z->times[z->first[s] + k] =
-                sw__cz_grid_time(s * z->L, k, z->refine[s], z->rate, z->clip->duration);
-        }
-    }
-}
-
 static bool sw__cz_alloc(sw__cz* z) {
     const sw_allocator* al = z->alloc;
-    const size_t J = z->J, N = z->P, L = z->max_span;
-    z->times = (float*)sw_alloc(al, sizeof(float) * N, 16);
+    const size_t J = z->J, N = z->N, L = z->L;
     z->thr = (double*)sw_alloc(al, sizeof(double) * J, 16);
     z->parents = (int32_t*)sw_alloc(al, sizeof(int32_t) * J, 16);
     z->sub_at = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * (J + 1u), 16);
@@ -454,8 +405,8 @@ static bool sw__cz_alloc(sw__cz* z) {
     z->tracks = (sw_codec_track*)sw_alloc(al, sizeof(sw_codec_track) * 3u * J, 16);
     z->sets = (sw__qset*)sw_alloc(al, sizeof(sw__qset) * (size_t)z->S * 3u * J, 16);
     z->drop = (uint8_t*)sw_alloc(al, (size_t)z->S * 3u * J, 16);
-    return z->times && z->thr && z->parents && z->sub_at && z->raw && z->dec && z->raw_m &&
-           z->dec_l && z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
+    return z->thr && z->parents && z->sub_at && z->raw && z->dec && z->raw_m && z->dec_l &&
+           z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
            z->constant && z->aslot && z->tracks && z->sets && z->drop;
 }
 
@@ -465,9 +416,12 @@ static sw_result sw__cz_sample(sw__cz* z) {
     const uint32_t P = skel->packets_count;
     sw_xform4* pose = (sw_xform4*)sw_alloc(z->alloc, sizeof(sw_xform4) * P, 16);
     if (!pose) return SW_RESULT_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i < z->P; ++i) {
-        const sw_sample_job job = {
-            .clip = z->clip, .skeleton = skel, .time = z->times[i], .out = pose, .out_count = P};
+    for (uint32_t i = 0; i < z->N; ++i) {
+        const sw_sample_job job = {.clip = z->clip,
+                                   .skeleton = skel,
+                                   .time = sw__compress_time(i, z->rate, z->clip->duration),
+                                   .out = pose,
+                                   .out_count = P};
         sw_result r = sw_sample_job_run(&job);
         if (r != SW_RESULT_OK) {
             sw_free(z->alloc, pose, sizeof(sw_xform4) * P);
@@ -493,8 +447,8 @@ static sw_result sw__cz_sample(sw__cz* z) {
         }
     }
     sw_free(z->alloc, pose, sizeof(sw_xform4) * P);
-    memcpy(z->dec, z->raw, sizeof(float) * 3u * z->J * z->P * 4u);
-    memcpy(z->dec_m, z->raw_m, sizeof(double) * z->P * z->J * 12u);
+    memcpy(z->dec, z->raw, sizeof(float) * 3u * z->J * z->N * 4u);
+    memcpy(z->dec_m, z->raw_m, sizeof(double) * z->N * z->J * 12u);
     return SW_RESULT_OK;
 }
 
@@ -514,16 +468,16 @@ static void sw__cz_constants(sw__cz* z, float* cand_all) {
             if (kind == 1u) v[0] = x.r.x, v[1] = x.r.y, v[2] = x.r.z, v[3] = x.r.w;
             if (kind == 2u) v[0] = x.s.x, v[1] = x.s.y, v[2] = x.s.z;
         }
-        for (uint32_t i = 0; i < z->P; ++i)
+        for (uint32_t i = 0; i < z->N; ++i)
             memcpy(cand_all + 4u * (size_t)i, v, sizeof v);
-        if (sw__cz_eval(z, slot, 0, z->P - 1u, cand_all, 0.25, false)) {
-            sw__cz_eval(z, slot, 0, z->P - 1u, cand_all, 1.0, true);
+        if (sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 0.25, false)) {
+            sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 1.0, true);
             z->mode[slot] = SW__SLOT_DEFAULT;
             continue;
         }
         double mean[4] = {0.0, 0.0, 0.0, 0.0};
         const float* first = sw__cz_val(z->raw, z, slot, 0);
-        for (uint32_t i = 0; i < z->P; ++i) {
+        for (uint32_t i = 0; i < z->N; ++i) {
             const float* r = sw__cz_val(z->raw, z, slot, i);
             double sign = 1.0;
             if (kind == 1u &&
@@ -533,7 +487,7 @@ static void sw__cz_constants(sw__cz* z, float* cand_all) {
                 mean[c] += sign * r[c];
         }
         for (uint32_t c = 0; c < 4u; ++c)
-            mean[c] /= (double)z->P;
+            mean[c] /= (double)z->N;
         if (kind == 1u) {
             double len =
                 sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] + mean[3] * mean[3]);
@@ -546,10 +500,10 @@ static void sw__cz_constants(sw__cz* z, float* cand_all) {
         }
         for (uint32_t c = 0; c < 4u; ++c)
             v[c] = (float)mean[c];
-        for (uint32_t i = 0; i < z->P; ++i)
+        for (uint32_t i = 0; i < z->N; ++i)
             memcpy(cand_all + 4u * (size_t)i, v, sizeof v);
-        if (sw__cz_eval(z, slot, 0, z->P - 1u, cand_all, 0.25, false)) {
-            sw__cz_eval(z, slot, 0, z->P - 1u, cand_all, 1.0, true);
+        if (sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 0.25, false)) {
+            sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 1.0, true);
             z->mode[slot] = SW__SLOT_CONSTANT;
             memcpy(z->constant + 4u * (size_t)slot, v, sizeof v);
             continue;
@@ -753,7 +707,7 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
         d[0] = (uint8_t)hb;
         d[1] = (uint8_t)(hb >> 8);
         d[2] = (uint8_t)(hb >> 16);
-        d[3] = z->refine[s]; /* hb < 2^24: at most 11 bytes for each of 3 * 65535 tracks */
+        d[3] = (uint8_t)(hb >> 24);
         uint8_t* bits = d + 4u + hb;
         uint64_t at = 0;
         for (uint32_t a = 0; a < A; ++a) {
@@ -853,7 +807,7 @@ static void sw__cz_ranges(sw__cz* z) {
         float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
         float hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         for (uint32_t s = 0; s < z->S; ++s) {
-            const uint32_t first = z->first[s], span = sw__cz_span(z, s);
+            const uint32_t first = s * z->L, span = sw__cz_span(z, s);
             uint32_t d = SW__CODEC_DROP_NONE;
             float best_low = 1.0f;
             if (t->kind == SW_TRACK_KIND_ROTATION) {
@@ -894,16 +848,12 @@ static void sw__cz_ranges(sw__cz* z) {
     }
 }
 
-/* One compression of `clip` at `rate`, its segments refined by `refine`
- * (sw__cz_layout), with every joint's threshold scaled by `tighten`: *out,
- * the slot modes' counts and the samples count. `plain`: every tracked
- * slot animated at 22 bits on every grid point, no search (the key grids'
- * own interpolation error). */
+/* One compression of `clip` at `rate` with every joint's threshold scaled
+ * by `tighten`: *out, the slot modes' counts and the samples count. */
 static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
-                            const sw_compress_options* o, float rate, const uint8_t* refine,
-                            double tighten, bool plain, const sw_allocator* alloc,
-                            const sw_clip** out, uint32_t counts[4], uint32_t* samples,
-                            sw_error* err) {
+                            const sw_compress_options* o, float rate, double tighten,
+                            const sw_allocator* alloc, const sw_clip** out, uint32_t counts[4],
+                            uint32_t* samples, sw_error* err) {
     const uint32_t J = skel->joints_count;
     sw__cz z;
     memset(&z, 0, sizeof z);
@@ -916,22 +866,14 @@ static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
     if (z.N > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "samples count", 0, -1);
     z.L = o->segment_samples ? o->segment_samples : 32u;
     z.S = (z.N - 1u + z.L - 1u) / z.L;
-    z.refine = refine;
     z.shell = o->shell > 0.0f ? o->shell : 3.0;
-    /* 0.5% under the precision: headroom for the peaks the metric finds
-     * between the points the search holds. */
+    /* 0.5% under the precision: the metric's float model matrices differ
+     * from the search's double ones by a few ulps. */
     const double precision = (o->precision > 0.0f ? o->precision : 0.01) * 0.995 * tighten;
-    if (!sw__cz_layout(&z)) {
-        const bool many = z.first != NULL;
-        sw__cz_free(&z);
-        if (many) return sw__fail(err, SW_RESULT_LIMIT, "points count", 0, -1);
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    }
     if (!sw__cz_alloc(&z)) {
         sw__cz_free(&z);
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     }
-    sw__cz_point_times(&z);
     const int16_t* parents = sw_skeleton_parents(skel);
     for (uint32_t j = 0; j < J; ++j) {
         z.parents[j] = parents[j];
@@ -955,13 +897,13 @@ static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
                            ? (uint8_t)SW__SLOT_UNTRACKED
                            : (uint8_t)SW__SLOT_ANIMATED;
     }
-    float* cand_all = (float*)sw_alloc(alloc, sizeof(float) * 4u * z.P, 16);
+    float* cand_all = (float*)sw_alloc(alloc, sizeof(float) * 4u * z.N, 16);
     if (!cand_all) {
         sw__cz_free(&z);
         return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     }
-    if (!plain) sw__cz_constants(&z, cand_all);
-    sw_free(alloc, cand_all, sizeof(float) * 4u * z.P);
+    sw__cz_constants(&z, cand_all);
+    sw_free(alloc, cand_all, sizeof(float) * 4u * z.N);
 
     sw__cz_ranges(&z);
     for (uint32_t s = 0; s < z.S; ++s) {
@@ -975,7 +917,7 @@ static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
      * (measured on the CMU captures: one pass at the full precision gives
      * ratios about 15% lower). */
     static const double factors[6] = {0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
-    for (uint32_t s = 0; s < z.S && !plain; ++s) {
+    for (uint32_t s = 0; s < z.S; ++s) {
         for (uint32_t a = 0; a < z.A; ++a)
             sw__cz_commit(&z, a, s, &z.sets[(size_t)s * z.A + a]);
         for (uint32_t f = 0; f < 6u; ++f) {
@@ -1006,269 +948,61 @@ static float sw__cz_whole_rate(const sw_clip* clip, float rate) {
     return n >= 1.0 ? (float)(n / d) : rate;
 }
 
-/* The verification's view of the segments: where each one is over its
- * bound (bad: bit 0 at one of its grid points, bit 1 between them). */
-typedef struct sw__cz_check {
-    const sw_compress_options* o;
-    float rate;
-    uint32_t N, L, S;
-    uint8_t* refine;
-    uint8_t* bad;
-    float* over;  /* per segment: the largest error between grid points over its bound */
-    double worst; /* the largest error over its bound anywhere, as a ratio */
-    uint32_t worst_joint;
-    double scale; /* the bound: each joint's precision times this */
-} sw__cz_check;
-
-/* A joint's precision: the clip's, or its own when tighter. */
-static double sw__cz_joint_precision(const sw_compress_options* o, uint32_t j) {
-    double p = o->precision > 0.0f ? o->precision : 0.01;
-    if (o->joint_precision && o->joint_precision[j] > 0.0f && o->joint_precision[j] < p)
-        p = o->joint_precision[j];
-    return p;
-}
-
-/* sw__error_visitor: marks the segment of an error over its joint's
- * precision (the segment the decoder reads at t). */
-static void sw__cz_visit(void* ctx, double t, uint32_t joint, double error, bool peak) {
-    sw__cz_check* c = (sw__cz_check*)ctx;
-    const double p = sw__cz_joint_precision(c->o, joint) * c->scale;
-    if (!(error > p)) return;
-    double f = t * (double)c->rate;
-    if (!(f > 0.0)) f = 0.0;
-    if (f > (double)(c->N - 1u)) f = (double)(c->N - 1u);
-    uint32_t s = (uint32_t)f / c->L;
-    if (s >= c->S) s = c->S - 1u;
-    const double g = (f - (double)(s * c->L)) * (double)(1u << c->refine[s]);
-    const bool on = !peak && fabs(g - floor(g + 0.5)) < 1e-3;
-    c->bad[s] |= on ? 1u : 2u;
-    if (!on && error / p > (double)c->over[s]) c->over[s] = (float)(error / p);
-    if (error / p > c->worst) c->worst = error / p;
-}
-
-/* The grid points of the refined segments that are not samples, into a
- * new array (*count; NULL when there are none). False when allocating
- * fails. */
-static bool sw__cz_grid_extra(const sw_clip* clip, const sw__cz_check* c, const sw_allocator* alloc,
-                              float** out, uint32_t* count) {
-    uint64_t n = 0;
-    for (uint32_t s = 0; s < c->S; ++s) {
-        const uint32_t rest = c->N - 1u - s * c->L;
-        n += (uint64_t)(rest < c->L ? rest : c->L) * ((1u << c->refine[s]) - 1u);
-    }
-    *out = NULL;
-    *count = (uint32_t)n;
-    if (n == 0) return true;
-    float* t = (float*)sw_alloc(alloc, sizeof(float) * (size_t)n, 16);
-    if (!t) return false;
-    uint32_t i = 0;
-    for (uint32_t s = 0; s < c->S; ++s) {
-        const uint32_t rest = c->N - 1u - s * c->L;
-        const uint32_t r = c->refine[s];
-        const uint32_t span = (rest < c->L ? rest : c->L) << r;
-        for (uint32_t k = 0; k < span; ++k)
-            if (k & ((1u << r) - 1u))
-                t[i++] = sw__cz_grid_time(s * c->L, k, r, c->rate, clip->duration);
-    }
-    *out = t;
-    return true;
-}
-
-/* Measures the result densely (sw_clip_error_measure: its samples and grid
- * points, the source's key times, and 4 subdivisions between all those)
- * into *e, marking each segment over its bound in c->bad; *ok when none
- * is. */
+/* Measures the result at the samples and the source's key times
+ * (sw_clip_error_measure with at_keys) into *e; *ok when every joint is
+ * within its precision. */
 static sw_result sw__cz_verify(const sw_skeleton* skel, const sw_clip* clip, const sw_clip* packed,
-                               sw__cz_check* c, const sw_allocator* alloc, sw_clip_error* e,
-                               bool* ok, sw_error* err) {
-    float* extra = NULL;
-    uint32_t extra_count = 0;
-    if (!sw__cz_grid_extra(clip, c, alloc, &extra, &extra_count))
-        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    memset(c->bad, 0, c->S);
-    memset(c->over, 0, sizeof(float) * c->S);
-    c->worst = 0.0;
+                               const sw_compress_options* o, float rate, const sw_allocator* alloc,
+                               sw_clip_error* e, bool* ok, sw_error* err) {
+    const uint32_t J = skel->joints_count;
+    float* jmax = (float*)sw_alloc(alloc, sizeof(float) * J, 16);
+    if (!jmax) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     const sw_clip_error_desc ed = {.skeleton = skel,
                                    .reference = clip,
                                    .clip = packed,
-                                   .shell = c->o->shell > 0.0f ? c->o->shell : 3.0f,
-                                   .rate = c->rate,
+                                   .shell = o->shell > 0.0f ? o->shell : 3.0f,
+                                   .rate = rate,
                                    .at_keys = true,
-                                   .times = extra,
-                                   .times_count = extra_count,
-                                   .subdivisions = 4};
-    sw_result r = sw__clip_error_visit(&ed, alloc, e, sw__cz_visit, c, err);
-    sw_free(alloc, extra, sizeof(float) * extra_count);
+                                   .joint_max = jmax};
+    sw_result r = sw_clip_error_measure(&ed, alloc, e, err);
+    const float precision = o->precision > 0.0f ? o->precision : 0.01f;
     *ok = r == SW_RESULT_OK;
-    for (uint32_t s = 0; s < c->S && *ok; ++s)
-        if (c->bad[s]) *ok = false;
+    for (uint32_t j = 0; j < J && *ok; ++j) {
+        float p = precision;
+        if (o->joint_precision && o->joint_precision[j] > 0.0f && o->joint_precision[j] < p)
+            p = o->joint_precision[j];
+        if (jmax[j] > p) *ok = false;
+    }
+    sw_free(alloc, jmax, sizeof(float) * J);
     return r;
 }
 
-/* The next settings after a result out of bounds. An error between a
- * segment's grid points is its interpolation's (the decoder's chords
- * against the source's arcs, or a source key between points): that
- * segment's grid is made finer, each halving dividing a chord's departure
- * from its arc by 8 for short arcs and by about 3 for the widest turns
- * (measured on CMU 01_01's first frames): by as many halvings as a
- * division by 4 each needs to bring the error under (up to
- * SW_CODEC_MAX_REFINE). An error at a grid point (or in a segment at the
- * finest grid) is the quantization's: every threshold is lowered by what
- * should bring the worst error 5% under (from 0.8 times, for the float
- * rounding of deep hierarchies, to half, down to 1/64). False when neither
- * can move. */
-static bool sw__cz_next(uint8_t* refine, const sw__cz_check* c, double* tighten) {
-    bool refined = false, tight = false;
-    for (uint32_t s = 0; s < c->S; ++s) {
-        if ((c->bad[s] & 2u) && refine[s] < SW_CODEC_MAX_REFINE) {
-            double steps = ceil(log((double)c->over[s]) / log(4.0));
-            if (!(steps >= 1.0)) steps = 1.0;
-            if (steps > (double)(SW_CODEC_MAX_REFINE - refine[s]))
-                steps = (double)(SW_CODEC_MAX_REFINE - refine[s]);
-            refine[s] = (uint8_t)(refine[s] + (uint8_t)steps);
-            refined = true;
-        } else if (c->bad[s]) {
-            tight = true;
-        }
-    }
-    if (tight && *tighten > 1.0 / 64.0) {
-        *tighten *= fmax(0.5, fmin(0.8, 0.95 / c->worst));
+/* The next settings after a result out of bounds. A worst error on a
+ * sample, or less than twice the precision, is the quantization's: the
+ * thresholds are halved (twice at most while the rate can still grow). A
+ * larger one at a source key between samples is the resampling's, which
+ * falls with the interval: the rate grows by the power of two that should
+ * bring it under (up to SW__CZ_MAX_RATE). False when neither can move. */
+static bool sw__cz_next(const sw_clip* clip, const sw_clip_error* e, double precision, float* rate,
+                        double* tighten) {
+    const double at = (double)e->worst_time * (double)*rate;
+    const bool on_sample = fabs(at - floor(at + 0.5)) < 1e-3;
+    double factor = 2.0;
+    while (factor < 64.0 && factor * factor * precision < 1.1 * (double)e->max)
+        factor *= 2.0;
+    float higher = sw__cz_whole_rate(clip, (float)factor * *rate);
+    if (higher > SW__CZ_MAX_RATE && *rate < SW__CZ_MAX_RATE / 2.0f)
+        higher = sw__cz_whole_rate(clip, *rate * floorf(SW__CZ_MAX_RATE / *rate));
+    const bool can_raise = higher > *rate && higher <= SW__CZ_MAX_RATE &&
+                           sw_compress_samples_count(clip, higher) <= SW_CLIP_MAX_KEYS;
+    const bool quantization = on_sample || (double)e->max < 2.0 * precision;
+    if (can_raise && !(quantization && *tighten > 0.25)) {
+        *rate = higher;
         return true;
     }
-    return refined;
-}
-
-/* Fills the stats of one attempt. */
-static void sw__cz_stats(sw_compress_stats* stats, const sw_clip* out, uint32_t J, uint32_t samples,
-                         const uint32_t counts[4], double seconds, float rate,
-                         const sw_clip_error* e) {
-    memset(stats, 0, sizeof *stats);
-    stats->raw_bytes = 40u * (uint64_t)J * samples;
-    stats->compressed_bytes = out->size;
-    stats->ratio = (double)stats->raw_bytes / (double)stats->compressed_bytes;
-    stats->seconds = seconds;
-    stats->default_tracks = counts[SW__SLOT_DEFAULT] + counts[SW__SLOT_UNTRACKED];
-    stats->constant_tracks = counts[SW__SLOT_CONSTANT];
-    stats->animated_tracks = counts[SW__SLOT_ANIMATED];
-    stats->rate = rate;
-    stats->samples_count = samples;
-    stats->error = *e;
-}
-
-/* One attempt: compresses (sw__cz_run) and measures (sw__cz_verify) into
- * *out, *e and c->bad; *ok when within c's bound. The stats (optional)
- * describe it; *seconds grows by its compression time. */
-static sw_result sw__cz_attempt(const sw_skeleton* skel, const sw_clip* clip,
-                                const sw_compress_options* o, sw__cz_check* c, double tighten,
-                                bool plain, const sw_allocator* alloc, const sw_clip** out,
-                                sw_compress_stats* stats, double* seconds, sw_clip_error* e,
-                                bool* ok, sw_error* err) {
-    const double t0 = sw__now();
-    uint32_t counts[4], samples = 0;
-    sw_result r = sw__cz_run(skel, clip, o, c->rate, c->refine, tighten, plain, alloc, out, counts,
-                             &samples, err);
-    *seconds += sw__now() - t0;
-    *ok = false;
-    if (r != SW_RESULT_OK) return r;
-    r = sw__cz_verify(skel, clip, *out, c, alloc, e, ok, err);
-    if (stats && r == SW_RESULT_OK)
-        sw__cz_stats(stats, *out, skel->joints_count, samples, counts, *seconds, c->rate, e);
-    if (r != SW_RESULT_OK || !*ok) {
-        sw_clip_destroy(*out, alloc);
-        *out = NULL;
-    }
-    return r;
-}
-
-/* The key grids: each segment refined (sw__cz_next) until the decoder's
- * interpolation of the source's own values on its grid points, unquantized
- * (a plain run), departs from the source by at most half the precision
- * between them, or the finest grid is reached. *low: a segment is still
- * over half the precision at the finest grid (a higher rate may help);
- * *hopeless: over the whole precision there (a step in the source, or a
- * rate too low). The stats (optional) describe the last plain run. */
-static sw_result sw__cz_grids(const sw_skeleton* skel, const sw_clip* clip,
-                              const sw_compress_options* o, sw__cz_check* c,
-                              const sw_allocator* alloc, sw_compress_stats* stats, double* seconds,
-                              bool* low, bool* hopeless, sw_error* err) {
-    c->scale = 0.5;
-    *low = *hopeless = false;
-    sw_result r = SW_RESULT_OK;
-    for (;;) {
-        const sw_clip* out = NULL;
-        sw_clip_error e;
-        bool ok = false;
-        r = sw__cz_attempt(skel, clip, o, c, 1.0, true, alloc, &out, stats, seconds, &e, &ok, err);
-        sw_clip_destroy(out, alloc);
-        double keep = 1.0;
-        if (r != SW_RESULT_OK || ok || !sw__cz_next(c->refine, c, &keep) || keep != 1.0) {
-            for (uint32_t s = 0; s < c->S && r == SW_RESULT_OK && !ok; ++s) {
-                if (c->refine[s] != SW_CODEC_MAX_REFINE || !(c->bad[s] & 2u)) continue;
-                *low = true;
-                if (c->over[s] > 2.0f) *hopeless = true;
-            }
-            if (*hopeless) c->worst_joint = e.worst_joint;
-            break;
-        }
-    }
-    c->scale = 1.0;
-    return r;
-}
-
-/* The settings of a compression at `rate` into c (samples, segments, and
- * per segment its over ratio, refinement and flags in c->over's block of
- * *work bytes from alloc, zeroed). */
-static sw_result sw__cz_setup(sw__cz_check* c, const sw_clip* clip, float rate,
-                              const sw_allocator* alloc, size_t* work, sw_error* err) {
-    c->rate = rate;
-    c->N = sw_compress_samples_count(clip, c->rate);
-    if (c->N > SW_CLIP_MAX_KEYS) return sw__fail(err, SW_RESULT_LIMIT, "samples count", 0, -1);
-    c->L = c->o->segment_samples ? c->o->segment_samples : 32u;
-    c->S = (c->N - 1u + c->L - 1u) / c->L;
-    *work = 6u * (size_t)c->S;
-    uint8_t* block = (uint8_t*)sw_alloc(alloc, *work, 16);
-    if (!block) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    memset(block, 0, *work);
-    c->over = (float*)(void*)block;
-    c->refine = block + 4u * (size_t)c->S;
-    c->bad = c->refine + c->S;
-    return SW_RESULT_OK;
-}
-
-/* Segments whose refinement carries over to a doubled rate. */
-#define SW__CZ_CARRY 4096u
-
-/* The rate and key grids (sw__cz_grids) from `rate` on, doubled (up to
- * 1000 Hz) while the finest grids leave a segment over half the
- * precision. Fails with LIMIT "error within precision" when even then one
- * is over the whole precision. */
-static sw_result sw__cz_plan(const sw_skeleton* skel, const sw_clip* clip,
-                             const sw_compress_options* o, sw__cz_check* c, float rate,
-                             const sw_allocator* alloc, sw_compress_stats* stats, double* seconds,
-                             size_t* work, sw_error* err) {
-    uint8_t carry[SW__CZ_CARRY];
-    uint32_t carried = 0;
-    for (;;) {
-        sw_result r = sw__cz_setup(c, clip, rate, alloc, work, err);
-        /* a segment at twice the rate: half an old one, one halving less */
-        for (uint32_t s = 0; r == SW_RESULT_OK && s < c->S && s / 2u < carried; ++s)
-            c->refine[s] = carry[s / 2u] ? (uint8_t)(carry[s / 2u] - 1u) : 0u;
-        bool low = false, hopeless = false;
-        if (r == SW_RESULT_OK)
-            r = sw__cz_grids(skel, clip, o, c, alloc, stats, seconds, &low, &hopeless, err);
-        if (r != SW_RESULT_OK || !low) return r;
-        const float higher = sw__cz_whole_rate(clip, 2.0f * rate);
-        if (higher > 1000.0f || sw_compress_samples_count(clip, higher) > SW_CLIP_MAX_KEYS) {
-            if (!hopeless) return SW_RESULT_OK;
-            return sw__fail(err, SW_RESULT_LIMIT, "error within precision", 0,
-                            (int64_t)c->worst_joint);
-        }
-        carried = c->S < SW__CZ_CARRY ? c->S : SW__CZ_CARRY;
-        memcpy(carry, c->refine, carried);
-        sw_free(alloc, c->over, *work);
-        c->over = NULL;
-        rate = higher;
-    }
+    if (!(*tighten > 1.0 / 64.0)) return false;
+    *tighten *= 0.5;
+    return true;
 }
 
 sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
@@ -1282,22 +1016,37 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     const uint32_t J = skel->joints_count;
     r = sw__cz_check_options(&o, J, err);
     if (r != SW_RESULT_OK) return r;
-    sw__cz_check c = {.o = &o, .scale = 1.0};
-    const float rate =
-        sw__cz_whole_rate(clip, o.rate > 0.0f ? o.rate : sw_compress_sample_rate(clip));
+    float rate = sw__cz_whole_rate(clip, o.rate > 0.0f ? o.rate : sw_compress_sample_rate(clip));
     double tighten = 1.0, seconds = 0.0;
-    size_t work = 0;
-    r = sw__cz_plan(skel, clip, &o, &c, rate, alloc, stats, &seconds, &work, err);
-    while (r == SW_RESULT_OK) {
+    for (;;) {
+        const double t0 = sw__now();
+        uint32_t counts[4], samples = 0;
+        r = sw__cz_run(skel, clip, &o, rate, tighten, alloc, out, counts, &samples, err);
+        seconds += sw__now() - t0;
+        if (r != SW_RESULT_OK) return r;
         sw_clip_error e;
         bool ok = false;
-        r = sw__cz_attempt(skel, clip, &o, &c, tighten, false, alloc, out, stats, &seconds, &e, &ok,
-                           err);
-        if (r != SW_RESULT_OK || ok) break;
-        if (!sw__cz_next(c.refine, &c, &tighten)) {
-            r = sw__fail(err, SW_RESULT_LIMIT, "error within precision", 0, (int64_t)e.worst_joint);
+        r = sw__cz_verify(skel, clip, *out, &o, rate, alloc, &e, &ok, err);
+        if (stats && r == SW_RESULT_OK) {
+            memset(stats, 0, sizeof *stats);
+            stats->raw_bytes = 40u * (uint64_t)J * samples;
+            stats->compressed_bytes = (*out)->size;
+            stats->ratio = (double)stats->raw_bytes / (double)stats->compressed_bytes;
+            stats->seconds = seconds;
+            stats->default_tracks = counts[SW__SLOT_DEFAULT] + counts[SW__SLOT_UNTRACKED];
+            stats->constant_tracks = counts[SW__SLOT_CONSTANT];
+            stats->animated_tracks = counts[SW__SLOT_ANIMATED];
+            stats->rate = rate;
+            stats->samples_count = samples;
+            stats->error = e;
+        }
+        if (r == SW_RESULT_OK && ok) return SW_RESULT_OK;
+        sw_clip_destroy(*out, alloc);
+        *out = NULL;
+        if (r != SW_RESULT_OK) return r;
+        if (!sw__cz_next(clip, &e, o.precision > 0.0f ? o.precision : 0.01, &rate, &tighten)) {
+            return sw__fail(err, SW_RESULT_LIMIT, "error within precision", 0,
+                            (int64_t)e.worst_joint);
         }
     }
-    sw_free(alloc, c.over, work);
-    return r;
 }

@@ -47,21 +47,6 @@ static double sw__shortest_key_interval(const sw_clip* clip) {
     return min_dt;
 }
 
-/* The rate every joint track with two keys or more shares (uniform keys),
- * else 0. */
-static float sw__uniform_rate(const sw_clip* clip) {
-    float rate = 0.0f;
-    const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
-    const sw_clip_track* tracks = sw_clip_tracks(clip);
-    for (uint32_t i = 0; i < joint_tracks; ++i) {
-        const sw_clip_track* t = &tracks[i];
-        if (t->keys_count < 2u) continue;
-        if (!t->uniform || (rate > 0.0f && t->rate != rate)) return 0.0f;
-        rate = t->rate;
-    }
-    return rate;
-}
-
 float sw_compress_sample_rate(const sw_clip* clip) {
     if (!clip) return 30.0f;
     const double min_dt = sw__shortest_key_interval(clip);
@@ -72,10 +57,6 @@ float sw_compress_sample_rate(const sw_clip* clip) {
     double r = ceil(need - 1e-3);
     for (r = r < 1.0 ? 1.0 : r; r <= (double)SW_COMPRESS_MAX_AUTO_RATE; r += 1.0)
         if (sw__clip_on_grid(clip, r)) return (float)r;
-    /* Uniform keys at a rate that is not whole (a BVH frame time of
-     * 0.0083333 s: 120.0005 Hz): that rate, whose samples are the keys. */
-    const float own = sw__uniform_rate(clip);
-    if (own > 0.0f && own <= SW_COMPRESS_MAX_AUTO_RATE && sw__clip_on_grid(clip, own)) return own;
     /* Uneven keys: a sample per shortest interval. */
     double best = floor(need * 1000.0 + 0.5) / 1000.0;
     if (best < 1.0) best = 1.0;
@@ -149,31 +130,27 @@ static int sw__float_less(const void* a, const void* b) {
 }
 
 /* The measured times into *times (*count of them, *bytes allocated from
- * alloc): the uniform samples at rate, with at_keys also the reference's
- * joint key times, and the desc's extra times; ascending, none closer than
- * 1e-6 s to the one before. With subdivisions n >= 2, the n - 1 points
- * k / n of every interval between two of those follow; *step (allocated
- * likewise) then holds each time's k (0 for the points themselves). */
+ * alloc): the uniform samples at rate, and with at_keys also the
+ * reference's joint key times; ascending, none closer than 1e-6 s to the
+ * one before. */
 static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32_t N,
-                                 const sw_allocator* alloc, float** times, uint8_t** step,
-                                 uint32_t* count, size_t* bytes, sw_error* err) {
+                                 const sw_allocator* alloc, float** times, uint32_t* count,
+                                 size_t* bytes, sw_error* err) {
     const sw_clip* ref = d->reference;
     const float duration = ref->duration;
-    uint64_t keys = d->times ? d->times_count : 0u;
+    uint64_t keys = 0;
     const uint32_t joint_tracks = ref->tracks_count - ref->float_tracks_count;
     const sw_clip_track* tracks = sw_clip_tracks(ref);
     if (d->at_keys) {
         for (uint32_t i = 0; i < joint_tracks; ++i)
             keys += tracks[i].keys_count;
     }
-    const uint32_t sub = d->subdivisions > 1u ? d->subdivisions : 1u;
-    const uint64_t cap = ((uint64_t)N + keys) * sub;
-    if (cap > 8u * (uint64_t)SW_CLIP_MAX_KEYS)
+    const uint64_t cap = (uint64_t)N + keys;
+    if (cap > 2u * (uint64_t)SW_CLIP_MAX_KEYS)
         return sw__fail(err, SW_RESULT_LIMIT, "measured times", 0, -1);
-    *bytes = (sizeof(float) + 1u) * (size_t)cap;
+    *bytes = sizeof(float) * (size_t)cap;
     float* t = (float*)sw_alloc(alloc, *bytes, 16);
     if (!t) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-    uint8_t* k8 = (uint8_t*)(t + cap);
     uint32_t n = 0;
     for (uint32_t i = 0; i < N; ++i)
         t[n++] = sw__compress_time(i, rate, duration);
@@ -183,136 +160,44 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
             t[n++] = tk < 0.0f ? 0.0f : (tk > duration ? duration : tk);
         }
     }
-    for (uint32_t i = 0; d->times && i < d->times_count; ++i) {
-        const float tk = d->times[i];
-        t[n++] = tk < 0.0f ? 0.0f : (tk > duration ? duration : tk);
-    }
     qsort(t, n, sizeof(float), sw__float_less);
     uint32_t u = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (u == 0 || (double)t[i] - (double)t[u - 1u] > 1e-6) t[u++] = t[i];
-    if (sub > 1u) {
-        /* Spread from the back so each point keeps its place. */
-        const uint32_t total = u + (u - 1u) * (sub - 1u);
-        for (uint32_t i = u; i-- > 0;) {
-            const uint32_t at = i * sub;
-            const double a = t[i];
-            if (i + 1u < u) {
-                const double b = t[at + sub];
-                for (uint32_t k = 1; k < sub; ++k) {
-                    t[at + k] = (float)(a + (b - a) * (double)k / (double)sub);
-                    k8[at + k] = (uint8_t)k;
-                }
-            }
-            t[at] = (float)a;
-            k8[at] = 0;
-        }
-        u = total;
-    }
     *times = t;
-    *step = k8;
     *count = u;
     return SW_RESULT_OK;
-}
-
-/* The largest value over [x0, x2] of the parabola through (x0, e0),
- * (x1, e1), (x2, e2) (x0 < x1 < x2) where it lies inside (a vertex that
- * opens downwards), else -1; *at: where. */
-static double sw__parabola_peak(double x0, double e0, double x1, double e1, double x2, double e2,
-                                double* at) {
-    const double d01 = (e1 - e0) / (x1 - x0), d12 = (e2 - e1) / (x2 - x1);
-    const double a = (d12 - d01) / (x2 - x0);
-    if (!(a < 0.0)) return -1.0;
-    const double b = d01 - a * (x0 + x1);
-    const double xv = -b / (2.0 * a);
-    if (!(xv > x0 && xv < x2)) return -1.0;
-    *at = xv;
-    return e1 + (xv - x1) * (a * (xv + x1) + b);
-}
-
-/* Where the errors go: the results, and the visitor when there is one. */
-typedef struct sw__error_sink {
-    const sw_clip_error_desc* d;
-    sw_clip_error* out;
-    sw__error_visitor visit;
-    void* ctx;
-} sw__error_sink;
-
-/* Takes error e of joint j at time t into the results. */
-static void sw__error_take(const sw__error_sink* k, uint32_t j, double e, double t, bool peak) {
-    const sw_clip_error_desc* d = k->d;
-    sw_clip_error* out = k->out;
-    if (k->visit) k->visit(k->ctx, t, j, e, peak);
-    if (d->joint_max && e > d->joint_max[j]) d->joint_max[j] = (float)e;
-    if (e > out->max) {
-        out->max = (float)e;
-        out->worst_joint = j;
-        out->worst_time = (float)t;
-    }
-}
-
-/* The results from every time's errors (all[i * J + j]): the largest at the
- * times, and, with subdivisions, the peaks of the parabolas through three
- * consecutive times inside one interval (none in the middle of a point of
- * its own: the curves may bend there). */
-static void sw__error_collect(const sw__error_sink* k, const float* times, const uint8_t* step,
-                              uint32_t T, const float* all) {
-    const sw_clip_error_desc* d = k->d;
-    const uint32_t J = d->skeleton->joints_count;
-    for (uint32_t i = 0; i < T; ++i)
-        for (uint32_t j = 0; j < J; ++j)
-            sw__error_take(k, j, all[(size_t)i * J + j], times[i], false);
-    if (!(d->subdivisions > 1u)) return;
-    for (uint32_t i = 0; i + 2u < T; ++i) {
-        if (step[i + 1u] == 0) continue;
-        const double x0 = times[i], x1 = times[i + 1u], x2 = times[i + 2u];
-        if (!(x0 < x1 && x1 < x2)) continue;
-        for (uint32_t j = 0; j < J; ++j) {
-            const float* e = all + (size_t)i * J + j;
-            double at = x1;
-            const double peak = sw__parabola_peak(x0, e[0], x1, e[J], x2, e[2u * J], &at);
-            if (peak > 0.0) sw__error_take(k, j, peak, at, true);
-        }
-    }
-}
-
-/* Model-space 3x4 matrices (double) of a local pose along the hierarchy,
- * by the compressor's own arithmetic (sw__compress_mat_from, _mul), so that
- * what it holds at a grid point measures the same here. */
-static void sw__error_model(const sw_skeleton* skel, const sw_xform4* pose, double* m) {
-    const int16_t* parents = sw_skeleton_parents(skel);
-    for (uint32_t j = 0; j < skel->joints_count; ++j) {
-        const sw_xform x = sw_xform4_get(&pose[j >> 2], j & 3u);
-        const float t[3] = {x.t.x, x.t.y, x.t.z};
-        const float sign = x.r.w < 0.0f ? -1.0f : 1.0f;
-        const float q[4] = {sign * x.r.x, sign * x.r.y, sign * x.r.z, sign * x.r.w};
-        const float sc[3] = {x.s.x, x.s.y, x.s.z};
-        double l[12];
-        sw__compress_mat_from(t, q, sc, l);
-        if (parents[j] < 0)
-            memcpy(m + 12u * j, l, sizeof l);
-        else
-            sw__compress_mat_mul(m + 12u * (uint32_t)parents[j], l, m + 12u * j);
-    }
 }
 
 /* Error of every joint of the two clips at time t into e[J]; the work
  * buffers hold two poses and two matrix palettes. */
 static sw_result sw__error_at(const sw_clip_error_desc* d, float t, double shell, sw_xform4* pa,
-                              sw_xform4* pb, double* ma, double* mb, float* e) {
+                              sw_xform4* pb, sw_mat4* ma, sw_mat4* mb, float* e) {
     const sw_skeleton* skel = d->skeleton;
     const uint32_t P = skel->packets_count, J = skel->joints_count;
     const sw_sample_job ja = {
         .clip = d->reference, .skeleton = skel, .time = t, .out = pa, .out_count = P};
     const sw_sample_job jb = {
         .clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
+    const sw_local_to_model_job la = {
+        .skeleton = skel, .local = pa, .local_count = P, .out = ma, .out_count = J};
+    const sw_local_to_model_job lb = {
+        .skeleton = skel, .local = pb, .local_count = P, .out = mb, .out_count = J};
     sw_result r;
     if ((r = sw_sample_job_run(&ja)) != SW_RESULT_OK) return r;
     if ((r = sw_sample_job_run(&jb)) != SW_RESULT_OK) return r;
-    sw__error_model(skel, pa, ma);
-    sw__error_model(skel, pb, mb);
-    for (uint32_t j = 0; j < J; ++j)
-        e[j] = (float)sw__compress_vertex_error(ma + 12u * j, mb + 12u * j, shell);
+    if ((r = sw_local_to_model_job_run(&la)) != SW_RESULT_OK) return r;
+    if ((r = sw_local_to_model_job_run(&lb)) != SW_RESULT_OK) return r;
+    for (uint32_t j = 0; j < J; ++j) {
+        double a[12], b[12];
+        for (uint32_t c = 0; c < 4u; ++c) {
+            for (uint32_t k = 0; k < 3u; ++k) {
+                a[3u * c + k] = ma[j].m[4u * c + k];
+                b[3u * c + k] = mb[j].m[4u * c + k];
+            }
+        }
+        e[j] = (float)sw__compress_vertex_error(a, b, shell);
+    }
     return SW_RESULT_OK;
 }
 
@@ -332,32 +217,14 @@ static sw_result sw__error_check(const sw_clip_error_desc* d, const sw_clip_erro
     if (!isfinite(d->rate) || d->rate < 0.0f) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "rate finite >= 0", 0, -1);
     }
-    if (d->errors && (d->at_keys || d->times_count || d->subdivisions > 1u)) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT,
-                        "errors without at_keys, times or subdivisions", 0, -1);
-    }
-    if (d->times_count && !d->times) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "times given with times_count", 0, -1);
-    }
-    for (uint32_t i = 0; d->times && i < d->times_count; ++i) {
-        if (!isfinite(d->times[i])) {
-            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "times finite", 0, (int64_t)i);
-        }
-    }
-    if (d->subdivisions > SW_CLIP_ERROR_MAX_SUBDIVISIONS) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "subdivisions <= 16", 0, -1);
+    if (d->at_keys && d->errors) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "errors without at_keys", 0, -1);
     }
     return SW_RESULT_OK;
 }
 
 sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator* alloc,
                                 sw_clip_error* out, sw_error* err) {
-    return sw__clip_error_visit(d, alloc, out, NULL, NULL, err);
-}
-
-sw_result sw__clip_error_visit(const sw_clip_error_desc* d, const sw_allocator* alloc,
-                               sw_clip_error* out, sw__error_visitor visit, void* ctx,
-                               sw_error* err) {
     sw_result r = sw__error_check(d, out, err);
     if (r != SW_RESULT_OK) return r;
     const sw_skeleton* skel = d->skeleton;
@@ -370,14 +237,13 @@ sw_result sw__clip_error_visit(const sw_clip_error_desc* d, const sw_allocator* 
         return sw__fail(err, SW_RESULT_BUFFER_TOO_SMALL, "errors >= samples * joints", 0, -1);
     }
     float* times = NULL;
-    uint8_t* step = NULL;
     uint32_t T = 0;
     size_t times_bytes = 0;
-    r = sw__error_times(d, rate, N, alloc, &times, &step, &T, &times_bytes, err);
+    r = sw__error_times(d, rate, N, alloc, &times, &T, &times_bytes, err);
     if (r != SW_RESULT_OK) return r;
     const uint64_t total = (uint64_t)T * J;
     const size_t pose_bytes = sizeof(sw_xform4) * skel->packets_count;
-    const size_t mats_bytes = sizeof(double) * 12u * J;
+    const size_t mats_bytes = sizeof(sw_mat4) * J;
     const size_t mem_bytes = 2u * pose_bytes + 2u * mats_bytes;
     const size_t all_bytes = sizeof(float) * (size_t)total;
     char* mem = (char*)sw_alloc(alloc, mem_bytes, 16);
@@ -394,14 +260,21 @@ sw_result sw__clip_error_visit(const sw_clip_error_desc* d, const sw_allocator* 
     out->samples_count = T;
     if (d->joint_max) memset(d->joint_max, 0, sizeof(float) * J);
     for (uint32_t i = 0; i < T && r == SW_RESULT_OK; ++i) {
+        float* e = all + (size_t)i * J;
         r = sw__error_at(d, times[i], shell, (sw_xform4*)(void*)mem,
                          (sw_xform4*)(void*)(mem + pose_bytes),
-                         (double*)(void*)(mem + 2u * pose_bytes),
-                         (double*)(void*)(mem + 2u * pose_bytes + mats_bytes), all + (size_t)i * J);
+                         (sw_mat4*)(void*)(mem + 2u * pose_bytes),
+                         (sw_mat4*)(void*)(mem + 2u * pose_bytes + mats_bytes), e);
+        for (uint32_t j = 0; j < J && r == SW_RESULT_OK; ++j) {
+            if (d->joint_max && e[j] > d->joint_max[j]) d->joint_max[j] = e[j];
+            if (e[j] > out->max) {
+                out->max = e[j];
+                out->worst_joint = j;
+                out->worst_time = times[i];
+            }
+        }
     }
     if (r == SW_RESULT_OK) {
-        const sw__error_sink sink = {d, out, visit, ctx};
-        sw__error_collect(&sink, times, step, T, all);
         if (d->errors) memcpy(d->errors, all, all_bytes);
         qsort(all, (size_t)total, sizeof(float), sw__float_less);
         /* nearest rank */

@@ -16,17 +16,6 @@ void sw__compress_mat_mul(const double a[12], const double b[12], double out[12]
  * model space under a. */
 double sw__compress_vertex_error(const double a[12], const double b[12], double shell);
 
-/* Called by sw__clip_error_visit with every error it takes: joint `joint`
- * off by `error` at time t, a measured time or (peak) a parabola's peak
- * between them. */
-typedef void (*sw__error_visitor)(void* ctx, double t, uint32_t joint, double error, bool peak);
-
-/* sw_clip_error_measure, calling visit (when not NULL) with ctx for every
- * error it takes. */
-sw_result sw__clip_error_visit(const sw_clip_error_desc* d, const sw_allocator* alloc,
-                               sw_clip_error* out, sw__error_visitor visit, void* ctx,
-                               sw_error* err);
-
 /* True when every joint key of clip lies within 1e-5 s of k / rate. */
 bool sw__clip_on_grid(const sw_clip* clip, double rate);
 

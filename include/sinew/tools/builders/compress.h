@@ -18,12 +18,12 @@
  * (SW_CLIP_CODEC_QUANTIZED, sinew/codecs/codec.h) in segments, choosing per track
  * and segment a key stride, a range and a bit rate by measuring this metric
  * on what the runtime decoder will return, so that the error stays within
- * the precision at every sample; the result is then measured densely (at
- * its samples, the source's own key times and four points in every interval
- * between them, with the peaks between those), and compressed again with
- * finer key grids in the segments over the bound between their points, or
- * tighter thresholds, until it holds everywhere, or refused
- * (docs/compression.md).
+ * the precision at every sample; the result is then measured at the
+ * source's own key times too, and compressed again at a higher rate or
+ * tighter thresholds until it holds, or refused. Between samples the
+ * decoder's interpolation (three components lerped, the fourth rebuilt) may
+ * depart from the source's slerp where a rotation turns far within one
+ * sample interval; that is not measured here (docs/compression.md).
  */
 #ifndef SINEW_TOOLS_COMPRESS_H
 #define SINEW_TOOLS_COMPRESS_H
@@ -35,15 +35,15 @@
 extern "C" {
 #endif
 
-/* Largest rate sw_compress_sample_rate picks (samples per second). */
+/* Largest rate sw_compress_sample_rate picks (samples per second); the
+ * compressor raises it up to 1000 when its bound needs it. */
 #define SW_COMPRESS_MAX_AUTO_RATE 240.0f
 
 /* Uniform rate at which a clip is measured and compressed, from its own key
  * times: the smallest whole rate from one over the shortest key interval of
  * any joint track up to SW_COMPRESS_MAX_AUTO_RATE whose grid k / rate holds
- * every joint key (within 1e-5 s), so the samples fall on the keys; else,
- * when every track's keys are uniform at one rate up to the maximum, that
- * rate; else (uneven keys) one over the shortest key interval, rounded to
+ * every joint key (within 1e-5 s), so the samples fall on the keys; without
+ * such a grid (uneven keys) one over the shortest key interval, rounded to
  * 1/1000 and clamped to [1, SW_COMPRESS_MAX_AUTO_RATE]; 30 when the clip has
  * no track with two keys (or clip is NULL). */
 SINEW_API float sw_compress_sample_rate(const sw_clip* clip);
@@ -63,17 +63,7 @@ typedef struct sw_clip_error_desc {
     uint64_t errors_count;    /* >= samples * joints when errors is set */
     bool at_keys;             /* also at the reference's joint key times */
     float* joint_max;         /* optional, joints entries: each joint's largest error */
-    const float* times;       /* optional: times_count more times (seconds, finite) */
-    uint32_t times_count;
-    uint32_t subdivisions; /* 0 or 1: none; n in [2, SW_CLIP_ERROR_MAX_SUBDIVISIONS]:
-                              also at the points k / n (0 < k < n) of every interval
-                              between two consecutive times above, and between them
-                              the peak of the parabola through three consecutive
-                              points of one interval counts as an error at its time */
 } sw_clip_error_desc;
-
-/* Largest sw_clip_error_desc.subdivisions. */
-#define SW_CLIP_ERROR_MAX_SUBDIVISIONS 16u
 
 typedef struct sw_clip_error {
     float max;              /* largest error over all joints and samples */
@@ -84,15 +74,13 @@ typedef struct sw_clip_error {
 } sw_clip_error;
 
 /* Measures the error between two clips of one skeleton by sampling both
- * (sample job, no cache) at the uniform sample times of `rate` (with
- * at_keys at the reference's key times too, and at the extra times), with
- * subdivisions between all those, and comparing model-space virtual
- * vertices.
+ * (sample job, no cache) at the uniform sample times of `rate` (and with
+ * at_keys at the reference's key times too) and comparing
+ * model-space virtual vertices.
  * Memory: temporary buffers from alloc (NULL: libc).
  * Fails: INVALID_ARGUMENT (NULL desc, skeleton, clips or out; joint counts
- * differ; shell or rate negative or not finite; errors with at_keys, times
- * or subdivisions; times NULL with a count or not finite; subdivisions over
- * the maximum; sampling fails); LIMIT (too many samples);
+ * differ; shell or rate negative or not finite; errors with at_keys;
+ * sampling fails); LIMIT (too many samples);
  * BUFFER_TOO_SMALL (errors shorter than samples * joints); OUT_OF_MEMORY. */
 SINEW_API sw_result sw_clip_error_measure(const sw_clip_error_desc* desc, const sw_allocator* alloc,
                                           sw_clip_error* out, sw_error* err);
@@ -123,20 +111,18 @@ typedef struct sw_compress_stats {
 /* Compresses the joint tracks of `clip` (a raw clip of `skeleton`); float
  * tracks, events, name and flags are kept as they are. The rate (options
  * or sw_compress_sample_rate) is nudged so the duration is a whole number
- * of samples; the result is measured at its samples and grid points, the
- * source's key times and 4 subdivisions of every interval between those
- * (sw_clip_error_measure: at_keys, times, subdivisions 4), and while a joint
- * is over its precision the compressor tries again: with a twice finer key
- * grid in each segment over the bound between its grid points (up to
- * 2^SW_CODEC_MAX_REFINE points per sample interval), with tighter
- * thresholds (down to 1/64) when the error lies on a grid point. *out is
- * allocated with alloc (free with sw_clip_destroy); stats (optional)
- * describe the last attempt, also when the bound cannot be held.
+ * of samples; the result is measured at its samples and the source's key
+ * times (sw_clip_error_measure, at_keys), and while a joint is
+ * over its precision the compressor tries again: at twice the rate (up to
+ * 1000) when the worst error lies between samples, with tighter thresholds
+ * (down to 1/64) when it lies on one. *out is allocated with alloc (free
+ * with sw_clip_destroy); stats (optional) describe the last attempt, also
+ * when the bound cannot be held.
  * Fails: INVALID_ARGUMENT (NULL arguments, a clip that is not raw or whose
  * joint count differs, bad options: precision, shell, rate or a joint
  * precision negative or not finite, segment samples not a power of two in
  * [4, 256]); LIMIT (more than SW_CLIP_MAX_KEYS samples; or "error within
- * precision" when no grid or threshold holds the bound: err->index is the
+ * precision" when no rate or threshold holds the bound: err->index is the
  * worst joint, stats->error its error and time); OUT_OF_MEMORY. */
 SINEW_API sw_result sw_compress_clip(const sw_skeleton* skeleton, const sw_clip* clip,
                                      const sw_compress_options* options, const sw_allocator* alloc,
