@@ -299,28 +299,11 @@
       e.text).join('\n');
   }
 
-  // The scene advances in fixed steps of 1/60 s, as a game loop does (at
-  // most 0.1 s per browser frame, as viewer_frame clamps): the springs, the
-  // ragdolls and their ground guard see the same steps whatever the
-  // browser's frame timing (under load, uneven frames made the get-up's
-  // shown velocity jump).
-  const STEP = 1 / 60;
-  const MAX_PENDING = 0.1;
-  function advance(dt) {
-    state.pending = Math.min((state.pending || 0) + dt, MAX_PENDING);
-    if (state.pending < STEP) return state.api.frame(0) === 0;
-    while (state.pending >= STEP) {
-      if (state.api.frame(STEP) !== 0) return false;
-      state.pending -= STEP;
-    }
-    return true;
-  }
-
   function tick(now) {
     const dt = state.lastTime ? (now - state.lastTime) / 1000 : 0;
     state.lastTime = now;
     resize();
-    if (!advance(dt)) showError(state.api.error());
+    if (state.api.frame(dt) !== 0) showError(state.api.error());
     render(readStatus());
     requestAnimationFrame(tick);
   }
