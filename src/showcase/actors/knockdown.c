@@ -29,6 +29,10 @@
 #define SW__RAG_BLEND_ACCEL 4.0f
 #define SW__RAG_BLEND_MIN 0.5f
 #define SW__RAG_BLEND_MAX 2.0f
+/* In that blend a foot that has ground to cover is lifted off it (a step,
+ * not a skate): by SW__RAG_STEP_LIFT times the horizontal distance it
+ * moves, at the blend's middle (a bump with no velocity at either end). */
+#define SW__RAG_STEP_LIFT 0.3f
 
 typedef struct sw__knock {
     sw__sc_rag rag;
@@ -42,7 +46,9 @@ typedef struct sw__knock {
     sw_xform4* frozen;      /* the ragdoll's pose where the get-up began */
     sw__sc_actor clip_only; /* the get-up clip alone (its velocity noise) */
     sw__sc_velocity shown_vel, clip_vel;
-    sw_showcase_metrics m; /* its figures */
+    sw_showcase_metrics m;  /* its figures */
+    float step[2];          /* m the blend lifts each foot (left, right) at its middle */
+    sw__sc_actor anim_view; /* rag.anim (model matrices rag.anim_model) for the lift */
 } sw__knock;
 
 /* At its spot, facing +X (it falls along X, clear of the props). */
@@ -80,6 +86,7 @@ static sw_result sw__knock_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** st
     res = sw__sc_velocity_init(&ctx->mem, &r->shown_vel, s->joints_count);
     if (res == SW_RESULT_OK) res = sw__sc_velocity_init(&ctx->mem, &r->clip_vel, s->joints_count);
     if (res != SW_RESULT_OK) return res;
+    r->anim_view = (sw__sc_actor){.skel = s, .local = r->rag.anim, .model = r->rag.anim_model};
     /* standing idle, kinematic */
     r->rag.root = sw__rag_knock_root();
     sw__sc_sample(s, r->idle, 0.0f, r->rag.anim);
@@ -162,6 +169,13 @@ static sw_result sw__rag_getup_begin(sw__knock* r, sw_showcase_metrics* m) {
     }
     r->blend =
         fminf(fmaxf(sqrtf(6.0f * far / SW__RAG_BLEND_ACCEL), SW__RAG_BLEND_MIN), SW__RAG_BLEND_MAX);
+    /* each foot's lift: the ground it covers from the ragdoll to the clip */
+    for (uint32_t l = 0; l < 2; ++l) {
+        const int32_t e = ra->limbs[l].end;
+        r->step[l] = e < 0 ? 0.0f
+                           : SW__RAG_STEP_LIFT * sw__sc_hdist(sw__sc_pos(&ra->anim_model[e]),
+                                                              sw__sc_pos(&r->clip_only.model[e]));
+    }
     ra->root = root;
     r->phase = SW_SHOWCASE_KNOCKDOWN_GETTING_UP;
     r->phase_time = 0.0f;
@@ -174,8 +188,31 @@ static float sw__rag_clip_time(const sw__knock* r) {
     return fmaxf(r->phase_time - r->blend, 0.0f);
 }
 
+/* Lifts the blended pose's feet off the ground they cover (u: the blend's
+ * progress) with two-bone IK, each foot keeping its world orientation.
+ * Fails: the IK job's result. */
+static sw_result sw__rag_step(sw__knock* r, float u) {
+    sw__sc_rag* ra = &r->rag;
+    sw__sc_actor* a = &r->anim_view;
+    const float bump = 16.0f * u * u * (1.0f - u) * (1.0f - u);
+    a->world = sw_mat4_from_xform(ra->root);
+    sw__sc_view_models(a);
+    for (uint32_t l = 0; l < 2; ++l) {
+        const sw__sc_rag_limb* lb = &ra->limbs[l];
+        if (lb->start < 0 || lb->mid < 0 || lb->end < 0 || !(r->step[l] * bump > 0.0f)) continue;
+        const sw_quat keep = sw__sc_rotation(&a->model[lb->end]);
+        const sw_vec3 p = sw__sc_pos(&a->model[lb->end]);
+        const sw_result res = sw__sc_view_two_bone(a, lb->start, lb->mid, lb->end,
+                                                   sw_vec3_make(p.x, p.y + r->step[l] * bump, p.z));
+        if (res != SW_RESULT_OK) return res;
+        sw__sc_view_set_rotation(a, (uint32_t)lb->end, keep);
+        sw__sc_view_models(a);
+    }
+    return SW_RESULT_OK;
+}
+
 /* The knock-down actor's animation for this update (before the steps). */
-static void sw__rag_knock_anim(sw__knock* r, float dt) {
+static sw_result sw__rag_knock_anim(sw__knock* r, float dt) {
     sw__sc_rag* ra = &r->rag;
     switch (r->phase) {
     case SW_SHOWCASE_KNOCKDOWN_GETTING_UP: {
@@ -186,7 +223,7 @@ static void sw__rag_knock_anim(sw__knock* r, float dt) {
         const float u = fminf(r->phase_time / r->blend, 1.0f);
         const float w = 1.0f - u * u * (3.0f - 2.0f * u);
         (void)sw__rag_mix(ra->skel, r->frozen, ra->physics, w, ra->anim);
-        break;
+        return sw__rag_step(r, u);
     }
     default:
         /* standing, or falling: hands and feet (no bodies) keep the idle's */
@@ -195,13 +232,15 @@ static void sw__rag_knock_anim(sw__knock* r, float dt) {
         sw__sc_sample(ra->skel, r->idle, fmodf(r->idle_time, r->idle->duration), ra->anim);
         break;
     }
+    return SW_RESULT_OK;
 }
 
 /* This update's animation and, when due, the hit (before the physics steps). */
 static sw_result sw__knock_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt) {
     (void)view;
     sw__knock* r = (sw__knock*)state;
-    sw__rag_knock_anim(r, dt);
+    const sw_result res = sw__rag_knock_anim(r, dt);
+    if (res != SW_RESULT_OK) return res;
     return sw__rag_knock_begin(r, ctx->time, &r->m);
 }
 
