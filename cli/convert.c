@@ -78,6 +78,30 @@ static int convert_parse(int argc, char** argv, convert_args* a) {
                             &a->in, 1);
 }
 
+/* A frames build's failure on one line naming the clip: for a precision
+ * not held at the highest rate, the error, joint and time measured there. */
+static void cli_convert_frames_failure(const char* in, const sw_asset* asset, uint32_t c,
+                                       const sw_frames_options* o, const sw_frames_stats* st,
+                                       sw_result r, sw_error* err) {
+    char what[sizeof err->detail];
+    const char* clip = sw_clip_name(asset->clips[c]);
+    if (r == SW_RESULT_LIMIT && err->check && strcmp(err->check, "error within precision") == 0) {
+        snprintf(
+            what, sizeof what,
+            "clip %u \"%s\": frames at %g Hz (doubled up to 1000 Hz) leave error %.6g at joint "
+            "\"%s\" (%.4g s), over --precision %g; ask for a larger one, or keep the raw "
+            "codec",
+            c, clip, (double)st->rate, (double)st->error.max,
+            sw_skeleton_joint_name(asset->skeleton, st->error.worst_joint),
+            (double)st->error.worst_time, (double)o->precision);
+    } else {
+        snprintf(what, sizeof what, "clip %u \"%.80s\"%s%.150s", c, clip,
+                 err->detail[0] ? ": " : "", err->detail);
+    }
+    memcpy(err->detail, what, sizeof what);
+    cli_report("convert", in, SW_ASSET_FORMAT_NONE, r, err);
+}
+
 /* Frames clips of every clip (freed by the caller with sw_clip_destroy)
  * and their figures; false after printing a failure. */
 static bool cli_convert_frames(const char* in, const sw_asset* asset, const sw_frames_options* o,
@@ -89,7 +113,7 @@ static bool cli_convert_frames(const char* in, const sw_asset* asset, const sw_f
         memset(&err, 0, sizeof err);
         sw_result r = sw_frames_build(asset->skeleton, clip, o, NULL, &frames[c], &stats[c], &err);
         if (r != SW_RESULT_OK) {
-            cli_report("convert", in, asset->format, r, &err);
+            cli_convert_frames_failure(in, asset, c, o, &stats[c], r, &err);
             return false;
         }
     }

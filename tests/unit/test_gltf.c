@@ -4,6 +4,7 @@
  * failures at every index. */
 #include "test_util.h"
 
+#include <errno.h>
 #include <stdalign.h>
 #include <unistd.h>
 
@@ -1175,6 +1176,8 @@ static void test_uri_refused(void** state) {
     assert_string_equal(e.check, "relative uri inside the folder");
     assert_int_equal(read_mem(missing, strlen(missing), &o, &s, &e), SW_RESULT_IO);
     assert_string_equal(e.check, "open file");
+    assert_int_equal(e.sys_errno, ENOENT);
+    assert_string_equal(e.detail, "buffer 0 \"missing.bin\"");
     assert_int_equal(read_mem(text, n, &o, &s, &e), SW_RESULT_OK);
     sw_scene_free(&s, NULL);
     free(abs);

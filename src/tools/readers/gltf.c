@@ -330,6 +330,9 @@ static sw_result sw__gltf_buffers(sw__gltf* g) {
                 g->err->result = r;
                 if (!g->err->check) g->err->check = "external buffer resolved";
                 g->err->index = (int64_t)b;
+                /* name the file asked for (the system error says what went wrong) */
+                snprintf(g->err->detail, sizeof g->err->detail, "buffer %u \"%.100s\"%s%.120s",
+                         (unsigned)b, uri, e.detail[0] ? ": " : "", e.detail);
             }
             return r;
         }

@@ -94,7 +94,9 @@ typedef struct sw_gltf_options {
  * other than triangles, bad weights or joints, and every check of the
  * skeleton, clip and mesh builders); NOT_FOUND (no skin and no animated node;
  * a requested clip that is not in the file); IO (an external buffer without a
- * resolver, or the resolver's failure); LIMIT; OUT_OF_MEMORY.
+ * resolver, or the resolver's failure: its check and system error, the
+ * detail naming the buffer and its URI, e.g. `buffer 0 "scene.bin"`);
+ * LIMIT; OUT_OF_MEMORY.
  * On failure *out is zeroed (nothing to free). */
 SINEW_API sw_result sw_gltf_read(const void* data, size_t size, const sw_gltf_options* options,
                                  const sw_allocator* alloc, sw_scene* out, sw_error* err);
