@@ -374,10 +374,16 @@ static int play_run_init(play_run* p, const play_args* a, const sw_animator* def
                                    p->bound_size, &p->bound, &err);
     if (r != SW_RESULT_OK) {
         p->bound = NULL;
-        cli_report("play", a->animator, SW_ASSET_FORMAT_NONE, r, &err);
-        if (r == SW_RESULT_NOT_FOUND && err.check && strcmp(err.check, "clip slot has a clip") == 0)
-            cli_error("play", "%s has no clip \"%s\"", a->path,
-                      sw_animator_clip_name(def, (uint32_t)err.index));
+        /* a clip the definition names: the file's clips, nearest first */
+        if (r == SW_RESULT_NOT_FOUND && err.check &&
+            strcmp(err.check, "clip slot has a clip") == 0 &&
+            sw_asset_require_clip(asset, sw_animator_clip_name(def, (uint32_t)err.index), &err) <
+                0) {
+            err.check = "clip the animator plays in the file";
+            cli_report("play", a->path, asset->format, r, &err);
+        } else {
+            cli_report("play", a->animator, SW_ASSET_FORMAT_NONE, r, &err);
+        }
         return CLI_EXIT_FAIL;
     }
     const size_t isize = sw_animator_instance_size(p->bound);

@@ -89,6 +89,8 @@ expect 1 "sinew: info: $data/gltf/tiny.glb: not found: clip \"linaer\" not in th
 "$sinew" import "$data/gltf/tiny.glb" -o "$tmp/tiny.sinew" >/dev/null 2>&1
 expect 1 "sinew: info: $tmp/tiny.sinew: not found: clip \"linaer\" not in the file; $clips (check \"requested clip exists\")" \
     info "$tmp/tiny.sinew" --clips step,linaer
+expect 1 "sinew: play: $tmp/tiny.sinew: not found: clip \"Idle\" not in the file; clips, nearest first: step, cubic, linear, cubic_rotation (check \"clip the animator plays in the file\")" \
+    play "$tmp/tiny.sinew" --animator "$data/../../examples/robot.json" --seconds 1
 expect 1 "sinew: sample: $tmp/tiny.sinew: not found: clip \"linaer\" not in the file; $clips (check \"clip in the file\")" \
     sample "$tmp/tiny.sinew" --time 0 --clip linaer
 
