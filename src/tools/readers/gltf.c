@@ -1830,12 +1830,17 @@ static sw_result sw__gltf_extensions(sw__gltf* g) {
             return sw__gltf_fail(g, SW_RESULT_BAD_DATA, "extensionsRequired is an array", c, i);
         }
         if (sw__gltf_extension_ok(g, c)) continue;
-        const char* check = "extension required (unsupported; its name is at the offset)";
+        const char* check = NULL;
         for (size_t k = 0; k < sizeof sw__gltf_refused / sizeof *sw__gltf_refused; ++k) {
             if (sw__json_string_is(&g->js, c, sw__gltf_refused[k][0]))
                 check = sw__gltf_refused[k][1];
         }
-        return sw__gltf_fail(g, SW_RESULT_BAD_DATA, check, c, i);
+        if (check) return sw__gltf_fail(g, SW_RESULT_BAD_DATA, check, c, i);
+        /* any other: its name as the detail (cut to fit) */
+        sw__gltf_fail(g, SW_RESULT_BAD_DATA, "extension required (unsupported)", c, i);
+        if (g->err && !sw__json_string(&g->js, c, g->err->detail, sizeof g->err->detail, NULL))
+            g->err->detail[0] = '\0';
+        return SW_RESULT_BAD_DATA;
     }
     return SW_RESULT_OK;
 }

@@ -48,7 +48,8 @@
  * but KHR_mesh_quantization or extensions about what the reader never reads
  * (KHR_materials_*, KHR_texture_*, EXT_texture_*, KHR_lights_punctual) is
  * refused, BAD_DATA naming the extension (Draco, meshopt, animation pointer,
- * GPU instancing by name; any other at the error's offset).
+ * GPU instancing by name in the check; any other in the error's detail, its
+ * offset the name in the file).
  * Buffers come from the .glb BIN chunk, base64 data: URIs, or the resolve
  * callback for any other URI (there is no implicit file access).
  */
