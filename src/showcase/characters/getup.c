@@ -6,15 +6,18 @@
  * chain add up), ending in the idle clip's first pose. Per key:
  * - each pose is built by forward kinematics from the angles, then moved
  *   along Z so that an anchor holds (the ankles over z = 0, where the idle
- *   pose stands; the knees at a given z; the hands or the hips where the
- *   next key has them) and along Y so that its lowest joint, less the
+ *   pose stands; the hands, the hips or the toes where the next key has
+ *   them) and along Y so that its lowest joint, less the
  *   body's thickness there, touches the ground (y = 0);
  * - between keys every local rotation is slerped and the Hips translation
  *   lerped with a smoothstep weight, so each key is passed at rest and the
  *   last one, the idle pose, is reached with zero velocity; where both keys
  *   have their feet down, two-bone IK holds the ankles on the line between
- *   the keys' ankles (feet flat stay flat), elsewhere the body is lifted
- *   where a joint would dip into the ground.
+ *   the keys' ankles (feet flat stay flat); elsewhere toes down at both
+ *   keys hold (the foot rolls about them), a foot covering ground steps
+ *   (raised 0.3 times the distance at the middle, over the line joining
+ *   the keys' ankles) and the body is lifted where a joint would dip into
+ *   the ground.
  * Keys are written at 30 Hz (linear: rotations slerp between them). */
 #include <string.h>
 
@@ -23,19 +26,22 @@
 
 #define SW__GETUP_RATE 30.0f
 #define SW__GETUP_MAX_KEYS 6u
+/* Between keys that do not hold the feet down, a foot covering ground is
+ * raised at least this times the distance its ankle moves between the keys
+ * above the line joining the keys' ankles, at the middle (a step). */
+#define SW__GETUP_STEP_LIFT 0.3f
 
 typedef enum sw__anchor {
     SW__ANCHOR_ANKLES = 0, /* mean ankle z = 0 (over the idle pose's feet) */
-    SW__ANCHOR_KNEES,      /* mean knee z = anchor_z */
     SW__ANCHOR_NEXT_HANDS, /* mean hand z as in the next key */
-    SW__ANCHOR_NEXT_HIPS   /* Hips z as in the next key */
+    SW__ANCHOR_NEXT_HIPS,  /* Hips z as in the next key */
+    SW__ANCHOR_NEXT_TOES   /* mean toe z as in the next key (toes tucked roll onto the sole) */
 } sw__anchor;
 
 /* One key. Angles in radians about the character's X axis. */
 typedef struct sw__getup_key {
     float time; /* seconds */
     sw__anchor anchor;
-    float anchor_z;           /* SW__ANCHOR_KNEES: metres */
     float pitch;              /* Hips: + leans forward (pi/2: lying on the belly) */
     float spine, chest, neck; /* + bends forward */
     float hip, knee;          /* hip + lifts the thigh forward; knee + folds the shin back */
@@ -60,13 +66,11 @@ static const sw__getup_def sw__getups[SW_SHOWCASE_GETUP_CLIPS] = {
     {"getup_face_up",
      5u,
      {
-         {0.0f, SW__ANCHOR_NEXT_HIPS, 0, -1.5708f, 0, 0, 0, 0.05f, 0.1f, 0, 0, 0.45f, 0.25f, 0},
-         {0.5f, SW__ANCHOR_ANKLES, 0, -1.45f, 0.1f, 0.1f, 0.2f, 1.35f, 2.2f, 1, -0.4f, 1.2f, 0.3f,
-          0},
-         {1.0f, SW__ANCHOR_ANKLES, 0, -0.6f, 0.3f, 0.2f, 0.2f, 1.76f, 2.4f, 1, -0.6f, 1.3f, 0.1f,
-          0},
-         {1.6f, SW__ANCHOR_ANKLES, 0, 0.7f, 0.2f, 0.1f, -0.4f, 2.0f, 1.8f, 1, 0.9f, 1.3f, 0.4f, 0},
-         {2.3f, SW__ANCHOR_ANKLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0.0f, SW__ANCHOR_NEXT_HIPS, -1.5708f, 0, 0, 0, 0.05f, 0.1f, 0, 0, 0.45f, 0.25f, 0},
+         {0.5f, SW__ANCHOR_ANKLES, -1.45f, 0.1f, 0.1f, 0.2f, 1.35f, 2.2f, 1, -0.4f, 1.2f, 0.3f, 0},
+         {1.0f, SW__ANCHOR_ANKLES, -0.6f, 0.3f, 0.2f, 0.2f, 1.76f, 2.4f, 1, -0.6f, 1.3f, 0.1f, 0},
+         {1.6f, SW__ANCHOR_ANKLES, 0.7f, 0.2f, 0.1f, -0.4f, 2.0f, 1.8f, 1, 0.9f, 1.3f, 0.4f, 0},
+         {2.3f, SW__ANCHOR_ANKLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
      }},
     /* Face down (head toward +Z): push up on the arms, come onto hands and
      * knees with the toes tucked, push back into a squat over the feet,
@@ -74,13 +78,12 @@ static const sw__getup_def sw__getups[SW_SHOWCASE_GETUP_CLIPS] = {
     {"getup_face_down",
      5u,
      {
-         {0.0f, SW__ANCHOR_NEXT_HIPS, 0, 1.5708f, 0, 0, 0, 0, 0.1f, 1, 0, 0.5f, 0.3f, 2.39f},
-         {0.5f, SW__ANCHOR_NEXT_HANDS, 0, 1.25f, -0.3f, -0.3f, -0.3f, 0, 0.2f, 1, 0.65f, 1.45f,
-          0.1f, 2.39f},
-         {1.1f, SW__ANCHOR_KNEES, 0.35f, 1.3f, 0, 0, -0.6f, 1.3f, 1.57f, 1, 1.3f, 1.45f, 0.05f,
-          1.4f},
-         {1.8f, SW__ANCHOR_ANKLES, 0, 0.7f, 0.2f, 0.1f, -0.4f, 2.0f, 1.8f, 1, 0.9f, 1.3f, 0.4f, 0},
-         {2.5f, SW__ANCHOR_ANKLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+         {0.0f, SW__ANCHOR_NEXT_HIPS, 1.5708f, 0, 0, 0, 0, 0.1f, 1, 0, 0.5f, 0.3f, 2.39f},
+         {0.5f, SW__ANCHOR_NEXT_HANDS, 1.25f, -0.3f, -0.3f, -0.3f, 0, 0.2f, 1, 0.65f, 1.45f, 0.1f,
+          2.39f},
+         {1.1f, SW__ANCHOR_NEXT_TOES, 1.3f, 0, 0, -0.6f, 1.3f, 1.57f, 1, 1.3f, 1.45f, 0.05f, 1.4f},
+         {1.8f, SW__ANCHOR_ANKLES, 0.7f, 0.2f, 0.1f, -0.4f, 2.0f, 1.8f, 1, 0.9f, 1.3f, 0.4f, 0},
+         {2.5f, SW__ANCHOR_ANKLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
      }},
 };
 
@@ -184,25 +187,27 @@ static sw_vec3 sw__key_place(const sw__getup_key* k, const sw_mat4* models, cons
     case SW__ANCHOR_ANKLES:
         z = -sw__mean_z(models, SW__L_FOOT, SW__R_FOOT);
         break;
-    case SW__ANCHOR_KNEES:
-        z = k->anchor_z - sw__mean_z(models, SW__L_LEG, SW__R_LEG);
-        break;
     case SW__ANCHOR_NEXT_HANDS:
         z = sw__mean_z(next, SW__L_HAND, SW__R_HAND) - sw__mean_z(models, SW__L_HAND, SW__R_HAND);
         break;
     case SW__ANCHOR_NEXT_HIPS:
         z = next[SW__HIPS].m[14];
         break;
+    case SW__ANCHOR_NEXT_TOES:
+        z = sw__mean_z(next, SW__L_TOE, SW__R_TOE) - sw__mean_z(models, SW__L_TOE, SW__R_TOE);
+        break;
     }
     return sw_vec3_make(0.0f, -sw__lowest(models, joints), z);
 }
 
-static void sw__feet(const sw_mat4* models, sw_vec3 ankle[2], sw_quat foot[2]) {
-    const uint32_t joint[2] = {SW__L_FOOT, SW__R_FOOT};
+static void sw__feet(const sw_mat4* models, sw_vec3 ankle[2], sw_quat foot[2], sw_vec3 toe[2]) {
+    const uint32_t joint[2] = {SW__L_FOOT, SW__R_FOOT}, tip[2] = {SW__L_TOE, SW__R_TOE};
     for (uint32_t side = 0; side < 2u; ++side) {
         const sw_mat4* m = &models[joint[side]];
         ankle[side] = sw_vec3_make(m->m[12], m->m[13], m->m[14]);
         foot[side] = sw_quat_from_mat4(m);
+        const sw_mat4* t = &models[tip[side]];
+        toe[side] = sw_vec3_make(t->m[12], t->m[13], t->m[14]);
     }
 }
 
@@ -214,6 +219,7 @@ static float sw__smoothstep(float u) {
 typedef struct sw__getup_feet {
     sw_vec3 ankle[SW__GETUP_MAX_KEYS][2];
     sw_quat foot[SW__GETUP_MAX_KEYS][2];
+    sw_vec3 toe[SW__GETUP_MAX_KEYS][2];
 } sw__getup_feet;
 
 /* The key poses of `def` into keys (the last one idle's first pose) and
@@ -230,7 +236,8 @@ static sw_result sw__getup_keys(const sw_skeleton* skel, const sw_clip* idle,
     sw_result r = sw_sample_job_run(&sample);
     sw_mat4* next = &models[joints];
     if (r == SW_RESULT_OK) r = sw__getup_models(skel, last, next);
-    if (r == SW_RESULT_OK) sw__feet(next, feet->ankle[nkeys - 1u], feet->foot[nkeys - 1u]);
+    if (r == SW_RESULT_OK)
+        sw__feet(next, feet->ankle[nkeys - 1u], feet->foot[nkeys - 1u], feet->toe[nkeys - 1u]);
     /* the others from last to first: anchors refer to the next key */
     for (uint32_t k = nkeys - 1u; k-- > 0u && r == SW_RESULT_OK;) {
         sw_xform4* key = &keys[(size_t)packets * k];
@@ -241,7 +248,57 @@ static sw_result sw__getup_keys(const sw_skeleton* skel, const sw_clip* idle,
         hips.t = sw__key_place(&def->keys[k], models, next, joints);
         sw_pose_set(key, SW__HIPS, hips);
         r = sw__getup_models(skel, key, next);
-        if (r == SW_RESULT_OK) sw__feet(next, feet->ankle[k], feet->foot[k]);
+        if (r == SW_RESULT_OK) sw__feet(next, feet->ankle[k], feet->foot[k], feet->toe[k]);
+    }
+    return r;
+}
+
+/* Raises each foot of the pose between keys k and k + 1 (v: the raw
+ * progress, u: its smoothstep) to at least its step height over the line
+ * joining the keys' ankles (two-bone IK, the foot keeping its rotation), so
+ * a foot that covers ground steps over it instead of dragging along it;
+ * models: scratch. Fails: the model and IK jobs' results. */
+static sw_result sw__getup_step(const sw_skeleton* skel, const sw__getup_feet* feet, uint32_t k,
+                                float v, float u, sw_xform4* pose, sw_mat4* models) {
+    const float bump = 16.0f * v * v * (1.0f - v) * (1.0f - v);
+    sw_result r = SW_RESULT_OK;
+    for (uint32_t side = 0; side < 2u && r == SW_RESULT_OK; ++side) {
+        const sw_vec3 a = feet->ankle[k][side], b = feet->ankle[k + 1u][side];
+        const float dx = b.x - a.x, dz = b.z - a.z;
+        const float want =
+            a.y + (b.y - a.y) * u + SW__GETUP_STEP_LIFT * sqrtf(dx * dx + dz * dz) * bump;
+        const uint32_t up = side == 0u ? SW__L_UPLEG : SW__R_UPLEG;
+        r = sw__getup_models(skel, pose, models);
+        const sw_mat4* m = &models[up + 2u];
+        if (r != SW_RESULT_OK) break;
+        sw_vec3 target = sw_vec3_make(m->m[12], want, m->m[14]);
+        /* toes down at both keys (tucked, rolling onto the sole): they
+         * hold, the ankle turning about them */
+        const sw_vec3 ta = feet->toe[k][side], tb = feet->toe[k + 1u][side];
+        const float down = sw__clearance[SW__L_TOE] + 0.01f;
+        if (ta.y <= down && tb.y <= down) {
+            const sw_mat4* t = &models[up + 3u];
+            const sw_vec3 hold = sw_vec3_lerp(ta, tb, u);
+            target =
+                sw_vec3_make(m->m[12] + hold.x - t->m[12], m->m[13], m->m[14] + hold.z - t->m[14]);
+        } else if (!(want > m->m[13])) {
+            continue;
+        }
+        const sw_ik_two_bone_job leg = {
+            .skeleton = skel,
+            .model = models,
+            .model_count = skel->joints_count,
+            .start_joint = up,
+            .mid_joint = up + 1u,
+            .end_joint = up + 2u,
+            .target = target,
+            .weight = 1.0f,
+            .end_rotation = sw_quat_from_mat4(m),
+            .end_rotation_weight = 1.0f,
+            .pose = pose,
+            .pose_count = skel->packets_count,
+        };
+        r = sw_ik_two_bone_job_run(&leg);
     }
     return r;
 }
@@ -259,8 +316,9 @@ static sw_result sw__getup_frame(const sw_skeleton* skel, const sw__getup_def* d
     while (k + 2u < nkeys && t >= def->keys[k + 1u].time)
         ++k;
     const float t0 = def->keys[k].time, t1 = def->keys[k + 1u].time;
-    float u = (t - t0) / (t1 - t0);
-    u = sw__smoothstep(u < 0.0f ? 0.0f : (u > 1.0f ? 1.0f : u));
+    float v = (t - t0) / (t1 - t0);
+    v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+    const float u = sw__smoothstep(v);
     const sw_xform4* a = &keys[(size_t)packets * k];
     const sw_xform4* b = &keys[(size_t)packets * (k + 1u)];
     for (uint32_t j = 0; j < joints; ++j) {
@@ -293,9 +351,10 @@ static sw_result sw__getup_frame(const sw_skeleton* skel, const sw__getup_def* d
         }
         if (r != SW_RESULT_OK) return r;
     } else if (f + 1u < frames) {
-        /* elsewhere the body is lifted where a joint would dip
-         * into the ground between the keys */
-        const sw_result r = sw__getup_models(skel, pose, models);
+        /* elsewhere the feet step, and the body is lifted where a joint
+         * would dip into the ground between the keys */
+        sw_result r = sw__getup_step(skel, feet, k, v, u, pose, models);
+        if (r == SW_RESULT_OK) r = sw__getup_models(skel, pose, models);
         if (r != SW_RESULT_OK) return r;
         const float lift = sw__lowest(models, joints);
         if (lift < 0.0f) {
