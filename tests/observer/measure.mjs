@@ -8,6 +8,10 @@
 //     distance from where the span began);
 //   - per actor, the lowest joint height at every frame (penetration below
 //     the ground plane y = 0);
+//   - per actor, the lowest point of its skinned surface at every frame
+//     (three.js's SkinnedMesh skinning of every vertex, in world space),
+//     with the joint that moves that vertex most; reported, not bounded
+//     yet (issue #15 stays open on it);
 //   - the reach actor's sole: the lowest skinned vertex of each foot against
 //     the surface under it (the props' step, found by casting rays down at
 //     the props mesh, or the ground plane).
@@ -183,6 +187,32 @@ function propsNear(actors, x, z, radius) {
   return mesh;
 }
 
+// The lowest skinned vertex of each actor's meshes at the current frame
+// (world y) into low (actor -> {y, t, joint}); names: bone -> joint name.
+function lowestSurface(actors, names, t, low) {
+  const v = new THREE.Vector3();
+  for (const [name, a] of actors) {
+    for (const mesh of a.meshes) {
+      if (!mesh.isSkinnedMesh) continue;
+      mesh.skeleton.update();
+      const l = low.get(name) || { y: Infinity, t: 0, joint: '' };
+      const n = mesh.geometry.attributes.position.count;
+      let best = -1;
+      for (let i = 0; i < n; ++i) {
+        mesh.getVertexPosition(i, v).applyMatrix4(mesh.matrixWorld);
+        if (v.y < l.y) (l.y = v.y), (l.t = t), (best = i);
+      }
+      if (best >= 0) {
+        const idx = mesh.geometry.attributes.skinIndex, w = mesh.geometry.attributes.skinWeight;
+        let c = 0;
+        for (let k = 1; k < 4; ++k) if (w.getComponent(best, k) > w.getComponent(best, c)) c = k;
+        l.joint = names.get(mesh.skeleton.bones[idx.getComponent(best, c)]) || '';
+      }
+      low.set(name, l);
+    }
+  }
+}
+
 function measure(gltf, fps) {
   const actors = actorsOf(gltf);
   const mixer = new THREE.AnimationMixer(gltf.scene);
@@ -217,6 +247,9 @@ function measure(gltf, fps) {
   }
   let probe = null;
   const v = new THREE.Vector3();
+  const names = new Map();
+  for (const a of actors.values()) for (const j of a.joints) names.set(j.obj, j.name);
+  const surface = new Map();
   for (let f = 0; f < frames; ++f) {
     mixer.setTime(f / fps);
     gltf.scene.updateMatrixWorld(true);
@@ -230,6 +263,7 @@ function measure(gltf, fps) {
         if (tr) tr.push(v.clone());
       }
     }
+    lowestSurface(actors, names, f / fps, surface);
     if (f === 0 && reach) {
       reach.joints[0].obj.getWorldPosition(v);
       probe = surfaceProbe(propsNear(actors, v.x, v.z, 1.0));
@@ -246,7 +280,8 @@ function measure(gltf, fps) {
       s.surface.push(surf);
     }
   }
-  const out = { frames, fps, seconds: (frames - 1) / fps, feet: {}, lowest: {}, soles: {} };
+  const out = { frames, fps, seconds: (frames - 1) / fps, feet: {}, lowest: {}, surface: {}, soles: {} };
+  for (const [name, l] of surface) out.surface[name] = l;
   for (const [name, list] of feet) {
     out.feet[name] = {};
     for (const j of list) {
@@ -329,6 +364,9 @@ function table(m) {
   lines.push('  lowest joint per actor (cm above y = 0)');
   for (const [actor, l] of Object.entries(m.lowest))
     lines.push(`  ${actor.padEnd(36)} ${cm(l.y)}  ${l.joint} at ${l.t.toFixed(2)} s`);
+  lines.push('  lowest skinned surface per actor (cm above y = 0; reported, not bounded yet)');
+  for (const [actor, l] of Object.entries(m.surface))
+    lines.push(`  ${actor.padEnd(36)} ${cm(l.y)}  near ${l.joint || '-'} at ${l.t.toFixed(2)} s`);
   for (const [side, s] of Object.entries(m.soles))
     lines.push(`  reach ${side} sole over ${s.on_step ? 'the step' : 'the ground'} (cm)`.padEnd(39) +
       `gap ${cm(s.gap_min)} (t ${s.gap_min_t.toFixed(2)}) .. ${cm(s.gap_max)} (t ${s.gap_max_t.toFixed(2)})`);
