@@ -4,9 +4,9 @@
  * ragdoll actors on the ODE backend (sinew/backends/ode.h) when the CLI is built with
  * it and --no-physics is not given, and writes
  * DIR/demo.glb (every actor's skeleton and mesh under one root, with a clip
- * of the evaluated motion at the frame rate), DIR/demo.png (a film strip of
- * six frames drawn by the software rasterizer) and DIR/metrics.json, then
- * prints a summary table. */
+ * of the evaluated motion at the frame rate), DIR/demo.png (an overview and
+ * a labelled close-up of each actor, demo_sheet.h) and DIR/metrics.json,
+ * then prints a summary table. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -14,19 +14,17 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "demo_sheet.h"
 #include "sinew/showcase/observer.h"
 #include "sinew/showcase/recording.h"
 #include "sinew/showcase/scene.h"
 #include "sinew/tools/writers/file.h"
 #include "sinew/tools/writers/gltf_export.h"
 #include "sinew/tools/writers/png.h"
-#include "sinew/tools/writers/raster.h"
 #ifdef SINEW_CLI_ODE
 #include "sinew/backends/ode.h"
 #endif
 
-#define DEMO_STRIP_FRAMES 6
-#define DEMO_STRIP_COLUMNS 3
 #define DEMO_MAX_MAP_BYTES ((size_t)1 << 20) /* largest --map file */
 
 typedef struct demo_args {
@@ -41,7 +39,7 @@ typedef struct demo_args {
 } demo_args;
 
 static int demo_parse(int argc, char** argv, demo_args* a) {
-    *a = (demo_args){.seconds = 10.0, .fps = 30.0, .out = ".", .frame_w = 320, .frame_h = 240};
+    *a = (demo_args){.seconds = 10.0, .fps = 30.0, .out = ".", .frame_w = 320, .frame_h = 320};
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -159,46 +157,6 @@ static int demo_write_glb(const sw_showcase_recording* rec, double fps, const ch
         cli_report("demo", path, SW_ASSET_FORMAT_NONE, r, &err);
         return CLI_EXIT_FAIL;
     }
-    return CLI_EXIT_OK;
-}
-
-/* ---- picture ---- */
-
-static void demo_materials(sw_raster* r) {
-    static const uint8_t colors[SW_SHOWCASE_MATERIAL_COUNT][3] = {
-        {205, 205, 210}, /* default */
-        {226, 178, 140}, /* skin */
-        {120, 170, 80},  /* creature */
-        {150, 160, 180}, /* metal */
-        {150, 120, 90},  /* prop */
-        {240, 200, 40},  /* target */
-        {200, 90, 80},   /* hit */
-    };
-    for (uint32_t m = 0; m < SW_SHOWCASE_MATERIAL_COUNT; ++m)
-        sw_raster_set_material(r, m, colors[m][0], colors[m][1], colors[m][2]);
-}
-
-static int demo_render(const sw_showcase* sc, sw_raster* frame, uint8_t* strip, uint32_t strip_w,
-                       uint32_t slot) {
-    const sw_showcase_camera c = sw_showcase_get_camera(sc);
-    const sw_raster_camera cam = {.view = c.view, .fov_y = c.fov_y};
-    sw_raster_clear(frame, &cam);
-    for (uint32_t i = 0; i < sw_showcase_actors_count(sc); ++i) {
-        const sw_showcase_actor a = sw_showcase_get_actor(sc, i);
-        for (uint32_t k = 0; k < a.meshes_count; ++k) {
-            const sw_result r =
-                sw_raster_draw_mesh(frame, &cam, a.meshes[k], a.palettes[k], (uint32_t)a.material);
-            if (r != SW_RESULT_OK) {
-                cli_error("demo", "drawing %s: %s", a.name, sw_result_str(r));
-                return CLI_EXIT_FAIL;
-            }
-        }
-    }
-    const uint32_t x0 = (slot % DEMO_STRIP_COLUMNS) * frame->width;
-    const uint32_t y0 = (slot / DEMO_STRIP_COLUMNS) * frame->height;
-    for (uint32_t y = 0; y < frame->height; ++y)
-        memcpy(strip + (size_t)(y0 + y) * strip_w + x0, frame->pixels + (size_t)y * frame->width,
-               frame->width);
     return CLI_EXIT_OK;
 }
 
@@ -325,8 +283,8 @@ static void demo_print_observer(const sw_showcase* sc, const sw_showcase_observe
 }
 
 static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint32_t frames,
-                         const char* character, uint32_t joints, size_t glb_size, uint32_t strip_w,
-                         uint32_t strip_h, bool physics, const sw_showcase* sc,
+                         const char* character, uint32_t joints, size_t glb_size, uint32_t png_w,
+                         uint32_t png_h, bool physics, const sw_showcase* sc,
                          const sw_showcase_observer* obs) {
     printf("sinew demo: %.3g s at %.3g fps (%u frames), character %s\n", a->seconds, a->fps, frames,
            character);
@@ -372,7 +330,7 @@ static void demo_summary(const sw_showcase_metrics* m, const demo_args* a, uint3
                "measured, blend space synchronized by normalized phase\n");
     if (!(m->features & SW_SHOWCASE_FEATURE_REACH)) printf("  note: no arm chain: reach skipped\n");
     printf("wrote %s/demo.glb (%zu bytes, %u joints), %s/demo.png (%ux%u), %s/metrics.json\n",
-           a->out, glb_size, joints, a->out, strip_w, strip_h, a->out);
+           a->out, glb_size, joints, a->out, png_w, png_h, a->out);
 }
 
 /* Everything a run holds, freed by demo_free. */
@@ -386,9 +344,8 @@ typedef struct demo_run {
     sw_physics physics; /* the ODE world's, when opt.physics points here */
     sw_showcase* sc;
     sw_showcase_recording* rec;
-    sw_raster frame;
-    uint8_t* strip;
-    uint32_t strip_w, strip_h, frames;
+    demo_sheet sheet;
+    uint32_t frames;
     char paths[3][4096]; /* DIR/demo.png, DIR/demo.glb, DIR/metrics.json */
 } demo_run;
 
@@ -401,8 +358,7 @@ static sw_result demo_ode_step(void* world) {
 
 static void demo_free(demo_run* d) {
     sw_showcase_recording_destroy(d->rec);
-    free(d->strip);
-    sw_raster_free(&d->frame);
+    demo_sheet_free(&d->sheet);
     sw_showcase_destroy(d->sc);
 #ifdef SINEW_CLI_ODE
     if (d->opt.physics_user) sw_ode_world_destroy((sw_ode_world*)d->opt.physics_user, NULL);
@@ -475,25 +431,17 @@ static int demo_open(demo_run* d) {
     return CLI_EXIT_OK;
 }
 
-/* Runs the scene frame by frame into the recording and the film strip. */
+/* Runs the scene frame by frame into the recording and the picture. */
 static int demo_record(demo_run* d) {
     const demo_args* a = &d->a;
     d->frames = (uint32_t)(a->seconds * a->fps + 0.5) + 1u;
-    d->strip_w = a->frame_w * DEMO_STRIP_COLUMNS;
-    d->strip_h = a->frame_h * ((DEMO_STRIP_FRAMES + DEMO_STRIP_COLUMNS - 1) / DEMO_STRIP_COLUMNS);
-    d->strip = (uint8_t*)calloc((size_t)d->strip_w * d->strip_h, 1);
-    if (!d->strip || sw_raster_init(&d->frame, a->frame_w, a->frame_h, NULL) != SW_RESULT_OK) {
-        cli_error("demo", "out of memory");
-        return CLI_EXIT_FAIL;
-    }
-    demo_materials(&d->frame);
+    if (!demo_sheet_init(&d->sheet, d->sc, a->frame_w, a->frame_h, d->frames)) return CLI_EXIT_FAIL;
     sw_error err = {0};
     sw_result r = sw_showcase_recording_create(d->sc, d->frames, NULL, &d->rec, &err);
     if (r != SW_RESULT_OK) {
         cli_report("demo", "recording", SW_ASSET_FORMAT_NONE, r, &err);
         return CLI_EXIT_FAIL;
     }
-    uint32_t slot = 0;
     for (uint32_t f = 0; f < d->frames; ++f) {
         if (f > 0 && (r = sw_showcase_update(d->sc, (float)(1.0 / a->fps), NULL)) != SW_RESULT_OK) {
             cli_error("demo", "update at frame %u: %s", f, sw_result_str(r));
@@ -503,15 +451,7 @@ static int demo_record(demo_run* d) {
             cli_error("demo", "recording frame %u: %s", f, sw_result_str(r));
             return CLI_EXIT_FAIL;
         }
-        /* Six frames spread over the run (the first a little in, once things move). */
-        while (slot < DEMO_STRIP_FRAMES &&
-               f == (uint32_t)((double)(d->frames - 1) *
-                                   (0.08 + 0.92 * slot / (DEMO_STRIP_FRAMES - 1)) +
-                               0.5)) {
-            if (demo_render(d->sc, &d->frame, d->strip, d->strip_w, slot) != CLI_EXIT_OK)
-                return CLI_EXIT_FAIL;
-            ++slot;
-        }
+        if (!demo_sheet_frame(&d->sheet, d->sc, f, (double)f / a->fps)) return CLI_EXIT_FAIL;
     }
     return CLI_EXIT_OK;
 }
@@ -522,7 +462,7 @@ static void demo_json(const demo_run* d, const char* metrics, size_t glb_size, u
     cli_json_string(stdout, d->a.out);
     printf(", \"png\": ");
     cli_json_string(stdout, d->paths[0]);
-    printf(", \"png_size\": [%u, %u], \"glb\": ", d->strip_w, d->strip_h);
+    printf(", \"png_size\": [%u, %u], \"glb\": ", d->sheet.width, d->sheet.height);
     cli_json_string(stdout, d->paths[1]);
     printf(", \"glb_bytes\": %zu, \"joints_count\": %u, \"metrics_file\": ", glb_size, joints);
     cli_json_string(stdout, d->paths[2]);
@@ -531,11 +471,11 @@ static void demo_json(const demo_run* d, const char* metrics, size_t glb_size, u
 
 /* demo.png, demo.glb and metrics.json (each through a temporary file), then the report. */
 static int demo_write(demo_run* d) {
-    const sw_png_image img = {.width = d->strip_w,
-                              .height = d->strip_h,
+    const sw_png_image img = {.width = d->sheet.width,
+                              .height = d->sheet.height,
                               .format = SW_PNG_FORMAT_INDEXED,
-                              .pixels = d->strip,
-                              .palette = d->frame.palette,
+                              .pixels = d->sheet.pixels,
+                              .palette = d->sheet.tile.palette,
                               .palette_count = SW_RASTER_PALETTE_COUNT};
     sw_result r = sw_png_write_file(&img, d->paths[0]);
     if (r != SW_RESULT_OK) {
@@ -568,8 +508,8 @@ static int demo_write(demo_run* d) {
     } else if (d->a.json) {
         demo_json(d, text, glb_size, joints);
     } else {
-        demo_summary(m, &d->a, d->frames, d->character_name, joints, glb_size, d->strip_w,
-                     d->strip_h, physics, d->sc, &obs);
+        demo_summary(m, &d->a, d->frames, d->character_name, joints, glb_size, d->sheet.width,
+                     d->sheet.height, physics, d->sc, &obs);
     }
     free(text);
     return r == SW_RESULT_OK ? CLI_EXIT_OK : CLI_EXIT_FAIL;

@@ -144,10 +144,49 @@ static void test_draw(void** state) {
     sw_raster_free(NULL);
 }
 
+/* Text: "Hi?#" at scale 2 against the glyphs drawn here as pictures ('#'
+ * has no glyph: it is drawn as '?'); widths; clipping at the edges. */
+static void test_text(void** state) {
+    (void)state;
+    static const char* const art[SW_RASTER_GLYPH_H] = {
+        "X...X.XXX..XXX..XXX.", /* H, I (lower case i drawn as I), ?, ? */
+        "X...X..X..X...XX...X", "X...X..X......X....X", "XXXXX..X.....X....X.",
+        "X...X..X....X....X..", "X...X..X............", "X...X.XXX...X....X..",
+    };
+    sw_raster r;
+    assert_int_equal(sw_raster_init(&r, 60, 20, NULL), SW_RESULT_OK);
+    const uint32_t w = sw_raster_text(&r, 3, 2, "Hi?#", 2, SW_RASTER_INK);
+    assert_int_equal(w, (4u * 6u - 1u) * 2u);
+    assert_int_equal(sw_raster_text_width("Hi?#", 2), w);
+    for (uint32_t y = 0; y < 20; ++y) {
+        for (uint32_t x = 0; x < 60; ++x) {
+            const int32_t cx = ((int32_t)x - 3) / 2, cy = ((int32_t)y - 2) / 2;
+            const bool in = x >= 3 && y >= 2 && cy < SW_RASTER_GLYPH_H && cx < 23 &&
+                            (cx % 6) < SW_RASTER_GLYPH_W;
+            const bool ink = in && art[cy][cx - cx / 6] == 'X';
+            if ((r.pixels[y * 60 + x] == SW_RASTER_INK) != ink)
+                fail_msg("pixel (%u, %u): ink %d, expected %d", x, y, !ink, ink);
+        }
+    }
+    /* Partly or wholly outside: drawn where it lands, nothing else touched. */
+    memset(r.pixels, 0, 60 * 20);
+    assert_int_equal(sw_raster_text(&r, -4, -6, "H", 2, 7), 10u);
+    assert_int_equal(r.pixels[0], 7); /* cell (2, 3) of H: its crossbar */
+    assert_int_equal(sw_raster_text(&r, 58, 18, "HH", 1, 7), 11u);
+    assert_int_equal(r.pixels[18 * 60 + 58], 7);
+    assert_int_equal(sw_raster_text(&r, 1000, -1000, "H", 3, 7), 15u);
+    assert_int_equal(sw_raster_text(NULL, 0, 0, "H", 1, 7), 0u);
+    assert_int_equal(sw_raster_text(&r, 0, 0, NULL, 1, 7), 0u);
+    assert_int_equal(sw_raster_text(&r, 0, 0, "H", 0, 7), 0u);
+    assert_int_equal(sw_raster_text_width("", 3), 0u);
+    sw_raster_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_project),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

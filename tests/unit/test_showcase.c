@@ -695,25 +695,27 @@ static void test_demo_files(void** state) {
         snprintf(args, sizeof args,
                  "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", path);
         assert_int_equal(system(args), 0);
-        /* demo.png: decode with zlib, 960x480 indexed, many colours used. */
-        snprintf(args, sizeof args,
-                 "python3 -c '\n"
-                 "import struct, sys, zlib\n"
-                 "b = open(sys.argv[1], \"rb\").read()\n"
-                 "at, idat = 8, b\"\"\n"
-                 "while at < len(b):\n"
-                 "    n, t = struct.unpack(\">I4s\", b[at:at + 8])\n"
-                 "    d = b[at + 8:at + 8 + n]\n"
-                 "    if t == b\"IHDR\": w, h, depth, ct = struct.unpack(\">IIBB\", d[:10])\n"
-                 "    if t == b\"IDAT\": idat += d\n"
-                 "    at += 12 + n\n"
-                 "raw = zlib.decompress(idat)\n"
-                 "used = set(raw[y * (w + 1) + 1:(y + 1) * (w + 1)][x] for y in range(0, h, 3) for "
-                 "x in range(0, w, 3))\n"
-                 "sys.exit(0 if (w, h, ct, len(raw)) == (960, 480, 3, h * (w + 1)) and len(used) > "
-                 "20 else 5)\n"
-                 "' '%s/a/demo.png'",
-                 g_dir);
+        /* demo.png: decode with zlib, 960x1280 indexed (the overview and three
+         * rows of close-ups, 320x320 each), many colours used. */
+        snprintf(
+            args, sizeof args,
+            "python3 -c '\n"
+            "import struct, sys, zlib\n"
+            "b = open(sys.argv[1], \"rb\").read()\n"
+            "at, idat = 8, b\"\"\n"
+            "while at < len(b):\n"
+            "    n, t = struct.unpack(\">I4s\", b[at:at + 8])\n"
+            "    d = b[at + 8:at + 8 + n]\n"
+            "    if t == b\"IHDR\": w, h, depth, ct = struct.unpack(\">IIBB\", d[:10])\n"
+            "    if t == b\"IDAT\": idat += d\n"
+            "    at += 12 + n\n"
+            "raw = zlib.decompress(idat)\n"
+            "used = set(raw[y * (w + 1) + 1:(y + 1) * (w + 1)][x] for y in range(0, h, 3) for "
+            "x in range(0, w, 3))\n"
+            "sys.exit(0 if (w, h, ct, len(raw)) == (960, 1280, 3, h * (w + 1)) and len(used) > "
+            "20 else 5)\n"
+            "' '%s/a/demo.png'",
+            g_dir);
         assert_int_equal(system(args), 0);
     } else {
         print_message("skipped: python3 not found (JSON and PNG decoding)\n");

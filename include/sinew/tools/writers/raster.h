@@ -25,6 +25,9 @@ extern "C" {
 #define SW_RASTER_FIRST_MATERIAL 4 /* palette index of material 0's darkest shade */
 #define SW_RASTER_PALETTE_COUNT (SW_RASTER_FIRST_MATERIAL + SW_RASTER_MATERIALS * SW_RASTER_SHADES)
 #define SW_RASTER_MAX_SIDE 8192u
+#define SW_RASTER_INK 3     /* palette index of black, for text */
+#define SW_RASTER_GLYPH_W 5 /* text cells per glyph, across and down */
+#define SW_RASTER_GLYPH_H 7
 
 /* A camera: `view` places it in the world (it looks down its -Z axis, +Y
  * up), fov_y is the vertical field of view in radians (0, pi). */
@@ -90,6 +93,18 @@ SINEW_API sw_result sw_raster_draw_mesh(sw_raster* r, const sw_raster_camera* ca
 SINEW_API sw_result sw_raster_draw_positions(sw_raster* r, const sw_raster_camera* cam,
                                              const sw_mesh* mesh, const float* positions,
                                              uint32_t m);
+
+/* Draws `text` (ASCII; letters as capitals, a character without a glyph
+ * as '?') with the top-left corner of its first glyph at pixel (x, y):
+ * each glyph SW_RASTER_GLYPH_W x SW_RASTER_GLYPH_H cells of scale x scale
+ * pixels, glyphs one cell apart, in palette index `index` (e.g.
+ * SW_RASTER_INK); depth is left as it is, pixels outside the picture are
+ * skipped. Returns the width of the text in pixels (what
+ * sw_raster_text_width returns); 0 for NULL arguments or scale 0. */
+SINEW_API uint32_t sw_raster_text(sw_raster* r, int32_t x, int32_t y, const char* text,
+                                  uint32_t scale, uint8_t index);
+/* Width in pixels of `text` drawn by sw_raster_text at `scale`. */
+SINEW_API uint32_t sw_raster_text_width(const char* text, uint32_t scale);
 
 #ifdef __cplusplus
 }
