@@ -338,10 +338,12 @@ static int run_file(const char* path, unsigned timeout_s) {
     if (r == SW_RESULT_NOT_FOUND && err.check && strcmp(err.check, "skin or animated node") == 0)
         return STILL;
     if (r != SW_RESULT_OK) {
+        /* the reader's warning, unless it repeats the detail */
+        const bool warn = a.warning[0] && !strstr(err.detail, a.warning);
         printf("refused %s: %s%s%s%s%s (%s)%s%s\n", path, sw_result_str(r),
                err.sys_errno ? ": " : "", err.sys_errno ? strerror(err.sys_errno) : "",
-               err.detail[0] ? ": " : "", err.detail, err.check ? err.check : "",
-               a.warning[0] ? ": " : "", a.warning);
+               err.detail[0] ? ": " : "", err.detail, err.check ? err.check : "", warn ? ": " : "",
+               warn ? a.warning : "");
         return REFUSED;
     }
     if (a.clips_count == 0) {
