@@ -1181,6 +1181,21 @@ static void test_uri_refused(void** state) {
     assert_string_equal(e.detail, "buffer 0 \"missing.bin\"");
     assert_int_equal(read_mem(text, n, &o, &s, &e), SW_RESULT_OK);
     sw_scene_free(&s, NULL);
+    /* The folder part of a path, as sw_gltf_read_file and the asset opener take it. */
+    char folder[8];
+    assert_int_equal(sw_gltf_file_folder("a/b/c.gltf", folder, sizeof folder, &e), SW_RESULT_OK);
+    assert_string_equal(folder, "a/b/");
+    assert_int_equal(sw_gltf_file_folder("c.gltf", folder, sizeof folder, &e), SW_RESULT_OK);
+    assert_string_equal(folder, "");
+    assert_int_equal(sw_gltf_file_folder("/c.gltf", folder, sizeof folder, &e), SW_RESULT_OK);
+    assert_string_equal(folder, "/");
+    assert_int_equal(sw_gltf_file_folder("abcdefg/c.gltf", folder, sizeof folder, &e),
+                     SW_RESULT_LIMIT);
+    assert_string_equal(e.check, "path length");
+    assert_int_equal(sw_gltf_file_folder("abcdef/c.gltf", folder, sizeof folder, &e),
+                     SW_RESULT_OK); /* 7 bytes and the NUL fit */
+    assert_int_equal(sw_gltf_file_folder(NULL, folder, sizeof folder, &e),
+                     SW_RESULT_INVALID_ARGUMENT);
     free(abs);
     free(up);
     free(missing);

@@ -164,10 +164,8 @@ static sw_result sw__asset_open_gltf(const char* path, const sw_asset_options* o
     sw_budget budget;
     sw_budget_init(&budget, out->file_size, opt->max_memory);
     sw__asset_resolver res = {.budget = &budget};
-    const char* slash = strrchr(path, '/');
-    const size_t folder = slash ? (size_t)(slash - path) + 1u : 0u;
-    if (folder >= sizeof res.folder) return sw__fail(err, SW_RESULT_LIMIT, "path length", 0, -1);
-    memcpy(res.folder, path, folder);
+    const sw_result fr = sw_gltf_file_folder(path, res.folder, sizeof res.folder, err);
+    if (fr != SW_RESULT_OK) return fr;
     sw_gltf_options go;
     memset(&go, 0, sizeof go);
     go.scale = opt->scale;

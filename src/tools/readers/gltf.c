@@ -2027,20 +2027,28 @@ sw_result sw_gltf_resolve_file(void* folder, const char* uri, const sw_allocator
     return sw_file_read(path, SW_GLTF_MAX_BUFFER_BYTES, alloc, data, size, err);
 }
 
+sw_result sw_gltf_file_folder(const char* path, char* folder, size_t cap, sw_error* err) {
+    if (!path || !folder || cap == 0)
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
+    const char* slash = strrchr(path, '/');
+    const size_t n = slash ? (size_t)(slash - path) + 1u : 0u;
+    if (n >= cap) return sw__fail(err, SW_RESULT_LIMIT, "path length", 0, -1);
+    memcpy(folder, path, n);
+    folder[n] = '\0';
+    return SW_RESULT_OK;
+}
+
 sw_result sw_gltf_read_file(const char* path, const sw_gltf_options* options,
                             const sw_allocator* alloc, sw_scene* out, sw_error* err) {
     if (out) memset(out, 0, sizeof *out);
     if (!path || !out)
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     char folder[2048];
-    const char* slash = strrchr(path, '/');
-    size_t dl = slash ? (size_t)(slash - path) + 1u : 0u;
-    if (dl >= sizeof folder) return sw__fail(err, SW_RESULT_LIMIT, "path length", 0, -1);
-    memcpy(folder, path, dl);
-    folder[dl] = '\0';
+    sw_result r = sw_gltf_file_folder(path, folder, sizeof folder, err);
+    if (r != SW_RESULT_OK) return r;
     void* data = NULL;
     size_t size = 0;
-    sw_result r = sw_file_read(path, SW_GLTF_MAX_BUFFER_BYTES, alloc, &data, &size, err);
+    r = sw_file_read(path, SW_GLTF_MAX_BUFFER_BYTES, alloc, &data, &size, err);
     if (r != SW_RESULT_OK) return r;
     sw_gltf_options opt;
     memset(&opt, 0, sizeof opt);

@@ -110,6 +110,12 @@ SINEW_API sw_result sw_gltf_read(const void* data, size_t size, const sw_gltf_op
 SINEW_API sw_result sw_gltf_read_file(const char* path, const sw_gltf_options* options,
                                       const sw_allocator* alloc, sw_scene* out, sw_error* err);
 
+/* Writes the folder of the file at `path` (through its last '/', "" when
+ * it has none) into folder, NUL-terminated: what sw_gltf_resolve_file takes.
+ * Fails: INVALID_ARGUMENT (NULL arguments, cap 0), LIMIT ("path length":
+ * it does not fit in cap bytes). */
+SINEW_API sw_result sw_gltf_file_folder(const char* path, char* folder, size_t cap, sw_error* err);
+
 /* A resolver for files: `folder` is a const char* directory ("" or NULL: the
  * current one). The URI is percent-decoded and must be a relative path inside
  * the folder: absolute paths, drive letters or schemes (any ':'), backslashes
