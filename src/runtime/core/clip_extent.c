@@ -1,14 +1,9 @@
 /* A bound on how far a clip can carry joints in model space. */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "runtime/core/internal.h"
 #include "sinew/core/sample.h"
-
-/* The skeleton's bound on a model-space value (skeleton.c): a matrix
- * product sums four terms each within it. */
-#define SW__EXTENT_BOUND ((double)FLT_MAX / 16.0)
 
 /* Largest size a track's interpolation can reach: per key the 1-norm of
  * its components (`sum`) or the largest one, over its values, plus for
@@ -76,13 +71,13 @@ sw_result sw_clip_check_extent(const sw_clip* clip, const sw_skeleton* skeleton,
         const int32_t p = parents[j];
         scale[j] = (p < 0 ? 1.0 : scale[p]) * s;
         reach[j] = (p < 0 ? 0.0 : reach[p]) + (p < 0 ? 1.0 : scale[p]) * move;
-        if (!(scale[j] <= SW__EXTENT_BOUND) || !(reach[j] <= SW__EXTENT_BOUND)) {
+        if (!(scale[j] <= (double)SW__MODEL_BOUND) || !(reach[j] <= (double)SW__MODEL_BOUND)) {
             return sw__fail_detail(err, SW_RESULT_BAD_DATA, "clip finite in model space",
                                    (int64_t)j,
                                    "clip \"%s\" can carry joint \"%s\" to %.3g (scale %.3g) in "
                                    "model space, past %.3g",
                                    sw_clip_name(clip), sw_skeleton_joint_name(skeleton, j),
-                                   reach[j], scale[j], SW__EXTENT_BOUND);
+                                   reach[j], scale[j], (double)SW__MODEL_BOUND);
         }
     }
     return SW_RESULT_OK;

@@ -3,9 +3,16 @@
 #ifndef SINEW_RUNTIME_INTERNAL_H
 #define SINEW_RUNTIME_INTERNAL_H
 
+#include <float.h>
+
 #include "shared/fail.h"
 #include "shared/layout.h"
 #include "sinew/sinew.h"
+
+/* Largest model-space value the runtime accepts in a rest pose (skeleton.c)
+ * and lets a clip reach (clip_extent.c): a matrix product sums four terms
+ * each within it, so sampled and multiplied poses stay finite. */
+#define SW__MODEL_BOUND (FLT_MAX / 16.0f)
 
 /* SSE2 intrinsics usable without extra flags (codec_quantized.c). */
 #if !defined(SINEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))

@@ -12,7 +12,6 @@
  * come from a desc or from a block; the block check adds the structural
  * checks (sizes, offsets, alignment, padding lanes) and is run by load and by
  * init on what it wrote. */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -129,25 +128,21 @@ static bool sw__quat_unit(sw_quat q) {
     return fabs(n - 1.0) <= 1e-3;
 }
 
-/* Largest bound on a model-space rest value: a matrix product sums four
- * terms each within it, so the sampled rest pose stays finite. */
-#define SW__REST_MODEL_BOUND (FLT_MAX / 16.0f)
-
 /* Bounds of joint i's model-space rest transform from its parent's (rotations
  * keep lengths): largest scale factor and translation length (1-norm).
- * Returns false when either passes SW__REST_MODEL_BOUND (or overflows). */
+ * Returns false when either passes SW__MODEL_BOUND (or overflows). */
 static bool sw__rest_model_bounded(const sw_xform* x, float parent_scale, float parent_length,
                                    float* scale, float* length) {
     const float s = fmaxf(fabsf(x->s.x), fmaxf(fabsf(x->s.y), fabsf(x->s.z)));
     *scale = parent_scale * s;
     *length = parent_length + parent_scale * (fabsf(x->t.x) + fabsf(x->t.y) + fabsf(x->t.z));
-    return *scale <= SW__REST_MODEL_BOUND && *length <= SW__REST_MODEL_BOUND;
+    return *scale <= SW__MODEL_BOUND && *length <= SW__MODEL_BOUND;
 }
 
 /* Checks the joints of src (names already known to be NUL-terminated and at
  * most SW_SKELETON_MAX_NAME long): parents, non-empty unique names, finite
  * rest values, unit rotations and a model-space rest pose within
- * SW__REST_MODEL_BOUND. Offsets in err are those of the block layout `lay`. */
+ * SW__MODEL_BOUND. Offsets in err are those of the block layout `lay`. */
 static sw_result sw__skeleton_check_joints(const sw__skel_src* src, uint32_t count,
                                            const sw__skel_layout* lay, sw_error* err) {
     float scale[SW_SKELETON_MAX_JOINTS], length[SW_SKELETON_MAX_JOINTS];
