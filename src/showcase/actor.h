@@ -142,20 +142,24 @@ static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
 
 /* One foot of the contact model (actors/contact.c): heel (the ankle joint)
  * and ball (its first child, -1 without) in contact while within 12 mm of
- * their heights at the first run (feet flat), released above 16 mm; a contact pins its
- * joint's horizontal world position from the frame it begins, the leg is
- * bent to it (two-bone IK) and the foot turned about +Y to keep the ball on
- * its pin; once both contacts end, the offset from the animation fades out. */
+ * their heights over the ground under them at the first run (feet flat),
+ * released above 16 mm; a contact pins its joint's horizontal world
+ * position from the frame it begins, the leg is bent to it (two-bone IK),
+ * the foot turned about +Y to keep the ball on its pin and, with both down,
+ * pitched so the ball stays on it as the animation tilts the foot (only
+ * ever lifting the ball; the pitch fades over 0.1 s once either lifts);
+ * once both contacts end, the offset from the animation fades out. */
 typedef struct sw__sc_contact {
     int32_t hip, knee, ankle, ball;
     bool detached; /* the ankle is not below the knee: the foot is moved, the upper leg aimed at it
                     */
-    float heel_ref, ball_ref; /* heights at the first run (world y) */
+    float heel_ref, ball_ref; /* heights over the ground at the first run */
     bool heel_on, ball_on;
     sw_vec3 heel_pin, ball_pin; /* world, while on */
     sw_vec3 offset;             /* horizontal, output ankle minus animated */
     float yaw;                  /* radians about +Y, output foot minus animated */
     float weight;               /* 1 in contact, fading out after */
+    sw_quat roll; /* world, with heel and ball down: keeps the ball on its pin as the foot tilts */
 } sw__sc_contact;
 
 typedef struct sw__sc_contacts {

@@ -26,6 +26,7 @@ void sw__sc_contacts_init(sw__sc_contacts* c, const sw__sc_human* h, const sw_sk
         k->ball = ankle[f] >= 0 ? sw__ct_child(s, ankle[f]) : -1;
         k->detached = knee[f] >= 0 && ankle[f] >= 0 && !sw__sc_is_ancestor(s, knee[f], ankle[f]);
         k->heel_ref = k->ball_ref = INFINITY;
+        k->roll = sw_quat_identity();
     }
 }
 
@@ -46,23 +47,47 @@ static sw_vec3 sw__ct_turn(sw_vec3 v, float yaw) {
     return sw_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
 }
 
+/* With heel and ball down, the turn (about a horizontal axis) that keeps
+ * the ball on its pin: the foot vector `foot` (ankle to ball, already
+ * turned by the yaw) pitched so its horizontal length is that of `pins`
+ * (ball pin minus heel pin) while the animation tilts the foot; none where
+ * that would lower the ball under half its flat height. */
+static sw_quat sw__ct_roll(sw_vec3 foot, sw_vec3 pins, float over, float ref) {
+    const float len = sw_vec3_length(foot), h = hypotf(pins.x, pins.z);
+    if (!(h < len) || !(h > 0.0f)) return sw_quat_identity();
+    const float dy = copysignf(sqrtf(len * len - h * h), foot.y);
+    /* never lowering the ball under half its flat height (its height over the ground
+     * `over`, flat: `ref`) */
+    if (dy < foot.y && over + dy - foot.y < 0.5f * ref) return sw_quat_identity();
+    return sw_quat_from_to(foot, sw_vec3_make(pins.x, dy, pins.z));
+}
+
 /* Foot f's horizontal offset from the animation and its yaw, from its
  * contacts this frame (a: animated ankle, b: animated ball, world). */
 static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, float dt) {
-    const bool heel = sw__ct_touch(a.y, &k->heel_ref, k->heel_on);
-    const bool ball = has_ball && sw__ct_touch(b.y, &k->ball_ref, k->ball_on);
+    /* heights over the ground under each joint (a foot on a bump or the step is down too) */
+    const bool heel = sw__ct_touch(a.y - sw__sc_ground(a.x, a.z, NULL), &k->heel_ref, k->heel_on);
+    const bool ball =
+        has_ball && sw__ct_touch(b.y - sw__sc_ground(b.x, b.z, NULL), &k->ball_ref, k->ball_on);
     const sw_vec3 out_a = sw_vec3_add(a, k->offset);
     const sw_vec3 out_b = sw_vec3_add(out_a, sw__ct_turn(sw_vec3_sub(b, a), k->yaw));
     if (heel && !k->heel_on) k->heel_pin = out_a;
     if (ball && !k->ball_on) k->ball_pin = out_b;
     k->heel_on = heel, k->ball_on = ball;
     sw_vec3 target = out_a;
+    sw_quat roll = sw_quat_slerp(sw_quat_identity(), k->roll, fmaxf(0.0f, 1.0f - dt / SW__CT_FADE));
     if (heel) {
         target = k->heel_pin;
-        if (ball) k->yaw = sw__ct_yaw(sw_vec3_sub(b, a), sw_vec3_sub(k->ball_pin, k->heel_pin));
+        if (ball) {
+            const sw_vec3 pins = sw_vec3_sub(k->ball_pin, k->heel_pin);
+            k->yaw = sw__ct_yaw(sw_vec3_sub(b, a), pins);
+            roll = sw__ct_roll(sw__ct_turn(sw_vec3_sub(b, a), k->yaw), pins,
+                               b.y - sw__sc_ground(b.x, b.z, NULL), k->ball_ref);
+        }
     } else if (ball) {
         target = sw_vec3_add(k->ball_pin, sw__ct_turn(sw_vec3_sub(a, b), k->yaw));
     }
+    k->roll = roll;
     if (heel || ball) {
         k->offset = sw_vec3_make(target.x - a.x, 0.0f, target.z - a.z);
         k->weight = 1.0f;
@@ -72,6 +97,12 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
         k->yaw *= keep;
         k->weight *= keep;
     }
+}
+
+/* The foot's world rotation: animated, turned by the yaw about +Y, then rolled. */
+static sw_quat sw__ct_foot_rotation(const sw__sc_contact* k, sw_quat ankle_rot) {
+    const sw_quat yaw = sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw);
+    return sw_quat_normalize(sw_quat_mul(k->roll, sw_quat_mul(yaw, ankle_rot)));
 }
 
 /* A foot that is not below its knee (RobotExpressive's feet hang from the
@@ -87,9 +118,7 @@ static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_v
     sw_xform x = sw_pose_get(a->local, (uint32_t)k->ankle);
     x.t = sw_xform_point(sw_xform_inverse(parent), target);
     sw_pose_set(a->local, (uint32_t)k->ankle, x);
-    sw__sc_view_set_rotation(
-        a, (uint32_t)k->ankle,
-        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot));
+    sw__sc_view_set_rotation(a, (uint32_t)k->ankle, sw__ct_foot_rotation(k, ankle_rot));
     const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]);
     const sw_quat turn = sw_quat_from_to(sw_vec3_sub(ankle, hip), sw_vec3_sub(target, hip));
     sw__sc_view_set_rotation(a, (uint32_t)k->hip,
@@ -105,9 +134,7 @@ static sw_result sw__ct_apply(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 
         sw__sc_view_two_bone(a, k->hip, k->knee, k->ankle, sw_vec3_add(ankle, k->offset));
     if (r != SW_RESULT_OK) return r;
     /* the foot keeps its animated world orientation, turned by yaw about +Y */
-    sw__sc_view_set_rotation(
-        a, (uint32_t)k->ankle,
-        sw_quat_mul(sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), k->yaw), ankle_rot));
+    sw__sc_view_set_rotation(a, (uint32_t)k->ankle, sw__ct_foot_rotation(k, ankle_rot));
     sw__sc_view_models(a);
     return SW_RESULT_OK;
 }
@@ -125,7 +152,8 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
                                   .ball = k->ball,
                                   .detached = k->detached,
                                   .heel_ref = k->heel_ref,
-                                  .ball_ref = k->ball_ref};
+                                  .ball_ref = k->ball_ref,
+                                  .roll = sw_quat_identity()};
             continue;
         }
         sw__ct_plan(k, ankle, ball, k->ball >= 0, dt);
