@@ -44,7 +44,7 @@ typedef struct bench {
     sw_xform4* poses_b;
     sw_xform4* blended;
     sw_mat4* model;    /* characters * joints */
-    uint32_t* cursors; /* characters * tracks */
+    uint32_t* cursors; /* characters * sw_sample_cache_size(clip) */
     sw_sample_cache* caches;
     float* times; /* per character */
     uint32_t rng;
@@ -137,7 +137,8 @@ static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, const 
     b->poses_b = aligned_alloc(16, packets * sizeof(sw_xform4));
     b->blended = aligned_alloc(16, packets * sizeof(sw_xform4));
     b->model = aligned_alloc(16, (size_t)skel->joints_count * characters * sizeof(sw_mat4));
-    b->cursors = calloc((size_t)clip->tracks_count * characters + 1u, sizeof(uint32_t));
+    const uint32_t per = sw_sample_cache_size(clip);
+    b->cursors = calloc((size_t)per * characters + 1u, sizeof(uint32_t));
     b->caches = calloc(characters, sizeof(sw_sample_cache));
     b->times = calloc(characters, sizeof(float));
     if (!b->poses_a || !b->poses_b || !b->blended || !b->model || !b->cursors || !b->caches ||
@@ -146,8 +147,7 @@ static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, const 
         exit(1);
     }
     for (uint32_t c = 0; c < characters; ++c) {
-        sw_sample_cache_init(&b->caches[c], b->cursors + (size_t)c * clip->tracks_count,
-                             clip->tracks_count);
+        sw_sample_cache_init(&b->caches[c], b->cursors + (size_t)c * per, per);
         b->times[c] = next_rand(b) * clip->duration;
         /* Fill both layers with real poses at different times. */
         const sw_sample_job ja = {.clip = clip,

@@ -141,8 +141,8 @@ static bool bench_set_init(bench_set* s, const bench_rig* g, uint32_t chars) {
     s->cursors_per = 1u;
     for (int k = 0; k < BENCH_CODECS; ++k)
         for (int i = 0; i < 2; ++i)
-            if (g->clips[k][i]->tracks_count > s->cursors_per)
-                s->cursors_per = g->clips[k][i]->tracks_count;
+            if (sw_sample_cache_size(g->clips[k][i]) > s->cursors_per)
+                s->cursors_per = sw_sample_cache_size(g->clips[k][i]);
     if (!bench_set_alloc(s, chars)) {
         bench_set_free(s);
         bench_error("out of memory");

@@ -385,6 +385,109 @@ static void test_cache_vs_cold(void** state) {
     fixture_free(f);
 }
 
+/* One sample of clip at t through cache, against a cold seek (no cache)
+ * and the scalar decoder, bit for bit. */
+static void kept_one(const sw_skeleton* skel, const sw_clip* clip, float t, sw_sample_cache* cache,
+                     sw_xform4* warm, sw_xform4* cold, sw_xform4* ref) {
+    const uint32_t n = skel->packets_count;
+    sw_sample_job jw = {
+        .clip = clip, .skeleton = skel, .time = t, .cache = cache, .out = warm, .out_count = n};
+    sw_sample_job jc = jw;
+    jc.cache = NULL;
+    jc.out = cold;
+    assert_int_equal(sw_sample_job_run(&jw), SW_RESULT_OK);
+    assert_int_equal(sw_sample_job_run(&jc), SW_RESULT_OK);
+    float tc = t > 0.0f ? t : 0.0f;
+    tc = tc < clip->duration ? tc : clip->duration;
+    sw__codec_quantized_sample_with(clip, skel, tc, ref, false);
+    assert_memory_equal(warm, cold, n * sizeof(sw_xform4));
+    assert_memory_equal(warm, ref, n * sizeof(sw_xform4));
+}
+
+/* Clips (quantized, one skeleton) sampled through one cache of `size`
+ * cursors: forward at 1/240, 1/60 and 1/24 s steps, backward, random
+ * jumps, and the clips in turn every 7 calls. */
+static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint32_t count,
+                     uint32_t size) {
+    uint32_t* cursors = (uint32_t*)calloc(size + 1u, sizeof(uint32_t));
+    const size_t bytes = skel->packets_count * sizeof(sw_xform4);
+    sw_xform4* warm = (sw_xform4*)aligned_alloc(16, bytes);
+    sw_xform4* cold = (sw_xform4*)aligned_alloc(16, bytes);
+    sw_xform4* ref = (sw_xform4*)aligned_alloc(16, bytes);
+    assert_non_null(cursors);
+    assert_non_null(warm);
+    assert_non_null(cold);
+    assert_non_null(ref);
+    sw_sample_cache cache;
+    sw_sample_cache_init(&cache, cursors, size);
+    const float steps[4] = {1.0f / 240.0f, 1.0f / 60.0f, 1.0f / 24.0f, -1.0f / 60.0f};
+    uint32_t seed = 5u, calls = 0;
+    for (uint32_t k = 0; k < 4u; ++k) {
+        const float d = clips[0]->duration;
+        for (float t = steps[k] > 0.0f ? -0.05f : d + 0.05f; t >= -0.1f && t <= d + 0.1f;
+             t += steps[k]) {
+            kept_one(skel, clips[(calls++ / 7u) % count], t, &cache, warm, cold, ref);
+        }
+    }
+    for (int i = 0; i < 300; ++i) {
+        const sw_clip* c = clips[(calls++ / 7u) % count];
+        kept_one(skel, c, sw_test_rand(&seed, -0.1f, c->duration + 0.1f), &cache, warm, cold, ref);
+    }
+    free(cursors);
+    free(warm);
+    free(cold);
+    free(ref);
+}
+
+/* With sw_sample_cache_size(clip) cursors the quantized decoder keeps the
+ * decoded keys between calls (on the SSE2 path; elsewhere the size is the
+ * track count): every call equals a cold seek and the scalar decoder bit
+ * for bit whatever the times and clips (synthetic clips at 3 segment
+ * lengths and RobotExpressive's Walking, Running and Wave, each through a
+ * full cache and one short of the keys, which keeps cursors only). */
+static void test_kept_keys(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* syn[3] = {compress(f->skel, f->raw, 1e-3f, 1.0f, 4, NULL),
+                             compress(f->skel, f->raw, 1e-3f, 1.0f, 16, NULL),
+                             compress(f->skel, f->raw, 1e-4f, 1.0f, 0, NULL)};
+    uint32_t size = 0;
+    for (uint32_t i = 0; i < 3u; ++i) {
+        const uint32_t n = sw_sample_cache_size(syn[i]);
+        assert_true(SINEW_HAS_SSE2 ? n > syn[i]->tracks_count : n == syn[i]->tracks_count);
+        size = n > size ? n : size;
+    }
+    assert_int_equal(sw_sample_cache_size(NULL), 0);
+    kept_run(f->skel, syn, 3, size);
+    kept_run(f->skel, syn, 3, syn[0]->tracks_count);
+    for (uint32_t i = 0; i < 3u; ++i)
+        sw_clip_destroy(syn[i], NULL);
+    fixture_free(f);
+
+    char path[512];
+    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
+    sw_scene scene;
+    memset(&scene, 0, sizeof scene);
+    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &scene, NULL), SW_RESULT_OK);
+    const char* names[3] = {"Walking", "Running", "Wave"};
+    const sw_clip* robot[3];
+    size = 0;
+    for (uint32_t i = 0; i < 3u; ++i) {
+        const sw_clip* raw = NULL;
+        for (uint32_t k = 0; k < scene.clips_count; ++k)
+            if (strcmp(sw_clip_name(scene.clips[k]), names[i]) == 0) raw = scene.clips[k];
+        assert_non_null(raw);
+        robot[i] = compress(scene.skeleton, raw, 1e-3f, 0.1f, 0, NULL);
+        const uint32_t n = sw_sample_cache_size(robot[i]);
+        size = n > size ? n : size;
+    }
+    print_message("RobotExpressive: %u cursors per cache (%u bytes)\n", size, 4u * size);
+    kept_run(scene.skeleton, robot, 3, size);
+    for (uint32_t i = 0; i < 3u; ++i)
+        sw_clip_destroy(robot[i], NULL);
+    sw_scene_free(&scene, NULL);
+}
+
 /* The decoder's scalar and SSE2 interpolation agree bit for bit: on random
  * batches (every length) and on whole poses of a CMU-like synthetic clip. */
 static void test_scalar_simd(void** state) {
@@ -1047,6 +1150,7 @@ int main(void) {
         cmocka_unit_test(test_kept_parts),
         cmocka_unit_test(test_cache_vs_cold),
         cmocka_unit_test(test_scalar_simd),
+        cmocka_unit_test(test_kept_keys),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_archive_round_trip),
         cmocka_unit_test(test_arguments),

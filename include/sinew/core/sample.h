@@ -5,13 +5,19 @@
  * identity for additive clips). Optionally fills the clip's float tracks.
  *
  * A cache (caller-owned cursors, one per track) makes forward playback cheap:
- * each track resumes its key search where the previous call left it. Results
- * are identical to a cold seek at any time, whatever the cache holds; the
- * cache resets itself when given another clip or an earlier time.
+ * each track resumes its key search where the previous call left it. With
+ * sw_sample_cache_size(clip) entries, a quantized clip's decoder also keeps
+ * the decoded keys of its animated tracks there (32 bytes per track) and
+ * decodes again only when a key interval changes. Results are identical to
+ * a cold seek at any time, whatever the cache holds; the cache resets itself
+ * when given another clip or an earlier time. A cache belongs to the clip
+ * at its address: call sw_sample_cache_init again before using it with a
+ * clip created where a destroyed one was.
  *
- *     uint32_t* cursors = ...;  // clip->tracks_count entries, any storage
+ *     uint32_t count = sw_sample_cache_size(clip);
+ *     uint32_t* cursors = ...;  // count entries, any storage
  *     sw_sample_cache cache;
- *     sw_sample_cache_init(&cache, cursors, clip->tracks_count);
+ *     sw_sample_cache_init(&cache, cursors, count);
  *     sw_sample_job job = { .clip = clip, .skeleton = skel, .time = t,
  *                           .cache = &cache, .out = pose,
  *                           .out_count = skel->packets_count };
@@ -42,11 +48,19 @@ static inline void sw_sample_cache_init(sw_sample_cache* c, uint32_t* cursors, u
     c->cursors_count = count;
 }
 
+/* Cursor entries a cache for clip needs to keep everything it can: one per
+ * track, plus the quantized decoder's kept keys (none on builds without its
+ * SSE2 path or for other codecs). A cache with at least tracks_count
+ * entries but fewer than this works and keeps cursors only. Returns 0 for
+ * NULL. */
+SINEW_API uint32_t sw_sample_cache_size(const sw_clip* clip);
+
 typedef struct sw_sample_job {
     const sw_clip* clip;
     const sw_skeleton* skeleton; /* rest values; joints_count must equal the clip's */
     float time;                  /* seconds; clamped to [0, duration]; must not be NaN */
-    sw_sample_cache* cache;      /* optional; cursors_count >= clip->tracks_count */
+    sw_sample_cache* cache;      /* optional; cursors_count >= clip->tracks_count (or
+                                    sw_sample_cache_size(clip) to keep decoded keys) */
     sw_xform4* out;              /* local pose, out_count >= skeleton->packets_count */
     uint32_t out_count;
     float* floats;         /* optional: float track values, in track order */

@@ -386,15 +386,28 @@ static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__
 }
 
 #if SINEW_HAS_SSE2
+/* Stores lanes 0-2 of v at of[to[0..2]]; returns ww = ((1 - x^2) - y^2) -
+ * z^2 in lane 0, from which a rotation's fourth component is rebuilt. */
+static inline __m128 sw__codec_put3(__m128 v, const uint32_t to[3], float* of) {
+    _mm_store_ss(&of[to[0]], v);
+    _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
+    const __m128 sq = _mm_mul_ps(v, v);
+    __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
+    ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
+}
+
 /* One track of the SSE2 decoder, its three components in lanes 0-2: the
  * same IEEE operations in the same order as sw__codec_finish_scalar (so the
  * scalar batch path gives the same bits), the three results stored at
  * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r:
- * the track's range bytes when has is 1 (8 bytes readable). */
+ * the track's range bytes when has is 1 (8 bytes readable). keep: NULL,
+ * or where key a and b - a go (7 floats written, the key cache's record). */
 static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
                                           const uint8_t* r, uint32_t has, const uint32_t b[3],
                                           const uint32_t qa[3], const uint32_t qb[3], float u,
-                                          const uint32_t to[4], float* of) {
+                                          const uint32_t to[4], float* of, float* keep) {
     static const float pk_min[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
     static const float pk_ext[4] = {2.0f, 2.0f, 2.0f, 2.0f};
     __m128 mn = _mm_loadu_ps(per_key ? pk_min : tr->min);
@@ -431,15 +444,14 @@ static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0]));
     const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
     const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
-    const __m128 v = _mm_add_ps(ka, _mm_mul_ps(_mm_sub_ps(kb, ka), _mm_set1_ps(u)));
-    _mm_store_ss(&of[to[0]], v);
-    _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
-    _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
-    /* ww = ((1 - x^2) - y^2) - z^2 in lane 0 (rotations) */
-    const __m128 sq = _mm_mul_ps(v, v);
-    __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
-    ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
-    return _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
+    const __m128 d = _mm_sub_ps(kb, ka);
+    if (keep) {
+        /* key a then b - a, 3 floats each (the second store's fourth lane
+         * lands on the next record, written after this one) */
+        _mm_storeu_ps(keep, ka);
+        _mm_storeu_ps(keep + 3, d);
+    }
+    return sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
 }
 
 /* w = sqrt(max(ww, 0)) (the scalar path's ww > 0 ? sqrt(ww) : 0, bit for
@@ -577,6 +589,23 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
     return ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
 }
 
+/* The key cache (sw__codec_quantized_keep_words words of sample-cache
+ * storage): word 0 the segment + 1 whose keys it holds (0: none), words 1-8
+ * the key index per stride, word 9 unused; then per animated track 6
+ * floats, key a and b - a; one pad word; then per track two words: where
+ * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
+ * stride in the top 3), or SW__KEEP_NLERP and the offset of its header for
+ * a rotation whose two keys leave out different components (decoded on
+ * every call; its first word holds the bit offset of its keys). */
+#define SW__KEEP_NLERP 0xFFFFFFFFu
+#define SW__KEEP_HEAD 10u
+#define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
+
+static inline void sw__codec_keep_meta(uint32_t* meta, const uint32_t to[4], uint32_t sl) {
+    meta[0] = to[0] | to[1] << 16;
+    meta[1] = to[2] | to[3] << 16 | sl << 29;
+}
+
 #if SINEW_HAS_SSE2
 /* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
  * the square roots run 4 at a time, off the tracks' chains. */
@@ -605,7 +634,8 @@ typedef struct sw__codec_step {
 static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd,
                                                   uint64_t at, const sw__codec_keys* keys,
                                                   const uint8_t* bits, __m128* wacc,
-                                                  uint32_t wto[4], uint32_t* wn, float* of) {
+                                                  uint32_t wto[4], uint32_t* wn, float* of,
+                                                  float* keep, uint32_t* meta) {
     const uint32_t fmt = hd[0], b12 = hd[1];
     const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     const uint32_t b0 = sw__codec_bits[fmt & 15u];
@@ -636,7 +666,9 @@ static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, cons
     const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
     const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
                             lane + 4u * fields[3]};
-    const __m128 ww = sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, keys->u[sl], to, of);
+    const __m128 ww =
+        sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, keys->u[sl], to, of, keep);
+    if (keep) sw__codec_keep_meta(meta, to, sl);
     if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
     sw__codec_step st = {r + 6u * has, at + (uint64_t)keys->n[sl] * kb};
     return st;
@@ -766,22 +798,31 @@ static inline void sw__codec_batch_put(sw__codec_batch* batch, uint32_t dst[4][S
     dst[3][n] = lane + 4u * fields[3];
 }
 
-void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, bool simd) {
-    const sw__codec_view pl = sw__codec_view_of(clip);
-    const sw_codec_header* h = pl.h;
-    sw__codec_put_static(&pl, clip, skel, out);
-    if (h->animated_count == 0) return;
+/* Key index, fraction and key count of every stride the segment at pos
+ * holds; returns their number. */
+static inline uint32_t sw__codec_keys_of(sw__codec_pos pos, sw__codec_keys* keys) {
+    uint32_t sl = 0;
+    for (; sl < 8u && (1u << sl) <= pos.span; ++sl) {
+        keys->j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys->u[sl]);
+        keys->n[sl] = (pos.span >> sl) + 1u;
+    }
+    return sl;
+}
 
-    /* Animated tracks: two keys each from the one segment holding t,
-     * gathered in batches; the interpolation of a batch runs 4 tracks at a
-     * time where SSE2 is compiled in. The header of each track is parsed
-     * as its keys are read (no per-clip parameter table), and the results
-     * are scattered by float index into the SoA pose. */
-    const sw__codec_pos pos = sw__codec_pos_of(h, t);
+/* Decodes every animated track of the segment at pos into the pose
+ * (headers parsed as the keys are read, results scattered by float index
+ * into the SoA pose). keep (SSE2 path only): NULL, or the key cache's
+ * records, filled with each track's keys. */
+static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
+                             const sw__codec_keys* keys, sw_xform4* out, bool simd,
+                             uint32_t* keep) {
+    const sw_codec_header* h = pl->h;
     const uint8_t* bits;
-    const uint8_t* hd = sw__codec_segment(h, pos.segment, &bits);
+    const uint8_t* const hd0 = sw__codec_segment(h, pos.segment, &bits);
+    const uint8_t* hd = hd0;
     float* of = (float*)(void*)out;
+    float* kf = keep ? (float*)(void*)(keep + SW__KEEP_HEAD) : NULL;
+    uint32_t* meta = keep ? keep + SW__KEEP_HEAD + 6u * h->animated_count + 1u : NULL;
     uint64_t at = 0;
     sw__codec_batch batch;
     uint32_t dst[4][SW__CODEC_BATCH];
@@ -790,17 +831,14 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
 #endif
-    sw__codec_keys keys;
-    for (uint32_t sl = 0; sl < 8u && (1u << sl) <= pos.span; ++sl) {
-        keys.j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys.u[sl]);
-        keys.n[sl] = (pos.span >> sl) + 1u;
-    }
     for (uint32_t a = 0; a < h->animated_count; ++a) {
-        const sw_codec_track* tr = &pl.tracks[a];
+        const sw_codec_track* tr = &pl->tracks[a];
+        float* rec = kf ? kf + 6u * a : NULL;
+        uint32_t* m = meta ? meta + 2u * a : NULL;
 #if SINEW_HAS_SSE2
         if (simd) {
             const sw__codec_step st =
-                sw__codec_fast_track(tr, hd, at, &keys, bits, &wacc, wto, &wn, of);
+                sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, of, rec, m);
             if (st.hd) {
                 hd = st.hd;
                 at = st.at;
@@ -811,14 +849,21 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
         const uint8_t* this_header = hd;
         sw__codec_head hp;
         hd = sw__codec_head_of(tr, hd, &hp);
-        const float u = keys.u[hp.sl];
-        const uint64_t key_at = at + (uint64_t)keys.j[hp.sl] * hp.kb;
-        at += (uint64_t)keys.n[hp.sl] * hp.kb;
+        const float u = keys->u[hp.sl];
+        const uint64_t key_at = at + (uint64_t)keys->j[hp.sl] * hp.kb;
+        at += (uint64_t)keys->n[hp.sl] * hp.kb;
         uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
         sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
         const uint32_t lane = sw__codec_lane(tr);
         if (hp.rot && da != db) {
             sw__codec_put_nlerp(tr, this_header, qa, qb, u, da, db, lane, of);
+            if (m) {
+                /* decoded on every call: where its header and keys are */
+                const uint32_t key_at32 = (uint32_t)key_at;
+                memcpy(rec, &key_at32, sizeof key_at32);
+                m[0] = SW__KEEP_NLERP;
+                m[1] = (uint32_t)(this_header - hd0);
+            }
             continue;
         }
         /* float index of each result in the pose (a translation's or
@@ -829,7 +874,8 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
             const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
                                     lane + 4u * fields[2], lane + 4u * fields[3]};
             const __m128 ww = sw__codec_track_sse2(tr, hp.per_key, hp.drow, hp.r, hp.has, hp.b, qa,
-                                                   qb, u, to, of);
+                                                   qb, u, to, of, rec);
+            if (m) sw__codec_keep_meta(m, to, hp.sl);
             if (hp.rot) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
             continue;
         }
@@ -846,9 +892,100 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
 #endif
 }
 
+#if SINEW_HAS_SSE2
+/* Every animated track from the key cache (each stride's key interval
+ * unchanged since the keys were kept): a + (b - a) * u per track, the
+ * decoder's operations on the decoder's keys, so the same bits. */
+static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
+                                const sw__codec_keys* keys, const uint32_t* keep, sw_xform4* out) {
+    const uint32_t count = pl->h->animated_count;
+    const float* kf = (const float*)(const void*)(keep + SW__KEEP_HEAD);
+    const uint32_t* meta = keep + SW__KEEP_HEAD + 6u * count + 1u;
+    float* of = (float*)(void*)out;
+    __m128 wacc = _mm_setzero_ps();
+    uint32_t wto[4], wn = 0;
+    for (uint32_t a = 0; a < count; ++a) {
+        const uint32_t m0 = meta[2u * a], m1 = meta[2u * a + 1u];
+        const sw_codec_track* tr = &pl->tracks[a];
+        if (m0 == SW__KEEP_NLERP) {
+            const uint8_t* bits;
+            const uint8_t* hd = sw__codec_segment(pl->h, pos.segment, &bits) + m1;
+            sw__codec_head hp;
+            sw__codec_head_of(tr, hd, &hp);
+            uint32_t key_at, qa[3], qb[3], da = hp.drow, db = hp.drow;
+            memcpy(&key_at, kf + 6u * a, sizeof key_at);
+            sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
+            sw__codec_put_nlerp(tr, hd, qa, qb, keys->u[hp.sl], da, db, sw__codec_lane(tr), of);
+            continue;
+        }
+        const uint32_t to[4] = {m0 & 0xFFFFu, m0 >> 16, m1 & 0xFFFFu, (m1 >> 16) & 0x1FFFu};
+        const __m128 ka = _mm_loadu_ps(kf + 6u * a);
+        const __m128 d = _mm_loadu_ps(kf + 6u * a + 3u);
+        const __m128 ww =
+            sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(keys->u[m1 >> 29]))), to, of);
+        if (tr->kind == SW_TRACK_KIND_ROTATION) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
+    }
+    if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+}
+#endif
+
+/* The sampler behind sw__codec_quantized_sample_with and _kept: rest pose
+ * and constants, then the animated tracks from the cache when it holds
+ * this segment's keys at these key indices, else decoded (and kept). */
+static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float t, sw_xform4* out,
+                             bool simd, uint32_t* keep, bool fresh) {
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const sw_codec_header* h = pl.h;
+    sw__codec_put_static(&pl, clip, skel, out);
+    if (h->animated_count == 0) return;
+    const sw__codec_pos pos = sw__codec_pos_of(h, t);
+    sw__codec_keys keys;
+    const uint32_t strides = sw__codec_keys_of(pos, &keys);
+#if SINEW_HAS_SSE2
+    if (keep && simd) {
+        if (!fresh && keep[0] == pos.segment + 1u &&
+            memcmp(keep + 1, keys.j, sizeof(uint32_t) * strides) == 0) {
+            sw__codec_from_keep(&pl, pos, &keys, keep, out);
+            return;
+        }
+        sw__codec_decode(&pl, pos, &keys, out, simd, keep);
+        keep[0] = pos.segment + 1u;
+        memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
+        return;
+    }
+#else
+    (void)keep;
+    (void)fresh;
+    (void)strides;
+#endif
+    sw__codec_decode(&pl, pos, &keys, out, simd, NULL);
+}
+
+void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, bool simd) {
+    sw__codec_sample(clip, skel, t, out, simd, NULL, false);
+}
+
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
                                 sw_xform4* out) {
-    sw__codec_quantized_sample_with(clip, skel, t, out, true);
+    sw__codec_sample(clip, skel, t, out, true, NULL, false);
+}
+
+uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
+#if SINEW_HAS_SSE2
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint32_t packets = (clip->joints_count + 3u) / 4u;
+    if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
+    return SW__KEEP_HEAD + 8u * h->animated_count + 1u;
+#else
+    (void)clip;
+    return 0;
+#endif
+}
+
+void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, uint32_t* keep, bool fresh) {
+    sw__codec_sample(clip, skel, t, out, true, keep, fresh);
 }
 
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

@@ -16,6 +16,19 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
                                 sw_xform4* out);
 
+/* Words of sample-cache storage in which the decoder keeps the decoded keys
+ * of clip (validated, quantized) between calls; 0 when it keeps none (no
+ * SSE2 path, no animated track, a pose over 8192 floats). */
+uint32_t sw__codec_quantized_keep_words(const sw_clip* clip);
+
+/* sw__codec_quantized_sample, bit for bit, with a key cache: keep (caller
+ * storage of sw__codec_quantized_keep_words(clip) words) holds the keys of
+ * the last call on this clip; fresh: it holds nothing of this clip (it is
+ * then refilled). A call whose key interval per stride is unchanged
+ * interpolates the kept keys; any other decodes and keeps its keys. */
+void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                     sw_xform4* out, uint32_t* keep, bool fresh);
+
 /* Joint `joint` of what sw__codec_quantized_sample writes at t, bit for bit,
  * decoding only that joint's tracks (backs sw__clip_sample_joint). */
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

@@ -13,6 +13,24 @@ static bool sw__sample_time_is_nan(float t) {
     return t != t;
 }
 
+/* Words of the decoder's key cache after the cursors (0: none). */
+static uint32_t sw__sample_keep_words(const sw_clip* clip) {
+    return clip->codec == SW_CLIP_CODEC_QUANTIZED ? sw__codec_quantized_keep_words(clip) : 0u;
+}
+
+/* Cursor words a call reads and writes: the clip's tracks, and the key
+ * cache after them when the cache holds it whole. */
+static uint32_t sw__sample_cache_used(const sw_clip* clip, const sw_sample_cache* cache) {
+    const uint64_t all = (uint64_t)clip->tracks_count + sw__sample_keep_words(clip);
+    return cache->cursors_count >= all ? (uint32_t)all : clip->tracks_count;
+}
+
+uint32_t sw_sample_cache_size(const sw_clip* clip) {
+    if (!clip) return 0;
+    const uint64_t all = (uint64_t)clip->tracks_count + sw__sample_keep_words(clip);
+    return all <= UINT32_MAX ? (uint32_t)all : clip->tracks_count;
+}
+
 sw_result sw_sample_job_validate(const sw_sample_job* job) {
     if (!job || !job->clip || !job->skeleton || !job->out) return SW_RESULT_INVALID_ARGUMENT;
     if (sw__sample_time_is_nan(job->time)) return SW_RESULT_INVALID_ARGUMENT;
@@ -34,7 +52,7 @@ sw_result sw_sample_job_validate(const sw_sample_job* job) {
 
     const size_t out_bytes = (size_t)skel->packets_count * sizeof(sw_xform4);
     const size_t floats_bytes = job->floats ? (size_t)clip->float_tracks_count * sizeof(float) : 0;
-    const size_t cursors_bytes = cache ? (size_t)clip->tracks_count * sizeof(uint32_t) : 0;
+    const size_t cursors_bytes = cache ? (size_t)sw__sample_cache_used(clip, cache) * 4u : 0;
     const void* cursors = cache ? (const void*)cache->cursors : NULL;
     if (sw__overlaps(job->out, out_bytes, clip, clip->size) ||
         sw__overlaps(job->out, out_bytes, skel, skel->size) ||
@@ -335,9 +353,14 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         sw__sample_raw(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_QUANTIZED:
-        /* Joint tracks from the codec payload (no cursors needed: keys are
-         * uniform), float tracks raw as above. */
-        sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
+        /* Joint tracks from the codec payload (keys are uniform: no
+         * cursors), with its key cache after the cursors when the cache has
+         * room; float tracks raw as above. */
+        if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
+            sw__codec_quantized_sample_kept(clip, job->skeleton, t, job->out,
+                                            cursors + clip->tracks_count, cache->clip != clip);
+        else
+            sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_FRAMES:
