@@ -52,14 +52,14 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t s
     if (!local || !tracks || !values)
         return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
     sw__sc_sample(s, sc->clip_idle, 0.0f, local);
+    sw_mat4* model = (sw_mat4*)sw__sc_alloc(mem, s->joints_count * sizeof(sw_mat4));
+    if (!model) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    sw__sc_models(s, local, model);
     /* the hips' shove, 6 cm away from the hit in the character's frame, in
      * the hips' parent's space (a rig may turn or scale it: RobotExpressive's
      * armature is Z-up at scale 100) */
     sw_vec3 shove = sw_vec3_make(0, 0, 0);
     if (sc->hum.hips >= 0) {
-        sw_mat4* model = (sw_mat4*)sw__sc_alloc(mem, s->joints_count * sizeof(sw_mat4));
-        if (!model) return sw__fail_first(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
-        sw__sc_models(s, local, model);
         const int16_t up = sw_skeleton_parents(s)[sc->hum.hips];
         sw_xform parent = sw_xform_identity();
         if (up >= 0) sw_mat4_decompose(&model[up], &parent);
@@ -72,7 +72,8 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t s
     static const float times[4] = {0.0f, 0.07f, 0.2f, 0.45f};
     static const float bend[4] = {0.0f, 1.0f, 0.55f, 0.0f};
     const float hx = sw__hit_sides[side].x, hz = sw__hit_sides[side].z;
-    const sw_vec3 axis = sw_vec3_make(hz, 0.0f, -hx); /* Y x (hx, 0, hz): bends away */
+    /* Y x (hx, 0, hz): bends away, about this axis of the character's frame */
+    const sw_vec3 axis = sw_vec3_make(hz, 0.0f, -hx);
     uint32_t tc = 0;
     float* v = values;
     for (uint32_t j = 0; j < n; ++j) {
@@ -99,9 +100,12 @@ static sw_result sw__hit_clip(const sw__sc_cast* sc, sw__sc_mem* mem, uint32_t s
             v += 12;
         }
         const uint32_t keys = flinch ? 4u : 1u;
+        /* the axis in the joint's own space (its frame turned as the rig
+         * has it), so each joint bends about the character's axis */
+        const sw_vec3 own = sw_quat_rotate(sw_quat_conjugate(sw__sc_rotation(&model[j])), axis);
         for (uint32_t k = 0; k < keys; ++k) {
-            const sw_quat q = sw_quat_normalize(
-                sw_quat_mul(x.r, sw_quat_from_axis_angle(axis, -0.32f * bend[k])));
+            const sw_quat q =
+                sw_quat_normalize(sw_quat_mul(x.r, sw_quat_from_axis_angle(own, -0.32f * bend[k])));
             v[4 * k] = q.x, v[4 * k + 1] = q.y, v[4 * k + 2] = q.z, v[4 * k + 3] = q.w;
         }
         tracks[tc++] = (sw_clip_track_desc){.joint = j,
