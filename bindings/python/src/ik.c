@@ -141,6 +141,24 @@ static PyObject* py_ik_two_bone(PyObject* self, PyObject* args, PyObject* kw) {
     return ok ? PyBool_FromLong(reached) : NULL;
 }
 
+/* The fields sw_ik_fabrik_job and sw_ik_ccd_job share: the common part
+ * (PY_IK_FILL), the chain and its limits, the target and the solve
+ * settings. */
+#define PY_IK_CHAIN_FILL(job, c, joints_, n_, limits_, target_, weight_, iterations_, tolerance_,  \
+                         distance_)                                                                \
+    do {                                                                                           \
+        memset(&(job), 0, sizeof(job));                                                            \
+        PY_IK_FILL(job, c);                                                                        \
+        (job).joints = (joints_);                                                                  \
+        (job).joints_count = (n_);                                                                 \
+        (job).limits = (limits_);                                                                  \
+        (job).target = (target_);                                                                  \
+        (job).weight = (weight_);                                                                  \
+        (job).iterations = (iterations_);                                                          \
+        (job).tolerance = (tolerance_);                                                            \
+        (job).distance = (distance_);                                                              \
+    } while (0)
+
 /* FABRIK and CCD: the chain, limits and solve settings they share. */
 static PyObject* py_ik_chain(PyObject* args, PyObject* kw, bool fabrik) {
     static char* kwlist[] = {"skeleton", "model",  "pose",       "joints",    "target", "pole",
@@ -165,33 +183,16 @@ static PyObject* py_ik_chain(PyObject* args, PyObject* kw, bool fabrik) {
               py_vec3(to, &target, "target") && (pole == Py_None || py_vec3(pole, &pv, "pole")) &&
               (lo == Py_None || py_ik_limits(lo, n, limits));
     sw_result r = SW_RESULT_OK;
+    const sw_ik_limit* lim = lo != Py_None ? limits : NULL;
     if (ok && fabrik) {
         sw_ik_fabrik_job job;
-        memset(&job, 0, sizeof job);
-        PY_IK_FILL(job, &c);
-        job.joints = joints;
-        job.joints_count = n;
-        job.limits = lo != Py_None ? limits : NULL;
-        job.target = target;
+        PY_IK_CHAIN_FILL(job, &c, joints, n, lim, target, weight, iterations, tolerance, &distance);
         job.use_pole = pole != Py_None;
         job.pole = pv;
-        job.weight = weight;
-        job.iterations = iterations;
-        job.tolerance = tolerance;
-        job.distance = &distance;
         r = sw_ik_fabrik_job_run(&job);
     } else if (ok) {
         sw_ik_ccd_job job;
-        memset(&job, 0, sizeof job);
-        PY_IK_FILL(job, &c);
-        job.joints = joints;
-        job.joints_count = n;
-        job.limits = lo != Py_None ? limits : NULL;
-        job.target = target;
-        job.weight = weight;
-        job.iterations = iterations;
-        job.tolerance = tolerance;
-        job.distance = &distance;
+        PY_IK_CHAIN_FILL(job, &c, joints, n, lim, target, weight, iterations, tolerance, &distance);
         r = sw_ik_ccd_job_run(&job);
     }
     if (ok && r != SW_RESULT_OK) ok = py_raise(r, NULL, fabrik ? "ik_fabrik" : "ik_ccd") != NULL;
