@@ -1,5 +1,5 @@
-/* A running animator for the animator tests (test_animator,
- * test_animator_hits): definition, bound object, instance, scratch, pose and
+/* A running animator for the animator and crowd tests (test_animator,
+ * test_animator_hits, test_crowd_skip): definition, bound object, instance, scratch, pose and
  * parameters over a caller's skeleton and clips. */
 #ifndef SINEW_TEST_ANIMATOR_RIG_H
 #define SINEW_TEST_ANIMATOR_RIG_H
@@ -21,8 +21,8 @@ typedef struct rig {
     float params[SW_ANIMATOR_MAX_PARAMS];
 } rig;
 
-static void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
-                          const sw_clip* const* clips, uint32_t clips_count) {
+static inline void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
+                                 const sw_clip* const* clips, uint32_t clips_count) {
     memset(r, 0, sizeof *r);
     sw_error err;
     sw_result res = sw_animator_create(d, NULL, &r->def, &err);
@@ -41,7 +41,7 @@ static void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* 
                      SW_RESULT_OK);
 }
 
-static void rig_close(rig* r) {
+static inline void rig_close(rig* r) {
     free(r->pose);
     free(r->scratch);
     free(r->inst_mem);
@@ -49,8 +49,8 @@ static void rig_close(rig* r) {
     sw_animator_destroy(r->def, NULL);
 }
 
-static uint32_t rig_update(rig* r, float dt, sw_animator_event* ev, uint32_t cap,
-                           sw_animator_root_motion* rm) {
+static inline uint32_t rig_update(rig* r, float dt, sw_animator_event* ev, uint32_t cap,
+                                  sw_animator_root_motion* rm) {
     uint32_t n = 0;
     sw_result res = sw_animator_update(r->inst, r->bound, r->params, SW_ANIMATOR_MAX_PARAMS, dt, ev,
                                        cap, &n, rm);
@@ -58,7 +58,7 @@ static uint32_t rig_update(rig* r, float dt, sw_animator_event* ev, uint32_t cap
     return n;
 }
 
-static void rig_eval(rig* r) {
+static inline void rig_eval(rig* r) {
     const uint32_t packets = sw_animator_bound_skeleton(r->bound)->packets_count;
     assert_int_equal(
         sw_animator_evaluate(r->inst, r->bound, r->scratch, r->scratch_size, r->pose, packets),

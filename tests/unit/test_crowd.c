@@ -176,7 +176,7 @@ static void run_featured(const fixture* f, uint32_t threads, bool use_pool, bool
     d.levels = levels;
     d.levels_count = 4;
     d.inverse_bind = sw_mesh_inverse_binds(mesh);
-    d.palette_joints = sw_mesh_joints(mesh);
+    d.palette_joints = sw_mesh_palette(mesh);
     d.palette_count = mesh->palette_count;
     d.post = lift;
     d.post_user = &pc;
@@ -615,7 +615,7 @@ static void test_palette_and_memory(void** state) {
     sw_crowd_desc d = basic_desc(f.bound, 4);
     d.threads = 2;
     d.inverse_bind = sw_mesh_inverse_binds(mesh);
-    d.palette_joints = sw_mesh_joints(mesh);
+    d.palette_joints = sw_mesh_palette(mesh);
     d.palette_count = mesh->palette_count;
     const sw_allocator counting = {counting_alloc, counting_free, NULL};
     sw_crowd* c = NULL;
@@ -627,9 +627,9 @@ static void test_palette_and_memory(void** state) {
     for (int fr = 0; fr < 10; ++fr) {
         assert_int_equal(sw_crowd_update(c, 1.0f / 60.0f, (sw_vec3){0, 0, 0}, pool), SW_RESULT_OK);
         for (uint32_t i = 0; i < 4; ++i) {
-            const sw_skinning_job sj = {sw_crowd_model(c, i), f.scene.skeleton->joints_count,
-                                        sw_mesh_joints(mesh), sw_mesh_inverse_binds(mesh),
-                                        mesh->palette_count,  pal,
+            const sw_skinning_job sj = {sw_crowd_model(c, i),  f.scene.skeleton->joints_count,
+                                        sw_mesh_palette(mesh), sw_mesh_inverse_binds(mesh),
+                                        mesh->palette_count,   pal,
                                         mesh->palette_count};
             assert_int_equal(sw_skinning_job_run(&sj), SW_RESULT_OK);
             assert_memory_equal(pal, sw_crowd_palette(c, i), sizeof(sw_mat4) * mesh->palette_count);

@@ -17,6 +17,7 @@
  *   perspective, and culling by bounding sphere at hand-computed distances. */
 #include "test_util.h"
 
+#include "animator_rig.h"
 #include "sinew/scale/crowd.h"
 #include "sinew/showcase/character.h"
 
@@ -24,8 +25,8 @@ enum { N = 16, FRAMES = 150 };
 
 typedef struct fixture {
     sw_scene scene;
+    rig rig; /* the definition and its bound object (animator_rig.h) */
     const sw_animator* def;
-    void* bound_mem;
     const sw_animator_bound* bound;
     int speed, play, hold;
 } fixture;
@@ -78,23 +79,16 @@ static void make_fixture(fixture* f) {
                                    .layers = layers,
                                    .layers_count = 1,
                                    .root_motion_joint = "Hips"};
-    sw_error err;
-    memset(&err, 0, sizeof err);
-    sw_result r = sw_animator_create(&desc, NULL, &f->def, &err);
-    if (r != SW_RESULT_OK) fail_msg("animator: %s (%s)", sw_result_str(r), err.check);
-    const size_t bs = sw_animator_bound_size(f->def, f->scene.skeleton);
-    f->bound_mem = sw_alloc(NULL, bs, 16);
-    r = sw_animator_bind(f->def, f->scene.skeleton, f->scene.clips, f->scene.clips_count,
-                         f->bound_mem, bs, &f->bound, &err);
-    if (r != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(r), err.check);
+    rig_open_with(&f->rig, &desc, f->scene.skeleton, f->scene.clips, f->scene.clips_count);
+    f->def = f->rig.def;
+    f->bound = f->rig.bound;
     f->speed = sw_animator_find_param(f->def, "speed");
     f->play = sw_animator_find_param(f->def, "play");
     f->hold = sw_animator_find_param(f->def, "hold");
 }
 
 static void free_fixture(fixture* f) {
-    sw_free(NULL, f->bound_mem, sw_animator_bound_size(f->def, f->scene.skeleton));
-    sw_animator_destroy(f->def, NULL);
+    rig_close(&f->rig);
     sw_scene_free(&f->scene, NULL);
 }
 
@@ -177,9 +171,9 @@ static void reference_step(reference* r, uint32_t i, float dt, post_ctx* post) {
     lj.out = r->model[i];
     lj.out_count = f->scene.skeleton->joints_count;
     assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
-    const sw_skinning_job sj = {r->model[i],          f->scene.skeleton->joints_count,
-                                sw_mesh_joints(mesh), sw_mesh_inverse_binds(mesh),
-                                mesh->palette_count,  r->palette[i],
+    const sw_skinning_job sj = {r->model[i],           f->scene.skeleton->joints_count,
+                                sw_mesh_palette(mesh), sw_mesh_inverse_binds(mesh),
+                                mesh->palette_count,   r->palette[i],
                                 mesh->palette_count};
     assert_int_equal(sw_skinning_job_run(&sj), SW_RESULT_OK);
 }
@@ -195,7 +189,7 @@ static sw_crowd* make_crowd(const fixture* f, post_ctx* post, bool marks_dirty,
     d.levels = levels;
     d.levels_count = levels_count;
     d.inverse_bind = sw_mesh_inverse_binds(mesh);
-    d.palette_joints = sw_mesh_joints(mesh);
+    d.palette_joints = sw_mesh_palette(mesh);
     d.palette_count = mesh->palette_count;
     d.post = post ? lift : NULL;
     d.post_user = post;
