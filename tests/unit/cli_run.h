@@ -1,11 +1,12 @@
 /* Running the built sinew CLI (SINEW_CLI_PATH) from a test with its stdout
- * and stderr captured (header-only; the includer defines g_dir, a scratch
- * folder made by its setup). */
+ * and stderr captured (header-only), in the scratch folder g_dir of
+ * scratch.h (the includer defines SCRATCH_NAME). */
 #ifndef SINEW_TEST_CLI_RUN_H
 #define SINEW_TEST_CLI_RUN_H
 
 #include <sys/wait.h>
 
+#include "scratch.h"
 #include "test_util.h"
 #include "tools/readers/json.h"
 
@@ -14,8 +15,6 @@ typedef struct run_result {
     char* out;
     char* err;
 } run_result;
-
-static char g_dir[256]; /* scratch folder for this run */
 
 static inline bool cli_available(void) {
     if (SINEW_CLI_PATH[0] == '\0') {

@@ -6,6 +6,7 @@
  * figures checked for consistency, the crowd's interleaved speedup and
  * budget runs included (no timing thresholds). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, WEXITSTATUS */
+#define SCRATCH_NAME "test_cli"
 #include "cli_run.h"
 
 #include <dirent.h>
@@ -1381,19 +1382,6 @@ static void test_bench_usage(void** state) {
     run_free(&r);
 }
 
-static int setup(void** state) {
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_cli_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void** state) {
-    (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_version),
@@ -1414,5 +1402,5 @@ int main(void) {
         cmocka_unit_test(test_bench_robot),
         cmocka_unit_test(test_bench_usage),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -7,6 +7,7 @@
  * batch import skips unknown extensions; sample outside the clip says what it
  * did, and --loop wraps. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, link */
+#define SCRATCH_NAME "test_cli_conv"
 #include "cli_run.h"
 
 #include <dirent.h>
@@ -494,34 +495,16 @@ static void test_sample_outside_clip(void** state) {
     }
 }
 
-static int setup(void** state) {
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_cli_conv_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void** state) {
-    (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-/* A fresh scratch folder per test (some count its files). */
-static int fresh(void** state) {
-    return teardown(state) == 0 ? setup(state) : -1;
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_output_format_follows_extension, fresh),
-        cmocka_unit_test_setup(test_output_refused_extensions, fresh),
-        cmocka_unit_test_setup(test_output_not_input, fresh),
-        cmocka_unit_test_setup(test_help_every_verb, fresh),
-        cmocka_unit_test_setup(test_json_reports, fresh),
-        cmocka_unit_test_setup(test_json_demo, fresh),
-        cmocka_unit_test_setup(test_batch_skips_unknown_extensions, fresh),
-        cmocka_unit_test_setup(test_sample_outside_clip, fresh),
+        cmocka_unit_test_setup(test_output_format_follows_extension, scratch_fresh),
+        cmocka_unit_test_setup(test_output_refused_extensions, scratch_fresh),
+        cmocka_unit_test_setup(test_output_not_input, scratch_fresh),
+        cmocka_unit_test_setup(test_help_every_verb, scratch_fresh),
+        cmocka_unit_test_setup(test_json_reports, scratch_fresh),
+        cmocka_unit_test_setup(test_json_demo, scratch_fresh),
+        cmocka_unit_test_setup(test_batch_skips_unknown_extensions, scratch_fresh),
+        cmocka_unit_test_setup(test_sample_outside_clip, scratch_fresh),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -15,7 +15,8 @@
 #include "sinew/tools/readers/asset.h"
 #include "sinew/tools/writers/output.h"
 
-static char g_dir[256];
+#define SCRATCH_NAME "test_output"
+#include "scratch.h"
 
 static char* path_in(const char* name) {
     static char buf[4][512];
@@ -192,28 +193,11 @@ static void test_gltf_pair_matches_glb(void** state) {
     sw_scene_free(&human, NULL);
 }
 
-static int setup(void** state) {
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_output_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void** state) {
-    (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static int fresh(void** state) {
-    return teardown(state) == 0 ? setup(state) : -1;
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_of),
-        cmocka_unit_test_setup(test_check, fresh),
-        cmocka_unit_test_setup(test_gltf_pair_matches_glb, fresh),
+        cmocka_unit_test_setup(test_check, scratch_fresh),
+        cmocka_unit_test_setup(test_gltf_pair_matches_glb, scratch_fresh),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }

@@ -17,7 +17,8 @@
 #include "sinew/tools/writers/raster.h"
 #include "test_util.h"
 
-static char g_dir[256];
+#define SCRATCH_NAME "test_showcase"
+#include "scratch.h"
 
 static bool finite_mat(const sw_mat4* m) {
     for (int i = 0; i < 16; ++i)
@@ -1037,19 +1038,6 @@ static void test_bvh_character_bones(void** state) {
     sw_showcase_destroy(builtin);
 }
 
-static int setup(void** state) {
-    (void)state;
-    snprintf(g_dir, sizeof g_dir, "/tmp/sinew_test_showcase_XXXXXX");
-    return mkdtemp(g_dir) ? 0 : -1;
-}
-
-static int teardown(void** state) {
-    (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_actors_move),
@@ -1071,5 +1059,5 @@ int main(void) {
         cmocka_unit_test(test_recording),
         cmocka_unit_test(test_bvh_character_bones),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
 }
