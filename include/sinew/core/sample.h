@@ -81,12 +81,16 @@ SINEW_API sw_result sw_sample_job_run(const sw_sample_job* job);
 
 /* Checks, once after loading, that sampling `clip` on `skeleton` keeps every
  * joint's model-space transform finite: from the largest values each
- * joint's tracks can reach (their keys, and cubic tangents over the longest
- * interval; the rest pose for untracked joints), it bounds the scale
- * products and translation sums along the hierarchy, as the skeleton does
- * for its rest pose (each within FLT_MAX / 16). Values that are finite one
- * by one can still overflow together (a chain of 1e20 scales). RAW clips
- * only: other codecs return OK unchecked. Reads only; no allocation.
+ * joint's local transform can reach, it bounds the scale products and
+ * translation sums along the hierarchy, as the skeleton does for its rest
+ * pose (each within FLT_MAX / 16). Values that are finite one by one can
+ * still overflow together (a chain of 1e20 scales). What a joint can reach:
+ * raw clips, its tracks' keys and cubic tangents over the longest interval;
+ * quantized clips, every constant and every decoded key in every segment
+ * (a rotation whose stored components leave the unit ball stretches by
+ * 2|q|^2 - 1); frames clips, every stored frame; untracked joints, the rest
+ * pose (identity for additive clips). Time linear in the clip's size;
+ * reads only, no allocation.
  * Fails: INVALID_ARGUMENT (NULL, joint counts differ); BAD_DATA "clip finite
  * in model space", err->index the first joint past the bound and
  * err->detail naming the clip and that joint. */

@@ -276,3 +276,43 @@ sw_xform sw__codec_frames_sample_joint(const sw_clip* clip, uint32_t joint, floa
     }
     return sw_xform4_get(&x, joint & 3u);
 }
+
+/* ---- extent ---------------------------------------------------------------- */
+
+/* Raises e over the joint lanes of packet p (packet index `packet`). */
+static void sw__frames_packet_extent(const sw_xform4* p, uint32_t packet, uint32_t lanes,
+                                     sw__joint_extent* e) {
+    for (uint32_t l = 0; l < lanes; ++l) {
+        const float t[3] = {p->tx[l], p->ty[l], p->tz[l]};
+        const float r[4] = {p->rx[l], p->ry[l], p->rz[l], p->rw[l]};
+        const float s[3] = {p->sx[l], p->sy[l], p->sz[l]};
+        sw__joint_extent* x = &e[4u * packet + l];
+        sw__joint_extent_raise(x, 0u, t);
+        sw__joint_extent_raise(x, 1u, r);
+        sw__joint_extent_raise(x, 2u, s);
+    }
+}
+
+void sw__codec_frames_extent(const sw_clip* clip, sw__joint_extent* e) {
+    const sw_frames_header* h = sw_clip_frames_header(clip);
+    const uint8_t* base = (const uint8_t*)h;
+    const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
+    const sw_xform4* constants = (const sw_xform4*)(const void*)(base + h->constants_offset);
+    const sw_xform4* frames = (const sw_xform4*)(const void*)(base + h->frames_offset);
+    const uint32_t J = clip->joints_count, A = h->animated_count;
+    for (uint32_t j = 0; j < J; ++j)
+        e[j] = (sw__joint_extent){0.0, 0.0, 1.0};
+    for (uint32_t r = 0; r < h->runs_count; ++r) {
+        const sw_frames_run* run = &runs[r];
+        for (uint32_t k = 0; k < run->count; ++k) {
+            const uint32_t packet = run->first + k, lanes = sw__frames_joint_lanes(J, packet);
+            if (run->kind == SW_FRAMES_RUN_CONSTANT) {
+                sw__frames_packet_extent(&constants[run->source + k], packet, lanes, e);
+                continue;
+            }
+            for (uint32_t i = 0; i < h->frames_count; ++i)
+                sw__frames_packet_extent(&frames[(size_t)i * A + run->source + k], packet, lanes,
+                                         e);
+        }
+    }
+}

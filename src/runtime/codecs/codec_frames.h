@@ -18,6 +18,12 @@ void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
                                   const sw__soa_ops* ops);
 void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out);
 
+/* Sets e (joints_count entries) to what a validated frames clip holds for
+ * each joint (the rest values are baked in): its constant packets and every
+ * frame of its animated ones (the sampler interpolates between two frames,
+ * within them). Linear in the payload. */
+void sw__codec_frames_extent(const sw_clip* clip, sw__joint_extent* e);
+
 /* Joint `joint` of what sw__codec_frames_sample_with writes at t (the
  * packet's two frames through ops->interp, or its constant packet), bit for
  * bit, reading one packet per frame (backs sw__clip_sample_joint). */

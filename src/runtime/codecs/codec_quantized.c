@@ -1043,3 +1043,52 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
     x.s = sw_vec3_make(v[2][0], v[2][1], v[2][2]);
     return x;
 }
+
+/* ---- extent ---------------------------------------------------------------- */
+
+/* Raises e over every key of every animated track in segment `seg` (span
+ * sample intervals). Rotation keys count their three stored components
+ * (the fourth is rebuilt to make them unit, or 0 past the unit ball; a
+ * per-key pair leaving out different components is normalized). */
+static void sw__codec_segment_extent(const sw__codec_view* pl, uint32_t seg, uint32_t span,
+                                     sw__joint_extent* e) {
+    const uint8_t* bits;
+    const uint8_t* hd = sw__codec_segment(pl->h, seg, &bits);
+    uint64_t at = 0;
+    for (uint32_t a = 0; a < pl->h->animated_count; ++a) {
+        const sw_codec_track* tr = &pl->tracks[a];
+        sw__codec_seg_track ts;
+        hd = sw__codec_parse(tr, hd, &ts);
+        const uint32_t keys = (span >> ts.stride_log2) + 1u;
+        for (uint32_t k = 0; k < keys; ++k) {
+            float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            uint32_t dropped;
+            sw__codec_key(bits, at, k, &ts, v, &dropped);
+            sw__joint_extent_raise(&e[tr->joint], (uint32_t)tr->kind - 1u, v);
+        }
+        at += (uint64_t)keys * ts.key_bits;
+    }
+}
+
+void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e) {
+    const sw__codec_view pl = sw__codec_view_of(c);
+    const sw_codec_header* h = pl.h;
+    for (uint32_t s = 0; s < 3u * c->joints_count; ++s) {
+        const uint32_t v = pl.slots[s];
+        if (v == SW_CODEC_SLOT_DEFAULT) continue;
+        sw__joint_extent* x = &e[s / 3u];
+        /* the slot's own values replace the rest value */
+        if (s % 3u == 0u) x->move = 0.0;
+        if (s % 3u == 1u) x->turn = 1.0;
+        if (s % 3u == 2u) x->scale = 0.0;
+        if (v & SW_CODEC_SLOT_CONSTANT) {
+            sw__joint_extent_raise(x, s % 3u,
+                                   pl.constants + 4u * (size_t)(v & ~SW_CODEC_SLOT_CONSTANT));
+        }
+    }
+    const uint32_t L = h->segment_samples;
+    for (uint32_t seg = 0; seg < h->segments_count; ++seg) {
+        const uint32_t rest = h->samples_count - 1u - seg * L;
+        sw__codec_segment_extent(&pl, seg, rest < L ? rest : L, e);
+    }
+}

@@ -29,6 +29,16 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip);
 void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, uint32_t* keep, bool fresh);
 
+/* Sets the slots a validated quantized clip holds (constant or animated;
+ * default slots left as they are) in e (joints_count entries) to what its
+ * decoder can return: each constant, and every key of every animated track
+ * in every segment, decoded as the sampler decodes it (values between keys
+ * are interpolated linearly, so they stay within their keys; a rotation
+ * whose three stored components lie within the unit ball gets a unit
+ * quaternion, else their own length). Reads each key once: linear in the
+ * payload. */
+void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e);
+
 /* Joint `joint` of what sw__codec_quantized_sample writes at t, bit for bit,
  * decoding only that joint's tracks (backs sw__clip_sample_joint). */
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

@@ -2,6 +2,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "runtime/codecs/codec_frames.h"
+#include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
 #include "sinew/core/sample.h"
 
@@ -33,25 +35,28 @@ static double sw__track_reach(const sw_clip* c, const sw_clip_track* t, bool sum
     return value + span * tangent;
 }
 
-/* Bound on joint j's local translation (1-norm) and scale (largest
- * component) while `clip` plays: its tracks', else the rest pose's. */
-static void sw__joint_reach(const sw_clip* clip, const sw_skeleton* s, uint32_t j, double* move,
-                            double* scale) {
-    const uint32_t* tracks = sw_clip_joint_tracks(clip, j);
-    const sw_xform rest = sw_pose_get(sw_skeleton_rest_pose(s), j);
-    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
-    if (tracks[0] != SW_CLIP_NO_TRACK) {
-        *move = sw__track_reach(clip, &sw_clip_tracks(clip)[tracks[0]], true);
+void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v) {
+    if (slot == 0u) {
+        x->move = fmax(x->move, fabs((double)v[0]) + fabs((double)v[1]) + fabs((double)v[2]));
+    } else if (slot == 1u) {
+        const double m2 =
+            (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3];
+        x->turn = fmax(x->turn, m2 > 1.0 ? 2.0 * m2 - 1.0 : 1.0);
     } else {
-        *move = additive ? 0.0
-                         : fabs((double)rest.t.x) + fabs((double)rest.t.y) + fabs((double)rest.t.z);
+        x->scale =
+            fmax(x->scale, fmax(fabs((double)v[0]), fmax(fabs((double)v[1]), fabs((double)v[2]))));
     }
-    if (tracks[2] != SW_CLIP_NO_TRACK) {
-        *scale = sw__track_reach(clip, &sw_clip_tracks(clip)[tracks[2]], false);
-    } else {
-        *scale = additive ? 1.0
-                          : fmax(fabs((double)rest.s.x),
-                                 fmax(fabs((double)rest.s.y), fabs((double)rest.s.z)));
+}
+
+/* The joints of a raw clip: the tracks' reach replaces the rest value
+ * (rotations are normalized by the sampler). */
+static void sw__raw_extent(const sw_clip* clip, sw__joint_extent* e) {
+    for (uint32_t j = 0; j < clip->joints_count; ++j) {
+        const uint32_t* tracks = sw_clip_joint_tracks(clip, j);
+        if (tracks[0] != SW_CLIP_NO_TRACK)
+            e[j].move = sw__track_reach(clip, &sw_clip_tracks(clip)[tracks[0]], true);
+        if (tracks[2] != SW_CLIP_NO_TRACK)
+            e[j].scale = sw__track_reach(clip, &sw_clip_tracks(clip)[tracks[2]], false);
     }
 }
 
@@ -62,22 +67,41 @@ sw_result sw_clip_check_extent(const sw_clip* clip, const sw_skeleton* skeleton,
     if (clip->joints_count != skeleton->joints_count) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clip joints == skeleton joints", 0, -1);
     }
-    if (clip->codec != SW_CLIP_CODEC_RAW) return SW_RESULT_OK;
-    const int16_t* parents = sw_skeleton_parents(skeleton);
-    double scale[SW_SKELETON_MAX_JOINTS], reach[SW_SKELETON_MAX_JOINTS];
+    /* Untracked joints hold the rest pose (identity for additive clips). */
+    sw__joint_extent e[SW_SKELETON_MAX_JOINTS];
+    const bool additive = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
     for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
-        double move = 0.0, s = 1.0;
-        sw__joint_reach(clip, skeleton, j, &move, &s);
+        const sw_xform x =
+            additive ? sw_xform_identity() : sw_pose_get(sw_skeleton_rest_pose(skeleton), j);
+        const float t[3] = {x.t.x, x.t.y, x.t.z}, r[4] = {x.r.x, x.r.y, x.r.z, x.r.w};
+        const float s[3] = {x.s.x, x.s.y, x.s.z};
+        e[j] = (sw__joint_extent){0.0, 0.0, 1.0};
+        sw__joint_extent_raise(&e[j], 0u, t);
+        sw__joint_extent_raise(&e[j], 1u, r);
+        sw__joint_extent_raise(&e[j], 2u, s);
+    }
+    if (clip->codec == SW_CLIP_CODEC_QUANTIZED) {
+        sw__codec_quantized_extent(clip, e);
+    } else if (clip->codec == SW_CLIP_CODEC_FRAMES) {
+        sw__codec_frames_extent(clip, e);
+    } else {
+        sw__raw_extent(clip, e);
+    }
+    /* Along the hierarchy (parents first), in place: scale becomes the
+     * bound on the model-space linear part, move the model-space reach. */
+    const int16_t* parents = sw_skeleton_parents(skeleton);
+    for (uint32_t j = 0; j < skeleton->joints_count; ++j) {
         const int32_t p = parents[j];
-        scale[j] = (p < 0 ? 1.0 : scale[p]) * s;
-        reach[j] = (p < 0 ? 0.0 : reach[p]) + (p < 0 ? 1.0 : scale[p]) * move;
-        if (!(scale[j] <= (double)SW__MODEL_BOUND) || !(reach[j] <= (double)SW__MODEL_BOUND)) {
+        const double parent_scale = p < 0 ? 1.0 : e[p].scale;
+        e[j].move = (p < 0 ? 0.0 : e[p].move) + parent_scale * e[j].move;
+        e[j].scale = parent_scale * e[j].scale * e[j].turn;
+        if (!(e[j].scale <= (double)SW__MODEL_BOUND) || !(e[j].move <= (double)SW__MODEL_BOUND)) {
             return sw__fail_detail(err, SW_RESULT_BAD_DATA, "clip finite in model space",
                                    (int64_t)j,
                                    "clip \"%s\" can carry joint \"%s\" to %.3g (scale %.3g) in "
                                    "model space, past %.3g",
                                    sw_clip_name(clip), sw_skeleton_joint_name(skeleton, j),
-                                   reach[j], scale[j], (double)SW__MODEL_BOUND);
+                                   e[j].move, e[j].scale, (double)SW__MODEL_BOUND);
         }
     }
     return SW_RESULT_OK;

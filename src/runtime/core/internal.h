@@ -149,6 +149,24 @@ sw_xform sw__clip_sample_joint_with(const sw_clip* clip, const sw_skeleton* skel
 sw_xform sw__clip_sample_joint(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
                                float time);
 
+/* What a clip's sampled local transform of one joint can reach, for
+ * sw_clip_check_extent (clip_extent.c): the largest 1-norm of its
+ * translation, the largest magnitude of a scale component, and `turn`, the
+ * largest stretch of its rotation as the runtime turns a quaternion q into
+ * a matrix (the unit-quaternion formula on q is |q|^2 R + (1 - |q|^2) I,
+ * R a rotation: norm 1 for |q| <= 1, 2|q|^2 - 1 above). */
+typedef struct sw__joint_extent {
+    double move;
+    double scale;
+    double turn;
+} sw__joint_extent;
+
+/* Raises slot `slot` (0 translation, 1 rotation, 2 scale) of x to cover the
+ * value v (3 floats; 4 for a rotation, its x y z w as the matrix formula
+ * reads them). Defined in clip_extent.c; the codecs' extent functions call
+ * it on every value their decoder can return. */
+void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
+
 /* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
  * the procedural noise of hit effects and spine wander. */
 static inline uint32_t sw__hash32(uint32_t x) {
