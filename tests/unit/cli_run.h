@@ -4,6 +4,7 @@
 #ifndef SINEW_TEST_CLI_RUN_H
 #define SINEW_TEST_CLI_RUN_H
 
+#include <stdarg.h>
 #include <sys/wait.h>
 
 #include "scratch.h"
@@ -54,6 +55,24 @@ static inline run_result run(const char* args) {
 static inline void run_free(run_result* r) {
     free(r->out);
     free(r->err);
+}
+
+/* Runs `sinew` with the arguments formatted from fmt (printf-style) and
+ * requires exit status `code`, its output dropped. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static inline void
+run_expect(int code, const char* fmt, ...) {
+    char args[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    assert_true(n > 0 && (size_t)n < sizeof args);
+    run_result r = run(args);
+    if (r.code != code) fail_msg("sinew %s: exit %d, expected %d: %s", args, r.code, code, r.err);
+    run_free(&r);
 }
 
 static inline int count_lines(const char* s) {

@@ -254,10 +254,7 @@ static void test_convert_frames(void** state) {
     assert_int_equal(r.code, 0);
     assert_true(check_sample_output(&fx, r.out, 8.3333, 1.0) <= 0.002);
     run_free(&r);
-    snprintf(args, sizeof args, "validate '%s'", out);
-    r = run(args);
-    assert_int_equal(r.code, 0);
-    run_free(&r);
+    run_expect(0, "validate '%s'", out);
     /* verbs that rebuild clips from raw keys refuse a frames clip, naming
      * its codec, and write nothing */
     const char* const rebuild[] = {"compress", "mirror"};
@@ -425,11 +422,7 @@ static void test_bvh_warning(void** state) {
     assert_int_equal(count_lines(r.err), 1);
     assert_non_null(strstr(r.out, "\"name\": \"Hips\""));
     run_free(&r);
-    snprintf(args, sizeof args, "convert '%s' -o '%s/boxing.sinew' --scale 0.01 --end-sites", path,
-             g_dir);
-    r = run(args);
-    assert_int_equal(r.code, 0);
-    run_free(&r);
+    run_expect(0, "convert '%s' -o '%s/boxing.sinew' --scale 0.01 --end-sites", path, g_dir);
     snprintf(args, sizeof args, "info '%s/boxing.sinew' --json", g_dir);
     r = run(args);
     assert_int_equal(r.code, 0);
@@ -659,10 +652,7 @@ static void test_import_export_robot(void** state) {
 
     /* Export; the .glb re-imports, samples the same, and the independent
      * evaluator reading the exported file agrees. */
-    snprintf(args, sizeof args, "export '%s' -o '%s'", archive, exported);
-    r = run(args);
-    assert_int_equal(r.code, 0);
-    run_free(&r);
+    run_expect(0, "export '%s' -o '%s'", archive, exported);
     snprintf(args, sizeof args, "info '%s'", exported);
     r = run(args);
     assert_int_equal(r.code, 0);
@@ -688,10 +678,7 @@ static void test_import_export_robot(void** state) {
     /* Clip selection, and --isolate gives the same archive. */
     char one[512];
     snprintf(one, sizeof one, "%s/walk.sinew", g_dir);
-    snprintf(args, sizeof args, "import '%s' -o '%s' --clips Walking,Idle --isolate", glb, one);
-    r = run(args);
-    assert_int_equal(r.code, 0);
-    run_free(&r);
+    run_expect(0, "import '%s' -o '%s' --clips Walking,Idle --isolate", glb, one);
     snprintf(args, sizeof args, "info '%s'", one);
     r = run(args);
     /* File order, whatever the order of the list. */
@@ -714,14 +701,8 @@ static void test_import_failures(void** state) {
     run_result r = run("import");
     assert_int_equal(r.code, 2);
     run_free(&r);
-    snprintf(args, sizeof args, "import a b -o '%s'", out);
-    r = run(args);
-    assert_int_equal(r.code, 2);
-    run_free(&r);
-    snprintf(args, sizeof args, "import a -o '%s' --timeout 0", out);
-    r = run(args);
-    assert_int_equal(r.code, 2);
-    run_free(&r);
+    run_expect(2, "import a b -o '%s'", out);
+    run_expect(2, "import a -o '%s' --timeout 0", out);
     r = run("export x.glb");
     assert_int_equal(r.code, 2);
     run_free(&r);
