@@ -13,6 +13,9 @@
 #define SW__RAG_IMPULSE_EVERY 0.35
 #define SW__RAG_IMPULSE_MIN 20.0f
 #define SW__RAG_IMPULSE_RANGE 20.0f
+/* m above its flat height (over the ground) where the walk's foot starts
+ * to hold the shown one: fully held on the ground, free above */
+#define SW__RAG_PLANT_ABOVE 0.05f
 
 typedef struct sw__powered {
     sw__sc_rag rag;
@@ -120,6 +123,35 @@ static sw_result sw__powered_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* 
     return res;
 }
 
+/* The planted-foot constraint on the shown pose: where the walk's foot
+ * (held by its contact model) comes down, the simulated leg is bent
+ * (two-bone IK) so its foot stands on the walk's (the friction with the
+ * ground that the ragdoll's foot-less legs lack: an impulse no longer kicks
+ * a planted foot away); the hold grows from SW__RAG_PLANT_ABOVE over the
+ * foot's flat height to full on the ground, so the shown foot is on its
+ * spot before it lands. Fails: the IK job's result. */
+static sw_result sw__powered_plant(const sw__powered* r, sw__sc_actor* view) {
+    const sw__sc_rag* ra = &r->rag;
+    for (uint32_t f = 0; f < 2; ++f) {
+        const sw__sc_contact* k = &r->contacts.feet[f];
+        if (k->hip < 0 || k->knee < 0 || k->ankle < 0 || !isfinite(k->heel_ref)) continue;
+        const sw_vec3 g = sw__sc_pos(&ra->anim_model[k->ankle]);
+        const float over = g.y - sw__sc_ground(g.x, g.z, NULL) - k->heel_ref;
+        const float u = fminf(fmaxf(1.0f - over / SW__RAG_PLANT_ABOVE, 0.0f), 1.0f);
+        if (!(u > 0.0f)) continue;
+        const float w = u * u * (3.0f - 2.0f * u);
+        const sw_vec3 p = sw__sc_pos(&view->model[k->ankle]);
+        const sw_quat keep = sw_quat_slerp(sw__sc_rotation(&view->model[k->ankle]),
+                                           sw__sc_rotation(&ra->anim_model[k->ankle]), w);
+        const sw_result res =
+            sw__sc_view_two_bone(view, k->hip, k->knee, k->ankle, sw_vec3_lerp(p, g, w));
+        if (res != SW_RESULT_OK) return res;
+        sw__sc_view_set_rotation(view, (uint32_t)k->ankle, keep);
+        sw__sc_view_models(view);
+    }
+    return SW_RESULT_OK;
+}
+
 /* Shown as simulated, and its distance from the animation. */
 static sw_result sw__powered_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_actor* view,
                                            float dt, float alpha) {
@@ -144,6 +176,8 @@ static sw_result sw__powered_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_
     r->error_sum += (double)err;
     r->error_max = fmaxf(r->error_max, err);
     r->error_mean = (float)(r->error_sum / (double)++r->error_count);
+    const sw_result planted = sw__powered_plant(r, view);
+    if (planted != SW_RESULT_OK) return planted;
     return sw__sc_rag_ground(ra, view, dt);
 }
 
