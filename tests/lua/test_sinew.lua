@@ -37,6 +37,14 @@ local function same_rotation(a, b, tol, what)
     local d = math.abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w)
     near(d, 1, tol, what or "rotation |dot|")
 end
+-- Two local poses of skeleton s alike joint by joint: rotations up to sign
+-- within 1e-6 of |dot| 1, translations within 1e-5.
+local function same_pose(s, a, b)
+    for j = 1, #s do
+        same_rotation(a:rotation(j), b:rotation(j), 1e-6, s:name(j))
+        near(dist(a:translation(j), b:translation(j)), 0, 1e-5, s:name(j) .. " t")
+    end
+end
 -- The error a call raises (it must raise).
 local function raises(fn, ...)
     local ok, e = pcall(fn, ...)
@@ -199,10 +207,7 @@ test("additive: the delta of a pose applied to its reference at weight 1 gives i
     clip:sample(0.0, ref)
     sinew.make_additive(p, ref, delta)
     sinew.apply_additive(ref, delta, 1.0, out)
-    for j = 1, #s do
-        same_rotation(out:rotation(j), p:rotation(j), 1e-6, s:name(j))
-        near(dist(out:translation(j), p:translation(j)), 0, 1e-5, s:name(j) .. " t")
-    end
+    same_pose(s, out, p)
 end)
 
 -- ---- IK ----
@@ -428,10 +433,7 @@ test("mirror: twins by name; mirroring twice gives the pose back", function()
     a.clips[1]:sample(4.0, p)
     m:run(p, once)
     m:run(once, twice)
-    for j = 1, #s do
-        same_rotation(twice:rotation(j), p:rotation(j), 1e-6, s:name(j))
-        near(dist(twice:translation(j), p:translation(j)), 0, 1e-5, s:name(j) .. " t")
-    end
+    same_pose(s, twice, p)
 end)
 
 test("retarget onto the same skeleton keeps the model-space pose", function()
