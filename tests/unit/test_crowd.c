@@ -12,7 +12,8 @@
  *   their parent at their rest offset; derived detail joints are small leaf
  *   chains;
  * - the budget controller lowers and raises the LOD as fed times cross the
- *   budget; the palette equals the skinning job's; create's checks. */
+ *   budget, demoting the lowest priority first; the palette equals the skinning job's; create's
+ * checks. */
 #include "robot_fixture.h"
 #include "sinew/scale/crowd.h"
 #include "sinew/showcase/character.h"
@@ -595,6 +596,68 @@ static void test_budget(void** state) {
     fixture_free(&f);
 }
 
+/* Priorities: the budget demotes the lowest priority in use to the last
+ * level before it touches the next one, and gives detail back in the
+ * opposite order; levels expected from the rule written out per character. */
+static void test_budget_priority(void** state) {
+    (void)state;
+    fixture f;
+    humanoid_fixture(&f, false);
+    const sw_crowd_level levels[] = {{0.0f, 1, 0}, {10.0f, 1, 1}, {20.0f, 2, 2}};
+    sw_crowd_desc d = basic_desc(f.bound, 6);
+    d.levels = levels;
+    d.levels_count = 3;
+    d.budget = 0.010f;
+    d.budget_patience = 1;
+    sw_crowd* c = make_crowd(&d);
+    /* characters 0, 1 priority 0; 2, 3 priority 4; 4, 5 priority 7; odd ones at 12 m */
+    const uint32_t prio[6] = {0, 0, 4, 4, 7, 7};
+    for (uint32_t i = 0; i < 6; ++i) {
+        assert_int_equal(sw_crowd_set_priority(c, i, prio[i]), SW_RESULT_OK);
+        assert_int_equal(sw_crowd_priority(c, i), prio[i]);
+        if (i % 2u) sw_crowd_set_position(c, i, (sw_vec3){12.0f, 0.0f, 0.0f});
+    }
+    assert_int_equal(sw_crowd_set_priority(c, 6, 1), SW_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(sw_crowd_set_priority(c, 0, SW_CROWD_MAX_PRIORITY + 1u), SW_RESULT_LIMIT);
+    assert_int_equal(sw_crowd_set_priority(NULL, 0, 1), SW_RESULT_INVALID_ARGUMENT);
+    const sw_vec3 eye = {0, 0, 0};
+    assert_int_equal(sw_crowd_update(c, 0.01f, eye, NULL), SW_RESULT_OK);
+    /* 3 classes in use, 2 steps each: the bias goes up to 6 */
+    for (uint32_t bias = 0; bias <= 7u; ++bias) {
+        const uint32_t b = bias < 6u ? bias : 6u;
+        for (uint32_t i = 0; i < 6; ++i) {
+            const uint32_t rank = prio[i] == 0 ? 0u : prio[i] == 4 ? 1u : 2u;
+            const int32_t over = (int32_t)b - 2 * (int32_t)rank;
+            const uint32_t shift = over < 0 ? 0u : over > 2 ? 2u : (uint32_t)over;
+            const uint32_t base = i % 2u;
+            const uint32_t want = base + shift < 3u ? base + shift : 2u;
+            if (sw_crowd_character_level(c, i) != want) {
+                fail_msg("bias %u: character %u at level %u, want %u", b, i,
+                         sw_crowd_character_level(c, i), want);
+            }
+        }
+        assert_int_equal(sw_crowd_lod_bias(c), b);
+        sw_crowd_feed_time(c, 0.02f); /* over budget: one step */
+        assert_int_equal(sw_crowd_update(c, 0.01f, eye, NULL), SW_RESULT_OK);
+    }
+    /* under budget: priority 7 comes back first */
+    assert_int_equal(sw_crowd_feed_time(c, 0.001f), 5);
+    assert_int_equal(sw_crowd_feed_time(c, 0.001f), 4);
+    assert_int_equal(sw_crowd_update(c, 0.01f, eye, NULL), SW_RESULT_OK);
+    assert_int_equal(sw_crowd_character_level(c, 4), 0);
+    assert_int_equal(sw_crowd_character_level(c, 2), 2);
+    assert_int_equal(sw_crowd_character_level(c, 0), 2);
+    /* one class left in use: the bias is clamped to its 2 steps */
+    for (uint32_t i = 0; i < 6; ++i)
+        assert_int_equal(sw_crowd_set_priority(c, i, 3), SW_RESULT_OK);
+    assert_int_equal(sw_crowd_update(c, 0.01f, eye, NULL), SW_RESULT_OK);
+    assert_int_equal(sw_crowd_lod_bias(c), 2);
+    for (uint32_t i = 0; i < 6; ++i)
+        assert_int_equal(sw_crowd_character_level(c, i), 2);
+    sw_crowd_destroy(c);
+    fixture_free(&f);
+}
+
 /* Counts allocations, to check that update allocates nothing. */
 static int allocs = 0;
 static void* counting_alloc(void* user, size_t size, size_t align) {
@@ -781,6 +844,7 @@ int main(void) {
         cmocka_unit_test(test_slicing_clock),
         cmocka_unit_test(test_joint_lod),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_budget_priority),
         cmocka_unit_test(test_palette_and_memory),
         cmocka_unit_test(test_create_checks),
         cmocka_unit_test(test_robot),

@@ -689,6 +689,17 @@ SINEW_API sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_an
                                          void* scratch, size_t scratch_size, sw_xform4* out,
                                          uint32_t out_count);
 
+/* sw_animator_evaluate for the joints of a subset (joint LOD; `keep`,
+ * packets_count bytes, see sinew/core/skeleton.h; NULL: every joint): only
+ * the kept joints' tracks are sampled and blended, and they come out as
+ * sw_animator_evaluate gives them; the other joints hold their rest local
+ * transform. Memory and failures as sw_animator_evaluate, plus OVERLAP (out
+ * overlapping keep). */
+SINEW_API sw_result sw_animator_evaluate_subset(sw_animator_instance* inst,
+                                                const sw_animator_bound* bound, const uint8_t* keep,
+                                                void* scratch, size_t scratch_size, sw_xform4* out,
+                                                uint32_t out_count);
+
 /* Dirty tracking: true when evaluate's inputs (the playing clips with their
  * times and weights, the layer weights, an inertialization in progress)
  * changed since the instance's last successful evaluate, bit for bit, or it

@@ -54,9 +54,12 @@ typedef struct sw_blend_job {
     uint32_t layers_count;
     const sw_xform4* rest_pose; /* fills joints whose total weight is below threshold */
     uint32_t packets_count;
-    float threshold;    /* > 0; 0 means SW_BLEND_DEFAULT_THRESHOLD */
-    sw_xform4* out;     /* may not alias any input */
-    uint32_t out_count; /* >= packets_count */
+    float threshold;     /* > 0; 0 means SW_BLEND_DEFAULT_THRESHOLD */
+    sw_xform4* out;      /* may not alias any input */
+    uint32_t out_count;  /* >= packets_count */
+    const uint8_t* keep; /* optional joint subset (sinew/core/skeleton.h), packets_count
+                          * bytes: only packets holding a kept joint are blended, and
+                          * left-out joints get rest_pose's value; NULL: all */
 } sw_blend_job;
 
 /* Checks the job without running it.
@@ -65,8 +68,8 @@ typedef struct sw_blend_job {
  * past SW_BLEND_MAX_WEIGHT_SUM, unknown mode, layers NULL with a non-zero
  * count); LIMIT (too many layers);
  * BUFFER_TOO_SMALL (out_count); MISALIGNED (poses not 16-byte aligned);
- * OVERLAP (out overlapping a layer pose, joint weights, the rest pose or the
- * layers array). */
+ * OVERLAP (out overlapping a layer pose, joint weights, the rest pose, the
+ * layers array or the subset). */
 SINEW_API sw_result sw_blend_job_validate(const sw_blend_job* job);
 
 /* Validates, then blends into out. On failure nothing is written. */

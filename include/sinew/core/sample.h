@@ -65,6 +65,9 @@ typedef struct sw_sample_job {
     uint32_t out_count;
     float* floats;         /* optional: float track values, in track order */
     uint32_t floats_count; /* >= clip->float_tracks_count when floats is set */
+    const uint8_t* keep;   /* optional joint subset (sinew/core/skeleton.h), packets_count
+                            * bytes: only the kept joints' tracks are decoded, the others
+                            * get their rest value (identity for additive clips); NULL: all */
 } sw_sample_job;
 
 /* Checks the job without running it.
@@ -72,7 +75,8 @@ typedef struct sw_sample_job {
  * count mismatch, unknown codec, a cache with cursors_count > 0 but no
  * cursors); BUFFER_TOO_SMALL (out, floats or cache cursors too short);
  * MISALIGNED (out not 16-byte aligned); OVERLAP (out or floats overlapping
- * the clip, the skeleton, the cache or its cursors, or each other). */
+ * the clip, the skeleton, the cache or its cursors, the subset, or each
+ * other). */
 SINEW_API sw_result sw_sample_job_validate(const sw_sample_job* job);
 
 /* Validates, then samples. On failure nothing is written.

@@ -112,6 +112,31 @@ SINEW_API sw_result sw_skeleton_find_chain(const sw_skeleton* s, const char* roo
                                            const char* tip_name, uint16_t* out,
                                            uint32_t out_capacity, uint32_t* out_count);
 
+/* Joint subsets (joint LOD). A subset is `keep`, one byte per packet of the
+ * skeleton: bit l of keep[p] set when joint 4p + l is kept (bits of the
+ * padding lanes are ignored). The sampling, blending and local-to-model jobs
+ * and sw_animator_evaluate_subset take one: they compute only the kept
+ * joints (a packet without a kept joint costs a copy of the rest packet),
+ * which come out exactly as without a subset; every other joint holds its
+ * rest local transform (identity in additive poses), so it follows its
+ * parent rigidly at its rest offset. Local-to-model requires the subset to
+ * be closed under parents (a kept joint's parent is kept). */
+
+/* Builds the subset keeping each joint j with detail[j] < cut whose parent is
+ * kept (cut 0 keeps every joint), so the result is closed under parents.
+ * Writes keep[0..packets_count) (padding bits clear); returns the number of
+ * kept joints. Fails (returns 0, keep untouched): NULL arguments,
+ * keep_count < packets_count. */
+SINEW_API uint32_t sw_joint_subset_from_detail(const sw_skeleton* s, const uint8_t* detail,
+                                               uint32_t cut, uint8_t* keep, uint32_t keep_count);
+
+/* Number of joints a subset keeps (bits past joints_count ignored); 0 for
+ * NULL arguments. */
+SINEW_API uint32_t sw_joint_subset_count(const sw_skeleton* s, const uint8_t* keep);
+
+/* True when every kept joint's parent is kept (NULL keep: true). */
+SINEW_API bool sw_joint_subset_closed(const sw_skeleton* s, const uint8_t* keep);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,18 +21,20 @@
  *
  * Per character and frame (on a worker): the LOD level is chosen from the
  * distance to the viewpoint plus the budget bias; then the animator is
- * advanced and evaluated and the optional post callback edits the evaluated
- * local pose (IK, ...), or, between the keys of a sliced character, the two
- * finished key poses are interpolated (see update-rate slicing below); joint
- * LOD puts skipped joints at rest; local-to-model; the palette (unless
- * the character is not shown or unchanged: see below).
+ * advanced and evaluated for the joints its level keeps and the optional
+ * post callback edits the evaluated local pose (IK, ...), or, between the
+ * keys of a sliced character, the two finished key poses are interpolated
+ * (see update-rate slicing below); joints the level leaves out are put at
+ * rest; local-to-model; the palette (unless the character is not shown or
+ * unchanged: see below).
  * Characters start where their instances are (all in the entry state at time
  * 0 after create): to spread phases, advance sw_crowd_instance(crowd, i) with
  * sw_animator_update before the first sw_crowd_update.
  *
  * LOD levels (desc.levels, sorted by distance; level 0 is the nearest): level
- * l applies from levels[l].distance metres on; the budget bias is added to
- * the level found (clamped to the last level).
+ * l applies from levels[l].distance metres on; the budget bias, as far as
+ * the character's priority lets it (see Budget), is added to the level found
+ * (clamped to the last level).
  *
  * Update-rate slicing (level rate n > 1): the animator is evaluated only on
  * a character's key frames, those where (frame + character) % n == 0, so the
@@ -64,16 +66,28 @@
  *
  * Joint LOD: every joint has a detail value (desc.joint_detail, or derived by
  * sw_crowd_joint_detail: 1 for the joints of small leaf chains such as
- * fingers and toes, 0 for the rest). At a level with joint_cut c > 0, joints
- * whose detail is >= c take their rest local transform, so they follow their
- * parent rigidly at their rest offset and skinning stays valid. (The sampling
- * job has no joint subset yet, so this removes motion detail but not
- * sampling work.)
+ * fingers and toes, 0 for the rest). A level with joint_cut c > 0 keeps the
+ * joints whose detail is below c and whose parent it keeps
+ * (sw_joint_subset_from_detail); the others are left out of the work: their
+ * tracks are not decoded (every codec), blended or converted (the animator
+ * evaluates with sw_animator_evaluate_subset, local-to-model takes them at
+ * their rest matrices), so a level costs less the fewer joints it keeps.
+ * Left-out joints hold their rest local transform (after the post callback
+ * too), so they follow their parent rigidly at their rest offset and
+ * skinning stays valid; kept joints are exactly those of a full evaluation.
+ * Palette entries cost one multiply each at every level.
  *
  * Budget: with desc.budget > 0 (seconds per frame), sw_crowd_feed_time takes
- * the measured time of a frame: above the budget the bias goes up one level
+ * the measured time of a frame: above the budget the bias goes up one step
  * at once; after `budget_patience` frames in a row below budget_low * budget
- * it goes down one level. The bias is 0 .. levels_count - 1.
+ * it goes down one step. Priorities (sw_crowd_set_priority, 0 by default;
+ * higher is more important) decide who pays: with k distinct priorities in
+ * use and L levels, the bias runs 0 .. k * (L - 1); the characters of the
+ * lowest priority in use are demoted first, by min(bias, L - 1) levels, and
+ * those of the r-th lowest (r from 0) by min(max(bias - r * (L - 1), 0),
+ * L - 1). So a budget drops the least important characters to the coarsest
+ * level before it touches the next priority. With one priority in use (the
+ * default) the bias is the number of levels every character is demoted.
  *
  * Dirty flags: a shown rate-1 character whose animator inputs did not
  * change since its last evaluation (sw_animator_pose_changed false: same
@@ -133,6 +147,7 @@ extern "C" {
 #define SW_CROWD_MAX_PALETTE 1024
 #define SW_CROWD_DEFAULT_DETAIL_FRACTION 0.08f
 #define SW_CROWD_MAX_PLANES 8
+#define SW_CROWD_MAX_PRIORITY 7
 
 typedef struct sw_crowd sw_crowd;
 
@@ -236,7 +251,7 @@ SINEW_API sw_result sw_crowd_update(sw_crowd* crowd, float dt, sw_vec3 viewpoint
  * not finite, nothing changes. */
 SINEW_API uint32_t sw_crowd_feed_time(sw_crowd* crowd, float seconds);
 
-/* The current LOD bias (0 for NULL). */
+/* The current LOD bias (0 for NULL): see Budget at the top. */
 SINEW_API uint32_t sw_crowd_lod_bias(const sw_crowd* crowd);
 
 /* Character accessors. i must be < characters_count (else NULL / zero).
@@ -268,6 +283,13 @@ SINEW_API const uint8_t* sw_crowd_joint_details(const sw_crowd* crowd);
 SINEW_API void sw_crowd_mark_dirty(sw_crowd* crowd, uint32_t i);
 /* The caller's visibility flag of character i (default true). */
 SINEW_API void sw_crowd_set_visible(sw_crowd* crowd, uint32_t i, bool visible);
+/* Priority of character i for the budget: 0 (default) .. SW_CROWD_MAX_PRIORITY,
+ * higher keeps detail longer (see Budget at the top); used from the next
+ * update on. Fails (nothing changed): INVALID_ARGUMENT (NULL crowd, i out of
+ * range), LIMIT (priority above SW_CROWD_MAX_PRIORITY). */
+SINEW_API sw_result sw_crowd_set_priority(sw_crowd* crowd, uint32_t i, uint32_t priority);
+/* Priority of character i (0 for NULL or i out of range). */
+SINEW_API uint32_t sw_crowd_priority(const sw_crowd* crowd, uint32_t i);
 /* Force flag of character i (default false): evaluated even when not visible. */
 SINEW_API void sw_crowd_set_force(sw_crowd* crowd, uint32_t i, bool force);
 /* Bounding sphere of character i: centre relative to its position (world

@@ -1244,6 +1244,7 @@ typedef struct sw__eval {
     float* jw1;
     sw_blend_layer* bl; /* the blend job's inputs */
     const sw_xform4* rest;
+    const uint8_t* keep; /* the joint subset (NULL: every joint) */
     bool ident_ready;
 } sw__eval;
 
@@ -1252,7 +1253,7 @@ typedef struct sw__eval {
 static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
                                  const sw_animator_contribution* c, sw_xform4* out) {
     sw_sample_job sj = {
-        sw__bound_clips(e->b)[c->clip], e->b->skeleton, c->time, NULL, out, e->P, NULL, 0};
+        sw__bound_clips(e->b)[c->clip], e->b->skeleton, c->time, NULL, out, e->P, NULL, 0, e->keep};
     if (!sw__bound_cached(e->b, c->clip)) return sw_sample_job_run(&sj);
     sw__cslot* slot = &sw__cslots(e->in, l)[i];
     sw_sample_cache cache;
@@ -1285,7 +1286,7 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
         if (delta) {
             const sw_xform4* reference = e->rest;
             if (ld->reference == SW_ANIMATOR_REFERENCE_FIRST_FRAME) {
-                sw_sample_job sj = {clip, e->b->skeleton, 0.0f, NULL, e->ref, P, NULL, 0};
+                sw_sample_job sj = {clip, e->b->skeleton, 0.0f, NULL, e->ref, P, NULL, 0, e->keep};
                 r = sw_sample_job_run(&sj);
                 if (r != SW_RESULT_OK) return r;
                 reference = e->ref;
@@ -1318,6 +1319,7 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
     bj.packets_count = P;
     bj.out = e->layer_pose;
     bj.out_count = P;
+    bj.keep = e->keep;
     return sw_blend_job_run(&bj);
 }
 
@@ -1371,6 +1373,7 @@ static sw_result sw__eval_combine(sw__eval* e, uint32_t l, bool additive, float 
     bj.packets_count = P;
     bj.out = e->tmp;
     bj.out_count = P;
+    bj.keep = e->keep;
     sw_result r = sw_blend_job_run(&bj);
     if (r == SW_RESULT_OK) memcpy(e->acc, e->tmp, sizeof(sw_xform4) * P);
     return r;
@@ -1379,6 +1382,12 @@ static sw_result sw__eval_combine(sw__eval* e, uint32_t l, bool additive, float 
 sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bound* bound,
                                void* scratch, size_t scratch_size, sw_xform4* out,
                                uint32_t out_count) {
+    return sw_animator_evaluate_subset(inst, bound, NULL, scratch, scratch_size, out, out_count);
+}
+
+sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_animator_bound* bound,
+                                      const uint8_t* keep, void* scratch, size_t scratch_size,
+                                      sw_xform4* out, uint32_t out_count) {
     if (!inst || !sw__bound_ok(bound) || !scratch || !out) return SW_RESULT_INVALID_ARGUMENT;
     if (!sw__inst_matches(inst, bound)) return SW_RESULT_INVALID_ARGUMENT;
     if (!sw__aligned16(scratch) || !sw__aligned16(out)) return SW_RESULT_MISALIGNED;
@@ -1387,7 +1396,8 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
     if (scratch_size < lay.size || out_count < bound->packets) return SW_RESULT_BUFFER_TOO_SMALL;
     const size_t pose_bytes = sizeof(sw_xform4) * bound->packets;
     if (sw__overlaps(out, pose_bytes, scratch, lay.size) ||
-        sw__overlaps(out, pose_bytes, inst, inst->size)) {
+        sw__overlaps(out, pose_bytes, inst, inst->size) ||
+        sw__overlaps(out, pose_bytes, keep, keep ? bound->packets : 0u)) {
         return SW_RESULT_OVERLAP;
     }
     const sw_animator* a = bound->def;
@@ -1408,6 +1418,7 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
     e.jw1 = e.jw0 + (size_t)P * 4u;
     e.bl = (sw_blend_layer*)(void*)(base + lay.layers);
     e.rest = sw_skeleton_rest_pose(bound->skeleton);
+    e.keep = keep;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         const bool additive = sw__anim_layers(a)[l].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
         const float w = sw__lruns(inst)[l].weight;
@@ -1424,6 +1435,8 @@ sw_result sw_animator_evaluate(sw_animator_instance* inst, const sw_animator_bou
             if (r != SW_RESULT_OK) return r;
         }
     }
+    /* additive layers and inertialization offsets ran on every joint */
+    if (keep) sw__subset_fill_rest(keep, e.rest, e.acc, P);
     memcpy(out, e.acc, pose_bytes);
     inst->pose_changed = 0;
     return SW_RESULT_OK;

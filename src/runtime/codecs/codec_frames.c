@@ -226,6 +226,11 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err) {
 
 void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
                                   const sw__soa_ops* ops) {
+    sw__codec_frames_sample_keep(clip, t, NULL, out, ops);
+}
+
+void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* keep, sw_xform4* out,
+                                  const sw__soa_ops* ops) {
     const sw_frames_header* h = sw_clip_frames_header(clip);
     const uint8_t* base = (const uint8_t*)h;
     const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
@@ -240,7 +245,16 @@ void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
     for (uint32_t r = 0; r < h->runs_count; ++r) {
         const sw_frames_run* run = &runs[r];
         sw_xform4* o = out + run->first;
-        if (run->kind == SW_FRAMES_RUN_ANIMATED) {
+        if (run->kind == SW_FRAMES_RUN_ANIMATED && keep) {
+            /* only the packets holding a kept joint (the others are filled
+             * with rest values by the sampling job) */
+            uint32_t e = 0;
+            for (uint32_t p = sw__subset_run(keep, run->first, run->first + run->count, &e); p < e;
+                 p = sw__subset_run(keep, e, run->first + run->count, &e)) {
+                const uint32_t src = run->source + (p - run->first);
+                ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
+            }
+        } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
             ops->interp(f0 + run->source, f1 + run->source, pos.u, o, run->count);
         } else {
             memcpy(o, constants + run->source, sizeof(sw_xform4) * run->count);

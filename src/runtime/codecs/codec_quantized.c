@@ -540,10 +540,20 @@ static void sw__codec_put_constants(const uint32_t* slots, const float* constant
     }
 }
 
+/* mask without the bits k whose slot s0 + k is of a joint the joint subset
+ * leaves out (only the set bits' slots are read). */
+static inline uint32_t sw__codec_kept4(const uint8_t* subset, uint32_t s0, uint32_t mask) {
+    for (uint32_t k = 0; k < 4u; ++k) {
+        if (((mask >> k) & 1u) && !sw__subset_keeps(subset, (s0 + k) / 3u)) mask &= ~(1u << k);
+    }
+    return mask;
+}
+
 /* Rest pose (identity for an additive clip), identity in the lanes past the
- * joints, then the constant tracks. */
+ * joints, then the constant tracks of the joints the joint subset keeps
+ * (NULL: all). */
 static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
-                                 const sw_skeleton* skel, sw_xform4* out) {
+                                 const sw_skeleton* skel, const uint8_t* subset, sw_xform4* out) {
     const uint32_t joints = skel->joints_count;
     if ((clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u) {
         for (uint32_t p = 0; p < skel->packets_count; ++p)
@@ -565,14 +575,16 @@ static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
     const uint32_t slots_count = 3u * joints;
     uint32_t s0 = 0;
     for (; s0 + 4u <= slots_count; s0 += 4u) {
-        const uint32_t mask = sw__codec_constants4(pl->slots + s0);
+        uint32_t mask = sw__codec_constants4(pl->slots + s0);
+        if (mask && subset) mask = sw__codec_kept4(subset, s0, mask);
         if (mask) sw__codec_put_constants(pl->slots, pl->constants, s0, mask, out);
     }
     if (s0 < slots_count) {
         uint32_t rest[4] = {SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT,
                             SW_CODEC_SLOT_DEFAULT};
         memcpy(rest, pl->slots + s0, sizeof(uint32_t) * (slots_count - s0));
-        const uint32_t mask = sw__codec_constants4(rest);
+        uint32_t mask = sw__codec_constants4(rest);
+        if (mask && subset) mask = sw__codec_kept4(subset, s0, mask);
         if (mask) sw__codec_put_constants(pl->slots, pl->constants, s0, mask, out);
     }
 }
@@ -814,8 +826,8 @@ static inline uint32_t sw__codec_keys_of(sw__codec_pos pos, sw__codec_keys* keys
  * into the SoA pose). keep (SSE2 path only): NULL, or the key cache's
  * records, filled with each track's keys. */
 static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
-                             const sw__codec_keys* keys, sw_xform4* out, bool simd,
-                             uint32_t* keep) {
+                             const sw__codec_keys* keys, sw_xform4* out, bool simd, uint32_t* keep,
+                             const uint8_t* subset) {
     const sw_codec_header* h = pl->h;
     const uint8_t* bits;
     const uint8_t* const hd0 = sw__codec_segment(h, pos.segment, &bits);
@@ -833,6 +845,15 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #endif
     for (uint32_t a = 0; a < h->animated_count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
+        if (subset && !sw__subset_keeps(subset, tr->joint)) { /* left out: its size only */
+            const uint32_t fmt = hd[0], b12 = hd[1];
+            const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+            const uint32_t kb = (uint32_t)sw__codec_bits[fmt & 15u] + sw__codec_bits[b12 & 15u] +
+                                sw__codec_bits[b12 >> 4] + ((rot & (hd[2] == 4u ? 1u : 0u)) << 1);
+            at += (uint64_t)keys->n[SW__CODEC_FMT_STRIDE_LOG2(fmt)] * kb;
+            hd += 2u + rot + 6u * (fmt >> 7);
+            continue;
+        }
         float* rec = kf ? kf + 6u * a : NULL;
         uint32_t* m = meta ? meta + 2u * a : NULL;
 #if SINEW_HAS_SSE2
@@ -933,14 +954,18 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
  * and constants, then the animated tracks from the cache when it holds
  * this segment's keys at these key indices, else decoded (and kept). */
 static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float t, sw_xform4* out,
-                             bool simd, uint32_t* keep, bool fresh) {
+                             bool simd, uint32_t* keep, bool fresh, const uint8_t* subset) {
     const sw__codec_view pl = sw__codec_view_of(clip);
     const sw_codec_header* h = pl.h;
-    sw__codec_put_static(&pl, clip, skel, out);
+    sw__codec_put_static(&pl, clip, skel, subset, out);
     if (h->animated_count == 0) return;
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     sw__codec_keys keys;
     const uint32_t strides = sw__codec_keys_of(pos, &keys);
+    if (subset) { /* the kept joints' tracks, decoded; the key cache untouched */
+        sw__codec_decode(&pl, pos, &keys, out, simd, NULL, subset);
+        return;
+    }
 #if SINEW_HAS_SSE2
     if (keep && simd) {
         if (!fresh && keep[0] == pos.segment + 1u &&
@@ -948,7 +973,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
             sw__codec_from_keep(&pl, pos, &keys, keep, out);
             return;
         }
-        sw__codec_decode(&pl, pos, &keys, out, simd, keep);
+        sw__codec_decode(&pl, pos, &keys, out, simd, keep, NULL);
         keep[0] = pos.segment + 1u;
         memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
         return;
@@ -958,17 +983,22 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     (void)fresh;
     (void)strides;
 #endif
-    sw__codec_decode(&pl, pos, &keys, out, simd, NULL);
+    sw__codec_decode(&pl, pos, &keys, out, simd, NULL, NULL);
 }
 
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, bool simd) {
-    sw__codec_sample(clip, skel, t, out, simd, NULL, false);
+    sw__codec_sample(clip, skel, t, out, simd, NULL, false, NULL);
+}
+
+void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                       const uint8_t* subset, sw_xform4* out, bool simd) {
+    sw__codec_sample(clip, skel, t, out, simd, NULL, false, subset);
 }
 
 void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
                                 sw_xform4* out) {
-    sw__codec_sample(clip, skel, t, out, true, NULL, false);
+    sw__codec_sample(clip, skel, t, out, true, NULL, false, NULL);
 }
 
 uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
@@ -985,7 +1015,7 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
 
 void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, uint32_t* keep, bool fresh) {
-    sw__codec_sample(clip, skel, t, out, true, keep, fresh);
+    sw__codec_sample(clip, skel, t, out, true, keep, fresh, NULL);
 }
 
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

@@ -39,6 +39,13 @@ void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* ske
  * payload. */
 void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e);
 
+/* sw__codec_quantized_sample_with decoding only the tracks of the joints
+ * the joint subset keeps (sinew/core/skeleton.h): the others' headers give
+ * where the next keys start, their keys are not decoded, and their lanes
+ * hold the rest value (identity for additive clips). No key cache. */
+void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                       const uint8_t* subset, sw_xform4* out, bool simd);
+
 /* Joint `joint` of what sw__codec_quantized_sample writes at t, bit for bit,
  * decoding only that joint's tracks (backs sw__clip_sample_joint). */
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

@@ -58,6 +58,7 @@ static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* nor
     if (job->out_count < job->packets_count) return SW_RESULT_BUFFER_TOO_SMALL;
     if (addresses & 15u) return SW_RESULT_MISALIGNED;
     if (overlap || sw__blend_hits(out, job->rest_pose, pose_bytes) ||
+        sw__blend_hits(out, job->keep, job->keep ? job->packets_count : 0u) ||
         sw__blend_hits(out, job->layers, (size_t)job->layers_count * sizeof(sw_blend_layer)))
         return SW_RESULT_OVERLAP;
     if (normal_count) *normal_count = count;
@@ -69,22 +70,47 @@ sw_result sw_blend_job_validate(const sw_blend_job* job) {
     return sw__blend_prepare(job, NULL, NULL, NULL);
 }
 
+/* The blend of packets [first, first + n): normal layers in one fused pass,
+ * then each additive layer in place (the kernels work lane by lane, so a
+ * range gives the same values as the whole pose). */
+static void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
+                              const sw__blend_input* normal, uint32_t normal_count, bool additive,
+                              uint32_t first, uint32_t n) {
+    sw__blend_input at[SW_BLEND_MAX_LAYERS];
+    for (uint32_t i = 0; i < normal_count; ++i) {
+        at[i] = normal[i];
+        at[i].pose += first;
+        if (at[i].joint_weights) at[i].joint_weights += 4u * (size_t)first;
+    }
+    const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
+    sw_xform4* out = job->out + first;
+    ops->blend(at, normal_count, job->rest_pose + first, threshold, out, n);
+    if (!additive) return;
+    for (uint32_t i = 0; i < job->layers_count; ++i) {
+        const sw_blend_layer* l = &job->layers[i];
+        if (l->mode != SW_BLEND_MODE_ADDITIVE || l->weight == 0.0f) continue;
+        const float* jw = l->joint_weights ? l->joint_weights + 4u * (size_t)first : NULL;
+        ops->additive_apply(out, l->pose + first, l->weight, jw, true, out, n);
+    }
+}
+
 sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops) {
-    /* Normal layers in one fused pass, then each additive layer in place. */
     sw__blend_input normal[SW_BLEND_MAX_LAYERS];
     uint32_t normal_count = 0;
     bool additive = false;
     const sw_result r = sw__blend_prepare(job, normal, &normal_count, &additive);
     if (r != SW_RESULT_OK) return r;
-    const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
-    ops->blend(normal, normal_count, job->rest_pose, threshold, job->out, job->packets_count);
-    if (!additive) return SW_RESULT_OK;
-    for (uint32_t i = 0; i < job->layers_count; ++i) {
-        const sw_blend_layer* l = &job->layers[i];
-        if (l->mode != SW_BLEND_MODE_ADDITIVE || l->weight == 0.0f) continue;
-        ops->additive_apply(job->out, l->pose, l->weight, l->joint_weights, true, job->out,
-                            job->packets_count);
+    const uint32_t P = job->packets_count;
+    if (!job->keep) {
+        sw__blend_packets(job, ops, normal, normal_count, additive, 0, P);
+        return SW_RESULT_OK;
     }
+    uint32_t e = 0;
+    for (uint32_t p = sw__subset_run(job->keep, 0, P, &e); p < e;
+         p = sw__subset_run(job->keep, e, P, &e)) {
+        sw__blend_packets(job, ops, normal, normal_count, additive, p, e - p);
+    }
+    sw__subset_fill_rest(job->keep, job->rest_pose, job->out, P);
     return SW_RESULT_OK;
 }
 

@@ -167,6 +167,19 @@ typedef struct sw__joint_extent {
  * it on every value their decoder can return. */
 void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
 
+/* Joint subsets (sinew/core/skeleton.h; joint_subset.c). True when the
+ * subset keep (NULL: every joint) keeps joint j. */
+static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
+    return !keep || ((keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
+}
+/* Writes rest's lanes into out where keep leaves a joint out (whole packets
+ * without a kept joint are copied), over `packets` packets. */
+void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                          uint32_t packets);
+/* The next run of packets holding a kept joint, from p below end: returns
+ * its first packet (end when there is none) and *run_end its end. */
+uint32_t sw__subset_run(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* run_end);
+
 /* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
  * the procedural noise of hit effects and spine wander. */
 static inline uint32_t sw__hash32(uint32_t x) {

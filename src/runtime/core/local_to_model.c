@@ -11,6 +11,8 @@ sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job) {
     if (skel->joints_count == 0 || skel->joints_count > SW_SKELETON_MAX_JOINTS)
         return SW_RESULT_INVALID_ARGUMENT;
     if (job->subtree && job->subtree_root >= skel->joints_count) return SW_RESULT_INVALID_ARGUMENT;
+    if (job->keep && (job->subtree || !sw_joint_subset_closed(skel, job->keep)))
+        return SW_RESULT_INVALID_ARGUMENT;
     if (job->local_count < skel->packets_count || job->out_count < skel->joints_count)
         return SW_RESULT_BUFFER_TOO_SMALL;
     if (!sw__aligned16(job->local)) return SW_RESULT_MISALIGNED;
@@ -19,7 +21,10 @@ sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job) {
                      (size_t)skel->packets_count * sizeof(sw_xform4)) ||
         sw__overlaps(job->out, out_bytes, skel, skel->size) ||
         sw__overlaps(job->out, out_bytes, job->root_transform,
-                     job->root_transform ? sizeof(sw_mat4) : 0))
+                     job->root_transform ? sizeof(sw_mat4) : 0) ||
+        sw__overlaps(job->out, out_bytes, job->keep, job->keep ? skel->packets_count : 0) ||
+        sw__overlaps(job->out, out_bytes, job->rest_local,
+                     job->keep && job->rest_local ? out_bytes : 0))
         return SW_RESULT_OVERLAP;
     return SW_RESULT_OK;
 }
@@ -59,12 +64,47 @@ static uint32_t sw__subtree_range_end(const int16_t* parents, uint32_t n, uint32
     return stray ? 0u : end;
 }
 
+uint32_t sw_skeleton_rest_matrices(const sw_skeleton* skeleton, sw_mat4* out, uint32_t out_count) {
+    if (!skeleton || !out || out_count < skeleton->joints_count) return 0;
+    const sw_xform4* rest = sw_skeleton_rest_pose(skeleton);
+    for (uint32_t j = 0; j < skeleton->joints_count; ++j)
+        out[j] = sw_mat4_from_xform(sw_xform4_get(&rest[j >> 2], j & 3u));
+    return skeleton->joints_count;
+}
+
+/* The job with a subset: the kept joints through the kernel (a bitset of
+ * them), then the others, parent-first, at their rest offsets. */
+static void sw__local_to_model_keep(const sw_local_to_model_job* job, const sw__soa_ops* ops) {
+    const sw_skeleton* skel = job->skeleton;
+    const uint32_t n = skel->joints_count;
+    const int16_t* parents = sw_skeleton_parents(skel);
+    uint32_t kept[SW_SKELETON_MAX_JOINTS / 32u];
+    memset(kept, 0, sizeof(uint32_t) * ((n + 31u) / 32u));
+    for (uint32_t p = 0; p < skel->packets_count; ++p) /* 4 bits per packet, 8 per word */
+        kept[p >> 3] |= (uint32_t)(job->keep[p] & 15u) << (4u * (p & 7u));
+    if (n & 31u) kept[n >> 5] &= (1u << (n & 31u)) - 1u;
+    ops->local_to_model(job->local, parents, n, 0, kept, job->root_transform, job->out);
+    const sw_xform4* rest = sw_skeleton_rest_pose(skel);
+    for (uint32_t j = 0; j < n; ++j) {
+        if (kept[j >> 5] & (1u << (j & 31u))) continue;
+        const sw_mat4 m = job->rest_local
+                              ? job->rest_local[j]
+                              : sw_mat4_from_xform(sw_xform4_get(&rest[j >> 2], j & 3u));
+        const sw_mat4* parent = parents[j] >= 0 ? &job->out[parents[j]] : job->root_transform;
+        job->out[j] = parent ? sw_mat4_mul(parent, &m) : m;
+    }
+}
+
 sw_result sw__local_to_model_job_run_with(const sw_local_to_model_job* job,
                                           const sw__soa_ops* ops) {
     sw_result r = sw_local_to_model_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     const sw_skeleton* skel = job->skeleton;
     const uint32_t n = skel->joints_count;
+    if (job->keep) {
+        sw__local_to_model_keep(job, ops);
+        return SW_RESULT_OK;
+    }
     if (!job->subtree) {
         ops->local_to_model(job->local, sw_skeleton_parents(skel), n, 0, NULL, job->root_transform,
                             job->out);

@@ -58,7 +58,8 @@ sw_result sw_sample_job_validate(const sw_sample_job* job) {
         sw__overlaps(job->out, out_bytes, skel, skel->size) ||
         sw__overlaps(job->out, out_bytes, cursors, cursors_bytes) ||
         sw__overlaps(job->out, out_bytes, cache, cache ? sizeof(*cache) : 0) ||
-        sw__overlaps(job->out, out_bytes, job->floats, floats_bytes))
+        sw__overlaps(job->out, out_bytes, job->floats, floats_bytes) ||
+        sw__overlaps(job->out, out_bytes, job->keep, job->keep ? skel->packets_count : 0))
         return SW_RESULT_OVERLAP;
     if (sw__overlaps(job->floats, floats_bytes, clip, clip->size) ||
         sw__overlaps(job->floats, floats_bytes, skel, skel->size) ||
@@ -288,11 +289,30 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
         sw_xform4* o = &job->out[p];
         *o = additive ? sw__sample_identity : rest[p];
         const uint32_t lanes = joints - 4u * p < 4u ? joints - 4u * p : 4u;
-        for (uint32_t lane = 0; lane < lanes; ++lane)
-            sw__sample_raw_lane(clip, p * 4u + lane, t, cursors, cache_valid, o, lane);
+        const uint32_t kept = job->keep ? job->keep[p] : 15u;
+        for (uint32_t lane = 0; lane < lanes; ++lane) {
+            if ((kept >> lane) & 1u)
+                sw__sample_raw_lane(clip, p * 4u + lane, t, cursors, cache_valid, o, lane);
+        }
     }
 
     sw__sample_floats(job, t, cursors, cache_valid);
+}
+
+/* The rest fill of the joints a subset leaves out: rest's lanes, or the
+ * identity for additive clips (rest NULL). */
+static void sw__sample_rest_of(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                               uint32_t packets) {
+    if (rest) {
+        sw__subset_fill_rest(keep, rest, out, packets);
+        return;
+    }
+    for (uint32_t p = 0; p < packets; ++p) {
+        if ((keep[p] & 15u) != 15u) {
+            sw_xform4 id = sw__sample_identity;
+            sw__subset_fill_rest(&keep[p], &id, &out[p], 1u);
+        }
+    }
 }
 
 sw_xform sw__clip_sample_joint_with(const sw_clip* clip, const sw_skeleton* skel, uint32_t joint,
@@ -356,7 +376,9 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         /* Joint tracks from the codec payload (keys are uniform: no
          * cursors), with its key cache after the cursors when the cache has
          * room; float tracks raw as above. */
-        if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
+        if (job->keep)
+            sw__codec_quantized_sample_subset(clip, job->skeleton, t, job->keep, job->out, true);
+        else if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
             sw__codec_quantized_sample_kept(clip, job->skeleton, t, job->out,
                                             cursors + clip->tracks_count, cache->clip != clip);
         else
@@ -366,7 +388,7 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
     case SW_CLIP_CODEC_FRAMES:
         /* Two frames and one interpolation over the packets (rest values baked
          * in); no cursors. */
-        sw__codec_frames_sample(clip, t, job->out);
+        sw__codec_frames_sample_keep(clip, t, job->keep, job->out, NULL);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_NONE:
@@ -374,6 +396,13 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         return SW_RESULT_INVALID_ARGUMENT; /* unreachable: validate rejects it */
     }
 
+    if (job->keep && clip->codec == SW_CLIP_CODEC_FRAMES) {
+        /* baked frames wrote every joint of the packets they interpolated */
+        const sw_xform4* rest = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u
+                                    ? NULL
+                                    : sw_skeleton_rest_pose(job->skeleton);
+        sw__sample_rest_of(job->keep, rest, job->out, job->skeleton->packets_count);
+    }
     if (cache) {
         cache->clip = clip;
         cache->time = t;

@@ -15,17 +15,18 @@
 typedef struct sw__crowd_char {
     sw_vec3 position;
     uint32_t level;
-    uint32_t gap; /* frames from pose A to pose B */
-    uint32_t k;   /* frames since pose A */
-    uint32_t a;   /* which of the two key buffers holds A (the other holds B) */
-    bool ahead;   /* B is valid: the instance stands at B's time */
-    bool fresh;   /* the outputs are the last evaluation's (posted, joint cut `cut`) */
-    bool dirty;   /* marked by hand: evaluate at the next shown frame */
-    bool visible; /* the caller's flag */
-    bool force;   /* evaluated even when not visible */
-    bool shown;   /* visible or forced at the last update */
-    uint32_t cut; /* joint cut applied to the outputs */
-    double lead;  /* animator time minus shown time (s) */
+    uint32_t gap;      /* frames from pose A to pose B */
+    uint32_t k;        /* frames since pose A */
+    uint32_t a;        /* which of the two key buffers holds A (the other holds B) */
+    bool ahead;        /* B is valid: the instance stands at B's time */
+    bool fresh;        /* the outputs are the last evaluation's (posted, joint cut `cut`) */
+    bool dirty;        /* marked by hand: evaluate at the next shown frame */
+    bool visible;      /* the caller's flag */
+    bool force;        /* evaluated even when not visible */
+    bool shown;        /* visible or forced at the last update */
+    uint32_t cut;      /* joint cut applied to the outputs */
+    uint32_t priority; /* 0 .. SW_CROWD_MAX_PRIORITY: higher keeps detail longer */
+    double lead;       /* animator time minus shown time (s) */
     sw_animator_root_motion rm;
     sw_vec3 center; /* bounding sphere: centre relative to the position, radius */
     float radius;
@@ -47,6 +48,7 @@ struct sw_crowd {
     size_t inst_size, scratch_size;
     /* offsets in the block */
     size_t levels_off, detail_off, ibind_off, pjoints_off, workers_off, scratch_off, chars_off;
+    size_t keep_off, restm_off; /* per level its joint subset (packets bytes); rest matrices */
     /* offsets inside a character's block, and its size */
     size_t c_inst, c_params, c_key0, c_key1, c_out, c_model, c_palette, c_stride;
     sw_crowd_post_fn post;
@@ -56,6 +58,9 @@ struct sw_crowd {
     sw_crowd_plane planes[SW_CROWD_MAX_PLANES];
     float budget, budget_low;
     uint32_t budget_patience, bias, calm;
+    uint32_t priority_count[SW_CROWD_MAX_PRIORITY + 1u]; /* characters per priority */
+    uint32_t rank[SW_CROWD_MAX_PRIORITY + 1u];           /* per priority: classes in use below it */
+    uint32_t classes;                                    /* priorities in use (>= 1) */
     uint64_t frame;
     /* the update in progress */
     float dt;
@@ -70,6 +75,15 @@ static const sw_crowd_level* sw__levels(const sw_crowd* c) {
 }
 static const uint8_t* sw__detail(const sw_crowd* c) {
     return (const uint8_t*)sw__crowd_at(c, c->detail_off);
+}
+/* The joint subset of level l (NULL at a level that keeps every joint). */
+static const uint8_t* sw__keep(const sw_crowd* c, uint32_t l) {
+    return sw__levels(c)[l].joint_cut == 0
+               ? NULL
+               : (const uint8_t*)sw__crowd_at(c, c->keep_off + (size_t)l * c->packets);
+}
+static const sw_mat4* sw__rest_matrices(const sw_crowd* c) {
+    return (const sw_mat4*)(const void*)sw__crowd_at(c, c->restm_off);
 }
 static sw__crowd_worker* sw__workers(const sw_crowd* c) {
     return (sw__crowd_worker*)(void*)sw__crowd_at(c, c->workers_off);
@@ -260,6 +274,8 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     uint64_t parts = sw__align_up(sizeof(sw_crowd), 64u);
     h.levels_off = (size_t)sw__layout_take(&parts, sizeof(sw_crowd_level) * h.levels_count, 64u);
     h.detail_off = (size_t)sw__layout_take(&parts, joints, 64u);
+    h.keep_off = (size_t)sw__layout_take(&parts, (uint64_t)packets * h.levels_count, 64u);
+    h.restm_off = (size_t)sw__layout_take(&parts, sizeof(sw_mat4) * joints, 64u);
     h.ibind_off = (size_t)sw__layout_take(&parts, sizeof(sw_mat4) * h.palette_count, 64u);
     h.pjoints_off = (size_t)sw__layout_take(&parts, sizeof(uint16_t) * h.palette_count, 64u);
     h.workers_off = (size_t)sw__layout_take(&parts, sizeof(sw__crowd_worker) * h.threads, 64u);
@@ -300,6 +316,13 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     } else {
         sw_crowd_joint_detail(sk, 0.0f, detail, joints);
     }
+    for (uint32_t l = 0; l < h.levels_count; ++l) {
+        sw_joint_subset_from_detail(sk, detail, levels[l].joint_cut,
+                                    (uint8_t*)(mem + h.keep_off + (size_t)l * packets), packets);
+    }
+    sw_skeleton_rest_matrices(sk, (sw_mat4*)(void*)(mem + h.restm_off), joints);
+    cr->priority_count[0] = h.count;
+    cr->classes = 1;
     if (h.palette_count) {
         memcpy(mem + h.ibind_off, desc->inverse_bind, sizeof(sw_mat4) * h.palette_count);
         uint16_t* pj = (uint16_t*)(void*)(mem + h.pjoints_off);
@@ -366,25 +389,12 @@ static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_cha
     return sw__advance(c, i, ch, total > 0.0 ? (float)total : 0.0f);
 }
 
+/* Evaluates the character's animator for the joints its level keeps. */
 static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw_xform4* out) {
     void* scratch = sw__crowd_at(
         c, c->scratch_off + (size_t)worker * (size_t)sw__align_up(c->scratch_size, 64u));
-    return sw_animator_evaluate(sw__inst(c, i), c->bound, scratch, c->scratch_size, out,
-                                c->packets);
-}
-
-static void sw__rest_lanes(const sw_crowd* c, uint32_t cut, sw_xform4* pose) {
-    const sw_xform4* rest = sw_skeleton_rest_pose(c->skeleton);
-    const uint8_t* detail = sw__detail(c);
-    for (uint32_t j = 0; j < c->joints; ++j) {
-        if (detail[j] < cut) continue;
-        const uint32_t p = j / 4u, l = j % 4u;
-        sw_xform4* d = &pose[p];
-        const sw_xform4* s = &rest[p];
-        d->tx[l] = s->tx[l], d->ty[l] = s->ty[l], d->tz[l] = s->tz[l];
-        d->rx[l] = s->rx[l], d->ry[l] = s->ry[l], d->rz[l] = s->rz[l], d->rw[l] = s->rw[l];
-        d->sx[l] = s->sx[l], d->sy[l] = s->sy[l], d->sz[l] = s->sz[l];
-    }
+    return sw_animator_evaluate_subset(sw__inst(c, i), c->bound, sw__keep(c, sw__char(c, i)->level),
+                                       scratch, c->scratch_size, out, c->packets);
 }
 
 /* The character's LOD level this frame (distance plus bias), counted. */
@@ -395,7 +405,11 @@ static uint32_t sw__level(const sw_crowd* c, sw__crowd_char* ch, sw_crowd_stats*
     for (uint32_t l = 1; l < c->levels_count; ++l) {
         if (dist >= levels[l].distance) level = l;
     }
-    level = level + c->bias < c->levels_count ? level + c->bias : c->levels_count - 1u;
+    /* the bias demotes the lowest priority class first (see the top) */
+    const uint32_t steps = c->levels_count - 1u, before = c->rank[ch->priority] * steps;
+    uint32_t shift = c->bias > before ? c->bias - before : 0u;
+    shift = shift < steps ? shift : steps;
+    level = level + shift < c->levels_count ? level + shift : c->levels_count - 1u;
     ch->level = level;
     ++st->per_level[level];
     return level;
@@ -525,11 +539,14 @@ static sw_result sw__pose(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uin
 
 /* Post callback (unless done), joint LOD, local-to-model and palette of the
  * character's local pose. */
-static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uint32_t cut,
+static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uint32_t level,
                              bool posted) {
     sw_xform4* out = sw__out(c, i);
     if (c->post && !posted) c->post(c->post_user, i, out, c->packets, worker);
-    if (cut > 0) sw__rest_lanes(c, cut, out);
+    const uint8_t* keep = sw__keep(c, level);
+    /* the post callback, or keys evaluated at another level, may have moved
+     * left-out joints */
+    if (keep) sw__subset_fill_rest(keep, sw_skeleton_rest_pose(c->skeleton), out, c->packets);
     sw_local_to_model_job lj;
     memset(&lj, 0, sizeof lj);
     lj.skeleton = c->skeleton;
@@ -537,6 +554,8 @@ static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uin
     lj.local_count = c->packets;
     lj.out = sw__model(c, i);
     lj.out_count = c->joints;
+    lj.keep = keep;
+    lj.rest_local = sw__rest_matrices(c);
     sw_result r = sw_local_to_model_job_run(&lj);
     if (r != SW_RESULT_OK || c->palette_count == 0) return r;
     sw_skinning_job sj;
@@ -566,7 +585,7 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
     sw__shown shown;
     const uint32_t cut = sw__levels(c)[level].joint_cut;
     sw_result r = sw__pose(c, i, ch, worker, level, st, &shown);
-    if (r == SW_RESULT_OK && !shown.kept) r = sw__outputs(c, i, worker, cut, shown.posted);
+    if (r == SW_RESULT_OK && !shown.kept) r = sw__outputs(c, i, worker, level, shown.posted);
     ch->fresh = r == SW_RESULT_OK && shown.latest;
     ch->cut = cut;
     if (r == SW_RESULT_OK) ch->dirty = false;
@@ -582,6 +601,19 @@ static void sw__crowd_range(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
     }
 }
 
+/* The rank of each priority among those in use, their number, and the bias
+ * kept within what they allow. */
+static void sw__crowd_ranks(sw_crowd* c) {
+    uint32_t k = 0;
+    for (uint32_t p = 0; p <= SW_CROWD_MAX_PRIORITY; ++p) {
+        c->rank[p] = k;
+        k += c->priority_count[p] > 0 ? 1u : 0u;
+    }
+    c->classes = k > 0 ? k : 1u;
+    const uint32_t most = c->classes * (c->levels_count - 1u);
+    if (c->bias > most) c->bias = most;
+}
+
 sw_result sw_crowd_update(sw_crowd* crowd, float dt, sw_vec3 viewpoint, sw_pool* pool) {
     if (!crowd || !(dt >= 0.0f) || !isfinite(dt)) return SW_RESULT_INVALID_ARGUMENT;
     if (!isfinite(viewpoint.x) || !isfinite(viewpoint.y) || !isfinite(viewpoint.z)) {
@@ -590,6 +622,7 @@ sw_result sw_crowd_update(sw_crowd* crowd, float dt, sw_vec3 viewpoint, sw_pool*
     if (pool && sw_pool_threads(pool) > crowd->threads) return SW_RESULT_LIMIT;
     crowd->dt = dt;
     crowd->viewpoint = viewpoint;
+    sw__crowd_ranks(crowd);
     sw__crowd_worker* w = sw__workers(crowd);
     for (uint32_t t = 0; t < crowd->threads; ++t) {
         memset(&w[t].stats, 0, sizeof w[t].stats);
@@ -613,7 +646,7 @@ uint32_t sw_crowd_feed_time(sw_crowd* crowd, float seconds) {
     if (!crowd) return 0;
     if (!(crowd->budget > 0.0f) || !(seconds >= 0.0f) || !isfinite(seconds)) return crowd->bias;
     if (seconds > crowd->budget) {
-        if (crowd->bias + 1u < crowd->levels_count) ++crowd->bias;
+        if (crowd->bias < crowd->classes * (crowd->levels_count - 1u)) ++crowd->bias;
         crowd->calm = 0;
     } else if (seconds < crowd->budget_low * crowd->budget) {
         if (++crowd->calm >= crowd->budget_patience) {
@@ -683,6 +716,20 @@ void sw_crowd_mark_dirty(sw_crowd* crowd, uint32_t i) {
 
 void sw_crowd_set_visible(sw_crowd* crowd, uint32_t i, bool visible) {
     if (crowd && i < crowd->count) sw__char(crowd, i)->visible = visible;
+}
+
+sw_result sw_crowd_set_priority(sw_crowd* crowd, uint32_t i, uint32_t priority) {
+    if (!crowd || i >= crowd->count) return SW_RESULT_INVALID_ARGUMENT;
+    if (priority > SW_CROWD_MAX_PRIORITY) return SW_RESULT_LIMIT;
+    sw__crowd_char* ch = sw__char(crowd, i);
+    --crowd->priority_count[ch->priority];
+    ++crowd->priority_count[priority];
+    ch->priority = priority;
+    return SW_RESULT_OK;
+}
+
+uint32_t sw_crowd_priority(const sw_crowd* crowd, uint32_t i) {
+    return crowd && i < crowd->count ? sw__char(crowd, i)->priority : 0u;
 }
 
 void sw_crowd_set_force(sw_crowd* crowd, uint32_t i, bool force) {

@@ -1,0 +1,72 @@
+/* Joint subsets (joint LOD): building, counting, checking, and the rest
+ * fill the jobs apply to the joints a subset leaves out. */
+#include <string.h>
+
+#include "internal.h"
+
+uint32_t sw_joint_subset_from_detail(const sw_skeleton* s, const uint8_t* detail, uint32_t cut,
+                                     uint8_t* keep, uint32_t keep_count) {
+    if (!s || !detail || !keep || keep_count < s->packets_count) return 0;
+    const int16_t* parents = sw_skeleton_parents(s);
+    memset(keep, 0, s->packets_count);
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        const int16_t p = parents[j];
+        const bool parent_kept = p < 0 || sw__subset_keeps(keep, (uint32_t)p);
+        if (parent_kept && (cut == 0 || detail[j] < cut)) {
+            keep[j >> 2] = (uint8_t)(keep[j >> 2] | (1u << (j & 3u)));
+            ++kept;
+        }
+    }
+    return kept;
+}
+
+uint32_t sw_joint_subset_count(const sw_skeleton* s, const uint8_t* keep) {
+    if (!s || !keep) return 0;
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < s->joints_count; ++j)
+        n += sw__subset_keeps(keep, j) ? 1u : 0u;
+    return n;
+}
+
+bool sw_joint_subset_closed(const sw_skeleton* s, const uint8_t* keep) {
+    if (!s) return false;
+    if (!keep) return true;
+    const int16_t* parents = sw_skeleton_parents(s);
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        if (parents[j] >= 0 && sw__subset_keeps(keep, j) &&
+            !sw__subset_keeps(keep, (uint32_t)parents[j])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                          uint32_t packets) {
+    for (uint32_t p = 0; p < packets; ++p) {
+        const uint32_t k = keep[p] & 15u;
+        if (k == 15u) continue;
+        if (k == 0u) {
+            out[p] = rest[p];
+            continue;
+        }
+        float* o = (float*)(void*)&out[p];
+        const float* r = (const float*)(const void*)&rest[p];
+        for (uint32_t l = 0; l < 4u; ++l) {
+            if ((k >> l) & 1u) continue;
+            for (uint32_t f = 0; f < 10u; ++f) /* the 10 arrays of 4 lanes */
+                o[4u * f + l] = r[4u * f + l];
+        }
+    }
+}
+
+uint32_t sw__subset_run(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* run_end) {
+    while (p < end && (keep[p] & 15u) == 0)
+        ++p;
+    uint32_t e = p;
+    while (e < end && (keep[e] & 15u) != 0)
+        ++e;
+    *run_end = e;
+    return p;
+}

@@ -1,0 +1,407 @@
+/* test_joint_subset: joint subsets (joint LOD) through the per-frame jobs, on
+ * the built-in humanoid:
+ * - sw_joint_subset_from_detail keeps exactly the joints whose detail is
+ *   below the cut and whose ancestors all are (checked by walking the
+ *   ancestors), and the result is closed under parents;
+ * - sampling with a subset, for every codec (raw, quantized, frames) and for
+ *   additive clips: kept joints bit for bit those of the full sample, the
+ *   others the rest value (identity for additive clips);
+ * - blending (every kernel path, normal, per-joint weights and additive
+ *   layers): kept joints bit for bit the full blend, the others rest_pose;
+ * - local-to-model: kept joints bit for bit the full job, the others at their
+ *   rest offset from their parent (checked on points through sw_xform);
+ *   open subsets and a subset with a sub-tree are refused;
+ * - the animator (a blend space and a crossfade): evaluate_subset's kept
+ *   joints bit for bit evaluate's, the others at rest. */
+#include "test_util.h"
+
+#include "runtime/core/internal.h"
+#include "sinew/scale/crowd.h"
+#include "sinew/showcase/character.h"
+#include "sinew/tools/builders/compress.h"
+#include "sinew/tools/builders/frames.h"
+#include "sinew/tools/builders/scene.h"
+
+/* Detail values to cut by: each joint's depth in the hierarchy (so every cut
+ * keeps a different number of joints), plus 8 on the derived small leaf
+ * chains (fingers, toes). */
+static void depth_detail(const sw_skeleton* sk, uint8_t* detail) {
+    const int16_t* parents = sw_skeleton_parents(sk);
+    uint8_t leaf[SW_SKELETON_MAX_JOINTS];
+    sw_crowd_joint_detail(sk, 0.0f, leaf, SW_SKELETON_MAX_JOINTS);
+    for (uint32_t j = 0; j < sk->joints_count; ++j) {
+        uint32_t depth = 0;
+        for (int32_t p = parents[j]; p >= 0; p = parents[p])
+            ++depth;
+        detail[j] = (uint8_t)(depth + (leaf[j] ? 8u : 0u));
+    }
+}
+
+static bool kept(const uint8_t* keep, uint32_t j) {
+    return (keep[j / 4u] >> (j % 4u)) & 1u;
+}
+
+/* Lane j of a and b hold the same bits. */
+static void assert_lane_equal(const sw_xform4* a, const sw_xform4* b, uint32_t j) {
+    const sw_xform x = sw_xform4_get(&a[j / 4u], j % 4u);
+    const sw_xform y = sw_xform4_get(&b[j / 4u], j % 4u);
+    if (memcmp(&x, &y, sizeof x) != 0) {
+        fail_msg("joint %u: (%g %g %g | %g %g %g %g) vs (%g %g %g | %g %g %g %g)", j, x.t.x, x.t.y,
+                 x.t.z, x.r.x, x.r.y, x.r.z, x.r.w, y.t.x, y.t.y, y.t.z, y.r.x, y.r.y, y.r.z,
+                 y.r.w);
+    }
+}
+
+/* Kept joints as in full, the others as in rest. */
+static void assert_subset_pose(const sw_skeleton* sk, const uint8_t* keep, const sw_xform4* full,
+                               const sw_xform4* rest, const sw_xform4* got) {
+    for (uint32_t j = 0; j < sk->joints_count; ++j)
+        assert_lane_equal(got, kept(keep, j) ? full : rest, j);
+}
+
+static void test_from_detail(void** state) {
+    (void)state;
+    sw_scene scene;
+    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    const sw_skeleton* sk = scene.skeleton;
+    const int16_t* parents = sw_skeleton_parents(sk);
+    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    depth_detail(sk, detail);
+    detail[sw_skeleton_find_joint(sk, "Spine")] = 1; /* below its children's cut */
+    uint32_t last = 0;
+    for (uint32_t cut = 0; cut < 12u; ++cut) {
+        const uint32_t n = sw_joint_subset_from_detail(sk, detail, cut, keep, sk->packets_count);
+        uint32_t want = 0;
+        for (uint32_t j = 0; j < sk->joints_count; ++j) {
+            bool in = true;
+            for (int32_t a = (int32_t)j; a >= 0; a = parents[a])
+                in = in && (cut == 0 || detail[a] < cut);
+            assert_int_equal(kept(keep, j), in);
+            want += in;
+        }
+        assert_int_equal(n, want);
+        assert_int_equal(sw_joint_subset_count(sk, keep), want);
+        assert_true(sw_joint_subset_closed(sk, keep));
+        if (cut == 0) {
+            assert_int_equal(n, sk->joints_count);
+        } else {
+            assert_true(n >= last); /* a higher cut keeps more */
+            last = n;
+        }
+        print_message("cut %u keeps %u of %u joints\n", cut, n, sk->joints_count);
+    }
+    /* a subset holding a joint but not its parent is open */
+    memset(keep, 0, sizeof keep);
+    const uint32_t arm = (uint32_t)sw_skeleton_find_joint(sk, "LeftArm");
+    keep[0] = 1;
+    keep[arm / 4u] = (uint8_t)(keep[arm / 4u] | (1u << (arm % 4u)));
+    assert_false(sw_joint_subset_closed(sk, keep));
+    assert_true(sw_joint_subset_closed(sk, NULL));
+    assert_int_equal(sw_joint_subset_from_detail(sk, detail, 3, keep, sk->packets_count - 1u), 0);
+    assert_int_equal(sw_joint_subset_from_detail(NULL, detail, 3, keep, 100), 0);
+    sw_scene_free(&scene, NULL);
+}
+
+/* A copy of clip (a relocatable block) flagged additive; free with sw_free. */
+static sw_clip* additive_copy(const sw_clip* clip) {
+    sw_clip* c = (sw_clip*)sw_alloc(NULL, clip->size, 16);
+    memcpy(c, clip, clip->size);
+    c->flags |= SW_CLIP_FLAG_ADDITIVE;
+    return c;
+}
+
+/* Samples clip at a few times, with each cut's subset and without. */
+static void check_sampling(const sw_skeleton* sk, const sw_clip* clip, const uint8_t* detail) {
+    const uint32_t P = sk->packets_count;
+    sw_xform4* full = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P * 3u, 16);
+    sw_xform4* got = full + P;
+    sw_xform4* rest = got + P;
+    if (clip->flags & SW_CLIP_FLAG_ADDITIVE) {
+        for (uint32_t p = 0; p < P; ++p)
+            sw_xform4_identity(&rest[p]);
+    } else {
+        memcpy(rest, sw_skeleton_rest_pose(sk), sizeof(sw_xform4) * P);
+    }
+    uint8_t keep[SW_SKELETON_MAX_JOINTS / 4];
+    for (uint32_t cut = 1; cut < 10u; cut += 2u) {
+        sw_joint_subset_from_detail(sk, detail, cut, keep, P);
+        for (uint32_t k = 0; k < 7u; ++k) {
+            const float t = clip->duration * (float)k / 6.0f + (k == 3u ? 0.0123f : 0.0f);
+            sw_sample_job job = {clip, sk, t, NULL, full, P, NULL, 0, NULL};
+            assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+            memset(got, 0xff, sizeof(sw_xform4) * P); /* NaN: every lane must be written */
+            job.out = got;
+            job.keep = keep;
+            assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+            assert_subset_pose(sk, keep, full, rest, got);
+        }
+    }
+    /* the subset may not overlap the output */
+    sw_sample_job bad = {clip, sk, 0.0f, NULL, full, P, NULL, 0, (const uint8_t*)full};
+    assert_int_equal(sw_sample_job_run(&bad), SW_RESULT_OVERLAP);
+    sw_free(NULL, full, sizeof(sw_xform4) * P * 3u);
+}
+
+static void test_sample_every_codec(void** state) {
+    (void)state;
+    sw_scene scene;
+    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    const sw_skeleton* sk = scene.skeleton;
+    uint8_t detail[SW_SKELETON_MAX_JOINTS];
+    depth_detail(sk, detail);
+    for (uint32_t c = 0; c < scene.clips_count && c < 3u; ++c) {
+        const sw_clip* raw = scene.clips[c];
+        print_message("clip %s: raw, quantized, frames, additive raw and quantized\n",
+                      sw_clip_name(raw));
+        check_sampling(sk, raw, detail);
+        const sw_clip* q = NULL;
+        sw_compress_options o = {.precision = 0.001f};
+        assert_int_equal(sw_compress_clip(sk, raw, &o, NULL, &q, NULL, NULL), SW_RESULT_OK);
+        assert_int_equal(q->codec, SW_CLIP_CODEC_QUANTIZED);
+        check_sampling(sk, q, detail);
+        const sw_clip* fr = NULL;
+        sw_frames_options fo = {.rate = 30.0f};
+        assert_int_equal(sw_frames_build(sk, raw, &fo, NULL, &fr, NULL, NULL), SW_RESULT_OK);
+        assert_int_equal(fr->codec, SW_CLIP_CODEC_FRAMES);
+        check_sampling(sk, fr, detail);
+        sw_clip* araw = additive_copy(raw);
+        check_sampling(sk, araw, detail);
+        sw_clip* aq = additive_copy(q);
+        check_sampling(sk, aq, detail);
+        sw_free(NULL, aq, aq->size);
+        sw_free(NULL, araw, araw->size);
+        sw_clip_destroy(fr, NULL);
+        sw_clip_destroy(q, NULL);
+    }
+    sw_scene_free(&scene, NULL);
+}
+
+static void test_blend(void** state) {
+    (void)state;
+    sw_scene scene;
+    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    assert_true(scene.clips_count >= 3u);
+    const sw_skeleton* sk = scene.skeleton;
+    const uint32_t P = sk->packets_count;
+    sw_xform4* poses = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P * 6u, 16);
+    float* jw = (float*)sw_alloc(NULL, sizeof(float) * P * 4u, 16);
+    for (uint32_t c = 0; c < 3u; ++c) {
+        sw_sample_job job = {
+            scene.clips[c], sk, 0.3f * (float)c + 0.1f, NULL, poses + c * P, P, NULL, 0, NULL};
+        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+    }
+    for (uint32_t j = 0; j < P * 4u; ++j)
+        jw[j] = (float)(j % 7u) / 6.0f;
+    const sw_blend_layer layers[] = {
+        {poses, 0.5f, NULL, SW_BLEND_MODE_DEFAULT},
+        {poses + P, 0.3f, jw, SW_BLEND_MODE_DEFAULT},
+        {poses + 2u * P, 0.4f, jw, SW_BLEND_MODE_ADDITIVE},
+    };
+    sw_xform4* full = poses + 3u * P;
+    sw_xform4* got = poses + 4u * P;
+    const sw_xform4* rest = sw_skeleton_rest_pose(sk);
+    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    depth_detail(sk, detail);
+    uint32_t paths_count = 0;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
+    for (uint32_t p = 0; p < paths_count; ++p) {
+        for (uint32_t cut = 1; cut < 10u; cut += 2u) {
+            sw_joint_subset_from_detail(sk, detail, cut, keep, P);
+            for (uint32_t n = 2; n <= 3u; ++n) {
+                sw_blend_job job;
+                memset(&job, 0, sizeof job);
+                job.layers = layers;
+                job.layers_count = n;
+                job.rest_pose = rest;
+                job.packets_count = P;
+                job.out = full;
+                job.out_count = P;
+                assert_int_equal(sw__blend_job_run_with(&job, paths[p]), SW_RESULT_OK);
+                memset(got, 0xff, sizeof(sw_xform4) * P);
+                job.out = got;
+                job.keep = keep;
+                assert_int_equal(sw__blend_job_run_with(&job, paths[p]), SW_RESULT_OK);
+                assert_subset_pose(sk, keep, full, rest, got);
+            }
+        }
+    }
+    sw_free(NULL, jw, sizeof(float) * P * 4u);
+    sw_free(NULL, poses, sizeof(sw_xform4) * P * 6u);
+    sw_scene_free(&scene, NULL);
+}
+
+/* m applied to point v (column-major, affine). */
+static sw_vec3 mat_point(const sw_mat4* m, sw_vec3 v) {
+    const float* a = m->m;
+    return sw_vec3_make(a[0] * v.x + a[4] * v.y + a[8] * v.z + a[12],
+                        a[1] * v.x + a[5] * v.y + a[9] * v.z + a[13],
+                        a[2] * v.x + a[6] * v.y + a[10] * v.z + a[14]);
+}
+
+static void test_local_to_model(void** state) {
+    (void)state;
+    sw_scene scene;
+    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    const sw_skeleton* sk = scene.skeleton;
+    const uint32_t P = sk->packets_count, J = sk->joints_count;
+    const int16_t* parents = sw_skeleton_parents(sk);
+    const sw_xform4* rest = sw_skeleton_rest_pose(sk);
+    sw_xform4* pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P, 16);
+    sw_mat4* mats = (sw_mat4*)sw_alloc(NULL, sizeof(sw_mat4) * J * 3u, 16);
+    sw_mat4 *full = mats, *got = mats + J, *rest_m = mats + 2u * J;
+    assert_int_equal(sw_skeleton_rest_matrices(sk, rest_m, J), J);
+    assert_int_equal(sw_skeleton_rest_matrices(sk, rest_m, J - 1u), 0);
+    sw_sample_job sj = {scene.clips[0], sk, 0.45f, NULL, pose, P, NULL, 0, NULL};
+    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
+    const sw_mat4 root =
+        sw_mat4_from_xform((sw_xform){{0.5f, 0.0f, -2.0f},
+                                      sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), 0.7f),
+                                      {1.0f, 1.0f, 1.0f}});
+    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    depth_detail(sk, detail);
+    uint32_t paths_count = 0;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
+    for (uint32_t p = 0; p < paths_count; ++p) {
+        for (uint32_t cut = 1; cut < 10u; cut += 2u) {
+            sw_joint_subset_from_detail(sk, detail, cut, keep, P);
+            for (uint32_t with_rest = 0; with_rest < 2u; ++with_rest) {
+                sw_local_to_model_job job;
+                memset(&job, 0, sizeof job);
+                job.skeleton = sk;
+                job.local = pose;
+                job.local_count = P;
+                job.root_transform = &root;
+                job.out = full;
+                job.out_count = J;
+                assert_int_equal(sw__local_to_model_job_run_with(&job, paths[p]), SW_RESULT_OK);
+                job.out = got;
+                job.keep = keep;
+                job.rest_local = with_rest ? rest_m : NULL;
+                assert_int_equal(sw__local_to_model_job_run_with(&job, paths[p]), SW_RESULT_OK);
+                for (uint32_t j = 0; j < J; ++j) {
+                    if (kept(keep, j)) {
+                        assert_memory_equal(&got[j], &full[j], sizeof(sw_mat4));
+                        continue;
+                    }
+                    /* points through the parent's matrix after the rest transform */
+                    const sw_mat4* pm = parents[j] >= 0 ? &got[parents[j]] : &root;
+                    const sw_xform x = sw_xform4_get(&rest[j / 4u], j % 4u);
+                    const sw_vec3 pts[3] = {{0, 0, 0}, {0.1f, 0, 0}, {0, 0.05f, 0.2f}};
+                    for (uint32_t k = 0; k < 3u; ++k) {
+                        sw_test_vec3_near(mat_point(&got[j], pts[k]),
+                                          mat_point(pm, sw_xform_point(x, pts[k])), 1e-5f);
+                    }
+                }
+            }
+        }
+    }
+    /* open subsets and a subset with a sub-tree are refused */
+    sw_local_to_model_job bad;
+    memset(&bad, 0, sizeof bad);
+    bad.skeleton = sk;
+    bad.local = pose;
+    bad.local_count = P;
+    bad.out = got;
+    bad.out_count = J;
+    memset(keep, 0, sizeof keep);
+    keep[0] = 1;
+    const uint32_t arm = (uint32_t)sw_skeleton_find_joint(sk, "LeftArm");
+    keep[arm / 4u] = (uint8_t)(keep[arm / 4u] | (1u << (arm % 4u)));
+    bad.keep = keep;
+    assert_int_equal(sw_local_to_model_job_run(&bad), SW_RESULT_INVALID_ARGUMENT);
+    sw_joint_subset_from_detail(sk, detail, 3, keep, P);
+    bad.subtree = true;
+    assert_int_equal(sw_local_to_model_job_run(&bad), SW_RESULT_INVALID_ARGUMENT);
+    sw_free(NULL, mats, sizeof(sw_mat4) * J * 3u);
+    sw_free(NULL, pose, sizeof(sw_xform4) * P);
+    sw_scene_free(&scene, NULL);
+}
+
+/* The humanoid's clips in a blend space by "speed" with a crossfade to a
+ * standing clip below 0.1 m/s; two instances driven alike, one evaluated
+ * whole, the other with subsets. */
+static void test_animator(void** state) {
+    (void)state;
+    sw_scene scene;
+    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    const sw_skeleton* sk = scene.skeleton;
+    const sw_animator_param_desc params[] = {{"speed", SW_ANIMATOR_PARAM_TYPE_FLOAT, 1.4f}};
+    const sw_animator_member_desc members[] = {
+        {"idle", 0.0f, 0.0f}, {"walk", 1.4f, 0.0f}, {"jog", 3.0f, 0.0f}, {"run", 5.0f, 0.0f}};
+    const sw_animator_blend_space_desc spaces[] = {
+        {"loco", "speed", NULL, members, 4, NULL, 0, false}};
+    const sw_animator_state_desc states[] = {
+        {"Loco", SW_ANIMATOR_MOTION_BLEND_SPACE, "loco", false, 0.0f, NULL},
+        {"Stand", SW_ANIMATOR_MOTION_CLIP, "idle", false, 0.0f, NULL},
+    };
+    const sw_animator_condition_desc slow[] = {{"speed", SW_ANIMATOR_OP_LESS, 0.1f}};
+    const sw_animator_transition_desc transitions[] = {
+        {.from = "Loco",
+         .to = "Stand",
+         .conditions = slow,
+         .conditions_count = 1,
+         .duration = 0.3f,
+         .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
+         .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
+    };
+    const sw_animator_machine_desc machines[] = {{"Main", states, 2, transitions, 1, NULL}};
+    const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
+                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 1,
+                                   .blend_spaces = spaces,
+                                   .blend_spaces_count = 1,
+                                   .machines = machines,
+                                   .machines_count = 1,
+                                   .layers = layers,
+                                   .layers_count = 1,
+                                   .root_motion_joint = "Hips"};
+    const sw_animator* def = NULL;
+    assert_int_equal(sw_animator_create(&desc, NULL, &def, NULL), SW_RESULT_OK);
+    const size_t bs = sw_animator_bound_size(def, sk);
+    void* bmem = sw_alloc(NULL, bs, 16);
+    const sw_animator_bound* b = NULL;
+    assert_int_equal(sw_animator_bind(def, sk, scene.clips, scene.clips_count, bmem, bs, &b, NULL),
+                     SW_RESULT_OK);
+    const size_t is = sw_animator_instance_size(b), ss = sw_animator_scratch_size(b);
+    const uint32_t P = sk->packets_count;
+    char* mem = (char*)sw_alloc(NULL, 2u * is + ss + sizeof(sw_xform4) * P * 2u, 16);
+    sw_animator_instance *i0 = NULL, *i1 = NULL;
+    assert_int_equal(sw_animator_instance_init(mem, is, b, &i0), SW_RESULT_OK);
+    assert_int_equal(sw_animator_instance_init(mem + is, is, b, &i1), SW_RESULT_OK);
+    void* scratch = mem + 2u * is;
+    sw_xform4* full = (sw_xform4*)(void*)(mem + 2u * is + ss);
+    sw_xform4* got = full + P;
+    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    depth_detail(sk, detail);
+    float speed = 2.2f;
+    uint32_t n = 0;
+    for (uint32_t fr = 0; fr < 40u; ++fr) {
+        if (fr == 20u) speed = 0.0f; /* crossfade to Stand */
+        assert_int_equal(sw_animator_update(i0, b, &speed, 1, 1.0f / 30.0f, NULL, 0, &n, NULL),
+                         SW_RESULT_OK);
+        assert_int_equal(sw_animator_update(i1, b, &speed, 1, 1.0f / 30.0f, NULL, 0, &n, NULL),
+                         SW_RESULT_OK);
+        assert_int_equal(sw_animator_evaluate(i0, b, scratch, ss, full, P), SW_RESULT_OK);
+        const uint32_t cut = 1u + fr % 9u;
+        sw_joint_subset_from_detail(sk, detail, cut, keep, P);
+        assert_int_equal(sw_animator_evaluate_subset(i1, b, keep, scratch, ss, got, P),
+                         SW_RESULT_OK);
+        assert_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
+    }
+    assert_int_equal(sw_animator_evaluate_subset(i1, b, (const uint8_t*)got, scratch, ss, got, P),
+                     SW_RESULT_OVERLAP);
+    sw_free(NULL, mem, 2u * is + ss + sizeof(sw_xform4) * P * 2u);
+    sw_free(NULL, bmem, bs);
+    sw_animator_destroy(def, NULL);
+    sw_scene_free(&scene, NULL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_from_detail), cmocka_unit_test(test_sample_every_codec),
+        cmocka_unit_test(test_blend),       cmocka_unit_test(test_local_to_model),
+        cmocka_unit_test(test_animator),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
