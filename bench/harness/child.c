@@ -57,6 +57,7 @@ static bool bench_child_rig(const bench_opts* o, int rig_slot, FILE* out) {
     for (int k = 1; k < BENCH_CODECS; ++k)
         if (frame_ns[k] < frame_ns[crowd_codec]) crowd_codec = k;
     ok = ok && (o->no_crowd || bench_crowd_all(&g, rig_slot, crowd_codec, o->quick, out));
+    ok = ok && (o->no_crowd || bench_lod_all(&g, rig_slot, o->quick, out));
     bench_rig_free(&g);
     return ok;
 }

@@ -85,6 +85,11 @@ bool bench_rows_all(const bench_rig* g, int rig_slot, bench_ozz_side* ozz, bool 
  * "crowdbudget" lines. False on failure (reported). */
 bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FILE* out);
 
+/* The joint LOD figures of one rig (lod.c): per codec and level, the cost
+ * of a crowd whose characters all use that level; prints "crowdlod" lines.
+ * False on failure (reported). */
+bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out);
+
 /* The CPU skinning rows (skin.c): RobotExpressive's meshes when `asset` is
  * set, then the synthetic cylinder; prints "skinset" and "skin" lines.
  * False on failure (reported). */

@@ -1435,8 +1435,11 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
             if (r != SW_RESULT_OK) return r;
         }
     }
-    /* additive layers and inertialization offsets ran on every joint */
-    if (keep) sw__subset_fill_rest(keep, e.rest, e.acc, P);
+    /* additive layers and inertialization offsets ran on every joint (a
+     * single normal layer's blend job left the others at rest already) */
+    if (keep && (a->layers_count > 1u || a->has_inertialize ||
+                 sw__anim_layers(a)[0].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE))
+        sw__subset_fill_rest(keep, e.rest, e.acc, P);
     memcpy(out, e.acc, pose_bytes);
     inst->pose_changed = 0;
     return SW_RESULT_OK;

@@ -51,6 +51,8 @@ void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4*
             out[p] = rest[p];
             continue;
         }
+        /* stores only (out was just written lane by lane: loading it back
+         * would stall on store forwarding) */
         float* o = (float*)(void*)&out[p];
         const float* r = (const float*)(const void*)&rest[p];
         for (uint32_t l = 0; l < 4u; ++l) {

@@ -2,6 +2,9 @@
 #include <string.h>
 
 #include "internal.h"
+#if SINEW_HAS_SSE2
+#include <emmintrin.h>
+#endif
 
 sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job) {
     if (!job || !job->skeleton || !job->local || !job->out) return SW_RESULT_INVALID_ARGUMENT;
@@ -72,6 +75,33 @@ uint32_t sw_skeleton_rest_matrices(const sw_skeleton* skeleton, sw_mat4* out, ui
     return skeleton->joints_count;
 }
 
+/* c = a * b, column-major 4x4: a column of c is the columns of a weighted
+ * by a column of b (c may not alias a or b). */
+static inline void sw__l2m_mul(const float* a, const float* b, float* c) {
+#if SINEW_HAS_SSE2
+    const __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4), a2 = _mm_loadu_ps(a + 8),
+                 a3 = _mm_loadu_ps(a + 12);
+    for (uint32_t col = 0; col < 4u; ++col) {
+        const float* bc = b + 4u * col;
+        const __m128 r = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(bc[0])), _mm_mul_ps(a1, _mm_set1_ps(bc[1]))),
+            _mm_add_ps(_mm_mul_ps(a2, _mm_set1_ps(bc[2])), _mm_mul_ps(a3, _mm_set1_ps(bc[3]))));
+        _mm_storeu_ps(c + 4u * col, r);
+    }
+#else
+    float x[16], y[16], z[16];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    for (uint32_t col = 0; col < 4u; ++col) {
+        for (uint32_t row = 0; row < 4u; ++row) {
+            z[4u * col + row] = x[row] * y[4u * col] + x[4u + row] * y[4u * col + 1u] +
+                                x[8u + row] * y[4u * col + 2u] + x[12u + row] * y[4u * col + 3u];
+        }
+    }
+    memcpy(c, z, sizeof z);
+#endif
+}
+
 /* The job with a subset: the kept joints through the kernel (a bitset of
  * them), then the others, parent-first, at their rest offsets. */
 static void sw__local_to_model_keep(const sw_local_to_model_job* job, const sw__soa_ops* ops) {
@@ -79,19 +109,31 @@ static void sw__local_to_model_keep(const sw_local_to_model_job* job, const sw__
     const uint32_t n = skel->joints_count;
     const int16_t* parents = sw_skeleton_parents(skel);
     uint32_t kept[SW_SKELETON_MAX_JOINTS / 32u];
-    memset(kept, 0, sizeof(uint32_t) * ((n + 31u) / 32u));
-    for (uint32_t p = 0; p < skel->packets_count; ++p) /* 4 bits per packet, 8 per word */
-        kept[p >> 3] |= (uint32_t)(job->keep[p] & 15u) << (4u * (p & 7u));
+    const uint32_t packets = skel->packets_count, words = (n + 31u) / 32u;
+    for (uint32_t w = 0; w < words; ++w) { /* 4 bits per packet, 8 packets per word */
+        uint32_t v = 0;
+        for (uint32_t q = 0; q < 8u && 8u * w + q < packets; ++q)
+            v |= (uint32_t)(job->keep[8u * w + q] & 15u) << (4u * q);
+        kept[w] = v;
+    }
     if (n & 31u) kept[n >> 5] &= (1u << (n & 31u)) - 1u;
     ops->local_to_model(job->local, parents, n, 0, kept, job->root_transform, job->out);
     const sw_xform4* rest = sw_skeleton_rest_pose(skel);
     for (uint32_t j = 0; j < n; ++j) {
         if (kept[j >> 5] & (1u << (j & 31u))) continue;
-        const sw_mat4 m = job->rest_local
-                              ? job->rest_local[j]
-                              : sw_mat4_from_xform(sw_xform4_get(&rest[j >> 2], j & 3u));
+        sw_mat4 made;
+        const sw_mat4* m = job->rest_local;
+        if (m) {
+            m += j;
+        } else {
+            made = sw_mat4_from_xform(sw_xform4_get(&rest[j >> 2], j & 3u));
+            m = &made;
+        }
         const sw_mat4* parent = parents[j] >= 0 ? &job->out[parents[j]] : job->root_transform;
-        job->out[j] = parent ? sw_mat4_mul(parent, &m) : m;
+        if (parent)
+            sw__l2m_mul(parent->m, m->m, job->out[j].m);
+        else
+            job->out[j] = *m;
     }
 }
 

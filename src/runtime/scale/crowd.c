@@ -544,9 +544,10 @@ static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uin
     sw_xform4* out = sw__out(c, i);
     if (c->post && !posted) c->post(c->post_user, i, out, c->packets, worker);
     const uint8_t* keep = sw__keep(c, level);
-    /* the post callback, or keys evaluated at another level, may have moved
-     * left-out joints */
-    if (keep) sw__subset_fill_rest(keep, sw_skeleton_rest_pose(c->skeleton), out, c->packets);
+    /* the post callback, or keys evaluated at another level (slicing), may
+     * have moved left-out joints */
+    if (keep && (c->post || sw__levels(c)[level].rate > 1u || sw__char(c, i)->k > 0u))
+        sw__subset_fill_rest(keep, sw_skeleton_rest_pose(c->skeleton), out, c->packets);
     sw_local_to_model_job lj;
     memset(&lj, 0, sizeof lj);
     lj.skeleton = c->skeleton;

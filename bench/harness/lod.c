@@ -1,0 +1,152 @@
+/* The joint LOD run (issue 19 item 3): per codec, one crowd per joint LOD
+ * level of a rig, every character at that level (rate 1, no slicing, no
+ * post callback, no palette, all shown and playing: an animator blend space
+ * of the rig's two clips, then local-to-model), on the calling thread. The
+ * levels cut by hierarchy depth: level 0 keeps every joint, the others the
+ * joints less than 3/4, 1/2 and 1/4 of the way (rounded up) from the root to
+ * the deepest joint (sw_joint_subset_from_detail with the depth as detail).
+ * The crowds' frames are interleaved (the order rotating) and each is timed
+ * by the thread's CPU clock, so that a loaded machine slows every level
+ * alike. Prints one "crowdlod" line per codec and level: codec, level, cut,
+ * kept joints, characters, frames, the median CPU ns per character per frame. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <string.h>
+
+#include "../bench_util.h"
+#include "harness_internal.h"
+#include "sinew/scale/crowd.h"
+
+#define BENCH_LOD_WARM 4u
+
+/* Depth of each joint (roots 0) into detail; returns the largest. */
+static uint32_t bench_lod_depths(const sw_skeleton* s, uint8_t* detail) {
+    const int16_t* parents = sw_skeleton_parents(s);
+    uint32_t deepest = 0;
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        const uint32_t d = parents[j] < 0 ? 0u : detail[parents[j]] + 1u;
+        detail[j] = (uint8_t)(d < 255u ? d : 255u);
+        deepest = detail[j] > deepest ? detail[j] : deepest;
+    }
+    return deepest;
+}
+
+/* The rig's two clips of `codec` in a blend space by "blend", bound. */
+static sw_result bench_lod_bind(const bench_rig* g, int codec, const sw_animator** def, void** mem,
+                                size_t* size, const sw_animator_bound** bound) {
+    const sw_clip* clips[2] = {g->clips[codec][0], g->clips[codec][1]};
+    const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
+    const sw_animator_member_desc members[] = {{sw_clip_name(clips[0]), 0.0f, 0.0f},
+                                               {sw_clip_name(clips[1]), 1.0f, 0.0f}};
+    const sw_animator_blend_space_desc spaces[] = {
+        {"mix", "blend", NULL, members, 2, NULL, 0, false}};
+    const sw_animator_state_desc states[] = {
+        {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL}};
+    const sw_animator_machine_desc machines[] = {{"Main", states, 1, NULL, 0, NULL}};
+    const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
+                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
+    const sw_animator_desc desc = {.params = params,
+                                   .params_count = 1,
+                                   .blend_spaces = spaces,
+                                   .blend_spaces_count = 1,
+                                   .machines = machines,
+                                   .machines_count = 1,
+                                   .layers = layers,
+                                   .layers_count = 1};
+    sw_result r = sw_animator_create(&desc, NULL, def, NULL);
+    if (r != SW_RESULT_OK) return r;
+    *size = sw_animator_bound_size(*def, g->skel);
+    *mem = sw_alloc(NULL, *size, 16);
+    if (!*mem) return SW_RESULT_OUT_OF_MEMORY;
+    return sw_animator_bind(*def, g->skel, clips, 2, *mem, *size, bound, NULL);
+}
+
+/* A crowd of `chars` characters at one level of joint cut `cut`, random
+ * blends and phases within `longest` seconds (the same for every level: one
+ * seed). */
+static sw_crowd* bench_lod_crowd(const sw_animator_bound* bound, const uint8_t* detail,
+                                 uint32_t cut, uint32_t chars, float longest) {
+    const sw_crowd_level level = {0.0f, 1u, cut};
+    sw_crowd_desc d;
+    memset(&d, 0, sizeof d);
+    d.bound = bound;
+    d.characters_count = chars;
+    d.levels = &level;
+    d.levels_count = 1;
+    d.joint_detail = detail;
+    sw_crowd* crowd = NULL;
+    if (sw_crowd_create(&d, NULL, &crowd, NULL) != SW_RESULT_OK) return NULL;
+    uint32_t rng = 0x2C1B3C6Du, events = 0;
+    for (uint32_t i = 0; i < chars; ++i) {
+        sw_crowd_params(crowd, i)[0] = bench_rand(&rng);
+        if (sw_animator_update(sw_crowd_instance(crowd, i), bound, sw_crowd_params(crowd, i), 1,
+                               bench_rand(&rng) * longest, NULL, 0, &events,
+                               NULL) != SW_RESULT_OK) {
+            sw_crowd_destroy(crowd);
+            return NULL;
+        }
+    }
+    return crowd;
+}
+
+/* The levels of one codec, interleaved; ns[l] the median CPU ns per
+ * character per frame. False on failure. */
+static bool bench_lod_codec(const sw_animator_bound* bound, const uint8_t* detail,
+                            const uint32_t* cuts, uint32_t chars, uint32_t frames, float longest,
+                            double* ns) {
+    sw_crowd* crowds[BENCH_LOD_LEVELS];
+    memset(crowds, 0, sizeof crowds);
+    bool ok = true;
+    for (uint32_t l = 0; l < BENCH_LOD_LEVELS && ok; ++l)
+        ok = (crowds[l] = bench_lod_crowd(bound, detail, cuts[l], chars, longest)) != NULL;
+    double t[BENCH_LOD_LEVELS][BENCH_LOD_MAX_FRAMES];
+    const sw_vec3 eye = {0.0f, 1.7f, 0.0f};
+    for (uint32_t f = 0; f < BENCH_LOD_WARM + frames && ok; ++f) {
+        for (uint32_t k = 0; k < BENCH_LOD_LEVELS && ok; ++k) {
+            const uint32_t l = (f + k) % BENCH_LOD_LEVELS; /* the order rotates */
+            const double t0 = bench_thread_ns();
+            ok = sw_crowd_update(crowds[l], BENCH_DT, eye, NULL) == SW_RESULT_OK;
+            if (f >= BENCH_LOD_WARM) t[l][f - BENCH_LOD_WARM] = bench_thread_ns() - t0;
+        }
+    }
+    for (uint32_t l = 0; l < BENCH_LOD_LEVELS; ++l) {
+        if (ok) ns[l] = bench_median(t[l], (int)frames) / (double)chars;
+        sw_crowd_destroy(crowds[l]);
+    }
+    return ok;
+}
+
+bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
+    const uint32_t chars = quick ? 64u : 1000u, frames = quick ? 4u : BENCH_LOD_MAX_FRAMES;
+    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    const uint32_t span = bench_lod_depths(g->skel, detail) + 1u;
+    /* level 0 keeps all; then depth below ceil(span * 3/4), ceil(span / 2), ceil(span / 4) */
+    uint32_t cuts[BENCH_LOD_LEVELS], kept[BENCH_LOD_LEVELS];
+    for (uint32_t l = 0; l < BENCH_LOD_LEVELS; ++l) {
+        const uint32_t parts = BENCH_LOD_LEVELS;
+        cuts[l] = l == 0 ? 0u : (span * (parts - l) + parts - 1u) / parts;
+        kept[l] = sw_joint_subset_from_detail(g->skel, detail, cuts[l], keep, sizeof keep);
+    }
+    for (int codec = 0; codec < BENCH_CODECS; ++codec) {
+        const sw_animator* def = NULL;
+        void* mem = NULL;
+        size_t size = 0;
+        const sw_animator_bound* bound = NULL;
+        double ns[BENCH_LOD_LEVELS];
+        sw_result r = bench_lod_bind(g, codec, &def, &mem, &size, &bound);
+        const float longest = fmaxf(g->clips[codec][0]->duration, g->clips[codec][1]->duration);
+        const bool ok =
+            r == SW_RESULT_OK && bench_lod_codec(bound, detail, cuts, chars, frames, longest, ns);
+        if (mem) sw_free(NULL, mem, size);
+        if (def) sw_animator_destroy(def, NULL);
+        if (!ok) {
+            bench_error("%s: joint LOD crowd (%s): %s", g->name, bench_codec_names[codec],
+                        sw_result_str(r));
+            return false;
+        }
+        for (uint32_t l = 0; l < BENCH_LOD_LEVELS; ++l)
+            fprintf(out, "crowdlod\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%.6g\n", rig_slot, codec, l,
+                    cuts[l], kept[l], chars, frames, ns[l]);
+    }
+    return true;
+}
