@@ -219,7 +219,8 @@ static void reference_pose(const rig* r, sw_xform4* out) {
                             poses + (size_t)i * P,
                             P,
                             NULL,
-                            0};
+                            0,
+                            NULL};
         assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
         layers[i].pose = poses + (size_t)i * P;
         layers[i].weight = cs[i].weight;
