@@ -1135,6 +1135,40 @@ static void check_bench_skip(const sw__json* j, int32_t c, int processes, double
     assert_rel(u, frozen / all, 1e-5);
 }
 
+/* The joint LOD block of one asset: 4 levels, level 0 with cut 0, the kept
+ * joints falling as the cut falls, per codec the median of the process
+ * figures and the cost per kept joint from it; the probe's characters. */
+static void check_bench_lod(const sw__json* j, int32_t c, int processes, double probe) {
+    const int32_t k = sw__json_find(j, c, "joint_lod");
+    assert_int_equal(sw__json_type_of(j, k), SW__JSON_OBJECT);
+    assert_true(json_num(j, k, "characters") == probe);
+    const int32_t levels = sw__json_find(j, k, "levels");
+    assert_int_equal(sw__json_len(j, levels), 4);
+    double last_kept = 0.0, last_cut = 0.0;
+    static const char* const codecs[3] = {"raw", "quantized", "frames"};
+    for (uint32_t l = 0; l < 4u; ++l) {
+        const int32_t lv = sw__json_at(j, levels, l);
+        const double cut = json_num(j, lv, "cut"), kept = json_num(j, lv, "kept_joints");
+        assert_true(kept >= 1.0);
+        if (l == 0) {
+            assert_true(cut == 0.0);
+        } else {
+            assert_true(kept <= last_kept);
+            assert_true(cut >= 1.0 && (l == 1 || cut <= last_cut));
+        }
+        last_kept = kept;
+        last_cut = cut;
+        for (int cd = 0; cd < 3; ++cd) {
+            const int32_t o = sw__json_find(j, lv, codecs[cd]);
+            double v[16];
+            const double m = json_sorted_median(j, sw__json_find(j, o, "processes"), v, processes);
+            assert_true(m > 0.0 && isfinite(m));
+            assert_rel(json_num(j, o, "ns_per_character"), m, 1e-6);
+            assert_rel(json_num(j, o, "ns_per_kept_joint"), m / kept, 1e-6);
+        }
+    }
+}
+
 /* The crowd figures of one asset: 1 and 2 threads without and with LOD, each
  * row's median and min those of its process figures, the characters that fit
  * in 16.7 ms from the median, the speedups from the medians, the crowds
@@ -1197,6 +1231,7 @@ static void check_bench_crowd(const sw__json* j, int32_t a, int processes) {
     check_bench_interleaved(j, c, processes, last_size);
     check_bench_budget(j, c, frame, last_size[1][1]);
     check_bench_skip(j, c, processes, probe);
+    check_bench_lod(j, c, processes, probe);
 }
 
 static int32_t bench_asset_named(const sw__json* j, int32_t assets, const char* name) {
