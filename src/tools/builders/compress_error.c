@@ -47,6 +47,21 @@ static double sw__shortest_key_interval(const sw_clip* clip) {
     return min_dt;
 }
 
+/* The rate every joint track with two keys or more shares, uniform from
+ * time 0; 0 when they differ or none has two keys. */
+static float sw__clip_uniform_rate(const sw_clip* clip) {
+    float rate = 0.0f;
+    const uint32_t joint_tracks = clip->tracks_count - clip->float_tracks_count;
+    const sw_clip_track* tracks = sw_clip_tracks(clip);
+    for (uint32_t i = 0; i < joint_tracks; ++i) {
+        const sw_clip_track* t = &tracks[i];
+        if (t->keys_count < 2u) continue;
+        if (!t->uniform || t->start != 0.0f || (rate > 0.0f && t->rate != rate)) return 0.0f;
+        rate = t->rate;
+    }
+    return rate;
+}
+
 float sw_compress_sample_rate(const sw_clip* clip) {
     if (!clip) return 30.0f;
     const double min_dt = sw__shortest_key_interval(clip);
@@ -57,6 +72,10 @@ float sw_compress_sample_rate(const sw_clip* clip) {
     double r = ceil(need - 1e-3);
     for (r = r < 1.0 ? 1.0 : r; r <= (double)SW_COMPRESS_MAX_AUTO_RATE; r += 1.0)
         if (sw__clip_on_grid(clip, r)) return (float)r;
+    /* One uniform key rate from time 0 (01_03.bvh: 120.0005 Hz): the
+     * samples are the keys. */
+    const float own = sw__clip_uniform_rate(clip);
+    if (own > 0.0f && own <= SW_COMPRESS_MAX_AUTO_RATE) return own;
     /* Uneven keys: a sample per shortest interval. */
     double best = floor(need * 1000.0 + 0.5) / 1000.0;
     if (best < 1.0) best = 1.0;

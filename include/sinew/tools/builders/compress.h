@@ -42,8 +42,11 @@ extern "C" {
 /* Uniform rate at which a clip is measured and compressed, from its own key
  * times: the smallest whole rate from one over the shortest key interval of
  * any joint track up to SW_COMPRESS_MAX_AUTO_RATE whose grid k / rate holds
- * every joint key (within 1e-5 s), so the samples fall on the keys; without
- * such a grid (uneven keys) one over the shortest key interval, rounded to
+ * every joint key (within 1e-5 s), so the samples fall on the keys; else,
+ * when every joint track with two keys or more is uniform from time 0 at
+ * one rate up to SW_COMPRESS_MAX_AUTO_RATE, that rate (BVH frame times such
+ * as .0083333 s: 120.0005 Hz); without either (uneven keys) one over the
+ * shortest key interval, rounded to
  * 1/1000 and clamped to [1, SW_COMPRESS_MAX_AUTO_RATE]; 30 when the clip has
  * no track with two keys (or clip is NULL). */
 SINEW_API float sw_compress_sample_rate(const sw_clip* clip);
