@@ -48,6 +48,12 @@
 /* Turn rate of the A/D keys (radians per second). */
 #define VIEWER_TURN_RATE 1.2f
 #define VIEWER_STATUS_BYTES 131072
+/* The scene and the character advance in fixed steps of VIEWER_STEP
+ * seconds, at most VIEWER_MAX_STEPS per drawn frame (viewer_frame). */
+#define VIEWER_STEP (1.0 / 60.0)
+#define VIEWER_MAX_STEPS 6u
+/* Morph targets per mesh the viewer mixes (a mesh with more shows its bind shape). */
+#define VIEWER_MORPH_MAX 64
 
 /* ---------------------------------------------------------------- GPU mesh */
 
@@ -55,7 +61,13 @@ typedef struct gpu_mesh {
     const sw_mesh* mesh;
     GLuint vao, buffers[4], ibo, palette_tex;
     GLsizei index_count;
-    sw_mat4* palette; /* palette_count matrices, rewritten every frame */
+    sw_mat4* palette;    /* palette_count matrices, rewritten every frame */
+    sw_dq_transform* dq; /* palette_count entries: the dual quaternion palette */
+    /* Morph targets (meshes with targets): the morph job's output, uploaded
+     * over the bind positions and normals when the weights change; the
+     * weights last applied and the panel's settings (NaN: as animated). */
+    float *morph_pos, *morph_nrm, *morph_w, *morph_set;
+    bool morph_applied;
 } gpu_mesh;
 
 /* ---------------------------------------------------------------- character */
@@ -149,6 +161,13 @@ typedef struct viewer {
     GLuint lines_vao, lines_vbo;
     float* lines;
     uint32_t lines_count;
+    GLint skin_dq;
+    /* Skinning on the GPU: linear blend (false) or dual quaternion (true);
+     * identity matrices as the inverse binds of a DQ palette made from a
+     * finished palette (ident_count of them). */
+    bool dq;
+    sw_mat4* ident;
+    uint32_t ident_count;
 
     bool showcase_mode;
     showcase_view sc;
@@ -158,7 +177,8 @@ typedef struct viewer {
     float blend, speed, phase, time_a;
     bool paused;
     float pending_step;
-    double clock; /* seconds advanced (played and stepped), for the status */
+    double pending_time; /* time not yet stepped (less than VIEWER_STEP) */
+    double clock;        /* seconds advanced (played and stepped), for the status */
     float loco_weights[SW_SHOWCASE_HUMANOID_CLIPS];
     float loco_speed; /* the slider's speed through a damper (VIEWER_SPEED_HALF_LIFE) */
     bool loco_off;    /* the humanoid plays the picked clips instead of its locomotion */
@@ -249,6 +269,14 @@ static sw_vec3 mat_pos(const sw_mat4* m) {
 
 /* ---------------------------------------------------------------- GL setup */
 
+/* Skinning in the vertex shader, from the palette texture: u_dq 0, linear
+ * blend of four matrices (one row of four texels per matrix: its columns);
+ * u_dq 1, dual quaternion blend of four sw_dq_transform entries (one row of
+ * five texels: real, dual, the three scale/shear columns), as the runtime's
+ * skin job does (sinew/core/skin.h): signs to the hemisphere of the largest
+ * weight, scale/shear blended linearly and applied first, normals by
+ * R_blend * S_blend. The palettes are the runtime's (sw_skinning_job,
+ * sw_dq_palette_job); the shader only blends per vertex. */
 static const char* k_skin_vs =
     "#version 300 es\n"
     "layout(location=0) in vec3 a_pos;\n"
@@ -258,18 +286,45 @@ static const char* k_skin_vs =
     "uniform highp sampler2D u_palette;\n"
     "uniform mat4 u_view_proj;\n"
     "uniform mat4 u_world;\n"
+    "uniform int u_dq;\n"
     "out vec3 v_nrm;\n"
-    "mat4 joint_matrix(uint j) {\n"
-    "  int r = int(j);\n"
-    "  return mat4(texelFetch(u_palette, ivec2(0, r), 0), texelFetch(u_palette, ivec2(1, r), 0),\n"
-    "              texelFetch(u_palette, ivec2(2, r), 0), texelFetch(u_palette, ivec2(3, r), 0));\n"
+    "vec4 texel(int c, uint j) { return texelFetch(u_palette, ivec2(c, int(j)), 0); }\n"
+    "mat4 joint_matrix(uint j) { return mat4(texel(0, j), texel(1, j), texel(2, j), texel(3, j)); "
     "}\n"
-    "void main() {\n"
+    "mat3 joint_scale(uint j) { return mat3(texel(2, j).xyz, texel(3, j).xyz, texel(4, j).xyz); }\n"
+    "vec3 rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n"
+    "void lbs(out vec3 p, out vec3 n) {\n"
     "  mat4 s = a_weights.x * joint_matrix(a_joints.x) + a_weights.y * joint_matrix(a_joints.y)\n"
     "         + a_weights.z * joint_matrix(a_joints.z) + a_weights.w * joint_matrix(a_joints.w);\n"
-    "  mat4 m = u_world * s;\n"
-    "  v_nrm = mat3(m) * a_nrm;\n"
-    "  gl_Position = u_view_proj * m * vec4(a_pos, 1.0);\n"
+    "  p = (s * vec4(a_pos, 1.0)).xyz;\n"
+    "  n = mat3(s) * a_nrm;\n"
+    "}\n"
+    "void dqs(out vec3 p, out vec3 n) {\n"
+    "  uint pj = a_joints.x; float pw = a_weights.x;\n"
+    "  for (int k = 1; k < 4; ++k) if (a_weights[k] > pw) { pw = a_weights[k]; pj = a_joints[k]; "
+    "}\n"
+    "  vec4 pivot = texel(0, pj), br = vec4(0.0), bd = vec4(0.0);\n"
+    "  mat3 bs = mat3(0.0);\n"
+    "  for (int k = 0; k < 4; ++k) {\n"
+    "    float w = a_weights[k];\n"
+    "    if (w == 0.0) continue;\n"
+    "    vec4 r = texel(0, a_joints[k]);\n"
+    "    float ws = dot(r, pivot) < 0.0 ? -w : w;\n"
+    "    br += ws * r;\n"
+    "    bd += ws * texel(1, a_joints[k]);\n"
+    "    bs += w * joint_scale(a_joints[k]);\n"
+    "  }\n"
+    "  float inv = inversesqrt(dot(br, br));\n"
+    "  br *= inv; bd *= inv;\n"
+    "  vec3 t = 2.0 * (br.w * bd.xyz - bd.w * br.xyz + cross(br.xyz, bd.xyz));\n"
+    "  p = rotate(br, bs * a_pos) + t;\n"
+    "  n = rotate(br, bs * a_nrm);\n"
+    "}\n"
+    "void main() {\n"
+    "  vec3 p, n;\n"
+    "  if (u_dq != 0) dqs(p, n); else lbs(p, n);\n"
+    "  v_nrm = mat3(u_world) * n;\n"
+    "  gl_Position = u_view_proj * u_world * vec4(p, 1.0);\n"
     "}\n";
 
 static const char* k_skin_fs = "#version 300 es\n"
@@ -410,11 +465,44 @@ static float* make_normals(const sw_mesh* m) {
     return out;
 }
 
+/* Identity matrices for at least n palette entries (sw_dq_palette_job's
+ * inverse binds when its input is a finished palette). */
+static bool ident_reserve(uint32_t n) {
+    viewer* v = &g_viewer;
+    if (n <= v->ident_count) return true;
+    sw_mat4* m = aligned_calloc(sizeof(sw_mat4) * n);
+    if (!m) return false;
+    for (uint32_t i = 0; i < n; ++i)
+        m[i] = sw_mat4_identity();
+    free(v->ident);
+    v->ident = m;
+    v->ident_count = n;
+    return true;
+}
+
+/* The morph buffers of a mesh with targets (none without). */
+static bool gpu_morph_create(gpu_mesh* g, const sw_mesh* m) {
+    const uint32_t t = m->morph_targets_count;
+    if (t == 0) return true;
+    const size_t n = 3u * (size_t)m->vertices_count;
+    g->morph_pos = malloc(n * sizeof(float));
+    g->morph_nrm = sw_mesh_normals(m) ? malloc(n * sizeof(float)) : NULL;
+    g->morph_w = calloc(t, sizeof(float));
+    g->morph_set = malloc(t * sizeof(float));
+    if (!g->morph_pos || (sw_mesh_normals(m) && !g->morph_nrm) || !g->morph_w || !g->morph_set)
+        return false;
+    for (uint32_t k = 0; k < t; ++k)
+        g->morph_set[k] = NAN;
+    return true;
+}
+
 static bool gpu_mesh_create(gpu_mesh* g, const sw_mesh* m) {
     memset(g, 0, sizeof *g);
     g->mesh = m;
     g->palette = aligned_calloc(sizeof(sw_mat4) * m->palette_count);
-    if (!g->palette) return false;
+    g->dq = aligned_calloc(sizeof(sw_dq_transform) * m->palette_count);
+    if (!g->palette || !g->dq || !ident_reserve(m->palette_count) || !gpu_morph_create(g, m))
+        return false;
     const size_t n = m->vertices_count;
     glGenVertexArrays(1, &g->vao);
     glGenBuffers(4, g->buffers);
@@ -456,8 +544,55 @@ static bool gpu_mesh_create(gpu_mesh* g, const sw_mesh* m) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 4, (GLsizei)m->palette_count, 0, GL_RGBA, GL_FLOAT,
+    /* Five texels per entry: a matrix uses four, a DQ transform five. */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 5, (GLsizei)m->palette_count, 0, GL_RGBA, GL_FLOAT,
                  NULL);
+    return true;
+}
+
+/* Uploads a finished palette (count matrices, world or model space) to the
+ * mesh's texture: as it is for linear blend skinning, or as the dual
+ * quaternion palette the runtime makes from it (sw_dq_palette_job). */
+static bool gpu_palette_upload(gpu_mesh* g, const sw_mat4* palette, uint32_t count) {
+    glBindTexture(GL_TEXTURE_2D, g->palette_tex);
+    if (!g_viewer.dq) {
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, (GLsizei)count, GL_RGBA, GL_FLOAT, palette);
+        return true;
+    }
+    const sw_dq_palette_job job = {.model = palette,
+                                   .model_count = count,
+                                   .inverse_bind = g_viewer.ident,
+                                   .count = count,
+                                   .out = g->dq,
+                                   .out_count = count};
+    if (sw_dq_palette_job_run(&job) != SW_RESULT_OK) return false;
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 5, (GLsizei)count, GL_RGBA, GL_FLOAT, g->dq);
+    return true;
+}
+
+/* Applies morph weights w (one per target) to the mesh drawn: the runtime's
+ * morph job over the bind data, uploaded over the vertex buffers, when they
+ * differ from the weights last applied (all zero: the bind data again). */
+static bool gpu_morph_apply(gpu_mesh* g, const float* w) {
+    const sw_mesh* m = g->mesh;
+    const uint32_t t = m->morph_targets_count;
+    if (t == 0 || (g->morph_applied && memcmp(w, g->morph_w, t * sizeof(float)) == 0)) return true;
+    const sw_morph_job job = {.mesh = m,
+                              .weights = w,
+                              .weights_count = t,
+                              .out_positions = g->morph_pos,
+                              .out_normals = g->morph_nrm,
+                              .out_count = m->vertices_count};
+    if (sw_morph_job_run(&job) != SW_RESULT_OK) return false;
+    const GLsizeiptr bytes = (GLsizeiptr)m->vertices_count * 12;
+    glBindBuffer(GL_ARRAY_BUFFER, g->buffers[0]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, g->morph_pos);
+    if (g->morph_nrm) {
+        glBindBuffer(GL_ARRAY_BUFFER, g->buffers[1]);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, g->morph_nrm);
+    }
+    memcpy(g->morph_w, w, t * sizeof(float));
+    g->morph_applied = true;
     return true;
 }
 
@@ -467,6 +602,11 @@ static void gpu_mesh_destroy(gpu_mesh* g) {
     if (g->ibo) glDeleteBuffers(1, &g->ibo);
     if (g->palette_tex) glDeleteTextures(1, &g->palette_tex);
     free(g->palette);
+    free(g->dq);
+    free(g->morph_pos);
+    free(g->morph_nrm);
+    free(g->morph_w);
+    free(g->morph_set);
     memset(g, 0, sizeof *g);
 }
 
@@ -1142,10 +1282,30 @@ static bool update_palettes(character* c) {
                                      .count = m->palette_count,
                                      .out = g->palette,
                                      .out_count = m->palette_count};
-        if (sw_skinning_job_run(&job) != SW_RESULT_OK) return false;
-        glBindTexture(GL_TEXTURE_2D, g->palette_tex);
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, (GLsizei)m->palette_count, GL_RGBA, GL_FLOAT,
-                        g->palette);
+        if (sw_skinning_job_run(&job) != SW_RESULT_OK ||
+            !gpu_palette_upload(g, g->palette, m->palette_count))
+            return false;
+    }
+    return true;
+}
+
+/* Morph weights per mesh with targets: as the animator plays them
+ * (sw_animator_morph_weights: the clips' "<mesh>.weights[k]" tracks, mixed
+ * like the pose), each replaced by the panel's value where one is set;
+ * then applied (gpu_morph_apply). */
+static bool update_morphs(character* c) {
+    float w[VIEWER_MORPH_MAX];
+    for (uint32_t i = 0; i < c->meshes_count; ++i) {
+        gpu_mesh* g = &c->gpu[i];
+        const uint32_t t = g->mesh->morph_targets_count;
+        if (t == 0) continue;
+        const uint32_t n = t < VIEWER_MORPH_MAX ? t : VIEWER_MORPH_MAX;
+        memset(w, 0, sizeof w);
+        if (c->anim_inst) sw_animator_morph_weights(c->anim_inst, c->anim_bound, g->mesh, w, n);
+        for (uint32_t k = 0; k < n; ++k)
+            if (isfinite(g->morph_set[k])) w[k] = g->morph_set[k];
+        if (t > n) continue; /* more targets than the viewer mixes: the bind shape */
+        if (!gpu_morph_apply(g, w)) return false;
     }
     return true;
 }
@@ -1385,13 +1545,20 @@ static bool showcase_step(float dt) {
         v->orbit_target.x += (p.x - v->orbit_target.x) * k;
         v->orbit_target.z += (p.z - v->orbit_target.z) * k;
     }
+    return true;
+}
+
+/* Every actor's palettes to its meshes' textures (once per drawn frame). */
+static bool showcase_upload(void) {
+    const showcase_view* sv = &g_viewer.sc;
     for (uint32_t a = 0; a < sv->actors_count; ++a) {
         const sw_showcase_actor act = sw_showcase_get_actor(sv->scene, a);
-        for (uint32_t k = 0; k < sv->gpu_count[a] && k < act.meshes_count; ++k) {
-            glBindTexture(GL_TEXTURE_2D, sv->gpu[a][k].palette_tex);
-            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, (GLsizei)act.meshes[k]->palette_count,
-                            GL_RGBA, GL_FLOAT, act.palettes[k]);
-        }
+        for (uint32_t k = 0; k < sv->gpu_count[a] && k < act.meshes_count; ++k)
+            if (!gpu_palette_upload(&sv->gpu[a][k], act.palettes[k],
+                                    act.meshes[k]->palette_count)) {
+                set_error("dual quaternion palette", SW_RESULT_BAD_DATA, NULL);
+                return false;
+            }
     }
     return true;
 }
@@ -1444,6 +1611,7 @@ static void draw(void) {
     const sw_mat4 world = sw_mat4_identity();
     glUniformMatrix4fv(v->skin_world, 1, GL_FALSE, world.m);
     glUniform1i(v->skin_palette, 0);
+    glUniform1i(v->skin_dq, v->dq ? 1 : 0);
     glActiveTexture(GL_TEXTURE0);
     if (v->show_mesh && v->showcase_mode) {
         const showcase_view* sv = &v->sc;
@@ -1534,6 +1702,7 @@ EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
     v->skin_world = glGetUniformLocation(v->skin_prog, "u_world");
     v->skin_palette = glGetUniformLocation(v->skin_prog, "u_palette");
     v->skin_color = glGetUniformLocation(v->skin_prog, "u_color");
+    v->skin_dq = glGetUniformLocation(v->skin_prog, "u_dq");
     v->line_prog = link_program(k_line_vs, k_line_fs);
     v->line_view_proj = glGetUniformLocation(v->line_prog, "u_view_proj");
     v->lines = malloc(sizeof(float) * 6u * VIEWER_MAX_LINES);
@@ -1557,27 +1726,36 @@ EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
     return 0;
 }
 
-/* Advances by dt seconds (unless paused), poses the character and draws. */
-EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
+/* How many fixed steps (VIEWER_STEP each) this frame takes: the time given
+ * (the browser's frame time, or a step asked for while paused) is added to
+ * what is left over from earlier frames; beyond VIEWER_MAX_STEPS the rest
+ * is dropped (a slow machine loses time instead of falling behind). */
+static uint32_t fixed_steps(double dt) {
     viewer* v = &g_viewer;
-    if (!v->gl || (!v->showcase_mode && !v->ch.skel)) return -1;
-    float dt = (float)dt_in;
-    if (!(dt >= 0.0f) || dt > 0.1f) dt = dt > 0.1f ? 0.1f : 0.0f;
-    float step = v->paused ? v->pending_step : dt;
-    v->pending_step = 0.0f;
-    v->clock += step;
-    emscripten_get_canvas_element_size(v->canvas, &v->width, &v->height);
-    update_camera();
-    if (v->showcase_mode) {
-        if (!showcase_step(step)) return -1;
-        showcase_camera();
-        draw();
-        ++v->frames;
-        return 0;
+    v->pending_time += dt;
+    /* A step asked for as 1/30 s is two steps, not one and a remainder. */
+    uint32_t n = (uint32_t)floor(v->pending_time / VIEWER_STEP + 1e-6);
+    if (n > VIEWER_MAX_STEPS) {
+        n = VIEWER_MAX_STEPS;
+        v->pending_time = 0.0;
+    } else {
+        v->pending_time -= n * VIEWER_STEP;
+        if (v->pending_time < 0.0) v->pending_time = 0.0;
     }
-    bool ok = animate(step);
-    if (ok && v->mirrored && v->ch.mirror) {
-        character* c = &v->ch;
+    return n;
+}
+
+/* The character: n fixed steps of its animator, then (once) mirroring,
+ * local-to-model, the probe joints, the camera, the targets' IK, the morph
+ * weights and the palettes. */
+static bool character_frame(uint32_t n, float dt) {
+    viewer* v = &g_viewer;
+    character* c = &v->ch;
+    /* Without a step the pose is evaluated again (the IK below works on it). */
+    bool ok = n > 0 || animate(0.0f);
+    for (uint32_t i = 0; ok && i < n; ++i)
+        ok = animate((float)VIEWER_STEP);
+    if (ok && v->mirrored && c->mirror) {
         const sw_mirror_job job = {.mirror = c->mirror,
                                    .in = c->pose,
                                    .in_count = c->skel->packets_count,
@@ -1586,25 +1764,49 @@ EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
         ok = sw_mirror_job_run(&job) == SW_RESULT_OK;
         if (ok) memcpy(c->pose, c->pose_m, c->skel->packets_count * sizeof(sw_xform4));
     }
-    if (ok) ok = model_pass(&v->ch);
-    if (ok && v->ch.mirror_probe >= 0) {
-        /* The probe and its twin before the targets' IK (the status shows them). */
-        const uint32_t j = (uint32_t)v->ch.mirror_probe;
-        /* in the character's model space: where it stands taken off */
+    if (ok) ok = model_pass(c);
+    if (ok && c->mirror_probe >= 0) {
+        /* The probe and its twin before the targets' IK (the status shows
+         * them), in the character's model space: where it stands taken off. */
+        const uint32_t j = (uint32_t)c->mirror_probe;
         sw_mat4 inv;
         if (!sw_mat4_inverse_affine(&v->world, &inv)) inv = sw_mat4_identity();
-        const sw_mat4 p = sw_mat4_mul(&inv, &v->ch.model[j]);
-        const sw_mat4 q = sw_mat4_mul(&inv, &v->ch.model[sw_mirror_twin(v->ch.mirror, j)]);
+        const sw_mat4 p = sw_mat4_mul(&inv, &c->model[j]);
+        const sw_mat4 q = sw_mat4_mul(&inv, &c->model[sw_mirror_twin(c->mirror, j)]);
         v->probe_pos[0] = mat_pos(&p);
         v->probe_pos[1] = mat_pos(&q);
     }
-    if (!ok) {
-        snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
-        return -1;
+    if (ok) follow_character(dt);
+    if (!ok || !apply_ik(dt) || !update_morphs(c) || !update_palettes(c)) {
+        snprintf(v->error, sizeof v->error, "a runtime job failed on %s", c->name);
+        return false;
     }
-    follow_character(dt);
-    if (!apply_ik(dt) || !update_palettes(&v->ch)) {
-        snprintf(v->error, sizeof v->error, "a runtime job failed on %s", v->ch.name);
+    return true;
+}
+
+/* Advances the scene or the character by the frame's time dt (s, at most
+ * 0.1; unless paused: then by the step asked for) in fixed steps of 1/60 s
+ * (at most 6 per frame), as a game loop does, so the springs, ragdolls and
+ * animators see the same steps whatever the browser's frame times; then
+ * draws once. Returns 0, or -1 (see viewer_error). */
+EMSCRIPTEN_KEEPALIVE int viewer_frame(double dt_in) {
+    viewer* v = &g_viewer;
+    if (!v->gl || (!v->showcase_mode && !v->ch.skel)) return -1;
+    float dt = (float)dt_in;
+    if (!(dt >= 0.0f) || dt > 0.1f) dt = dt > 0.1f ? 0.1f : 0.0f;
+    if (v->paused) v->pending_time = 0.0; /* a step asked for is whole steps */
+    const uint32_t n = fixed_steps(v->paused ? v->pending_step : dt);
+    v->pending_step = 0.0f;
+    v->clock += n * VIEWER_STEP;
+    emscripten_get_canvas_element_size(v->canvas, &v->width, &v->height);
+    update_camera();
+    if (v->showcase_mode) {
+        if (n == 0 && v->frames == 0 && !showcase_step(0.0f)) return -1;
+        for (uint32_t i = 0; i < n; ++i)
+            if (!showcase_step((float)VIEWER_STEP)) return -1;
+        if (!showcase_upload()) return -1;
+        showcase_camera();
+    } else if (!character_frame(n, dt)) {
         return -1;
     }
     draw();
@@ -1686,6 +1888,19 @@ EMSCRIPTEN_KEEPALIVE int viewer_open_animator(const char* text, uint32_t size, c
     return v->wb_bound ? 0 : 1;
 }
 
+/* Sets morph target k of the character's mesh i (the status's "morph"
+ * list names them) to `value` in place of its animated weight; NaN gives
+ * it back to the animation. Returns 0, or -1 in the showcase, for a mesh
+ * or target out of range, or an infinite value. */
+EMSCRIPTEN_KEEPALIVE int viewer_morph(int i, int k, double value) {
+    const character* c = &g_viewer.ch;
+    if (g_viewer.showcase_mode || i < 0 || (uint32_t)i >= c->meshes_count || k < 0 ||
+        (uint32_t)k >= c->gpu[i].mesh->morph_targets_count || isinf(value))
+        return -1;
+    c->gpu[i].morph_set[k] = (float)value;
+    return 0;
+}
+
 /* Drops the animator definition: the clip blend plays again. */
 EMSCRIPTEN_KEEPALIVE void viewer_close_animator(void) {
     viewer* v = &g_viewer;
@@ -1724,7 +1939,8 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) {
  * paused), "phase" (0..1), "clip_a", "clip_b" (index, -1 none), "skeleton",
  * "mesh", "look", "ik", "follow", the showcase's "foot" (foot placement and
  * foot lock), "sync" (phase sync) and "inertial" (inertialization instead
- * of crossfades) (booleans as 0/1), "target" (0 look, 1 IK).
+ * of crossfades), "dq" (dual quaternion skinning instead of linear blend)
+ * (booleans as 0/1), "target" (0 look, 1 IK).
  * Returns 0, or -1 for an unknown name or a value out of range. */
 EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
     viewer* v = &g_viewer;
@@ -1784,6 +2000,8 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         if (on && !character_compress(c)) return -1;
         c->use_packed = on;
         if (!anim_build()) return -1;
+    } else if (strcmp(name, "dq") == 0) {
+        v->dq = on;
     } else if (strcmp(name, "skeleton") == 0) {
         v->show_skeleton = on;
     } else if (strcmp(name, "mesh") == 0) {
@@ -1994,6 +2212,38 @@ static size_t status_showcase(const viewer* v, char* o, size_t cap, size_t n) {
 
 /* The loaded character's part of the status: clips and playback, mirror,
  * compression and the walker's blend; as status_showcase. */
+/* "morph": the meshes with targets: index, name, target names, the weights
+ * applied and the panel's settings (null: as animated). */
+static size_t status_morphs(const character* c, char* o, size_t cap, size_t n) {
+    STATUS_PUT("\"morph\":[");
+    bool first = true;
+    for (uint32_t i = 0; i < c->meshes_count && n < cap - 2000; ++i) {
+        const gpu_mesh* g = &c->gpu[i];
+        const uint32_t t = g->mesh->morph_targets_count;
+        if (t == 0) continue;
+        STATUS_PUT("%s{\"mesh\":%u,\"name\":", first ? "" : ",", i);
+        first = false;
+        n += viewer_json_string(o + n, cap - n, sw_mesh_name(g->mesh));
+        STATUS_PUT(",\"targets\":[");
+        for (uint32_t k = 0; k < t && n < cap - 1000; ++k) {
+            if (k) STATUS_PUT(",");
+            n += viewer_json_string(o + n, cap - n, sw_mesh_morph_name(g->mesh, k));
+        }
+        STATUS_PUT("],\"weights\":[");
+        for (uint32_t k = 0; k < t && n < cap - 1000; ++k)
+            STATUS_PUT("%s%.5f", k ? "," : "", (double)g->morph_w[k]);
+        STATUS_PUT("],\"set\":[");
+        for (uint32_t k = 0; k < t && n < cap - 1000; ++k)
+            if (isfinite(g->morph_set[k]))
+                STATUS_PUT("%s%.5f", k ? "," : "", (double)g->morph_set[k]);
+            else
+                STATUS_PUT("%snull", k ? "," : "");
+        STATUS_PUT("]}");
+    }
+    STATUS_PUT("],");
+    return n;
+}
+
 static size_t status_character(const viewer* v, char* o, size_t cap, size_t n) {
     const character* c = &v->ch;
     n += viewer_json_string(o + n, cap - n, c->name);
@@ -2032,6 +2282,7 @@ static size_t status_character(const viewer* v, char* o, size_t cap, size_t n) {
                "\"max_error\":%.6f},",
                c->use_packed ? "true" : "false", (unsigned long long)c->raw_bytes,
                (unsigned long long)c->packed_bytes, (double)c->packed_error);
+    n = status_morphs(c, o, cap, n);
     n = workbench_status(&v->wb, v->wb_bound ? c->anim_inst : NULL,
                          v->wb_bound ? c->anim_bound : NULL, o, cap, n);
     STATUS_PUT("\"animator_error\":");
@@ -2056,16 +2307,17 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     size_t n = 0;
     STATUS_PUT("{\"mode\":\"%s\",\"character\":", v->showcase_mode ? "showcase" : "character");
     n = v->showcase_mode ? status_showcase(v, o, cap, n) : status_character(v, o, cap, n);
-    STATUS_PUT(
-        "\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
-        "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
-        "\"target_mode\":%d,\"clock\":%.4f,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,\"error\":",
-        v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
-        (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
-        v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
-        (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z, v->target_mode,
-        v->clock, v->follow_mouse ? "true" : "false", v->show_skeleton ? "true" : "false",
-        v->show_mesh ? "true" : "false");
+    STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+               "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+               "\"target_mode\":%d,\"clock\":%.4f,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,"
+               "\"skinning\":\"%s\",\"error\":",
+               v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
+               (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
+               v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
+               (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z,
+               v->target_mode, v->clock, v->follow_mouse ? "true" : "false",
+               v->show_skeleton ? "true" : "false", v->show_mesh ? "true" : "false",
+               v->dq ? "dq" : "lbs");
     n += viewer_json_string(o + n, VIEWER_STATUS_BYTES - n - 2, v->error);
     o[n++] = '}';
     o[n] = '\0';

@@ -43,6 +43,7 @@
       openAnimator: mod.cwrap('viewer_open_animator', 'number', ['number', 'number', 'string']),
       closeAnimator: mod.cwrap('viewer_close_animator', null, []),
       param: mod.cwrap('viewer_param', 'number', ['number', 'number']),
+      morph: mod.cwrap('viewer_morph', 'number', ['number', 'number', 'number']),
       error: mod.cwrap('viewer_error', 'string', []),
     };
     state.api = api;
@@ -186,8 +187,53 @@
     lines.push('reach target ' + s.ik.target.map((x) => x.toFixed(2)).join(', '));
     lines.push('frames ' + s.frames);
     $('status').textContent = lines.join('\n');
+    $('dq').checked = s.skinning === 'dq';
     renderLabels(s);
     renderAnimator(s);
+    renderMorphs(s);
+  }
+
+  // Morph targets: a slider per target of each mesh that has some (the
+  // weight applied, from the animation until the slider is moved; "As
+  // animated" gives every weight back to it).
+  function renderMorphs(s) {
+    const list = s.mode === 'character' && s.morph ? s.morph : [];
+    $('morphbox').style.display = list.length ? '' : 'none';
+    const key = s.character + '|' + list.map((m) => m.name + ':' + m.targets.join(',')).join('|');
+    if (key !== state.morphKey) {
+      state.morphKey = key;
+      const box = $('morphs');
+      box.innerHTML = '';
+      for (const m of list) {
+        const head = document.createElement('div');
+        head.className = 'mesh';
+        head.textContent = m.name;
+        box.appendChild(head);
+        m.targets.forEach((t, k) => {
+          const label = document.createElement('label');
+          const el = document.createElement('input');
+          el.type = 'range';
+          el.min = '0';
+          el.max = '1';
+          el.step = 'any';
+          el.id = 'morph_' + m.mesh + '_' + k;
+          el.addEventListener('input', () => state.api.morph(m.mesh, k, parseFloat(el.value)));
+          const value = document.createElement('span');
+          value.className = 'value';
+          label.append((t || 'target ' + k) + ' ', value, el);
+          box.appendChild(label);
+        });
+      }
+    }
+    for (const m of list) {
+      m.weights.forEach((w, k) => {
+        const el = $('morph_' + m.mesh + '_' + k);
+        if (!el) return;
+        if (el !== document.activeElement) el.value = String(w);
+        el.parentElement.querySelector('.value').textContent = w.toFixed(2) +
+          (m.set[k] === null ? '' : ' (set)');
+      });
+    }
   }
 
   // Labels over the showcase's actors (canvas pixels from the status); a
@@ -323,11 +369,16 @@
       api.closeAnimator();
       syncControls();
     });
+    $('morphreset').addEventListener('click', () => {
+      for (const m of (state.status && state.status.morph) || []) {
+        m.targets.forEach((t, k) => api.morph(m.mesh, k, NaN));
+      }
+    });
     $('clip_b').addEventListener('change', (e) => api.set('clip_b', parseInt(e.target.value, 10)));
     $('focus').addEventListener('change', (e) => api.set('focus', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
     for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh', 'foot', 'sync', 'inertial',
-      'mirrored']) {
+      'mirrored', 'dq']) {
       bool(id, id);
     }
     $('compressed').addEventListener('change', (e) => {

@@ -103,6 +103,111 @@ function changedPixels(a, b) {
   return n;
 }
 
+// A skinned tube written here as glTF (.gltf, embedded buffer): 2 m tall
+// along +Y, radius 0.3 m, joints Root (y 0), Twist (y 1) and Tip (y 2); the
+// skin blends Root into Twist linearly over y in [0.5, 1.5]; one clip
+// "Twisted" (1 s) holds Twist turned `angleDeg` about the tube's axis (the
+// candy-wrapper case: linear blend shrinks the middle ring to cos(angle / 2)
+// of its radius, dual quaternions keep it) and ramps the morph target
+// "Bulge" (rings pushed out by up to half the radius at mid height) from
+// weight 0 at 0 s to 1 at 1 s.
+function twistGltf(angleDeg) {
+  const rings = 21, seg = 24, radius = 0.3, height = 2;
+  const pos = [], nrm = [], joints = [], weights = [], bulge = [], idx = [];
+  for (let r = 0; r < rings; ++r) {
+    const y = height * r / (rings - 1);
+    const w1 = Math.min(1, Math.max(0, y - 0.5));
+    for (let k = 0; k < seg; ++k) {
+      const a = 2 * Math.PI * k / seg, cx = Math.cos(a), sz = Math.sin(a);
+      pos.push(radius * cx, y, radius * sz);
+      nrm.push(cx, 0, sz);
+      joints.push(0, 1, 0, 0);
+      weights.push(1 - w1, w1, 0, 0);
+      const b = 0.5 * radius * Math.sin(Math.PI * y / height);
+      bulge.push(b * cx, 0, b * sz);
+    }
+  }
+  for (let r = 0; r + 1 < rings; ++r) {
+    for (let k = 0; k < seg; ++k) {
+      const a = r * seg + k, b = r * seg + (k + 1) % seg;
+      idx.push(a, a + seg, b, b, a + seg, b + seg);
+    }
+  }
+  const half = angleDeg * Math.PI / 360;
+  const q = [0, Math.sin(half), 0, Math.cos(half)];
+  const ident = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+  const parts = [ // [component type, values, accessor type]
+    [5126, pos, 'VEC3'], [5126, nrm, 'VEC3'], [5123, joints, 'VEC4'], [5126, weights, 'VEC4'],
+    [5126, bulge, 'VEC3'], [5125, idx, 'SCALAR'], [5126, [0, 1], 'SCALAR'], [5126, [...q, ...q], 'VEC4'],
+    [5126, [...ident, 0, 0, 0, 1, ...ident, 0, -1, 0, 1, ...ident, 0, -2, 0, 1], 'MAT4'],
+  ];
+  const size = { VEC3: 3, VEC4: 4, SCALAR: 1, MAT4: 16 };
+  const chunks = [], bufferViews = [], accessors = [];
+  let offset = 0;
+  for (const [type, values, kind] of parts) {
+    const arr = type === 5126 ? new Float32Array(values) : type === 5123 ? new Uint16Array(values)
+      : new Uint32Array(values);
+    const bytes = Buffer.from(arr.buffer);
+    const pad = Buffer.alloc((4 - bytes.length % 4) % 4);
+    bufferViews.push({ buffer: 0, byteOffset: offset, byteLength: bytes.length });
+    const acc = { bufferView: bufferViews.length - 1, componentType: type,
+      count: values.length / size[kind], type: kind };
+    if (kind === 'VEC3' || (kind === 'SCALAR' && type === 5126)) {
+      const n = size[kind];
+      acc.min = [...Array(n).keys()].map((c) => Math.min(...values.filter((_, i) => i % n === c)));
+      acc.max = [...Array(n).keys()].map((c) => Math.max(...values.filter((_, i) => i % n === c)));
+    }
+    accessors.push(acc);
+    chunks.push(bytes, pad);
+    offset += bytes.length + pad.length;
+  }
+  const bin = Buffer.concat(chunks);
+  return JSON.stringify({
+    asset: { version: '2.0' }, scene: 0, scenes: [{ nodes: [0, 3] }],
+    nodes: [{ name: 'Root', children: [1] }, { name: 'Twist', translation: [0, 1, 0], children: [2] },
+      { name: 'Tip', translation: [0, 1, 0] }, { name: 'Tube', mesh: 0, skin: 0 }],
+    meshes: [{ name: 'Tube', weights: [0], extras: { targetNames: ['Bulge'] }, primitives: [{
+      attributes: { POSITION: 0, NORMAL: 1, JOINTS_0: 2, WEIGHTS_0: 3 }, targets: [{ POSITION: 4 }],
+      indices: 5 }] }],
+    skins: [{ joints: [0, 1, 2], inverseBindMatrices: 8, skeleton: 0 }],
+    animations: [{ name: 'Twisted', samplers: [{ input: 6, output: 7 }, { input: 6, output: 6 }],
+      channels: [{ sampler: 0, target: { node: 1, path: 'rotation' } },
+        { sampler: 1, target: { node: 3, path: 'weights' } }] }],
+    buffers: [{ byteLength: bin.length,
+      uri: 'data:application/octet-stream;base64,' + bin.toString('base64') }],
+    bufferViews, accessors,
+  });
+}
+
+// Pixels of the character's meshes: the viewer shades them warm (red well
+// above blue); the ground, grid and background are grey-blue.
+function meshPixels(img) {
+  const rows = [];
+  let n = 0;
+  for (let y = 0; y < img.height; ++y) {
+    for (let x = 0; x < img.width; ++x) {
+      const i = (y * img.width + x) * 4;
+      if (img.data[i] - img.data[i + 2] > 20) {
+        ++n;
+        rows.push(y);
+      }
+    }
+  }
+  rows.sort((a, b) => a - b);
+  return { n, top: rows.length ? rows[0] : 0, bottom: rows.length ? rows[rows.length - 1] : 0 };
+}
+
+// Rows of the pixels that differ between two pictures (changedPixels' test).
+function changedRows(a, b) {
+  const rows = [];
+  for (let i = 0; i < a.data.length; i += 4) {
+    const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) +
+      Math.abs(a.data[i + 2] - b.data[i + 2]);
+    if (d > 24) rows.push(Math.floor(i / 4 / a.width));
+  }
+  return rows;
+}
+
 // ---- checks
 let failures = 0;
 const results = [];
@@ -212,6 +317,29 @@ try {
   const sceneClock = (s) => s.time;
   const frameClock = (s) => s.clock;
   const wrapPi = (a) => Math.atan2(Math.sin(a), Math.cos(a));
+  // Drops files on the page as a user does: a DataTransfer holding them in
+  // dragover and drop events on the canvas (the page listens on window).
+  const dropFiles = async (files) => {
+    const dt = await page.evaluateHandle((list) => {
+      const d = new DataTransfer();
+      for (const [name, b64, type] of list) {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        d.items.add(new File([bytes], name, { type }));
+      }
+      return d;
+    }, files.map(([name, buf, type]) => [name, Buffer.from(buf).toString('base64'), type]));
+    await page.dispatchEvent('#canvas', 'dragover', { dataTransfer: dt });
+    const shown = await page.locator('#drop').isVisible();
+    await page.dispatchEvent('#canvas', 'drop', { dataTransfer: dt });
+    await dt.dispose();
+    return shown;
+  };
+  // Paused on the clip blend's phase p (a fresh frame drawn there).
+  const seekPaused = async (p) => {
+    await setRange('phase', p);
+    await waitFor(async () => Math.abs((await status()).phase - p) < 1e-3, 'phase ' + p);
+    return freshStatus();
+  };
   // Ground distance along heading h, and the share of the whole move it is.
   const along = (p0, p1, h) => {
     const dx = p1[0] - p0[0], dz = p1[2] - p0[2];
@@ -501,15 +629,17 @@ try {
     assert(up.tracking_error_mean > 0 && up.tracking_error_mean < 0.05,
       'tracking error ' + up.tracking_error_mean);
     assert(up.settle_time_last > 0.3 && up.settle_time_last < 6.5, 'settle time ' + up.settle_time_last);
-    // Known open (issues 15, 20): the viewer steps the scene with the
-    // browser's frame times, and uneven frames (software GL, a loaded
-    // machine) let the ragdolls' ground guard add a jump to the get-up's
-    // shown velocity (2.00 m/s against the clip's 0.56 seen here). `sinew
-    // demo` holds this bound at fixed steps (observer_demo); here it is
-    // reported, not asserted, until the viewer steps at a fixed rate
-    // without drawing every step.
+    // Known open (issue 15), reported, not asserted: the get-up's shown
+    // velocity should jump no more than the clip's own frame to frame noise.
+    // viewer_frame steps the scene at a fixed 1/60 s whatever the browser's
+    // frame times, so the scene is the same run after run, and the bound
+    // still fails at some get-ups: driven at exactly 1/60 s from the start,
+    // the largest jump goes 0.541 -> 0.974 m/s at 49.30 s (in the 8th
+    // get-up) and 1.543 at 55.98 s (the 9th) against the clip's 0.687 (at
+    // 1/30 s steps: 1.997 at 35.80 s, the 6th). Not the browser's frames, then, but the knock-down's
+    // get-up itself; `sinew demo` (observer_demo) runs 10 s, before it.
     const jumpNote = up.getup_velocity_jump_max <= up.getup_clip_noise_max ? 'met' :
-      `NOT MET (uneven frames): ${up.getup_velocity_jump_max} m/s above the clip's ` +
+      `NOT MET (issue 15): ${up.getup_velocity_jump_max} m/s above the clip's ` +
       `${up.getup_clip_noise_max}`;
     await page.locator('#focus').selectOption('-1');
     await waitFor(async () => (await status()).focus === -1, 'the whole scene');
@@ -691,7 +821,12 @@ try {
     await holdKey('a', 1.0, frameClock);
     const c = await status();
     const turned = wrapPi(c.place[3] - b.place[3]);
-    assert(turned > 0.8 && turned < 1.4, 'turned ' + turned.toFixed(2) + ' rad');
+    // At most 1.2 rad/s over the viewer's clock from before the key went
+    // down to after it came up (the key comes up a frame or two after the
+    // clock passed 1 s when frames are slow).
+    const held = c.clock - b.clock;
+    assert(turned > 0.8 && turned <= 1.2 * held + 0.02,
+      `turned ${turned.toFixed(2)} rad in ${held.toFixed(2)} s of the viewer's clock`);
     await page.keyboard.press('3');
     const j = await waitFor(async () => {
       const st = await status();
@@ -778,6 +913,88 @@ try {
       `${moved.toFixed(2)} m; W: speed ${keyed.params[0].value}`;
   });
 
+  await check('drag and drop: a .gltf dropped on the page opens (a twisted tube written here)', async () => {
+    await page.locator('#skeleton').uncheck(); // the meshes alone in the pictures below
+    const shown = await dropFiles([['twist.gltf', Buffer.from(twistGltf(150)), 'model/gltf+json']]);
+    assert(shown, 'no drop overlay during the drag');
+    const s = await waitFor(async () => {
+      const st = await status();
+      return st.character === 'twist.gltf' && st;
+    }, 'the dropped tube');
+    assert(!(await page.locator('#drop').isVisible()), 'the drop overlay stayed');
+    assert(s.joints === 3 && s.meshes === 1 && s.clips.join() === 'Twisted',
+      `${s.joints} joints, ${s.meshes} meshes, clips ${s.clips}`);
+    assert(s.morph.length === 1 && s.morph[0].targets.join() === 'Bulge', 'morph ' + JSON.stringify(s.morph));
+    assert(s.grid_cell === 1, 'grid cell ' + s.grid_cell + ' for a figure in metres');
+    const err = await page.locator('#error').textContent();
+    assert(!err, 'page error text: ' + err);
+    return `${s.joints} joints, clip ${s.clips[0]}, morph target ${s.morph[0].targets[0]}`;
+  });
+
+  await check('dual quaternion skinning keeps the twisted joint\'s volume (the DQ toggle)', async () => {
+    await page.locator('#pause').click();
+    await waitFor(async () => (await status()).paused, 'paused');
+    try {
+      await seekPaused(0); // the bulge's weight 0: the plain tube, twisted 150 degrees
+      const lbs = decodePng(await canvas.screenshot({ path: path.join(shots, 'twist_lbs.png') }));
+      await page.locator('#dq').check();
+      await waitFor(async () => (await status()).skinning === 'dq', 'DQ skinning');
+      await freshStatus();
+      const dq = decodePng(await canvas.screenshot({ path: path.join(shots, 'twist_dq.png') }));
+      const a = meshPixels(lbs), b = meshPixels(dq);
+      const rows = changedRows(lbs, dq);
+      // Where the pictures differ: the blended middle (y 0.5 to 1.5 of the
+      // 2 m tube: the middle half of its rows, give or take the perspective).
+      const h = b.bottom - b.top;
+      const mid = rows.filter((y) => y > b.top + 0.2 * h && y < b.bottom - 0.2 * h).length;
+      assert(rows.length > 300, `only ${rows.length} pixels changed`);
+      assert(mid > 0.9 * rows.length, `${mid} of ${rows.length} changed pixels at the joint`);
+      // LBS collapses the middle to cos(75 deg) = 0.26 of its radius.
+      assert(b.n > a.n * 1.1, `tube pixels: LBS ${a.n}, DQ ${b.n}`);
+      await page.locator('#dq').uncheck();
+      await waitFor(async () => (await status()).skinning === 'lbs', 'LBS again');
+      return `${rows.length} pixels changed, ${(100 * mid / rows.length).toFixed(0)}% at the joint; ` +
+        `tube ${a.n} px (LBS) -> ${b.n} px (DQ)`;
+    } finally {
+      await page.locator('#pause').click();
+    }
+  });
+
+  await check('morph weights: the clip\'s weight track and the panel (the tube\'s bulge)', async () => {
+    await page.locator('#pause').click();
+    await waitFor(async () => (await status()).paused, 'paused');
+    try {
+      // The clip ramps the weight from 0 at 0 s to 1 at 1 s: weight = time.
+      const w = [];
+      for (const p of [0.25, 0.9]) {
+        const st = await seekPaused(p);
+        w.push(st.morph[0].weights[0]);
+        assert(Math.abs(st.morph[0].weights[0] - st.time) < 0.01,
+          `weight ${st.morph[0].weights[0]} at ${st.time} s`);
+      }
+      const bulged = decodePng(await canvas.screenshot({ path: path.join(shots, 'morph_tube.png') }));
+      await setRange('morph_0_0', 0);
+      const set = await waitFor(async () => {
+        const st = await status();
+        return st.morph[0].set[0] === 0 && st.morph[0].weights[0] === 0 && st;
+      }, 'the panel\'s weight 0');
+      await freshStatus();
+      const plain = decodePng(await canvas.screenshot());
+      const n = changedPixels(bulged, plain);
+      assert(n > 300, `the bulge changed ${n} pixels only`);
+      assert(meshPixels(bulged).n > meshPixels(plain).n, 'the bulged tube is not wider');
+      await page.locator('#morphreset').click();
+      const back = await waitFor(async () => {
+        const st = await status();
+        return st.morph[0].set[0] === null && Math.abs(st.morph[0].weights[0] - 0.9) < 0.01 && st;
+      }, 'the animated weight again');
+      return `weights ${w.map((x) => x.toFixed(3)).join(', ')} at 0.25, 0.9 s; set 0: ` +
+        `${n} pixels; as animated: ${back.morph[0].weights[0].toFixed(3)} (${set.morph.length} mesh)`;
+    } finally {
+      await page.locator('#pause').click();
+    }
+  });
+
   const robot = path.join(assets, 'RobotExpressive.glb');
   if (fs.existsSync(robot)) {
     await check('opening RobotExpressive.glb lists its clips', async () => {
@@ -798,6 +1015,37 @@ try {
       assert(!err, 'page error text: ' + err);
       await page.screenshot({ path: path.join(shots, 'robot.png') });
       return s.clips.join(', ');
+    });
+    await check('morph targets change the robot\'s face (Head_4: Angry, Surprised, Sad)', async () => {
+      await page.locator('#pause').click();
+      await waitFor(async () => (await status()).paused, 'paused');
+      try {
+        const s = await freshStatus();
+        const face = s.morph.find((m) => m.name === 'Head_4');
+        assert(face && face.targets.join() === 'Angry,Surprised,Sad',
+          'morph meshes ' + s.morph.map((m) => m.name + ':' + m.targets).join(' '));
+        // The robot's clips keep these weights at 0.
+        assert(s.morph.every((m) => m.weights.every((x) => x === 0)), 'weights ' +
+          JSON.stringify(s.morph.map((m) => m.weights)));
+        const before = decodePng(await canvas.screenshot());
+        await setRange(`morph_${face.mesh}_1`, 1); // Surprised
+        await waitFor(async () => (await status()).morph.find((m) => m.name === 'Head_4').weights[1] === 1,
+          'Surprised at 1');
+        await freshStatus();
+        const after = decodePng(await canvas.screenshot({ path: path.join(shots, 'robot_surprised.png') }));
+        const rows = changedRows(before, after);
+        const body = meshPixels(before);
+        // The face is in the top third of the robot.
+        const top = rows.filter((y) => y < body.top + (body.bottom - body.top) / 3).length;
+        assert(rows.length > 40, `only ${rows.length} pixels changed`);
+        assert(top > 0.9 * rows.length, `${top} of ${rows.length} changed pixels in the head`);
+        await page.locator('#morphreset').click();
+        await waitFor(async () => (await status()).morph.every((m) => m.set.every((x) => x === null)),
+          'as animated');
+        return `${rows.length} pixels changed, ${top} of them in the top third`;
+      } finally {
+        await page.locator('#pause').click();
+      }
     });
     const robotJson = path.join(here, '..', '..', 'examples', 'robot.json');
     await check('animator workbench: examples/robot.json on the robot (blend weights, punch)', async () => {
@@ -895,6 +1143,36 @@ try {
       const drawn = changedPixels(bonesOn, bonesOff);
       assert(drawn > 300, `the bones cover only ${drawn} pixels`);
       return `${s.joints} joints, clip ${s.clips[0]} of ${s.duration.toFixed(1)} s; ${note}; ${drawn} pixels`;
+    });
+    await check('the grid in the file\'s units: CMU 01_01 in its own units (no --scale), dropped', async () => {
+      // Grid line pixels (the line colour, not the ground's) in view.
+      const gridPixels = (img) => {
+        let n = 0;
+        for (let i = 0; i < img.data.length; i += 4) {
+          if (Math.abs(img.data[i] - 107) < 14 && Math.abs(img.data[i + 1] - 112) < 14 &&
+              Math.abs(img.data[i + 2] - 122) < 14) ++n;
+        }
+        return n;
+      };
+      const metres = await status();
+      assert(metres.character === '01_01.sinew' && metres.grid_cell === 1,
+        `${metres.character}: grid cell ${metres.grid_cell}`);
+      const a = gridPixels(decodePng(await canvas.screenshot()));
+      const out = path.join(profile, '01_01_units.sinew');
+      const r = spawnSync(cli, ['convert', bvh, '-o', out], { encoding: 'utf8' });
+      assert(r.status === 0, 'sinew convert failed: ' + r.stderr);
+      await dropFiles([['01_01_units.sinew', fs.readFileSync(out), 'application/octet-stream']]);
+      const s = await waitFor(async () => {
+        const st = await status();
+        return st.character === '01_01_units.sinew' && st;
+      }, 'the dropped archive');
+      // 1 / 0.056444 = 17.7 times the metres figure: the power of ten nearest is 10.
+      assert(s.grid_cell === 10, 'grid cell ' + s.grid_cell);
+      await freshStatus();
+      const b = gridPixels(decodePng(await canvas.screenshot({ path: path.join(shots, 'grid_units.png') })));
+      // The same grid around the figure in both units.
+      assert(a > 200 && b > 0.5 * a && b < 2 * a, `grid pixels: ${a} in metres, ${b} in file units`);
+      return `grid cell ${s.grid_cell} (metres: 1); grid pixels ${b} vs ${a} in metres`;
     });
   } else {
     console.log('SKIP: no CLI (--cli) or no ' + bvh + ', the .sinew check is left out');
