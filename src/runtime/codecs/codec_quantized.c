@@ -613,12 +613,12 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_HEAD 10u
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 
+#if SINEW_HAS_SSE2
 static inline void sw__codec_keep_meta(uint32_t* meta, const uint32_t to[4], uint32_t sl) {
     meta[0] = to[0] | to[1] << 16;
     meta[1] = to[2] | to[3] << 16 | sl << 29;
 }
 
-#if SINEW_HAS_SSE2
 /* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
  * the square roots run 4 at a time, off the tracks' chains. */
 static inline void sw__codec_queue_w(__m128* acc, uint32_t wto[4], uint32_t* wn, __m128 ww,
