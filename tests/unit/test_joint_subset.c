@@ -38,7 +38,7 @@ static void depth_detail(const sw_skeleton* sk, uint8_t* detail) {
 }
 
 static bool kept(const uint8_t* keep, uint32_t j) {
-    return (keep[j / 4u] >> (j % 4u)) & 1u;
+    return ((unsigned)keep[j / 4u] >> (j % 4u)) & 1u;
 }
 
 /* Lane j of a and b hold the same bits. */

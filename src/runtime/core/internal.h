@@ -170,7 +170,7 @@ void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
 /* Joint subsets (sinew/core/skeleton.h; joint_subset.c). True when the
  * subset keep (NULL: every joint) keeps joint j. */
 static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
-    return !keep || ((keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
+    return !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
 }
 /* Writes rest's lanes into out where keep leaves a joint out (whole packets
  * without a kept joint are copied), over `packets` packets. */
