@@ -339,9 +339,7 @@ static bool bench_crowd_budget(const bench_rig* g, int rig_slot, int codec,
     return true;
 }
 
-bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FILE* out) {
-    const uint32_t chars = quick ? BENCH_CROWD_QUICK : BENCH_CROWD_CHARACTERS;
-    const uint32_t frames = quick ? 4u : 48u; /* a multiple of the slowest LOD rate */
+sw_result bench_mix_bind(const bench_rig* g, int codec, bench_mix* m, sw_error* err) {
     const sw_clip* clips[2] = {g->clips[codec][0], g->clips[codec][1]};
     const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f},
                                              {"rate", SW_ANIMATOR_PARAM_TYPE_FLOAT, 1.0f}};
@@ -362,17 +360,29 @@ bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FI
                                    .machines_count = 1,
                                    .layers = layers,
                                    .layers_count = 1};
-    const sw_animator* def = NULL;
+    memset(m, 0, sizeof *m);
+    sw_result r = sw_animator_create(&desc, NULL, &m->def, err);
+    if (r != SW_RESULT_OK) return r;
+    m->size = sw_animator_bound_size(m->def, g->skel);
+    m->mem = sw_alloc(NULL, m->size, 16);
+    if (!m->mem) return SW_RESULT_OUT_OF_MEMORY;
+    return sw_animator_bind(m->def, g->skel, clips, 2, m->mem, m->size, &m->bound, err);
+}
+
+void bench_mix_free(bench_mix* m) {
+    if (m->mem) sw_free(NULL, m->mem, m->size);
+    if (m->def) sw_animator_destroy(m->def, NULL);
+    memset(m, 0, sizeof *m);
+}
+
+bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FILE* out) {
+    const uint32_t chars = quick ? BENCH_CROWD_QUICK : BENCH_CROWD_CHARACTERS;
+    const uint32_t frames = quick ? 4u : 48u; /* a multiple of the slowest LOD rate */
     sw_error err;
     memset(&err, 0, sizeof err);
-    sw_result r = sw_animator_create(&desc, NULL, &def, &err);
-    const size_t bound_size = r == SW_RESULT_OK ? sw_animator_bound_size(def, g->skel) : 0u;
-    void* bound_mem = bound_size ? sw_alloc(NULL, bound_size, 16) : NULL;
-    const sw_animator_bound* bound = NULL;
-    if (r == SW_RESULT_OK)
-        r = bound_mem
-                ? sw_animator_bind(def, g->skel, clips, 2, bound_mem, bound_size, &bound, &err)
-                : SW_RESULT_OUT_OF_MEMORY;
+    bench_mix mix;
+    sw_result r = bench_mix_bind(g, codec, &mix, &err);
+    const sw_animator_bound* bound = mix.bound;
     bench_crowd b;
     memset(&b, 0, sizeof b);
     b.rig = g;
@@ -449,7 +459,6 @@ bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FI
     free(b.target);
     free(b.pole);
     free(b.scratch);
-    if (bound_mem) sw_free(NULL, bound_mem, bound_size);
-    if (def) sw_animator_destroy(def, NULL);
+    bench_mix_free(&mix);
     return ok;
 }

@@ -81,6 +81,19 @@ sw_vec3 bench_ozz_point(const sw_mat4* armature_inverse, sw_vec3 p);
 bool bench_rows_all(const bench_rig* g, int rig_slot, bench_ozz_side* ozz, bool quick, FILE* out,
                     double frame_ns[BENCH_CODECS]);
 
+/* The rig's two clips of `codec` in one blend space (parameter "blend" from
+ * 0 to 1, state speed parameter "rate"), bound to the rig's skeleton (crowd.c).
+ * m owns the definition and the bound memory: free with bench_mix_free (also
+ * after a failure). Returns the first failing step's result. */
+typedef struct bench_mix {
+    const sw_animator* def;
+    void* mem;
+    size_t size;
+    const sw_animator_bound* bound;
+} bench_mix;
+sw_result bench_mix_bind(const bench_rig* g, int codec, bench_mix* m, sw_error* err);
+void bench_mix_free(bench_mix* m);
+
 /* The crowd figures of one rig on `codec`; prints "crowd", "crowdpair" and
  * "crowdbudget" lines. False on failure (reported). */
 bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FILE* out);

@@ -31,36 +31,6 @@ static uint32_t bench_lod_depths(const sw_skeleton* s, uint8_t* detail) {
     return deepest;
 }
 
-/* The rig's two clips of `codec` in a blend space by "blend", bound. */
-static sw_result bench_lod_bind(const bench_rig* g, int codec, const sw_animator** def, void** mem,
-                                size_t* size, const sw_animator_bound** bound) {
-    const sw_clip* clips[2] = {g->clips[codec][0], g->clips[codec][1]};
-    const sw_animator_param_desc params[] = {{"blend", SW_ANIMATOR_PARAM_TYPE_FLOAT, 0.0f}};
-    const sw_animator_member_desc members[] = {{sw_clip_name(clips[0]), 0.0f, 0.0f},
-                                               {sw_clip_name(clips[1]), 1.0f, 0.0f}};
-    const sw_animator_blend_space_desc spaces[] = {
-        {"mix", "blend", NULL, members, 2, NULL, 0, false}};
-    const sw_animator_state_desc states[] = {
-        {"Mix", SW_ANIMATOR_MOTION_BLEND_SPACE, "mix", false, 0.0f, NULL}};
-    const sw_animator_machine_desc machines[] = {{"Main", states, 1, NULL, 0, NULL}};
-    const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
-                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
-    const sw_animator_desc desc = {.params = params,
-                                   .params_count = 1,
-                                   .blend_spaces = spaces,
-                                   .blend_spaces_count = 1,
-                                   .machines = machines,
-                                   .machines_count = 1,
-                                   .layers = layers,
-                                   .layers_count = 1};
-    sw_result r = sw_animator_create(&desc, NULL, def, NULL);
-    if (r != SW_RESULT_OK) return r;
-    *size = sw_animator_bound_size(*def, g->skel);
-    *mem = sw_alloc(NULL, *size, 16);
-    if (!*mem) return SW_RESULT_OUT_OF_MEMORY;
-    return sw_animator_bind(*def, g->skel, clips, 2, *mem, *size, bound, NULL);
-}
-
 /* A crowd of `chars` characters at one level of joint cut `cut`, random
  * blends and phases within `longest` seconds (the same for every level: one
  * seed). */
@@ -79,9 +49,9 @@ static sw_crowd* bench_lod_crowd(const sw_animator_bound* bound, const uint8_t* 
     uint32_t rng = 0x2C1B3C6Du, events = 0;
     for (uint32_t i = 0; i < chars; ++i) {
         sw_crowd_params(crowd, i)[0] = bench_rand(&rng);
-        if (sw_animator_update(sw_crowd_instance(crowd, i), bound, sw_crowd_params(crowd, i), 1,
-                               bench_rand(&rng) * longest, NULL, 0, &events,
-                               NULL) != SW_RESULT_OK) {
+        if (sw_animator_update(sw_crowd_instance(crowd, i), bound, sw_crowd_params(crowd, i),
+                               sw_crowd_params_count(crowd), bench_rand(&rng) * longest, NULL, 0,
+                               &events, NULL) != SW_RESULT_OK) {
             sw_crowd_destroy(crowd);
             return NULL;
         }
@@ -128,17 +98,13 @@ bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
         kept[l] = sw_joint_subset_from_detail(g->skel, detail, cuts[l], keep, sizeof keep);
     }
     for (int codec = 0; codec < BENCH_CODECS; ++codec) {
-        const sw_animator* def = NULL;
-        void* mem = NULL;
-        size_t size = 0;
-        const sw_animator_bound* bound = NULL;
+        bench_mix mix;
         double ns[BENCH_LOD_LEVELS];
-        sw_result r = bench_lod_bind(g, codec, &def, &mem, &size, &bound);
+        sw_result r = bench_mix_bind(g, codec, &mix, NULL);
         const float longest = fmaxf(g->clips[codec][0]->duration, g->clips[codec][1]->duration);
-        const bool ok =
-            r == SW_RESULT_OK && bench_lod_codec(bound, detail, cuts, chars, frames, longest, ns);
-        if (mem) sw_free(NULL, mem, size);
-        if (def) sw_animator_destroy(def, NULL);
+        const bool ok = r == SW_RESULT_OK &&
+                        bench_lod_codec(mix.bound, detail, cuts, chars, frames, longest, ns);
+        bench_mix_free(&mix);
         if (!ok) {
             bench_error("%s: joint LOD crowd (%s): %s", g->name, bench_codec_names[codec],
                         sw_result_str(r));
