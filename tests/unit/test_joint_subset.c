@@ -13,6 +13,7 @@
  *   open subsets and a subset with a sub-tree are refused;
  * - the animator (a blend space and a crossfade): evaluate_subset's kept
  *   joints bit for bit evaluate's, the others at rest. */
+#include "animator_rig.h"
 #include "test_util.h"
 
 #include "runtime/core/internal.h"
@@ -356,44 +357,30 @@ static void test_animator(void** state) {
                                    .layers = layers,
                                    .layers_count = 1,
                                    .root_motion_joint = "Hips"};
-    const sw_animator* def = NULL;
-    assert_int_equal(sw_animator_create(&desc, NULL, &def, NULL), SW_RESULT_OK);
-    const size_t bs = sw_animator_bound_size(def, sk);
-    void* bmem = sw_alloc(NULL, bs, 16);
-    const sw_animator_bound* b = NULL;
-    assert_int_equal(sw_animator_bind(def, sk, scene.clips, scene.clips_count, bmem, bs, &b, NULL),
-                     SW_RESULT_OK);
-    const size_t is = sw_animator_instance_size(b), ss = sw_animator_scratch_size(b);
+    rig whole, part; /* alike; one evaluated whole, the other with subsets */
+    rig_open_with(&whole, &desc, sk, scene.clips, scene.clips_count);
+    rig_open_with(&part, &desc, sk, scene.clips, scene.clips_count);
     const uint32_t P = sk->packets_count;
-    char* mem = (char*)sw_alloc(NULL, 2u * is + ss + sizeof(sw_xform4) * P * 2u, 16);
-    sw_animator_instance *i0 = NULL, *i1 = NULL;
-    assert_int_equal(sw_animator_instance_init(mem, is, b, &i0), SW_RESULT_OK);
-    assert_int_equal(sw_animator_instance_init(mem + is, is, b, &i1), SW_RESULT_OK);
-    void* scratch = mem + 2u * is;
-    sw_xform4* full = (sw_xform4*)(void*)(mem + 2u * is + ss);
-    sw_xform4* got = full + P;
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
     depth_detail(sk, detail);
-    float speed = 2.2f;
-    uint32_t n = 0;
     for (uint32_t fr = 0; fr < 40u; ++fr) {
-        if (fr == 20u) speed = 0.0f; /* crossfade to Stand */
-        assert_int_equal(sw_animator_update(i0, b, &speed, 1, 1.0f / 30.0f, NULL, 0, &n, NULL),
-                         SW_RESULT_OK);
-        assert_int_equal(sw_animator_update(i1, b, &speed, 1, 1.0f / 30.0f, NULL, 0, &n, NULL),
-                         SW_RESULT_OK);
-        assert_int_equal(sw_animator_evaluate(i0, b, scratch, ss, full, P), SW_RESULT_OK);
+        const float speed = fr < 20u ? 2.2f : 0.0f; /* then a crossfade to Stand */
+        whole.params[0] = part.params[0] = speed;
+        rig_update(&whole, 1.0f / 30.0f, NULL, 0, NULL);
+        rig_update(&part, 1.0f / 30.0f, NULL, 0, NULL);
+        rig_eval(&whole);
         const uint32_t cut = 1u + fr % 9u;
         sw_joint_subset_from_detail(sk, detail, cut, keep, P);
-        assert_int_equal(sw_animator_evaluate_subset(i1, b, keep, scratch, ss, got, P),
+        assert_int_equal(sw_animator_evaluate_subset(part.inst, part.bound, keep, part.scratch,
+                                                     part.scratch_size, part.pose, P),
                          SW_RESULT_OK);
-        assert_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
+        assert_subset_pose(sk, keep, whole.pose, sw_skeleton_rest_pose(sk), part.pose);
     }
-    assert_int_equal(sw_animator_evaluate_subset(i1, b, (const uint8_t*)got, scratch, ss, got, P),
+    assert_int_equal(sw_animator_evaluate_subset(part.inst, part.bound, (const uint8_t*)part.pose,
+                                                 part.scratch, part.scratch_size, part.pose, P),
                      SW_RESULT_OVERLAP);
-    sw_free(NULL, mem, 2u * is + ss + sizeof(sw_xform4) * P * 2u);
-    sw_free(NULL, bmem, bs);
-    sw_animator_destroy(def, NULL);
+    rig_close(&whole);
+    rig_close(&part);
     sw_scene_free(&scene, NULL);
 }
 
