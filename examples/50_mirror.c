@@ -23,7 +23,6 @@
 #include "sinew/sinew.h"
 #include "sinew/tools/builders/mirror_bake.h"
 #include "sinew/tools/readers/asset.h"
-#include "sinew/tools/writers/png.h"
 #include "sinew/tools/writers/raster.h"
 
 static int failures = 0;
@@ -124,13 +123,7 @@ static int picture(const sw_asset* a, const sw_mirror* m, const char* png, const
                 return 1;
         }
     }
-    sw_png_image img = {.width = r.width,
-                        .height = r.height,
-                        .format = SW_PNG_FORMAT_INDEXED,
-                        .pixels = r.pixels,
-                        .palette = r.palette,
-                        .palette_count = SW_RASTER_PALETTE_COUNT};
-    sw_result res = sw_png_write_file(&img, png);
+    sw_result res = sw_raster_write_png(&r, png);
     printf("%s: %s at %.2f s, original (left) and mirrored (right): %s\n", png, sw_clip_name(clip),
            (double)time, sw_result_str(res));
     sw_raster_free(&r);

@@ -7,7 +7,6 @@
 
 #include "sinew/showcase/character.h"
 #include "sinew/sinew.h"
-#include "sinew/tools/writers/png.h"
 #include "sinew/tools/writers/raster.h"
 
 static _Alignas(16) sw_xform4 local[16];
@@ -72,13 +71,7 @@ int main(int argc, char** argv) {
     fail |= draw(&r, &cam, &human, run, 0.2f * run->duration, 0.0f,
                  -5.0f * 0.2f * run->duration - 1.3f, 1);
     fail |= draw(&r, &cam, &spider, NULL, 0.0f, 0.3f, -2.4f, 2);
-    const sw_png_image img = {.width = r.width,
-                              .height = r.height,
-                              .format = SW_PNG_FORMAT_INDEXED,
-                              .pixels = r.pixels,
-                              .palette = r.palette,
-                              .palette_count = SW_RASTER_PALETTE_COUNT};
-    fail |= sw_png_write_file(&img, argv[1]) != SW_RESULT_OK;
+    fail |= sw_raster_write_png(&r, argv[1]) != SW_RESULT_OK;
     sw_raster_free(&r);
     sw_scene_free(&human, NULL);
     sw_scene_free(&spider, NULL);

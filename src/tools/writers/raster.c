@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sinew/core/skin.h"
+#include "sinew/tools/writers/png.h"
 
 #define SW__RASTER_SKY 0
 #define SW__RASTER_GROUND 1
@@ -310,4 +311,15 @@ uint32_t sw_raster_text(sw_raster* r, int32_t x, int32_t y, const char* text, ui
         }
     }
     return sw_raster_text_width(text, scale);
+}
+
+sw_result sw_raster_write_png(const sw_raster* r, const char* path) {
+    if (!r) return SW_RESULT_INVALID_ARGUMENT;
+    const sw_png_image img = {.width = r->width,
+                              .height = r->height,
+                              .format = SW_PNG_FORMAT_INDEXED,
+                              .pixels = r->pixels,
+                              .palette = r->palette,
+                              .palette_count = SW_RASTER_PALETTE_COUNT};
+    return sw_png_write_file(&img, path);
 }

@@ -94,6 +94,10 @@ SINEW_API sw_result sw_raster_draw_positions(sw_raster* r, const sw_raster_camer
                                              const sw_mesh* mesh, const float* positions,
                                              uint32_t m);
 
+/* Writes the picture as an indexed PNG (sw_png_write_file, its palette's
+ * SW_RASTER_PALETTE_COUNT entries) to `path`. Fails: as sw_png_write_file. */
+SINEW_API sw_result sw_raster_write_png(const sw_raster* r, const char* path);
+
 /* Draws `text` (ASCII; letters as capitals, a character without a glyph
  * as '?') with the top-left corner of its first glyph at pixel (x, y):
  * each glyph SW_RASTER_GLYPH_W x SW_RASTER_GLYPH_H cells of scale x scale
