@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <webgl/webgl2.h>
 
 #ifdef SINEW_VIEWER_ODE
 #include "sinew/backends/ode.h"
@@ -68,6 +69,14 @@ typedef struct gpu_mesh {
      * weights last applied and the panel's settings (NaN: as animated). */
     float *morph_pos, *morph_nrm, *morph_w, *morph_set;
     bool morph_applied;
+    /* Normals made for a mesh without any (make_normals), as uploaded; NULL
+     * when the mesh has its own. */
+    float* made_nrm;
+    /* CPU skinning (viewer_set "cpu_skin"): the runtime's skin job writes
+     * model-space positions and normals, drawn through cpu_vao without
+     * skinning in the shader; made when first used. */
+    GLuint cpu_vao, cpu_buffers[2];
+    float *cpu_pos, *cpu_nrm;
 } gpu_mesh;
 
 /* ---------------------------------------------------------------- character */
@@ -161,11 +170,12 @@ typedef struct viewer {
     GLuint lines_vao, lines_vbo;
     float* lines;
     uint32_t lines_count;
-    GLint skin_dq;
-    /* Skinning on the GPU: linear blend (false) or dual quaternion (true);
+    GLint skin_mode;
+    /* Skinning: linear blend (false) or dual quaternion (true), in the
+     * vertex shader or, with cpu_skin, by the runtime's skin job on the CPU;
      * identity matrices as the inverse binds of a DQ palette made from a
      * finished palette (ident_count of them). */
-    bool dq;
+    bool dq, cpu_skin;
     sw_mat4* ident;
     uint32_t ident_count;
 
@@ -269,14 +279,17 @@ static sw_vec3 mat_pos(const sw_mat4* m) {
 
 /* ---------------------------------------------------------------- GL setup */
 
-/* Skinning in the vertex shader, from the palette texture: u_dq 0, linear
+/* Skinning in the vertex shader, from the palette texture: u_skin 0, linear
  * blend of four matrices (one row of four texels per matrix: its columns);
- * u_dq 1, dual quaternion blend of four sw_dq_transform entries (one row of
- * five texels: real, dual, the three scale/shear columns), as the runtime's
- * skin job does (sinew/core/skin.h): signs to the hemisphere of the largest
- * weight, scale/shear blended linearly and applied first, normals by
- * R_blend * S_blend. The palettes are the runtime's (sw_skinning_job,
- * sw_dq_palette_job); the shader only blends per vertex. */
+ * u_skin 1, dual quaternion blend of four sw_dq_transform entries (one row
+ * of five texels: real, dual, the three scale/shear columns), as the
+ * runtime's skin job does (sinew/core/skin.h): signs to the hemisphere of
+ * the largest weight, scale/shear blended linearly and applied first,
+ * normals by R_blend * S_blend; u_skin 2, none: the vertices were skinned
+ * on the CPU. The palettes are the runtime's (sw_skinning_job,
+ * sw_dq_palette_job); the shader only blends per vertex. v_skin_pos and
+ * v_skin_nrm (model space) are captured by transform feedback for
+ * viewer_skin_compare. */
 static const char* k_skin_vs =
     "#version 300 es\n"
     "layout(location=0) in vec3 a_pos;\n"
@@ -286,8 +299,10 @@ static const char* k_skin_vs =
     "uniform highp sampler2D u_palette;\n"
     "uniform mat4 u_view_proj;\n"
     "uniform mat4 u_world;\n"
-    "uniform int u_dq;\n"
+    "uniform int u_skin;\n"
     "out vec3 v_nrm;\n"
+    "out vec3 v_skin_pos;\n"
+    "out vec3 v_skin_nrm;\n"
     "vec4 texel(int c, uint j) { return texelFetch(u_palette, ivec2(c, int(j)), 0); }\n"
     "mat4 joint_matrix(uint j) { return mat4(texel(0, j), texel(1, j), texel(2, j), texel(3, j)); "
     "}\n"
@@ -321,8 +336,10 @@ static const char* k_skin_vs =
     "  n = rotate(br, bs * a_nrm);\n"
     "}\n"
     "void main() {\n"
-    "  vec3 p, n;\n"
-    "  if (u_dq != 0) dqs(p, n); else lbs(p, n);\n"
+    "  vec3 p = a_pos, n = a_nrm;\n"
+    "  if (u_skin == 1) dqs(p, n); else if (u_skin == 0) lbs(p, n);\n"
+    "  v_skin_pos = p;\n"
+    "  v_skin_nrm = n;\n"
     "  v_nrm = mat3(u_world) * n;\n"
     "  gl_Position = u_view_proj * u_world * vec4(p, 1.0);\n"
     "}\n";
@@ -368,11 +385,15 @@ static GLuint compile(GLenum kind, const char* src) {
     return s;
 }
 
-static GLuint link_program(const char* vs, const char* fs) {
+/* Links a program; `captured` (NULL or count names) are the vertex outputs
+ * transform feedback can capture, interleaved. */
+static GLuint link_program(const char* vs, const char* fs, const char* const* captured,
+                           GLsizei count) {
     const GLuint p = glCreateProgram();
     const GLuint a = compile(GL_VERTEX_SHADER, vs), b = compile(GL_FRAGMENT_SHADER, fs);
     glAttachShader(p, a);
     glAttachShader(p, b);
+    if (captured) glTransformFeedbackVaryings(p, count, captured, GL_INTERLEAVED_ATTRIBS);
     glLinkProgram(p);
     glDeleteShader(a);
     glDeleteShader(b);
@@ -514,11 +535,11 @@ static bool gpu_mesh_create(gpu_mesh* g, const sw_mesh* m) {
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, (const void*)0);
 
-    float* made = sw_mesh_normals(m) ? NULL : make_normals(m);
+    g->made_nrm = sw_mesh_normals(m) ? NULL : make_normals(m);
+    if (!sw_mesh_normals(m) && !g->made_nrm) return false;
     glBindBuffer(GL_ARRAY_BUFFER, g->buffers[1]);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 12u), made ? made : sw_mesh_normals(m),
-                 GL_STATIC_DRAW);
-    free(made);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 12u),
+                 g->made_nrm ? g->made_nrm : sw_mesh_normals(m), GL_STATIC_DRAW);
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, (const void*)0);
 
@@ -596,11 +617,105 @@ static bool gpu_morph_apply(gpu_mesh* g, const float* w) {
     return true;
 }
 
+/* The runtime's skin job over what the vertex shader reads for the mesh:
+ * the positions and normals uploaded (morphed, bind or made) and the
+ * palette last uploaded (the matrices, or with "dq" the dual quaternions
+ * made from them); out_pos and out_nrm (3 floats per vertex) get the model
+ * space (the palette's space) result. */
+static sw_skin_job gpu_skin_job(const gpu_mesh* g, float* out_pos, float* out_nrm) {
+    const sw_mesh* m = g->mesh;
+    const bool dq = g_viewer.dq;
+    return (sw_skin_job){.mesh = m,
+                         .palette = dq ? NULL : g->palette,
+                         .dq_palette = dq ? g->dq : NULL,
+                         .palette_count = m->palette_count,
+                         .positions = g->morph_applied ? g->morph_pos : NULL,
+                         .normals = g->morph_applied && g->morph_nrm ? g->morph_nrm : g->made_nrm,
+                         .out_positions = out_pos,
+                         .out_normals = out_nrm,
+                         .out_count = m->vertices_count};
+}
+
+/* The vertex array of CPU skinning: positions and normals rewritten each
+ * frame, the mesh's joints, weights (unused: the shader does not skin) and
+ * indices. */
+static bool gpu_cpu_create(gpu_mesh* g) {
+    const size_t n = 3u * (size_t)g->mesh->vertices_count;
+    g->cpu_pos = malloc(n * sizeof(float));
+    g->cpu_nrm = malloc(n * sizeof(float));
+    if (!g->cpu_pos || !g->cpu_nrm) return false;
+    glGenVertexArrays(1, &g->cpu_vao);
+    glGenBuffers(2, g->cpu_buffers);
+    glBindVertexArray(g->cpu_vao);
+    for (GLuint k = 0; k < 4; ++k) {
+        glBindBuffer(GL_ARRAY_BUFFER, k < 2 ? g->cpu_buffers[k] : g->buffers[k]);
+        if (k < 2) glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 4u), NULL, GL_STREAM_DRAW);
+        glEnableVertexAttribArray(k);
+        if (k == 2)
+            glVertexAttribIPointer(k, 4, GL_UNSIGNED_SHORT, 0, (const void*)0);
+        else
+            glVertexAttribPointer(k, k == 3 ? 4 : 3, GL_FLOAT, GL_FALSE, 0, (const void*)0);
+    }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ibo);
+    glBindVertexArray(0);
+    return true;
+}
+
+/* CPU skinning of the mesh for drawing: the runtime's skin job
+ * (gpu_skin_job), uploaded to the CPU vertex array. */
+static bool gpu_cpu_skin(gpu_mesh* g) {
+    if (!g->cpu_vao && !gpu_cpu_create(g)) return false;
+    const sw_skin_job job = gpu_skin_job(g, g->cpu_pos, g->cpu_nrm);
+    if (sw_skin_job_run(&job) != SW_RESULT_OK) return false;
+    const GLsizeiptr bytes = (GLsizeiptr)g->mesh->vertices_count * 12;
+    glBindBuffer(GL_ARRAY_BUFFER, g->cpu_buffers[0]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, g->cpu_pos);
+    glBindBuffer(GL_ARRAY_BUFFER, g->cpu_buffers[1]);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, g->cpu_nrm);
+    return true;
+}
+
+/* The vertex shader's skinning of the mesh (linear blend, or dual
+ * quaternion with "dq") from its palette texture, captured by transform
+ * feedback without drawing: 6 floats per vertex into out (model-space
+ * position, then the normal as the shader leaves it, not normalized). */
+static void gpu_capture(const gpu_mesh* g, float* out) {
+    const viewer* v = &g_viewer;
+    const GLsizeiptr bytes = (GLsizeiptr)g->mesh->vertices_count * 24;
+    GLuint buf = 0;
+    glGenBuffers(1, &buf);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+    glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, NULL, GL_STREAM_READ);
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+    glUseProgram(v->skin_prog);
+    glUniform1i(v->skin_palette, 0);
+    glUniform1i(v->skin_mode, v->dq ? 1 : 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, g->palette_tex);
+    glBindVertexArray(g->vao);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, (GLsizei)g->mesh->vertices_count);
+    glEndTransformFeedback();
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(0);
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, out);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+    glDeleteBuffers(1, &buf);
+}
+
 static void gpu_mesh_destroy(gpu_mesh* g) {
     if (g->vao) glDeleteVertexArrays(1, &g->vao);
     if (g->buffers[0]) glDeleteBuffers(4, g->buffers);
     if (g->ibo) glDeleteBuffers(1, &g->ibo);
     if (g->palette_tex) glDeleteTextures(1, &g->palette_tex);
+    if (g->cpu_vao) glDeleteVertexArrays(1, &g->cpu_vao);
+    if (g->cpu_buffers[0]) glDeleteBuffers(2, g->cpu_buffers);
+    free(g->made_nrm);
+    free(g->cpu_pos);
+    free(g->cpu_nrm);
     free(g->palette);
     free(g->dq);
     free(g->morph_pos);
@@ -1283,7 +1398,8 @@ static bool update_palettes(character* c) {
                                      .out = g->palette,
                                      .out_count = m->palette_count};
         if (sw_skinning_job_run(&job) != SW_RESULT_OK ||
-            !gpu_palette_upload(g, g->palette, m->palette_count))
+            !gpu_palette_upload(g, g->palette, m->palette_count) ||
+            (g_viewer.cpu_skin && !gpu_cpu_skin(g)))
             return false;
     }
     return true;
@@ -1611,7 +1727,7 @@ static void draw(void) {
     const sw_mat4 world = sw_mat4_identity();
     glUniformMatrix4fv(v->skin_world, 1, GL_FALSE, world.m);
     glUniform1i(v->skin_palette, 0);
-    glUniform1i(v->skin_dq, v->dq ? 1 : 0);
+    glUniform1i(v->skin_mode, v->dq ? 1 : 0);
     glActiveTexture(GL_TEXTURE0);
     if (v->show_mesh && v->showcase_mode) {
         const showcase_view* sv = &v->sc;
@@ -1627,12 +1743,13 @@ static void draw(void) {
             }
         }
     } else if (v->show_mesh && c->meshes_count > 0) {
+        if (v->cpu_skin) glUniform1i(v->skin_mode, 2); /* skinned by gpu_cpu_skin */
         for (uint32_t i = 0; i < c->meshes_count; ++i) {
             const float hue = (float)i * 0.37f;
             glUniform3f(v->skin_color, 0.75f + 0.1f * sinf(hue), 0.62f + 0.1f * sinf(hue + 2.0f),
                         0.5f + 0.1f * sinf(hue + 4.0f));
             glBindTexture(GL_TEXTURE_2D, c->gpu[i].palette_tex);
-            glBindVertexArray(c->gpu[i].vao);
+            glBindVertexArray(v->cpu_skin ? c->gpu[i].cpu_vao : c->gpu[i].vao);
             glDrawElements(GL_TRIANGLES, c->gpu[i].index_count, GL_UNSIGNED_INT, 0);
         }
     }
@@ -1697,13 +1814,14 @@ EMSCRIPTEN_KEEPALIVE int viewer_init(const char* canvas) {
         return -1;
     }
     emscripten_webgl_make_context_current(v->gl);
-    v->skin_prog = link_program(k_skin_vs, k_skin_fs);
+    static const char* const captured[2] = {"v_skin_pos", "v_skin_nrm"};
+    v->skin_prog = link_program(k_skin_vs, k_skin_fs, captured, 2);
     v->skin_view_proj = glGetUniformLocation(v->skin_prog, "u_view_proj");
     v->skin_world = glGetUniformLocation(v->skin_prog, "u_world");
     v->skin_palette = glGetUniformLocation(v->skin_prog, "u_palette");
     v->skin_color = glGetUniformLocation(v->skin_prog, "u_color");
-    v->skin_dq = glGetUniformLocation(v->skin_prog, "u_dq");
-    v->line_prog = link_program(k_line_vs, k_line_fs);
+    v->skin_mode = glGetUniformLocation(v->skin_prog, "u_skin");
+    v->line_prog = link_program(k_line_vs, k_line_fs, NULL, 0);
     v->line_view_proj = glGetUniformLocation(v->line_prog, "u_view_proj");
     v->lines = malloc(sizeof(float) * 6u * VIEWER_MAX_LINES);
     v->status = malloc(VIEWER_STATUS_BYTES);
@@ -1939,8 +2057,9 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_error(void) {
  * paused), "phase" (0..1), "clip_a", "clip_b" (index, -1 none), "skeleton",
  * "mesh", "look", "ik", "follow", the showcase's "foot" (foot placement and
  * foot lock), "sync" (phase sync) and "inertial" (inertialization instead
- * of crossfades), "dq" (dual quaternion skinning instead of linear blend)
- * (booleans as 0/1), "target" (0 look, 1 IK).
+ * of crossfades), "dq" (dual quaternion skinning instead of linear blend),
+ * "cpu_skin" (characters: the runtime's skin job on the CPU instead of the
+ * vertex shader) (booleans as 0/1), "target" (0 look, 1 IK).
  * Returns 0, or -1 for an unknown name or a value out of range. */
 EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
     viewer* v = &g_viewer;
@@ -2002,6 +2121,9 @@ EMSCRIPTEN_KEEPALIVE int viewer_set(const char* name, double value) {
         if (!anim_build()) return -1;
     } else if (strcmp(name, "dq") == 0) {
         v->dq = on;
+    } else if (strcmp(name, "cpu_skin") == 0) {
+        if (v->showcase_mode && on) return -1;
+        v->cpu_skin = on;
     } else if (strcmp(name, "skeleton") == 0) {
         v->show_skeleton = on;
     } else if (strcmp(name, "mesh") == 0) {
@@ -2310,14 +2432,14 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"target_mode\":%d,\"clock\":%.4f,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,"
-               "\"skinning\":\"%s\",\"error\":",
+               "\"skinning\":\"%s\",\"cpu_skin\":%s,\"error\":",
                v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
                (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
                v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
                (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z,
                v->target_mode, v->clock, v->follow_mouse ? "true" : "false",
                v->show_skeleton ? "true" : "false", v->show_mesh ? "true" : "false",
-               v->dq ? "dq" : "lbs");
+               v->dq ? "dq" : "lbs", v->cpu_skin ? "true" : "false");
     n += viewer_json_string(o + n, VIEWER_STATUS_BYTES - n - 2, v->error);
     o[n++] = '}';
     o[n] = '\0';
@@ -2353,6 +2475,91 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_simd_check(void) {
         STATUS_PUT("%s\"%s\":[%.6g,%.6g]", k ? "," : "", sw_soa_check_kernel_name(k), d[k].worst,
                    d[k].max_abs);
     STATUS_PUT("}}");
+    return text;
+}
+
+/* Largest difference between the vertex shader's skinning and the
+ * runtime's skin job over one mesh (gpu: 6 floats per vertex from
+ * gpu_capture; pos, nrm: sw_skin_job's); d[0] position (model units), d[1]
+ * squared positions summed, d[2] normal angle (radians, over non-zero
+ * normals), d[3] the vertex of d[0]; lo, hi grow to the positions' bounds. */
+static void skin_diff(const float* gpu, const float* pos, const float* nrm, uint32_t count,
+                      double d[4], sw_vec3* lo, sw_vec3* hi) {
+    for (uint32_t i = 0; i < count; ++i) {
+        const float* q = gpu + 6u * i;
+        const sw_vec3 p = v3(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);
+        const sw_vec3 e = v3_sub(v3(q[0], q[1], q[2]), p);
+        const double e2 = sqrt((double)v3_dot(e, e)), dp = isfinite(e2) ? e2 : 1e30;
+        if (dp > d[0]) d[0] = dp, d[3] = i;
+        d[1] += dp * dp;
+        *lo = v3(fminf(lo->x, p.x), fminf(lo->y, p.y), fminf(lo->z, p.z));
+        *hi = v3(fmaxf(hi->x, p.x), fmaxf(hi->y, p.y), fmaxf(hi->z, p.z));
+        /* the angle from the cross and dot products in double: acos of a
+         * float dot product would not resolve angles under 1e-3 rad */
+        const double a[3] = {q[3], q[4], q[5]}, b[3] = {nrm[3 * i], nrm[3 * i + 1], nrm[3 * i + 2]};
+        const double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        const double lb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+        if (lb == 0.0) continue;
+        const double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2],
+                     cz = a[0] * b[1] - a[1] * b[0];
+        const double sn = sqrt(cx * cx + cy * cy + cz * cz) / (la * lb);
+        const double cs = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (la * lb);
+        const double angle = la > 0.0 && isfinite(sn + cs) ? atan2(sn, cs) : VIEWER_PI;
+        if (angle > d[2]) d[2] = angle;
+    }
+}
+
+/* Compares the vertex shader's skinning with the runtime's CPU skin job on
+ * the character's meshes as last posed, in the current mode (linear blend,
+ * or dual quaternion with "dq"): the shader's model-space positions and
+ * normals captured by transform feedback (gpu_capture) against
+ * sw_skin_job_run on the same inputs (gpu_skin_job). Returns JSON text
+ * (static, valid until the next call): {"skinning", "meshes", "vertices",
+ * "diagonal" (of the skinned positions' bounds), "max_pos_diff" and
+ * "rms_pos_diff" (model units), "worst" ([mesh, vertex] of the largest),
+ * "max_normal_angle" (radians)}, or {"error": "..."}. */
+EMSCRIPTEN_KEEPALIVE const char* viewer_skin_compare(void) {
+    static char text[512];
+    viewer* v = &g_viewer;
+    const character* c = &v->ch;
+    if (v->showcase_mode || c->meshes_count == 0) {
+        snprintf(text, sizeof text, "{\"error\":\"no character mesh\"}");
+        return text;
+    }
+    double worst[4] = {0.0, 0.0, 0.0, 0.0}, wmesh = 0.0;
+    uint64_t vertices = 0;
+    sw_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    for (uint32_t i = 0; i < c->meshes_count; ++i) {
+        const gpu_mesh* g = &c->gpu[i];
+        const uint32_t n = g->mesh->vertices_count;
+        float* gpu = malloc(24u * (size_t)n + 1u);
+        float* cpu = malloc(24u * (size_t)n + 1u);
+        const sw_skin_job job = gpu_skin_job(g, cpu, cpu ? cpu + 3u * (size_t)n : NULL);
+        const bool ok = gpu && cpu && sw_skin_job_run(&job) == SW_RESULT_OK;
+        double d[4] = {0.0, 0.0, 0.0, 0.0};
+        if (ok) {
+            gpu_capture(g, gpu);
+            skin_diff(gpu, cpu, cpu + 3u * (size_t)n, n, d, &lo, &hi);
+        }
+        free(gpu);
+        free(cpu);
+        if (!ok) {
+            snprintf(text, sizeof text, "{\"error\":\"the skin job failed on mesh %u\"}", i);
+            return text;
+        }
+        if (d[0] > worst[0] || i == 0) worst[0] = d[0], worst[3] = d[3], wmesh = i;
+        worst[1] += d[1];
+        worst[2] = fmax(worst[2], d[2]);
+        vertices += n;
+    }
+    const sw_vec3 span = v3_sub(hi, lo);
+    snprintf(text, sizeof text,
+             "{\"skinning\":\"%s\",\"meshes\":%u,\"vertices\":%llu,\"diagonal\":%.6g,"
+             "\"max_pos_diff\":%.6g,\"rms_pos_diff\":%.6g,\"worst\":[%.0f,%.0f],"
+             "\"max_normal_angle\":%.6g}",
+             v->dq ? "dq" : "lbs", c->meshes_count, (unsigned long long)vertices,
+             sqrt((double)v3_dot(span, span)), worst[0],
+             vertices ? sqrt(worst[1] / (double)vertices) : 0.0, wmesh, worst[3], worst[2]);
     return text;
 }
 

@@ -188,6 +188,8 @@
     lines.push('frames ' + s.frames);
     $('status').textContent = lines.join('\n');
     $('dq').checked = s.skinning === 'dq';
+    $('cpu_skin').disabled = s.mode === 'showcase';
+    $('cpu_skin').checked = s.mode !== 'showcase' && s.cpu_skin;
     renderLabels(s);
     renderAnimator(s);
     renderMorphs(s);
@@ -378,7 +380,7 @@
     $('focus').addEventListener('change', (e) => api.set('focus', parseInt(e.target.value, 10)));
     $('target').addEventListener('change', (e) => api.set('target', parseInt(e.target.value, 10)));
     for (const id of ['look', 'ik', 'follow', 'skeleton', 'mesh', 'foot', 'sync', 'inertial',
-      'mirrored', 'dq']) {
+      'mirrored', 'dq', 'cpu_skin']) {
       bool(id, id);
     }
     $('compressed').addEventListener('change', (e) => {

@@ -197,6 +197,85 @@ function meshPixels(img) {
   return { n, top: rows.length ? rows[0] : 0, bottom: rows.length ? rows[rows.length - 1] : 0 };
 }
 
+// The bounds [x0, y0, x1, y1] of the character's mesh pixels (meshPixels' test).
+function meshBox(img) {
+  const b = [img.width, img.height, -1, -1];
+  for (let y = 0; y < img.height; ++y) {
+    for (let x = 0; x < img.width; ++x) {
+      const i = (y * img.width + x) * 4;
+      if (img.data[i] - img.data[i + 2] > 20) {
+        b[0] = Math.min(b[0], x), b[1] = Math.min(b[1], y);
+        b[2] = Math.max(b[2], x), b[3] = Math.max(b[3], y);
+      }
+    }
+  }
+  return b;
+}
+
+// ---- a minimal PNG encoder (8-bit RGB, filter 0, zlib level 9), for figures
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf) {
+  let c = 0xffffffff;
+  for (const b of buf) c = crcTable[(c ^ b) & 255] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function encodePng(img) {
+  const stride = img.width * 3 + 1;
+  const raw = Buffer.alloc(stride * img.height);
+  for (let i = 0; i < img.width * img.height; ++i) {
+    const o = Math.floor(i / img.width) * stride + 1 + (i % img.width) * 3;
+    for (let k = 0; k < 3; ++k) raw[o + k] = img.data[i * 4 + k];
+  }
+  const chunk = (kind, data) => {
+    const body = Buffer.concat([Buffer.from(kind, 'latin1'), data]);
+    const len = Buffer.alloc(4), crc = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(img.width, 0);
+  ihdr.writeUInt32BE(img.height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// A figure from rows of pictures cropped to box [x0, y0, x1, y1], 4 px apart
+// on white.
+function composeFigure(rows, box) {
+  const w = box[2] - box[0] + 1, h = box[3] - box[1] + 1, gap = 4;
+  const cols = Math.max(...rows.map((r) => r.length));
+  const out = { width: cols * w + (cols + 1) * gap, height: rows.length * h + (rows.length + 1) * gap };
+  out.data = Buffer.alloc(out.width * out.height * 4, 255);
+  rows.forEach((row, r) => row.forEach((img, c) => {
+    for (let y = 0; y < h; ++y) {
+      const src = ((box[1] + y) * img.width + box[0]) * 4;
+      const dst = ((gap + r * (h + gap) + y) * out.width + gap + c * (w + gap)) * 4;
+      img.data.copy(out.data, dst, src, src + w * 4);
+    }
+  }));
+  return out;
+}
+
+// The differences between two pictures drawn over the second, faded: the
+// pixels changedPixels counts in magenta.
+function diffPicture(a, b) {
+  const out = { width: b.width, height: b.height, data: Buffer.alloc(b.data.length) };
+  for (let i = 0; i < b.data.length; i += 4) {
+    const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) +
+      Math.abs(a.data[i + 2] - b.data[i + 2]);
+    for (let k = 0; k < 3; ++k) out.data[i + k] = d > 24 ? [255, 0, 255][k] : 170 + (b.data[i + k] >> 2);
+    out.data[i + 3] = 255;
+  }
+  return out;
+}
+
 // Rows of the pixels that differ between two pictures (changedPixels' test).
 function changedRows(a, b) {
   const rows = [];
@@ -322,6 +401,57 @@ try {
   const sceneClock = (s) => s.time;
   const frameClock = (s) => s.clock;
   const wrapPi = (a) => Math.atan2(Math.sin(a), Math.cos(a));
+  // The runtime's CPU skin job against the viewer's GPU skinning, on the
+  // paused character, for linear blend and dual quaternions:
+  // - numbers: the vertex shader's model-space positions and normals,
+  //   captured by transform feedback, against sw_skin_job on the same
+  //   inputs (viewer_skin_compare): positions within 2e-6 of the skinned
+  //   figure's diagonal (float rounding: the two sum in different orders),
+  //   normals within 1e-5 rad;
+  // - pictures: the mesh drawn skinned by the shader, and drawn from the CPU
+  //   job's vertices without skinning ("CPU skinning"): at most 0.1% of the
+  //   mesh's pixels differ.
+  // The figure (per mode: GPU | CPU | differences in magenta) goes to
+  // screenshots/<name>_cpu_gpu.png, also when a bound fails.
+  const skinCompare = async (name) => {
+    const rows = [], notes = [], fails = [];
+    for (const mode of ['lbs', 'dq']) {
+      await page.locator('#dq').setChecked(mode === 'dq');
+      await waitFor(async () => (await status()).skinning === mode, mode + ' skinning');
+      await freshStatus();
+      const gpu = decodePng(await canvas.screenshot());
+      const num = JSON.parse(await page.evaluate(
+        () => window.sinewViewer.mod.ccall('viewer_skin_compare', 'string', [], [])));
+      assert(!num.error && num.skinning === mode, 'viewer_skin_compare: ' + JSON.stringify(num));
+      await page.locator('#cpu_skin').check();
+      await waitFor(async () => (await status()).cpu_skin, 'CPU skinning on');
+      await freshStatus();
+      const cpu = decodePng(await canvas.screenshot());
+      await page.locator('#cpu_skin').uncheck();
+      await waitFor(async () => !(await status()).cpu_skin, 'CPU skinning off');
+      const px = changedPixels(gpu, cpu), body = meshPixels(gpu).n;
+      rows.push([gpu, cpu, diffPicture(gpu, cpu)]);
+      const rel = num.max_pos_diff / num.diagonal;
+      notes.push(`${mode}: ${num.vertices} vertices, position ${num.max_pos_diff.toExponential(2)} ` +
+        `(${rel.toExponential(2)} of ${num.diagonal.toFixed(2)}), normal ` +
+        `${num.max_normal_angle.toExponential(2)} rad; ${px} of ${body} mesh pixels differ`);
+      if (!(rel <= 2e-6)) fails.push(`${mode} position off by ${rel.toExponential(2)} of the diagonal`);
+      if (!(num.max_normal_angle <= 1e-5)) fails.push(`${mode} normal off by ${num.max_normal_angle} rad`);
+      if (!(body > 1000 && px <= 0.001 * body)) fails.push(`${mode}: ${px} of ${body} mesh pixels differ`);
+    }
+    await page.locator('#dq').uncheck();
+    await waitFor(async () => (await status()).skinning === 'lbs', 'LBS again');
+    const boxes = rows.flat().map(meshBox);
+    const m = 6, img = rows[0][0];
+    const box = [Math.max(0, Math.min(...boxes.map((b) => b[0])) - m),
+      Math.max(0, Math.min(...boxes.map((b) => b[1])) - m),
+      Math.min(img.width - 1, Math.max(...boxes.map((b) => b[2])) + m),
+      Math.min(img.height - 1, Math.max(...boxes.map((b) => b[3])) + m)];
+    const figure = path.join(shots, name + '_cpu_gpu.png');
+    fs.writeFileSync(figure, encodePng(composeFigure(rows, box)));
+    assert(!fails.length, fails.join('; ') + ' (figure: ' + figure + ')');
+    return notes.join('; ');
+  };
   // Drops files on the page as a user does: a DataTransfer holding them in
   // dragover and drop events on the canvas (the page listens on window).
   const dropFiles = async (files) => {
@@ -978,6 +1108,17 @@ try {
     }
   });
 
+  await check('CPU skin job = GPU skinning: the twisted tube (LBS and DQ, numbers and pictures)', async () => {
+    await page.locator('#pause').click();
+    await waitFor(async () => (await status()).paused, 'paused');
+    try {
+      await seekPaused(0.5); // twisted 150 degrees, the bulge at weight 0.5
+      return await skinCompare('tube');
+    } finally {
+      await page.locator('#pause').click();
+    }
+  });
+
   await check('morph weights: the clip\'s weight track and the panel (the tube\'s bulge)', async () => {
     await page.locator('#pause').click();
     await waitFor(async () => (await status()).paused, 'paused');
@@ -1062,6 +1203,21 @@ try {
           'as animated');
         return `${rows.length} pixels changed, ${top} of them in the top third`;
       } finally {
+        await page.locator('#pause').click();
+      }
+    });
+    await check('CPU skin job = GPU skinning: the robot walking, Surprised at 0.7 (LBS and DQ)', async () => {
+      await page.locator('#pause').click();
+      await waitFor(async () => (await status()).paused, 'paused');
+      try {
+        await seekPaused(0.3);
+        const face = (await status()).morph.find((m) => m.name === 'Head_4');
+        await setRange(`morph_${face.mesh}_1`, 0.7);
+        const surprised = (st) => st.morph.find((m) => m.name === 'Head_4').weights[1];
+        await waitFor(async () => Math.abs(surprised(await status()) - 0.7) < 1e-4, 'Surprised at 0.7');
+        return await skinCompare('robot');
+      } finally {
+        await page.locator('#morphreset').click();
         await page.locator('#pause').click();
       }
     });
