@@ -173,13 +173,19 @@ void sw__sc_contacts_init(sw__sc_contacts* c, const sw__sc_human* h, const sw_sk
  * cleared, the pose untouched. Fails: the IK job's result. */
 sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, float dt);
 
-/* The soft floor of the ground guards (m above the ground): heights above
- * 2 cm are kept, lower ones eased (C1) onto 1.5 cm, which nothing goes under. */
-static inline float sw__sc_floor(float y) {
-    const float min = 0.015f, ease = 0.005f, lo = min - ease;
+/* A soft floor at height min (m): heights above min + ease are kept, lower
+ * ones eased (C1) onto min, which nothing goes under. */
+static inline float sw__sc_soft_floor(float y, float min, float ease) {
+    const float lo = min - ease;
     if (y >= min + ease) return y;
     if (y <= lo) return min;
     return min + (y - lo) * (y - lo) / (4.0f * ease);
+}
+
+/* The soft floor of the ground guards' joints: heights above 2 cm are
+ * kept, lower ones eased onto 1.5 cm. */
+static inline float sw__sc_floor(float y) {
+    return sw__sc_soft_floor(y, 0.015f, 0.005f);
 }
 
 /* Keeps each arm's joints above the ground (sw__sc_ground, soft floor

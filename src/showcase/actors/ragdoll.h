@@ -14,7 +14,18 @@ typedef struct sw__sc_rag_limb {
     int32_t start, mid, end, tip;
     sw_vec3 hinge; /* end-joint space: the axis turning the tip away from the mid joint */
     float angle;   /* radians the guard turns the end about the hinge (0: the tip is free) */
+    float turn;    /* rad/s that angle changes at (the guard eases it in and out) */
 } sw__sc_rag_limb;
+
+/* The skinned surface the ground guard keeps above the ground: every
+ * vertex of the view's meshes in the bind-time space of the joint that
+ * weighs most on it, grouped by joint (points first[j] .. first[j + 1]);
+ * limb[j]: the limb whose end joint (or a child of it) joint j is, or -1. */
+typedef struct sw__sc_rag_skin {
+    sw_vec3* points;
+    uint32_t* first;
+    int8_t* limb;
+} sw__sc_rag_skin;
 
 typedef struct sw__sc_rag {
     const sw_skeleton* skel;
@@ -25,6 +36,7 @@ typedef struct sw__sc_rag {
     sw_mat4* anim_model;      /* animated model matrices (world) */
     sw_xform root;            /* model -> world */
     sw__sc_rag_limb limbs[4]; /* legs, then arms */
+    sw__sc_rag_skin skin;
 } sw__sc_rag;
 
 /* Makes the ragdoll of the built-in humanoid (built by the cast if the
@@ -45,14 +57,19 @@ sw_result sw__sc_rag_show(sw__sc_rag* ra, sw__sc_actor* view, float alpha);
 void sw__sc_rag_place(const sw__sc_rag* ra, sw__sc_actor* view);
 /* The ground guard (issue #15): the ragdoll's hands and feet have no bodies,
  * so the pose shown (limp, settling, blending into the get-up, getting up)
- * can put them, and in blends any joint, under the ground (y = 0). It
- * lifts each limb's end joint with two-bone IK, turns each foot about its
- * ankle to lift the toes (within the ankle's range; the turn changes at
- * most 15 rad/s, so it never flips from one way to the other), then lifts
- * the whole view by what is still under. A joint at height y is held at a
- * soft floor (untouched above 2 cm, eased in below, never under 1.5 cm),
- * so a pose that moves smoothly stays smooth; dt: seconds since the last call. Rewrites the view's
- * local pose, model matrices and world. Fails: the IK job's result. */
+ * can put them, and in blends any joint or the skinned surface, under the
+ * ground (y = 0). It turns each foot about its ankle to lift the toe joint
+ * (within the ankle's range; the turn's speed changes at most 40 rad/s^2,
+ * so the toes neither flip from one way to the other nor jerk), lifts each
+ * limb's end joint with two-bone IK until the surface of its hand or foot
+ * is clear, then lifts the whole view by what is still under. A joint at
+ * height y is held at a soft floor (untouched above 2 cm, eased in below,
+ * never under 1.5 cm), a surface point at the ground's (never under it;
+ * eased in from 5 mm, a hand's from 6 cm), so a pose that moves smoothly
+ * stays smooth; the surface is each vertex carried rigidly by the joint
+ * that weighs most on it (skinning blends, within a few millimetres of
+ * it). dt: seconds since the last call. Rewrites the view's local pose,
+ * model matrices and world. Fails: the IK job's result. */
 sw_result sw__sc_rag_ground(sw__sc_rag* ra, sw__sc_actor* view, float dt);
 /* World-space model matrices of `local` at `root`. */
 void sw__sc_rag_models(const sw_skeleton* s, const sw_xform4* local, sw_xform root, sw_mat4* out);
