@@ -21,8 +21,6 @@ done
 "$tmp/character_table" walk heights > "$tmp/heights.dat"
 gnuplot -e "sticks='$tmp/sticks.dat'; heights='$tmp/heights.dat'; out='$img/character_walk.png'" \
   "$here/character_walk.gp"
-# the PNG writer stores its deflate blocks: recompress for the repository
-"$tmp/character_render" "$tmp/mesh.png"
-python3 "$here/png_recompress.py" "$tmp/mesh.png" "$img/character_mesh.png"
+"$tmp/character_render" "$img/character_mesh.png"
 echo docs/img/character_walk.png
 echo docs/img/character_mesh.png

@@ -1,7 +1,6 @@
 /* Renders docs/img/character_mesh.png: the default humanoid's skinned mesh
  * at five phases of the walk and one of the run, and the spider, with the
- * software rasterizer (sinew/tools/writers/raster.h). Writes an uncompressed PNG to
- * argv[1]; docs/plots/character_plots.sh recompresses it. */
+ * software rasterizer (sinew/tools/writers/raster.h). Writes the PNG to argv[1]. */
 #include <stdio.h>
 #include <string.h>
 

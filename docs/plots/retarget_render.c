@@ -3,7 +3,7 @@
  * argument also onto RobotExpressive, at four times of the capture, with the
  * software rasterizer.
  *   retarget_render OUT.png CMU.bvh [RobotExpressive.glb]
- * Writes an uncompressed PNG; docs/plots/retarget_plots.sh recompresses it. */
+ * Writes the PNG to OUT.png. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* PNG writer: checksums against known values and naive versions, the file
- * taken apart by a reader written here (chunks, CRCs, stored deflate blocks,
- * Adler-32), and decoded independently by Python's zlib when available. */
+ * taken apart by a reader written here (chunks, CRCs, an inflater of stored
+ * and fixed-code deflate blocks, the five row filters, Adler-32), and decoded
+ * independently by Python's zlib when available. */
 #define _POSIX_C_SOURCE 200809L
 #include "sinew/tools/writers/png.h"
 
@@ -57,9 +58,131 @@ static void test_adler32(void** state) {
     free(buf);
 }
 
+/* An inflater written for this test (RFC 1951), for the two block kinds
+ * sw_png_encode writes: stored and fixed Huffman codes. */
+typedef struct in_bits {
+    const uint8_t* p;
+    size_t n, at;
+    uint32_t bit;
+} in_bits;
+
+static uint32_t get_bit(in_bits* b) {
+    assert_true(b->at < b->n);
+    const uint32_t v = (b->p[b->at] >> b->bit) & 1u;
+    if (++b->bit == 8u) b->bit = 0, ++b->at;
+    return v;
+}
+
+static uint32_t get_bits(in_bits* b, uint32_t n) {
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        v |= get_bit(b) << i;
+    return v;
+}
+
+/* A literal/length symbol of the fixed code, its bits read most significant first. */
+static uint32_t get_fixed_symbol(in_bits* b) {
+    uint32_t code = 0;
+    for (uint32_t len = 1; len <= 9u; ++len) {
+        code = (code << 1) | get_bit(b);
+        if (len == 7u && code <= 23u) return 256u + code;
+        if (len == 8u && code >= 0x30u && code <= 0xBFu) return code - 0x30u;
+        if (len == 8u && code >= 0xC0u && code <= 0xC7u) return 280u + code - 0xC0u;
+        if (len == 9u && code >= 0x190u) return 144u + code - 0x190u;
+    }
+    fail_msg("no fixed-code symbol");
+    return 0;
+}
+
+/* Base and extra bits of length code i (0..28) or distance code i (0..29),
+ * built from RFC 1951's rule (each code's range follows the previous one). */
+static uint32_t code_base(bool distance, uint32_t i, uint32_t* extra) {
+    uint32_t base = distance ? 1u : 3u;
+    for (uint32_t k = 0;; ++k) {
+        const uint32_t e = distance ? (k < 4u ? 0u : (k - 2u) / 2u) : (k < 8u ? 0u : (k - 4u) / 4u);
+        if (k == i && !distance && i == 28u) {
+            *extra = 0; /* 258, the longest match, has a code of its own */
+            return 258u;
+        }
+        if (k == i) {
+            *extra = e;
+            return base;
+        }
+        base += 1u << e;
+    }
+}
+
+/* Inflates the deflate data at z into a malloc'd buffer (*out_n bytes);
+ * *used gets the bytes of z it took. */
+static uint8_t* inflate_all(const uint8_t* z, size_t n, size_t* out_n, size_t* used) {
+    in_bits b = {.p = z, .n = n};
+    size_t cap = 1024, len = 0;
+    uint8_t* out = (uint8_t*)malloc(cap);
+    for (bool final = false; !final;) {
+        final = get_bits(&b, 1) != 0;
+        const uint32_t type = get_bits(&b, 2);
+        assert_true(type == 0 || type == 1); /* stored or fixed: what the writer emits */
+        if (type == 0) {
+            if (b.bit) b.bit = 0, ++b.at;
+            assert_true(b.n - b.at >= 4);
+            const uint32_t k = b.p[b.at] | (uint32_t)b.p[b.at + 1] << 8;
+            assert_int_equal(k ^ 0xFFFFu, b.p[b.at + 2] | (uint32_t)b.p[b.at + 3] << 8);
+            b.at += 4;
+            assert_true(b.n - b.at >= k);
+            while (len + k > cap)
+                out = (uint8_t*)realloc(out, cap *= 2);
+            memcpy(out + len, b.p + b.at, k);
+            len += k, b.at += k;
+            continue;
+        }
+        for (;;) {
+            const uint32_t s = get_fixed_symbol(&b);
+            if (s == 256u) break;
+            uint32_t extra = 0, copy = 1, dist = 0;
+            if (s > 256u) {
+                assert_true(s <= 285u);
+                copy = code_base(false, s - 257u, &extra);
+                copy += get_bits(&b, extra);
+                uint32_t d = 0;
+                for (uint32_t i = 0; i < 5u; ++i)
+                    d = (d << 1) | get_bit(&b);
+                assert_true(d < 30u);
+                dist = code_base(true, d, &extra);
+                dist += get_bits(&b, extra);
+                assert_true(dist <= len && dist <= 32768u);
+            }
+            while (len + copy > cap)
+                out = (uint8_t*)realloc(out, cap *= 2);
+            for (uint32_t i = 0; i < copy; ++i, ++len)
+                out[len] = s < 256u ? (uint8_t)s : out[len - dist];
+        }
+    }
+    if (b.bit) ++b.at;
+    *out_n = len;
+    *used = b.at;
+    return out;
+}
+
+/* PNG's five filters undone on row `cur` (the row above `up`, NULL first). */
+static void unfilter_row(uint8_t type, uint8_t* cur, const uint8_t* up, size_t row, uint32_t bpp) {
+    assert_true(type <= 4);
+    for (size_t i = 0; i < row; ++i) {
+        const int a = i >= bpp ? cur[i - bpp] : 0, b = up ? up[i] : 0;
+        const int c = up && i >= bpp ? up[i - bpp] : 0;
+        const int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+        const int paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+        const int pred = type == 1   ? a
+                         : type == 2 ? b
+                         : type == 3 ? (a + b) / 2
+                         : type == 4 ? paeth
+                                     : 0;
+        cur[i] = (uint8_t)(cur[i] + pred);
+    }
+}
+
 /* Takes a PNG apart: signature, chunk CRCs, IHDR, optional PLTE, one or more
- * IDAT, IEND; unpacks the stored deflate stream, checks its Adler-32, removes
- * the filter bytes (all 0) and returns the pixels (malloc'd). */
+ * IDAT, IEND; inflates the zlib stream, checks its Adler-32, undoes the
+ * row filters and returns the pixels (malloc'd). */
 static uint8_t* decode(const uint8_t* png, size_t size, uint32_t* w, uint32_t* h,
                        uint8_t* color_type, uint8_t* palette, uint32_t* palette_count) {
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -106,31 +229,17 @@ static uint8_t* decode(const uint8_t* png, size_t size, uint32_t* w, uint32_t* h
     assert_true(z_size >= 6);
     assert_int_equal((z[0] * 256u + z[1]) % 31u, 0);
     assert_int_equal(z[0] & 0x0F, 8); /* deflate */
-    uint8_t* raw = (uint8_t*)malloc(z_size);
-    size_t raw_size = 0, p = 2;
-    for (;;) {
-        assert_true(z_size - p >= 5);
-        const uint8_t hdr = z[p];
-        assert_int_equal(hdr & 6, 0); /* stored */
-        const uint32_t n = z[p + 1] | (uint32_t)z[p + 2] << 8;
-        const uint32_t nn = z[p + 3] | (uint32_t)z[p + 4] << 8;
-        assert_int_equal(n ^ 0xFFFFu, nn);
-        p += 5;
-        assert_true(z_size - p >= n);
-        memcpy(raw + raw_size, z + p, n);
-        raw_size += n;
-        p += n;
-        if (hdr & 1) break;
-    }
-    assert_int_equal(z_size - p, 4);
-    assert_int_equal(get32(z + p), naive_adler32(raw, raw_size));
+    size_t raw_size = 0, used = 0;
+    uint8_t* raw = inflate_all(z + 2, z_size - 2, &raw_size, &used);
+    assert_int_equal(z_size - 2 - used, 4);
+    assert_int_equal(get32(z + 2 + used), naive_adler32(raw, raw_size));
     const uint32_t bpp = *color_type == 2 ? 3u : *color_type == 6 ? 4u : 1u;
     const size_t row = (size_t)*w * bpp;
     assert_int_equal(raw_size, (size_t)*h * (row + 1));
     uint8_t* px = (uint8_t*)malloc((size_t)*h * row);
     for (uint32_t y = 0; y < *h; ++y) {
-        assert_int_equal(raw[y * (row + 1)], 0);
         memcpy(px + y * row, raw + y * (row + 1) + 1, row);
+        unfilter_row(raw[y * (row + 1)], px + y * row, y ? px + (y - 1) * row : NULL, row, bpp);
     }
     free(raw);
     free(z);
@@ -158,7 +267,7 @@ static void round_trip(uint32_t w, uint32_t h, sw_png_format format, uint8_t exp
     void* data = NULL;
     size_t size = 0;
     assert_int_equal(sw_png_encode(&img, NULL, &data, &size), SW_RESULT_OK);
-    assert_int_equal(size, sw_png_size(&img));
+    assert_true(size <= sw_png_size(&img));
     uint32_t dw = 0, dh = 0, pc = 0;
     uint8_t type = 0, dpal[256 * 3];
     uint8_t* back = decode((const uint8_t*)data, size, &dw, &dh, &type, dpal, &pc);
@@ -243,6 +352,39 @@ static void test_validity(void** state) {
     assert_int_equal(sw_png_write_file(&rgb, NULL), SW_RESULT_INVALID_ARGUMENT);
 }
 
+/* A picture like the renders (flat background, filled rectangles, a
+ * gradient band) shrinks to under 2% of its pixels and decodes back. */
+static void test_compresses(void** state) {
+    (void)state;
+    enum { W = 640, H = 480 };
+    uint8_t* px = (uint8_t*)malloc((size_t)W * H * 3);
+    for (uint32_t y = 0; y < H; ++y) {
+        for (uint32_t x = 0; x < W; ++x) {
+            uint8_t* q = px + ((size_t)y * W + x) * 3;
+            const bool box = x >= 100 && x < 300 && y >= 50 && y < 200;
+            const bool band = y >= 300 && y < 340;
+            q[0] = box ? 200 : band ? (uint8_t)(x / 3) : 40;
+            q[1] = box ? 80 : band ? (uint8_t)y : 44;
+            q[2] = box ? 60 : band ? 128 : 52;
+        }
+    }
+    const sw_png_image img = {.width = W, .height = H, .pixels = px};
+    void* data = NULL;
+    size_t size = 0;
+    assert_int_equal(sw_png_encode(&img, NULL, &data, &size), SW_RESULT_OK);
+    print_message("640x480 picture: %zu bytes (pixels %u)\n", size, W * H * 3);
+    assert_true(size < (size_t)W * H * 3 / 50);
+    uint32_t dw = 0, dh = 0, pc = 0;
+    uint8_t type = 0, pal[256 * 3];
+    uint8_t* back = decode((const uint8_t*)data, size, &dw, &dh, &type, pal, &pc);
+    assert_int_equal(dw, W);
+    assert_int_equal(dh, H);
+    assert_memory_equal(back, px, (size_t)W * H * 3);
+    free(back);
+    sw_free(NULL, data, size);
+    free(px);
+}
+
 /* Python's zlib, an independent inflater, decodes what we wrote. */
 static void test_python_decodes(void** state) {
     (void)state;
@@ -261,7 +403,7 @@ static void test_python_decodes(void** state) {
     snprintf(path, sizeof path, "/tmp/sinew_test_png_%d.png", (int)getpid());
     const sw_png_image img = {.width = W, .height = H, .pixels = px};
     assert_int_equal(sw_png_write_file(&img, path), SW_RESULT_OK);
-    char cmd[1024];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "python3 -c '\n"
              "import struct, sys, zlib\n"
@@ -276,9 +418,19 @@ static void test_python_decodes(void** state) {
              "    if t == b\"IDAT\": idat += d\n"
              "    at += 12 + n\n"
              "raw = zlib.decompress(idat)\n"
-             "row = 1 + 3 * w\n"
-             "px = b\"\".join(raw[y * row + 1:(y + 1) * row] for y in range(h))\n"
-             "sys.exit(0 if (w, h, sum(px)) == (%d, %d, %llu) else 4)\n"
+             "row, prev, total = 3 * w, bytearray(3 * w), 0\n"
+             "for y in range(h):\n"
+             "    f = raw[y * (row + 1)]\n"
+             "    cur = bytearray(raw[y * (row + 1) + 1:(y + 1) * (row + 1)])\n"
+             "    for i in range(row):\n"
+             "        a, b = (cur[i - 3] if i >= 3 else 0), prev[i]\n"
+             "        c = prev[i - 3] if i >= 3 else 0\n"
+             "        q = a + b - c\n"
+             "        pa, pb, pc = abs(q - a), abs(q - b), abs(q - c)\n"
+             "        paeth = a if pa <= pb and pa <= pc else (b if pb <= pc else c)\n"
+             "        cur[i] = (cur[i] + [0, a, b, (a + b) // 2, paeth][f]) & 255\n"
+             "    total, prev = total + sum(cur), cur\n"
+             "sys.exit(0 if (w, h, total) == (%d, %d, %llu) else 4)\n"
              "' %s",
              W, H, (unsigned long long)sum, path);
     assert_int_equal(system(cmd), 0);
@@ -288,9 +440,8 @@ static void test_python_decodes(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_adler32),
-        cmocka_unit_test(test_round_trips),
-        cmocka_unit_test(test_validity),
+        cmocka_unit_test(test_adler32),        cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_validity),       cmocka_unit_test(test_compresses),
         cmocka_unit_test(test_python_decodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

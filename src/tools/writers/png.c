@@ -1,12 +1,12 @@
-/* PNG writer: stored deflate blocks, CRC-32 per chunk, Adler-32 (no zlib). */
+/* PNG writer: filtered rows, a zlib stream (deflate.c), CRC-32 per chunk (no zlib). */
 #include "sinew/tools/writers/png.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "deflate.h"
 #include "sinew/core/archive.h"
 #include "sinew/tools/writers/file.h"
-
-#define SW__PNG_BLOCK 65535u
 
 uint32_t sw_adler32(uint32_t adler, const void* data, size_t size) {
     const uint8_t* p = (const uint8_t*)data;
@@ -60,17 +60,16 @@ static size_t sw__png_raw(const sw_png_image* img) {
     return (size_t)img->height * (1u + (size_t)img->width * sw__png_bpp(img->format));
 }
 
-static size_t sw__png_blocks(size_t raw) {
-    return raw == 0 ? 1 : (raw + SW__PNG_BLOCK - 1) / SW__PNG_BLOCK;
+/* Bytes of the PNG around a zlib stream of `zlib` bytes. */
+static size_t sw__png_file(const sw_png_image* img, size_t zlib) {
+    size_t n = 8 + 25 + 12 + zlib + 12;
+    if (img->format == SW_PNG_FORMAT_INDEXED) n += 12 + 3u * (size_t)img->palette_count;
+    return n;
 }
 
 size_t sw_png_size(const sw_png_image* img) {
     if (sw__png_check(img) != SW_RESULT_OK) return 0;
-    const size_t raw = sw__png_raw(img);
-    const size_t zlib = 2 + raw + 5 * sw__png_blocks(raw) + 4;
-    size_t n = 8 + 25 + 12 + zlib + 12;
-    if (img->format == SW_PNG_FORMAT_INDEXED) n += 12 + 3u * (size_t)img->palette_count;
-    return n;
+    return sw__png_file(img, sw__zlib_bound(sw__png_raw(img)));
 }
 
 static uint8_t* sw__put32(uint8_t* p, uint32_t v) {
@@ -94,14 +93,58 @@ static uint8_t* sw__chunk_end(uint8_t* data, size_t length) {
     return sw__put32(data + length, crc);
 }
 
-sw_result sw_png_encode(const sw_png_image* img, const sw_allocator* alloc, void** out_data,
-                        size_t* out_size) {
-    if (!out_data || !out_size) return SW_RESULT_INVALID_ARGUMENT;
-    const sw_result r = sw__png_check(img);
-    if (r != SW_RESULT_OK) return r;
-    const size_t size = sw_png_size(img);
-    uint8_t* buf = (uint8_t*)sw_alloc(alloc, size, 16);
-    if (!buf) return SW_RESULT_OUT_OF_MEMORY;
+/* PNG's Paeth predictor of a byte from its left (a), upper (b) and upper-left (c) neighbours. */
+static uint32_t sw__paeth(uint32_t a, uint32_t b, uint32_t c) {
+    const int32_t p = (int32_t)a + (int32_t)b - (int32_t)c;
+    const int32_t pa = abs(p - (int32_t)a), pb = abs(p - (int32_t)b), pc = abs(p - (int32_t)c);
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/* A row (`row` bytes at cur; the row above at up, NULL for the first) with
+ * filter type f (0 none, 1 sub, 2 up, 3 average, 4 Paeth) into out; returns
+ * the sum of the filtered bytes' magnitudes as signed bytes. */
+static size_t sw__filter_row(uint32_t f, const uint8_t* cur, const uint8_t* up, size_t row,
+                             uint32_t bpp, uint8_t* out) {
+    size_t cost = 0;
+    for (size_t i = 0; i < row; ++i) {
+        const uint32_t a = i >= bpp ? cur[i - bpp] : 0u, b = up ? up[i] : 0u;
+        const uint32_t c = up && i >= bpp ? up[i - bpp] : 0u;
+        const uint32_t pred = f == 1u   ? a
+                              : f == 2u ? b
+                              : f == 3u ? (a + b) / 2u
+                              : f == 4u ? sw__paeth(a, b, c)
+                                        : 0u;
+        out[i] = (uint8_t)(cur[i] - pred);
+        cost += (size_t)abs((int32_t)(int8_t)out[i]);
+    }
+    return cost;
+}
+
+/* The filtered image (per row a filter byte, then the row) into out (raw
+ * bytes), each row with the filter whose bytes are smallest as signed
+ * values (indexed images: none, as PNG advises); trial holds one row. */
+static void sw__png_filter(const sw_png_image* img, uint8_t* out, uint8_t* trial) {
+    const uint32_t bpp = sw__png_bpp(img->format);
+    const size_t row = (size_t)img->width * bpp;
+    const uint32_t filters = img->format == SW_PNG_FORMAT_INDEXED ? 1u : 5u;
+    for (uint32_t y = 0; y < img->height; ++y) {
+        const uint8_t* cur = img->pixels + (size_t)y * row;
+        const uint8_t* up = y > 0 ? cur - row : NULL;
+        uint8_t* o = out + (size_t)y * (row + 1u);
+        size_t best = SIZE_MAX;
+        for (uint32_t f = 0; f < filters; ++f) {
+            const size_t cost = sw__filter_row(f, cur, up, row, bpp, trial);
+            if (cost >= best) continue;
+            best = cost;
+            o[0] = (uint8_t)f;
+            memcpy(o + 1, trial, row);
+        }
+    }
+}
+
+/* The PNG of `img` around the zlib stream z (`zlib` bytes) into buf (`size` bytes). */
+static void sw__png_assemble(const sw_png_image* img, const uint8_t* z, size_t zlib, uint8_t* buf,
+                             size_t size) {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     static const uint8_t color_type[] = {2, 2, 6, 0, 3};
     uint8_t* p = buf;
@@ -125,53 +168,36 @@ sw_result sw_png_encode(const sw_png_image* img, const sw_allocator* alloc, void
         p = sw__chunk_end(d, n);
     }
 
-    const size_t raw = sw__png_raw(img);
-    const size_t zlib = 2 + raw + 5 * sw__png_blocks(raw) + 4;
     d = sw__chunk_begin(p, zlib, "IDAT");
-    uint8_t* z = d;
-    *z++ = 0x78; /* deflate, 32 KiB window */
-    *z++ = 0x01; /* no dictionary, fastest; (0x78 * 256 + 0x01) % 31 == 0 */
-    const size_t row = (size_t)img->width * sw__png_bpp(img->format);
-    size_t left = raw; /* bytes of the filtered image still to store */
-    size_t in_row = 0; /* position inside the current row (0: the filter byte) */
-    const uint8_t* src = img->pixels;
-    uint32_t adler = 1;
-    while (left > 0) {
-        const size_t n = left < SW__PNG_BLOCK ? left : SW__PNG_BLOCK;
-        left -= n;
-        *z++ = left == 0 ? 1 : 0; /* BFINAL, BTYPE 00 (stored) */
-        z[0] = (uint8_t)(n & 0xFF);
-        z[1] = (uint8_t)(n >> 8);
-        z[2] = (uint8_t)(~n & 0xFF);
-        z[3] = (uint8_t)((~n >> 8) & 0xFF);
-        z += 4;
-        uint8_t* block = z;
-        size_t k = n;
-        while (k > 0) {
-            if (in_row == 0) {
-                *z++ = 0; /* filter: none */
-                --k;
-                in_row = 1;
-                continue;
-            }
-            size_t take = row - (in_row - 1);
-            if (take > k) take = k;
-            memcpy(z, src, take);
-            z += take;
-            src += take;
-            k -= take;
-            in_row += take;
-            if (in_row == row + 1) in_row = 0;
-        }
-        adler = sw_adler32(adler, block, n);
-    }
-    z = sw__put32(z, adler);
+    memcpy(d, z, zlib);
     p = sw__chunk_end(d, zlib);
 
     d = sw__chunk_begin(p, 0, "IEND");
     p = sw__chunk_end(d, 0);
     SINEW_ASSERT((size_t)(p - buf) == size);
-    (void)z;
+    (void)size;
+}
+
+sw_result sw_png_encode(const sw_png_image* img, const sw_allocator* alloc, void** out_data,
+                        size_t* out_size) {
+    if (!out_data || !out_size) return SW_RESULT_INVALID_ARGUMENT;
+    const sw_result r = sw__png_check(img);
+    if (r != SW_RESULT_OK) return r;
+    const size_t raw = sw__png_raw(img), row = raw / img->height - 1u;
+    const size_t filtered_bytes = raw + row, bound = sw__zlib_bound(raw);
+    uint8_t* filtered = (uint8_t*)sw_alloc(alloc, filtered_bytes, 16);
+    uint8_t* z = (uint8_t*)sw_alloc(alloc, bound, 16);
+    size_t zlib = 0;
+    if (filtered && z) {
+        sw__png_filter(img, filtered, filtered + raw);
+        zlib = sw__zlib_encode(filtered, raw, z, alloc);
+    }
+    sw_free(alloc, filtered, filtered_bytes);
+    const size_t size = sw__png_file(img, zlib);
+    uint8_t* buf = zlib ? (uint8_t*)sw_alloc(alloc, size, 16) : NULL;
+    if (buf) sw__png_assemble(img, z, zlib, buf, size);
+    sw_free(alloc, z, bound);
+    if (!buf) return SW_RESULT_OUT_OF_MEMORY;
     *out_data = buf;
     *out_size = size;
     return SW_RESULT_OK;

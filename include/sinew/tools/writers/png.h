@@ -1,11 +1,12 @@
 /* sinew/tools/writers/png.h: writing PNG images (no zlib).
  *
- * The image data goes into stored (uncompressed) deflate blocks inside a
- * zlib stream (header 0x78 0x01, Adler-32 trailer), each chunk with its
- * CRC-32 (sw_crc32 of sinew/core/archive.h). Rows use filter type 0 (none). So
- * the file is about as large as the pixels (width * height * channels plus
- * a few bytes per 65535 bytes, see sw_png_size); indexed images (one
- * byte per pixel and a palette) keep pictures small.
+ * Each row is filtered with the PNG filter (none, sub, up, average, Paeth)
+ * whose bytes come out smallest (indexed images: none), and the rows go into
+ * one zlib stream: LZ77 matches in deflate's 32 KiB window with deflate's
+ * fixed Huffman codes, or stored blocks when that is no smaller; each chunk
+ * has its CRC-32 (sw_crc32 of sinew/core/archive.h). Rendered pictures with
+ * flat areas shrink to a few percent of their pixels; noise stays about as
+ * large as the pixels (the bound is sw_png_size).
  */
 #ifndef SINEW_TOOLS_PNG_H
 #define SINEW_TOOLS_PNG_H
@@ -34,7 +35,8 @@ typedef struct sw_png_image {
     uint32_t palette_count; /* INDEXED: 1..256; every pixel index must be below it */
 } sw_png_image;
 
-/* Bytes of the PNG sw_png_encode writes for `img`, or 0 when it is invalid. */
+/* The most bytes of the PNG sw_png_encode writes for `img` (its pixels
+ * stored uncompressed), or 0 when it is invalid. */
 SINEW_API size_t sw_png_size(const sw_png_image* img);
 
 /* Encodes `img` as a PNG into memory allocated with `alloc` (NULL: libc);
@@ -42,7 +44,8 @@ SINEW_API size_t sw_png_size(const sw_png_image* img);
  * Fails: INVALID_ARGUMENT (NULL arguments, unknown format, a palette
  * missing or of 0 or more than 256 entries for INDEXED); LIMIT (a side of 0
  * or above SW_PNG_MAX_SIDE); BAD_DATA (an index at or above palette_count);
- * OUT_OF_MEMORY. */
+ * OUT_OF_MEMORY (the encoder also takes about 256 KiB and twice the pixels
+ * from `alloc` while it runs). */
 SINEW_API sw_result sw_png_encode(const sw_png_image* img, const sw_allocator* alloc,
                                   void** out_data, size_t* out_size);
 
