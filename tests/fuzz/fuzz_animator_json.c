@@ -2,14 +2,13 @@
  * definition that reads is bound to a fixed seven-joint skeleton ("root",
  * "hips", "spine", "chest", "head", "arm_l", "arm_r") and one small clip per
  * clip slot (named after the slot, events "L" and "R" as sync markers), then
- * updated and evaluated for a few frames with parameters set from the input
- * bytes: every pose must come out finite. */
-#include <math.h>
+ * run as fuzz_animator.h describes (parameters from the input bytes, a hit,
+ * a steering input): every pose must come out finite. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/sinew.h"
+#include "fuzz_animator.h"
 #include "sinew/tools/readers/animator_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -57,47 +56,6 @@ static const sw_clip* fuzz_clip(const char* name, float seed) {
     return sw_clip_create(&d, NULL, &c, NULL) == SW_RESULT_OK ? c : NULL;
 }
 
-/* Runs a bound definition for eight frames; parameters from `bytes`. */
-static void fuzz_run(const sw_animator_bound* b, const sw_skeleton* s, const uint8_t* bytes,
-                     size_t n) {
-    const sw_animator* def = sw_animator_bound_definition(b);
-    const uint32_t params_count = sw_animator_params_count(def);
-    const size_t inst_size = sw_animator_instance_size(b),
-                 scratch_size = sw_animator_scratch_size(b);
-    float* params = (float*)calloc(params_count + 1u, sizeof(float));
-    void* inst_mem = aligned_alloc(16, (inst_size + 15u) & ~(size_t)15u);
-    void* scratch = aligned_alloc(16, (scratch_size + 16u) & ~(size_t)15u);
-    sw_xform4* pose = (sw_xform4*)aligned_alloc(16, s->packets_count * sizeof(sw_xform4));
-    sw_animator_instance* inst = NULL;
-    if (params && inst_mem && scratch && pose &&
-        sw_animator_params_reset(def, params, params_count) == SW_RESULT_OK &&
-        sw_animator_instance_init(inst_mem, inst_size, b, &inst) == SW_RESULT_OK) {
-        for (uint32_t frame = 0; frame < 8; ++frame) {
-            for (uint32_t p = 0; p < params_count && n > 0; ++p)
-                params[p] = (float)((int)bytes[(frame * params_count + p) % n] - 64) / 16.0f;
-            sw_animator_event events[16];
-            uint32_t events_count = 0;
-            sw_animator_root_motion motion;
-            if (sw_animator_update(inst, b, params, params_count,
-                                   1.0f / 30.0f + 0.1f * (float)frame, events, 16, &events_count,
-                                   &motion) != SW_RESULT_OK ||
-                sw_animator_evaluate(inst, b, scratch, scratch_size, pose, s->packets_count) !=
-                    SW_RESULT_OK) {
-                abort(); /* valid arguments: update and evaluate run */
-            }
-            for (uint32_t j = 0; j < s->joints_count; ++j) {
-                sw_xform x = sw_pose_get(pose, j);
-                if (!isfinite(x.t.x + x.t.y + x.t.z + x.r.x + x.r.y + x.r.z + x.r.w)) abort();
-            }
-            if (!isfinite(motion.translation.x + motion.translation.z + motion.yaw)) abort();
-        }
-    }
-    free(pose);
-    free(scratch);
-    free(inst_mem);
-    free(params);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     char* text = (char*)malloc(size ? size : 1u); /* exact size: reads past the end are caught */
     if (!text) return 0;
@@ -121,12 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const sw_clip* c = fuzz_clip(sw_animator_clip_name(def, i), (float)i);
         if (c) clips[made++] = c;
     }
-    const size_t bound_size = sw_animator_bound_size(def, skel);
-    void* mem = aligned_alloc(16, (bound_size + 16u) & ~(size_t)15u);
-    const sw_animator_bound* b = NULL;
-    if (mem && sw_animator_bind(def, skel, clips, made, mem, bound_size, &b, &err) == SW_RESULT_OK)
-        fuzz_run(b, skel, data, size);
-    free(mem);
+    fuzz_animator_bind_run(def, skel, clips, made, NULL, 0, data, size);
     for (uint32_t i = 0; i < made; ++i)
         sw_clip_destroy(clips[i], NULL);
     sw_animator_json_free(&aj, NULL);

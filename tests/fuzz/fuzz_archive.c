@@ -3,18 +3,19 @@
  * Copies the input into a 16-byte aligned buffer and loads it. When the load
  * succeeds, everything it vouched for is used the way a game would: every
  * joint found by name, chains walked, every track's key times and values
- * read, float tracks looked up by name, events listed, each clip sampled
- * with its skeleton (cold and with a forward cache), every mesh array read
- * (indices, palette and vertex joints checked). Results are summed into
- * a volatile so nothing is optimised away; ASan/UBSan catch any read the
- * validation let through. */
+ * read, float tracks looked up by name, events listed, every mesh array
+ * read; then per skeleton its clips and meshes as fuzz_use.h describes
+ * (sampled through every codec's decoder, cold and with a forward cache,
+ * local-to-model, skinning palettes, morphing, LBS and DQ skinning) and
+ * each animator definition bound to each skeleton's clips and run as
+ * fuzz_animator.h describes. ASan/UBSan catch any read the validation let
+ * through; abort() any broken promise. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinew/sinew.h"
-
-static volatile float g_sink;
+#include "fuzz_animator.h"
+#include "fuzz_use.h"
 
 static float use_skeleton(const sw_skeleton* s) {
     float acc = 0.0f;
@@ -36,7 +37,7 @@ static float use_skeleton(const sw_skeleton* s) {
     return acc;
 }
 
-static float use_clip(const sw_clip* c, const sw_skeleton* s) {
+static float use_clip(const sw_clip* c) {
     float acc = c->duration;
     acc += (float)strlen(sw_clip_name(c));
     for (uint32_t j = 0; j < c->joints_count; ++j) {
@@ -64,68 +65,23 @@ static float use_clip(const sw_clip* c, const sw_skeleton* s) {
         acc += sw_clip_events(c)[events[e]].time + (float)strlen(sw_clip_event_name(c, events[e]));
     }
 
-    /* Sample at a few times, cold and with a forward cache. */
-    sw_xform4* pose = aligned_alloc(16, (size_t)s->packets_count * sizeof(sw_xform4));
-    float* floats = malloc(((size_t)c->float_tracks_count + 1u) * sizeof(float));
-    uint32_t* cursors = malloc(((size_t)c->tracks_count + 1u) * sizeof(uint32_t));
-    if (!pose || !floats || !cursors) abort();
-    sw_sample_cache cache;
-    sw_sample_cache_init(&cache, cursors, c->tracks_count);
-    for (int step = 0; step <= 4; ++step) {
-        float time = c->duration * (float)step / 4.0f;
-        sw_sample_job job = {.clip = c,
-                             .skeleton = s,
-                             .time = time,
-                             .cache = (step & 1) ? NULL : &cache,
-                             .out = pose,
-                             .out_count = s->packets_count,
-                             .floats = floats,
-                             .floats_count = c->float_tracks_count};
-        if (sw_sample_job_run(&job) != SW_RESULT_OK) abort(); /* a loaded clip samples */
-        for (uint32_t j = 0; j < s->joints_count; ++j) {
-            sw_xform x = sw_pose_get(pose, j);
-            acc += x.t.x + x.r.w + x.s.y;
-        }
-        for (uint32_t f = 0; f < c->float_tracks_count; ++f)
-            acc += floats[f];
-    }
-    free(cursors);
-    free(floats);
-    free(pose);
     return acc;
 }
 
-/* Reads every array of a mesh and aborts when an invariant the loader
- * promises does not hold (indices < V, palette joints < skeleton joints,
- * vertex joints with weight inside the palette). */
-static float use_mesh(const sw_mesh* m, const sw_skeleton* s) {
+/* Reads the arrays of a mesh fuzz_use_mesh does not (normals, UVs, inverse
+ * binds, morph targets and their names). */
+static float use_mesh(const sw_mesh* m) {
     float acc = (float)strlen(sw_mesh_name(m));
     const uint32_t v = m->vertices_count;
-    const float* pos = sw_mesh_positions(m);
     const float* nrm = sw_mesh_normals(m);
     const float* uv = sw_mesh_uvs(m);
-    const uint16_t* vj = sw_mesh_joints(m);
-    const float* vw = sw_mesh_weights(m);
     for (uint32_t i = 0; i < v; ++i) {
-        acc += pos[3 * i] + pos[3 * i + 1] + pos[3 * i + 2];
         if (nrm) acc += nrm[3 * i + 2];
         if (uv) acc += uv[2 * i + 1];
-        for (uint32_t k = 0; k < 4; ++k) {
-            if (vw[4 * i + k] != 0.0f && vj[4 * i + k] >= m->palette_count) abort();
-            acc += vw[4 * i + k];
-        }
     }
-    const uint32_t* idx = sw_mesh_indices(m);
-    for (uint32_t i = 0; i < m->indices_count; ++i) {
-        if (idx[i] >= v) abort();
-        acc += pos[3 * idx[i]];
-    }
-    const uint16_t* pal = sw_mesh_palette(m);
     const sw_mat4* binds = sw_mesh_inverse_binds(m);
-    for (uint32_t p = 0; p < m->palette_count; ++p) {
-        if (pal[p] >= s->joints_count) abort();
+    for (uint32_t p = 0; p < m->palette_count; ++p)
         acc += binds[p].m[0] + binds[p].m[15];
-    }
     const float* mp = sw_mesh_morph_positions(m);
     const float* mn = sw_mesh_morph_normals(m);
     for (uint32_t t = 0; t < m->morph_targets_count; ++t) {
@@ -134,6 +90,27 @@ static float use_mesh(const sw_mesh* m, const sw_skeleton* s) {
         if (mn) acc += mn[(size_t)t * 3u * v + 3u * v - 1u];
     }
     return acc;
+}
+
+/* Skeleton s's clips and meshes used together (fuzz_use.h), then every
+ * animator bound to them (fuzz_animator.h) with parameters from `bytes`. */
+static void use_character(const sw_archive* a, uint32_t s, const uint8_t* bytes, size_t n) {
+    const sw_clip** clips = (const sw_clip**)calloc(a->clips_count + 1u, sizeof(void*));
+    const sw_mesh** meshes = (const sw_mesh**)calloc(a->meshes_count + 1u, sizeof(void*));
+    if (!clips || !meshes) abort();
+    uint32_t nc = 0, nm = 0;
+    for (uint32_t i = 0; i < a->clips_count; ++i) {
+        if (sw_archive_clip_skeleton(a, i) == (int32_t)s) clips[nc++] = sw_archive_clip(a, i);
+    }
+    for (uint32_t i = 0; i < a->meshes_count; ++i) {
+        if (sw_archive_mesh_skeleton(a, i) == (int32_t)s) meshes[nm++] = sw_archive_mesh(a, i);
+    }
+    const sw_skeleton* skel = sw_archive_skeleton(a, s);
+    fuzz_use_all(skel, clips, nc, meshes, nm);
+    for (uint32_t i = 0; i < a->animators_count; ++i)
+        fuzz_animator_bind_run(sw_archive_animator(a, i), skel, clips, nc, meshes, nm, bytes, n);
+    free(meshes);
+    free(clips);
 }
 
 static void load_and_use(const uint8_t* buf, size_t size) {
@@ -151,13 +128,12 @@ static void load_and_use(const uint8_t* buf, size_t size) {
         const sw_clip* c = sw_archive_clip(&a, i);
         int32_t s = sw_archive_clip_skeleton(&a, i);
         if (s < 0) abort();
-        acc += use_clip(c, sw_archive_skeleton(&a, (uint32_t)s));
+        acc += use_clip(c);
         if (sw_archive_find_clip(&a, sw_clip_name(c)) > (int32_t)i) abort();
     }
     for (uint32_t i = 0; i < a.meshes_count; ++i) {
-        int32_t s = sw_archive_mesh_skeleton(&a, i);
-        if (s < 0) abort();
-        acc += use_mesh(sw_archive_mesh(&a, i), sw_archive_skeleton(&a, (uint32_t)s));
+        if (sw_archive_mesh_skeleton(&a, i) < 0) abort();
+        acc += use_mesh(sw_archive_mesh(&a, i));
     }
     for (uint32_t i = 0; i < a.animators_count; ++i) {
         /* Every name the definition holds must be readable in bounds. */
@@ -174,7 +150,9 @@ static void load_and_use(const uint8_t* buf, size_t size) {
             acc += (float)strlen(sw_animator_machine_name(an, m));
         acc += (float)sw_animator_layers_count(an);
     }
-    g_sink = acc;
+    for (uint32_t i = 0; i < a.skeletons_count; ++i)
+        use_character(&a, i, buf, size);
+    g_fuzz_sink += acc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
