@@ -53,6 +53,8 @@ typedef struct sw__codec_seg_track {
     uint32_t stride_log2;    /* key stride 2^stride_log2 samples */
     uint32_t dropped;        /* rotations: component left out, or 5 when each key names
                                 its own; 4 for translations and scales */
+    bool arc;                /* rotations followed along the arc between keys (per-key
+                                ones, and those of a rotation byte with bit 3 set) */
 } sw__codec_seg_track;
 
 #define SW__CODEC_FMT_BITS(fmt) ((uint32_t)sw__codec_bits[(uint32_t)(fmt)&15u])
@@ -67,8 +69,12 @@ static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0
 
 #define SW__CODEC_DROP_NONE 4u
 #define SW__CODEC_DROP_PER_KEY 5u
+/* Rotation byte: 4 per key; else the component left out (bits 0-1) and
+ * this bit when the keys are followed along their arc. */
+#define SW__CODEC_ROT_PER_KEY 4u
+#define SW__CODEC_ROT_ARC 8u
 
-/* Parses the header of one track at h (validated: the rotation byte <= 4)
+/* Parses the header of one track at h (validated: the rotation byte 0..4 or 8..11)
  * into ts, all but the float range parameters (lo, scale); returns the next
  * header. Branch-free on the data (the range flag varies from track to
  * track): it may read up to 7 bytes past the header, which validation keeps
@@ -83,8 +89,9 @@ static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, co
     ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     const uint32_t rb = h[2];
-    const uint32_t dropped = rb == 4u ? SW__CODEC_DROP_PER_KEY : (rb & 3u);
+    const uint32_t dropped = rb == SW__CODEC_ROT_PER_KEY ? SW__CODEC_DROP_PER_KEY : (rb & 3u);
     ts->dropped = rot ? dropped : SW__CODEC_DROP_NONE;
+    ts->arc = rot && (rb == SW__CODEC_ROT_PER_KEY || (rb & SW__CODEC_ROT_ARC) != 0u);
     const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
     ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2] + (per_key ? 2u : 0u);
     const uint32_t first = per_key ? 2u : 0u;
@@ -212,19 +219,77 @@ static inline void sw__codec_rebuild(const float v[3], uint32_t dropped, float q
     q[sw__codec_kept[dropped][2]] = v[2];
 }
 
+/* The arc correction's coefficients c[i][j] (derived for this decoder by a
+ * weighted least-squares fit, tests/unit/test_compress.c checks the result
+ * against sw_quat_slerp): on a half arc of cosine c (>= cos 45 degrees),
+ * the normalized lerp at s = t + t (t - 1) (t - 1/2) sum_ij c[i][j]
+ * (1 - c)^(i + 1) (t (t - 1))^j lies within 7e-8 rad of the slerp at t. */
+static const float sw__codec_arc_c[3][3] = {{6.670460246e-01f, 1.751231082e-03f, 2.285945565e-03f},
+                                            {2.597410653e-01f, 5.002162177e-01f, -4.798216504e-02f},
+                                            {1.502342916e-01f, 5.858102216e-01f, 6.913352030e-01f}};
+
+/* Writes x / |x| (identity for a zero x). */
+static inline void sw__codec_normalize4(const float x[4], float out[4]) {
+    const float len2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+    if (!(len2 > 0.0f)) {
+        out[0] = out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+        return;
+    }
+    const float len = sqrtf(len2);
+    for (uint32_t c = 0; c < 4u; ++c)
+        out[c] = x[c] / len;
+}
+
+/* The rotation at u on the shorter arc from unit quaternion qa to qb (the
+ * slerp: within 1e-6 rad of sw_quat_slerp, test_compress): the arc is halved at its midpoint (the
+ * normalized sum, exact), and the half holding u is followed by a
+ * normalized lerp whose parameter is corrected by sw__codec_arc_c. */
+static inline void sw__codec_arc(const float qa[4], const float qb[4], float u, float out[4]) {
+    const float dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+    const float sign = dot < 0.0f ? -1.0f : 1.0f;
+    float b[4], m[4];
+    for (uint32_t c = 0; c < 4u; ++c) {
+        b[c] = sign * qb[c];
+        m[c] = qa[c] + b[c];
+    }
+    const float mlen = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
+    sw__codec_normalize4(m, m);
+    /* the half arc's cosine: |qa + qb| / 2 for unit keys */
+    float ch = 0.5f * mlen;
+    if (ch > 1.0f) ch = 1.0f;
+    const bool first = u < 0.5f;
+    const float* p0 = first ? qa : m;
+    const float* p1 = first ? m : b;
+    const float t = first ? 2.0f * u : 2.0f * u - 1.0f;
+    const float x = 1.0f - ch, h = t * (t - 1.0f);
+    float poly = 0.0f;
+    for (uint32_t i = 3u; i-- > 0u;) {
+        const float ci =
+            sw__codec_arc_c[i][0] + h * (sw__codec_arc_c[i][1] + h * sw__codec_arc_c[i][2]);
+        poly = x * (ci + poly);
+    }
+    const float s = t + h * (t - 0.5f) * poly;
+    float r[4];
+    for (uint32_t c = 0; c < 4u; ++c)
+        r[c] = p0[c] + (p1[c] - p0[c]) * s;
+    sw__codec_normalize4(r, out);
+}
+
 /* Interpolates two decoded keys at u into out: 3 values linearly; for
- * rotations leaving out the same component (da == db), the three stored
+ * rotations (left-out components da, db), without arc the three stored
  * components linearly and the fourth rebuilt (unit by construction, one
- * square root); else (per-key components) 4 by normalized lerp on the
- * shorter arc. */
+ * square root), with arc (per-key rotations and those whose segment says
+ * so) both keys rebuilt and followed along their arc (sw__codec_arc: the
+ * raw clip's slerp). */
 static inline void sw__codec_interp(const float a[3], const float b[3], float u, bool rotation,
-                                    uint32_t da, uint32_t db, float* out) {
+                                    bool arc, uint32_t da, uint32_t db, float* out) {
     if (!rotation) {
         for (uint32_t c = 0; c < 3u; ++c)
             out[c] = a[c] + (b[c] - a[c]) * u;
         return;
     }
-    if (da == db) {
+    if (!arc) {
         float v[3];
         for (uint32_t c = 0; c < 3u; ++c)
             v[c] = a[c] + (b[c] - a[c]) * u;
@@ -234,29 +299,7 @@ static inline void sw__codec_interp(const float a[3], const float b[3], float u,
     float qa[4], qb[4];
     sw__codec_rebuild(a, da & 3u, qa);
     sw__codec_rebuild(b, db & 3u, qb);
-    if (qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3] < 0.0f) {
-        qb[0] = -qb[0];
-        qb[1] = -qb[1];
-        qb[2] = -qb[2];
-        qb[3] = -qb[3];
-    }
-    const float x = qa[0] + (qb[0] - qa[0]) * u;
-    const float y = qa[1] + (qb[1] - qa[1]) * u;
-    const float z = qa[2] + (qb[2] - qa[2]) * u;
-    const float w = qa[3] + (qb[3] - qa[3]) * u;
-    const float len2 = x * x + y * y + z * z + w * w;
-    if (len2 > 0.0f) {
-        const float s = 1.0f / sqrtf(len2);
-        out[0] = x * s;
-        out[1] = y * s;
-        out[2] = z * s;
-        out[3] = w * s;
-    } else {
-        out[0] = 0.0f;
-        out[1] = 0.0f;
-        out[2] = 0.0f;
-        out[3] = 1.0f;
-    }
+    sw__codec_arc(qa, qb, u, out);
 }
 
 /* Sample position of time t (clamped to the samples): segment, position

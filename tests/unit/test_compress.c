@@ -257,11 +257,13 @@ static void test_round_trip_bound(void** state) {
                             st.error.worst_joint, (double)st.error.worst_time);
             assert_true(st.error.max <= precisions[p] * 1.001f);
             assert_true(st.error.p99 <= st.error.max);
-            const double indep = naive_error(f->skel, f->raw, c, RATE, 1.0);
+            /* the samples and the quarter points between them */
+            const double indep = naive_error(f->skel, f->raw, c, 4.0f * RATE, 1.0);
             assert_near(indep, st.error.max, 1e-5 + 1e-3 * precisions[p]);
-            /* the keys are the samples: measured once each */
+            /* the keys are the samples: measured once each, with three
+             * quarter points between every two */
             assert_int_equal(st.samples_count, KEYS);
-            assert_int_equal(st.error.samples_count, KEYS);
+            assert_int_equal(st.error.samples_count, 4 * (KEYS - 1) + 1);
             assert_int_equal(st.raw_bytes, 40u * J * KEYS);
             assert_int_equal(st.compressed_bytes, c->size);
             /* joint 3's rotation and joint 2's scale are rest values, joint
@@ -648,7 +650,8 @@ static void test_hostile(void** state) {
     HOSTILE(track_header(&b, 0, 0)[0] = (uint8_t)((track_header(&b, 0, 0)[0] & 0x8fu) | 0x50u), BAD,
             "codec key stride divides the segment");
     /* a left-out component past w */
-    HOSTILE(track_header(&b, 1, rot)[2] = 5, BAD, "codec dropped component <= 4");
+    HOSTILE(track_header(&b, 1, rot)[2] = 5, BAD, "codec rotation byte 0..4 or 8..11");
+    HOSTILE(track_header(&b, 1, rot)[2] = 12, BAD, "codec rotation byte 0..4 or 8..11");
     /* more bits than the segment holds */
     HOSTILE(
         for (uint32_t a = 0; a < b.h->animated_count; ++a) {
@@ -876,6 +879,138 @@ static void test_uneven_keys(void** state) {
     assert_true(st.error.max <= 1e-2f);
     assert_true(at_keys <= 1.001e-2);
     assert_true(at_samples <= 1.001e-2);
+    sw_clip_destroy(c, NULL);
+    sw_clip_destroy(raw, NULL);
+    sw_skeleton_destroy(skel, NULL);
+}
+
+/* The decoder's arc (shared/codec_quantized_format.h) against sw_quat_slerp
+ * on pairs of unit quaternions from 0 to 180 degrees of turn (and their
+ * negations, the longer way round): within 1e-6 rad at 0, 1/64, ... 1. */
+static void test_arc_against_slerp(void** state) {
+    (void)state;
+    double worst = 0.0;
+    uint32_t seed = 17u;
+    for (uint32_t pair = 0; pair < 400u; ++pair) {
+        float q[2][4];
+        for (uint32_t k = 0; k < 2u; ++k) {
+            double n2 = 0.0;
+            for (uint32_t c = 0; c < 4u; ++c) {
+                seed = seed * 1664525u + 1013904223u;
+                q[k][c] = (float)((double)(seed >> 8) / 8388608.0 - 1.0);
+                n2 += (double)q[k][c] * q[k][c];
+            }
+            for (uint32_t c = 0; c < 4u; ++c)
+                q[k][c] = (float)(q[k][c] / sqrt(n2));
+        }
+        if (pair % 4u == 1u) { /* a turn near 180 degrees: b almost a turned half way round */
+            const float half[4] = {q[0][3], -q[0][2], q[0][1], -q[0][0]}; /* orthogonal to a */
+            for (uint32_t c = 0; c < 4u; ++c)
+                q[1][c] = half[c] + 0.001f * q[1][c];
+        }
+        if (pair % 4u == 2u) { /* a small turn */
+            for (uint32_t c = 0; c < 4u; ++c)
+                q[1][c] = q[0][c] + 0.01f * q[1][c];
+        }
+        if (pair % 4u == 3u) { /* the longer way round */
+            for (uint32_t c = 0; c < 4u; ++c)
+                q[1][c] = -q[1][c];
+        }
+        double n2 = 0.0;
+        for (uint32_t c = 0; c < 4u; ++c)
+            n2 += (double)q[1][c] * q[1][c];
+        for (uint32_t c = 0; c < 4u; ++c)
+            q[1][c] = (float)(q[1][c] / sqrt(n2));
+        const sw_quat a = sw_quat_make(q[0][0], q[0][1], q[0][2], q[0][3]);
+        const sw_quat b = sw_quat_make(q[1][0], q[1][1], q[1][2], q[1][3]);
+        for (uint32_t i = 0; i <= 64u; ++i) {
+            const float u = (float)i / 64.0f;
+            float out[4];
+            sw__codec_arc(q[0], q[1], u, out);
+            const sw_quat r = sw_quat_slerp(a, b, u);
+            const double dot = (double)out[0] * r.x + (double)out[1] * r.y + (double)out[2] * r.z +
+                               (double)out[3] * r.w;
+            double chord2 = 0.0;
+            const double sign = dot < 0.0 ? -1.0 : 1.0;
+            chord2 += ((double)out[0] - sign * r.x) * ((double)out[0] - sign * r.x);
+            chord2 += ((double)out[1] - sign * r.y) * ((double)out[1] - sign * r.y);
+            chord2 += ((double)out[2] - sign * r.z) * ((double)out[2] - sign * r.z);
+            chord2 += ((double)out[3] - sign * r.w) * ((double)out[3] - sign * r.w);
+            /* rotation angle between the two: 4 asin(chord / 2) */
+            const double angle = 4.0 * asin(fmin(1.0, 0.5 * sqrt(chord2)));
+            if (angle > worst) worst = angle;
+        }
+    }
+    print_message("arc against sw_quat_slerp: worst %.3g rad\n", worst);
+    assert_true(worst <= 1e-6);
+}
+
+/* Turns of 170 degrees between two keys one second apart, about axes
+ * whose largest quaternion component is w, x, and changes from one key to
+ * the other: the compressed clip sampled at 0.25, 0.5 and 0.75 s follows
+ * the closed-form rotation (angle 170 t degrees about the axis) within the
+ * precision, and the bound holds there against the source. */
+static void test_wide_turn_between_keys(void** state) {
+    (void)state;
+    const sw_skeleton* skel = make_skeleton();
+    static const float times[2] = {0.0f, 1.0f};
+    const double turn = 170.0 * M_PI / 180.0;
+    /* per joint: axis and starting angle (rad) */
+    static const float axes[J][3] = {{0.6f, 0.8f, 0},      {1, 0, 0},      {0, 0, 1}, {0, 1, 0},
+                                     {0.48f, 0.6f, 0.64f}, {0, 0.6f, 0.8f}};
+    static const float start[J] = {0.0f, 1.5707963f, 0.3f, -1.0f, 2.0f, 3.0f};
+    float rot[J][2 * 4];
+    for (uint32_t j = 0; j < J; ++j) {
+        for (uint32_t k = 0; k < 2u; ++k) {
+            const double half = 0.5 * ((double)start[j] + turn * k);
+            rot[j][4 * k] = (float)(axes[j][0] * sin(half));
+            rot[j][4 * k + 1] = (float)(axes[j][1] * sin(half));
+            rot[j][4 * k + 2] = (float)(axes[j][2] * sin(half));
+            rot[j][4 * k + 3] = (float)cos(half);
+        }
+    }
+    sw_clip_track_desc tracks[J];
+    memset(tracks, 0, sizeof tracks);
+    for (uint32_t j = 0; j < J; ++j) {
+        tracks[j] = (sw_clip_track_desc){.kind = SW_TRACK_KIND_ROTATION,
+                                         .joint = j,
+                                         .keys_count = 2,
+                                         .times = times,
+                                         .values = rot[j]};
+    }
+    const sw_clip_desc cd = {
+        .name = "turn", .duration = 1.0f, .joints_count = J, .tracks = tracks, .tracks_count = J};
+    const sw_clip* raw = NULL;
+    assert_int_equal(sw_clip_create(&cd, NULL, &raw, NULL), SW_RESULT_OK);
+    sw_compress_stats st;
+    const float precision = 1e-3f;
+    const sw_clip* c = compress(skel, raw, precision, 1.0f, 0, &st);
+    sw_xform4 pose[(J + 3) / 4];
+    double worst_angle = 0.0;
+    for (uint32_t i = 1; i <= 3u; ++i) {
+        const float t = 0.25f * (float)i;
+        const sw_sample_job job = {
+            .clip = c, .skeleton = skel, .time = t, .out = pose, .out_count = (J + 3) / 4};
+        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+        for (uint32_t j = 0; j < J; ++j) {
+            const sw_quat q = sw_xform4_get(&pose[j / 4u], j % 4u).r;
+            const double half = 0.5 * ((double)start[j] + turn * t);
+            const double e[4] = {axes[j][0] * sin(half), axes[j][1] * sin(half),
+                                 axes[j][2] * sin(half), cos(half)};
+            const double dot = fabs(q.x * e[0] + q.y * e[1] + q.z * e[2] + q.w * e[3]);
+            const double angle = 2.0 * acos(fmin(1.0, dot));
+            if (angle > worst_angle) worst_angle = angle;
+        }
+    }
+    static const float quarter[3] = {0.25f, 0.5f, 0.75f};
+    const double bound = naive_error_at(skel, raw, c, quarter, 3, 1.0);
+    print_message("170-degree turns: rate %.3f Hz, worst angle %.3g rad at the quarter points, "
+                  "vertex error %.6f (reported %.6f)\n",
+                  (double)st.rate, worst_angle, bound, (double)st.error.max);
+    /* a 1-unit shell: an angle of e rad moves a vertex by at most e */
+    assert_true(worst_angle <= (double)precision);
+    assert_true(bound <= (double)precision * 1.001);
+    assert_true(st.error.max <= precision);
     sw_clip_destroy(c, NULL);
     sw_clip_destroy(raw, NULL);
     sw_skeleton_destroy(skel, NULL);
@@ -1158,6 +1293,8 @@ int main(void) {
         cmocka_unit_test(test_robot_expressive),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_uneven_keys),
+        cmocka_unit_test(test_arc_against_slerp),
+        cmocka_unit_test(test_wide_turn_between_keys),
         cmocka_unit_test(test_bound_refused),
         cmocka_unit_test(test_full_rotations_dae),
     };

@@ -30,9 +30,11 @@
  *     one byte:        bits 0-3 and 4-7 the bit codes of components 1 and 2
  *                      (code 0..13: 1..14 bits, 14: 17 bits, 15: 22 bits);
  *     rotations only, one byte: d, the component (0 x .. 3 w) left out in
- *                      this segment (0..3), or 4: each key starts with 2
- *                      bits naming its own (the largest in magnitude) and
- *                      its three others lie in [-1, 1] (min -1, extent 2);
+ *                      this segment (0..3), 8 + d: the same, its keys
+ *                      followed along their arc (below), or 4: each key
+ *                      starts with 2 bits naming its own (the largest in
+ *                      magnitude) and its three others lie in [-1, 1]
+ *                      (min -1, extent 2), followed along the arc too;
  *     when bit 7 is set, 6 bytes: lo[3], hi[3] (lo <= hi), the segment's
  *                      range in 255ths of the track's clip range;
  *                      without it lo = 0, hi = 255;
@@ -47,10 +49,12 @@
  * component), signed so that component d is >= 0, and rebuild it as
  * sqrt(max(0, 1 - a^2 - b^2 - c^2)); the compressor leaves out the
  * component farthest from 0 over the segment. Between keys, translations
- * and scales interpolate linearly; rotations leaving out the same component
- * interpolate the three stored ones linearly and rebuild the fourth, others
- * (per-key) by normalized lerp on the shorter arc. The payload ends with at least 8 spare bytes
- * after the last segment (the decoder reads 8 bytes at a time).
+ * and scales interpolate linearly; rotations with byte d interpolate the
+ * three stored components linearly and rebuild the fourth; the others
+ * rebuild both keys and follow the shorter arc between them (the slerp,
+ * within 1e-6 rad: sw__codec_arc in src/shared/codec_quantized_format.h).
+ * The payload ends with at least 8 spare bytes after the last segment (the
+ * decoder reads 8 bytes at a time).
  */
 #ifndef SINEW_CODEC_H
 #define SINEW_CODEC_H

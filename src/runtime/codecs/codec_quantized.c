@@ -177,9 +177,10 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
                 return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
                                 (int64_t)s);
             }
-            if (d[4u + used] > 4u) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "codec dropped component <= 4", hat + 2u,
-                                (int64_t)s);
+            const uint32_t rb = d[4u + used];
+            if (rb > SW__CODEC_ROT_PER_KEY && (rb & ~3u) != SW__CODEC_ROT_ARC) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec rotation byte 0..4 or 8..11",
+                                hat + 2u, (int64_t)s);
             }
             if (d[4u + used] == 4u) key_bits += 2u;
             used += 1u;
@@ -404,14 +405,12 @@ static inline __m128 sw__codec_put3(__m128 v, const uint32_t to[3], float* of) {
  * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r:
  * the track's range bytes when has is 1 (8 bytes readable). keep: NULL,
  * or where key a and b - a go (7 floats written, the key cache's record). */
-static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
-                                          const uint8_t* r, uint32_t has, const uint32_t b[3],
-                                          const uint32_t qa[3], const uint32_t qb[3], float u,
-                                          const uint32_t to[4], float* of, float* keep) {
-    static const float pk_min[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
-    static const float pk_ext[4] = {2.0f, 2.0f, 2.0f, 2.0f};
-    __m128 mn = _mm_loadu_ps(per_key ? pk_min : tr->min);
-    __m128 ex = _mm_loadu_ps(per_key ? pk_ext : tr->extent);
+static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t drow, const uint8_t* r,
+                                          uint32_t has, const uint32_t b[3], const uint32_t qa[3],
+                                          const uint32_t qb[3], float u, const uint32_t to[4],
+                                          float* of, float* keep) {
+    __m128 mn = _mm_loadu_ps(tr->min);
+    __m128 ex = _mm_loadu_ps(tr->extent);
     /* kept components: lane c holds component c below the left-out one,
      * c + 1 from it on */
     SINEW_ALIGN16 static const uint32_t below_of[4][4] = {
@@ -606,10 +605,10 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * the key index per stride, word 9 unused; then per animated track 6
  * floats, key a and b - a; one pad word; then per track two words: where
  * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
- * stride in the top 3), or SW__KEEP_NLERP and the offset of its header for
- * a rotation whose two keys leave out different components (decoded on
- * every call; its first word holds the bit offset of its keys). */
-#define SW__KEEP_NLERP 0xFFFFFFFFu
+ * stride in the top 3), or SW__KEEP_ARC and the offset of its header for
+ * a rotation followed along its arc (decoded on every call; its first word
+ * holds the bit offset of its keys). */
+#define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_HEAD 10u
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 
@@ -678,8 +677,7 @@ static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, cons
     const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
     const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
                             lane + 4u * fields[3]};
-    const __m128 ww =
-        sw__codec_track_sse2(tr, 0u, drow, r, has, bb, qa, qb, keys->u[sl], to, of, keep);
+    const __m128 ww = sw__codec_track_sse2(tr, drow, r, has, bb, qa, qb, keys->u[sl], to, of, keep);
     if (keep) sw__codec_keep_meta(meta, to, sl);
     if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
     sw__codec_step st = {r + 6u * has, at + (uint64_t)keys->n[sl] * kb};
@@ -693,6 +691,7 @@ typedef struct sw__codec_head {
     uint32_t m[3];    /* their masks */
     uint32_t rot;     /* 1 for a rotation */
     uint32_t per_key; /* 1: each key names its left-out component (2 bits first) */
+    uint32_t arc;     /* 1: keys followed along their arc (per-key, or rotation byte bit 3) */
     uint32_t drow;    /* the kept components' row: the left-out one, 3 (x y z) otherwise */
     uint32_t kb;      /* bits per key */
     uint32_t sl;      /* key stride, log2 */
@@ -712,8 +711,9 @@ static inline const uint8_t* sw__codec_head_of(const sw_codec_track* tr, const u
     o->m[0] = sw__codec_code_mask[fmt & 15u];
     o->m[1] = sw__codec_code_mask[b12 & 15u];
     o->m[2] = sw__codec_code_mask[b12 >> 4];
-    o->per_key = o->rot & (rb == 4u ? 1u : 0u);
-    o->drow = o->rot && rb < 4u ? rb : 3u;
+    o->per_key = o->rot & (rb == SW__CODEC_ROT_PER_KEY ? 1u : 0u);
+    o->arc = o->rot & (o->per_key | ((rb & SW__CODEC_ROT_ARC) >> 3));
+    o->drow = o->rot && !o->per_key ? rb & 3u : 3u;
     o->kb = o->b[0] + o->b[1] + o->b[2] + (o->per_key << 1);
     o->sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     o->has = fmt >> 7;
@@ -762,11 +762,12 @@ static inline void sw__codec_read_keys(const uint8_t* bits, uint64_t key_at,
     }
 }
 
-/* A rotation whose two keys leave out different components: normalized
- * lerp of the keys (header at hd) into the four floats of lane `lane`. */
-static void sw__codec_put_nlerp(const sw_codec_track* tr, const uint8_t* hd, const uint32_t qa[3],
-                                const uint32_t qb[3], float u, uint32_t da, uint32_t db,
-                                uint32_t lane, float* of) {
+/* A rotation followed along its arc (per-key, or the rotation byte's arc
+ * bit): the keys (header at hd) interpolated by sw__codec_interp into the
+ * four floats of lane `lane`. */
+static void sw__codec_put_arc(const sw_codec_track* tr, const uint8_t* hd, const uint32_t qa[3],
+                              const uint32_t qb[3], float u, uint32_t da, uint32_t db,
+                              uint32_t lane, float* of) {
     sw__codec_seg_track ts;
     float ka[3], kbv[3], v[4];
     sw__codec_parse(tr, hd, &ts);
@@ -774,7 +775,7 @@ static void sw__codec_put_nlerp(const sw_codec_track* tr, const uint8_t* hd, con
         ka[c] = ts.lo[c] + (float)(int32_t)qa[c] * ts.scale[c];
         kbv[c] = ts.lo[c] + (float)(int32_t)qb[c] * ts.scale[c];
     }
-    sw__codec_interp(ka, kbv, u, true, da, db, v);
+    sw__codec_interp(ka, kbv, u, true, true, da, db, v);
     for (uint32_t c = 0; c < 4u; ++c)
         of[lane + 4u * (3u + c)] = v[c];
 }
@@ -794,8 +795,8 @@ static inline void sw__codec_batch_put(sw__codec_batch* batch, uint32_t dst[4][S
     for (uint32_t c = 0; c < 3u; ++c) {
         const int32_t lo8 = (int32_t)((hp->rv >> (8u * c)) & 255u);
         const int32_t hi8 = (int32_t)((hp->rv >> (24u + 8u * c)) & 255u);
-        batch->min[c][n] = hp->per_key ? -1.0f : tr->min[kept[c]];
-        batch->extent[c][n] = hp->per_key ? 2.0f : tr->extent[kept[c]];
+        batch->min[c][n] = tr->min[kept[c]];
+        batch->extent[c][n] = tr->extent[kept[c]];
         batch->lo8[c][n] = lo8;
         batch->span8[c][n] = hi8 - lo8;
     }
@@ -876,13 +877,13 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
         sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
         const uint32_t lane = sw__codec_lane(tr);
-        if (hp.rot && da != db) {
-            sw__codec_put_nlerp(tr, this_header, qa, qb, u, da, db, lane, of);
+        if (hp.arc) {
+            sw__codec_put_arc(tr, this_header, qa, qb, u, da, db, lane, of);
             if (m) {
                 /* decoded on every call: where its header and keys are */
                 const uint32_t key_at32 = (uint32_t)key_at;
                 memcpy(rec, &key_at32, sizeof key_at32);
-                m[0] = SW__KEEP_NLERP;
+                m[0] = SW__KEEP_ARC;
                 m[1] = (uint32_t)(this_header - hd0);
             }
             continue;
@@ -894,8 +895,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         if (simd) {
             const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
                                     lane + 4u * fields[2], lane + 4u * fields[3]};
-            const __m128 ww = sw__codec_track_sse2(tr, hp.per_key, hp.drow, hp.r, hp.has, hp.b, qa,
-                                                   qb, u, to, of, rec);
+            const __m128 ww =
+                sw__codec_track_sse2(tr, hp.drow, hp.r, hp.has, hp.b, qa, qb, u, to, of, rec);
             if (m) sw__codec_keep_meta(m, to, hp.sl);
             if (hp.rot) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
             continue;
@@ -928,7 +929,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
     for (uint32_t a = 0; a < count; ++a) {
         const uint32_t m0 = meta[2u * a], m1 = meta[2u * a + 1u];
         const sw_codec_track* tr = &pl->tracks[a];
-        if (m0 == SW__KEEP_NLERP) {
+        if (m0 == SW__KEEP_ARC) {
             const uint8_t* bits;
             const uint8_t* hd = sw__codec_segment(pl->h, pos.segment, &bits) + m1;
             sw__codec_head hp;
@@ -936,7 +937,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
             uint32_t key_at, qa[3], qb[3], da = hp.drow, db = hp.drow;
             memcpy(&key_at, kf + 6u * a, sizeof key_at);
             sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
-            sw__codec_put_nlerp(tr, hd, qa, qb, keys->u[hp.sl], da, db, sw__codec_lane(tr), of);
+            sw__codec_put_arc(tr, hd, qa, qb, keys->u[hp.sl], da, db, sw__codec_lane(tr), of);
             continue;
         }
         const uint32_t to[4] = {m0 & 0xFFFFu, m0 >> 16, m1 & 0xFFFFu, (m1 >> 16) & 0x1FFFu};
@@ -1062,7 +1063,7 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
                 uint32_t da, db;
                 const uint32_t j = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
                 sw__codec_keys2(bits, at, j, &ts, ka, kb, &da, &db);
-                sw__codec_interp(ka, kb, u, k == 1u, da, db, v[k]);
+                sw__codec_interp(ka, kb, u, k == 1u, ts.arc, da, db, v[k]);
             }
             at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
             hd = next;

@@ -35,6 +35,7 @@ typedef struct sw__qset {
     uint8_t fmt;
     uint8_t bits12;  /* bit codes of components 1 and 2 */
     uint8_t dropped; /* rotations: 0..3, or 5 per key; else 4 */
+    uint8_t arc;     /* 1: rotation keys followed along their arc (always per key) */
     uint8_t lo[3];
     uint8_t hi[3];
 } sw__qset;
@@ -67,7 +68,8 @@ typedef struct sw__cz {
     uint32_t* aslot; /* per animated track: slot */
     sw_codec_track* tracks;
     sw__qset* sets; /* [segment * A + a] */
-    uint8_t* drop;  /* [segment * A + a]: rotation component left out, 4 otherwise */
+    uint8_t* drop;  /* [segment * A + a]: rotation component left out (+ SW__CODEC_ROT_ARC
+                       when followed along the arc), 5 per key, 4 otherwise */
 } sw__cz;
 
 #define SW__SLOT_DEFAULT 0u
@@ -182,7 +184,9 @@ static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_
     sw__qset set;
     set.fmt = (uint8_t)(codes[0] | (sl << 4) | (range ? SW__CODEC_FMT_RANGE : 0u));
     set.bits12 = (uint8_t)(codes[1] | (codes[2] << 4));
-    set.dropped = z->drop[(size_t)s * z->A + a];
+    const uint32_t drop = z->drop[(size_t)s * z->A + a];
+    set.dropped = (uint8_t)(drop & ~SW__CODEC_ROT_ARC);
+    set.arc = (drop & SW__CODEC_ROT_ARC) != 0u || set.dropped == SW__CODEC_DROP_PER_KEY;
     for (uint32_t c = 0; c < 3u; ++c) {
         set.lo[c] = 0;
         set.hi[c] = 255;
@@ -223,8 +227,10 @@ static uint32_t sw__cz_set_bytes(const sw__qset* set, uint8_t out[12]) {
     uint32_t n = 0;
     out[n++] = set->fmt;
     out[n++] = set->bits12;
-    if (set->dropped != SW__CODEC_DROP_NONE)
-        out[n++] = set->dropped == SW__CODEC_DROP_PER_KEY ? 4u : set->dropped;
+    if (set->dropped == SW__CODEC_DROP_PER_KEY)
+        out[n++] = SW__CODEC_ROT_PER_KEY;
+    else if (set->dropped != SW__CODEC_DROP_NONE)
+        out[n++] = (uint8_t)(set->dropped | (set->arc ? SW__CODEC_ROT_ARC : 0u));
     if (set->fmt & SW__CODEC_FMT_RANGE) {
         for (uint32_t c = 0; c < 3u; ++c)
             out[n + c] = set->lo[c];
@@ -280,8 +286,8 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
         const uint32_t k = sw__codec_key_at(fp, span, sl, &u);
         float* o = z->cand + 4u * (size_t)p;
         o[3] = 0.0f;
-        sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation, z->kd[k],
-                         z->kd[k + 1u], o);
+        sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation, set->arc != 0u,
+                         z->kd[k], z->kd[k + 1u], o);
     }
 }
 
@@ -789,9 +795,87 @@ static bool sw__cz_subtrees(sw__cz* z) {
     return true;
 }
 
+/* Each joint's reach into reach[J]: the largest distance, over the
+ * samples, from the joint to a virtual vertex of its sub-tree (a rotation
+ * error of e rad at the joint moves none of them by more than e * reach),
+ * times the joints on the longest chain from a root to a leaf through it
+ * (the errors of a chain's joints add up at its end). */
+static uint32_t sw__cz_depth(const sw__cz* z, uint32_t j) {
+    uint32_t n = 0;
+    for (int32_t p = z->parents[j]; p >= 0; p = z->parents[p])
+        ++n;
+    return n;
+}
+
+static void sw__cz_reach(const sw__cz* z, double* reach) {
+    for (uint32_t j = 0; j < z->J; ++j) {
+        uint32_t deepest = sw__cz_depth(z, j);
+        for (uint32_t k = z->sub_at[j]; k < z->sub_at[j + 1u]; ++k) {
+            const uint32_t d = sw__cz_depth(z, z->sub[k]);
+            if (d > deepest) deepest = d;
+        }
+        double far2 = 0.0;
+        for (uint32_t i = 0; i < z->N; ++i) {
+            const double* mj = sw__cz_mat(z->raw_m, z, i, j);
+            for (uint32_t k = z->sub_at[j]; k < z->sub_at[j + 1u]; ++k) {
+                const double* md = sw__cz_mat(z->raw_m, z, i, z->sub[k]);
+                double d2 = 0.0;
+                for (uint32_t r = 0; r < 3u; ++r)
+                    d2 += (md[9u + r] - mj[9u + r]) * (md[9u + r] - mj[9u + r]);
+                if (d2 > far2) far2 = d2;
+            }
+        }
+        reach[j] = (sqrt(far2) + z->shell) * (double)(deepest + 1u);
+    }
+}
+
+/* True when the decoder's interpolation with component d left out (three
+ * components lerped, the fourth rebuilt) parts from the arc between two
+ * samples of rotation track a in segment s by more than a tenth of the
+ * joint's precision at its reach (sw__cz_reach; measured at the quarter
+ * points against the samples' slerp: where the raw clip's keys are the
+ * samples, that is the raw clip), or would take the longer way. The
+ * decoder then follows that segment's keys along their arc. */
+static bool sw__cz_off_arc(const sw__cz* z, uint32_t a, uint32_t s, uint32_t d, double reach) {
+    const uint32_t first = s * z->L, span = sw__cz_span(z, s);
+    const uint32_t slot = z->aslot[a];
+    const double allowed = 0.1 * z->thr[slot / 3u];
+    for (uint32_t i = first; i < first + span; ++i) {
+        const float* va = sw__cz_val(z->raw, z, slot, i);
+        const float* vb = sw__cz_val(z->raw, z, slot, i + 1u);
+        const double sa = va[d] < 0.0f ? -1.0 : 1.0, sb = vb[d] < 0.0f ? -1.0 : 1.0;
+        double dot = 0.0;
+        for (uint32_t c = 0; c < 4u; ++c)
+            dot += sa * va[c] * sb * vb[c];
+        if (dot < 0.0) return true;
+        const double om = acos(dot < 1.0 ? dot : 1.0);
+        /* the lerp parts from the arc by O(om^2): nothing to measure on a
+         * turn this small */
+        if (!(om * reach > 0.01 * allowed)) continue;
+        float ka[3], kb[3];
+        for (uint32_t c = 0; c < 3u; ++c) {
+            ka[c] = sw__cz_comp(z, a, i, c, d);
+            kb[c] = sw__cz_comp(z, a, i + 1u, c, d);
+        }
+        for (uint32_t q = 1; q < 4u; ++q) {
+            const double u = 0.25 * q;
+            const double wa = sin((1.0 - u) * om) / sin(om), wb = sin(u * om) / sin(om);
+            float lerp[4];
+            sw__codec_interp(ka, kb, (float)u, true, false, d, d, lerp);
+            double chord2 = 0.0;
+            for (uint32_t c = 0; c < 4u; ++c) {
+                const double e = wa * sa * va[c] + wb * sb * vb[c] - lerp[c];
+                chord2 += e * e;
+            }
+            if (4.0 * asin(fmin(1.0, 0.5 * sqrt(chord2))) * reach > allowed) return true;
+        }
+    }
+    return false;
+}
+
 /* The animated tracks (z->tracks, z->aslot, z->A), the left-out rotation
  * component of each segment (z->drop) and each track's clip range. */
-static void sw__cz_ranges(sw__cz* z) {
+static void sw__cz_ranges(sw__cz* z, const double* reach) {
     for (uint32_t slot = 0; slot < 3u * z->J; ++slot) {
         if (z->mode[slot] != SW__SLOT_ANIMATED) continue;
         sw_codec_track* t = &z->tracks[z->A];
@@ -829,7 +913,9 @@ static void sw__cz_ranges(sw__cz* z) {
             /* When every component comes near 0 in the segment (a wide turn),
              * rebuilding one loses precision: each key names its largest. */
             if (t->kind == SW_TRACK_KIND_ROTATION && best_low < 0.25f) d = SW__CODEC_DROP_PER_KEY;
-            z->drop[(size_t)s * z->A + a] = (uint8_t)d;
+            const bool arc = t->kind == SW_TRACK_KIND_ROTATION && d != SW__CODEC_DROP_PER_KEY &&
+                             sw__cz_off_arc(z, a, s, d, reach[t->joint]);
+            z->drop[(size_t)s * z->A + a] = (uint8_t)(d | (arc ? SW__CODEC_ROT_ARC : 0u));
             if (d == SW__CODEC_DROP_PER_KEY) continue;
             for (uint32_t i = first; i <= first + span; ++i) {
                 for (uint32_t c = 0; c < 3u; ++c) {
@@ -905,7 +991,14 @@ static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
     sw__cz_constants(&z, cand_all);
     sw_free(alloc, cand_all, sizeof(float) * 4u * z.N);
 
-    sw__cz_ranges(&z);
+    double* reach = (double*)sw_alloc(alloc, sizeof(double) * J, 16);
+    if (!reach) {
+        sw__cz_free(&z);
+        return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation", 0, -1);
+    }
+    sw__cz_reach(&z, reach);
+    sw__cz_ranges(&z, reach);
+    sw_free(alloc, reach, sizeof(double) * J);
     for (uint32_t s = 0; s < z.S; ++s) {
         for (uint32_t a = 0; a < z.A; ++a) {
             const uint32_t b16[3] = {15u, 15u, 15u}; /* 22 bits */
@@ -948,9 +1041,9 @@ static float sw__cz_whole_rate(const sw_clip* clip, float rate) {
     return n >= 1.0 ? (float)(n / d) : rate;
 }
 
-/* Measures the result at the samples and the source's key times
- * (sw_clip_error_measure with at_keys) into *e; *ok when every joint is
- * within its precision. */
+/* Measures the result at the samples, the source's key times and the
+ * quarter points between them all (sw_clip_error_measure with at_keys and
+ * between 3) into *e; *ok when every joint is within its precision. */
 static sw_result sw__cz_verify(const sw_skeleton* skel, const sw_clip* clip, const sw_clip* packed,
                                const sw_compress_options* o, float rate, const sw_allocator* alloc,
                                sw_clip_error* e, bool* ok, sw_error* err) {
@@ -963,7 +1056,8 @@ static sw_result sw__cz_verify(const sw_skeleton* skel, const sw_clip* clip, con
                                    .shell = o->shell > 0.0f ? o->shell : 3.0f,
                                    .rate = rate,
                                    .at_keys = true,
-                                   .joint_max = jmax};
+                                   .joint_max = jmax,
+                                   .between = 3};
     sw_result r = sw_clip_error_measure(&ed, alloc, e, err);
     const float precision = o->precision > 0.0f ? o->precision : 0.01f;
     *ok = r == SW_RESULT_OK;

@@ -151,7 +151,7 @@ static int sw__float_less(const void* a, const void* b) {
 /* The measured times into *times (*count of them, *bytes allocated from
  * alloc): the uniform samples at rate, and with at_keys also the
  * reference's joint key times; ascending, none closer than 1e-6 s to the
- * one before. */
+ * one before; then `between` more evenly spaced between every two. */
 static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32_t N,
                                  const sw_allocator* alloc, float** times, uint32_t* count,
                                  size_t* bytes, sw_error* err) {
@@ -164,8 +164,9 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
         for (uint32_t i = 0; i < joint_tracks; ++i)
             keys += tracks[i].keys_count;
     }
-    const uint64_t cap = (uint64_t)N + keys;
-    if (cap > 2u * (uint64_t)SW_CLIP_MAX_KEYS)
+    const uint64_t parts = (uint64_t)d->between + 1u;
+    const uint64_t cap = ((uint64_t)N + keys) * parts;
+    if (cap > 2u * (uint64_t)SW_CLIP_MAX_KEYS * parts)
         return sw__fail(err, SW_RESULT_LIMIT, "measured times", 0, -1);
     *bytes = sizeof(float) * (size_t)cap;
     float* t = (float*)sw_alloc(alloc, *bytes, 16);
@@ -183,6 +184,17 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
     uint32_t u = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (u == 0 || (double)t[i] - (double)t[u - 1u] > 1e-6) t[u++] = t[i];
+    if (u > 1u && parts > 1u) {
+        /* spread from the end down, each interval's times after its start */
+        const uint32_t total = (u - 1u) * (uint32_t)parts + 1u;
+        t[total - 1u] = t[u - 1u];
+        for (uint32_t i = u - 1u; i-- > 0u;) {
+            const double a = t[i], b = t[i + 1u];
+            for (uint32_t k = (uint32_t)parts; k-- > 0u;)
+                t[i * (uint32_t)parts + k] = (float)(a + (b - a) * (double)k / (double)parts);
+        }
+        u = total;
+    }
     *times = t;
     *count = u;
     return SW_RESULT_OK;
@@ -236,8 +248,12 @@ static sw_result sw__error_check(const sw_clip_error_desc* d, const sw_clip_erro
     if (!isfinite(d->rate) || d->rate < 0.0f) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "rate finite >= 0", 0, -1);
     }
-    if (d->at_keys && d->errors) {
-        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "errors without at_keys", 0, -1);
+    if ((d->at_keys || d->between) && d->errors) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "errors without at_keys or between", 0,
+                        -1);
+    }
+    if (d->between > 15u) {
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "between <= 15", 0, -1);
     }
     return SW_RESULT_OK;
 }

@@ -66,6 +66,9 @@ typedef struct sw_clip_error_desc {
     uint64_t errors_count;    /* >= samples * joints when errors is set */
     bool at_keys;             /* also at the reference's joint key times */
     float* joint_max;         /* optional, joints entries: each joint's largest error */
+    uint32_t between;         /* <= 15: also at this many evenly spaced times between every
+                                 two consecutive ones above (3: the quarter points); only
+                                 without errors */
 } sw_clip_error_desc;
 
 typedef struct sw_clip_error {
@@ -78,11 +81,12 @@ typedef struct sw_clip_error {
 
 /* Measures the error between two clips of one skeleton by sampling both
  * (sample job, no cache) at the uniform sample times of `rate` (and with
- * at_keys at the reference's key times too) and comparing
- * model-space virtual vertices.
+ * at_keys at the reference's key times too, with `between` at times
+ * between those) and comparing model-space virtual vertices.
  * Memory: temporary buffers from alloc (NULL: libc).
  * Fails: INVALID_ARGUMENT (NULL desc, skeleton, clips or out; joint counts
- * differ; shell or rate negative or not finite; errors with at_keys;
+ * differ; shell or rate negative or not finite; errors with at_keys or
+ * between; between over 15;
  * sampling fails); LIMIT (too many samples);
  * BUFFER_TOO_SMALL (errors shorter than samples * joints); OUT_OF_MEMORY. */
 SINEW_API sw_result sw_clip_error_measure(const sw_clip_error_desc* desc, const sw_allocator* alloc,
@@ -114,8 +118,9 @@ typedef struct sw_compress_stats {
 /* Compresses the joint tracks of `clip` (a raw clip of `skeleton`); float
  * tracks, events, name and flags are kept as they are. The rate (options
  * or sw_compress_sample_rate) is nudged so the duration is a whole number
- * of samples; the result is measured at its samples and the source's key
- * times (sw_clip_error_measure, at_keys), and while a joint is
+ * of samples; the result is measured at its samples, the source's key
+ * times and the quarter points between them (sw_clip_error_measure,
+ * at_keys, between 3), and while a joint is
  * over its precision the compressor tries again: at twice the rate (up to
  * 1000) when the worst error lies between samples, with tighter thresholds
  * (down to 1/64) when it lies on one. *out is allocated with alloc (free
