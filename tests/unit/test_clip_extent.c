@@ -129,10 +129,12 @@ static void test_translation_sums(void** state) {
 
 /* A raw clip moving every joint of an n-joint chain through two keys a
  * second apart: translations (0, 1, 0) -> (0, 2, 0), or rotations of 0 ->
- * 60 degrees about z, or scales 1 -> 2. */
+ * 2 degrees about z (a turn the decoder lerps: wider ones it may follow
+ * along the arc, which normalizes and so never overflows), or scales 1 ->
+ * 2. */
 static const sw_clip* moving(uint32_t n, sw_track_kind kind) {
     static const float t[6] = {0, 1, 0, 0, 2, 0};
-    static const float r[8] = {0, 0, 0, 1, 0, 0, 0.5f, 0.8660254f};
+    static const float r[8] = {0, 0, 0, 1, 0, 0, 0.017452406f, 0.99984771f};
     static const float sc[6] = {1, 1, 1, 2, 2, 2};
     sw_clip_track_desc d[8];
     for (uint32_t j = 0; j < n; ++j) {
