@@ -8,9 +8,11 @@
  *   others the rest value (identity for additive clips);
  * - blending (every kernel path, normal, per-joint weights and additive
  *   layers): kept joints bit for bit the full blend, the others rest_pose;
- * - local-to-model: kept joints bit for bit the full job, the others at their
- *   rest offset from their parent (checked on points through sw_xform);
- *   open subsets and a subset with a sub-tree are refused;
+ * - local-to-model (every kernel path): kept joints bit for bit the full
+ *   job, the others at their rest offset from their parent (checked on
+ *   points through sw_xform); in an open subset a kept joint lies on its
+ *   left-out parent's rest-based matrix; a subset with a sub-tree is
+ *   refused;
  * - the animator (a blend space and a crossfade): evaluate_subset's kept
  *   joints bit for bit evaluate's, the others at rest. */
 #include "animator_rig.h"
@@ -248,10 +250,8 @@ static void test_local_to_model(void** state) {
     const int16_t* parents = sw_skeleton_parents(sk);
     const sw_xform4* rest = sw_skeleton_rest_pose(sk);
     sw_xform4* pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P, 16);
-    sw_mat4* mats = (sw_mat4*)sw_alloc(NULL, sizeof(sw_mat4) * J * 3u, 16);
-    sw_mat4 *full = mats, *got = mats + J, *rest_m = mats + 2u * J;
-    assert_int_equal(sw_skeleton_rest_matrices(sk, rest_m, J), J);
-    assert_int_equal(sw_skeleton_rest_matrices(sk, rest_m, J - 1u), 0);
+    sw_mat4* mats = (sw_mat4*)sw_alloc(NULL, sizeof(sw_mat4) * J * 2u, 16);
+    sw_mat4 *full = mats, *got = mats + J;
     sw_sample_job sj = {scene.clips[0], sk, 0.45f, NULL, pose, P, NULL, 0, NULL};
     assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
     const sw_mat4 root =
@@ -265,7 +265,7 @@ static void test_local_to_model(void** state) {
     for (uint32_t p = 0; p < paths_count; ++p) {
         for (uint32_t cut = 1; cut < 10u; cut += 2u) {
             sw_joint_subset_from_detail(sk, detail, cut, keep, P);
-            for (uint32_t with_rest = 0; with_rest < 2u; ++with_rest) {
+            {
                 sw_local_to_model_job job;
                 memset(&job, 0, sizeof job);
                 job.skeleton = sk;
@@ -277,7 +277,6 @@ static void test_local_to_model(void** state) {
                 assert_int_equal(sw__local_to_model_job_run_with(&job, paths[p]), SW_RESULT_OK);
                 job.out = got;
                 job.keep = keep;
-                job.rest_local = with_rest ? rest_m : NULL;
                 assert_int_equal(sw__local_to_model_job_run_with(&job, paths[p]), SW_RESULT_OK);
                 for (uint32_t j = 0; j < J; ++j) {
                     if (kept(keep, j)) {
@@ -296,24 +295,34 @@ static void test_local_to_model(void** state) {
             }
         }
     }
-    /* open subsets and a subset with a sub-tree are refused */
-    sw_local_to_model_job bad;
-    memset(&bad, 0, sizeof bad);
-    bad.skeleton = sk;
-    bad.local = pose;
-    bad.local_count = P;
-    bad.out = got;
-    bad.out_count = J;
+    /* an open subset (LeftArm kept, its parent left out): the arm on its
+     * parent's rest-based matrix; a subset with a sub-tree is refused */
+    sw_local_to_model_job open;
+    memset(&open, 0, sizeof open);
+    open.skeleton = sk;
+    open.local = pose;
+    open.local_count = P;
+    open.out = got;
+    open.out_count = J;
     memset(keep, 0, sizeof keep);
     keep[0] = 1;
     const uint32_t arm = (uint32_t)sw_skeleton_find_joint(sk, "LeftArm");
     keep[arm / 4u] = (uint8_t)(keep[arm / 4u] | (1u << (arm % 4u)));
-    bad.keep = keep;
-    assert_int_equal(sw_local_to_model_job_run(&bad), SW_RESULT_INVALID_ARGUMENT);
+    open.keep = keep;
+    assert_int_equal(sw_local_to_model_job_run(&open), SW_RESULT_OK);
+    assert_true(parents[arm] > 0 && parents[parents[arm]] >= 0);
+    const sw_xform xa = sw_xform4_get(&pose[arm / 4u], arm % 4u);
+    const sw_vec3 pt = {0.1f, 0.02f, -0.05f};
+    sw_test_vec3_near(mat_point(&got[arm], pt),
+                      mat_point(&got[parents[arm]], sw_xform_point(xa, pt)), 1e-5f);
+    const sw_xform xp =
+        sw_xform4_get(&rest[(uint32_t)parents[arm] / 4u], (uint32_t)parents[arm] % 4u);
+    sw_test_vec3_near(mat_point(&got[parents[arm]], pt),
+                      mat_point(&got[parents[parents[arm]]], sw_xform_point(xp, pt)), 1e-5f);
     sw_joint_subset_from_detail(sk, detail, 3, keep, P);
-    bad.subtree = true;
-    assert_int_equal(sw_local_to_model_job_run(&bad), SW_RESULT_INVALID_ARGUMENT);
-    sw_free(NULL, mats, sizeof(sw_mat4) * J * 3u);
+    open.subtree = true;
+    assert_int_equal(sw_local_to_model_job_run(&open), SW_RESULT_INVALID_ARGUMENT);
+    sw_free(NULL, mats, sizeof(sw_mat4) * J * 2u);
     sw_free(NULL, pose, sizeof(sw_xform4) * P);
     sw_scene_free(&scene, NULL);
 }

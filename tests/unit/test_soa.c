@@ -145,8 +145,8 @@ static void test_scalar_local_matrix(void** state) {
         sw_xform4 p;
         rand_packet(&s, &p);
         sw_mat4 m[4], r[4];
-        sw__soa_scalar.local_to_model(&p, roots, 4, 0, NULL, NULL, m);
-        sw__soa_scalar.local_to_model(&p, roots, 4, 0, NULL, &root, r);
+        sw__soa_scalar.local_to_model(&p, NULL, roots, 4, 0, NULL, NULL, m);
+        sw__soa_scalar.local_to_model(&p, NULL, roots, 4, 0, NULL, &root, r);
         for (uint32_t l = 0; l < 4; ++l) {
             sw_xform x = sw_xform4_get(&p, l);
             sw_mat4 e = sw_mat4_from_xform(x);
@@ -479,8 +479,8 @@ static void test_paths_local_to_model(void** state) {
             for (int i = 0; i < 16; ++i)
                 root.m[i] = frand(&s, -2, 2);
             const sw_mat4* rootp = it & 1 ? &root : NULL;
-            sw__soa_scalar.local_to_model(g_in[0], parents, L2M_JOINTS, 0, NULL, rootp, ms);
-            paths[k]->local_to_model(g_in[0], parents, L2M_JOINTS, 0, NULL, rootp, mp);
+            sw__soa_scalar.local_to_model(g_in[0], NULL, parents, L2M_JOINTS, 0, NULL, rootp, ms);
+            paths[k]->local_to_model(g_in[0], NULL, parents, L2M_JOINTS, 0, NULL, rootp, mp);
             for (uint32_t j = 0; j < L2M_JOINTS; ++j)
                 mats_near(&mp[j], &ms[j], SW_SOA_L2M_TOL(depth[j]), &st);
             /* A sub-tree from a random joint, new locals, on top of the path's result. */
@@ -492,8 +492,9 @@ static void test_paths_local_to_model(void** state) {
                     subset[j >> 5] |= 1u << (j & 31u);
             rand_arrays(&s);
             memcpy(ms, mp, sizeof(ms));
-            sw__soa_scalar.local_to_model(g_in[0], parents, L2M_JOINTS, first, subset, rootp, ms);
-            paths[k]->local_to_model(g_in[0], parents, L2M_JOINTS, first, subset, rootp, mp);
+            sw__soa_scalar.local_to_model(g_in[0], NULL, parents, L2M_JOINTS, first, subset, rootp,
+                                          ms);
+            paths[k]->local_to_model(g_in[0], NULL, parents, L2M_JOINTS, first, subset, rootp, mp);
             for (uint32_t j = 0; j < L2M_JOINTS; ++j) {
                 if (!(subset[j >> 5] & (1u << (j & 31u)))) {
                     assert_memory_equal(&ms[j], &mp[j], sizeof(sw_mat4)); /* untouched */

@@ -24,27 +24,20 @@ typedef struct sw_local_to_model_job {
     uint32_t subtree_root;         /* joint index when subtree is set */
     sw_mat4* out;                  /* model-space matrix per joint */
     uint32_t out_count;            /* >= skeleton->joints_count */
-    /* Optional joint subset (sinew/core/skeleton.h), packets_count bytes,
-     * closed under parents; not with subtree. Kept joints are computed from
-     * local as above (the same matrices as without a subset); each other
-     * joint j gets model[parent[j]] * rest_local[j] (its rest offset, as if
-     * local held the rest value), without reading local. NULL: all. */
+    /* Optional joint subset (sinew/core/skeleton.h), packets_count bytes;
+     * not with subtree. Kept joints are computed from local as above (the
+     * same matrices as without a subset); the others as if local held the
+     * skeleton's rest value, without reading local. A subset built by
+     * sw_joint_subset_from_detail is closed under parents; in one that is
+     * not, a kept joint lies on its left-out parent's rest-based matrix.
+     * NULL: all. */
     const uint8_t* keep;
-    const sw_mat4* rest_local; /* with keep, optional: joints_count rest local matrices
-                                * (sw_skeleton_rest_matrices); NULL: made from the rest pose */
 } sw_local_to_model_job;
 
-/* Each joint's rest local transform as a matrix (column-major, as
- * sw_mat4_from_xform) into out[0..joints_count): the rest_local of a
- * local-to-model job with a subset. Returns joints_count, or 0 (nothing
- * written) for NULL arguments or out_count < joints_count. */
-SINEW_API uint32_t sw_skeleton_rest_matrices(const sw_skeleton* skeleton, sw_mat4* out,
-                                             uint32_t out_count);
-
 /* Fails: INVALID_ARGUMENT (NULL skeleton, local or out; subtree_root out of
- * range when subtree is set; keep with subtree, or not closed under parents; a skeleton header with
- * 0 or more than SW_SKELETON_MAX_JOINTS joints); BUFFER_TOO_SMALL; MISALIGNED (local); OVERLAP (out
- * overlapping the local pose, the skeleton, root_transform, keep or rest_local). */
+ * range when subtree is set; keep with subtree; a skeleton header with 0 or more than
+ * SW_SKELETON_MAX_JOINTS joints); BUFFER_TOO_SMALL; MISALIGNED (local); OVERLAP (out overlapping
+ * the local pose, the skeleton, root_transform or keep). */
 SINEW_API sw_result sw_local_to_model_job_validate(const sw_local_to_model_job* job);
 /* Validates, then computes model matrices. On failure nothing is written. */
 SINEW_API sw_result sw_local_to_model_job_run(const sw_local_to_model_job* job);

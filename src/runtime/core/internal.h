@@ -82,10 +82,12 @@ typedef struct sw__soa_ops {
      * [first, joints_count) that is in `subset` (a bitset, bit j of word j / 32;
      * NULL: all), out[j] = M * L with L = t + r * (s * p) of local (column-major)
      * and M = out[parents[j]] (computed earlier or already valid),
-     * *root when parents[j] < 0 and root is set, identity otherwise. */
-    void (*local_to_model)(const sw_xform4* local, const int16_t* parents, uint32_t joints_count,
-                           uint32_t first, const uint32_t* subset, const sw_mat4* root,
-                           sw_mat4* out);
+     * *root when parents[j] < 0 and root is set, identity otherwise. With
+     * `rest` (a pose; first 0 and a subset only) the joints outside the
+     * subset are computed too, from rest's lanes instead of local's. */
+    void (*local_to_model)(const sw_xform4* local, const sw_xform4* rest, const int16_t* parents,
+                           uint32_t joints_count, uint32_t first, const uint32_t* subset,
+                           const sw_mat4* root, sw_mat4* out);
     /* out[i] = model[joints ? joints[i] : i] * inverse_bind[i] for i < n (full 4x4). */
     void (*skinning)(const sw_mat4* model, const uint16_t* joints, const sw_mat4* inverse_bind,
                      sw_mat4* out, uint32_t n);

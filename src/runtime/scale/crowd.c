@@ -48,7 +48,7 @@ struct sw_crowd {
     size_t inst_size, scratch_size;
     /* offsets in the block */
     size_t levels_off, detail_off, ibind_off, pjoints_off, workers_off, scratch_off, chars_off;
-    size_t keep_off, restm_off; /* per level its joint subset (packets bytes); rest matrices */
+    size_t keep_off; /* per level its joint subset (packets bytes) */
     /* offsets inside a character's block, and its size */
     size_t c_inst, c_params, c_key0, c_key1, c_out, c_model, c_palette, c_stride;
     sw_crowd_post_fn post;
@@ -81,9 +81,6 @@ static const uint8_t* sw__keep(const sw_crowd* c, uint32_t l) {
     return sw__levels(c)[l].joint_cut == 0
                ? NULL
                : (const uint8_t*)sw__crowd_at(c, c->keep_off + (size_t)l * c->packets);
-}
-static const sw_mat4* sw__rest_matrices(const sw_crowd* c) {
-    return (const sw_mat4*)(const void*)sw__crowd_at(c, c->restm_off);
 }
 static sw__crowd_worker* sw__workers(const sw_crowd* c) {
     return (sw__crowd_worker*)(void*)sw__crowd_at(c, c->workers_off);
@@ -275,7 +272,6 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.levels_off = (size_t)sw__layout_take(&parts, sizeof(sw_crowd_level) * h.levels_count, 64u);
     h.detail_off = (size_t)sw__layout_take(&parts, joints, 64u);
     h.keep_off = (size_t)sw__layout_take(&parts, (uint64_t)packets * h.levels_count, 64u);
-    h.restm_off = (size_t)sw__layout_take(&parts, sizeof(sw_mat4) * joints, 64u);
     h.ibind_off = (size_t)sw__layout_take(&parts, sizeof(sw_mat4) * h.palette_count, 64u);
     h.pjoints_off = (size_t)sw__layout_take(&parts, sizeof(uint16_t) * h.palette_count, 64u);
     h.workers_off = (size_t)sw__layout_take(&parts, sizeof(sw__crowd_worker) * h.threads, 64u);
@@ -320,7 +316,6 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
         sw_joint_subset_from_detail(sk, detail, levels[l].joint_cut,
                                     (uint8_t*)(mem + h.keep_off + (size_t)l * packets), packets);
     }
-    sw_skeleton_rest_matrices(sk, (sw_mat4*)(void*)(mem + h.restm_off), joints);
     cr->priority_count[0] = h.count;
     cr->classes = 1;
     if (h.palette_count) {
@@ -556,7 +551,6 @@ static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uin
     lj.out = sw__model(c, i);
     lj.out_count = c->joints;
     lj.keep = keep;
-    lj.rest_local = sw__rest_matrices(c);
     sw_result r = sw_local_to_model_job_run(&lj);
     if (r != SW_RESULT_OK || c->palette_count == 0) return r;
     sw_skinning_job sj;

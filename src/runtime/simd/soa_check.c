@@ -272,8 +272,8 @@ double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
         sw_mat4 root;
         sw__check_mats(&s, &root, 1, 2.0f);
         const sw_mat4* rootp = round % 2u ? &root : NULL;
-        sw__soa_scalar.local_to_model(a, parents, SW__CHECK_JOINTS, 0, NULL, rootp, ma);
-        path->local_to_model(a, parents, SW__CHECK_JOINTS, 0, NULL, rootp, mb);
+        sw__soa_scalar.local_to_model(a, NULL, parents, SW__CHECK_JOINTS, 0, NULL, rootp, ma);
+        path->local_to_model(a, NULL, parents, SW__CHECK_JOINTS, 0, NULL, rootp, mb);
         for (uint32_t j = 0; j < SW__CHECK_JOINTS; ++j)
             sw_soa_mats_diff(&mb[j], &ma[j], 1, SW_SOA_L2M_TOL(depth[j]),
                              &out[SW_SOA_CHECK_LOCAL_TO_MODEL]);
@@ -284,8 +284,15 @@ double sw_soa_check(const sw__soa_ops* path, uint32_t seed, uint32_t rounds,
         const uint32_t first = (uint32_t)sw__check_rand(&s, 0.0f, (float)SW__CHECK_JOINTS);
         sw__check_pose(&s, a, 2.0f, 0.8f, 1.25f);
         memcpy(mb, ma, sizeof(sw_mat4) * SW__CHECK_JOINTS);
-        sw__soa_scalar.local_to_model(a, parents, SW__CHECK_JOINTS, first, subset, rootp, ma);
-        path->local_to_model(a, parents, SW__CHECK_JOINTS, first, subset, rootp, mb);
+        sw__soa_scalar.local_to_model(a, NULL, parents, SW__CHECK_JOINTS, first, subset, rootp, ma);
+        path->local_to_model(a, NULL, parents, SW__CHECK_JOINTS, first, subset, rootp, mb);
+        for (uint32_t j = 0; j < SW__CHECK_JOINTS; ++j)
+            sw_soa_mats_diff(&mb[j], &ma[j], 1, SW_SOA_L2M_TOL(depth[j]),
+                             &out[SW_SOA_CHECK_LOCAL_TO_MODEL]);
+        /* the same subset with a rest pose for the joints it leaves out */
+        sw__check_pose(&s, b, 2.0f, 0.8f, 1.25f);
+        sw__soa_scalar.local_to_model(a, b, parents, SW__CHECK_JOINTS, 0, subset, rootp, ma);
+        path->local_to_model(a, b, parents, SW__CHECK_JOINTS, 0, subset, rootp, mb);
         for (uint32_t j = 0; j < SW__CHECK_JOINTS; ++j)
             sw_soa_mats_diff(&mb[j], &ma[j], 1, SW_SOA_L2M_TOL(depth[j]),
                              &out[SW_SOA_CHECK_LOCAL_TO_MODEL]);

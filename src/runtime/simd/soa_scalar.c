@@ -198,12 +198,13 @@ static void sw__mat4_mul(const sw_mat4* a, const sw_mat4* b, sw_mat4* out) {
                                 x.m[8 + r] * y.m[c * 4 + 2] + x.m[12 + r] * y.m[c * 4 + 3];
 }
 
-static void sw__scalar_local_to_model(const sw_xform4* local, const int16_t* parents,
-                                      uint32_t joints_count, uint32_t first, const uint32_t* subset,
-                                      const sw_mat4* root, sw_mat4* out) {
+static void sw__scalar_local_to_model(const sw_xform4* local, const sw_xform4* rest,
+                                      const int16_t* parents, uint32_t joints_count, uint32_t first,
+                                      const uint32_t* subset, const sw_mat4* root, sw_mat4* out) {
     for (uint32_t j = first; j < joints_count; ++j) {
-        if (subset && !(subset[j >> 5] & (1u << (j & 31u)))) continue;
-        const sw__lane x = sw__lane_get(&local[j >> 2], j & 3u);
+        const bool in = !subset || (subset[j >> 5] & (1u << (j & 31u)));
+        if (!in && !rest) continue;
+        const sw__lane x = sw__lane_get(in ? &local[j >> 2] : &rest[j >> 2], j & 3u);
         const sw_mat4 m = sw__trs_matrix(&x);
         const int32_t parent = parents[j];
         if (parent >= 0)

@@ -308,7 +308,7 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
 /* Lane L (a constant) of SoA row k of m, in every lane. */
 #define SW__BC(k, L) sw__v4_splat##L(sw__v4_load(m[k]))
 /* Lane L of a translation component of the packet, in every lane. */
-#define SW__BT(f, L) sw__v4_splat##L(sw__v4_load(local[p].f))
+#define SW__BT(f, L) sw__v4_splat##L(sw__v4_load(src->f))
 
 /* out[j] for lane L of the packet whose SoA local matrices are in m: the
  * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1).
@@ -342,23 +342,38 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
         last = (int32_t)j;                                                                         \
     }
 
+/* Packet p of local with the lanes outside the subset from rest (in tmp
+ * when it mixes the two). */
+static inline const sw_xform4* sw__l2m_source(const sw_xform4* local, const sw_xform4* rest,
+                                              const uint32_t* subset, uint32_t p, sw_xform4* tmp) {
+    const uint8_t kept = (uint8_t)((subset[p >> 3] >> (4u * (p & 7u))) & 0xFu);
+    if (kept == 0xFu) return &local[p];
+    if (kept == 0u) return &rest[p];
+    *tmp = local[p];
+    sw__subset_fill_rest(&kept, &rest[p], tmp, 1u);
+    return tmp;
+}
+
 /* Packets from first / 4 on; `whole` (a constant once inlined: first == 0, no
- * subset) computes every lane but the padding of the last packet. */
-SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const int16_t* parents,
-                                       uint32_t joints_count, uint32_t first,
-                                       const uint32_t* subset, bool whole, const sw_mat4* root,
-                                       sw_mat4* out) {
+ * subset, or a subset with rest) computes every lane but the padding of the
+ * last packet. */
+SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* rest,
+                                       const int16_t* parents, uint32_t joints_count,
+                                       uint32_t first, const uint32_t* subset, bool whole,
+                                       const sw_mat4* root, sw_mat4* out) {
     /* Roots without a root transform multiply the identity. */
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     SINEW_ALIGN16 float m[9][4];
+    sw_xform4 mixed;
     sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0;
     int32_t last = -2; /* no joint (and not a root's -1) */
     for (uint32_t p = first >> 2; p * 4u < joints_count; ++p) {
         const uint32_t j0 = p * 4u;
+        const sw_xform4* src = rest ? sw__l2m_source(local, rest, subset, p, &mixed) : &local[p];
         if (whole && joints_count - j0 >= 4u) {
             /* A full packet of a whole-skeleton run: constant lanes, no tests. */
             const uint32_t lanes = 0xFu;
-            sw__trs_soa(&local[p], m);
+            sw__trs_soa(src, m);
             SW__L2M_LANE(0)
             SW__L2M_LANE(1)
             SW__L2M_LANE(2)
@@ -372,7 +387,7 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const int16_t* pa
             if (subset) lanes &= (subset[j0 >> 5] >> (j0 & 31u)) & 0xFu;
             if (!lanes) continue;
         }
-        sw__trs_soa(&local[p], m);
+        sw__trs_soa(src, m);
         /* In lane order: a parent in the same packet is written first. */
         SW__L2M_LANE(0)
         SW__L2M_LANE(1)
@@ -381,13 +396,15 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const int16_t* pa
     }
 }
 
-static void sw__simd_local_to_model(const sw_xform4* local, const int16_t* parents,
-                                    uint32_t joints_count, uint32_t first, const uint32_t* subset,
-                                    const sw_mat4* root, sw_mat4* out) {
+static void sw__simd_local_to_model(const sw_xform4* local, const sw_xform4* rest,
+                                    const int16_t* parents, uint32_t joints_count, uint32_t first,
+                                    const uint32_t* subset, const sw_mat4* root, sw_mat4* out) {
     if (first == 0 && !subset)
-        sw__l2m_packets(local, parents, joints_count, 0, NULL, true, root, out);
+        sw__l2m_packets(local, NULL, parents, joints_count, 0, NULL, true, root, out);
+    else if (rest && subset)
+        sw__l2m_packets(local, rest, parents, joints_count, 0, subset, true, root, out);
     else
-        sw__l2m_packets(local, parents, joints_count, first, subset, false, root, out);
+        sw__l2m_packets(local, NULL, parents, joints_count, first, subset, false, root, out);
 }
 
 #undef SW__L2M_LANE
