@@ -5,7 +5,9 @@
  *   ancestors), and the result is closed under parents;
  * - sampling with a subset, for every codec (raw, quantized, frames) and for
  *   additive clips: kept joints bit for bit those of the full sample, the
- *   others the rest value (identity for additive clips);
+ *   others the rest value (identity for additive clips); also through a
+ *   sample cache over a run of frames whose cut changes every frame, and
+ *   on every decoder and kernel path (quantized scalar and SIMD, frames);
  * - blending (every kernel path, normal, per-joint weights and additive
  *   layers): kept joints bit for bit the full blend, the others rest_pose;
  * - local-to-model (every kernel path): kept joints bit for bit the full
@@ -18,6 +20,8 @@
 #include "animator_rig.h"
 #include "test_util.h"
 
+#include "runtime/codecs/codec_frames.h"
+#include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
 #include "sinew/scale/crowd.h"
 #include "sinew/showcase/character.h"
@@ -145,6 +149,74 @@ static void check_sampling(const sw_skeleton* sk, const sw_clip* clip, const uin
     sw_free(NULL, full, sizeof(sw_xform4) * P * 3u);
 }
 
+/* Samples clip through a sample cache at 1/60 s steps (the kept keys hit
+ * and miss, and a cut changes every step, so keys kept under one subset
+ * serve another): each step's kept joints bit for bit a cold full sample
+ * without a cache, the others rest. */
+static void check_sampling_cached(const sw_skeleton* sk, const sw_clip* clip,
+                                  const uint8_t* detail) {
+    const uint32_t P = sk->packets_count, words = sw_sample_cache_size(clip);
+    sw_xform4* full = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P * 2u, 16);
+    sw_xform4* got = full + P;
+    uint32_t* cursors = (uint32_t*)sw_alloc(NULL, sizeof(uint32_t) * words, 4);
+    sw_sample_cache cache;
+    sw_sample_cache_init(&cache, cursors, words);
+    uint8_t keeps[4][SW_SKELETON_MAX_JOINTS / 4];
+    const uint32_t cuts[4] = {2u, 0u, 5u, 3u};
+    for (uint32_t c = 0; c < 4u; ++c)
+        sw_joint_subset_from_detail(sk, detail, cuts[c], keeps[c], P);
+    for (uint32_t k = 0; (float)k / 60.0f <= clip->duration; ++k) {
+        const float t = (float)k / 60.0f;
+        const uint8_t* keep = cuts[k % 4u] ? keeps[k % 4u] : NULL;
+        sw_sample_job job = {clip, sk, t, NULL, full, P, NULL, 0, NULL};
+        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+        memset(got, 0xff, sizeof(sw_xform4) * P);
+        job.out = got;
+        job.cache = &cache;
+        job.keep = keep;
+        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+        if (keep)
+            assert_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
+        else
+            assert_memory_equal(got, full, sizeof(sw_xform4) * P);
+    }
+    sw_free(NULL, cursors, sizeof(uint32_t) * words);
+    sw_free(NULL, full, sizeof(sw_xform4) * P * 2u);
+}
+
+/* The codecs' own subset samplers on every path: quantized scalar and SIMD
+ * decoders, frames on every kernel path; kept joints bit for bit the full
+ * sample on the same path (the frames sampler leaves the other packets to
+ * the job, so only kept joints are compared). */
+static void check_sampling_paths(const sw_skeleton* sk, const sw_clip* q, const sw_clip* fr,
+                                 const uint8_t* detail) {
+    const uint32_t P = sk->packets_count;
+    sw_xform4* full = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P * 2u, 16);
+    sw_xform4* got = full + P;
+    uint8_t keep[SW_SKELETON_MAX_JOINTS / 4];
+    uint32_t paths_count = 0;
+    const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
+    for (uint32_t cut = 1; cut < 10u; cut += 2u) {
+        sw_joint_subset_from_detail(sk, detail, cut, keep, P);
+        for (uint32_t k = 0; k < 5u; ++k) {
+            const float t = q->duration * (float)k / 4.0f + (k == 2u ? 0.0123f : 0.0f);
+            for (uint32_t simd = 0; simd < 2u; ++simd) {
+                sw__codec_quantized_sample_with(q, sk, t, full, simd != 0u);
+                sw__codec_quantized_sample_subset(q, sk, t, keep, got, simd != 0u);
+                assert_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
+            }
+            for (uint32_t p = 0; p < paths_count; ++p) {
+                sw__codec_frames_sample_with(fr, t, full, paths[p]);
+                memset(got, 0xff, sizeof(sw_xform4) * P);
+                sw__codec_frames_sample_keep(fr, t, keep, got, paths[p]);
+                for (uint32_t j = 0; j < sk->joints_count; ++j)
+                    if (kept(keep, j)) assert_lane_equal(got, full, j);
+            }
+        }
+    }
+    sw_free(NULL, full, sizeof(sw_xform4) * P * 2u);
+}
+
 static void test_sample_every_codec(void** state) {
     (void)state;
     sw_scene scene;
@@ -167,6 +239,10 @@ static void test_sample_every_codec(void** state) {
         assert_int_equal(sw_frames_build(sk, raw, &fo, NULL, &fr, NULL, NULL), SW_RESULT_OK);
         assert_int_equal(fr->codec, SW_CLIP_CODEC_FRAMES);
         check_sampling(sk, fr, detail);
+        check_sampling_cached(sk, raw, detail);
+        check_sampling_cached(sk, q, detail);
+        check_sampling_cached(sk, fr, detail);
+        check_sampling_paths(sk, q, fr, detail);
         sw_clip* araw = additive_copy(raw);
         check_sampling(sk, araw, detail);
         sw_clip* aq = additive_copy(q);

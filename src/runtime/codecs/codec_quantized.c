@@ -607,8 +607,12 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
  * stride in the top 3), or SW__KEEP_ARC and the offset of its header for
  * a rotation followed along its arc (decoded on every call; its first word
- * holds the bit offset of its keys). */
+ * holds the bit offset of its keys), or SW__KEEP_LATER and the offset of
+ * its header for a track a joint subset left out when the keys were kept
+ * (decoded, and kept, when a later call wants it; its first word holds the
+ * bit offset of its track). */
 #define SW__KEEP_ARC 0xFFFFFFFFu
+#define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_HEAD 10u
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 
@@ -822,21 +826,29 @@ static inline uint32_t sw__codec_keys_of(sw__codec_pos pos, sw__codec_keys* keys
     return sl;
 }
 
-/* Decodes every animated track of the segment at pos into the pose
+/* Animated tracks [a0, a1) of a segment, the first one's header at byte
+ * hd of the segment's headers and its keys at bit `at`. */
+typedef struct sw__codec_span {
+    uint32_t a0, a1, hd;
+    uint64_t at;
+} sw__codec_span;
+
+/* Decodes the animated tracks of span in the segment at pos into the pose
  * (headers parsed as the keys are read, results scattered by float index
- * into the SoA pose). keep (SSE2 path only): NULL, or the key cache's
- * records, filled with each track's keys. */
+ * into the SoA pose), those of the joints the subset keeps (NULL: all).
+ * keep (SSE2 path only): NULL, or the key cache's records, filled with each
+ * track's keys (a left-out track's: where it starts). */
 static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                              const sw__codec_keys* keys, sw_xform4* out, bool simd, uint32_t* keep,
-                             const uint8_t* subset) {
+                             const uint8_t* subset, sw__codec_span span) {
     const sw_codec_header* h = pl->h;
     const uint8_t* bits;
     const uint8_t* const hd0 = sw__codec_segment(h, pos.segment, &bits);
-    const uint8_t* hd = hd0;
+    const uint8_t* hd = hd0 + span.hd;
     float* of = (float*)(void*)out;
     float* kf = keep ? (float*)(void*)(keep + SW__KEEP_HEAD) : NULL;
     uint32_t* meta = keep ? keep + SW__KEEP_HEAD + 6u * h->animated_count + 1u : NULL;
-    uint64_t at = 0;
+    uint64_t at = span.at;
     sw__codec_batch batch;
     uint32_t dst[4][SW__CODEC_BATCH];
     uint32_t n = 0;
@@ -844,13 +856,20 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
 #endif
-    for (uint32_t a = 0; a < h->animated_count; ++a) {
+    for (uint32_t a = span.a0; a < span.a1; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         if (subset && !sw__subset_keeps(subset, tr->joint)) { /* left out: its size only */
+            if (meta) {
+                const uint32_t at32 = (uint32_t)at;
+                memcpy(kf + 6u * a, &at32, sizeof at32);
+                meta[2u * a] = SW__KEEP_LATER;
+                meta[2u * a + 1u] = (uint32_t)(hd - hd0);
+            }
             const uint32_t fmt = hd[0], b12 = hd[1];
             const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
             const uint32_t kb = (uint32_t)sw__codec_bits[fmt & 15u] + sw__codec_bits[b12 & 15u] +
-                                sw__codec_bits[b12 >> 4] + ((rot & (hd[2] == 4u ? 1u : 0u)) << 1);
+                                sw__codec_bits[b12 >> 4] +
+                                ((rot & (hd[2] == SW__CODEC_ROT_PER_KEY ? 1u : 0u)) << 1);
             at += (uint64_t)keys->n[SW__CODEC_FMT_STRIDE_LOG2(fmt)] * kb;
             hd += 2u + rot + 6u * (fmt >> 7);
             continue;
@@ -915,20 +934,35 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 }
 
 #if SINEW_HAS_SSE2
-/* Every animated track from the key cache (each stride's key interval
- * unchanged since the keys were kept): a + (b - a) * u per track, the
- * decoder's operations on the decoder's keys, so the same bits. */
+/* Every animated track the subset keeps (NULL: all) from the key cache
+ * (each stride's key interval unchanged since the keys were kept): a +
+ * (b - a) * u per track, the decoder's operations on the decoder's keys, so
+ * the same bits; a track left out when the keys were kept is decoded (and
+ * kept) now. */
 static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
-                                const sw__codec_keys* keys, const uint32_t* keep, sw_xform4* out) {
+                                const sw__codec_keys* keys, uint32_t* keep, sw_xform4* out,
+                                const uint8_t* subset) {
     const uint32_t count = pl->h->animated_count;
-    const float* kf = (const float*)(const void*)(keep + SW__KEEP_HEAD);
+    float* kf = (float*)(void*)(keep + SW__KEEP_HEAD);
     const uint32_t* meta = keep + SW__KEEP_HEAD + 6u * count + 1u;
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
     for (uint32_t a = 0; a < count; ++a) {
-        const uint32_t m0 = meta[2u * a], m1 = meta[2u * a + 1u];
         const sw_codec_track* tr = &pl->tracks[a];
+        if (subset && !sw__subset_keeps(subset, tr->joint)) continue;
+        const uint32_t m0 = meta[2u * a], m1 = meta[2u * a + 1u];
+        if (m0 == SW__KEEP_LATER) {
+            /* the record's store spills one float into the next record (or
+             * the pad word): kept across the decode */
+            uint32_t at, next;
+            memcpy(&at, kf + 6u * a, sizeof at);
+            memcpy(&next, kf + 6u * a + 6u, sizeof next);
+            const sw__codec_span one = {a, a + 1u, m1, at};
+            sw__codec_decode(pl, pos, keys, out, true, keep, NULL, one);
+            memcpy(kf + 6u * a + 6u, &next, sizeof next);
+            continue;
+        }
         if (m0 == SW__KEEP_ARC) {
             const uint8_t* bits;
             const uint8_t* hd = sw__codec_segment(pl->h, pos.segment, &bits) + m1;
@@ -963,18 +997,15 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     sw__codec_keys keys;
     const uint32_t strides = sw__codec_keys_of(pos, &keys);
-    if (subset) { /* the kept joints' tracks, decoded; the key cache untouched */
-        sw__codec_decode(&pl, pos, &keys, out, simd, NULL, subset);
-        return;
-    }
+    const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
 #if SINEW_HAS_SSE2
     if (keep && simd) {
         if (!fresh && keep[0] == pos.segment + 1u &&
             memcmp(keep + 1, keys.j, sizeof(uint32_t) * strides) == 0) {
-            sw__codec_from_keep(&pl, pos, &keys, keep, out);
+            sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
             return;
         }
-        sw__codec_decode(&pl, pos, &keys, out, simd, keep, NULL);
+        sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
         keep[0] = pos.segment + 1u;
         memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
         return;
@@ -984,7 +1015,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     (void)fresh;
     (void)strides;
 #endif
-    sw__codec_decode(&pl, pos, &keys, out, simd, NULL, NULL);
+    sw__codec_decode(&pl, pos, &keys, out, simd, NULL, subset, all);
 }
 
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
@@ -995,11 +1026,6 @@ void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* ske
 void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
                                        const uint8_t* subset, sw_xform4* out, bool simd) {
     sw__codec_sample(clip, skel, t, out, simd, NULL, false, subset);
-}
-
-void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                sw_xform4* out) {
-    sw__codec_sample(clip, skel, t, out, true, NULL, false, NULL);
 }
 
 uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
@@ -1015,8 +1041,9 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
 }
 
 void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, uint32_t* keep, bool fresh) {
-    sw__codec_sample(clip, skel, t, out, true, keep, fresh, NULL);
+                                     const uint8_t* subset, sw_xform4* out, uint32_t* keep,
+                                     bool fresh) {
+    sw__codec_sample(clip, skel, t, out, true, keep, fresh, subset);
 }
 
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

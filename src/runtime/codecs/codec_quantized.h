@@ -11,23 +11,21 @@
  * by clip.c). */
 sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
 
-/* Writes the joints of clip (validated, quantized) at time t into out
- * (skeleton->packets_count packets; lanes past the joints get identity). */
-void sw__codec_quantized_sample(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                sw_xform4* out);
-
 /* Words of sample-cache storage in which the decoder keeps the decoded keys
  * of clip (validated, quantized) between calls; 0 when it keeps none (no
  * SSE2 path, no animated track, a pose over 8192 floats). */
 uint32_t sw__codec_quantized_keep_words(const sw_clip* clip);
 
-/* sw__codec_quantized_sample, bit for bit, with a key cache: keep (caller
- * storage of sw__codec_quantized_keep_words(clip) words) holds the keys of
- * the last call on this clip; fresh: it holds nothing of this clip (it is
- * then refilled). A call whose key interval per stride is unchanged
- * interpolates the kept keys; any other decodes and keeps its keys. */
+/* sw__codec_quantized_sample_subset, bit for bit, with a key cache: keep
+ * (caller storage of sw__codec_quantized_keep_words(clip) words) holds the
+ * keys of the last call on this clip; fresh: it holds nothing of this clip
+ * (it is then refilled). A call whose key interval per stride is unchanged
+ * interpolates the kept keys of the joints the subset keeps (NULL: all),
+ * decoding those a subset of an earlier call left out; any other decodes
+ * and keeps the keys of the joints the subset keeps. */
 void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, uint32_t* keep, bool fresh);
+                                     const uint8_t* subset, sw_xform4* out, uint32_t* keep,
+                                     bool fresh);
 
 /* Sets the slots a validated quantized clip holds (constant or animated;
  * default slots left as they are) in e (joints_count entries) to what its
@@ -40,9 +38,9 @@ void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* ske
 void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e);
 
 /* sw__codec_quantized_sample_with decoding only the tracks of the joints
- * the joint subset keeps (sinew/core/skeleton.h): the others' headers give
- * where the next keys start, their keys are not decoded, and their lanes
- * hold the rest value (identity for additive clips). No key cache. */
+ * the joint subset keeps (sinew/core/skeleton.h; NULL: all): the others'
+ * headers give where the next keys start, their keys are not decoded, and
+ * their lanes hold the rest value (identity for additive clips). */
 void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
                                        const uint8_t* subset, sw_xform4* out, bool simd);
 

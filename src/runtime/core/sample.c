@@ -376,13 +376,11 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         /* Joint tracks from the codec payload (keys are uniform: no
          * cursors), with its key cache after the cursors when the cache has
          * room; float tracks raw as above. */
-        if (job->keep)
-            sw__codec_quantized_sample_subset(clip, job->skeleton, t, job->keep, job->out, true);
-        else if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
-            sw__codec_quantized_sample_kept(clip, job->skeleton, t, job->out,
+        if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
+            sw__codec_quantized_sample_kept(clip, job->skeleton, t, job->keep, job->out,
                                             cursors + clip->tracks_count, cache->clip != clip);
         else
-            sw__codec_quantized_sample(clip, job->skeleton, t, job->out);
+            sw__codec_quantized_sample_subset(clip, job->skeleton, t, job->keep, job->out, true);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_FRAMES:
