@@ -508,6 +508,9 @@ static void test_joint_lod(void** state) {
     sw_crowd* c = make_crowd(&d);
     assert_memory_equal(sw_crowd_joint_details(c), detail, sk->joints_count);
     sw_crowd_set_position(c, 1, (sw_vec3){0.0f, 0.0f, 12.0f});
+    uint8_t keep[SW_SKELETON_MAX_JOINTS / 4];
+    sw_joint_subset_from_detail(sk, detail, 1, keep, sizeof keep);
+    sw_mat4* with_keep = (sw_mat4*)sw_alloc(NULL, sizeof(sw_mat4) * sk->joints_count, 16);
     for (uint32_t fr = 0; fr < 20; ++fr) {
         assert_int_equal(sw_crowd_update(c, 1.0f / 30.0f, (sw_vec3){0, 0, 0}, NULL), SW_RESULT_OK);
         assert_int_equal(sw_crowd_character_level(c, 0), 0);
@@ -530,7 +533,17 @@ static void test_joint_lod(void** state) {
             const sw_mat4 want = sw_mat4_mul(&m1[parents[j]], &local);
             sw_test_mat4_near(&m1[j], &want, 1e-5f);
         }
+        /* the crowd's matrices are those of the job given the level's subset */
+        sw_local_to_model_job lj = {.skeleton = sk,
+                                    .local = p1,
+                                    .local_count = sk->packets_count,
+                                    .out = with_keep,
+                                    .out_count = sk->joints_count,
+                                    .keep = keep};
+        assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+        assert_memory_equal(with_keep, m1, sizeof(sw_mat4) * sk->joints_count);
     }
+    sw_free(NULL, with_keep, sizeof(sw_mat4) * sk->joints_count);
     sw_crowd_destroy(c);
     fixture_free(&f);
 }

@@ -58,8 +58,9 @@ typedef struct sw_blend_job {
     sw_xform4* out;      /* may not alias any input */
     uint32_t out_count;  /* >= packets_count */
     const uint8_t* keep; /* optional joint subset (sinew/core/skeleton.h), packets_count
-                          * bytes: only packets holding a kept joint are blended, and
-                          * left-out joints get rest_pose's value; NULL: all */
+                          * bytes: only the packets from the first to the last holding
+                          * a kept joint are blended, and left-out joints get
+                          * rest_pose's value; NULL: all */
 } sw_blend_job;
 
 /* Checks the job without running it.

@@ -246,14 +246,12 @@ void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* k
         const sw_frames_run* run = &runs[r];
         sw_xform4* o = out + run->first;
         if (run->kind == SW_FRAMES_RUN_ANIMATED && keep) {
-            /* only the packets holding a kept joint (the others are filled
-             * with rest values by the sampling job) */
+            /* from the first to the last packet holding a kept joint (the
+             * sampling job fills the left-out joints with rest values) */
             uint32_t e = 0;
-            for (uint32_t p = sw__subset_run(keep, run->first, run->first + run->count, &e); p < e;
-                 p = sw__subset_run(keep, e, run->first + run->count, &e)) {
-                const uint32_t src = run->source + (p - run->first);
-                ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
-            }
+            const uint32_t p = sw__subset_span(keep, run->first, run->first + run->count, &e);
+            const uint32_t src = run->source + (p - run->first);
+            if (p < e) ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
         } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
             ops->interp(f0 + run->source, f1 + run->source, pos.u, o, run->count);
         } else {

@@ -106,10 +106,8 @@ sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops
         return SW_RESULT_OK;
     }
     uint32_t e = 0;
-    for (uint32_t p = sw__subset_run(job->keep, 0, P, &e); p < e;
-         p = sw__subset_run(job->keep, e, P, &e)) {
-        sw__blend_packets(job, ops, normal, normal_count, additive, p, e - p);
-    }
+    const uint32_t p = sw__subset_span(job->keep, 0, P, &e);
+    if (p < e) sw__blend_packets(job, ops, normal, normal_count, additive, p, e - p);
     sw__subset_fill_rest(job->keep, job->rest_pose, job->out, P);
     return SW_RESULT_OK;
 }

@@ -178,9 +178,11 @@ static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
  * without a kept joint are copied), over `packets` packets. */
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
                           uint32_t packets);
-/* The next run of packets holding a kept joint, from p below end: returns
- * its first packet (end when there is none) and *run_end its end. */
-uint32_t sw__subset_run(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* run_end);
+/* The packets of [p, end) from the first to the last holding a kept joint:
+ * returns the first (end when there is none) and *span_end the end (the
+ * packets between may hold none: one kernel call over the span costs less
+ * than a call per run, and the jobs fill rest values after). */
+uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* span_end);
 
 /* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
  * the procedural noise of hit effects and spine wander. */

@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "internal.h"
+#if SINEW_HAS_SSE2
+#include <emmintrin.h>
+#endif
 
 uint32_t sw_joint_subset_from_detail(const sw_skeleton* s, const uint8_t* detail, uint32_t cut,
                                      uint8_t* keep, uint32_t keep_count) {
@@ -51,24 +54,34 @@ void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4*
             out[p] = rest[p];
             continue;
         }
-        /* stores only (out was just written lane by lane: loading it back
-         * would stall on store forwarding) */
         float* o = (float*)(void*)&out[p];
         const float* r = (const float*)(const void*)&rest[p];
+#if SINEW_HAS_SSE2
+        /* a lane select per array: a sixth of the instructions of the
+         * lane-by-lane stores (callgrind), most packets being mixed */
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        const __m128 in =
+            _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int32_t)k), bit), bit));
+        for (uint32_t f = 0; f < 10u; ++f) { /* the 10 arrays of 4 lanes */
+            const __m128 v = _mm_or_ps(_mm_and_ps(in, _mm_load_ps(o + 4u * f)),
+                                       _mm_andnot_ps(in, _mm_load_ps(r + 4u * f)));
+            _mm_store_ps(o + 4u * f, v);
+        }
+#else
         for (uint32_t l = 0; l < 4u; ++l) {
             if ((k >> l) & 1u) continue;
             for (uint32_t f = 0; f < 10u; ++f) /* the 10 arrays of 4 lanes */
                 o[4u * f + l] = r[4u * f + l];
         }
+#endif
     }
 }
 
-uint32_t sw__subset_run(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* run_end) {
+uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* span_end) {
     while (p < end && (keep[p] & 15u) == 0)
         ++p;
-    uint32_t e = p;
-    while (e < end && (keep[e] & 15u) != 0)
-        ++e;
-    *run_end = e;
+    while (end > p && (keep[end - 1u] & 15u) == 0)
+        --end;
+    *span_end = end;
     return p;
 }

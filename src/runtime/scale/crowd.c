@@ -543,6 +543,9 @@ static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uin
      * have moved left-out joints */
     if (keep && (c->post || sw__levels(c)[level].rate > 1u || sw__char(c, i)->k > 0u))
         sw__subset_fill_rest(keep, sw_skeleton_rest_pose(c->skeleton), out, c->packets);
+    /* Left-out joints now hold their rest values, so the whole-skeleton job
+     * gives the matrices of the job with the subset, bit for bit (one
+     * kernel pass, lanes independent), without its per-packet lane select. */
     sw_local_to_model_job lj;
     memset(&lj, 0, sizeof lj);
     lj.skeleton = c->skeleton;
@@ -550,7 +553,6 @@ static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uin
     lj.local_count = c->packets;
     lj.out = sw__model(c, i);
     lj.out_count = c->joints;
-    lj.keep = keep;
     sw_result r = sw_local_to_model_job_run(&lj);
     if (r != SW_RESULT_OK || c->palette_count == 0) return r;
     sw_skinning_job sj;

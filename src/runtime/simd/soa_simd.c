@@ -346,11 +346,18 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
  * when it mixes the two). */
 static inline const sw_xform4* sw__l2m_source(const sw_xform4* local, const sw_xform4* rest,
                                               const uint32_t* subset, uint32_t p, sw_xform4* tmp) {
-    const uint8_t kept = (uint8_t)((subset[p >> 3] >> (4u * (p & 7u))) & 0xFu);
+    const uint32_t kept = (subset[p >> 3] >> (4u * (p & 7u))) & 0xFu;
     if (kept == 0xFu) return &local[p];
     if (kept == 0u) return &rest[p];
-    *tmp = local[p];
-    sw__subset_fill_rest(&kept, &rest[p], tmp, 1u);
+    const sw__m4 in = sw__v4_cmpgt(
+        sw__v4_set((float)(kept & 1u), (float)(kept & 2u), (float)(kept & 4u), (float)(kept & 8u)),
+        sw__v4_zero());
+    const float* a = (const float*)(const void*)&local[p];
+    const float* b = (const float*)(const void*)&rest[p];
+    float* o = (float*)(void*)tmp;
+    for (uint32_t f = 0; f < 10u; ++f) /* the 10 arrays of 4 lanes */
+        sw__v4_store(o + 4u * f,
+                     sw__v4_select(in, sw__v4_load(a + 4u * f), sw__v4_load(b + 4u * f)));
     return tmp;
 }
 
