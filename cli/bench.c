@@ -31,32 +31,37 @@ static void bench_json_numbers(const double* v, int n) {
     printf("]");
 }
 
-/* Median CPU ns per character of a codec's joint LOD level (NaN when absent). */
-static double bench_lod_ns(const bench_results* res, int r, int k, int l) {
-    const int n = res->lod_n[r][k][l];
-    return n > 0 ? bench_median_of(res->lod[r][k][l], n) : NAN;
+/* Median CPU ns per character of a codec's joint LOD level in crowd c (NaN
+ * when absent). */
+static double bench_lod_ns(const bench_results* res, int r, int c, int k, int l) {
+    const int n = res->lod_n[r][c][k][l];
+    return n > 0 ? bench_median_of(res->lod[r][c][k][l], n) : NAN;
 }
 
-/* "joint_lod": per level its cut, kept joints and per codec the median ns
- * per character and per kept joint, and every process's ns per character. */
+/* "joint_lod": the frames, and per crowd its characters and per level its
+ * cut, kept joints and per codec the median ns per character and per kept
+ * joint, and every process's ns per character. */
 static void bench_print_lod_json(const bench_results* res, int r) {
-    if (res->lod_n[r][0][0] == 0) return;
-    printf(",\n       \"joint_lod\": {\"characters\": %u, \"frames\": %u, \"levels\": [",
-           res->lod_chars[r], res->lod_frames[r]);
-    for (int l = 0; l < BENCH_LOD_LEVELS; ++l) {
-        printf("%s{\"cut\": %u, \"kept_joints\": %u", l ? ", " : "", res->lod_cut[r][l],
-               res->lod_kept[r][l]);
-        for (int k = 0; k < BENCH_CODECS; ++k) {
-            const double ns = bench_lod_ns(res, r, k, l);
-            printf(", \"%s\": {\"ns_per_character\": ", bench_codec_names[k]);
-            cli_json_number(stdout, ns);
-            printf(", \"ns_per_kept_joint\": ");
-            cli_json_number(stdout, ns / (double)res->lod_kept[r][l]);
-            printf(", \"processes\": ");
-            bench_json_numbers(res->lod[r][k][l], res->lod_n[r][k][l]);
+    if (res->lod_n[r][0][0][0] == 0) return;
+    printf(",\n       \"joint_lod\": {\"frames\": %u, \"crowds\": [", res->lod_frames[r]);
+    for (int c = 0; c < BENCH_LOD_COUNTS; ++c) {
+        printf("%s{\"characters\": %u, \"levels\": [", c ? ", " : "", res->lod_chars[r][c]);
+        for (int l = 0; l < BENCH_LOD_LEVELS; ++l) {
+            printf("%s{\"cut\": %u, \"kept_joints\": %u", l ? ", " : "", res->lod_cut[r][l],
+                   res->lod_kept[r][l]);
+            for (int k = 0; k < BENCH_CODECS; ++k) {
+                const double ns = bench_lod_ns(res, r, c, k, l);
+                printf(", \"%s\": {\"ns_per_character\": ", bench_codec_names[k]);
+                cli_json_number(stdout, ns);
+                printf(", \"ns_per_kept_joint\": ");
+                cli_json_number(stdout, ns / (double)res->lod_kept[r][l]);
+                printf(", \"processes\": ");
+                bench_json_numbers(res->lod[r][c][k][l], res->lod_n[r][c][k][l]);
+                printf("}");
+            }
             printf("}");
         }
-        printf("}");
+        printf("]}");
     }
     printf("]}");
 }
@@ -64,22 +69,24 @@ static void bench_print_lod_json(const bench_results* res, int r) {
 /* The joint LOD table: a row per level, ns per character and per kept
  * joint for each codec, and the cost relative to level 0. */
 static void bench_print_lod_text(const bench_results* res, int r) {
-    if (res->lod_n[r][0][0] == 0) return;
-    printf("  joint LOD, %u characters all at one level, 1 thread, rate 1, blend of 2 clips + "
-           "local-to-model, no IK (median CPU ns per character per frame over %u frames; per "
-           "kept joint; vs level 0):\n  %5s %4s %5s",
-           res->lod_chars[r], res->lod_frames[r], "level", "cut", "kept");
-    for (int k = 0; k < BENCH_CODECS; ++k)
-        printf("  %25s", bench_codec_names[k]);
-    printf("\n");
-    for (int l = 0; l < BENCH_LOD_LEVELS; ++l) {
-        printf("  %5d %4u %5u", l, res->lod_cut[r][l], res->lod_kept[r][l]);
-        for (int k = 0; k < BENCH_CODECS; ++k) {
-            const double ns = bench_lod_ns(res, r, k, l);
-            printf("  %8.0f ns %6.1f/j %5.0f%%", ns, ns / (double)res->lod_kept[r][l],
-                   100.0 * ns / bench_lod_ns(res, r, k, 0));
-        }
+    if (res->lod_n[r][0][0][0] == 0) return;
+    for (int c = 0; c < BENCH_LOD_COUNTS; ++c) {
+        printf("  joint LOD, %u characters all at one level, 1 thread, rate 1, blend of 2 clips + "
+               "local-to-model, no IK (median CPU ns per character per frame over %u frames; "
+               "per kept joint; vs level 0):\n  %5s %4s %5s",
+               res->lod_chars[r][c], res->lod_frames[r], "level", "cut", "kept");
+        for (int k = 0; k < BENCH_CODECS; ++k)
+            printf("  %25s", bench_codec_names[k]);
         printf("\n");
+        for (int l = 0; l < BENCH_LOD_LEVELS; ++l) {
+            printf("  %5d %4u %5u", l, res->lod_cut[r][l], res->lod_kept[r][l]);
+            for (int k = 0; k < BENCH_CODECS; ++k) {
+                const double ns = bench_lod_ns(res, r, c, k, l);
+                printf("  %8.0f ns %6.1f/j %5.0f%%", ns, ns / (double)res->lod_kept[r][l],
+                       100.0 * ns / bench_lod_ns(res, r, c, k, 0));
+            }
+            printf("\n");
+        }
     }
 }
 

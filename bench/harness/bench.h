@@ -53,6 +53,7 @@
 #define BENCH_CROWD_SPACING 1.5f /* metres between characters on the grid */
 #define BENCH_PAIR_FIELDS 13
 #define BENCH_LOD_LEVELS 4      /* joint LOD levels of the "crowdlod" run (lod.c) */
+#define BENCH_LOD_COUNTS 2      /* its crowds: 8 characters, and 1000 (64 with --quick) */
 #define BENCH_LOD_MAX_FRAMES 48 /* its timed frames per level */
 #define BENCH_SKIN_SETS 2       /* RobotExpressive's meshes, the synthetic cylinder */
 #define BENCH_SKIN_KINDS 3      /* lbs, dq, morph */
@@ -153,13 +154,13 @@ typedef struct bench_results {
     double skip[BENCH_RIGS][BENCH_SKIP_FIELDS];
     double skip_ratio[BENCH_RIGS][2][BENCH_MAX_PROCESSES];
     int skip_n[BENCH_RIGS];
-    /* joint LOD (bench/harness/lod.c): [rig][codec][level][process] CPU ns per
-     * character per frame; per level its cut and kept joints, the characters
-     * and frames (the last process's) */
-    double lod[BENCH_RIGS][BENCH_CODECS][BENCH_LOD_LEVELS][BENCH_MAX_PROCESSES];
-    int lod_n[BENCH_RIGS][BENCH_CODECS][BENCH_LOD_LEVELS];
+    /* joint LOD (bench/harness/lod.c): [rig][crowd][codec][level][process] CPU
+     * ns per character per frame; per level its cut and kept joints, per
+     * crowd its characters, the frames (the last process's) */
+    double lod[BENCH_RIGS][BENCH_LOD_COUNTS][BENCH_CODECS][BENCH_LOD_LEVELS][BENCH_MAX_PROCESSES];
+    int lod_n[BENCH_RIGS][BENCH_LOD_COUNTS][BENCH_CODECS][BENCH_LOD_LEVELS];
     uint32_t lod_cut[BENCH_RIGS][BENCH_LOD_LEVELS], lod_kept[BENCH_RIGS][BENCH_LOD_LEVELS];
-    uint32_t lod_chars[BENCH_RIGS], lod_frames[BENCH_RIGS];
+    uint32_t lod_chars[BENCH_RIGS][BENCH_LOD_COUNTS], lod_frames[BENCH_RIGS];
     /* CPU skinning (bench/harness/skin.c): [set][kind][path][process] ns per
      * vertex; per set what was skinned, vertices of the skin and morph
      * passes, the paths' names */

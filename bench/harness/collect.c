@@ -122,17 +122,18 @@ static bool bench_parse_skip(char** f, int process, bench_results* res) {
     return true;
 }
 
-/* "crowdlod": each process's cost of a codec's level, the level's cut and
- * kept joints, the characters and frames. */
+/* "crowdlod": each process's cost of a codec's level in one crowd, the
+ * level's cut and kept joints, the crowd's characters, the frames. */
 static bool bench_parse_lod(char** f, int process, bench_results* res) {
-    const int r = atoi(f[1]), k = atoi(f[2]), l = atoi(f[3]);
-    if (!bench_rig_ok(r) || k < 0 || k >= BENCH_CODECS || l < 0 || l >= BENCH_LOD_LEVELS)
+    const int r = atoi(f[1]), c = atoi(f[2]), k = atoi(f[3]), l = atoi(f[4]);
+    if (!bench_rig_ok(r) || c < 0 || c >= BENCH_LOD_COUNTS || k < 0 || k >= BENCH_CODECS || l < 0 ||
+        l >= BENCH_LOD_LEVELS)
         return false;
-    res->lod_cut[r][l] = (uint32_t)strtoul(f[4], NULL, 10);
-    res->lod_kept[r][l] = (uint32_t)strtoul(f[5], NULL, 10);
-    res->lod_chars[r] = (uint32_t)strtoul(f[6], NULL, 10);
-    res->lod_frames[r] = (uint32_t)strtoul(f[7], NULL, 10);
-    return bench_put(res->lod[r][k][l], &res->lod_n[r][k][l], process, f[8]);
+    res->lod_cut[r][l] = (uint32_t)strtoul(f[5], NULL, 10);
+    res->lod_kept[r][l] = (uint32_t)strtoul(f[6], NULL, 10);
+    res->lod_chars[r][c] = (uint32_t)strtoul(f[7], NULL, 10);
+    res->lod_frames[r] = (uint32_t)strtoul(f[8], NULL, 10);
+    return bench_put(res->lod[r][c][k][l], &res->lod_n[r][c][k][l], process, f[9]);
 }
 
 /* ozz's description, its absence note, and both sides' IK checks (the last
@@ -205,7 +206,7 @@ static bool bench_parse_line(char** f, int n, int process, bench_results* res) {
         return bench_parse_pair(f, process, res);
     if (n == 10 && strcmp(f[0], "crowdbudget") == 0) return bench_parse_budget(f, process, res);
     if (n == 10 && strcmp(f[0], "crowdskip") == 0) return bench_parse_skip(f, process, res);
-    if (n == 9 && strcmp(f[0], "crowdlod") == 0) return bench_parse_lod(f, process, res);
+    if (n == 10 && strcmp(f[0], "crowdlod") == 0) return bench_parse_lod(f, process, res);
     if ((n == 7 && strcmp(f[0], "skinset") == 0) || (n == 5 && strcmp(f[0], "skin") == 0))
         return bench_parse_skin(f, n, process, res);
     return bench_parse_checks(f, n, res);
@@ -312,9 +313,10 @@ static bool bench_complete(const bench_opts* o, const bench_results* res) {
         for (int lod = 0; lod < 2 && !o->no_crowd; ++lod)
             for (int t = 0; t < 2; ++t)
                 if (res->crowd_n[r][lod][t] != o->processes) return false;
-        for (int k = 0; k < BENCH_CODECS && !o->no_crowd; ++k)
-            for (int l = 0; l < BENCH_LOD_LEVELS; ++l)
-                if (res->lod_n[r][k][l] != o->processes) return false;
+        for (int c = 0; c < BENCH_LOD_COUNTS && !o->no_crowd; ++c)
+            for (int k = 0; k < BENCH_CODECS; ++k)
+                for (int l = 0; l < BENCH_LOD_LEVELS; ++l)
+                    if (res->lod_n[r][c][k][l] != o->processes) return false;
     }
     for (int set = 0; set < BENCH_SKIN_SETS; ++set)
         for (int kind = 0; kind < BENCH_SKIN_KINDS && res->skin_present[set]; ++kind)

@@ -7,8 +7,10 @@
  * the deepest joint (sw_joint_subset_from_detail with the depth as detail).
  * The crowds' frames are interleaved (the order rotating) and each is timed
  * by the thread's CPU clock, so that a loaded machine slows every level
- * alike. Prints one "crowdlod" line per codec and level: codec, level, cut,
- * kept joints, characters, frames, the median CPU ns per character per frame. */
+ * alike. Two crowd sizes: 8 characters and 1000 (64 with
+ * --quick). Prints one "crowdlod" line per crowd, codec and level:
+ * crowd, codec, level, cut, kept joints, characters, frames, the median CPU
+ * ns per character per frame. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
@@ -86,17 +88,10 @@ static bool bench_lod_codec(const sw_animator_bound* bound, const uint8_t* detai
     return ok;
 }
 
-bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
-    const uint32_t chars = quick ? 64u : 1000u, frames = quick ? 4u : BENCH_LOD_MAX_FRAMES;
-    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
-    const uint32_t span = bench_lod_depths(g->skel, detail) + 1u;
-    /* level 0 keeps all; then depth below ceil(span * 3/4), ceil(span / 2), ceil(span / 4) */
-    uint32_t cuts[BENCH_LOD_LEVELS], kept[BENCH_LOD_LEVELS];
-    for (uint32_t l = 0; l < BENCH_LOD_LEVELS; ++l) {
-        const uint32_t parts = BENCH_LOD_LEVELS;
-        cuts[l] = l == 0 ? 0u : (span * (parts - l) + parts - 1u) / parts;
-        kept[l] = sw_joint_subset_from_detail(g->skel, detail, cuts[l], keep, sizeof keep);
-    }
+/* One crowd size: per codec its levels, a "crowdlod" line each. */
+static bool bench_lod_count(const bench_rig* g, int rig_slot, int slot, uint32_t chars,
+                            uint32_t frames, const uint8_t* detail, const uint32_t* cuts,
+                            const uint32_t* kept, FILE* out) {
     for (int codec = 0; codec < BENCH_CODECS; ++codec) {
         bench_mix mix;
         double ns[BENCH_LOD_LEVELS];
@@ -111,8 +106,26 @@ bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
             return false;
         }
         for (uint32_t l = 0; l < BENCH_LOD_LEVELS; ++l)
-            fprintf(out, "crowdlod\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%.6g\n", rig_slot, codec, l,
-                    cuts[l], kept[l], chars, frames, ns[l]);
+            fprintf(out, "crowdlod\t%d\t%d\t%d\t%u\t%u\t%u\t%u\t%u\t%.6g\n", rig_slot, slot, codec,
+                    l, cuts[l], kept[l], chars, frames, ns[l]);
     }
+    return true;
+}
+
+bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
+    const uint32_t counts[BENCH_LOD_COUNTS] = {8u, quick ? 64u : 1000u};
+    const uint32_t frames = quick ? 4u : BENCH_LOD_MAX_FRAMES;
+    uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    const uint32_t span = bench_lod_depths(g->skel, detail) + 1u;
+    /* level 0 keeps all; then depth below ceil(span * 3/4), ceil(span / 2), ceil(span / 4) */
+    uint32_t cuts[BENCH_LOD_LEVELS], kept[BENCH_LOD_LEVELS];
+    for (uint32_t l = 0; l < BENCH_LOD_LEVELS; ++l) {
+        const uint32_t parts = BENCH_LOD_LEVELS;
+        cuts[l] = l == 0 ? 0u : (span * (parts - l) + parts - 1u) / parts;
+        kept[l] = sw_joint_subset_from_detail(g->skel, detail, cuts[l], keep, sizeof keep);
+    }
+    for (int c = 0; c < BENCH_LOD_COUNTS; ++c)
+        if (!bench_lod_count(g, rig_slot, c, counts[c], frames, detail, cuts, kept, out))
+            return false;
     return true;
 }

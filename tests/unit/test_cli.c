@@ -1135,36 +1135,43 @@ static void check_bench_skip(const sw__json* j, int32_t c, int processes, double
     assert_rel(u, frozen / all, 1e-5);
 }
 
-/* The joint LOD block of one asset: 4 levels, level 0 with cut 0, the kept
- * joints falling as the cut falls, per codec the median of the process
- * figures and the cost per kept joint from it; the probe's characters. */
+/* The joint LOD block of one asset: two crowds (8 characters, then the
+ * probe's), each with 4 levels, level 0 with cut 0, the kept joints falling
+ * as the cut falls, per codec the median of the process figures and the
+ * cost per kept joint from it. */
 static void check_bench_lod(const sw__json* j, int32_t c, int processes, double probe) {
     const int32_t k = sw__json_find(j, c, "joint_lod");
     assert_int_equal(sw__json_type_of(j, k), SW__JSON_OBJECT);
-    assert_true(json_num(j, k, "characters") == probe);
-    const int32_t levels = sw__json_find(j, k, "levels");
-    assert_int_equal(sw__json_len(j, levels), 4);
-    double last_kept = 0.0, last_cut = 0.0;
+    const int32_t crowds = sw__json_find(j, k, "crowds");
+    assert_int_equal(sw__json_len(j, crowds), 2);
     static const char* const codecs[3] = {"raw", "quantized", "frames"};
-    for (uint32_t l = 0; l < 4u; ++l) {
-        const int32_t lv = sw__json_at(j, levels, l);
-        const double cut = json_num(j, lv, "cut"), kept = json_num(j, lv, "kept_joints");
-        assert_true(kept >= 1.0);
-        if (l == 0) {
-            assert_true(cut == 0.0);
-        } else {
-            assert_true(kept <= last_kept);
-            assert_true(cut >= 1.0 && (l == 1 || cut <= last_cut));
-        }
-        last_kept = kept;
-        last_cut = cut;
-        for (int cd = 0; cd < 3; ++cd) {
-            const int32_t o = sw__json_find(j, lv, codecs[cd]);
-            double v[16];
-            const double m = json_sorted_median(j, sw__json_find(j, o, "processes"), v, processes);
-            assert_true(m > 0.0 && isfinite(m));
-            assert_rel(json_num(j, o, "ns_per_character"), m, 1e-6);
-            assert_rel(json_num(j, o, "ns_per_kept_joint"), m / kept, 1e-6);
+    for (uint32_t cr = 0; cr < 2u; ++cr) {
+        const int32_t crowd = sw__json_at(j, crowds, cr);
+        assert_true(json_num(j, crowd, "characters") == (cr == 0u ? 8.0 : probe));
+        const int32_t levels = sw__json_find(j, crowd, "levels");
+        assert_int_equal(sw__json_len(j, levels), 4);
+        double last_kept = 0.0, last_cut = 0.0;
+        for (uint32_t l = 0; l < 4u; ++l) {
+            const int32_t lv = sw__json_at(j, levels, l);
+            const double cut = json_num(j, lv, "cut"), kept = json_num(j, lv, "kept_joints");
+            assert_true(kept >= 1.0);
+            if (l == 0) {
+                assert_true(cut == 0.0);
+            } else {
+                assert_true(kept <= last_kept);
+                assert_true(cut >= 1.0 && (l == 1 || cut <= last_cut));
+            }
+            last_kept = kept;
+            last_cut = cut;
+            for (int cd = 0; cd < 3; ++cd) {
+                const int32_t o = sw__json_find(j, lv, codecs[cd]);
+                double v[16];
+                const double m =
+                    json_sorted_median(j, sw__json_find(j, o, "processes"), v, processes);
+                assert_true(m > 0.0 && isfinite(m));
+                assert_rel(json_num(j, o, "ns_per_character"), m, 1e-6);
+                assert_rel(json_num(j, o, "ns_per_kept_joint"), m / kept, 1e-6);
+            }
         }
     }
 }
