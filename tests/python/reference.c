@@ -523,7 +523,7 @@ static sw_result walker_steps(const sw_skeleton* s, sw_xform4* pose, sw_mat4* mo
     sw_pose_set(pose, hips, x);
     const sw_mat4 body = sw_walker_body_matrix(&state);
     sw_local_to_model_job l2m = {s, pose,  s->packets_count, &body, false,
-                                 0, model, s->joints_count,  NULL,  NULL};
+                                 0, model, s->joints_count,  NULL};
     if (r == SW_RESULT_OK) r = sw_local_to_model_job_run(&l2m);
     const uint32_t left[3] = {joint(s, "LeftUpLeg"), joint(s, "LeftLeg"), joint(s, "LeftFoot")};
     const uint32_t right[3] = {joint(s, "RightUpLeg"), joint(s, "RightLeg"), joint(s, "RightFoot")};

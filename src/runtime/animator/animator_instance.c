@@ -1249,12 +1249,14 @@ typedef struct sw__eval {
 } sw__eval;
 
 /* Samples contribution i of layer l at its time into out, with the
- * contribution's cache when its clip searches keys (see sw_animator_bind). */
+ * contribution's cache when its clip searches keys (see sw_animator_bind);
+ * with a subset, the layer's blend job puts the rest values back in the
+ * left-out lanes the sampler leaves (sw__sample_job_run_for_blend). */
 static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
                                  const sw_animator_contribution* c, sw_xform4* out) {
     sw_sample_job sj = {
         sw__bound_clips(e->b)[c->clip], e->b->skeleton, c->time, NULL, out, e->P, NULL, 0, e->keep};
-    if (!sw__bound_cached(e->b, c->clip)) return sw_sample_job_run(&sj);
+    if (!sw__bound_cached(e->b, c->clip)) return sw__sample_job_run_for_blend(&sj);
     sw__cslot* slot = &sw__cslots(e->in, l)[i];
     sw_sample_cache cache;
     sw_sample_cache_init(&cache, sw__cursors(e->in, l, i), e->in->cursors);
@@ -1263,7 +1265,7 @@ static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
         cache.time = slot->time;
     }
     sj.cache = &cache;
-    sw_result r = sw_sample_job_run(&sj);
+    sw_result r = sw__sample_job_run_for_blend(&sj);
     if (r == SW_RESULT_OK) {
         slot->clip = c->clip;
         slot->time = cache.time;
@@ -1287,7 +1289,7 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
             const sw_xform4* reference = e->rest;
             if (ld->reference == SW_ANIMATOR_REFERENCE_FIRST_FRAME) {
                 sw_sample_job sj = {clip, e->b->skeleton, 0.0f, NULL, e->ref, P, NULL, 0, e->keep};
-                r = sw_sample_job_run(&sj);
+                r = sw__sample_job_run_for_blend(&sj);
                 if (r != SW_RESULT_OK) return r;
                 reference = e->ref;
             }

@@ -125,6 +125,11 @@ sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job, cons
 sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
 sw_result sw__skin_job_run_with(const sw_skin_job* job, const sw__soa_ops* ops);
 sw_result sw__morph_job_run_with(const sw_morph_job* job, const sw__soa_ops* ops);
+/* sw_sample_job_run for a caller whose blend job, given the same subset,
+ * puts the rest values back (the animator): with a subset, a frames clip's
+ * packets holding both kept and left-out joints keep their sampled values
+ * in the left-out lanes (packets without a kept joint still get rest). */
+sw_result sw__sample_job_run_for_blend(const sw_sample_job* job);
 
 /* Bytes of a morph weight track name: a mesh name and ".weights[k]". */
 #define SW__MORPH_NAME_CAP (SW_MESH_MAX_NAME + 24)

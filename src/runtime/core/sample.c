@@ -300,18 +300,19 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
 }
 
 /* The rest fill of the joints a subset leaves out: rest's lanes, or the
- * identity for additive clips (rest NULL). */
+ * identity for additive clips (rest NULL); of the packets without a kept
+ * joint only when `lanes` is false. */
 static void sw__sample_rest_of(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
-                               uint32_t packets) {
-    if (rest) {
+                               uint32_t packets, bool lanes) {
+    if (rest && lanes) {
         sw__subset_fill_rest(keep, rest, out, packets);
         return;
     }
     for (uint32_t p = 0; p < packets; ++p) {
-        if ((keep[p] & 15u) != 15u) {
-            sw_xform4 id = sw__sample_identity;
-            sw__subset_fill_rest(&keep[p], &id, &out[p], 1u);
-        }
+        const uint32_t k = keep[p] & 15u;
+        if (k == 15u || (k != 0u && !lanes)) continue;
+        const sw_xform4 id = sw__sample_identity;
+        sw__subset_fill_rest(&keep[p], rest ? &rest[p] : &id, &out[p], 1u);
     }
 }
 
@@ -352,7 +353,9 @@ float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time) {
     return v;
 }
 
-sw_result sw_sample_job_run(const sw_sample_job* job) {
+/* The job; `lanes`: the rest fill of frames clips reaches the left-out
+ * lanes of packets that hold a kept joint too. */
+static sw_result sw__sample_job_run(const sw_sample_job* job, bool lanes) {
     sw_result r = sw_sample_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     const sw_clip* clip = job->clip;
@@ -399,11 +402,19 @@ sw_result sw_sample_job_run(const sw_sample_job* job) {
         const sw_xform4* rest = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u
                                     ? NULL
                                     : sw_skeleton_rest_pose(job->skeleton);
-        sw__sample_rest_of(job->keep, rest, job->out, job->skeleton->packets_count);
+        sw__sample_rest_of(job->keep, rest, job->out, job->skeleton->packets_count, lanes);
     }
     if (cache) {
         cache->clip = clip;
         cache->time = t;
     }
     return SW_RESULT_OK;
+}
+
+sw_result sw_sample_job_run(const sw_sample_job* job) {
+    return sw__sample_job_run(job, true);
+}
+
+sw_result sw__sample_job_run_for_blend(const sw_sample_job* job) {
+    return sw__sample_job_run(job, false);
 }
