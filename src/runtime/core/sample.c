@@ -311,8 +311,11 @@ static void sw__sample_rest_of(const uint8_t* keep, const sw_xform4* rest, sw_xf
     for (uint32_t p = 0; p < packets; ++p) {
         const uint32_t k = keep[p] & 15u;
         if (k == 15u || (k != 0u && !lanes)) continue;
-        const sw_xform4 id = sw__sample_identity;
-        sw__subset_fill_rest(&keep[p], rest ? &rest[p] : &id, &out[p], 1u);
+        const sw_xform4* from = rest ? &rest[p] : &sw__sample_identity;
+        if (k == 0u)
+            out[p] = *from;
+        else
+            sw__subset_fill_rest(&keep[p], from, &out[p], 1u);
     }
 }
 
