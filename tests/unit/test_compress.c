@@ -1066,6 +1066,35 @@ static void test_full_rotations_dae(void** state) {
     sw_asset_free(&asset);
 }
 
+/* tests/data/gltf/tiny.glb's "step" clip (STEP keys 1 s apart): the source
+ * jumps at its keys, which no interpolation between two samples follows;
+ * the interval before each jump is measured at its ends, so the clip
+ * compresses within the default precision, exact at its keys and samples
+ * measured independently (refused with LIMIT when the quarter points
+ * before a jump were measured). */
+static void test_step_keys(void** state) {
+    (void)state;
+    sw_asset asset;
+    assert_int_equal(sw_asset_open(SINEW_TEST_DATA "/gltf/tiny.glb", NULL, &asset, NULL),
+                     SW_RESULT_OK);
+    const sw_clip* step = NULL;
+    for (uint32_t i = 0; i < asset.clips_count; ++i)
+        if (strcmp(sw_clip_name(asset.clips[i]), "step") == 0) step = asset.clips[i];
+    assert_non_null(step);
+    assert_int_equal(sw_clip_tracks(step)[0].interp, SW_INTERP_STEP);
+    sw_compress_stats st;
+    const sw_clip* c = compress(asset.skeleton, step, 0.0f, 0.0f, 0, &st);
+    const double at_keys = naive_error_keys(asset.skeleton, step, c, 1.0);
+    const double at_samples = naive_error(asset.skeleton, step, c, st.rate, 1.0);
+    print_message("step: rate %.3f Hz, max %.5f (independent: keys %.5f, samples %.5f)\n",
+                  (double)st.rate, (double)st.error.max, at_keys, at_samples);
+    assert_true(st.error.max <= 0.01f);
+    assert_true(at_keys <= 0.01001);
+    assert_true(at_samples <= 0.01001);
+    sw_clip_destroy(c, NULL);
+    sw_asset_free(&asset);
+}
+
 /* ---- real data ---- */
 
 /* CMU at precision 0.01, shell 3 (file units): ratios above ACL's and a
@@ -1297,6 +1326,7 @@ int main(void) {
         cmocka_unit_test(test_wide_turn_between_keys),
         cmocka_unit_test(test_bound_refused),
         cmocka_unit_test(test_full_rotations_dae),
+        cmocka_unit_test(test_step_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

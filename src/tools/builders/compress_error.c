@@ -143,6 +143,28 @@ double sw__compress_vertex_error(const double a[12], const double b[12], double 
     return sqrt(worst);
 }
 
+/* True when a step track of the reference has a key at time b (within
+ * 1e-6 s): the reference jumps there, which no interpolation between two
+ * samples follows, so the interval ending at b is measured at its ends only. */
+static bool sw__step_jump_at(const sw_clip* ref, const sw_clip_track* tracks, uint32_t joint_tracks,
+                             float b) {
+    for (uint32_t i = 0; i < joint_tracks; ++i) {
+        if (tracks[i].interp != SW_INTERP_STEP || tracks[i].keys_count < 2u) continue;
+        uint32_t lo = 1u, hi = tracks[i].keys_count; /* the first key cannot jump */
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2u;
+            if ((double)sw_clip_track_key_time(ref, &tracks[i], mid) < (double)b - 1e-6)
+                lo = mid + 1u;
+            else
+                hi = mid;
+        }
+        if (lo < tracks[i].keys_count &&
+            (double)sw_clip_track_key_time(ref, &tracks[i], lo) <= (double)b + 1e-6)
+            return true;
+    }
+    return false;
+}
+
 static int sw__float_less(const void* a, const void* b) {
     float x = *(const float*)a, y = *(const float*)b;
     return (x > y) - (x < y);
@@ -151,7 +173,8 @@ static int sw__float_less(const void* a, const void* b) {
 /* The measured times into *times (*count of them, *bytes allocated from
  * alloc): the uniform samples at rate, and with at_keys also the
  * reference's joint key times; ascending, none closer than 1e-6 s to the
- * one before; then `between` more evenly spaced between every two. */
+ * one before; then `between` more evenly spaced between every two (none,
+ * the start repeated, in an interval that ends where a step track jumps). */
 static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32_t N,
                                  const sw_allocator* alloc, float** times, uint32_t* count,
                                  size_t* bytes, sw_error* err) {
@@ -190,8 +213,10 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
         t[total - 1u] = t[u - 1u];
         for (uint32_t i = u - 1u; i-- > 0u;) {
             const double a = t[i], b = t[i + 1u];
+            const bool jump = sw__step_jump_at(ref, tracks, joint_tracks, t[i + 1u]);
             for (uint32_t k = (uint32_t)parts; k-- > 0u;)
-                t[i * (uint32_t)parts + k] = (float)(a + (b - a) * (double)k / (double)parts);
+                t[i * (uint32_t)parts + k] =
+                    (float)(jump ? a : a + (b - a) * (double)k / (double)parts);
         }
         u = total;
     }
