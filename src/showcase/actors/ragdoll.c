@@ -113,12 +113,9 @@ static sw_result sw__rag_skin(sw__sc_mem* mem, sw__sc_rag* ra, const sw__sc_acto
         const sw_mesh* m = view->meshes[k];
         for (uint32_t v = 0; v < m->vertices_count; ++v) {
             const uint32_t e = sw__rag_heaviest(m, v);
-            const float* b = sw_mesh_inverse_binds(m)[e].m;
             const float* p = &sw_mesh_positions(m)[3u * v];
             sk->points[sk->first[sw_mesh_palette(m)[e]]++] =
-                sw_vec3_make(b[0] * p[0] + b[4] * p[1] + b[8] * p[2] + b[12],
-                             b[1] * p[0] + b[5] * p[1] + b[9] * p[2] + b[13],
-                             b[2] * p[0] + b[6] * p[1] + b[10] * p[2] + b[14]);
+                sw_mat4_point(&sw_mesh_inverse_binds(m)[e], sw_vec3_make(p[0], p[1], p[2]));
         }
     }
     for (uint32_t j = n; j > 0u; --j)

@@ -207,13 +207,16 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
     uint32_t u = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (u == 0 || (double)t[i] - (double)t[u - 1u] > 1e-6) t[u++] = t[i];
+    bool steps = false; /* a step track: its jumps are looked for */
+    for (uint32_t i = 0; i < joint_tracks; ++i)
+        if (tracks[i].interp == SW_INTERP_STEP) steps = true;
     if (u > 1u && parts > 1u) {
         /* spread from the end down, each interval's times after its start */
         const uint32_t total = (u - 1u) * (uint32_t)parts + 1u;
         t[total - 1u] = t[u - 1u];
         for (uint32_t i = u - 1u; i-- > 0u;) {
             const double a = t[i], b = t[i + 1u];
-            const bool jump = sw__step_jump_at(ref, tracks, joint_tracks, t[i + 1u]);
+            const bool jump = steps && sw__step_jump_at(ref, tracks, joint_tracks, t[i + 1u]);
             for (uint32_t k = (uint32_t)parts; k-- > 0u;)
                 t[i * (uint32_t)parts + k] =
                     (float)(jump ? a : a + (b - a) * (double)k / (double)parts);
