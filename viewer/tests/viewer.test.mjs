@@ -3,7 +3,7 @@
 // by `python3 -m http.server` on 127.0.0.1.
 //
 //   node viewer/tests/viewer.test.mjs --dir build/viewer [--assets ../shared/assets]
-//        [--cli build/sinew]
+//        [--cli build/sinew]            ($SINEW_ASSETS, when set, names the assets)
 //
 // Exit codes: 0 all checks passed, 1 a check failed, 77 skipped (chromium,
 // playwright-core or the wasm build missing), as CTest's SKIP_RETURN_CODE.
@@ -22,7 +22,10 @@ const opt = (name, def) => {
 };
 const here = path.dirname(new URL(import.meta.url).pathname);
 const dir = path.resolve(opt('--dir', path.join(here, '..', '..', 'build', 'viewer')));
-const assets = path.resolve(opt('--assets', path.join(here, '..', '..', '..', 'shared', 'assets')));
+// $SINEW_ASSETS first, as the C tests read it (CTest passes the configured
+// folder as --assets)
+const assets = path.resolve(process.env.SINEW_ASSETS ||
+  opt('--assets', path.join(here, '..', '..', '..', 'shared', 'assets')));
 const cli = opt('--cli', '');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shots = path.join(dir, 'screenshots');
