@@ -29,10 +29,19 @@
 #define SW__RAG_BLEND_ACCEL 4.0f
 #define SW__RAG_BLEND_MIN 0.5f
 #define SW__RAG_BLEND_MAX 2.0f
-/* In that blend a foot that has ground to cover is lifted off it (a step,
- * not a skate): by SW__RAG_STEP_LIFT times the horizontal distance it
- * moves, at the blend's middle (a bump with no velocity at either end). */
+/* In that blend a foot lying on the ground (its ankle under its knee)
+ * takes a step, not a skate: its ankle goes from where the guard shows it
+ * to the clip's on a path of its own, lifted by SW__RAG_STEP_LIFT times the
+ * horizontal distance at the blend's middle (a bump with no velocity at
+ * either end), moving over the ground only between SW__RAG_STEP_WAIT and
+ * 1 - SW__RAG_STEP_WAIT of the blend (smoothstep), so it is off the ground
+ * before it moves; from SW__RAG_STEP_BACK on the path hands the foot back
+ * to the blend (the clip's first pose may have the leg straight, which a
+ * path from above reaches only with a jump of the knee). A foot in the air
+ * is lifted as much over where the blend has it. */
 #define SW__RAG_STEP_LIFT 0.3f
+#define SW__RAG_STEP_WAIT 0.2f
+#define SW__RAG_STEP_BACK 0.5f
 
 typedef struct sw__knock {
     sw__sc_rag rag;
@@ -46,8 +55,11 @@ typedef struct sw__knock {
     sw_xform4* frozen;      /* the ragdoll's pose where the get-up began */
     sw__sc_actor clip_only; /* the get-up clip alone (its velocity noise) */
     sw__sc_velocity shown_vel, clip_vel;
-    sw_showcase_metrics m;  /* its figures */
-    float step[2];          /* m the blend lifts each foot (left, right) at its middle */
+    sw_showcase_metrics m; /* its figures */
+    float step[2];         /* m the blend lifts each foot (left, right) at its middle */
+    sw_vec3 foot_from[2];  /* each ankle (world) where the blend begins (as shown) and ends */
+    sw_vec3 foot_to[2];
+    bool lying[2];          /* each foot on the ground (its ankle under its knee) there */
     sw__sc_actor anim_view; /* rag.anim (model matrices rag.anim_model) for the lift */
 } sw__knock;
 
@@ -169,12 +181,13 @@ static sw_result sw__rag_getup_begin(sw__knock* r, sw_showcase_metrics* m) {
     }
     r->blend =
         fminf(fmaxf(sqrtf(6.0f * far / SW__RAG_BLEND_ACCEL), SW__RAG_BLEND_MIN), SW__RAG_BLEND_MAX);
-    /* each foot's lift: the ground it covers from the ragdoll to the clip */
+    /* each foot's path and lift: the ground it covers from the ragdoll to the clip */
     for (uint32_t l = 0; l < 2; ++l) {
         const int32_t e = ra->limbs[l].end;
-        r->step[l] = e < 0 ? 0.0f
-                           : SW__RAG_STEP_LIFT * sw__sc_hdist(sw__sc_pos(&ra->anim_model[e]),
-                                                              sw__sc_pos(&r->clip_only.model[e]));
+        if (e < 0) continue;
+        r->foot_from[l] = sw__sc_pos(&ra->anim_model[e]);
+        r->foot_to[l] = sw__sc_pos(&r->clip_only.model[e]);
+        r->step[l] = SW__RAG_STEP_LIFT * sw__sc_hdist(r->foot_from[l], r->foot_to[l]);
     }
     ra->root = root;
     r->phase = SW_SHOWCASE_KNOCKDOWN_GETTING_UP;
@@ -188,23 +201,42 @@ static float sw__rag_clip_time(const sw__knock* r) {
     return fmaxf(r->phase_time - r->blend, 0.0f);
 }
 
-/* Lifts the blended pose's feet off the ground they cover (u: the blend's
- * progress) with two-bone IK, each foot keeping its world orientation.
- * Fails: the IK job's result. */
+/* Where foot l's ankle goes at the blend's progress u (p: where the blend
+ * has it): a lying foot along its step, a foot in the air lifted over p. */
+static sw_vec3 sw__rag_step_target(const sw__knock* r, uint32_t l, float u, sw_vec3 p) {
+    const float lift = r->step[l] * 16.0f * u * u * (1.0f - u) * (1.0f - u);
+    if (!r->lying[l]) return sw_vec3_make(p.x, p.y + lift, p.z);
+    const float up = u * u * (3.0f - 2.0f * u);
+    const float along = sw__sc_smoothstep(SW__RAG_STEP_WAIT, 1.0f - SW__RAG_STEP_WAIT, u);
+    const sw_vec3 p0 = r->foot_from[l], p1 = r->foot_to[l];
+    const sw_vec3 path =
+        sw_vec3_make(p0.x + (p1.x - p0.x) * along, p0.y + (p1.y - p0.y) * up + lift,
+                     p0.z + (p1.z - p0.z) * along);
+    return sw_vec3_lerp(path, p, sw__sc_smoothstep(SW__RAG_STEP_BACK, 1.0f, u));
+}
+
+/* Moves the blended pose's feet along their steps (u: the blend's
+ * progress) with two-bone IK; a foot in the air keeps its world
+ * orientation, a lying one turns with its shin as the guard's lift turned
+ * it (the local-space blend alone drags a lying foot through the ground:
+ * 10 cm under it halfway on the face-up get-up). Fails: the IK job's
+ * result. */
 static sw_result sw__rag_step(sw__knock* r, float u) {
     sw__sc_rag* ra = &r->rag;
     sw__sc_actor* a = &r->anim_view;
-    const float bump = 16.0f * u * u * (1.0f - u) * (1.0f - u);
     a->world = sw_mat4_from_xform(ra->root);
     sw__sc_view_models(a);
     for (uint32_t l = 0; l < 2; ++l) {
         const sw__sc_rag_limb* lb = &ra->limbs[l];
-        if (lb->start < 0 || lb->mid < 0 || lb->end < 0 || !(r->step[l] * bump > 0.0f)) continue;
+        if (lb->start < 0 || lb->mid < 0 || lb->end < 0 || !(r->step[l] > 0.0f) || !(u > 0.0f) ||
+            !(u < 1.0f))
+            continue;
         const sw_quat keep = sw__sc_rotation(&a->model[lb->end]);
-        const sw_vec3 p = sw__sc_pos(&a->model[lb->end]);
-        const sw_result res = sw__sc_view_two_bone(a, lb->start, lb->mid, lb->end,
-                                                   sw_vec3_make(p.x, p.y + r->step[l] * bump, p.z));
+        const sw_result res =
+            sw__sc_view_two_bone(a, lb->start, lb->mid, lb->end,
+                                 sw__rag_step_target(r, l, u, sw__sc_pos(&a->model[lb->end])));
         if (res != SW_RESULT_OK) return res;
+        if (r->lying[l]) continue;
         sw__sc_view_set_rotation(a, (uint32_t)lb->end, keep);
         sw__sc_view_models(a);
     }
@@ -251,6 +283,7 @@ static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_ac
     const sw_skeleton* s = ra->skel;
     sw_showcase_metrics* m = &r->m;
     sw_result res = SW_RESULT_OK;
+    bool began = false;
     if (r->phase == SW_SHOWCASE_KNOCKDOWN_FALLING) {
         sw_ragdoll_status st;
         res = sw_ragdoll_status_get(ra->rd, &st);
@@ -260,6 +293,7 @@ static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_ac
             res = sw__rag_getup_begin(r, m);
             if (res != SW_RESULT_OK) return res;
             memcpy(ra->anim, r->frozen, s->packets_count * sizeof(sw_xform4));
+            began = true;
         }
     }
     if (r->phase == SW_SHOWCASE_KNOCKDOWN_FALLING) {
@@ -271,6 +305,17 @@ static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_ac
     sw__sc_rag_place(ra, view);
     res = sw__sc_rag_ground(ra, view, dt);
     if (res != SW_RESULT_OK) return res;
+    /* the steps begin where the guard shows the feet (a foot lying on its
+     * heel has its ankle lifted 9 cm): from under it, the step's rise would
+     * reach the guard's height at speed and the knee jump; less the lift of
+     * the whole body, which the guard adds again after the step */
+    for (uint32_t l = 0; began && l < 2; ++l) {
+        const sw__sc_rag_limb* lb = &ra->limbs[l];
+        if (lb->end < 0 || lb->mid < 0) continue;
+        r->foot_from[l] = sw__sc_pos(&view->model[lb->end]);
+        r->foot_from[l].y -= view->world.m[13] - ra->root.t.y;
+        r->lying[l] = r->foot_from[l].y < sw__sc_pos(&view->model[lb->mid]).y;
+    }
     const float jump = sw__sc_velocity_jump(&r->shown_vel, view, dt);
     if (r->phase == SW_SHOWCASE_KNOCKDOWN_GETTING_UP) {
         if (r->phase_time <= r->blend)
