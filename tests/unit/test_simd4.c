@@ -296,6 +296,37 @@ static void test_floor(void** state) {
     }
 }
 
+/* sw__fp_flush_begin: on x86 a product below FLT_MIN is 0 and a subnormal
+ * operand reads as 0 until sw__fp_flush_end, which gives back IEEE results
+ * (elsewhere both stay IEEE); a mode already flushing stays so. */
+static void test_fp_flush(void** state) {
+    (void)state;
+    volatile float tiny = 1e-20f, sub = 1e-40f; /* read at run time: no folding */
+    const float want = 1e-20f * 1e-20f;         /* subnormal, IEEE */
+    float r[4];
+#if defined(__SSE2__)
+    const float flushed = 0.0f;
+#else
+    const float flushed = want;
+#endif
+    for (int nested = 0; nested < 2; ++nested) {
+        const sw__fp_mode outer = sw__fp_flush_begin();
+        const sw__fp_mode mode = nested ? sw__fp_flush_begin() : outer;
+        to_array(sw__v4_mul(sw__v4_set1(tiny), sw__v4_set1(tiny)), r);
+        assert_true(bits_of(r[0]) == bits_of(flushed));
+        to_array(sw__v4_add(sw__v4_set1(sub), sw__v4_zero()), r);
+        assert_true(bits_of(r[0]) == bits_of(flushed == 0.0f ? 0.0f : 1e-40f));
+        if (nested) {
+            sw__fp_flush_end(mode); /* inner end: still flushing */
+            to_array(sw__v4_mul(sw__v4_set1(tiny), sw__v4_set1(tiny)), r);
+            assert_true(bits_of(r[0]) == bits_of(flushed));
+        }
+        sw__fp_flush_end(outer);
+        to_array(sw__v4_mul(sw__v4_set1(tiny), sw__v4_set1(tiny)), r);
+        assert_true(bits_of(r[0]) == bits_of(want));
+    }
+}
+
 #endif
 
 #if !SW__SIMD4_AVAILABLE
@@ -330,6 +361,7 @@ int main(void) {
         cmocka_unit_test(test_sign_ops),
         cmocka_unit_test(test_lanes_transpose),
         cmocka_unit_test(test_floor),
+        cmocka_unit_test(test_fp_flush),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,13 @@
  *   sw__v4_lane0(v), sw__v4_splat0/1/2/3(v), sw__v4_floor(a) (exact for
  *     |a| < 2^23)
  *   sw__v4_yzx(a) = (a1, a2, a0, a3)
- *   SW__V4_TRANSPOSE(a, b, c, d): transposes 4 sw__v4 lvalues in place */
+ *   SW__V4_TRANSPOSE(a, b, c, d): transposes 4 sw__v4 lvalues in place
+ *   sw__fp_flush_begin() -> sw__fp_mode: this thread's float results below
+ *     FLT_MIN become 0 and such inputs read as 0 until sw__fp_flush_end(mode)
+ *     puts the previous mode back (x86: MXCSR FTZ and DAZ, where a subnormal
+ *     result or operand costs a microcode assist of about 100 cycles per
+ *     instruction; elsewhere a no-op). For kernels that only multiply and
+ *     add, never around a test of a length against 0. */
 #ifndef SINEW_RUNTIME_SIMD4_H
 #define SINEW_RUNTIME_SIMD4_H
 

@@ -179,4 +179,13 @@ static inline sw__v4 sw__v4_floor(sw__v4 a) {
             vtrn2q_f64(vreinterpretq_f64_f32(sw__t1), vreinterpretq_f64_f32(sw__t3)));             \
     } while (0)
 
+/* The float mode is left as it is (FPCR.FZ is not set: not measured on AArch64). */
+typedef int sw__fp_mode;
+static inline sw__fp_mode sw__fp_flush_begin(void) {
+    return 0;
+}
+static inline void sw__fp_flush_end(sw__fp_mode mode) {
+    (void)mode;
+}
+
 #endif

@@ -206,4 +206,16 @@ static inline sw__v4 sw__v4_floor(sw__v4 a) {
 
 #define SW__V4_TRANSPOSE(a, b, c, d) _MM_TRANSPOSE4_PS(a, b, c, d)
 
+/* MXCSR, written only when FTZ (bit 15) or DAZ (bit 6) is off. */
+typedef unsigned int sw__fp_mode;
+#define SW__MXCSR_FLUSH 0x8040u
+static inline sw__fp_mode sw__fp_flush_begin(void) {
+    const sw__fp_mode mode = _mm_getcsr();
+    if ((mode & SW__MXCSR_FLUSH) != SW__MXCSR_FLUSH) _mm_setcsr(mode | SW__MXCSR_FLUSH);
+    return mode;
+}
+static inline void sw__fp_flush_end(sw__fp_mode mode) {
+    if ((mode & SW__MXCSR_FLUSH) != SW__MXCSR_FLUSH) _mm_setcsr(mode);
+}
+
 #endif

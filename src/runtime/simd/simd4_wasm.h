@@ -159,4 +159,13 @@ static inline sw__v4 sw__v4_floor(sw__v4 a) {
         (d) = wasm_i32x4_shuffle(sw__t1, sw__t3, 2, 3, 6, 7);                                      \
     } while (0)
 
+/* The float mode is left as it is (wasm has no control over it). */
+typedef int sw__fp_mode;
+static inline sw__fp_mode sw__fp_flush_begin(void) {
+    return 0;
+}
+static inline void sw__fp_flush_end(sw__fp_mode mode) {
+    (void)mode;
+}
+
 #endif

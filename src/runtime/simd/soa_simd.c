@@ -406,12 +406,16 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* 
 static void sw__simd_local_to_model(const sw_xform4* local, const sw_xform4* rest,
                                     const int16_t* parents, uint32_t joints_count, uint32_t first,
                                     const uint32_t* subset, const sw_mat4* root, sw_mat4* out) {
+    /* Products only: a subnormal product (a rest pose's 5e-37 rotation
+     * component times another) would cost an assist per instruction. */
+    const sw__fp_mode mode = sw__fp_flush_begin();
     if (first == 0 && !subset)
         sw__l2m_packets(local, NULL, parents, joints_count, 0, NULL, true, root, out);
     else if (rest && subset)
         sw__l2m_packets(local, rest, parents, joints_count, 0, subset, true, root, out);
     else
         sw__l2m_packets(local, NULL, parents, joints_count, first, subset, false, root, out);
+    sw__fp_flush_end(mode);
 }
 
 #undef SW__L2M_LANE
