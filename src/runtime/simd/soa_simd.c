@@ -310,6 +310,64 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
 /* Lane L of a translation component of the packet, in every lane. */
 #define SW__BT(f, L) sw__v4_splat##L(sw__v4_load(src->f))
 
+#if defined(__AVX2__)
+/* 256 bits: columns 0 and 1 of out[j] in c01, column 2 and the translation
+ * in c23, each the parent's columns (broadcast to both halves) times row i
+ * of the local matrix: a[i] holds row i of columns 0 and 1 as SoA arrays,
+ * b[i] row i of column 2 and t. The same fused sums as the 128-bit form
+ * (column 2's first product is fused with 0: exact), in half the
+ * instructions. The last joint's columns stay in c01, c23. */
+typedef struct sw__l2m_rows {
+    __m256 a[3], b[3];
+} sw__l2m_rows;
+
+static inline void sw__l2m_rows_make(float m[9][4], const sw_xform4* src, sw__l2m_rows* r) {
+#define SW__HALVES(lo, hi) _mm256_set_m128(_mm_load_ps(hi), _mm_load_ps(lo))
+    r->a[0] = SW__HALVES(m[0], m[3]);
+    r->a[1] = SW__HALVES(m[1], m[4]);
+    r->a[2] = SW__HALVES(m[2], m[5]);
+    r->b[0] = SW__HALVES(m[6], src->tx);
+    r->b[1] = SW__HALVES(m[7], src->ty);
+    r->b[2] = SW__HALVES(m[8], src->tz);
+#undef SW__HALVES
+}
+
+#define SW__L2M_STATE __m256 c01 = _mm256_setzero_ps(), c23 = c01
+#define SW__L2M_ROWS(src)                                                                          \
+    sw__trs_soa(src, m);                                                                           \
+    sw__l2m_rows_make(m, src, &rows)
+#define SW__BR(v, L) _mm256_permute_ps((v), 0x55 * (L))
+#define SW__BCAST(p) _mm256_broadcast_ps((const __m128*)(const void*)(p))
+#define SW__L2M_LANE(L)                                                                            \
+    if (lanes & (1u << L)) {                                                                       \
+        const uint32_t j = j0 + L;                                                                 \
+        const int32_t parent = parents[j];                                                         \
+        __m256 p0, p1, p2, p3;                                                                     \
+        if (parent == last) {                                                                      \
+            p0 = _mm256_permute2f128_ps(c01, c01, 0x00);                                           \
+            p1 = _mm256_permute2f128_ps(c01, c01, 0x11);                                           \
+            p2 = _mm256_permute2f128_ps(c23, c23, 0x00);                                           \
+            p3 = _mm256_blend_ps(c23, _mm256_setzero_ps(), 0x0F);                                  \
+        } else {                                                                                   \
+            const float* pm = parent >= 0 ? out[parent].m : root ? root->m : identity;             \
+            p0 = SW__BCAST(pm);                                                                    \
+            p1 = SW__BCAST(pm + 4);                                                                \
+            p2 = SW__BCAST(pm + 8);                                                                \
+            p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);              \
+        }                                                                                          \
+        c01 = _mm256_fmadd_ps(                                                                     \
+            p2, SW__BR(rows.a[2], L),                                                              \
+            _mm256_fmadd_ps(p1, SW__BR(rows.a[1], L), _mm256_mul_ps(p0, SW__BR(rows.a[0], L))));   \
+        c23 = _mm256_fmadd_ps(p2, SW__BR(rows.b[2], L),                                            \
+                              _mm256_fmadd_ps(p1, SW__BR(rows.b[1], L),                            \
+                                              _mm256_fmadd_ps(p0, SW__BR(rows.b[0], L), p3)));     \
+        _mm256_storeu_ps(out[j].m, c01);                                                           \
+        _mm256_storeu_ps(out[j].m + 8, c23);                                                       \
+        last = (int32_t)j;                                                                         \
+    }
+#else
+#define SW__L2M_STATE sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0
+#define SW__L2M_ROWS(src) sw__trs_soa(src, m)
 /* out[j] for lane L of the packet whose SoA local matrices are in m: the
  * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1).
  * The last joint's columns stay in c0..c3: in a chain (parent == last) the
@@ -341,6 +399,7 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
         sw__v4_storeu(o + 12, c3);                                                                 \
         last = (int32_t)j;                                                                         \
     }
+#endif
 
 /* Packet p of local with the lanes outside the subset from rest (in tmp
  * when it mixes the two). */
@@ -372,7 +431,10 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* 
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     SINEW_ALIGN16 float m[9][4];
     sw_xform4 mixed;
-    sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0;
+#if defined(__AVX2__)
+    sw__l2m_rows rows;
+#endif
+    SW__L2M_STATE;
     int32_t last = -2; /* no joint (and not a root's -1) */
     for (uint32_t p = first >> 2; p * 4u < joints_count; ++p) {
         const uint32_t j0 = p * 4u;
@@ -380,7 +442,7 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* 
         if (whole && joints_count - j0 >= 4u) {
             /* A full packet of a whole-skeleton run: constant lanes, no tests. */
             const uint32_t lanes = 0xFu;
-            sw__trs_soa(src, m);
+            SW__L2M_ROWS(src);
             SW__L2M_LANE(0)
             SW__L2M_LANE(1)
             SW__L2M_LANE(2)
@@ -394,7 +456,7 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* 
             if (subset) lanes &= (subset[j0 >> 5] >> (j0 & 31u)) & 0xFu;
             if (!lanes) continue;
         }
-        sw__trs_soa(src, m);
+        SW__L2M_ROWS(src);
         /* In lane order: a parent in the same packet is written first. */
         SW__L2M_LANE(0)
         SW__L2M_LANE(1)
@@ -419,8 +481,14 @@ static void sw__simd_local_to_model(const sw_xform4* local, const sw_xform4* res
 }
 
 #undef SW__L2M_LANE
+#undef SW__L2M_STATE
+#undef SW__L2M_ROWS
 #undef SW__BC
 #undef SW__BT
+#if defined(__AVX2__)
+#undef SW__BR
+#undef SW__BCAST
+#endif
 
 static void sw__simd_skinning(const sw_mat4* model, const uint16_t* joints,
                               const sw_mat4* inverse_bind, sw_mat4* out, uint32_t n) {
