@@ -172,9 +172,11 @@ static int sw__float_less(const void* a, const void* b) {
 
 /* The measured times into *times (*count of them, *bytes allocated from
  * alloc): the uniform samples at rate, and with at_keys also the
- * reference's joint key times; ascending, none closer than 1e-6 s to the
- * one before; then `between` more evenly spaced between every two (none,
- * the start repeated, in an interval that ends where a step track jumps). */
+ * reference's joint key times; ascending, each once (a key one float ulp
+ * after the last sample, the end of a clip a whole number of samples long
+ * only up to rounding, is measured too); then `between` more evenly spaced
+ * between every two (none, the start repeated, in an interval that ends
+ * where a step track jumps). */
 static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32_t N,
                                  const sw_allocator* alloc, float** times, uint32_t* count,
                                  size_t* bytes, sw_error* err) {
@@ -206,7 +208,7 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
     qsort(t, n, sizeof(float), sw__float_less);
     uint32_t u = 0;
     for (uint32_t i = 0; i < n; ++i)
-        if (u == 0 || (double)t[i] - (double)t[u - 1u] > 1e-6) t[u++] = t[i];
+        if (u == 0 || t[i] > t[u - 1u]) t[u++] = t[i];
     bool steps = false; /* a step track: its jumps are looked for */
     for (uint32_t i = 0; i < joint_tracks; ++i)
         if (tracks[i].interp == SW_INTERP_STEP) steps = true;
@@ -228,35 +230,42 @@ static sw_result sw__error_times(const sw_clip_error_desc* d, float rate, uint32
     return SW_RESULT_OK;
 }
 
+/* Model matrices (3x4, double) of the sampled local pose into m[J][12]:
+ * the hierarchy in double precision, as the compressor's search measures
+ * it, so that a deep chain's float rounding is not taken for (or hidden in)
+ * the codec's error. */
+static void sw__error_model(const sw_skeleton* skel, const sw_xform4* pose, double* m) {
+    const int16_t* parents = sw_skeleton_parents(skel);
+    for (uint32_t j = 0; j < skel->joints_count; ++j) {
+        const sw_xform x = sw_xform4_get(&pose[j >> 2], j & 3u);
+        const float t[3] = {x.t.x, x.t.y, x.t.z}, q[4] = {x.r.x, x.r.y, x.r.z, x.r.w};
+        const float s[3] = {x.s.x, x.s.y, x.s.z};
+        double l[12];
+        sw__compress_mat_from(t, q, s, l);
+        if (parents[j] < 0)
+            memcpy(m + 12u * j, l, sizeof l);
+        else
+            sw__compress_mat_mul(m + 12u * (uint32_t)parents[j], l, m + 12u * j);
+    }
+}
+
 /* Error of every joint of the two clips at time t into e[J]; the work
- * buffers hold two poses and two matrix palettes. */
+ * buffers hold two poses and two model palettes of J * 12 doubles. */
 static sw_result sw__error_at(const sw_clip_error_desc* d, float t, double shell, sw_xform4* pa,
-                              sw_xform4* pb, sw_mat4* ma, sw_mat4* mb, float* e) {
+                              sw_xform4* pb, double* ma, double* mb, float* e) {
     const sw_skeleton* skel = d->skeleton;
     const uint32_t P = skel->packets_count, J = skel->joints_count;
     const sw_sample_job ja = {
         .clip = d->reference, .skeleton = skel, .time = t, .out = pa, .out_count = P};
     const sw_sample_job jb = {
         .clip = d->clip, .skeleton = skel, .time = t, .out = pb, .out_count = P};
-    const sw_local_to_model_job la = {
-        .skeleton = skel, .local = pa, .local_count = P, .out = ma, .out_count = J};
-    const sw_local_to_model_job lb = {
-        .skeleton = skel, .local = pb, .local_count = P, .out = mb, .out_count = J};
     sw_result r;
     if ((r = sw_sample_job_run(&ja)) != SW_RESULT_OK) return r;
     if ((r = sw_sample_job_run(&jb)) != SW_RESULT_OK) return r;
-    if ((r = sw_local_to_model_job_run(&la)) != SW_RESULT_OK) return r;
-    if ((r = sw_local_to_model_job_run(&lb)) != SW_RESULT_OK) return r;
-    for (uint32_t j = 0; j < J; ++j) {
-        double a[12], b[12];
-        for (uint32_t c = 0; c < 4u; ++c) {
-            for (uint32_t k = 0; k < 3u; ++k) {
-                a[3u * c + k] = ma[j].m[4u * c + k];
-                b[3u * c + k] = mb[j].m[4u * c + k];
-            }
-        }
-        e[j] = (float)sw__compress_vertex_error(a, b, shell);
-    }
+    sw__error_model(skel, pa, ma);
+    sw__error_model(skel, pb, mb);
+    for (uint32_t j = 0; j < J; ++j)
+        e[j] = (float)sw__compress_vertex_error(ma + 12u * j, mb + 12u * j, shell);
     return SW_RESULT_OK;
 }
 
@@ -306,7 +315,7 @@ sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator*
     if (r != SW_RESULT_OK) return r;
     const uint64_t total = (uint64_t)T * J;
     const size_t pose_bytes = sizeof(sw_xform4) * skel->packets_count;
-    const size_t mats_bytes = sizeof(sw_mat4) * J;
+    const size_t mats_bytes = sizeof(double) * 12u * J;
     const size_t mem_bytes = 2u * pose_bytes + 2u * mats_bytes;
     const size_t all_bytes = sizeof(float) * (size_t)total;
     char* mem = (char*)sw_alloc(alloc, mem_bytes, 16);
@@ -326,8 +335,8 @@ sw_result sw_clip_error_measure(const sw_clip_error_desc* d, const sw_allocator*
         float* e = all + (size_t)i * J;
         r = sw__error_at(d, times[i], shell, (sw_xform4*)(void*)mem,
                          (sw_xform4*)(void*)(mem + pose_bytes),
-                         (sw_mat4*)(void*)(mem + 2u * pose_bytes),
-                         (sw_mat4*)(void*)(mem + 2u * pose_bytes + mats_bytes), e);
+                         (double*)(void*)(mem + 2u * pose_bytes),
+                         (double*)(void*)(mem + 2u * pose_bytes + mats_bytes), e);
         for (uint32_t j = 0; j < J && r == SW_RESULT_OK; ++j) {
             if (d->joint_max && e[j] > d->joint_max[j]) d->joint_max[j] = e[j];
             if (e[j] > out->max) {

@@ -82,7 +82,8 @@ typedef struct sw_clip_error {
 /* Measures the error between two clips of one skeleton by sampling both
  * (sample job, no cache) at the uniform sample times of `rate` (and with
  * at_keys at the reference's key times too, with `between` at times
- * between those) and comparing model-space virtual vertices.
+ * between those) and comparing model-space virtual vertices, the model
+ * matrices composed along the hierarchy in double precision.
  * Memory: temporary buffers from alloc (NULL: libc).
  * Fails: INVALID_ARGUMENT (NULL desc, skeleton, clips or out; joint counts
  * differ; shell or rate negative or not finite; errors with at_keys or
