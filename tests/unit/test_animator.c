@@ -1522,6 +1522,62 @@ static void test_extreme_inputs(void** state) {
 
 /* ---- argument tables for update and evaluate ---- */
 
+/* An update whose parameters, clocks and bound are those of the last one
+ * keeps the contributions instead of rebuilding them: checked against a
+ * twin that rebuilds them after every update (a seek of each machine to the
+ * time it stands at rebuilds its layer), through frozen and paused frames
+ * with parameters changing or not, triggers and crossfades: the same
+ * contributions and poses, and the instance marks its pose unchanged on the
+ * frames where nothing moved. */
+static void test_unchanged_update_keeps_contributions(void** state) {
+    (void)state;
+    sw_animator_desc d = base_desc();
+    rig keep, twin;
+    rig_open(&keep, &d);
+    rig_open(&twin, &d);
+    uint32_t rng = 11, kept = 0;
+    for (int frame = 0; frame < 400; ++frame) {
+        const int phase = (frame / 25) % 4;
+        float dt = phase == 1 ? 0.0f : sw_test_rand(&rng, 1.0f / 120.0f, 1.0f / 30.0f);
+        if (phase == 0) keep.params[P_LOCO_SPEED] = 0.0f; /* frozen clock */
+        if (phase == 2) keep.params[P_LOCO_SPEED] = 1.0f;
+        if (phase != 2 && frame % 10 == 3) keep.params[P_SPEED] = sw_test_rand(&rng, 0.0f, 3.2f);
+        if (frame % 60 == 7) keep.params[P_PUNCH] = 1.0f;
+        if (frame % 40 == 13) keep.params[P_AIM] = sw_test_rand(&rng, 0.0f, 1.0f);
+        memcpy(twin.params, keep.params, sizeof keep.params);
+        rig_update(&keep, dt, NULL, 0, NULL);
+        rig_update(&twin, dt, NULL, 0, NULL);
+        sw_animator_state_info info[16];
+        const uint32_t ns = sw_animator_states(twin.inst, twin.bound, info, 16);
+        for (uint32_t i = 0; i < ns; ++i) {
+            if (!info[i].current) continue;
+            assert_int_equal(
+                sw_animator_seek(twin.inst, twin.bound, info[i].machine, info[i].normalized_time),
+                SW_RESULT_OK);
+        }
+        sw_animator_contribution a[64], b[64];
+        const uint32_t na = sw_animator_contributions(keep.inst, keep.bound, a, 64);
+        const uint32_t nb = sw_animator_contributions(twin.inst, twin.bound, b, 64);
+        assert_int_equal(na, nb);
+        assert_memory_equal(a, b, sizeof(sw_animator_contribution) * na);
+        kept += sw_animator_pose_changed(keep.inst, keep.bound) ? 0u : 1u;
+        if (frame % 3 == 0) {
+            assert_int_equal(sw_animator_evaluate(keep.inst, keep.bound, keep.scratch,
+                                                  keep.scratch_size, keep.pose,
+                                                  g_skel->packets_count),
+                             SW_RESULT_OK);
+            assert_int_equal(sw_animator_evaluate(twin.inst, twin.bound, twin.scratch,
+                                                  twin.scratch_size, twin.pose,
+                                                  g_skel->packets_count),
+                             SW_RESULT_OK);
+            assert_memory_equal(keep.pose, twin.pose, sizeof(sw_xform4) * g_skel->packets_count);
+        }
+    }
+    assert_true(kept > 0u); /* the frozen and paused frames did keep */
+    rig_close(&keep);
+    rig_close(&twin);
+}
+
 static void test_update_evaluate_arguments(void** state) {
     (void)state;
     sw_animator_desc d = base_desc();
@@ -1889,6 +1945,7 @@ int main(void) {
         cmocka_unit_test(test_nested_machine),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_update_evaluate_arguments),
+        cmocka_unit_test(test_unchanged_update_keeps_contributions),
         cmocka_unit_test(test_extreme_inputs),
         cmocka_unit_test(test_idle_controller),
         cmocka_unit_test(test_load_hostile),

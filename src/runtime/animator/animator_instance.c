@@ -76,7 +76,7 @@ struct sw_animator_instance {
     uint64_t frame;
     float last_dt;
     uint32_t pose_changed; /* evaluate's inputs changed since the last evaluate (or none yet) */
-    uint32_t reserved[2];
+    uint64_t built_with;   /* address of the bound the contributions were last built with */
 };
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -390,12 +390,28 @@ typedef struct sw__ctx {
     uint32_t layer;
     float layer_weight;
     bool root_motion;
+    bool moved;       /* a clock or fade of the layer moved, or a transition fired */
+    bool mw_valid;    /* mw holds the layer's machine weights (no transition since) */
+    uint32_t w_space; /* the blend space whose member weights w holds, or NONE */
     double rm_x, rm_z, rm_yaw, rm_w;
+    float mw[SW_ANIMATOR_MAX_MACHINES];
+    float w[SW_ANIMATOR_MAX_MEMBERS];
 } sw__ctx;
 
 static void sw__emit(sw__ctx* c, const sw_animator_event* e) {
     if (c->count < c->capacity) c->events[c->count] = *e;
     if (c->count < UINT32_MAX) c->count++;
+}
+
+/* Member weights of blend space `bi` at the context's parameters, computed
+ * once per space until they change (a fired transition may clear a trigger:
+ * sw__fire forgets them). */
+static const float* sw__space_weights(sw__ctx* c, uint32_t bi) {
+    if (c->w_space != bi) {
+        sw__bspace_weights(c->a, bi, c->vals, c->w);
+        c->w_space = bi;
+    }
+    return c->w;
 }
 
 static float sw__entry_weight(const sw__mrun* r, uint32_t i) {
@@ -510,11 +526,12 @@ static float sw__machine_rate(const sw__ctx* c, uint32_t m) {
 static void sw__machine_advance(sw__ctx* c, uint32_t m, float dt) {
     sw__mrun* r = &sw__mruns(c->in)[m];
     const float mdt = dt * sw__machine_rate(c, m);
-    float w[SW_ANIMATOR_MAX_MEMBERS];
+    c->moved = c->moved || r->count > 1;
     for (uint32_t i = 0; i < r->count; ++i) {
         sw__entry* e = &r->e[i];
         const sw__anim_state* s = &sw__anim_states(c->a)[e->state];
         const double sdt = (double)mdt * (double)sw__state_speed(c->a, c->vals, e->state);
+        const double before = e->ntime;
         e->prev = e->ntime;
         if (s->motion == SW_ANIMATOR_MOTION_CLIP) {
             float d = sw__clip_duration(c->b, s->target);
@@ -525,8 +542,8 @@ static void sw__machine_advance(sw__ctx* c, uint32_t m, float dt) {
                 e->ntime = 1.0;
             }
         } else if (s->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
-            sw__bspace_weights(c->a, s->target, c->vals, w);
-            e->ntime = sw__bspace_advance(c->b, s->target, w, e->ntime, sdt);
+            e->ntime =
+                sw__bspace_advance(c->b, s->target, sw__space_weights(c, s->target), e->ntime, sdt);
         } else {
             const sw__mrun* n = &sw__mruns(c->in)[s->target];
             if (n->playing && n->count > 0) {
@@ -536,6 +553,7 @@ static void sw__machine_advance(sw__ctx* c, uint32_t m, float dt) {
         }
         if (s->once && e->ntime > 1.0) e->ntime = 1.0;
         if (s->once && e->prev > 1.0) e->prev = 1.0;
+        c->moved = c->moved || e->ntime != before;
     }
     if (r->count > 1) {
         r->elapsed += mdt;
@@ -663,7 +681,6 @@ static void sw__clip_progress(sw__ctx* c, uint32_t slot, uint32_t state, float w
 
 static void sw__collect(sw__ctx* c, const float* mw) {
     const uint32_t* order = sw__anim_order(c->a);
-    float w[SW_ANIMATOR_MAX_MEMBERS];
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
         if (sw__anim_machines(c->a)[m].layer != c->layer || !(mw[m] > 0.0f)) continue;
@@ -676,7 +693,7 @@ static void sw__collect(sw__ctx* c, const float* mw) {
                 sw__clip_progress(c, s->target, e->state, we, e->prev, e->ntime);
             } else if (s->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
                 const sw__anim_bspace* bs = &sw__anim_bspaces(c->a)[s->target];
-                sw__bspace_weights(c->a, s->target, c->vals, w);
+                const float* w = sw__space_weights(c, s->target);
                 for (uint32_t j = 0; j < bs->members_count; ++j) {
                     if (!(w[j] > 0.0f)) continue;
                     sw__clip_progress(c, sw__anim_members(c->a)[bs->first_member + j].clip,
@@ -767,6 +784,9 @@ static void sw__fire(sw__ctx* c, uint32_t m, const sw__anim_transition* t) {
             sw__iparams(c->in)[conds[i].param] = 0.0f;
         }
     }
+    c->w_space = SW_ANIMATOR_NONE;
+    c->mw_valid = false;
+    c->moved = true;
     sw__machine_enter(c, m, t->to, t->duration, t->mode, t->interrupt, t->offset);
     sw_animator_event e = {
         SW_ANIMATOR_EVENT_KIND_ENTER,        c->layer, t->to, SW_ANIMATOR_NONE, SW_ANIMATOR_NONE,
@@ -801,12 +821,13 @@ static void sw__machine_transitions(sw__ctx* c, uint32_t m) {
 /* ---- contributions ----------------------------------------------------------------------- */
 
 static void sw__build_contribs(sw__ctx* c) {
-    float mw[SW_ANIMATOR_MAX_MACHINES];
-    float w[SW_ANIMATOR_MAX_MEMBERS];
+    static const float one = 1.0f;
     sw_animator_contribution* out = sw__contribs(c->in, c->layer);
     sw__lrun* lr = &sw__lruns(c->in)[c->layer];
     uint32_t n = 0;
-    sw__machine_weights(c, mw);
+    if (!c->mw_valid) sw__machine_weights(c, c->mw);
+    c->mw_valid = false;
+    const float* mw = c->mw;
     const uint32_t* order = sw__anim_order(c->a);
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
@@ -818,12 +839,11 @@ static void sw__build_contribs(sw__ctx* c) {
             float we = mw[m] * sw__entry_weight(r, k);
             if (!(we > 0.0f)) continue;
             uint32_t members = 1;
+            const float* w = &one;
             if (s->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
                 members = sw__anim_bspaces(c->a)[s->target].members_count;
-                sw__bspace_weights(c->a, s->target, c->vals, w);
-            } else if (s->motion == SW_ANIMATOR_MOTION_CLIP) {
-                w[0] = 1.0f;
-            } else {
+                w = sw__space_weights(c, s->target);
+            } else if (s->motion != SW_ANIMATOR_MOTION_CLIP) {
                 continue;
             }
             for (uint32_t j = 0; j < members; ++j) {
@@ -854,6 +874,7 @@ static void sw__build_contribs(sw__ctx* c) {
     }
     if (n != lr->contrib_count) c->in->pose_changed = 1;
     lr->contrib_count = n;
+    c->in->built_with = (uint64_t)(uintptr_t)c->b;
 }
 
 /* Sets the current layer's weight and rebuilds its contributions; marks the
@@ -877,12 +898,23 @@ static float sw__layer_weight(const sw_animator* a, uint32_t l, const float* val
     return w;
 }
 
+/* The context of one call; its weight arrays are filled when first used. */
 static void sw__ctx_init(sw__ctx* c, sw_animator_instance* in, const sw_animator_bound* b) {
-    memset(c, 0, sizeof *c);
     c->a = b->def;
     c->b = b;
     c->in = in;
+    c->params = NULL;
     c->vals = sw__iparams(in);
+    c->events = NULL;
+    c->capacity = 0;
+    c->count = 0;
+    c->layer = 0;
+    c->layer_weight = 0.0f;
+    c->root_motion = false;
+    c->moved = false;
+    c->mw_valid = false;
+    c->w_space = SW_ANIMATOR_NONE;
+    c->rm_x = c->rm_z = c->rm_yaw = c->rm_w = 0.0;
 }
 
 static void sw__rebuild_all(sw__ctx* c) {
@@ -956,15 +988,22 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
     c.params = params;
     c.events = events;
     c.capacity = events_capacity;
+    /* The contributions are a function of the parameter values, the
+     * machines' entries and the bound: when none of them changed (a paused
+     * or frozen character), rebuilding them would give the same ones. */
+    const bool same = inst->built_with == (uint64_t)(uintptr_t)bound &&
+                      (a->params_count == 0 ||
+                       memcmp(sw__iparams(inst), params, sizeof(float) * a->params_count) == 0);
     if (a->params_count) memcpy(sw__iparams(inst), params, sizeof(float) * a->params_count);
     inst->frame++;
     inst->last_dt = dt;
     const uint32_t* order = sw__anim_order(a);
-    float mw[SW_ANIMATOR_MAX_MACHINES];
+    const float* mw = c.mw;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         c.layer = l;
         c.layer_weight = sw__layer_weight(a, l, c.vals);
         c.root_motion = l == 0 && bound->root_joint != SW_ANIMATOR_NONE;
+        c.moved = false;
         sw__lrun* lr = &sw__lruns(inst)[l];
         if (lr->inert == 2) lr->inert_elapsed += dt;
         /* 1. times, deepest machines first */
@@ -974,7 +1013,8 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
             sw__machine_advance(&c, m, dt);
         }
         /* 2. events and root motion at the new weights */
-        sw__machine_weights(&c, mw);
+        sw__machine_weights(&c, c.mw);
+        c.mw_valid = true; /* until a transition fires */
         sw__collect(&c, mw);
         /* 3. finished */
         for (uint32_t i = 0; i < a->machines_count; ++i) {
@@ -1002,7 +1042,8 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
             if (sw__anim_machines(a)[m].layer != l) continue;
             sw__machine_transitions(&c, m);
         }
-        sw__layer_refresh(&c, c.layer_weight);
+        if (c.moved || !same || lr->inert != 0) sw__layer_refresh(&c, c.layer_weight);
+        c.mw_valid = false;
     }
     *events_count = c.count;
     if (root_motion) {
