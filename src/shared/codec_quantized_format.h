@@ -76,9 +76,8 @@ static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0
 
 /* Parses the header of one track at h (validated: the rotation byte 0..4 or 8..11)
  * into ts, all but the float range parameters (lo, scale); returns the next
- * header. Branch-free on the data (the range flag varies from track to
- * track): it may read up to 7 bytes past the header, which validation keeps
- * inside the payload (headers, then key bits, then 8 spare bytes). */
+ * header. Reads the header's own bytes only (the rotation byte of rotations,
+ * the range bytes when the format says so). */
 static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, const uint8_t* h,
                                                     sw__codec_seg_track* ts) {
     const uint32_t fmt = h[0];
@@ -88,7 +87,7 @@ static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, co
     ts->bits[2] = SW__CODEC_FMT_BITS2(b12);
     ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
-    const uint32_t rb = h[2];
+    const uint32_t rb = rot ? h[2] : 0u; /* only rotations have the byte */
     const uint32_t dropped = rb == SW__CODEC_ROT_PER_KEY ? SW__CODEC_DROP_PER_KEY : (rb & 3u);
     ts->dropped = rot ? dropped : SW__CODEC_DROP_NONE;
     ts->arc = rot && (rb == SW__CODEC_ROT_PER_KEY || (rb & SW__CODEC_ROT_ARC) != 0u);
@@ -104,7 +103,7 @@ static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, co
     const uint8_t* r = h + 2u + rot;
     const uint32_t has = fmt >> 7; /* 0 or 1 */
     for (uint32_t c = 0; c < 3u; ++c) {
-        ts->lo8[c] = has * r[c];
+        ts->lo8[c] = has ? r[c] : 0u;
         ts->hi8[c] = has ? r[3u + c] : 255u;
     }
     return r + 6u * has;

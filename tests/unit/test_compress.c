@@ -884,13 +884,34 @@ static void test_uneven_keys(void** state) {
     sw_skeleton_destroy(skel, NULL);
 }
 
+#if SINEW_HAS_SSE2
+/* The SSE2 arc (four rotations at once) against the scalar sw__codec_arc,
+ * bit for bit: the four pairs qa[i], qb[i], each lane at its own fraction
+ * (lanes on both halves of the arc at once). */
+static void arc4_agrees(const float qa[4][4], const float qb[4][4]) {
+    for (uint32_t i = 0; i <= 64u; ++i) {
+        float u[4], simd[4][4], scalar[4][4];
+        for (uint32_t l = 0; l < 4u; ++l)
+            u[l] = (float)((i + 17u * l) % 65u) / 64.0f;
+        sw__codec_arc4_sse2(qa, qb, u, simd);
+        for (uint32_t l = 0; l < 4u; ++l)
+            sw__codec_arc(qa[l], qb[l], u[l], scalar[l]);
+        assert_memory_equal(simd, scalar, sizeof simd);
+    }
+}
+#endif
+
 /* The decoder's arc (shared/codec_quantized_format.h) against sw_quat_slerp
  * on pairs of unit quaternions from 0 to 180 degrees of turn (and their
- * negations, the longer way round): within 1e-6 rad at 0, 1/64, ... 1. */
+ * negations, the longer way round): within 1e-6 rad at 0, 1/64, ... 1; its
+ * SSE2 twin gives the scalar path's bits on every four pairs. */
 static void test_arc_against_slerp(void** state) {
     (void)state;
     double worst = 0.0;
     uint32_t seed = 17u;
+#if SINEW_HAS_SSE2
+    float four[2][4][4];
+#endif
     for (uint32_t pair = 0; pair < 400u; ++pair) {
         float q[2][4];
         for (uint32_t k = 0; k < 2u; ++k) {
@@ -921,6 +942,11 @@ static void test_arc_against_slerp(void** state) {
             n2 += (double)q[1][c] * q[1][c];
         for (uint32_t c = 0; c < 4u; ++c)
             q[1][c] = (float)(q[1][c] / sqrt(n2));
+#if SINEW_HAS_SSE2
+        memcpy(four[0][pair % 4u], q[0], sizeof q[0]);
+        memcpy(four[1][pair % 4u], q[1], sizeof q[1]);
+        if (pair % 4u == 3u) arc4_agrees((const float(*)[4])four[0], (const float(*)[4])four[1]);
+#endif
         const sw_quat a = sw_quat_make(q[0][0], q[0][1], q[0][2], q[0][3]);
         const sw_quat b = sw_quat_make(q[1][0], q[1][1], q[1][2], q[1][3]);
         for (uint32_t i = 0; i <= 64u; ++i) {

@@ -462,6 +462,105 @@ static inline void sw__codec_rebuild4(__m128 wacc, const uint32_t to[4], uint32_
     for (uint32_t i = 0; i < n; ++i)
         of[to[n - 1u - i]] = w[i];
 }
+
+/* Per lane ((a0 b0 + a1 b1) + a2 b2) + a3 b3: the scalar paths' sum. */
+static inline __m128 sw__codec_dot4_sse2(const __m128 a[4], const __m128 b[4]) {
+    const __m128 s = _mm_add_ps(_mm_mul_ps(a[0], b[0]), _mm_mul_ps(a[1], b[1]));
+    return _mm_add_ps(_mm_add_ps(s, _mm_mul_ps(a[2], b[2])), _mm_mul_ps(a[3], b[3]));
+}
+
+/* x / |x| per lane for the 4 components c[0..3] (identity where |x|^2 is
+ * not > 0): sw__codec_normalize4's operations. */
+static inline void sw__codec_normalize4_sse2(__m128 c[4]) {
+    const __m128 len2 = sw__codec_dot4_sse2(c, c);
+    const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
+    const __m128 len = _mm_sqrt_ps(len2);
+    for (uint32_t k = 0; k < 4u; ++k) {
+        const __m128 id = k == 3u ? _mm_set1_ps(1.0f) : _mm_setzero_ps();
+        c[k] = _mm_or_ps(_mm_and_ps(ok, _mm_div_ps(c[k], len)), _mm_andnot_ps(ok, id));
+    }
+}
+
+void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
+                         float out[4][4]) {
+    const __m128 one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f), two = _mm_set1_ps(2.0f);
+    __m128 a[4], b[4], m[4], r[4];
+    for (uint32_t c = 0; c < 4u; ++c) {
+        a[c] = _mm_loadu_ps(qa[c]);
+        b[c] = _mm_loadu_ps(qb[c]);
+    }
+    _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
+    _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
+    const __m128 dot = sw__codec_dot4_sse2(a, b);
+    const __m128 neg = _mm_cmplt_ps(dot, _mm_setzero_ps());
+    const __m128 sign = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
+    for (uint32_t c = 0; c < 4u; ++c) {
+        b[c] = _mm_mul_ps(sign, b[c]);
+        m[c] = _mm_add_ps(a[c], b[c]);
+    }
+    const __m128 mlen = _mm_sqrt_ps(sw__codec_dot4_sse2(m, m));
+    sw__codec_normalize4_sse2(m);
+    /* min(1, ch) keeps a NaN as the scalar path's test does */
+    const __m128 ch = _mm_min_ps(one, _mm_mul_ps(half, mlen));
+    const __m128 uu = _mm_loadu_ps(u);
+    const __m128 first = _mm_cmplt_ps(uu, half);
+    const __m128 t2 = _mm_mul_ps(two, uu);
+    const __m128 t = _mm_or_ps(_mm_and_ps(first, t2), _mm_andnot_ps(first, _mm_sub_ps(t2, one)));
+    const __m128 x = _mm_sub_ps(one, ch), h = _mm_mul_ps(t, _mm_sub_ps(t, one));
+    __m128 poly = _mm_setzero_ps();
+    for (uint32_t i = 3u; i-- > 0u;) {
+        const __m128 ci = _mm_add_ps(
+            _mm_set1_ps(sw__codec_arc_c[i][0]),
+            _mm_mul_ps(h, _mm_add_ps(_mm_set1_ps(sw__codec_arc_c[i][1]),
+                                     _mm_mul_ps(h, _mm_set1_ps(sw__codec_arc_c[i][2])))));
+        poly = _mm_mul_ps(x, _mm_add_ps(ci, poly));
+    }
+    const __m128 sv = _mm_add_ps(t, _mm_mul_ps(_mm_mul_ps(h, _mm_sub_ps(t, half)), poly));
+    for (uint32_t c = 0; c < 4u; ++c) {
+        const __m128 p0 = _mm_or_ps(_mm_and_ps(first, a[c]), _mm_andnot_ps(first, m[c]));
+        const __m128 p1 = _mm_or_ps(_mm_and_ps(first, m[c]), _mm_andnot_ps(first, b[c]));
+        r[c] = _mm_add_ps(p0, _mm_mul_ps(_mm_sub_ps(p1, p0), sv));
+    }
+    sw__codec_normalize4_sse2(r);
+    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+    for (uint32_t i = 0; i < 4u; ++i)
+        _mm_storeu_ps(out[i], r[i]);
+}
+
+/* Rotations followed along their arc, waiting to be finished 4 at a time:
+ * both keys (unit quaternions x y z w), the fraction and the lane. */
+typedef struct sw__codec_arcs {
+    float ka[4][4], kb[4][4], u[4];
+    uint32_t lane[4], n;
+} sw__codec_arcs;
+
+/* Finishes the n waiting rotations (the free entries run on identities)
+ * into their lanes of the pose. */
+static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
+    for (uint32_t i = q->n; i < 4u; ++i) {
+        for (uint32_t c = 0; c < 4u; ++c)
+            q->ka[i][c] = q->kb[i][c] = c == 3u ? 1.0f : 0.0f;
+        q->u[i] = 0.0f;
+    }
+    float r[4][4];
+    sw__codec_arc4_sse2((const float(*)[4])q->ka, (const float(*)[4])q->kb, q->u, r);
+    for (uint32_t i = 0; i < q->n; ++i) {
+        for (uint32_t c = 0; c < 4u; ++c)
+            of[q->lane[i] + 4u * (3u + c)] = r[i][c];
+    }
+    q->n = 0;
+}
+
+/* Queues the rotation from ka to kb at u for lane `lane` (8 floats at k:
+ * ka then kb). */
+static inline void sw__codec_arcs_push(sw__codec_arcs* q, const float* k, float u, uint32_t lane,
+                                       float* of) {
+    _mm_storeu_ps(q->ka[q->n], _mm_loadu_ps(k));
+    _mm_storeu_ps(q->kb[q->n], _mm_loadu_ps(k + 4));
+    q->u[q->n] = u;
+    q->lane[q->n] = lane;
+    if (++q->n == 4u) sw__codec_arcs_flush(q, of);
+}
 #endif
 
 /* The arrays of a loaded quantized clip's payload. */
@@ -602,18 +701,19 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 
 /* The key cache (sw__codec_quantized_keep_words words of sample-cache
  * storage): word 0 the segment + 1 whose keys it holds (0: none), words 1-8
- * the key index per stride, word 9 unused; then per animated track 6
- * floats, key a and b - a; one pad word; then per track two words: where
- * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
- * stride in the top 3), or SW__KEEP_ARC and the offset of its header for
- * a rotation followed along its arc (decoded on every call; its first word
- * holds the bit offset of its keys), or SW__KEEP_LATER and the offset of
- * its header for a track a joint subset left out when the keys were kept
- * (decoded, and kept, when a later call wants it; its first word holds the
- * bit offset of its track). */
+ * the key index per stride, word 9 unused; then per animated track a record
+ * of 8 floats: key a and b - a (3 floats each), or for a rotation followed
+ * along its arc both keys rebuilt (x y z w each); then per track two words:
+ * where its results go (float indices to[0..2] in 16 bits, to[3] in 13, the
+ * key stride in the top 3), or SW__KEEP_ARC and its lane and key stride (in
+ * the top 3) for a rotation followed along its arc, or SW__KEEP_LATER and
+ * the offset of its header for a track a joint subset left out when the
+ * keys were kept (decoded, and kept, when a later call wants it; its
+ * record's first word holds the bit offset of its track). */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_HEAD 10u
+#define SW__KEEP_REC 8u           /* floats per track record */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 
 #if SINEW_HAS_SSE2
@@ -766,20 +866,36 @@ static inline void sw__codec_read_keys(const uint8_t* bits, uint64_t key_at,
     }
 }
 
-/* A rotation followed along its arc (per-key, or the rotation byte's arc
- * bit): the keys (header at hd) interpolated by sw__codec_interp into the
- * four floats of lane `lane`. */
-static void sw__codec_put_arc(const sw_codec_track* tr, const uint8_t* hd, const uint32_t qa[3],
-                              const uint32_t qb[3], float u, uint32_t da, uint32_t db,
-                              uint32_t lane, float* of) {
-    sw__codec_seg_track ts;
-    float ka[3], kbv[3], v[4];
-    sw__codec_parse(tr, hd, &ts);
+/* Both keys of a rotation followed along its arc (per-key, or the rotation
+ * byte's arc bit; quantized qa, qb leaving out da, db) dequantized with the
+ * range of its parsed header (sw__codec_parse's and sw__codec_key's
+ * operations) and rebuilt into the quaternions ka, kb. */
+static inline void sw__codec_arc_keys(const sw_codec_track* tr, const sw__codec_head* hp,
+                                      const uint32_t qa[3], const uint32_t qb[3], uint32_t da,
+                                      uint32_t db, float ka[4], float kb[4]) {
+    const uint8_t* kept = sw__codec_kept[hp->drow];
+    float va[3], vb[3];
     for (uint32_t c = 0; c < 3u; ++c) {
-        ka[c] = ts.lo[c] + (float)(int32_t)qa[c] * ts.scale[c];
-        kbv[c] = ts.lo[c] + (float)(int32_t)qb[c] * ts.scale[c];
+        const float mn = hp->per_key ? -1.0f : tr->min[kept[c]];
+        const float ex = hp->per_key ? 2.0f : tr->extent[kept[c]];
+        const float e = ex * (1.0f / 255.0f);
+        const uint32_t lo8 = (uint32_t)(hp->rv >> (8u * c)) & 255u;
+        const uint32_t hi8 = (uint32_t)(hp->rv >> (24u + 8u * c)) & 255u;
+        const float lo = mn + (float)lo8 * e;
+        const float scale = (float)(hi8 - lo8) * e * sw__codec_inv_levels[hp->b[c]];
+        va[c] = lo + (float)(int32_t)qa[c] * scale;
+        vb[c] = lo + (float)(int32_t)qb[c] * scale;
     }
-    sw__codec_interp(ka, kbv, u, true, true, da, db, v);
+    sw__codec_rebuild(va, da & 3u, ka);
+    sw__codec_rebuild(vb, db & 3u, kb);
+}
+
+/* The rotation at u along the arc from ka to kb (sw__codec_arc) into the
+ * four floats of lane `lane` of the pose. */
+static void sw__codec_put_arc(const float ka[4], const float kb[4], float u, uint32_t lane,
+                              float* of) {
+    float v[4];
+    sw__codec_arc(ka, kb, u, v);
     for (uint32_t c = 0; c < 4u; ++c)
         of[lane + 4u * (3u + c)] = v[c];
 }
@@ -847,7 +963,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     const uint8_t* hd = hd0 + span.hd;
     float* of = (float*)(void*)out;
     float* kf = keep ? (float*)(void*)(keep + SW__KEEP_HEAD) : NULL;
-    uint32_t* meta = keep ? keep + SW__KEEP_HEAD + 6u * h->animated_count + 1u : NULL;
+    uint32_t* meta = keep ? keep + SW__KEEP_HEAD + SW__KEEP_REC * h->animated_count : NULL;
     uint64_t at = span.at;
     sw__codec_batch batch;
     uint32_t dst[4][SW__CODEC_BATCH];
@@ -855,13 +971,14 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #if SINEW_HAS_SSE2
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
+    sw__codec_arcs arcs = {.n = 0};
 #endif
     for (uint32_t a = span.a0; a < span.a1; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         if (subset && !sw__subset_keeps(subset, tr->joint)) { /* left out: its size only */
             if (meta) {
                 const uint32_t at32 = (uint32_t)at;
-                memcpy(kf + 6u * a, &at32, sizeof at32);
+                memcpy(kf + SW__KEEP_REC * a, &at32, sizeof at32);
                 meta[2u * a] = SW__KEEP_LATER;
                 meta[2u * a + 1u] = (uint32_t)(hd - hd0);
             }
@@ -874,9 +991,9 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             hd += 2u + rot + 6u * (fmt >> 7);
             continue;
         }
-        float* rec = kf ? kf + 6u * a : NULL;
-        uint32_t* m = meta ? meta + 2u * a : NULL;
 #if SINEW_HAS_SSE2
+        float* rec = kf ? kf + SW__KEEP_REC * a : NULL;
+        uint32_t* m = meta ? meta + 2u * a : NULL;
         if (simd) {
             const sw__codec_step st =
                 sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, of, rec, m);
@@ -887,7 +1004,6 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             }
         }
 #endif
-        const uint8_t* this_header = hd;
         sw__codec_head hp;
         hd = sw__codec_head_of(tr, hd, &hp);
         const float u = keys->u[hp.sl];
@@ -897,14 +1013,20 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
         const uint32_t lane = sw__codec_lane(tr);
         if (hp.arc) {
-            sw__codec_put_arc(tr, this_header, qa, qb, u, da, db, lane, of);
-            if (m) {
-                /* decoded on every call: where its header and keys are */
-                const uint32_t key_at32 = (uint32_t)key_at;
-                memcpy(rec, &key_at32, sizeof key_at32);
-                m[0] = SW__KEEP_ARC;
-                m[1] = (uint32_t)(this_header - hd0);
+            float k[8];
+            sw__codec_arc_keys(tr, &hp, qa, qb, da, db, k, k + 4);
+#if SINEW_HAS_SSE2
+            if (simd) {
+                sw__codec_arcs_push(&arcs, k, u, lane, of);
+                if (m) {
+                    memcpy(rec, k, sizeof k);
+                    m[0] = SW__KEEP_ARC;
+                    m[1] = lane | hp.sl << 29;
+                }
+                continue;
             }
+#endif
+            sw__codec_put_arc(k, k + 4, u, lane, of);
             continue;
         }
         /* float index of each result in the pose (a translation's or
@@ -930,6 +1052,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     if (n > 0) sw__codec_flush(&batch, n, dst, of, simd);
 #if SINEW_HAS_SSE2
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+    if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
 #endif
 }
 
@@ -943,45 +1066,37 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
                                 const sw__codec_keys* keys, uint32_t* keep, sw_xform4* out,
                                 const uint8_t* subset) {
     const uint32_t count = pl->h->animated_count;
-    float* kf = (float*)(void*)(keep + SW__KEEP_HEAD);
-    const uint32_t* meta = keep + SW__KEEP_HEAD + 6u * count + 1u;
+    const float* kf = (const float*)(const void*)(keep + SW__KEEP_HEAD);
+    const uint32_t* meta = keep + SW__KEEP_HEAD + SW__KEEP_REC * count;
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
+    sw__codec_arcs arcs = {.n = 0};
     for (uint32_t a = 0; a < count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         if (subset && !sw__subset_keeps(subset, tr->joint)) continue;
         const uint32_t m0 = meta[2u * a], m1 = meta[2u * a + 1u];
+        const float* rec = kf + SW__KEEP_REC * a;
         if (m0 == SW__KEEP_LATER) {
-            /* the record's store spills one float into the next record (or
-             * the pad word): kept across the decode */
-            uint32_t at, next;
-            memcpy(&at, kf + 6u * a, sizeof at);
-            memcpy(&next, kf + 6u * a + 6u, sizeof next);
+            uint32_t at;
+            memcpy(&at, rec, sizeof at);
             const sw__codec_span one = {a, a + 1u, m1, at};
             sw__codec_decode(pl, pos, keys, out, true, keep, NULL, one);
-            memcpy(kf + 6u * a + 6u, &next, sizeof next);
             continue;
         }
         if (m0 == SW__KEEP_ARC) {
-            const uint8_t* bits;
-            const uint8_t* hd = sw__codec_segment(pl->h, pos.segment, &bits) + m1;
-            sw__codec_head hp;
-            sw__codec_head_of(tr, hd, &hp);
-            uint32_t key_at, qa[3], qb[3], da = hp.drow, db = hp.drow;
-            memcpy(&key_at, kf + 6u * a, sizeof key_at);
-            sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
-            sw__codec_put_arc(tr, hd, qa, qb, keys->u[hp.sl], da, db, sw__codec_lane(tr), of);
+            sw__codec_arcs_push(&arcs, rec, keys->u[m1 >> 29], m1 & 0x1FFFFFFFu, of);
             continue;
         }
         const uint32_t to[4] = {m0 & 0xFFFFu, m0 >> 16, m1 & 0xFFFFu, (m1 >> 16) & 0x1FFFu};
-        const __m128 ka = _mm_loadu_ps(kf + 6u * a);
-        const __m128 d = _mm_loadu_ps(kf + 6u * a + 3u);
+        const __m128 ka = _mm_loadu_ps(rec);
+        const __m128 d = _mm_loadu_ps(rec + 3u);
         const __m128 ww =
             sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(keys->u[m1 >> 29]))), to, of);
         if (tr->kind == SW_TRACK_KIND_ROTATION) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+    if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
 }
 #endif
 
@@ -1033,7 +1148,7 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return SW__KEEP_HEAD + 8u * h->animated_count + 1u;
+    return SW__KEEP_HEAD + (SW__KEEP_REC + 2u) * h->animated_count;
 #else
     (void)clip;
     return 0;

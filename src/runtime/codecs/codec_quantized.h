@@ -75,6 +75,14 @@ void sw__codec_finish_scalar(const sw__codec_batch* b, uint32_t n, float out[4][
 void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
 #endif
 void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
+#if SINEW_HAS_SSE2
+/* sw__codec_arc (its scalar reference) on four rotations at once, bit for
+ * bit the same: out[i] the rotation at u[i] along the arc from qa[i] to
+ * qb[i] (unit quaternions x y z w). The SSE2 decoder's path for the
+ * rotations followed along their arc. */
+void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
+                         float out[4][4]);
+#endif
 /* The decoder with the scalar (simd false) or best path. */
 void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      sw_xform4* out, bool simd);

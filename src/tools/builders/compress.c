@@ -245,7 +245,7 @@ static uint32_t sw__cz_set_bytes(const sw__qset* set, uint8_t out[12]) {
  * their decoded values into z->keys; then the decoded values at every
  * sample of the segment into z->cand. */
 static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set) {
-    uint8_t hb[12] = {0}; /* parse reads h[2] of every track */
+    uint8_t hb[12];
     sw__cz_set_bytes(set, hb);
     sw__codec_seg_track ts;
     sw__codec_parse(&z->tracks[a], hb, &ts);
