@@ -401,7 +401,7 @@ static void kept_one(const sw_skeleton* skel, const sw_clip* clip, float t, sw_s
     assert_int_equal(sw_sample_job_run(&jc), SW_RESULT_OK);
     float tc = t > 0.0f ? t : 0.0f;
     tc = tc < clip->duration ? tc : clip->duration;
-    sw__codec_quantized_sample_with(clip, skel, tc, ref, false);
+    sw__codec_quantized_sample_subset(clip, skel, tc, NULL, ref, false);
     assert_memory_equal(warm, cold, n * sizeof(sw_xform4));
     assert_memory_equal(warm, ref, n * sizeof(sw_xform4));
 }
@@ -527,8 +527,8 @@ static void test_scalar_simd(void** state) {
     SINEW_ALIGN16 sw_xform4 pa[2], pb[2];
     for (int i = 0; i <= 500; ++i) {
         const float t = c->duration * (float)i / 500.0f;
-        sw__codec_quantized_sample_with(c, f->skel, t, pa, false);
-        sw__codec_quantized_sample_with(c, f->skel, t, pb, true);
+        sw__codec_quantized_sample_subset(c, f->skel, t, NULL, pa, false);
+        sw__codec_quantized_sample_subset(c, f->skel, t, NULL, pb, true);
         assert_memory_equal(pa, pb, sizeof pa);
     }
     print_message("SSE2 path compiled in: %s\n", SINEW_HAS_SSE2 ? "yes" : "no (scalar only)");

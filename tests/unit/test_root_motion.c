@@ -109,7 +109,7 @@ static uint32_t check_joints_vs_job(const sw_clip* c, const sw_skeleton* s, uint
                 }
             }
         } else if (c->codec == SW_CLIP_CODEC_QUANTIZED) {
-            sw__codec_quantized_sample_with(c, s, tc, pose, false);
+            sw__codec_quantized_sample_subset(c, s, tc, NULL, pose, false);
             for (uint32_t j = 0; j < s->joints_count; ++j) {
                 const sw_xform a = sw__clip_sample_joint(c, s, j, times[i]);
                 const sw_xform b = sw_pose_get(pose, j);

@@ -1100,7 +1100,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
 }
 #endif
 
-/* The sampler behind sw__codec_quantized_sample_with and _kept: rest pose
+/* The sampler behind sw__codec_quantized_sample_subset and _kept: rest pose
  * and constants, then the animated tracks from the cache when it holds
  * this segment's keys at these key indices, else decoded (and kept). */
 static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float t, sw_xform4* out,
@@ -1131,11 +1131,6 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     (void)strides;
 #endif
     sw__codec_decode(&pl, pos, &keys, out, simd, NULL, subset, all);
-}
-
-void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, bool simd) {
-    sw__codec_sample(clip, skel, t, out, simd, NULL, false, NULL);
 }
 
 void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,

@@ -37,14 +37,16 @@ void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* ske
  * payload. */
 void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e);
 
-/* sw__codec_quantized_sample_with decoding only the tracks of the joints
- * the joint subset keeps (sinew/core/skeleton.h; NULL: all): the others'
- * headers give where the next keys start, their keys are not decoded, and
- * their lanes hold the rest value (identity for additive clips). */
+/* The decoder (scalar, simd false, or the best path) writing the pose of a
+ * validated quantized clip at t into out (skel's packets), decoding only
+ * the tracks of the joints the joint subset keeps (sinew/core/skeleton.h;
+ * NULL: all): the others' headers give where the next keys start, their
+ * keys are not decoded, and their lanes hold the rest value (identity for
+ * additive clips). */
 void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
                                        const uint8_t* subset, sw_xform4* out, bool simd);
 
-/* Joint `joint` of what sw__codec_quantized_sample writes at t, bit for bit,
+/* Joint `joint` of what sw__codec_quantized_sample_subset writes at t, bit for bit,
  * decoding only that joint's tracks (backs sw__clip_sample_joint). */
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,
                                           uint32_t joint, float t);
@@ -83,8 +85,5 @@ void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW
 void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
                          float out[4][4]);
 #endif
-/* The decoder with the scalar (simd false) or best path. */
-void sw__codec_quantized_sample_with(const sw_clip* clip, const sw_skeleton* skel, float t,
-                                     sw_xform4* out, bool simd);
 
 #endif
