@@ -1529,6 +1529,19 @@ static void test_extreme_inputs(void** state) {
  * with parameters changing or not, triggers and crossfades: the same
  * contributions and poses, and the instance marks its pose unchanged on the
  * frames where nothing moved. */
+/* Rebuilds r's contributions now, as seek does: every current state's
+ * machine sought to its own normalized time (nothing else changes). */
+static void rebuild_by_seeks(rig* r) {
+    sw_animator_state_info info[16];
+    const uint32_t ns = sw_animator_states(r->inst, r->bound, info, 16);
+    for (uint32_t i = 0; i < ns; ++i) {
+        if (!info[i].current) continue;
+        assert_int_equal(
+            sw_animator_seek(r->inst, r->bound, info[i].machine, info[i].normalized_time),
+            SW_RESULT_OK);
+    }
+}
+
 static void test_unchanged_update_keeps_contributions(void** state) {
     (void)state;
     sw_animator_desc d = base_desc();
@@ -1547,14 +1560,7 @@ static void test_unchanged_update_keeps_contributions(void** state) {
         memcpy(twin.params, keep.params, sizeof keep.params);
         rig_update(&keep, dt, NULL, 0, NULL);
         rig_update(&twin, dt, NULL, 0, NULL);
-        sw_animator_state_info info[16];
-        const uint32_t ns = sw_animator_states(twin.inst, twin.bound, info, 16);
-        for (uint32_t i = 0; i < ns; ++i) {
-            if (!info[i].current) continue;
-            assert_int_equal(
-                sw_animator_seek(twin.inst, twin.bound, info[i].machine, info[i].normalized_time),
-                SW_RESULT_OK);
-        }
+        rebuild_by_seeks(&twin);
         sw_animator_contribution a[64], b[64];
         const uint32_t na = sw_animator_contributions(keep.inst, keep.bound, a, 64);
         const uint32_t nb = sw_animator_contributions(twin.inst, twin.bound, b, 64);
@@ -1575,6 +1581,53 @@ static void test_unchanged_update_keeps_contributions(void** state) {
     }
     assert_true(kept > 0u); /* the frozen and paused frames did keep */
     rig_close(&keep);
+    rig_close(&twin);
+}
+
+/* An instance evaluated only on some frames (an off-screen character in
+ * between, whose updates leave its contributions to be built) against a
+ * twin whose contributions are rebuilt (by seeks to its own times) and
+ * evaluated after every update: the same events and root motion every
+ * frame, the same pose on every shown frame. */
+static void test_hidden_updates_match_evaluating_twin(void** state) {
+    (void)state;
+    sw_animator_desc d = base_desc();
+    rig hid, twin;
+    rig_open(&hid, &d);
+    rig_open(&twin, &d);
+    uint32_t rng = 29, shown = 0, events = 0;
+    for (int frame = 0; frame < 600; ++frame) {
+        const float dt = frame % 50 == 20 ? 0.0f : sw_test_rand(&rng, 1.0f / 120.0f, 1.0f / 20.0f);
+        if (frame % 10 == 3) hid.params[P_SPEED] = sw_test_rand(&rng, 0.0f, 3.2f);
+        if (frame % 45 == 7) hid.params[P_PUNCH] = 1.0f;
+        if (frame % 35 == 13) hid.params[P_AIM] = sw_test_rand(&rng, 0.0f, 1.0f);
+        memcpy(twin.params, hid.params, sizeof twin.params);
+        sw_animator_event ea[16], eb[16];
+        sw_animator_root_motion ra, rb;
+        const uint32_t na = rig_update(&hid, dt, ea, 16, &ra);
+        assert_int_equal(rig_update(&twin, dt, eb, 16, &rb), na);
+        assert_memory_equal(hid.params, twin.params, sizeof twin.params); /* triggers consumed */
+        for (uint32_t i = 0; i < na; ++i) {
+            assert_int_equal(ea[i].kind, eb[i].kind);
+            assert_int_equal(ea[i].state, eb[i].state);
+            assert_int_equal(ea[i].clip, eb[i].clip);
+            assert_int_equal(ea[i].event, eb[i].event);
+            assert_string_equal(ea[i].name, eb[i].name);
+            assert_memory_equal(&ea[i].time, &eb[i].time, sizeof(float));
+            assert_memory_equal(&ea[i].weight, &eb[i].weight, sizeof(float));
+        }
+        events += na;
+        assert_memory_equal(&ra, &rb, sizeof ra);
+        rebuild_by_seeks(&twin);
+        rig_eval(&twin);
+        if ((frame / 13) % 4 == 3) { /* shown: 13 frames of every 52 */
+            rig_eval(&hid);
+            assert_memory_equal(hid.pose, twin.pose, sizeof(sw_xform4) * g_skel->packets_count);
+            ++shown;
+        }
+    }
+    assert_true(shown > 100u && events > 50u);
+    rig_close(&hid);
     rig_close(&twin);
 }
 
@@ -1946,6 +1999,7 @@ int main(void) {
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_update_evaluate_arguments),
         cmocka_unit_test(test_unchanged_update_keeps_contributions),
+        cmocka_unit_test(test_hidden_updates_match_evaluating_twin),
         cmocka_unit_test(test_extreme_inputs),
         cmocka_unit_test(test_idle_controller),
         cmocka_unit_test(test_load_hostile),

@@ -488,6 +488,12 @@ SINEW_API uint32_t sw_animator_machines_count(const sw_animator* a);
 SINEW_API const char* sw_animator_machine_name(const sw_animator* a, uint32_t machine);
 SINEW_API uint32_t sw_animator_layers_count(const sw_animator* a);
 SINEW_API const char* sw_animator_layer_name(const sw_animator* a, uint32_t layer);
+
+/* True when a transition of the definition inertializes: its instances keep
+ * the layers' output history, which a caller that keeps a pose instead of
+ * evaluating records with sw_animator_reuse_pose (without such transitions
+ * that call records nothing). False for NULL. */
+SINEW_API bool sw_animator_inertializes(const sw_animator* a);
 /* State by name: "State" (first machine holding it) or "Machine/State"; -1 if none. */
 SINEW_API int32_t sw_animator_find_state(const sw_animator* a, const char* name);
 
@@ -708,7 +714,12 @@ SINEW_API sw_result sw_animator_evaluate_subset(sw_animator_instance* inst,
  * frame, parameters that move nothing). update, play and seek set it;
  * evaluate clears it. A copied instance carries its own flag, which speaks of
  * the copy's last evaluate, not of a pose the caller kept. True for NULL or
- * mismatched arguments. */
+ * mismatched arguments.
+ * Memory: update leaves the playing clips to be listed by the first call
+ * that reads them (this one, evaluate, reuse_pose, sw_animator_contributions),
+ * so an update whose pose is never evaluated (an off-screen character) does
+ * not list them; that call writes the instance (not concurrently with
+ * another call on it). */
 SINEW_API bool sw_animator_pose_changed(const sw_animator_instance* inst,
                                         const sw_animator_bound* bound);
 
@@ -734,7 +745,8 @@ typedef struct sw_animator_contribution {
 } sw_animator_contribution;
 
 /* Writes the playing clips into out[0..capacity) (out may be NULL to count)
- * and returns how many there are. 0 for NULL inst or bound. */
+ * and returns how many there are. 0 for NULL inst or bound. Writes the
+ * instance as sw_animator_pose_changed does. */
 SINEW_API uint32_t sw_animator_contributions(const sw_animator_instance* inst,
                                              const sw_animator_bound* bound,
                                              sw_animator_contribution* out, uint32_t capacity);

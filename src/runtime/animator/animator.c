@@ -1361,6 +1361,10 @@ uint32_t sw_animator_params_count(const sw_animator* a) {
     return a ? a->params_count : 0u;
 }
 
+bool sw_animator_inertializes(const sw_animator* a) {
+    return a && a->has_inertialize;
+}
+
 const char* sw_animator_param_name(const sw_animator* a, uint32_t p) {
     if (!a || p >= a->params_count) return NULL;
     return sw__anim_str(a, sw__anim_params(a)[p].name);

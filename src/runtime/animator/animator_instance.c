@@ -54,6 +54,8 @@ typedef struct sw__lrun {
     uint32_t hist_count;
     uint64_t hist_frame;
     float hist_dt[2]; /* dt of the update that preceded each history pose */
+    uint32_t stale;   /* weight and contributions to rebuild before they are read */
+    uint32_t pad;
 } sw__lrun;
 
 /* The sampling cache of a contribution slot without pointers (see
@@ -886,6 +888,7 @@ static void sw__layer_refresh(sw__ctx* c, float weight) {
         c->in->pose_changed = 1;
     }
     lr->weight = weight;
+    lr->stale = 0;
     sw__build_contribs(c);
 }
 
@@ -917,10 +920,22 @@ static void sw__ctx_init(sw__ctx* c, sw_animator_instance* in, const sw_animator
     c->rm_x = c->rm_z = c->rm_yaw = c->rm_w = 0.0;
 }
 
-static void sw__rebuild_all(sw__ctx* c) {
-    for (uint32_t l = 0; l < c->a->layers_count; ++l) {
-        c->layer = l;
-        sw__layer_refresh(c, sw__layer_weight(c->a, l, c->vals));
+/* Rebuilds the layers the updates since their last build left stale. Only
+ * evaluate and the inspection calls read a layer's weight and
+ * contributions, so an update whose pose is not evaluated (an off-screen
+ * character) does not build them; built later from the instance's state
+ * (parameters, entries) they are those the last update would have built. */
+static void sw__build_stale(sw_animator_instance* in, const sw_animator_bound* b) {
+    uint32_t l = 0;
+    while (l < in->layers_count && !sw__lruns(in)[l].stale)
+        ++l;
+    if (l == in->layers_count) return;
+    sw__ctx c;
+    sw__ctx_init(&c, in, b);
+    for (; l < in->layers_count; ++l) {
+        if (!sw__lruns(in)[l].stale) continue;
+        c.layer = l;
+        sw__layer_refresh(&c, sw__layer_weight(b->def, l, c.vals));
     }
 }
 
@@ -963,7 +978,9 @@ sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bo
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         sw__machine_reset(&c, sw__anim_layers(a)[l].machine);
     }
-    sw__rebuild_all(&c);
+    for (uint32_t l = 0; l < a->layers_count; ++l)
+        sw__lruns(in)[l].stale = 1;
+    sw__build_stale(in, b);
     in->pose_changed = 1;
     *out = in;
     return SW_RESULT_OK;
@@ -1042,7 +1059,8 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
             if (sw__anim_machines(a)[m].layer != l) continue;
             sw__machine_transitions(&c, m);
         }
-        if (c.moved || !same || lr->inert != 0) sw__layer_refresh(&c, c.layer_weight);
+        if (c.moved || !same || lr->inert != 0) lr->stale = 1; /* see sw__build_stale */
+        if (lr->inert != 0) inst->pose_changed = 1;            /* its offsets move every update */
         c.mw_valid = false;
     }
     *events_count = c.count;
@@ -1443,6 +1461,7 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
         sw__overlaps(out, pose_bytes, keep, keep ? bound->packets : 0u)) {
         return SW_RESULT_OVERLAP;
     }
+    sw__build_stale(inst, bound);
     const sw_animator* a = bound->def;
     const uint32_t P = bound->packets;
     char* base = (char*)scratch;
@@ -1489,13 +1508,13 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
 }
 
 bool sw_animator_pose_changed(const sw_animator_instance* inst, const sw_animator_bound* bound) {
-    return !inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) || inst->pose_changed;
+    if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound)) return true;
+    sw__build_stale((sw_animator_instance*)(uintptr_t)inst, bound); /* see the header */
+    return inst->pose_changed;
 }
 
 sw_result sw_animator_reuse_pose(sw_animator_instance* inst, const sw_animator_bound* bound) {
-    if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound) || inst->pose_changed) {
-        return SW_RESULT_INVALID_ARGUMENT;
-    }
+    if (sw_animator_pose_changed(inst, bound)) return SW_RESULT_INVALID_ARGUMENT;
     /* Unchanged inputs mean no inertialization ran since the last evaluate
      * (an active one marks every update changed), so each inertializing
      * layer's output is its newest history pose. */
@@ -1511,6 +1530,7 @@ uint32_t sw_animator_contributions(const sw_animator_instance* inst, const sw_an
                                    sw_animator_contribution* out, uint32_t capacity) {
     if (!inst || !sw__bound_ok(bound) || !sw__inst_matches(inst, bound)) return 0;
     sw_animator_instance* in = (sw_animator_instance*)(uintptr_t)inst;
+    sw__build_stale(in, bound); /* see the header */
     uint32_t n = 0;
     for (uint32_t l = 0; l < inst->layers_count; ++l) {
         const sw_animator_contribution* cs = sw__contribs(in, l);
@@ -1576,6 +1596,7 @@ float sw_animator_layer_weight(const sw_animator_instance* inst, const sw_animat
         layer >= inst->layers_count) {
         return 0.0f;
     }
-    const sw__lrun* l = (const sw__lrun*)(const void*)((const char*)inst + inst->layers_offset);
-    return l[layer].weight;
+    /* a function of the parameters (what evaluate reads once it is built) */
+    const float* vals = (const float*)(const void*)((const char*)inst + inst->params_offset);
+    return sw__layer_weight(bound->def, layer, vals);
 }

@@ -54,6 +54,7 @@ struct sw_crowd {
     sw_crowd_post_fn post;
     void* post_user;
     bool post_every_frame, post_marks_dirty;
+    bool history;          /* the animator keeps output history (sw_animator_inertializes) */
     uint32_t planes_count; /* the view: 0, everything inside */
     sw_crowd_plane planes[SW_CROWD_MAX_PLANES];
     float budget, budget_low;
@@ -263,6 +264,7 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.post_user = desc->post_user;
     h.post_every_frame = desc->post_every_frame;
     h.post_marks_dirty = desc->post_marks_dirty;
+    h.history = sw_animator_inertializes(sw_animator_bound_definition(b));
     h.budget = desc->budget;
     h.budget_low = desc->budget_low > 0.0f ? desc->budget_low : 0.8f;
     h.budget_patience = desc->budget_patience ? desc->budget_patience : 30u;
@@ -366,8 +368,10 @@ static sw_result sw__advance(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, 
                                      NULL, 0, &events, &step);
     if (r != SW_RESULT_OK) return r;
     ch->lead += (double)s;
-    /* compose: translation in the frame at the first step, yaw summed */
-    const float co = cosf(ch->rm.yaw), si = sinf(ch->rm.yaw);
+    /* compose: translation in the frame at the first step, yaw summed
+     * (no turn so far, the usual case: cos 1 and sin +-0, as cosf, sinf give) */
+    const float yaw = ch->rm.yaw;
+    const float co = yaw == 0.0f ? 1.0f : cosf(yaw), si = yaw == 0.0f ? yaw : sinf(yaw);
     ch->rm.translation.x += co * step.translation.x + si * step.translation.z;
     ch->rm.translation.z += -si * step.translation.x + co * step.translation.z;
     ch->rm.yaw += step.yaw;
@@ -438,7 +442,9 @@ static sw_result sw__hidden(const sw_crowd* c, uint32_t i, sw__crowd_char* ch) {
         ch->gap = 1;
         r = sw__advance(c, i, ch, (float)-ch->lead);
     }
-    if (r == SW_RESULT_OK && !sw_animator_pose_changed(sw__inst(c, i), c->bound)) {
+    /* only output history needs the pose's inputs now (listing them is
+     * left to the frame the character is shown again) */
+    if (r == SW_RESULT_OK && c->history && !sw_animator_pose_changed(sw__inst(c, i), c->bound)) {
         r = sw_animator_reuse_pose(sw__inst(c, i), c->bound);
     }
     return r;
