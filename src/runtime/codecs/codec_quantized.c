@@ -387,41 +387,49 @@ static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__
 }
 
 #if SINEW_HAS_SSE2
-/* Stores lanes 0-2 of v at of[to[0..2]]; returns ww = ((1 - x^2) - y^2) -
- * z^2 in lane 0, from which a rotation's fourth component is rebuilt. */
-static inline __m128 sw__codec_put3(__m128 v, const uint32_t to[3], float* of) {
-    _mm_store_ss(&of[to[0]], v);
-    _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
-    _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
+/* ww = ((1 - x^2) - y^2) - z^2 of v's lanes 0-2 in lane 0, from which a
+ * rotation's fourth component is rebuilt (sw__codec_rebuild's sum). */
+static inline __m128 sw__codec_ww_sse2(__m128 v) {
     const __m128 sq = _mm_mul_ps(v, v);
     __m128 ww = _mm_sub_ss(_mm_set_ss(1.0f), sq);
     ww = _mm_sub_ss(ww, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
     return _mm_sub_ss(ww, _mm_movehl_ps(sq, sq));
 }
 
-/* One track of the SSE2 decoder, its three components in lanes 0-2: the
- * same IEEE operations in the same order as sw__codec_finish_scalar (so the
- * scalar batch path gives the same bits), the three results stored at
- * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r:
- * the track's range bytes when has is 1 (8 bytes readable). keep: NULL,
- * or where key a and b - a go (7 floats written, the key cache's record). */
-static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t drow, const uint8_t* r,
-                                          uint32_t has, const uint32_t b[3], const uint32_t qa[3],
-                                          const uint32_t qb[3], float u, const uint32_t to[4],
-                                          float* of, float* keep) {
-    __m128 mn = _mm_loadu_ps(tr->min);
-    __m128 ex = _mm_loadu_ps(tr->extent);
+/* Stores lanes 0-2 of v at of[to[0..2]]; returns sw__codec_ww_sse2(v). */
+static inline __m128 sw__codec_put3(__m128 v, const uint32_t to[3], float* of) {
+    _mm_store_ss(&of[to[0]], v);
+    _mm_store_ss(&of[to[1]], _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(&of[to[2]], _mm_movehl_ps(v, v));
+    return sw__codec_ww_sse2(v);
+}
+
+/* A track's clip range (minimum, extent) in lanes 0-2, its kept
+ * components below and from the left-out one drow (3: x y z). */
+static inline void sw__codec_range_sse2(const sw_codec_track* tr, uint32_t drow, __m128* mn,
+                                        __m128* ex) {
+    *mn = _mm_loadu_ps(tr->min);
+    *ex = _mm_loadu_ps(tr->extent);
     /* kept components: lane c holds component c below the left-out one,
      * c + 1 from it on */
     SINEW_ALIGN16 static const uint32_t below_of[4][4] = {
         {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}};
     if (drow != 3u) {
         const __m128 below = _mm_load_ps((const float*)(const void*)below_of[drow]);
-        mn = _mm_or_ps(_mm_and_ps(below, mn),
-                       _mm_andnot_ps(below, _mm_shuffle_ps(mn, mn, _MM_SHUFFLE(3, 3, 2, 1))));
-        ex = _mm_or_ps(_mm_and_ps(below, ex),
-                       _mm_andnot_ps(below, _mm_shuffle_ps(ex, ex, _MM_SHUFFLE(3, 3, 2, 1))));
+        *mn = _mm_or_ps(_mm_and_ps(below, *mn),
+                        _mm_andnot_ps(below, _mm_shuffle_ps(*mn, *mn, _MM_SHUFFLE(3, 3, 2, 1))));
+        *ex = _mm_or_ps(_mm_and_ps(below, *ex),
+                        _mm_andnot_ps(below, _mm_shuffle_ps(*ex, *ex, _MM_SHUFFLE(3, 3, 2, 1))));
     }
+}
+
+/* Both keys of a track dequantized, components in lanes 0-2 (the scalar
+ * paths' operations in their order): range mn, ex; r: the track's range
+ * bytes when has is 1 (8 bytes readable); b bits and qa, qb codes per
+ * component. */
+static inline void sw__codec_keys_sse2(__m128 mn, __m128 ex, const uint8_t* r, uint32_t has,
+                                       const uint32_t b[3], const uint32_t qa[3],
+                                       const uint32_t qb[3], __m128* ka, __m128* kb) {
     /* range bytes lo[3] hi[3], or 0 and 255 */
     const __m128i hm = _mm_set1_epi32(-(int32_t)has);
     const __m128i dflt = _mm_set_epi32(0, 0, 0x0000FFFF, (int32_t)0xFF000000u);
@@ -441,8 +449,23 @@ static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t dro
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qa[2], (int32_t)qa[1], (int32_t)qa[0]));
     const __m128 qvb =
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0]));
-    const __m128 ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
-    const __m128 kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+    *ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
+    *kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+}
+
+/* One track of the SSE2 decoder, its three components in lanes 0-2: the
+ * same IEEE operations in the same order as sw__codec_finish_scalar (so the
+ * scalar batch path gives the same bits), the three results stored at
+ * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r,
+ * b, qa, qb: as sw__codec_keys_sse2's. keep: NULL, or where key a and
+ * b - a go (7 floats written, the key cache's record). */
+static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t drow, const uint8_t* r,
+                                          uint32_t has, const uint32_t b[3], const uint32_t qa[3],
+                                          const uint32_t qb[3], float u, const uint32_t to[4],
+                                          float* of, float* keep) {
+    __m128 mn, ex, ka, kb;
+    sw__codec_range_sse2(tr, drow, &mn, &ex);
+    sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
     const __m128 d = _mm_sub_ps(kb, ka);
     if (keep) {
         /* key a then b - a, 3 floats each (the second store's fourth lane
@@ -740,51 +763,96 @@ typedef struct sw__codec_step {
     uint64_t at;
 } sw__codec_step;
 
-/* The common track on the SSE2 path: one left-out component (or none),
- * both keys in one 64-bit load; decodes the track whose header is at hd
- * and keys at bit `at`, and returns where the next one starts. Returns hd
- * NULL, decoding nothing, for the others (they take the general path).
- * (Values in and out rather than pointers: the loop keeps hd and at in
- * registers, as callgrind counts show.) */
-static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd,
-                                                  uint64_t at, const sw__codec_keys* keys,
-                                                  const uint8_t* bits, __m128* wacc,
-                                                  uint32_t wto[4], uint32_t* wn, float* of,
-                                                  float* keep, uint32_t* meta) {
+/* Both keys of a rotation followed along its arc on the SSE2 path (codes
+ * qa, qb leaving out da, db; the range of row drow, or -1 and 2 when
+ * per_key) dequantized and rebuilt into k (8 floats: ka then kb), the bits
+ * of sw__codec_arc_keys. r, has, b: as sw__codec_keys_sse2's. */
+static inline void sw__codec_arc_keys_sse2(const sw_codec_track* tr, uint32_t per_key,
+                                           uint32_t drow, const uint8_t* r, uint32_t has,
+                                           const uint32_t b[3], const uint32_t qa[3],
+                                           const uint32_t qb[3], uint32_t da, uint32_t db,
+                                           float k[8]) {
+    __m128 mn = _mm_set1_ps(-1.0f), ex = _mm_set1_ps(2.0f), ka, kb;
+    if (!per_key) sw__codec_range_sse2(tr, drow, &mn, &ex);
+    sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
+    const __m128 ww = _mm_unpacklo_ps(sw__codec_ww_sse2(ka), sw__codec_ww_sse2(kb));
+    SINEW_ALIGN16 float v[12];
+    _mm_store_ps(v, ka);
+    _mm_store_ps(v + 4, kb);
+    _mm_store_ps(v + 8, _mm_sqrt_ps(_mm_max_ps(ww, _mm_setzero_ps())));
+    const uint8_t* kept_a = sw__codec_kept[da];
+    const uint8_t* kept_b = sw__codec_kept[db];
+    k[da] = v[8];
+    k[4u + db] = v[9];
+    for (uint32_t c = 0; c < 3u; ++c) {
+        k[kept_a[c]] = v[c];
+        k[4u + kept_b[c]] = v[4u + c];
+    }
+}
+
+/* The common track on the SSE2 path: one left-out component (or none, or
+ * named by each key for a rotation followed along its arc), both keys in
+ * one 64-bit load; decodes the track whose header is at hd and keys at bit
+ * `at` (its rotations followed along their arc queued on arcs), and
+ * returns where the next one starts. Returns hd NULL, decoding nothing,
+ * for the others (they take the general path). (Values in and out rather
+ * than pointers: the loop keeps hd and at in registers, as callgrind
+ * counts show.) */
+static inline sw__codec_step
+sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
+                     const sw__codec_keys* keys, const uint8_t* bits, __m128* wacc, uint32_t wto[4],
+                     uint32_t* wn, sw__codec_arcs* arcs, float* of, float* keep, uint32_t* meta) {
     const uint32_t fmt = hd[0], b12 = hd[1];
     const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     const uint32_t b0 = sw__codec_bits[fmt & 15u];
     const uint32_t b1 = sw__codec_bits[b12 & 15u];
     const uint32_t b2 = sw__codec_bits[b12 >> 4];
-    const uint32_t kb = b0 + b1 + b2;
-    const uint32_t drow = rot ? hd[2] : 3u;
-    if (!(drow < 4u && kb <= 28u)) {
+    /* rotation byte (validated: 0-4 or 8-11), 3 (x y z) for the others */
+    const uint32_t rb = rot ? hd[2] : 3u;
+    const uint32_t per_key = rb == SW__CODEC_ROT_PER_KEY ? 1u : 0u;
+    const uint32_t first = per_key << 1;
+    const uint32_t kb = b0 + b1 + b2 + first;
+    if (kb > 28u) {
         sw__codec_step no = {NULL, at};
         return no;
     }
+    const uint32_t drow = per_key ? 3u : rb & 3u;
     const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     const uint32_t has = fmt >> 7;
     const uint8_t* r = hd + 2u + rot;
     const uint64_t key_at = at + (uint64_t)keys->j[sl] * kb;
     const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
     const uint64_t vb = va >> kb;
-    const uint32_t s1 = b0, s2 = b0 + b1;
+    const uint32_t s1 = first + b0, s2 = s1 + b1;
     const uint32_t m0 = sw__codec_code_mask[fmt & 15u];
     const uint32_t m1 = sw__codec_code_mask[b12 & 15u];
     const uint32_t m2 = sw__codec_code_mask[b12 >> 4];
-    const uint32_t qa[3] = {(uint32_t)va & m0, (uint32_t)(va >> s1) & m1,
+    const uint32_t qa[3] = {(uint32_t)(va >> first) & m0, (uint32_t)(va >> s1) & m1,
                             (uint32_t)(va >> s2) & m2};
-    const uint32_t qb[3] = {(uint32_t)vb & m0, (uint32_t)(vb >> s1) & m1,
+    const uint32_t qb[3] = {(uint32_t)(vb >> first) & m0, (uint32_t)(vb >> s1) & m1,
                             (uint32_t)(vb >> s2) & m2};
     const uint32_t bb[3] = {b0, b1, b2};
     const uint32_t lane = sw__codec_lane(tr);
+    const sw__codec_step st = {r + 6u * has, at + (uint64_t)keys->n[sl] * kb};
+    if (rb >= SW__CODEC_ROT_PER_KEY) { /* followed along its arc */
+        const uint32_t da = per_key ? (uint32_t)va & 3u : drow;
+        const uint32_t db = per_key ? (uint32_t)vb & 3u : drow;
+        float k[8];
+        sw__codec_arc_keys_sse2(tr, per_key, drow, r, has, bb, qa, qb, da, db, k);
+        sw__codec_arcs_push(arcs, k, keys->u[sl], lane, of);
+        if (keep) {
+            memcpy(keep, k, sizeof k);
+            meta[0] = SW__KEEP_ARC;
+            meta[1] = lane | sl << 29;
+        }
+        return st;
+    }
     const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
     const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
                             lane + 4u * fields[3]};
     const __m128 ww = sw__codec_track_sse2(tr, drow, r, has, bb, qa, qb, keys->u[sl], to, of, keep);
     if (keep) sw__codec_keep_meta(meta, to, sl);
     if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
-    sw__codec_step st = {r + 6u * has, at + (uint64_t)keys->n[sl] * kb};
     return st;
 }
 #endif
@@ -996,7 +1064,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         uint32_t* m = meta ? meta + 2u * a : NULL;
         if (simd) {
             const sw__codec_step st =
-                sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, of, rec, m);
+                sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, &arcs, of, rec, m);
             if (st.hd) {
                 hd = st.hd;
                 at = st.at;
