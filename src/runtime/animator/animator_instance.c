@@ -393,10 +393,8 @@ typedef struct sw__ctx {
     float layer_weight;
     bool root_motion;
     bool moved;       /* a clock or fade of the layer moved, or a transition fired */
-    bool mw_valid;    /* mw holds the layer's machine weights (no transition since) */
     uint32_t w_space; /* the blend space whose member weights w holds, or NONE */
     double rm_x, rm_z, rm_yaw, rm_w;
-    float mw[SW_ANIMATOR_MAX_MACHINES];
     float w[SW_ANIMATOR_MAX_MEMBERS];
 } sw__ctx;
 
@@ -787,7 +785,6 @@ static void sw__fire(sw__ctx* c, uint32_t m, const sw__anim_transition* t) {
         }
     }
     c->w_space = SW_ANIMATOR_NONE;
-    c->mw_valid = false;
     c->moved = true;
     sw__machine_enter(c, m, t->to, t->duration, t->mode, t->interrupt, t->offset);
     sw_animator_event e = {
@@ -827,9 +824,8 @@ static void sw__build_contribs(sw__ctx* c) {
     sw_animator_contribution* out = sw__contribs(c->in, c->layer);
     sw__lrun* lr = &sw__lruns(c->in)[c->layer];
     uint32_t n = 0;
-    if (!c->mw_valid) sw__machine_weights(c, c->mw);
-    c->mw_valid = false;
-    const float* mw = c->mw;
+    float mw[SW_ANIMATOR_MAX_MACHINES];
+    sw__machine_weights(c, mw);
     const uint32_t* order = sw__anim_order(c->a);
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
@@ -915,7 +911,6 @@ static void sw__ctx_init(sw__ctx* c, sw_animator_instance* in, const sw_animator
     c->layer_weight = 0.0f;
     c->root_motion = false;
     c->moved = false;
-    c->mw_valid = false;
     c->w_space = SW_ANIMATOR_NONE;
     c->rm_x = c->rm_z = c->rm_yaw = c->rm_w = 0.0;
 }
@@ -1015,7 +1010,7 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
     inst->frame++;
     inst->last_dt = dt;
     const uint32_t* order = sw__anim_order(a);
-    const float* mw = c.mw;
+    float mw[SW_ANIMATOR_MAX_MACHINES];
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         c.layer = l;
         c.layer_weight = sw__layer_weight(a, l, c.vals);
@@ -1030,8 +1025,7 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
             sw__machine_advance(&c, m, dt);
         }
         /* 2. events and root motion at the new weights */
-        sw__machine_weights(&c, c.mw);
-        c.mw_valid = true; /* until a transition fires */
+        sw__machine_weights(&c, mw);
         sw__collect(&c, mw);
         /* 3. finished */
         for (uint32_t i = 0; i < a->machines_count; ++i) {
@@ -1061,7 +1055,6 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
         }
         if (c.moved || !same || lr->inert != 0) lr->stale = 1; /* see sw__build_stale */
         if (lr->inert != 0) inst->pose_changed = 1;            /* its offsets move every update */
-        c.mw_valid = false;
     }
     *events_count = c.count;
     if (root_motion) {

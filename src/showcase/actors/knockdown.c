@@ -206,7 +206,7 @@ static float sw__rag_clip_time(const sw__knock* r) {
 static sw_vec3 sw__rag_step_target(const sw__knock* r, uint32_t l, float u, sw_vec3 p) {
     const float lift = r->step[l] * 16.0f * u * u * (1.0f - u) * (1.0f - u);
     if (!r->lying[l]) return sw_vec3_make(p.x, p.y + lift, p.z);
-    const float up = u * u * (3.0f - 2.0f * u);
+    const float up = sw__sc_smoothstep(0.0f, 1.0f, u);
     const float along = sw__sc_smoothstep(SW__RAG_STEP_WAIT, 1.0f - SW__RAG_STEP_WAIT, u);
     const sw_vec3 p0 = r->foot_from[l], p1 = r->foot_to[l];
     const sw_vec3 path =
