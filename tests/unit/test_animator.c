@@ -1584,6 +1584,19 @@ static void test_unchanged_update_keeps_contributions(void** state) {
     rig_close(&twin);
 }
 
+/* Two updates' events are the same (n of them, kept up to 16). */
+static void expect_same_events(const sw_animator_event* a, const sw_animator_event* b, uint32_t n) {
+    for (uint32_t i = 0; i < n && i < 16u; ++i) {
+        assert_int_equal(a[i].kind, b[i].kind);
+        assert_int_equal(a[i].state, b[i].state);
+        assert_int_equal(a[i].clip, b[i].clip);
+        assert_int_equal(a[i].event, b[i].event);
+        assert_string_equal(a[i].name, b[i].name);
+        assert_memory_equal(&a[i].time, &b[i].time, sizeof(float));
+        assert_memory_equal(&a[i].weight, &b[i].weight, sizeof(float));
+    }
+}
+
 /* An instance evaluated only on some frames (an off-screen character in
  * between, whose updates leave its contributions to be built) against a
  * twin whose contributions are rebuilt (by seeks to its own times) and
@@ -1607,15 +1620,7 @@ static void test_hidden_updates_match_evaluating_twin(void** state) {
         const uint32_t na = rig_update(&hid, dt, ea, 16, &ra);
         assert_int_equal(rig_update(&twin, dt, eb, 16, &rb), na);
         assert_memory_equal(hid.params, twin.params, sizeof twin.params); /* triggers consumed */
-        for (uint32_t i = 0; i < na; ++i) {
-            assert_int_equal(ea[i].kind, eb[i].kind);
-            assert_int_equal(ea[i].state, eb[i].state);
-            assert_int_equal(ea[i].clip, eb[i].clip);
-            assert_int_equal(ea[i].event, eb[i].event);
-            assert_string_equal(ea[i].name, eb[i].name);
-            assert_memory_equal(&ea[i].time, &eb[i].time, sizeof(float));
-            assert_memory_equal(&ea[i].weight, &eb[i].weight, sizeof(float));
-        }
+        expect_same_events(ea, eb, na);
         events += na;
         assert_memory_equal(&ra, &rb, sizeof ra);
         rebuild_by_seeks(&twin);
@@ -1628,6 +1633,54 @@ static void test_hidden_updates_match_evaluating_twin(void** state) {
     }
     assert_true(shown > 100u && events > 50u);
     rig_close(&hid);
+    rig_close(&twin);
+}
+
+/* Updates that leave the instance as they found it (a frozen clock at a
+ * steady dt, a pause) return at once from the second one on: checked
+ * against a twin that runs every update in full (a seek after each one, as
+ * rebuild_by_seeks does, clears what the shortcut needs): the same events,
+ * root motion, consumed triggers, contributions and pose every frame,
+ * through freezes with the parameters or dt changing, a trigger fired while
+ * frozen (the punch plays, finishes and fades back into the frozen loop),
+ * and a pause (dt 0) that ends with the clock running again at the same
+ * parameters (fails when the shortcut ignores dt). */
+static void test_still_updates_match_full_twin(void** state) {
+    (void)state;
+    sw_animator_desc d = base_desc();
+    d.machines_count = 1; /* the base layer alone: a frozen loop stops every clock */
+    d.layers_count = 1;
+    rig still, twin;
+    rig_open(&still, &d);
+    rig_open(&twin, &d);
+    uint32_t kept = 0, events = 0;
+    for (int frame = 0; frame < 600; ++frame) {
+        const bool pause = frame >= 440 && frame < 470;
+        const float dt = pause ? 0.0f : frame >= 200 && frame < 260 ? 1.0f / 30.0f : 1.0f / 60.0f;
+        still.params[P_LOCO_SPEED] = (frame / 40) % 2 == 0 ? 0.0f : 1.0f;
+        if (frame == 90 || frame == 300) still.params[P_SPEED] = frame == 90 ? 1.1f : 2.5f;
+        if (frame == 50 || frame == 130 || frame == 210) still.params[P_PUNCH] = 1.0f;
+        memcpy(twin.params, still.params, sizeof twin.params);
+        sw_animator_event ea[16], eb[16];
+        sw_animator_root_motion ra, rb;
+        const uint32_t na = rig_update(&still, dt, ea, 16, &ra);
+        assert_int_equal(rig_update(&twin, dt, eb, 16, &rb), na);
+        rebuild_by_seeks(&twin);
+        assert_memory_equal(still.params, twin.params, sizeof twin.params);
+        expect_same_events(ea, eb, na);
+        events += na;
+        assert_memory_equal(&ra, &rb, sizeof ra);
+        sw_animator_contribution a[64], b[64];
+        const uint32_t ca = sw_animator_contributions(still.inst, still.bound, a, 64);
+        assert_int_equal(sw_animator_contributions(twin.inst, twin.bound, b, 64), ca);
+        assert_memory_equal(a, b, sizeof(sw_animator_contribution) * ca);
+        kept += sw_animator_pose_changed(still.inst, still.bound) ? 0u : 1u;
+        rig_eval(&still);
+        rig_eval(&twin);
+        assert_memory_equal(still.pose, twin.pose, sizeof(sw_xform4) * g_skel->packets_count);
+    }
+    assert_true(kept > 200u && events > 6u); /* frozen frames, and the punches' events */
+    rig_close(&still);
     rig_close(&twin);
 }
 
@@ -2000,6 +2053,7 @@ int main(void) {
         cmocka_unit_test(test_update_evaluate_arguments),
         cmocka_unit_test(test_unchanged_update_keeps_contributions),
         cmocka_unit_test(test_hidden_updates_match_evaluating_twin),
+        cmocka_unit_test(test_still_updates_match_full_twin),
         cmocka_unit_test(test_extreme_inputs),
         cmocka_unit_test(test_idle_controller),
         cmocka_unit_test(test_load_hostile),

@@ -42,7 +42,7 @@ typedef struct sw__mrun {
     uint32_t count;
     float elapsed, duration;
     uint32_t interrupt;
-    uint32_t pad;
+    float weight; /* the machine's total weight, while its layer's weights_valid */
     sw__entry e[SW_ANIMATOR_MAX_FADES];
 } sw__mrun;
 
@@ -55,7 +55,9 @@ typedef struct sw__lrun {
     uint64_t hist_frame;
     float hist_dt[2]; /* dt of the update that preceded each history pose */
     uint32_t stale;   /* weight and contributions to rebuild before they are read */
-    uint32_t pad;
+    /* the weights of the layer's machines (sw__mrun.weight) stand: no
+     * machine of the layer started, stopped or faded since they were computed */
+    uint32_t weights_valid;
 } sw__lrun;
 
 /* The sampling cache of a contribution slot without pointers (see
@@ -79,6 +81,13 @@ struct sw_animator_instance {
     float last_dt;
     uint32_t pose_changed; /* evaluate's inputs changed since the last evaluate (or none yet) */
     uint64_t built_with;   /* address of the bound the contributions were last built with */
+    /* address of the bound of the last update when that update changed
+     * nothing (see sw__update_still), else 0 (play and seek clear it) */
+    uint64_t still_with;
+    /* member weights of blend space w_space (NONE: none) at the parameters,
+     * kept while the parameters stay (sw__space_weights) */
+    uint32_t w_space;
+    float w[SW_ANIMATOR_MAX_MEMBERS];
 };
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -392,10 +401,8 @@ typedef struct sw__ctx {
     uint32_t layer;
     float layer_weight;
     bool root_motion;
-    bool moved;       /* a clock or fade of the layer moved, or a transition fired */
-    uint32_t w_space; /* the blend space whose member weights w holds, or NONE */
+    bool moved; /* a clock or fade of the layer moved, or a transition fired */
     double rm_x, rm_z, rm_yaw, rm_w;
-    float w[SW_ANIMATOR_MAX_MEMBERS];
 } sw__ctx;
 
 static void sw__emit(sw__ctx* c, const sw_animator_event* e) {
@@ -403,15 +410,16 @@ static void sw__emit(sw__ctx* c, const sw_animator_event* e) {
     if (c->count < UINT32_MAX) c->count++;
 }
 
-/* Member weights of blend space `bi` at the context's parameters, computed
- * once per space until they change (a fired transition may clear a trigger:
- * sw__fire forgets them). */
+/* Member weights of blend space `bi` at the instance's parameters, kept in
+ * the instance until another space's are asked for or the parameters
+ * change (an update with other values, or a fired transition clearing a
+ * trigger, forgets them). */
 static const float* sw__space_weights(sw__ctx* c, uint32_t bi) {
-    if (c->w_space != bi) {
-        sw__bspace_weights(c->a, bi, c->vals, c->w);
-        c->w_space = bi;
+    if (c->in->w_space != bi) {
+        sw__bspace_weights(c->a, bi, c->vals, c->in->w);
+        c->in->w_space = bi;
     }
-    return c->w;
+    return c->in->w;
 }
 
 static float sw__entry_weight(const sw__mrun* r, uint32_t i) {
@@ -460,6 +468,7 @@ static void sw__machine_enter(sw__ctx* c, uint32_t m, uint32_t to, float duratio
                               uint32_t interrupt, float offset) {
     sw__mrun* r = &sw__mruns(c->in)[m];
     const bool cut = duration <= 0.0f || mode == SW_ANIMATOR_TRANSITION_MODE_INERTIALIZE;
+    sw__lruns(c->in)[sw__anim_machines(c->a)[m].layer].weights_valid = 0;
     if (cut) {
         sw__entry keep[SW_ANIMATOR_MAX_FADES];
         uint32_t n = r->count;
@@ -556,6 +565,7 @@ static void sw__machine_advance(sw__ctx* c, uint32_t m, float dt) {
         c->moved = c->moved || e->ntime != before;
     }
     if (r->count > 1) {
+        sw__lruns(c->in)[c->layer].weights_valid = 0; /* the fade moves them */
         r->elapsed += mdt;
         if (!(r->elapsed < r->duration)) {
             sw__entry last = r->e[r->count - 1u];
@@ -578,33 +588,38 @@ static void sw__machine_advance(sw__ctx* c, uint32_t m, float dt) {
     }
 }
 
-/* Total weight of each playing machine of the layer (owners first). */
-static void sw__machine_weights(const sw__ctx* c, float* mw) {
+/* Total weight of each machine of the layer (owners first; 0: not
+ * playing) into its sw__mrun.weight, unless they stand already. */
+static void sw__machine_weights(const sw__ctx* c) {
+    sw__lrun* lr = &sw__lruns(c->in)[c->layer];
+    if (lr->weights_valid) return;
     const uint32_t* order = sw__anim_order(c->a);
-    for (uint32_t i = 0; i < c->a->machines_count; ++i)
-        mw[i] = 0.0f;
+    sw__mrun* runs = sw__mruns(c->in);
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
         const sw__anim_machine* md = &sw__anim_machines(c->a)[m];
         if (md->layer != c->layer) continue;
-        const sw__mrun* r = &sw__mruns_c(c->in)[m];
+        sw__mrun* r = &runs[m];
+        r->weight = 0.0f;
         if (!r->playing) continue;
         if (md->owner_state == SW_ANIMATOR_NONE) {
-            mw[m] = 1.0f;
+            r->weight = 1.0f;
             continue;
         }
         uint32_t pm = sw__anim_states(c->a)[md->owner_state].machine;
-        const sw__mrun* pr = &sw__mruns_c(c->in)[pm];
+        const sw__mrun* pr = &runs[pm];
         float sum = 0.0f;
         for (uint32_t k = 0; k < pr->count; ++k) {
             if (pr->e[k].state == md->owner_state) sum += sw__entry_weight(pr, k);
         }
-        mw[m] = mw[pm] * sum;
+        r->weight = pr->weight * sum;
     }
+    lr->weights_valid = 1;
 }
 
 /* ---- events and root motion of one playing clip ------------------------------------------ */
 
+/* The clip's events in [from, to) (and at its end, with to_end). */
 static void sw__clip_events(sw__ctx* c, const sw_clip* clip, uint32_t slot, uint32_t state,
                             float weight, float from, float to, bool to_end) {
     const sw_clip_event* ev = sw_clip_events(clip);
@@ -612,6 +627,7 @@ static void sw__clip_events(sw__ctx* c, const sw_clip* clip, uint32_t slot, uint
     for (uint32_t i = 0; i < clip->events_count; ++i) {
         float t = ev[i].time;
         bool in = (t >= from && t < to) || (to_end && t == d && from < d);
+        if (!in && !to_end && t >= to) break; /* sorted by time: none later is in */
         if (!in) continue;
         sw_animator_event e = {SW_ANIMATOR_EVENT_KIND_CLIP, c->layer, state, slot, i,
                                sw_clip_event_name(clip, i), t,        weight};
@@ -625,7 +641,7 @@ static void sw__clip_progress(sw__ctx* c, uint32_t slot, uint32_t state, float w
     const sw_clip* clip = sw__bound_clips(c->b)[slot];
     const float d = clip->duration;
     if (!(nb > na) || !(d > 0.0f) || !(w > 0.0f)) return;
-    const double ca = floor(na), cb = floor(nb);
+    const double ca = floor(na), cb = nb < ca + 1.0 ? ca : floor(nb); /* nb > na */
     const bool events = w * c->layer_weight >= c->a->event_threshold && clip->events_count > 0;
     sw__ground acc = {0.0f, 0.0f, 0.0f};
     /* first (partial) cycle */
@@ -679,16 +695,16 @@ static void sw__clip_progress(sw__ctx* c, uint32_t slot, uint32_t state, float w
     }
 }
 
-static void sw__collect(sw__ctx* c, const float* mw) {
+static void sw__collect(sw__ctx* c) {
     const uint32_t* order = sw__anim_order(c->a);
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
-        if (sw__anim_machines(c->a)[m].layer != c->layer || !(mw[m] > 0.0f)) continue;
         const sw__mrun* r = &sw__mruns_c(c->in)[m];
+        if (sw__anim_machines(c->a)[m].layer != c->layer || !(r->weight > 0.0f)) continue;
         for (uint32_t k = 0; k < r->count; ++k) {
             const sw__entry* e = &r->e[k];
             const sw__anim_state* s = &sw__anim_states(c->a)[e->state];
-            float we = mw[m] * sw__entry_weight(r, k);
+            float we = r->weight * sw__entry_weight(r, k);
             if (s->motion == SW_ANIMATOR_MOTION_CLIP) {
                 sw__clip_progress(c, s->target, e->state, we, e->prev, e->ntime);
             } else if (s->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
@@ -784,7 +800,7 @@ static void sw__fire(sw__ctx* c, uint32_t m, const sw__anim_transition* t) {
             sw__iparams(c->in)[conds[i].param] = 0.0f;
         }
     }
-    c->w_space = SW_ANIMATOR_NONE;
+    c->in->w_space = SW_ANIMATOR_NONE;
     c->moved = true;
     sw__machine_enter(c, m, t->to, t->duration, t->mode, t->interrupt, t->offset);
     sw_animator_event e = {
@@ -824,17 +840,16 @@ static void sw__build_contribs(sw__ctx* c) {
     sw_animator_contribution* out = sw__contribs(c->in, c->layer);
     sw__lrun* lr = &sw__lruns(c->in)[c->layer];
     uint32_t n = 0;
-    float mw[SW_ANIMATOR_MAX_MACHINES];
-    sw__machine_weights(c, mw);
+    sw__machine_weights(c);
     const uint32_t* order = sw__anim_order(c->a);
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
-        if (sw__anim_machines(c->a)[m].layer != c->layer || !(mw[m] > 0.0f)) continue;
         const sw__mrun* r = &sw__mruns_c(c->in)[m];
+        if (sw__anim_machines(c->a)[m].layer != c->layer || !(r->weight > 0.0f)) continue;
         for (uint32_t k = 0; k < r->count; ++k) {
             const sw__entry* e = &r->e[k];
             const sw__anim_state* s = &sw__anim_states(c->a)[e->state];
-            float we = mw[m] * sw__entry_weight(r, k);
+            float we = r->weight * sw__entry_weight(r, k);
             if (!(we > 0.0f)) continue;
             uint32_t members = 1;
             const float* w = &one;
@@ -911,7 +926,6 @@ static void sw__ctx_init(sw__ctx* c, sw_animator_instance* in, const sw_animator
     c->layer_weight = 0.0f;
     c->root_motion = false;
     c->moved = false;
-    c->w_space = SW_ANIMATOR_NONE;
     c->rm_x = c->rm_z = c->rm_yaw = c->rm_w = 0.0;
 }
 
@@ -967,6 +981,7 @@ sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bo
     }
     in->inert_offset = lay.inert;
     in->inert_layer_bytes = lay.inert_layer;
+    in->w_space = SW_ANIMATOR_NONE;
     sw_animator_params_reset(a, sw__iparams(in), a->params_count);
     sw__ctx c;
     sw__ctx_init(&c, in, b);
@@ -979,6 +994,19 @@ sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bo
     in->pose_changed = 1;
     *out = in;
     return SW_RESULT_OK;
+}
+
+/* True when the last update (with this bound) moved nothing and this one
+ * has its parameters (the caller checked them) and dt: the update is a
+ * function of the instance's state, the parameters and dt. An update in
+ * which no clock or fade moved, no transition fired, no event was reported
+ * and no layer inertializes leaves every entry's start time at its time,
+ * so the next update with the same inputs sees what it saw (the same
+ * steps, exit times, conditions) and moves nothing either: it would leave
+ * the instance as it is, with no events and no root motion (a frozen or
+ * paused character). */
+static bool sw__update_still(const sw_animator_instance* in, const sw_animator_bound* b, float dt) {
+    return in->still_with == (uint64_t)(uintptr_t)b && memcmp(&dt, &in->last_dt, sizeof dt) == 0;
 }
 
 sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound* bound,
@@ -1003,14 +1031,22 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
     /* The contributions are a function of the parameter values, the
      * machines' entries and the bound: when none of them changed (a paused
      * or frozen character), rebuilding them would give the same ones. */
-    const bool same = inst->built_with == (uint64_t)(uintptr_t)bound &&
-                      (a->params_count == 0 ||
-                       memcmp(sw__iparams(inst), params, sizeof(float) * a->params_count) == 0);
-    if (a->params_count) memcpy(sw__iparams(inst), params, sizeof(float) * a->params_count);
+    const bool same_params = a->params_count == 0 || memcmp(sw__iparams(inst), params,
+                                                            sizeof(float) * a->params_count) == 0;
+    const bool same = inst->built_with == (uint64_t)(uintptr_t)bound && same_params;
     inst->frame++;
+    if (same && sw__update_still(inst, bound, dt)) {
+        *events_count = 0;
+        if (root_motion) memset(root_motion, 0, sizeof *root_motion);
+        return SW_RESULT_OK;
+    }
+    if (!same_params) {
+        memcpy(sw__iparams(inst), params, sizeof(float) * a->params_count);
+        inst->w_space = SW_ANIMATOR_NONE;
+    }
     inst->last_dt = dt;
     const uint32_t* order = sw__anim_order(a);
-    float mw[SW_ANIMATOR_MAX_MACHINES];
+    bool still = true; /* see sw__update_still */
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         c.layer = l;
         c.layer_weight = sw__layer_weight(a, l, c.vals);
@@ -1025,8 +1061,8 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
             sw__machine_advance(&c, m, dt);
         }
         /* 2. events and root motion at the new weights */
-        sw__machine_weights(&c, mw);
-        sw__collect(&c, mw);
+        sw__machine_weights(&c);
+        sw__collect(&c);
         /* 3. finished */
         for (uint32_t i = 0; i < a->machines_count; ++i) {
             uint32_t m = order[i];
@@ -1043,7 +1079,7 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
                                         SW_ANIMATOR_NONE,
                                         sw_animator_state_name(a, e->state),
                                         0.0f,
-                                        mw[m] * sw__entry_weight(r, r->count - 1u)};
+                                        r->weight * sw__entry_weight(r, r->count - 1u)};
                 sw__emit(&c, &ev);
             }
         }
@@ -1055,7 +1091,10 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
         }
         if (c.moved || !same || lr->inert != 0) lr->stale = 1; /* see sw__build_stale */
         if (lr->inert != 0) inst->pose_changed = 1;            /* its offsets move every update */
+        still = still && !c.moved && lr->inert == 0;
     }
+    still = still && c.count == 0;
+    inst->still_with = still ? (uint64_t)(uintptr_t)bound : 0u;
     *events_count = c.count;
     if (root_motion) {
         memset(root_motion, 0, sizeof *root_motion);
@@ -1087,6 +1126,7 @@ sw_result sw_animator_play(sw_animator_instance* inst, const sw_animator_bound* 
     c.layer = sw__anim_machines(a)[m].layer;
     sw__machine_enter(&c, m, state, fade, SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
                       SW_ANIMATOR_INTERRUPT_NEXT, 0.0f);
+    inst->still_with = 0;
     sw__layer_refresh(&c, sw__layer_weight(a, c.layer, c.vals));
     return SW_RESULT_OK;
 }
@@ -1109,6 +1149,7 @@ sw_result sw_animator_seek(sw_animator_instance* inst, const sw_animator_bound* 
     e->ntime = t;
     e->prev = t;
     if (t < 1.0) e->finished = 0;
+    inst->still_with = 0;
     sw__ctx c;
     sw__ctx_init(&c, inst, bound);
     c.layer = sw__anim_machines(a)[machine].layer;
