@@ -9,6 +9,77 @@ sw_result sw__sc_ctx_add_ragdoll(sw__sc_ctx* ctx, const sw__sc_ragdoll* r) {
     return SW_RESULT_OK;
 }
 
+/* The palette entry weighing most on vertex v of mesh m. */
+static uint32_t sw__sc_heaviest(const sw_mesh* m, uint32_t v) {
+    const float* w = &sw_mesh_weights(m)[4u * v];
+    uint32_t c = 0;
+    for (uint32_t k = 1; k < 4u; ++k)
+        if (w[k] > w[c]) c = k;
+    return sw_mesh_joints(m)[4u * v + c];
+}
+
+/* a->skin from the view's meshes (memory from the list), grouped by a
+ * counting sort on the heaviest joint. Fails: OUT_OF_MEMORY. */
+static sw_result sw__sc_skin_init(sw__sc_mem* mem, sw__sc_actor* a) {
+    const uint32_t n = a->skel->joints_count;
+    sw__sc_skin* sk = &a->skin;
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < a->meshes_count; ++k)
+        total += a->meshes[k]->vertices_count;
+    sk->points = (sw_vec3*)sw__sc_alloc(mem, (total ? total : 1u) * sizeof(sw_vec3));
+    sk->first = (uint32_t*)sw__sc_alloc(mem, (n + 1u) * sizeof(uint32_t));
+    if (!sk->points || !sk->first) return SW_RESULT_OUT_OF_MEMORY;
+    memset(sk->first, 0, (n + 1u) * sizeof(uint32_t));
+    for (uint32_t k = 0; k < a->meshes_count; ++k)
+        for (uint32_t v = 0; v < a->meshes[k]->vertices_count; ++v)
+            ++sk->first[sw_mesh_palette(a->meshes[k])[sw__sc_heaviest(a->meshes[k], v)] + 1u];
+    for (uint32_t j = 0; j < n; ++j)
+        sk->first[j + 1u] += sk->first[j];
+    /* each vertex at its joint's cursor (first[j] counts up to first[j + 1]) */
+    for (uint32_t k = 0; k < a->meshes_count; ++k) {
+        const sw_mesh* m = a->meshes[k];
+        for (uint32_t v = 0; v < m->vertices_count; ++v) {
+            const uint32_t e = sw__sc_heaviest(m, v);
+            const float* p = &sw_mesh_positions(m)[3u * v];
+            sk->points[sk->first[sw_mesh_palette(m)[e]]++] =
+                sw_mat4_point(&sw_mesh_inverse_binds(m)[e], sw_vec3_make(p[0], p[1], p[2]));
+        }
+    }
+    for (uint32_t j = n; j > 0u; --j)
+        sk->first[j] = sk->first[j - 1u];
+    sk->first[0] = 0;
+    return SW_RESULT_OK;
+}
+
+float sw__sc_skin_gap(const sw__sc_actor* a, int32_t top) {
+    const sw__sc_skin* sk = &a->skin;
+    float low = INFINITY;
+    if (!sk->first) return low; /* a view without meshes */
+    for (uint32_t j = 0; j < a->skel->joints_count; ++j) {
+        if (top >= 0 && (int32_t)j != top && !sw__sc_is_ancestor(a->skel, top, (int32_t)j))
+            continue;
+        const sw_mat4* m = &a->model[j];
+        for (uint32_t k = sk->first[j]; k < sk->first[j + 1u]; ++k) {
+            const sw_vec3 p = sw_mat4_point(m, sk->points[k]);
+            low = fminf(low, p.y - sw__sc_ground(p.x, p.z, NULL));
+        }
+    }
+    return low;
+}
+
+float sw__sc_surface_lift(float gap, float ease) {
+    return gap < INFINITY ? sw__sc_soft_floor(gap, 0.0f, ease) - gap : 0.0f;
+}
+
+sw_result sw__sc_lift_limb(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end, float ease) {
+    const sw_vec3 p = sw__sc_pos(&a->model[end]);
+    const float gap = p.y - sw__sc_ground(p.x, p.z, NULL);
+    const float lift =
+        fmaxf(sw__sc_floor(gap) - gap, sw__sc_surface_lift(sw__sc_skin_gap(a, end), ease));
+    if (!(lift > 0.0f)) return SW_RESULT_OK;
+    return sw__sc_view_two_bone(a, start, mid, end, sw_vec3_make(p.x, p.y + lift, p.z));
+}
+
 sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
                            const sw_mesh* const* meshes, uint32_t meshes_count) {
     a->skel = s;
@@ -25,7 +96,7 @@ sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
         if (!a->palettes[k]) return SW_RESULT_OUT_OF_MEMORY;
         a->palettes_view[k] = a->palettes[k];
     }
-    return SW_RESULT_OK;
+    return sw__sc_skin_init(m, a);
 }
 
 sw_quat sw__sc_rotation(const sw_mat4* m) {

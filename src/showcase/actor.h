@@ -18,6 +18,15 @@
 #include "showcase/stage.h"
 #include "sinew/showcase/scene.h"
 
+/* A view's skinned surface as the ground guards see it: every vertex of
+ * its meshes in the bind-time space of the joint that weighs most on it,
+ * grouped by joint (points first[j] .. first[j + 1]), so it is carried
+ * rigidly by that joint (skinning blends, within a few millimetres). */
+typedef struct sw__sc_skin {
+    sw_vec3* points;
+    uint32_t* first;
+} sw__sc_skin;
+
 /* An actor's view: what sw_showcase_get_actor shows. The scene sets name
  * and material; create sets the rest with sw__sc_view_init; update writes
  * world, local and model. */
@@ -32,6 +41,7 @@ typedef struct sw__sc_actor {
     sw_mat4* model;
     sw_mat4* palettes[SW_SHOWCASE_MAX_MESHES];
     const sw_mat4* palettes_view[SW_SHOWCASE_MAX_MESHES];
+    sw__sc_skin skin;
 } sw__sc_actor;
 
 /* The camera effects of a hit: shake and field-of-view pulse, `since`
@@ -110,8 +120,8 @@ extern const sw__sc_actor_class sw__sc_powered;
 extern const sw__sc_actor_class sw__sc_knockdown;
 
 /* Sets the view's skeleton and meshes and allocates its pose, model
- * matrices and palettes from the list (rest pose, root at the identity).
- * Fails: OUT_OF_MEMORY. */
+ * matrices, palettes and skin from the list (rest pose, root at the
+ * identity). Fails: OUT_OF_MEMORY. */
 sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
                            const sw_mesh* const* meshes, uint32_t meshes_count);
 /* World-space model matrices of the view's local pose. */
@@ -126,6 +136,21 @@ void sw__sc_view_set_rotation(sw__sc_actor* a, uint32_t j, sw_quat q);
  * Fails: the IK job's result. */
 sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
                                sw_vec3 target);
+/* The lowest point of the view's skinned surface (sw__sc_skin) carried by
+ * joint `top` or a joint below it (top < 0: every joint), as its height
+ * over the ground under it (sw__sc_ground); model matrices current.
+ * INFINITY when those joints carry no vertex (or the view has no skin). */
+float sw__sc_skin_gap(const sw__sc_actor* a, int32_t top);
+/* What a surface point `gap` over the ground lacks to its soft floor at the
+ * ground (sw__sc_soft_floor: kept above `ease` m, eased in below, never
+ * under the ground); 0 for INFINITY. */
+float sw__sc_surface_lift(float gap, float ease);
+/* Raises the end joint of the limb start-mid-end with two-bone IK (weight
+ * 1) until the end joint is at its soft floor (sw__sc_floor) and the
+ * surface below it (sw__sc_skin_gap) at the ground's, eased over `ease`
+ * m; nothing when both are clear. Writes the view's pose and model
+ * matrices (current on entry). Fails: the IK job's result. */
+sw_result sw__sc_lift_limb(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end, float ease);
 /* Skinning palettes of every mesh of the view. Fails: the skinning job's result. */
 sw_result sw__sc_view_palettes(sw__sc_actor* a);
 
@@ -148,7 +173,10 @@ static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
  * the foot turned about +Y to keep the ball on its pin and, with both down,
  * pitched so the ball stays on it as the animation tilts the foot (only
  * ever lifting the ball; the pitch fades over 0.1 s once either lifts);
- * once both contacts end, the offset from the animation fades out. */
+ * once both contacts end, the offset from the animation fades out. Then
+ * a foot out of contact (a detached one always) whose skinned surface or
+ * its lower leg's (sw__sc_skin_gap) dips under the ground is raised onto it
+ * (eased over 5 mm), the leg bent to the raised ankle. */
 typedef struct sw__sc_contact {
     int32_t hip, knee, ankle, ball;
     bool detached; /* the ankle is not below the knee: the foot is moved, the upper leg aimed at it
@@ -189,9 +217,11 @@ static inline float sw__sc_floor(float y) {
 }
 
 /* Keeps each arm's joints above the ground (sw__sc_ground, soft floor
- * sw__sc_floor): an arm whose lowest joint is under it has its hand raised
- * by what that joint lacks, with two-bone IK (RobotExpressive's long arms
- * swing its fingers through the floor while it runs). Writes the view's
+ * sw__sc_floor) and the skinned surface of its forearm and hand on it
+ * (eased over 6 cm; RobotExpressive's fingers hang from the forearm, beside
+ * its hand joint): an arm whose lowest joint or surface point is under has
+ * its hand raised by what it lacks, with two-bone IK (RobotExpressive's long arms swing its
+ * fingers through the floor while it runs). Writes the view's
  * pose and model matrices (world-space model matrices current on entry).
  * Fails: the IK job's result. */
 sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a);

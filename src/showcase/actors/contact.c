@@ -7,6 +7,11 @@
 #define SW__CT_ON 0.012f  /* m above the joint's first height: contact begins */
 #define SW__CT_OFF 0.016f /* m: contact ends (above the observer's 1 cm) */
 #define SW__CT_FADE 0.1f  /* s: the offset from the animation fades out once free */
+/* m over which the surface of a foot (a hand) is eased onto the ground
+ * (sw__sc_surface_lift): a hand's over more, so it slows before the floor */
+#define SW__CT_SOLE_EASE 0.005f
+#define SW__CT_HAND_EASE 0.06f
+#define SW__CT_HAND_PASSES 4u /* raises of a hand per update at most */
 
 /* The first child of joint j, or -1. */
 static int32_t sw__ct_child(const sw_skeleton* s, int32_t j) {
@@ -69,8 +74,15 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
     const bool heel = sw__ct_touch(a.y - sw__sc_ground(a.x, a.z, NULL), &k->heel_ref, k->heel_on);
     const bool ball =
         has_ball && sw__ct_touch(b.y - sw__sc_ground(b.x, b.z, NULL), &k->ball_ref, k->ball_on);
-    const sw_vec3 out_a = sw_vec3_add(a, k->offset);
-    const sw_vec3 out_b = sw_vec3_add(out_a, sw__ct_turn(sw_vec3_sub(b, a), k->yaw));
+    /* where the foot is held now: a contact that begins while the other holds is pinned
+     * where the held one puts it (so the pins stay a foot's length apart) */
+    const sw_vec3 foot = sw_quat_rotate(k->roll, sw__ct_turn(sw_vec3_sub(b, a), k->yaw));
+    sw_vec3 out_a = sw_vec3_add(a, k->offset);
+    if (k->heel_on)
+        out_a = sw_vec3_make(k->heel_pin.x, out_a.y, k->heel_pin.z);
+    else if (k->ball_on)
+        out_a = sw_vec3_make(k->ball_pin.x - foot.x, out_a.y, k->ball_pin.z - foot.z);
+    const sw_vec3 out_b = sw_vec3_add(out_a, foot);
     if (heel && !k->heel_on) k->heel_pin = out_a;
     if (ball && !k->ball_on) k->ball_pin = out_b;
     k->heel_on = heel, k->ball_on = ball;
@@ -85,7 +97,10 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
                                b.y - sw__sc_ground(b.x, b.z, NULL), k->ball_ref);
         }
     } else if (ball) {
-        target = sw_vec3_add(k->ball_pin, sw__ct_turn(sw_vec3_sub(a, b), k->yaw));
+        /* the ankle where the foot, turned by the yaw and the roll still fading out, puts the
+         * ball on its pin */
+        target =
+            sw_vec3_sub(k->ball_pin, sw_quat_rotate(roll, sw__ct_turn(sw_vec3_sub(b, a), k->yaw)));
     }
     k->roll = roll;
     if (heel || ball) {
@@ -112,6 +127,7 @@ static sw_quat sw__ct_foot_rotation(const sw__sc_contact* k, sw_quat ankle_rot) 
 static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
                                   sw_quat ankle_rot) {
     const sw_vec3 target = sw_vec3_add(ankle, k->offset);
+    const sw_vec3 from = sw__sc_pos(&a->model[k->ankle]); /* where the leg's end is now */
     const int16_t up = sw_skeleton_parents(a->skel)[k->ankle];
     sw_xform parent;
     sw_mat4_decompose(up >= 0 ? &a->model[up] : &a->world, &parent);
@@ -120,7 +136,7 @@ static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_v
     sw_pose_set(a->local, (uint32_t)k->ankle, x);
     sw__sc_view_set_rotation(a, (uint32_t)k->ankle, sw__ct_foot_rotation(k, ankle_rot));
     const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]);
-    const sw_quat turn = sw_quat_from_to(sw_vec3_sub(ankle, hip), sw_vec3_sub(target, hip));
+    const sw_quat turn = sw_quat_from_to(sw_vec3_sub(from, hip), sw_vec3_sub(target, hip));
     sw__sc_view_set_rotation(a, (uint32_t)k->hip,
                              sw_quat_mul(turn, sw__sc_rotation(&a->model[k->hip])));
     sw__sc_view_models(a);
@@ -136,6 +152,14 @@ static sw_result sw__ct_apply(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 
     /* the foot keeps its animated world orientation, turned by yaw about +Y */
     sw__sc_view_set_rotation(a, (uint32_t)k->ankle, sw__ct_foot_rotation(k, ankle_rot));
     sw__sc_view_models(a);
+    return SW_RESULT_OK;
+}
+
+/* Foot k placed for the animated ankle position and world rotation given. */
+static sw_result sw__ct_place(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
+                              sw_quat ankle_rot) {
+    if (!k->detached) return sw__ct_apply(k, a, ankle, ankle_rot);
+    sw__ct_apply_detached(k, a, ankle, ankle_rot);
     return SW_RESULT_OK;
 }
 
@@ -157,12 +181,20 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
             continue;
         }
         sw__ct_plan(k, ankle, ball, k->ball >= 0, dt);
-        if (k->weight <= 0.0f) continue;
-        if (k->detached) {
-            sw__ct_apply_detached(k, a, ankle, sw__sc_rotation(&a->model[k->ankle]));
-            continue;
+        const sw_quat rot = sw__sc_rotation(&a->model[k->ankle]);
+        sw_result r = k->weight > 0.0f ? sw__ct_place(k, a, ankle, rot) : SW_RESULT_OK;
+        /* the sole on the ground: the surface of the lower leg and foot raised where the
+         * animation dips it under, the leg bent to the raised ankle, the foot turned as
+         * before; a planted foot below a knee keeps the clip's height (raised, the lift
+         * changes where its release begins: not yet) */
+        if (r == SW_RESULT_OK && (k->detached || !(k->heel_on || k->ball_on))) {
+            const float low = k->detached
+                                  ? fminf(sw__sc_skin_gap(a, k->knee), sw__sc_skin_gap(a, k->ankle))
+                                  : sw__sc_skin_gap(a, k->knee);
+            const float lift = sw__sc_surface_lift(low, SW__CT_SOLE_EASE);
+            if (lift > 0.0f)
+                r = sw__ct_place(k, a, sw_vec3_add(ankle, sw_vec3_make(0.0f, lift, 0.0f)), rot);
         }
-        const sw_result r = sw__ct_apply(k, a, ankle, sw__sc_rotation(&a->model[k->ankle]));
         if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
@@ -190,14 +222,20 @@ sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a) {
         if (!sw__sc_is_ancestor(a->skel, arm[0], arm[1]) ||
             !sw__sc_is_ancestor(a->skel, arm[1], arm[2]))
             continue;
-        float gap;
-        (void)sw__ct_lowest_below(a, arm[0], &gap);
-        const float lift = sw__sc_floor(gap) - gap;
-        if (!(lift > 0.0f)) continue;
-        const sw_result r = sw__sc_view_two_bone(
-            a, arm[0], arm[1], arm[2],
-            sw_vec3_add(sw__sc_pos(&a->model[arm[2]]), sw_vec3_make(0, lift, 0)));
-        if (r != SW_RESULT_OK) return r;
+        /* bending the elbow turns the forearm, which can swing the fingers lower: measured
+         * again after each raise */
+        for (uint32_t pass = 0; pass < SW__CT_HAND_PASSES; ++pass) {
+            float gap;
+            (void)sw__ct_lowest_below(a, arm[0], &gap);
+            const float lift =
+                fmaxf(sw__sc_floor(gap) - gap,
+                      sw__sc_surface_lift(sw__sc_skin_gap(a, arm[1]), SW__CT_HAND_EASE));
+            if (!(lift > 0.0f)) break;
+            const sw_result r = sw__sc_view_two_bone(
+                a, arm[0], arm[1], arm[2],
+                sw_vec3_add(sw__sc_pos(&a->model[arm[2]]), sw_vec3_make(0, lift, 0)));
+            if (r != SW_RESULT_OK) return r;
+        }
     }
     return SW_RESULT_OK;
 }

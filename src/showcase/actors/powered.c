@@ -88,7 +88,8 @@ static sw_result sw__powered_create(sw__sc_ctx* ctx, sw__sc_actor* view, void** 
                             .r_leg = legs[1].mid,
                             .r_foot = legs[1].end};
     sw__sc_contacts_init(&r->contacts, &h, s);
-    r->walk_view = (sw__sc_actor){.skel = s, .local = r->rag.anim, .model = r->rag.anim_model};
+    r->walk_view = (sw__sc_actor){
+        .skel = s, .local = r->rag.anim, .model = r->rag.anim_model, .skin = view->skin};
     /* hips carried by the animation, the rest simulated and pulled to it */
     sw__rag_walk_pose(r);
     res = sw__sc_rag_spawn(ctx, &r->rag, 1u, err);

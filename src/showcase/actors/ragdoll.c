@@ -69,61 +69,6 @@ static void sw__rag_limbs(sw__sc_rag* ra) {
     }
 }
 
-/* The palette entry weighing most on vertex v of mesh m. */
-static uint32_t sw__rag_heaviest(const sw_mesh* m, uint32_t v) {
-    const float* w = &sw_mesh_weights(m)[4u * v];
-    uint32_t c = 0;
-    for (uint32_t k = 1; k < 4u; ++k)
-        if (w[k] > w[c]) c = k;
-    return sw_mesh_joints(m)[4u * v + c];
-}
-
-/* The limb (ra->limbs) whose end joint is j or an ancestor of j, or -1. */
-static int8_t sw__rag_limb_of(const sw__sc_rag* ra, int32_t j) {
-    const int16_t* parents = sw_skeleton_parents(ra->skel);
-    for (; j >= 0; j = parents[j])
-        for (uint32_t l = 0; l < 4u; ++l)
-            if (ra->limbs[l].end == j) return (int8_t)l;
-    return -1;
-}
-
-/* ra->skin from the view's meshes (memory from the list), grouped by a
- * counting sort on the heaviest joint. Fails: OUT_OF_MEMORY. */
-static sw_result sw__rag_skin(sw__sc_mem* mem, sw__sc_rag* ra, const sw__sc_actor* view) {
-    const uint32_t n = ra->skel->joints_count;
-    sw__sc_rag_skin* sk = &ra->skin;
-    uint32_t total = 0;
-    for (uint32_t k = 0; k < view->meshes_count; ++k)
-        total += view->meshes[k]->vertices_count;
-    sk->points = (sw_vec3*)sw__sc_alloc(mem, (total ? total : 1u) * sizeof(sw_vec3));
-    sk->first = (uint32_t*)sw__sc_alloc(mem, (n + 1u) * sizeof(uint32_t));
-    sk->limb = (int8_t*)sw__sc_alloc(mem, n);
-    if (!sk->points || !sk->first || !sk->limb) return SW_RESULT_OUT_OF_MEMORY;
-    memset(sk->first, 0, (n + 1u) * sizeof(uint32_t));
-    for (uint32_t j = 0; j < n; ++j)
-        sk->limb[j] = sw__rag_limb_of(ra, (int32_t)j);
-    for (uint32_t k = 0; k < view->meshes_count; ++k)
-        for (uint32_t v = 0; v < view->meshes[k]->vertices_count; ++v)
-            ++sk->first[sw_mesh_palette(view->meshes[k])[sw__rag_heaviest(view->meshes[k], v)] +
-                        1u];
-    for (uint32_t j = 0; j < n; ++j)
-        sk->first[j + 1u] += sk->first[j];
-    /* each vertex at its joint's cursor (first[j] counts up to first[j + 1]) */
-    for (uint32_t k = 0; k < view->meshes_count; ++k) {
-        const sw_mesh* m = view->meshes[k];
-        for (uint32_t v = 0; v < m->vertices_count; ++v) {
-            const uint32_t e = sw__rag_heaviest(m, v);
-            const float* p = &sw_mesh_positions(m)[3u * v];
-            sk->points[sk->first[sw_mesh_palette(m)[e]]++] =
-                sw_mat4_point(&sw_mesh_inverse_binds(m)[e], sw_vec3_make(p[0], p[1], p[2]));
-        }
-    }
-    for (uint32_t j = n; j > 0u; --j)
-        sk->first[j] = sk->first[j - 1u];
-    sk->first[0] = 0;
-    return SW_RESULT_OK;
-}
-
 sw_result sw__sc_rag_init(sw__sc_ctx* ctx, sw__sc_actor* view, sw__sc_rag* ra,
                           const sw_scene** humanoid, sw_error* err) {
     sw_result r = sw__sc_cast_builtin(&ctx->cast, &ctx->mem, humanoid, err);
@@ -140,8 +85,6 @@ sw_result sw__sc_rag_init(sw__sc_ctx* ctx, sw__sc_actor* view, sw__sc_rag* ra,
     if (!ra->anim || !ra->physics || !ra->anim_model) return SW_RESULT_OUT_OF_MEMORY;
     sw_ragdoll_desc desc;
     sw__rag_limbs(ra);
-    r = sw__rag_skin(&ctx->mem, ra, view);
-    if (r != SW_RESULT_OK) return r;
     r = sw__rag_desc(s, &desc, &ra->chest, err);
     if (r != SW_RESULT_OK) return r;
     const size_t size = sw_ragdoll_measure(&desc, s);
@@ -184,40 +127,6 @@ void sw__sc_rag_place(const sw__sc_rag* ra, sw__sc_actor* view) {
  * it (a foot's less, as it stands on the ground). */
 #define SW__RAG_SKIN_EASE 0.005f
 #define SW__RAG_HAND_EASE 0.06f
-
-/* The lowest point (world y) of the skinned surface of limb l's hand or
- * foot (l < 0: of every joint); INFINITY without one. */
-static float sw__rag_surface_low(const sw__sc_rag* ra, const sw__sc_actor* view, int32_t l) {
-    const sw__sc_rag_skin* sk = &ra->skin;
-    float low = INFINITY;
-    for (uint32_t j = 0; j < ra->skel->joints_count; ++j) {
-        if (l >= 0 && sk->limb[j] != l) continue;
-        const float* m = view->model[j].m;
-        for (uint32_t k = sk->first[j]; k < sk->first[j + 1u]; ++k) {
-            const sw_vec3 p = sk->points[k];
-            low = fminf(low, m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]);
-        }
-    }
-    return low;
-}
-
-/* What a surface point at height y lacks to its soft floor (ease: m). */
-static float sw__rag_surface_lift(float y, float ease) {
-    return y < INFINITY ? sw__sc_soft_floor(y, 0.0f, ease) - y : 0.0f;
-}
-
-/* Lifts limb l's end joint with two-bone IK until the joint and the
- * surface of its hand or foot are at their floors. */
-static sw_result sw__rag_lift_end(const sw__sc_rag* ra, uint32_t l, sw__sc_actor* view) {
-    const sw__sc_rag_limb* lb = &ra->limbs[l];
-    const sw_vec3 p = sw__sc_pos(&view->model[lb->end]);
-    const float lift = fmaxf(sw__sc_floor(p.y) - p.y,
-                             sw__rag_surface_lift(sw__rag_surface_low(ra, view, (int32_t)l),
-                                                  l >= 2u ? SW__RAG_HAND_EASE : SW__RAG_SKIN_EASE));
-    if (!(lift > 0.0f)) return SW_RESULT_OK;
-    return sw__sc_view_two_bone(view, lb->start, lb->mid, lb->end,
-                                sw_vec3_make(p.x, p.y + lift, p.z));
-}
 
 /* The angle about the hinge u lifting tip offset d (from the ankle at
  * height a) to height want, within the ankle's range (SW__RAG_TOE_*): the
@@ -280,15 +189,15 @@ sw_result sw__sc_rag_ground(sw__sc_rag* ra, sw__sc_actor* view, float dt) {
         sw__sc_rag_limb* lb = &ra->limbs[l];
         if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
         if (lb->tip >= 0) sw__rag_lift_tip(lb, view, dt);
-        const sw_result r = sw__rag_lift_end(ra, l, view);
+        const sw_result r = sw__sc_lift_limb(view, lb->start, lb->mid, lb->end,
+                                             l >= 2u ? SW__RAG_HAND_EASE : SW__RAG_SKIN_EASE);
         if (r != SW_RESULT_OK) return r;
     }
     float low = INFINITY;
     for (uint32_t j = 0; j < view->skel->joints_count; ++j)
         low = fminf(low, view->model[j].m[13]);
-    const float lift =
-        fmaxf(sw__sc_floor(low) - low,
-              sw__rag_surface_lift(sw__rag_surface_low(ra, view, -1), SW__RAG_SKIN_EASE));
+    const float lift = fmaxf(sw__sc_floor(low) - low,
+                             sw__sc_surface_lift(sw__sc_skin_gap(view, -1), SW__RAG_SKIN_EASE));
     if (!(lift > 0.0f)) return SW_RESULT_OK;
     view->world.m[13] += lift;
     for (uint32_t j = 0; j < view->skel->joints_count; ++j)

@@ -17,16 +17,6 @@ typedef struct sw__sc_rag_limb {
     float turn;    /* rad/s that angle changes at (the guard eases it in and out) */
 } sw__sc_rag_limb;
 
-/* The skinned surface the ground guard keeps above the ground: every
- * vertex of the view's meshes in the bind-time space of the joint that
- * weighs most on it, grouped by joint (points first[j] .. first[j + 1]);
- * limb[j]: the limb whose end joint (or a child of it) joint j is, or -1. */
-typedef struct sw__sc_rag_skin {
-    sw_vec3* points;
-    uint32_t* first;
-    int8_t* limb;
-} sw__sc_rag_skin;
-
 typedef struct sw__sc_rag {
     const sw_skeleton* skel;
     sw_ragdoll* rd;
@@ -36,7 +26,6 @@ typedef struct sw__sc_rag {
     sw_mat4* anim_model;      /* animated model matrices (world) */
     sw_xform root;            /* model -> world */
     sw__sc_rag_limb limbs[4]; /* legs, then arms */
-    sw__sc_rag_skin skin;
 } sw__sc_rag;
 
 /* Makes the ragdoll of the built-in humanoid (built by the cast if the
