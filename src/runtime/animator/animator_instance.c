@@ -173,6 +173,13 @@ size_t sw_animator_instance_size(const sw_animator_bound* b) {
 
 /* ---- small math ----------------------------------------------------------------- */
 
+/* floor(x), bit for bit, with an integer conversion for 0 < x < 2^52 (the
+ * usual normalized times), where it truncates, which is floor there. */
+static double sw__floor(double x) {
+    if (x > 0.0 && x < 4503599627370496.0) return (double)(int64_t)x;
+    return floor(x);
+}
+
 typedef struct sw__ground {
     float x, z, yaw;
 } sw__ground;
@@ -334,17 +341,25 @@ static const double* sw__marks(const sw_animator_bound* b, uint32_t bi, uint32_t
     return base + b->marks_index[bi] + (size_t)member * (SW__ANIM_MAX_MARKS + 1u);
 }
 
-/* Member's normalized clip time (cycles, unwrapped) at blend space phase p. */
-static double sw__member_ntime(const sw_animator_bound* b, uint32_t bi, uint32_t member, double p) {
-    uint32_t k = b->marks_count[bi];
-    if (k == 0) return p;
+/* Member's normalized clip time (cycles, unwrapped) at phase p of a blend
+ * space with k > 0 sync markers per cycle. */
+static double sw__synced_ntime(const sw_animator_bound* b, uint32_t bi, uint32_t k, uint32_t member,
+                               double p) {
     const double* u = sw__marks(b, bi, member);
-    double cyc = floor(p);
+    double cyc = sw__floor(p);
     double psi = (p - cyc) * (double)k;
     uint32_t s = (uint32_t)psi;
     if (s >= k) s = k - 1u;
     double f = psi - (double)s;
     return cyc + u[s] + f * (u[s + 1u] - u[s]);
+}
+
+/* Member's normalized clip time (cycles, unwrapped) at blend space phase p
+ * (p itself without sync markers). */
+static inline double sw__member_ntime(const sw_animator_bound* b, uint32_t bi, uint32_t member,
+                                      double p) {
+    const uint32_t k = b->marks_count[bi];
+    return k == 0 ? p : sw__synced_ntime(b, bi, k, member, p);
 }
 
 /* Advances a blend space phase by `dt` seconds at `speed`. */
@@ -362,11 +377,11 @@ static double sw__bspace_advance(const sw_animator_bound* b, uint32_t bi, const 
     if (dt / len > SW__MAX_STEP) dt = SW__MAX_STEP * len; /* see SW__MAX_STEP */
     if (k == 0) return p + dt / len;
     /* Segment by segment: segment s lasts sum w_i * d_i * (u_i[s+1] - u_i[s]). */
-    double cycles = floor(dt / len);
+    double cycles = sw__floor(dt / len);
     double rest = dt - cycles * len;
     p += cycles;
     for (uint32_t guard = 0; guard < 2u * k + 2u && rest > 0.0; ++guard) {
-        double cyc = floor(p);
+        double cyc = sw__floor(p);
         double psi = (p - cyc) * (double)k;
         uint32_t s = (uint32_t)psi;
         if (s >= k) s = k - 1u;
@@ -641,7 +656,7 @@ static void sw__clip_progress(sw__ctx* c, uint32_t slot, uint32_t state, float w
     const sw_clip* clip = sw__bound_clips(c->b)[slot];
     const float d = clip->duration;
     if (!(nb > na) || !(d > 0.0f) || !(w > 0.0f)) return;
-    const double ca = floor(na), cb = nb < ca + 1.0 ? ca : floor(nb); /* nb > na */
+    const double ca = sw__floor(na), cb = nb < ca + 1.0 ? ca : sw__floor(nb); /* nb > na */
     const bool events = w * c->layer_weight >= c->a->event_threshold && clip->events_count > 0;
     sw__ground acc = {0.0f, 0.0f, 0.0f};
     /* first (partial) cycle */
@@ -742,7 +757,7 @@ static const sw__entry* sw__entry_of(const sw__mrun* r, uint32_t state) {
 /* Normalized time nt inside its cycle, as the pose shows it: the end of a
  * cycle is 1 (not 0), a once state past its end is 1. */
 static double sw__cycle_time(double nt, bool once) {
-    double frac = nt - floor(nt);
+    double frac = nt - sw__floor(nt);
     if (nt > 0.0 && frac == 0.0) frac = 1.0;
     if (once && nt >= 1.0) frac = 1.0;
     return frac;
@@ -1020,8 +1035,11 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
     if (!sw__inst_matches(inst, bound)) return SW_RESULT_INVALID_ARGUMENT;
     const sw_animator* a = bound->def;
     if (params_count < a->params_count) return SW_RESULT_BUFFER_TOO_SMALL;
+    const float* kept = sw__iparams(inst);
+    bool same_params = true; /* bit for bit */
     for (uint32_t i = 0; i < a->params_count; ++i) {
         if (isnan(params[i])) return SW_RESULT_BAD_DATA;
+        same_params = same_params && memcmp(&params[i], &kept[i], sizeof(float)) == 0;
     }
     sw__ctx c;
     sw__ctx_init(&c, inst, bound);
@@ -1031,8 +1049,6 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
     /* The contributions are a function of the parameter values, the
      * machines' entries and the bound: when none of them changed (a paused
      * or frozen character), rebuilding them would give the same ones. */
-    const bool same_params = a->params_count == 0 || memcmp(sw__iparams(inst), params,
-                                                            sizeof(float) * a->params_count) == 0;
     const bool same = inst->built_with == (uint64_t)(uintptr_t)bound && same_params;
     inst->frame++;
     if (same && sw__update_still(inst, bound, dt)) {
