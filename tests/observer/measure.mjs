@@ -27,13 +27,16 @@
 //     the surface under it (the props' step, found by casting rays down at
 //     the props mesh, or the ground plane).
 // A glb without "actor:joint" names (e.g. `sinew retarget ... -o X.glb`) is
-// measured as one actor, "file" (printed only; no bound applies to it).
+// measured as one actor, "file": its lowest joint is bounded as every
+// actor's; with --min-spans N its feet are bounded as the animated
+// humanoids' and each foot joint must show at least N planted spans (a
+// clip whose feet never stand still at one height passes no bound).
 // Prints a table and writes JSON (--json FILE); with --metrics FILE (the
 // demo's metrics.json) compares the demo's observer figures with its own.
 // Exits 1 with one line per broken bound of the issue's "Done when", 2 on
 // bad input, 77 when three.js is not installed (npm ci --prefix tests/observer).
 //
-// usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30]
+// usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30] [--min-spans N]
 import { readFileSync, writeFileSync } from 'node:fs';
 
 let THREE, GLTFLoader;
@@ -67,16 +70,18 @@ const MEDIAN_FEET = ['powered'];
 const KNOCKDOWN_SLIDE = 0.05; // m
 
 function parseArgs(argv) {
-  const a = { glb: null, json: null, metrics: null, fps: 30 };
+  const a = { glb: null, json: null, metrics: null, fps: 30, minSpans: 0 };
   for (let i = 0; i < argv.length; ++i) {
     const k = argv[i];
     if (k === '--json') a.json = argv[++i];
+    else if (k === '--min-spans') a.minSpans = Number(argv[++i]);
     else if (k === '--metrics') a.metrics = argv[++i];
     else if (k === '--fps') a.fps = Number(argv[++i]);
     else if (!a.glb) a.glb = k;
     else throw new Error(`unexpected argument "${k}"`);
   }
-  if (!a.glb || !(a.fps > 0)) throw new Error('usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps F]');
+  if (!a.glb || !(a.fps > 0) || !(a.minSpans >= 0))
+    throw new Error('usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps F] [--min-spans N]');
   return a;
 }
 
@@ -382,11 +387,17 @@ function measure(gltf, fps) {
   return out;
 }
 
-// One line per broken bound.
-function failures(m, demo) {
+// One line per broken bound (minSpans > 0: the "file" actor's feet bounded too).
+function failures(m, demo, minSpans) {
   const f = [];
   const cm = (x) => `${(100 * x).toFixed(2)} cm`;
-  for (const actor of BOUNDED_FEET) {
+  if (minSpans > 0) {
+    const joints = Object.entries(m.feet.file || {});
+    if (!joints.length) f.push('file: no ankle or ball joint found');
+    for (const [joint, r] of joints)
+      if (r.spans < minSpans) f.push(`file ${joint}: ${r.spans} planted spans, at least ${minSpans} expected`);
+  }
+  for (const actor of minSpans > 0 ? [...BOUNDED_FEET, 'file'] : BOUNDED_FEET) {
     for (const [joint, r] of Object.entries(m.feet[actor] || {})) {
       if (r.max >= SLIDE_MAX)
         f.push(`${actor} ${joint}: a planted span slides ${cm(r.max)} (t ${r.worst[0].toFixed(2)}..${r.worst[1].toFixed(2)} s), bound ${cm(SLIDE_MAX)}`);
@@ -481,6 +492,6 @@ const m = measure(gltf, args.fps);
 console.log(table(m));
 if (args.json) writeFileSync(args.json, JSON.stringify(m, null, 1));
 const demo = args.metrics ? JSON.parse(readFileSync(args.metrics, 'utf8')) : null;
-const f = failures(m, demo);
+const f = failures(m, demo, args.minSpans);
 for (const line of f) console.log(`FAIL ${line}`);
 process.exit(f.length ? 1 : 0);

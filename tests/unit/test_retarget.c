@@ -727,7 +727,7 @@ typedef enum rt_mode {
 
 /* CMU clip `clip_index` onto `tgt` at 120 Hz (the clip's rate), the target
  * pose from the job or from a bake at the same rate, measured against the
- * SOURCE's planted frames (sw_retarget_find_planted, RT_PLANT_SPEED, 5 cm). */
+ * SOURCE's contact frames (sw_retarget_find_contacts, RT_PLANT_SPEED, 5 cm). */
 static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton* tgt, float ik,
                     float ground, rt_mode mode, rt_feet* out) {
     const sw_skeleton* src = cmu->skeleton;
@@ -783,9 +783,9 @@ static void rt_walk(const sw_asset* cmu, uint32_t clip_index, const sw_skeleton*
             src_feet[(size_t)side * frames + f] = rt_pos(&ms[sf[side]]);
     }
     for (int side = 0; side < 2; ++side)
-        assert_int_equal(sw_retarget_find_planted(src_feet + (size_t)side * frames, frames, 120.0f,
-                                                  RT_PLANT_SPEED, 0.05f,
-                                                  planted + (size_t)side * frames),
+        assert_int_equal(sw_retarget_find_contacts(src_feet + (size_t)side * frames, frames, 120.0f,
+                                                   RT_PLANT_SPEED, 0.05f,
+                                                   planted + (size_t)side * frames),
                          SW_RESULT_OK);
     /* frames near a plant's start or end (where a lock fades in or out) */
     const uint32_t near_frames = 18; /* 0.15 s */
@@ -880,40 +880,92 @@ static void rt_report(const char* what, const rt_feet* r) {
         (double)(100.0f * r->toe_sink));
 }
 
-static void test_find_planted(void** state) {
+/* Contacts of a closed-form walk at 120 Hz: a foot standing at y = 0.08
+ * for half of each 1 s cycle, then swinging 0.6 m forward on a cycloid
+ * (x = 0.6 (s - sin(2 pi s) / 2 pi), y = 0.08 + 0.05 (1 - cos(2 pi s)), s in
+ * [0, 1) over the half cycle: no speed at either end); key 0 a reference
+ * pose 0.5 m under it (never slow, so not the height reference). */
+static sw_vec3 rt_walk_foot(uint32_t k, float* vx) {
+    const float t = (float)k / 120.0f, cycle = floorf(t), u = t - cycle;
+    const float two_pi = 6.2831853f;
+    if (u < 0.5f) {
+        *vx = 0.0f;
+        return sw_vec3_make(0.6f * cycle, 0.08f, 0.0f);
+    }
+    const float s = (u - 0.5f) / 0.5f;
+    *vx = 0.6f / 0.5f * (1.0f - cosf(two_pi * s));
+    return sw_vec3_make(0.6f * (cycle + s - sinf(two_pi * s) / two_pi),
+                        0.08f + 0.05f * (1.0f - cosf(two_pi * s)), 0.0f);
+}
+
+static void test_find_contacts(void** state) {
     (void)state;
-    /* a foot at 1 m/s, stopping on the ground for frames 10..19 at 10 Hz, lifted once */
-    sw_vec3 p[30];
-    uint8_t planted[30];
-    for (uint32_t f = 0; f < 30; ++f) {
-        const float x = f < 10 ? 0.1f * (float)f : f < 20 ? 0.9f : 0.9f + 0.1f * (float)(f - 19);
-        p[f] = sw_vec3_make(x, f < 10 ? 0.2f - 0.02f * (float)f : f < 20 ? 0.02f : 0.3f, 0.0f);
+    enum { KEYS = 600 };
+    const float speed = 0.15f, height = 0.05f;
+    /* the speed window: SW_RETARGET_CONTACT_WINDOW (0.05 s) = 3 keys each side */
+    const uint32_t w = 3;
+    sw_vec3 p[KEYS];
+    float vx[KEYS];
+    uint8_t on[KEYS];
+    for (uint32_t k = 0; k < KEYS; ++k)
+        p[k] = rt_walk_foot(k, &vx[k]);
+    p[0] = sw_vec3_make(-1.0f, -0.42f, 0.0f);
+    assert_int_equal(sw_retarget_find_contacts(p, KEYS, 120.0f, speed, height, on), SW_RESULT_OK);
+    uint32_t stance = 0, swing = 0;
+    for (uint32_t k = w + 1; k + w < KEYS; ++k) {
+        /* standing still across the whole window: in contact */
+        bool still = true;
+        float slowest = INFINITY;
+        for (uint32_t j = k - w; j <= k + w; ++j) {
+            still = still && vx[j] == 0.0f && p[j].y == 0.08f;
+            slowest = fminf(slowest, vx[j]);
+        }
+        if (still) {
+            if (!on[k]) fail_msg("key %u: standing still, not in contact", k);
+            ++stance;
+        }
+        /* x never slower than 1.5 speed across the window (x only grows): the
+         * window's mean speed is over it, so the contact is released */
+        if (slowest > SW_RETARGET_CONTACT_RELEASE * speed) {
+            if (on[k]) fail_msg("key %u: moving over %.3f m/s, in contact", k, (double)slowest);
+            ++swing;
+        }
+        /* over 1.5 times the height above the stance: released */
+        if (p[k].y > 0.08f + SW_RETARGET_CONTACT_RELEASE * height && on[k])
+            fail_msg("key %u: %.3f m above the ground, in contact", k, (double)(p[k].y - 0.08f));
     }
-    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, 0.05f, planted), SW_RESULT_OK);
-    for (uint32_t f = 0; f < 30; ++f) {
-        /* frames 10..19 still and low (frame 10 sits where frame 9 was) */
-        const uint8_t want = f >= 10 && f <= 19;
-        if (planted[f] != want) fail_msg("frame %u: planted %u, want %u", f, planted[f], want);
+    assert_true(stance > 200 && swing > 150); /* both cases met many times */
+    assert_int_equal(on[0], 0);               /* the reference pose: not slow */
+    /* hysteresis: a foot resting at 0, raised slowly to 6 cm (between the
+     * 5 cm that begins a contact and the 7.5 cm that ends one) stays in
+     * contact; lifted away fast and lowered back to 6 cm, it does not start one */
+    for (uint32_t k = 0; k < 240; ++k) {
+        float y = 0.0f;
+        if (k >= 60 && k < 120) y = 0.06f * (float)(k - 60) / 60.0f; /* 0.12 m/s up */
+        if (k >= 120 && k < 150) y = 0.06f;
+        if (k >= 150 && k < 160) y = 0.06f + 0.3f * (float)(k - 150) / 10.0f; /* 3.6 m/s */
+        if (k >= 160 && k < 170) y = 0.36f - 0.3f * (float)(k - 160) / 10.0f;
+        if (k >= 170) y = 0.06f;
+        p[k] = sw_vec3_make(0.0f, y, 0.0f);
     }
-    /* the height threshold is above the lowest point */
-    for (uint32_t f = 0; f < 30; ++f)
-        p[f] = sw_vec3_make(0.0f, f == 5 ? -0.1f : 0.0f, 0.0f);
-    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, 0.05f, planted), SW_RESULT_OK);
-    for (uint32_t f = 0; f < 30; ++f)
-        assert_int_equal(planted[f], 0); /* 10 cm above the dip, or moving 1 m/s at it */
-    assert_int_equal(sw_retarget_find_planted(p, 1, 10.0f, 0.5f, 0.05f, planted), SW_RESULT_OK);
-    assert_int_equal(planted[0], 0);
-    assert_int_equal(sw_retarget_find_planted(NULL, 30, 10.0f, 0.5f, 0.05f, planted),
+    assert_int_equal(sw_retarget_find_contacts(p, 240, 120.0f, speed, height, on), SW_RESULT_OK);
+    for (uint32_t k = 0; k < 240; ++k) {
+        const uint8_t want = k < 148; /* until the window reaches the lift (key 151) */
+        if (on[k] != want) fail_msg("hysteresis key %u: contact %u, want %u", k, on[k], want);
+    }
+    assert_int_equal(sw_retarget_find_contacts(p, 1, 120.0f, speed, height, on), SW_RESULT_OK);
+    assert_int_equal(on[0], 0); /* one key: no speed */
+    assert_int_equal(sw_retarget_find_contacts(NULL, 30, 10.0f, 0.5f, 0.05f, on),
                      SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, 0.05f, NULL),
+    assert_int_equal(sw_retarget_find_contacts(p, 30, 10.0f, 0.5f, 0.05f, NULL),
                      SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_retarget_find_planted(p, 0, 10.0f, 0.5f, 0.05f, planted),
+    assert_int_equal(sw_retarget_find_contacts(p, 0, 10.0f, 0.5f, 0.05f, on),
                      SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_retarget_find_planted(p, 30, 0.0f, 0.5f, 0.05f, planted),
+    assert_int_equal(sw_retarget_find_contacts(p, 30, 0.0f, 0.5f, 0.05f, on),
                      SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, NAN, 0.05f, planted),
+    assert_int_equal(sw_retarget_find_contacts(p, 30, 10.0f, NAN, 0.05f, on),
                      SW_RESULT_INVALID_ARGUMENT);
-    assert_int_equal(sw_retarget_find_planted(p, 30, 10.0f, 0.5f, -1.0f, planted),
+    assert_int_equal(sw_retarget_find_contacts(p, 30, 10.0f, 0.5f, -1.0f, on),
                      SW_RESULT_INVALID_ARGUMENT);
 }
 
@@ -931,21 +983,23 @@ static void test_cmu_onto_humanoid(void** state) {
     assert_true(ik.steps > 4);
     assert_true(ik.sink < 0.01f);  /* no ankle more than 1 cm below its standing height */
     assert_true(ik.sink > -0.01f); /* the lowest comes within 1 cm of it: the feet touch */
-    assert_true(ik.slide < 0.01f);
-    assert_true(ik.slide <= ik.source_slide + 0.001f); /* retargeting adds under 1 mm */
-    assert_true(fk.slide > ik.slide);
     /* the bake with and without the foot lock */
     rt_feet lk, bk;
     rt_walk(&cmu, 0, human.skeleton, 1.0f, 0.0f, RT_BAKE_LOCKED, &lk);
     rt_walk(&cmu, 0, human.skeleton, 1.0f, 0.0f, RT_BAKE, &bk);
     rt_report("CMU 01_01 onto the humanoid, bake, foot IK and lock", &lk);
     rt_report("CMU 01_01 onto the humanoid, bake, foot IK, no lock", &bk);
+    /* the job follows the capture's own drift within its contacts (3.0 cm at
+     * most, counted with the contact finder's hysteresis); the lock removes it */
+    assert_true(ik.slide <= ik.source_slide + 0.001f); /* retargeting adds under 1 mm */
+    assert_true(fk.slide > ik.slide);
     assert_int_equal(lk.steps, ik.steps);
     assert_true(lk.slide < 0.01f);
     assert_true(lk.slide < 0.5f * bk.slide);
     assert_true(lk.sink < 0.01f);
     assert_true(lk.sink > -0.01f);
-    assert_true(lk.toe_sink < 0.01f); /* the height is left as animated: no toe pushed under */
+    assert_true(lk.slide < 0.001f);   /* pinned: within 1 mm */
+    assert_true(lk.toe_sink < 0.01f); /* no toe under its standing height */
     /* no pop where the lock fades in and out: below the capture's own jumps */
     assert_true(lk.jump_boundary <= bk.jump_all);
     assert_true(lk.jump_boundary <= bk.jump_boundary);
@@ -1500,7 +1554,7 @@ int main(void) {
         cmocka_unit_test(test_identity_robot),
         cmocka_unit_test(test_scaled_copy),
         cmocka_unit_test(test_other_rest_orientations),
-        cmocka_unit_test(test_find_planted),
+        cmocka_unit_test(test_find_contacts),
         cmocka_unit_test(test_cmu_onto_humanoid),
         cmocka_unit_test(test_cmu_onto_robot),
         cmocka_unit_test(test_job_validity),

@@ -38,24 +38,6 @@ static sw_result sw__rt_fail(sw_error* err, sw_result r, const char* check) {
     return r;
 }
 
-sw_result sw_retarget_find_planted(const sw_vec3* positions, uint32_t count, float rate,
-                                   float speed, float height, uint8_t* planted) {
-    if (!positions || !planted || count == 0 || !(rate > 0.0f) || !isfinite(rate) ||
-        !(speed > 0.0f) || !isfinite(speed) || !(height > 0.0f) || !isfinite(height))
-        return SW_RESULT_INVALID_ARGUMENT;
-    float low = INFINITY;
-    for (uint32_t f = 0; f < count; ++f)
-        if (positions[f].y < low) low = positions[f].y;
-    for (uint32_t f = 0; f < count; ++f) {
-        planted[f] = 0;
-        if (count < 2) continue;
-        const uint32_t a = f > 0 ? f - 1 : 0, b = f > 0 ? f : 1;
-        const float v = sw_vec3_length(sw_vec3_sub(positions[b], positions[a])) * rate;
-        if (v < speed && positions[f].y < low + height) planted[f] = 1;
-    }
-    return SW_RESULT_OK;
-}
-
 /* Model transform of joint j from a local pose (identity above the root). */
 static sw_xform sw__rt_model_of(const sw_skeleton* s, const sw_xform4* pose, int32_t j) {
     const int16_t* parents = sw_skeleton_parents(s);
@@ -70,20 +52,28 @@ static sw_vec3 sw__rt_mat_pos(const sw_mat4* m) {
     return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
 }
 
-/* The feet the lock holds: per side the target foot (canonical, mapped) and
- * the limb of the map ending there (-1: none). */
+/* The feet the lock holds: per side the target foot (canonical, mapped),
+ * its toes (canonical, a child of the foot, mapped; -1: none) and the limb
+ * of the map ending at the foot (-1: none). */
 typedef struct sw__rt_feet {
     int32_t foot[2];
+    int32_t toe[2];
     int32_t limb[2];
 } sw__rt_feet;
 
 static sw__rt_feet sw__rt_find_feet(const sw_retarget_map* map, const sw_skeleton* target) {
-    sw__rt_feet f = {{-1, -1}, {-1, -1}};
+    sw__rt_feet f = {{-1, -1}, {-1, -1}, {-1, -1}};
     int32_t bones[SW_RETARGET_BONE_COUNT];
     sw__rt_bones(target, bones);
     const int32_t ends[2] = {bones[SW_RETARGET_BONE_LEFT_FOOT], bones[SW_RETARGET_BONE_RIGHT_FOOT]};
+    const int32_t toes[2] = {bones[SW_RETARGET_BONE_LEFT_TOES], bones[SW_RETARGET_BONE_RIGHT_TOES]};
+    const int16_t* parents = sw_skeleton_parents(target);
     for (int side = 0; side < 2; ++side)
         if (ends[side] >= 0 && map->source_of[ends[side]] >= 0) f.foot[side] = ends[side];
+    for (int side = 0; side < 2; ++side)
+        if (f.foot[side] >= 0 && toes[side] >= 0 && parents[toes[side]] == f.foot[side] &&
+            map->source_of[toes[side]] >= 0)
+            f.toe[side] = toes[side];
     for (int side = 0; side < 2; ++side)
         for (uint32_t i = 0; i < map->limbs_count && f.foot[side] >= 0; ++i)
             if ((int32_t)map->limbs[i].end == f.foot[side] && f.limb[side] < 0)
@@ -91,25 +81,24 @@ static sw__rt_feet sw__rt_find_feet(const sw_retarget_map* map, const sw_skeleto
     return f;
 }
 
-/* Moves the target pose's feet onto their lock goals (key k): lowers the
- * root where a limb's goal is out of reach, then two-bone IK per limb (the
- * foot keeping its model rotation), or a placed foot moved there. */
-static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton* tgt,
-                                  const sw__rt_feet* feet, const sw_vec3 goal[2],
-                                  const float weight[2], sw_xform4* pose, sw_mat4* mats) {
-    const sw_local_to_model_job l2m = {
-        .skeleton = tgt,
-        .local = pose,
-        .local_count = tgt->packets_count,
-        .out = mats,
-        .out_count = tgt->joints_count,
-    };
-    sw_result r = sw_local_to_model_job_run(&l2m);
-    if (r != SW_RESULT_OK) return r;
-    const int16_t* parents = sw_skeleton_parents(tgt);
+/* The local rotation that gives joint j of `pose` the model rotation m. */
+static void sw__rt_set_model_rotation(const sw_skeleton* s, sw_xform4* pose, uint32_t j,
+                                      sw_quat m) {
+    const int16_t parent = sw_skeleton_parents(s)[j];
+    sw_xform x = sw_pose_get(pose, j);
+    const sw_quat pr = parent < 0 ? sw_quat_identity() : sw__rt_model_of(s, pose, parent).r;
+    x.r = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(pr), m));
+    sw_pose_set(pose, j, x);
+}
+
+/* Lowers the root of `pose` (model matrices `mats`) by the most any limb
+ * ending at a foot needs to reach its goal. */
+static void sw__rt_drop_root(const sw_retarget_map* map, const sw_skeleton* tgt,
+                             const sw__rt_feet* feet, const sw_vec3 goal[2], sw_xform4* pose,
+                             const sw_mat4* mats) {
     float drop = 0.0f;
     for (int side = 0; side < 2; ++side) {
-        if (feet->limb[side] < 0 || !(weight[side] > 0.0f)) continue;
+        if (feet->limb[side] < 0) continue;
         const sw_retarget_limb l = map->limbs[feet->limb[side]];
         const sw_vec3 a = sw__rt_mat_pos(&mats[l.start]), b = sw__rt_mat_pos(&mats[l.mid]),
                       c = sw__rt_mat_pos(&mats[l.end]);
@@ -121,30 +110,42 @@ static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton*
         const float need = a.y - g.y - sqrtf(reach * reach - h2);
         if (need > drop) drop = need;
     }
-    /* where the root drops, every limb is solved (a free foot to where it was) */
-    sw_vec3 free_pos[2] = {{0, 0, 0}, {0, 0, 0}};
-    for (int side = 0; side < 2; ++side)
-        if (feet->foot[side] >= 0) free_pos[side] = sw__rt_mat_pos(&mats[feet->foot[side]]);
-    if (drop > 0.0f && map->root_target >= 0) {
-        const uint32_t root = (uint32_t)map->root_target;
-        sw_xform x = sw_pose_get(pose, root);
-        sw_vec3 down = sw_vec3_make(0.0f, -drop, 0.0f);
-        if (parents[root] >= 0) {
-            const sw_xform pm = sw__rt_model_of(tgt, pose, parents[root]);
-            down = sw_vec3_scale(sw_quat_rotate(sw_quat_conjugate(pm.r), down), 1.0f / pm.s.x);
-        }
-        x.t = sw_vec3_add(x.t, down);
-        sw_pose_set(pose, root, x);
-    } else {
-        drop = 0.0f;
+    if (!(drop > 0.0f) || map->root_target < 0) return;
+    const uint32_t root = (uint32_t)map->root_target;
+    const int16_t parent = sw_skeleton_parents(tgt)[root];
+    sw_xform x = sw_pose_get(pose, root);
+    sw_vec3 down = sw_vec3_make(0.0f, -drop, 0.0f);
+    if (parent >= 0) {
+        const sw_xform pm = sw__rt_model_of(tgt, pose, parent);
+        down = sw_vec3_scale(sw_quat_rotate(sw_quat_conjugate(pm.r), down), 1.0f / pm.s.x);
     }
+    x.t = sw_vec3_add(x.t, down);
+    sw_pose_set(pose, root, x);
+}
+
+/* Moves the target pose's feet onto their goals (model space), each foot's
+ * model rotation turned by turn[side]: lowers the root where a limb's goal
+ * is out of reach, then two-bone IK per limb, or a placed foot moved there. */
+static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton* tgt,
+                                  const sw__rt_feet* feet, const sw_vec3 goal[2],
+                                  const sw_quat turn[2], sw_xform4* pose, sw_mat4* mats) {
+    const sw_local_to_model_job l2m = {
+        .skeleton = tgt,
+        .local = pose,
+        .local_count = tgt->packets_count,
+        .out = mats,
+        .out_count = tgt->joints_count,
+    };
+    sw_result r = sw_local_to_model_job_run(&l2m);
+    if (r != SW_RESULT_OK) return r;
+    const int16_t* parents = sw_skeleton_parents(tgt);
+    sw__rt_drop_root(map, tgt, feet, goal, pose, mats);
     for (int side = 0; side < 2; ++side) {
         const int32_t foot = feet->foot[side];
         if (foot < 0) continue;
+        const sw_quat keep = sw_quat_mul(turn[side], sw__rt_model_of(tgt, pose, foot).r);
         if (feet->limb[side] >= 0) {
-            if (!(weight[side] > 0.0f) && drop == 0.0f) continue;
             const sw_retarget_limb l = map->limbs[feet->limb[side]];
-            const sw_quat keep = sw__rt_model_of(tgt, pose, foot).r;
             r = sw_local_to_model_job_run(&l2m);
             if (r != SW_RESULT_OK) return r;
             const sw_ik_two_bone_job leg = {
@@ -154,7 +155,7 @@ static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton*
                 .start_joint = l.start,
                 .mid_joint = l.mid,
                 .end_joint = l.end,
-                .target = weight[side] > 0.0f ? goal[side] : free_pos[side],
+                .target = goal[side],
                 .pole_mode = SW_IK_POLE_MODE_NONE,
                 .weight = 1.0f,
                 .pose = pose,
@@ -162,18 +163,17 @@ static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton*
             };
             /* a limb the solver refuses (a bone of zero length) keeps its pose */
             if (sw_ik_two_bone_job_run(&leg) != SW_RESULT_OK) continue;
-            sw_xform end = sw_pose_get(pose, l.end);
-            const sw_quat pr = sw__rt_model_of(tgt, pose, parents[l.end]).r;
-            end.r = sw_quat_normalize(sw_quat_mul(sw_quat_conjugate(pr), keep));
-            sw_pose_set(pose, l.end, end);
-        } else if (map->placed[foot] && weight[side] > 0.0f) {
+        } else if (map->placed[foot]) {
             sw_xform x = sw_pose_get(pose, (uint32_t)foot);
             x.t = parents[foot] < 0
                       ? goal[side]
                       : sw_xform_point(sw_xform_inverse(sw__rt_model_of(tgt, pose, parents[foot])),
                                        goal[side]);
             sw_pose_set(pose, (uint32_t)foot, x);
+        } else {
+            continue;
         }
+        sw__rt_set_model_rotation(tgt, pose, (uint32_t)foot, keep);
     }
     return SW_RESULT_OK;
 }
@@ -224,10 +224,18 @@ static sw_result sw__rt_key(const sw__rt_key_ctx* c, uint32_t k) {
     return r;
 }
 
-/* Pass 1 of the lock: per side the source foot (src[side * keys + k]) and
- * the free target foot (goal[side * keys + k]) at every key. */
+/* The foot lock's arrays (side-major). */
+typedef struct sw__rt_lock {
+    sw_vec3* path;   /* per side 4 * keys: source ankle, source ball, free ankle, free ball */
+    sw_vec3* offset; /* per side keys: the ankle's goal minus its free position */
+    sw_quat* turn;   /* per side keys: the turn of the foot's model rotation */
+    uint8_t* on;     /* per side 2 * keys: heel, ball contacts */
+} sw__rt_lock;
+
+/* Pass 1 of the lock: per side the source and the free target ankle and
+ * ball (the ankle where a side has no ball) at every key. */
 static sw_result sw__rt_feet_paths(const sw__rt_key_ctx* c, const sw__rt_feet* feet, sw_mat4* mats,
-                                   sw_vec3* goal, sw_vec3* src) {
+                                   sw_vec3* path) {
     const uint32_t keys = c->keys;
     for (uint32_t k = 0; k < keys; ++k) {
         sw_result r = sw__rt_key(c, k);
@@ -238,97 +246,95 @@ static sw_result sw__rt_feet_paths(const sw__rt_key_ctx* c, const sw__rt_feet* f
             .out = mats,
             .out_count = c->source->joints_count,
         };
-        if (r == SW_RESULT_OK) r = sw_local_to_model_job_run(&l2m);
-        for (int side = 0; side < 2 && r == SW_RESULT_OK; ++side)
-            if (feet->foot[side] >= 0)
-                src[(size_t)side * keys + k] =
-                    sw__rt_mat_pos(&mats[c->map->source_of[feet->foot[side]]]);
-        l2m.skeleton = c->target, l2m.local = c->tpose, l2m.local_count = c->target->packets_count;
-        l2m.out_count = c->target->joints_count;
-        if (r == SW_RESULT_OK) r = sw_local_to_model_job_run(&l2m);
-        for (int side = 0; side < 2 && r == SW_RESULT_OK; ++side)
-            if (feet->foot[side] >= 0)
-                goal[(size_t)side * keys + k] = sw__rt_mat_pos(&mats[feet->foot[side]]);
+        for (int pass = 0; pass < 2 && r == SW_RESULT_OK; ++pass) {
+            if (pass == 1)
+                l2m.skeleton = c->target, l2m.local = c->tpose,
+                l2m.local_count = c->target->packets_count, l2m.out_count = c->target->joints_count;
+            r = sw_local_to_model_job_run(&l2m);
+            for (int side = 0; side < 2 && r == SW_RESULT_OK; ++side) {
+                const int32_t foot = feet->foot[side];
+                if (foot < 0) continue;
+                const int32_t ball = feet->toe[side] >= 0 ? feet->toe[side] : foot;
+                const int32_t j[2] = {pass ? foot : c->map->source_of[foot],
+                                      pass ? ball : c->map->source_of[ball]};
+                for (int i = 0; i < 2; ++i)
+                    path[((size_t)side * 4u + (size_t)pass * 2u + (size_t)i) * keys + k] =
+                        sw__rt_mat_pos(&mats[j[i]]);
+            }
+        }
         if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
 }
 
-/* One foot's lock from its source path `src`: w[k] 0 except around planted
- * runs (merged when the next starts within 2 fades), the goals g pulled
- * across the ground to the run's middle position and faded in and out
- * (smoothstep over `fade` keys); the height stays as animated. */
-static sw_result sw__rt_lock_side(const sw_vec3* src, uint32_t keys, float key_rate,
-                                  const sw_retarget_bake_options* opt, uint8_t* planted, sw_vec3* g,
-                                  float* w) {
+/* Model transforms of the target's rest pose into mats (pose: scratch). */
+static sw_result sw__rt_rest_model(const sw_skeleton* s, sw_xform4* pose, sw_mat4* model);
+
+/* The lock's offsets and turns: contacts of each source heel and ball
+ * (sw_retarget_find_contacts), planned on the target's standing heights
+ * (its rest pose). */
+static sw_result sw__rt_lock_goals(const sw__rt_key_ctx* c, const sw__rt_feet* feet,
+                                   const sw_retarget_bake_options* opt, sw_mat4* mats,
+                                   const sw__rt_lock* lk, sw_error* err) {
+    const uint32_t keys = c->keys;
+    sw_result r = sw__rt_feet_paths(c, feet, mats, lk->path);
+    if (r == SW_RESULT_OK) r = sw__rt_rest_model(c->target, c->tpose, mats);
+    if (r != SW_RESULT_OK) return sw__rt_fail(err, r, "sample and retarget");
     const float speed = opt->lock_speed > 0.0f ? opt->lock_speed : SW_RETARGET_PLANT_SPEED;
     const float height = opt->lock_height > 0.0f ? opt->lock_height : SW_RETARGET_PLANT_HEIGHT;
     const float blend_s = opt->lock_blend > 0.0f ? opt->lock_blend : SW_RETARGET_LOCK_BLEND;
-    const double blend_keys = floor((double)blend_s * (double)key_rate + 0.5);
-    const int64_t fade = blend_keys > (double)keys ? (int64_t)keys : (int64_t)blend_keys;
-    const sw_result r = sw_retarget_find_planted(src, keys, key_rate, speed, height, planted);
-    if (r != SW_RESULT_OK) return r;
-    for (uint32_t k0 = 0; k0 < keys;) {
-        if (!planted[k0]) {
-            ++k0;
-            continue;
-        }
-        uint32_t k1 = k0;
-        for (;;) {
-            while (k1 + 1 < keys && planted[k1 + 1])
-                ++k1;
-            uint32_t next = k1 + 1;
-            while (next < keys && !planted[next] && (int64_t)(next - k1) <= 2 * fade + 1)
-                ++next;
-            if (next >= keys || !planted[next]) break;
-            k1 = next;
-        }
-        const int64_t lo = (int64_t)k0 - fade, hi = (int64_t)k1 + fade;
-        const sw_vec3 held = g[k0 + (k1 - k0) / 2u];
-        for (int64_t k = lo < 0 ? 0 : lo; k <= hi && k < (int64_t)keys; ++k) {
-            float x = 1.0f;
-            if (k < (int64_t)k0) x = 1.0f - (float)((int64_t)k0 - k) / (float)(fade + 1);
-            if (k > (int64_t)k1) x = 1.0f - (float)(k - (int64_t)k1) / (float)(fade + 1);
-            const float sm = x * x * (3.0f - 2.0f * x);
-            g[k].x += (held.x - g[k].x) * sm;
-            g[k].z += (held.z - g[k].z) * sm;
-            if (sm > w[k]) w[k] = sm;
-        }
-        k0 = k1 + 1;
-    }
-    return SW_RESULT_OK;
-}
-
-/* The lock's goals and weights (goal, weight: 2 * keys each, side-major). */
-static sw_result sw__rt_lock_goals(const sw__rt_key_ctx* c, const sw__rt_feet* feet,
-                                   const sw_retarget_bake_options* opt, sw_mat4* mats,
-                                   sw_vec3* goal, sw_vec3* src, float* weight, uint8_t* planted,
-                                   sw_error* err) {
-    const uint32_t keys = c->keys;
-    sw_result r = sw__rt_feet_paths(c, feet, mats, goal, src);
-    if (r != SW_RESULT_OK) return sw__rt_fail(err, r, "sample and retarget");
-    for (size_t k = 0; k < (size_t)keys * 2u; ++k)
-        weight[k] = 0.0f;
+    const double blend_keys = floor((double)blend_s * (double)c->key_rate + 0.5);
     for (int side = 0; side < 2; ++side) {
-        if (feet->foot[side] < 0 || keys < 2) continue;
+        const int32_t foot = feet->foot[side], toe = feet->toe[side];
         const size_t o = (size_t)side * keys;
-        r = sw__rt_lock_side(src + o, keys, c->key_rate, opt, planted, goal + o, weight + o);
-        if (r != SW_RESULT_OK) return sw__rt_fail(err, r, "planted feet");
+        if (foot < 0) continue;
+        const sw_vec3* path = lk->path + o * 4u;
+        uint8_t* on = lk->on + o * 2u;
+        for (int i = 0; i < 2 && r == SW_RESULT_OK; ++i)
+            r = sw_retarget_find_contacts(path + (size_t)i * keys, keys, c->key_rate, speed, height,
+                                          on + (size_t)i * keys);
+        if (r != SW_RESULT_OK) return sw__rt_fail(err, r, "foot contacts");
+        if (toe >= 0) {
+            const float touch = SW_RETARGET_CONTACT_TOUCH * height;
+            sw__rt_widen_contacts(path, keys, touch, on, on + keys);
+            sw__rt_widen_contacts(path + keys, keys, touch, on + keys, on);
+        }
+        const sw_vec3 ra = sw__rt_mat_pos(&mats[foot]);
+        const sw_vec3 rb = toe >= 0 ? sw__rt_mat_pos(&mats[toe]) : ra;
+        const sw__rt_contact_plan plan = {
+            .ankle = path + 2u * keys,
+            .ball = toe >= 0 ? path + 3u * keys : NULL,
+            .heel_on = on,
+            .ball_on = on + keys,
+            .keys = keys,
+            .fade = blend_keys > (double)keys ? keys : (uint32_t)blend_keys,
+            .ankle_y = ra.y,
+            .ball_y = rb.y,
+            .length = sw_vec3_length(sw_vec3_sub(rb, ra)),
+            .touch = SW_RETARGET_CONTACT_TOUCH * height * c->map->root_scale,
+        };
+        sw__rt_plan_contacts(&plan, lk->offset + o, lk->turn + o);
     }
     return SW_RESULT_OK;
 }
 
-/* Samples, retargets (and locks, with goal) every key into rec. */
+/* Samples, retargets (and locks, with lk) every key into rec. */
 static sw_result sw__rt_record(const sw__rt_key_ctx* c, const sw__rt_feet* feet,
-                               const sw_vec3* goal, const float* weight, sw_mat4* mats,
-                               sw_clip_recorder* rec, sw_error* err) {
+                               const sw__rt_lock* lk, sw_mat4* mats, sw_clip_recorder* rec,
+                               sw_error* err) {
     const uint32_t keys = c->keys;
     for (uint32_t k = 0; k < keys; ++k) {
         sw_result r = sw__rt_key(c, k);
-        if (r == SW_RESULT_OK && goal) {
-            const sw_vec3 gk[2] = {goal[k], goal[(size_t)keys + k]};
-            const float wk[2] = {weight[k], weight[(size_t)keys + k]};
-            r = sw__rt_lock_pose(c->map, c->target, feet, gk, wk, c->tpose, mats);
+        if (r == SW_RESULT_OK && lk) {
+            sw_vec3 goal[2] = {{0, 0, 0}, {0, 0, 0}};
+            sw_quat turn[2] = {sw_quat_identity(), sw_quat_identity()};
+            for (size_t side = 0; side < 2; ++side) {
+                if (feet->foot[side] < 0) continue;
+                goal[side] =
+                    sw_vec3_add(lk->path[(side * 4u + 2u) * keys + k], lk->offset[side * keys + k]);
+                turn[side] = lk->turn[side * keys + k];
+            }
+            r = sw__rt_lock_pose(c->map, c->target, feet, goal, turn, c->tpose, mats);
         }
         if (r != SW_RESULT_OK) return sw__rt_fail(err, r, "sample and retarget");
         r = sw_clip_recorder_append(rec, c->tpose, c->target->packets_count, err);
@@ -424,16 +430,15 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
     const sw__rt_feet feet = sw__rt_find_feet(map, target);
     const bool lock = opt.foot_lock && (feet.foot[0] >= 0 || feet.foot[1] >= 0);
     sw_mat4* mats = (sw_mat4*)sw__rt_bake_alloc(&b, (sn > tn ? sn : tn) * sizeof(sw_mat4));
-    sw_vec3* goal = NULL; /* per side [keys]: the foot's goal, then the source foot */
-    float* weight = NULL; /* per side [keys]: the lock's weight, 0 = free */
-    uint8_t* planted = NULL;
+    sw__rt_lock lk = {NULL, NULL, NULL, NULL};
     if (lock) {
-        goal = (sw_vec3*)sw__rt_bake_alloc(&b, (size_t)keys * 4u * sizeof(sw_vec3));
-        weight = (float*)sw__rt_bake_alloc(&b, (size_t)keys * 2u * sizeof(float));
-        planted = (uint8_t*)sw__rt_bake_alloc(&b, (size_t)keys);
+        lk.path = (sw_vec3*)sw__rt_bake_alloc(&b, (size_t)keys * 10u * sizeof(sw_vec3));
+        lk.offset = lk.path ? lk.path + (size_t)keys * 8u : NULL;
+        lk.turn = (sw_quat*)sw__rt_bake_alloc(&b, (size_t)keys * 2u * sizeof(sw_quat));
+        lk.on = (uint8_t*)sw__rt_bake_alloc(&b, (size_t)keys * 4u);
     }
     if (!spose || !tpose || !scratch || !tracks || !events || !cursors || !mats ||
-        (lock && (!goal || !weight || !planted))) {
+        (lock && (!lk.path || !lk.turn || !lk.on))) {
         sw__rt_bake_free(&b);
         return sw__rt_fail(err, SW_RESULT_OUT_OF_MEMORY, "allocation");
     }
@@ -441,14 +446,12 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
     sw_sample_cache_init(&cache, cursors, clip->tracks_count);
     const sw__rt_key_ctx ctx = {map,   source, clip,    target,       opt.ik_weight, &cache,
                                 spose, tpose,  scratch, scratch_size, keys,          key_rate};
-    if (lock)
-        r = sw__rt_lock_goals(&ctx, &feet, &opt, mats, goal, goal + (size_t)keys * 2u, weight,
-                              planted, err);
+    if (lock) r = sw__rt_lock_goals(&ctx, &feet, &opt, mats, &lk, err);
     /* tracks where the pose leaves the rest value (within 1e-7) */
     const sw_clip_recorder_options ro = {.fold = SW_CLIP_RECORDER_FOLD_REST, .tolerance = 1e-7f};
     sw_clip_recorder* rec = NULL;
     if (r == SW_RESULT_OK) r = sw_clip_recorder_create(target, key_rate, &ro, alloc, &rec, err);
-    if (r == SW_RESULT_OK) r = sw__rt_record(&ctx, &feet, goal, weight, mats, rec, err);
+    if (r == SW_RESULT_OK) r = sw__rt_record(&ctx, &feet, lock ? &lk : NULL, mats, rec, err);
     if (r == SW_RESULT_OK) r = sw__rt_build(rec, clip, tracks, events, alloc, out, err);
     sw_clip_recorder_destroy(rec);
     sw__rt_bake_free(&b);

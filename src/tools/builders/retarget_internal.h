@@ -32,4 +32,41 @@ void sw__rt_bones(const sw_skeleton* s, int32_t out[SW_RETARGET_BONE_COUNT]);
 uint32_t sw__rt_spine(const sw_skeleton* s, const int32_t bones[SW_RETARGET_BONE_COUNT],
                       int32_t* out);
 
+/* Widens each contact of a joint (on: 1 in contact, from
+ * sw_retarget_find_contacts; p: its positions) over the keys before it
+ * where the joint stays under `touch` above its height at the contact's
+ * first key, and over the keys after it where it stays under `touch` above
+ * its height at the last key while the foot's other joint (heel or ball,
+ * `other`) is not in contact (a heel lifting off a pinned ball is not
+ * held): a foot skimming the ground as it lands or lifts is held from the
+ * touch. */
+void sw__rt_widen_contacts(const sw_vec3* p, uint32_t keys, float touch, uint8_t* on,
+                           const uint8_t* other);
+
+/* One foot's contacts over the bake's keys, for sw__rt_plan_contacts. */
+typedef struct sw__rt_contact_plan {
+    const sw_vec3* ankle;   /* the free (retargeted) ankle per key, model space */
+    const sw_vec3* ball;    /* the free ball (toes joint) per key; NULL: no ball */
+    const uint8_t* heel_on; /* per key: the heel (ankle) in contact */
+    const uint8_t* ball_on; /* per key: the ball in contact (unread without ball) */
+    uint32_t keys;
+    uint32_t fade; /* keys of a blend in or out */
+    float ankle_y; /* model height of the ankle standing flat (its rest height) */
+    float ball_y;  /* model height of the ball standing flat */
+    float length;  /* ankle to ball */
+    float touch;   /* > 0: a joint this far above its standing height is lifted */
+} sw__rt_contact_plan;
+
+/* Per key, the ankle's offset from its free position and the turn of the
+ * foot's model rotation (offset, turn: in->keys each): a heel contact pins
+ * the ankle at ankle_y where it lands, a ball contact the ball at ball_y;
+ * with both the foot lies flat between the pins; with the heel alone the
+ * foot turns as animated about the ankle, the ball kept above ball_y; with
+ * the ball alone the foot turns as animated (a pivot) about the ball, the
+ * ankle kept above ankle_y. Between contacts the offset and turn are carried
+ * across a gap within two fades, else faded out and in (smoothstep over
+ * `fade` keys); at last every key lifts the ankle where the ankle or the
+ * ball would be under its standing height. */
+void sw__rt_plan_contacts(const sw__rt_contact_plan* in, sw_vec3* offset, sw_quat* turn);
+
 #endif

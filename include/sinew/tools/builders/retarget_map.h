@@ -177,36 +177,61 @@ SINEW_API sw_result sw_retarget_fit_ground(const sw_retarget_map* map, const sw_
                                            const sw_clip* clip, const sw_skeleton* target,
                                            float* source_ground);
 
-/* Planted feet: defaults of sw_retarget_find_planted and the bake's lock. */
-#define SW_RETARGET_PLANT_SPEED 0.1f   /* model units per second (m/s) */
-#define SW_RETARGET_PLANT_HEIGHT 0.05f /* model units (m) above the lowest point */
-#define SW_RETARGET_LOCK_BLEND 0.1f    /* seconds */
+/* Foot contacts: defaults of sw_retarget_find_contacts and the bake's lock. */
+#define SW_RETARGET_PLANT_SPEED 0.15f    /* model units per second (m/s) */
+#define SW_RETARGET_PLANT_HEIGHT 0.05f   /* model units (m) above the lowest slow point */
+#define SW_RETARGET_LOCK_BLEND 0.1f      /* seconds */
+#define SW_RETARGET_CONTACT_WINDOW 0.05f /* seconds: speeds over this span */
+#define SW_RETARGET_CONTACT_RELEASE 1.5f /* a contact ends over this times the thresholds */
+#define SW_RETARGET_CONTACT_TOUCH 0.2f   /* times the height: a contact's widening */
 
-/* Marks the frames where a foot is planted, from its model positions
- * sampled at `rate` frames per second: planted[f] = 1 when the foot moves
- * slower than `speed` (|p[f] - p[f-1]| * rate; frame 0 uses |p[1] - p[0]|)
- * and stands less than `height` above the lowest y of all `count` frames,
- * else 0. One frame alone is never planted (no speed).
+/* Marks the keys where a joint (a heel or a ball) is in contact with the
+ * ground, from its model positions sampled at `rate` keys per second, with
+ * hysteresis: a contact begins at a key where the joint moves slower than
+ * `speed` and stands less than `height` above `low`, and lasts while it
+ * moves slower than SW_RETARGET_CONTACT_RELEASE times `speed` and stands
+ * less than that times `height` above `low`. A key's speed is its
+ * displacement across SW_RETARGET_CONTACT_WINDOW seconds centred on it
+ * (at least one key each side, clamped at the ends) over that time; `low`
+ * is the lowest y of the keys slower than `speed` (a pose held still
+ * anywhere, not a reference frame passed through). One key alone is never
+ * in contact (no speed).
  * Fails: INVALID_ARGUMENT (NULL, count 0, rate, speed or height not > 0 or
  * not finite). */
-SINEW_API sw_result sw_retarget_find_planted(const sw_vec3* positions, uint32_t count, float rate,
-                                             float speed, float height, uint8_t* planted);
+SINEW_API sw_result sw_retarget_find_contacts(const sw_vec3* positions, uint32_t count, float rate,
+                                              float speed, float height, uint8_t* contact);
 
 typedef struct sw_retarget_bake_options {
     float rate;      /* keys per second; 0: the grid the source's keys lie on
                         (sw_frames_grid_rate), else their highest rate
                         (sw_compress_sample_rate: 30 without keys) */
     float ik_weight; /* [0, 1] as sw_retarget_job.ik_weight */
-    /* Foot lock: each target foot (canonical left and right foot, mapped)
-     * is held at one model position while its SOURCE foot is planted
-     * (sw_retarget_find_planted on the source foot at the key rate, with
-     * lock_speed and lock_height): the target foot's position at the middle
-     * key of the planted run. Over lock_blend seconds before and after a run
-     * the goal moves from the foot's free position to the locked one and
-     * back (smoothstep). A foot that ends a limb of the map (leg chain) is
-     * put on its goal with two-bone IK, the root lowered first where the goal
-     * is out of the leg's reach, the foot keeping its retargeted model
-     * rotation; a placed foot (not below the map's root) is moved there. */
+    /* Foot contacts ("foot lock"): per side, the heel (the target's
+     * canonical foot, mapped) and the ball (its canonical toes, a child of
+     * the foot, mapped; none without) are in contact where their SOURCE
+     * joints are (sw_retarget_find_contacts at the key rate, with
+     * lock_speed and lock_height), each contact widened over the keys
+     * before it, and after it while the other joint is free, where its
+     * source joint stays within SW_RETARGET_CONTACT_TOUCH times lock_height
+     * of its height at the contact's first or last key. A contact is put
+     * on the target's ground and pinned where it lands: the ankle at its
+     * rest height (heel), the ball at its rest height (ball); with both,
+     * the foot lies flat
+     * between the pins; with one, the foot turns about the pinned joint as
+     * animated, the other joint kept above its rest height and the foot's
+     * yaw held until that joint is lifted SW_RETARGET_CONTACT_TOUCH times
+     * lock_height (scaled), fully at twice that (a pivot in a turn on a
+     * lifted heel turns about the ball). Between contacts the foot is drawn
+     * from its free pose towards its pins over lock_blend seconds (at most
+     * half the gap): fading out it rises first, then moves across the
+     * ground, about the joint lower where the fade ends (the ball at a
+     * toe-off); fading in the reverse; a fade cut by the clip's start or
+     * end holds the pins. Off the contacts neither the ankle nor the ball
+     * goes under its rest height, and both are kept the touch above it as
+     * far as a fade has lifted them. A foot that ends a limb of the map
+     * (leg chain) is put on its goal with two-bone IK, the root lowered
+     * first where the goal is out of the leg's reach, the foot turned as
+     * above; a placed foot (not below the map's root) is moved there. */
     bool foot_lock;
     float lock_speed;  /* source model units per second; 0: SW_RETARGET_PLANT_SPEED */
     float lock_height; /* source model units; 0: SW_RETARGET_PLANT_HEIGHT */
