@@ -81,6 +81,16 @@ static sw__rt_feet sw__rt_find_feet(const sw_retarget_map* map, const sw_skeleto
     return f;
 }
 
+/* A foot's toes at rest, for keeping them off the ground: the toes joint's
+ * model rotation, the foot's direction across the ground (unit, model), the
+ * ball's height and the length of the toes past the ball (half the foot). */
+typedef struct sw__rt_toe {
+    sw_quat rest;
+    sw_vec3 forward;
+    float ball_y;
+    float tip;
+} sw__rt_toe;
+
 /* The local rotation that gives joint j of `pose` the model rotation m. */
 static void sw__rt_set_model_rotation(const sw_skeleton* s, sw_xform4* pose, uint32_t j,
                                       sw_quat m) {
@@ -123,12 +133,29 @@ static void sw__rt_drop_root(const sw_retarget_map* map, const sw_skeleton* tgt,
     sw_pose_set(pose, root, x);
 }
 
+/* Turns toes joint j of `pose` up about its ball where their tip (t's
+ * length along the foot's rest direction, turned as the toes are) would be
+ * under the ball's rest height: toes on the ground lie flat on it. */
+static void sw__rt_toe_up(const sw_skeleton* tgt, const sw__rt_toe* t, uint32_t j,
+                          sw_xform4* pose) {
+    const sw_xform m = sw__rt_model_of(tgt, pose, (int32_t)j);
+    const sw_vec3 fwd = sw_quat_rotate(sw_quat_mul(m.r, sw_quat_conjugate(t->rest)), t->forward);
+    const float h = hypotf(fwd.x, fwd.z);
+    if (!(m.t.y + fwd.y * t->tip < t->ball_y) || !(h > 0.0f)) return;
+    const float dy = fminf(fmaxf((t->ball_y - m.t.y) / t->tip, -1.0f), 1.0f);
+    const float across = sqrtf(1.0f - dy * dy) / h;
+    const sw_vec3 up = sw_vec3_make(fwd.x * across, dy, fwd.z * across);
+    sw__rt_set_model_rotation(tgt, pose, j, sw_quat_mul(sw_quat_from_to(fwd, up), m.r));
+}
+
 /* Moves the target pose's feet onto their goals (model space), each foot's
- * model rotation turned by turn[side]: lowers the root where a limb's goal
- * is out of reach, then two-bone IK per limb, or a placed foot moved there. */
+ * model rotation turned by turn[side] and its toes kept off the ground
+ * (toe: per side): lowers the root where a limb's goal is out of reach,
+ * then two-bone IK per limb, or a placed foot moved there. */
 static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton* tgt,
                                   const sw__rt_feet* feet, const sw_vec3 goal[2],
-                                  const sw_quat turn[2], sw_xform4* pose, sw_mat4* mats) {
+                                  const sw_quat turn[2], const sw__rt_toe toe[2], sw_xform4* pose,
+                                  sw_mat4* mats) {
     const sw_local_to_model_job l2m = {
         .skeleton = tgt,
         .local = pose,
@@ -174,6 +201,7 @@ static sw_result sw__rt_lock_pose(const sw_retarget_map* map, const sw_skeleton*
             continue;
         }
         sw__rt_set_model_rotation(tgt, pose, (uint32_t)foot, keep);
+        if (feet->toe[side] >= 0) sw__rt_toe_up(tgt, &toe[side], (uint32_t)feet->toe[side], pose);
     }
     return SW_RESULT_OK;
 }
@@ -230,6 +258,7 @@ typedef struct sw__rt_lock {
     sw_vec3* offset; /* per side keys: the ankle's goal minus its free position */
     sw_quat* turn;   /* per side keys: the turn of the foot's model rotation */
     uint8_t* on;     /* per side 2 * keys: heel, ball contacts */
+    sw__rt_toe toe[2];
 } sw__rt_lock;
 
 /* Pass 1 of the lock: per side the source and the free target ankle and
@@ -275,7 +304,7 @@ static sw_result sw__rt_rest_model(const sw_skeleton* s, sw_xform4* pose, sw_mat
  * (its rest pose). */
 static sw_result sw__rt_lock_goals(const sw__rt_key_ctx* c, const sw__rt_feet* feet,
                                    const sw_retarget_bake_options* opt, sw_mat4* mats,
-                                   const sw__rt_lock* lk, sw_error* err) {
+                                   sw__rt_lock* lk, sw_error* err) {
     const uint32_t keys = c->keys;
     sw_result r = sw__rt_feet_paths(c, feet, mats, lk->path);
     if (r == SW_RESULT_OK) r = sw__rt_rest_model(c->target, c->tpose, mats);
@@ -301,6 +330,17 @@ static sw_result sw__rt_lock_goals(const sw__rt_key_ctx* c, const sw__rt_feet* f
         }
         const sw_vec3 ra = sw__rt_mat_pos(&mats[foot]);
         const sw_vec3 rb = toe >= 0 ? sw__rt_mat_pos(&mats[toe]) : ra;
+        if (toe >= 0) {
+            const sw_vec3 f = sw_vec3_make(rb.x - ra.x, 0.0f, rb.z - ra.z);
+            sw_xform rest;
+            sw_mat4_decompose(&mats[toe], &rest);
+            lk->toe[side] = (sw__rt_toe){
+                .rest = sw_quat_normalize(rest.r),
+                .forward = sw_vec3_length(f) > 0.0f ? sw_vec3_normalize(f) : sw_vec3_make(0, 0, 1),
+                .ball_y = rb.y,
+                .tip = 0.5f * sw_vec3_length(sw_vec3_sub(rb, ra)),
+            };
+        }
         const sw__rt_contact_plan plan = {
             .ankle = path + 2u * keys,
             .ball = toe >= 0 ? path + 3u * keys : NULL,
@@ -334,7 +374,7 @@ static sw_result sw__rt_record(const sw__rt_key_ctx* c, const sw__rt_feet* feet,
                     sw_vec3_add(lk->path[(side * 4u + 2u) * keys + k], lk->offset[side * keys + k]);
                 turn[side] = lk->turn[side * keys + k];
             }
-            r = sw__rt_lock_pose(c->map, c->target, feet, goal, turn, c->tpose, mats);
+            r = sw__rt_lock_pose(c->map, c->target, feet, goal, turn, lk->toe, c->tpose, mats);
         }
         if (r != SW_RESULT_OK) return sw__rt_fail(err, r, "sample and retarget");
         r = sw_clip_recorder_append(rec, c->tpose, c->target->packets_count, err);
@@ -430,7 +470,7 @@ sw_result sw_retarget_bake(const sw_retarget_map* map, const sw_skeleton* source
     const sw__rt_feet feet = sw__rt_find_feet(map, target);
     const bool lock = opt.foot_lock && (feet.foot[0] >= 0 || feet.foot[1] >= 0);
     sw_mat4* mats = (sw_mat4*)sw__rt_bake_alloc(&b, (sn > tn ? sn : tn) * sizeof(sw_mat4));
-    sw__rt_lock lk = {NULL, NULL, NULL, NULL};
+    sw__rt_lock lk = {.path = NULL, .offset = NULL, .turn = NULL, .on = NULL};
     if (lock) {
         lk.path = (sw_vec3*)sw__rt_bake_alloc(&b, (size_t)keys * 10u * sizeof(sw_vec3));
         lk.offset = lk.path ? lk.path + (size_t)keys * 8u : NULL;

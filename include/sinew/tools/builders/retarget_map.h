@@ -231,7 +231,11 @@ typedef struct sw_retarget_bake_options {
      * far as a fade has lifted them. A foot that ends a limb of the map
      * (leg chain) is put on its goal with two-bone IK, the root lowered
      * first where the goal is out of the leg's reach, the foot turned as
-     * above; a placed foot (not below the map's root) is moved there. */
+     * above; a placed foot (not below the map's root) is moved there. The
+     * toes joint is turned up about the ball where its tip (half the
+     * ankle-to-ball length along the foot's rest direction, turned as the
+     * toes are) would be under the ball's rest height: toes on the ground
+     * lie flat on it, as at a toe-off. */
     bool foot_lock;
     float lock_speed;  /* source model units per second; 0: SW_RETARGET_PLANT_SPEED */
     float lock_height; /* source model units; 0: SW_RETARGET_PLANT_HEIGHT */
