@@ -1316,6 +1316,17 @@ static void test_sync_markers(void** state) {
 
 /* ---- nested machines and conditions ---- */
 
+/* The weights of all playing clips of a one-layer rig: 1 (a crossfade's two
+ * sides, a nested machine's share of its parent state's). */
+static void expect_weights_sum_one(rig* r) {
+    sw_animator_contribution c[16];
+    const uint32_t n = sw_animator_contributions(r->inst, r->bound, c, 16);
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < n && i < 16u; ++i)
+        sum += c[i].weight;
+    assert_near(sum, 1.0f, 1e-5);
+}
+
 static void test_nested_machine(void** state) {
     (void)state;
     enum { MOVE, JUMP, GROUNDED };
@@ -1391,18 +1402,17 @@ static void test_nested_machine(void** state) {
     r.params[JUMP] = 1.0f;
     rig_update(&r, 0.05f, NULL, 0, NULL);
     assert_true(r.params[JUMP] == 0.0f);
-    sw_animator_contribution c[16];
-    uint32_t n = sw_animator_contributions(r.inst, r.bound, c, 16);
-    float sum = 0.0f;
-    for (uint32_t i = 0; i < n; ++i)
-        sum += c[i].weight;
-    assert_near(sum, 1.0f, 1e-5);
+    expect_weights_sum_one(&r);
+    rig_update(&r, 0.03f, NULL, 0, NULL); /* further into the fade: the shares move */
+    expect_weights_sum_one(&r);
     rig_update(&r, 0.1f, NULL, 0, NULL);
     assert_int_equal(sw_animator_current_state(r.inst, r.bound, ground), SW_ANIMATOR_NONE);
     /* land after the one-shot: the nested machine restarts at its entry (Idle), and since
      * move == 1 it goes on to Walk in the same update */
-    for (int i = 0; i < 20; ++i)
+    for (int i = 0; i < 20; ++i) {
         rig_update(&r, 0.05f, NULL, 0, NULL);
+        expect_weights_sum_one(&r); /* through the landing's fade too */
+    }
     assert_int_equal(sw_animator_current_state(r.inst, r.bound, 0), 0);
     assert_int_equal(sw_animator_current_state(r.inst, r.bound, ground), walk);
     /* walk -> idle waits for the exit time 0.5 (+ k) */
@@ -1423,6 +1433,12 @@ static void test_nested_machine(void** state) {
         }
     }
     assert_true(left);
+    /* cuts by play: off the ground and back, the nested machine restarting at once */
+    const uint32_t ground_state = 0, air_state = 1;
+    assert_int_equal(sw_animator_play(r.inst, r.bound, air_state, 0.0f), SW_RESULT_OK);
+    expect_weights_sum_one(&r);
+    assert_int_equal(sw_animator_play(r.inst, r.bound, ground_state, 0.0f), SW_RESULT_OK);
+    expect_weights_sum_one(&r);
     rig_close(&r);
 }
 
