@@ -43,7 +43,9 @@ static double bench_lod_ns(const bench_results* res, int r, int c, int k, int l)
  * joint, and every process's ns per character. */
 static void bench_print_lod_json(const bench_results* res, int r) {
     if (res->lod_n[r][0][0][0] == 0) return;
-    printf(",\n       \"joint_lod\": {\"frames\": %u, \"crowds\": [", res->lod_frames[r]);
+    printf(",\n       \"joint_lod\": {\"joint_order\": \"detail-major by depth\", \"frames\": %u, "
+           "\"crowds\": [",
+           res->lod_frames[r]);
     for (int c = 0; c < BENCH_LOD_COUNTS; ++c) {
         printf("%s{\"characters\": %u, \"levels\": [", c ? ", " : "", res->lod_chars[r][c]);
         for (int l = 0; l < BENCH_LOD_LEVELS; ++l) {
@@ -71,8 +73,9 @@ static void bench_print_lod_json(const bench_results* res, int r) {
 static void bench_print_lod_text(const bench_results* res, int r) {
     if (res->lod_n[r][0][0][0] == 0) return;
     for (int c = 0; c < BENCH_LOD_COUNTS; ++c) {
-        printf("  joint LOD, %u characters all at one level, 1 thread, rate 1, blend of 2 clips + "
-               "local-to-model, no IK (median CPU ns per character per frame over %u frames; "
+        printf("  joint LOD, joints in detail-major order by depth, %u characters all at one "
+               "level, 1 thread, rate 1, blend of 2 clips + local-to-model, no IK (median CPU ns "
+               "per character per frame over %u frames; "
                "per kept joint; vs level 0):\n  %5s %4s %5s",
                res->lod_chars[r][c], res->lod_frames[r], "level", "cut", "kept");
         for (int k = 0; k < BENCH_CODECS; ++k)

@@ -25,6 +25,11 @@ typedef struct bench_rig {
  * names) or, with path NULL, the built-in humanoid; then the codecs, their
  * errors measured by bench_measure. False on failure (reported). */
 bool bench_rig_load(bench_rig* g, const char* path);
+/* The rig g in its detail-major order (sw_joint_order_by_detail of detail,
+ * g's joints_count values): skeleton and raw clips reordered, then the
+ * codecs built and measured as by bench_rig_load. False on failure
+ * (reported). Free with bench_rig_free. */
+bool bench_rig_reorder(const bench_rig* g, const uint8_t* detail, bench_rig* out);
 void bench_rig_free(bench_rig* g);
 
 /* Largest distance, world units, between the points of `test` and of the raw
@@ -98,9 +103,9 @@ void bench_mix_free(bench_mix* m);
  * "crowdbudget" lines. False on failure (reported). */
 bool bench_crowd_all(const bench_rig* g, int rig_slot, int codec, bool quick, FILE* out);
 
-/* The joint LOD figures of one rig (lod.c): per codec and level, the cost
- * of a crowd whose characters all use that level; prints "crowdlod" lines.
- * False on failure (reported). */
+/* The joint LOD figures of one rig (lod.c), run in its detail-major joint
+ * order by depth: per codec and level, the cost of a crowd whose characters
+ * all use that level; prints "crowdlod" lines. False on failure (reported). */
 bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out);
 
 /* The CPU skinning rows (skin.c): RobotExpressive's meshes when `asset` is

@@ -112,10 +112,14 @@ static bool bench_lod_count(const bench_rig* g, int rig_slot, int slot, uint32_t
     return true;
 }
 
-bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
+bool bench_lod_all(const bench_rig* g0, int rig_slot, bool quick, FILE* out) {
     const uint32_t counts[BENCH_LOD_COUNTS] = {8u, quick ? 64u : 1000u};
     const uint32_t frames = quick ? 4u : BENCH_LOD_MAX_FRAMES;
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
+    bench_lod_depths(g0->skel, detail);
+    bench_rig ordered;
+    if (!bench_rig_reorder(g0, detail, &ordered)) return false;
+    const bench_rig* g = &ordered;
     const uint32_t span = bench_lod_depths(g->skel, detail) + 1u;
     /* level 0 keeps all; then depth below ceil(span * 3/4), ceil(span / 2), ceil(span / 4) */
     uint32_t cuts[BENCH_LOD_LEVELS], kept[BENCH_LOD_LEVELS];
@@ -124,8 +128,9 @@ bool bench_lod_all(const bench_rig* g, int rig_slot, bool quick, FILE* out) {
         cuts[l] = l == 0 ? 0u : (span * (parts - l) + parts - 1u) / parts;
         kept[l] = sw_joint_subset_from_detail(g->skel, detail, cuts[l], keep, sizeof keep);
     }
-    for (int c = 0; c < BENCH_LOD_COUNTS; ++c)
-        if (!bench_lod_count(g, rig_slot, c, counts[c], frames, detail, cuts, kept, out))
-            return false;
-    return true;
+    bool ok = true;
+    for (int c = 0; c < BENCH_LOD_COUNTS && ok; ++c)
+        ok = bench_lod_count(g, rig_slot, c, counts[c], frames, detail, cuts, kept, out);
+    bench_rig_free(&ordered);
+    return ok;
 }

@@ -10,6 +10,7 @@
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/compress.h"
 #include "sinew/tools/builders/frames.h"
+#include "sinew/tools/builders/joint_order.h"
 
 static const char* const bench_chain_names[][2][3] = {
     {{"UpperArmL", "LowerArmL", "Palm2L"}, {"UpperArmR", "LowerArmR", "Palm2R"}},
@@ -191,18 +192,10 @@ static float bench_rig_codec_error(const bench_rig* g, int k) {
     return (float)worst;
 }
 
-bool bench_rig_load(bench_rig* g, const char* path) {
-    memset(g, 0, sizeof *g);
-    const sw_clip* const* clips = NULL;
-    uint32_t clips_count = 0;
-    if (!bench_rig_open(g, path, &clips, &clips_count)) return false;
-    const char* who = path ? path : "built-in humanoid";
-    if (!bench_rig_find(g, clips, clips_count, who)) {
-        bench_rig_free(g);
-        return false;
-    }
-    /* Codecs: raw as loaded; quantized by the compressor and frames by their
-     * builder, each with its error against the raw clip measured. */
+/* Codecs: raw as loaded; quantized by the compressor and frames by their
+ * builder, each with its error against the raw clip measured. False on
+ * failure (reported; the caller frees the rig). */
+static bool bench_rig_codecs(bench_rig* g, const char* who) {
     g->codec_bytes[0] = (uint64_t)g->clips[0][0]->size + g->clips[0][1]->size;
     sw_compress_options opt;
     memset(&opt, 0, sizeof opt);
@@ -216,26 +209,55 @@ bool bench_rig_load(bench_rig* g, const char* path) {
         if (r != SW_RESULT_OK) {
             bench_error("%s: compressing %s: %s (%s)", who, sw_clip_name(g->clips[0][i]),
                         sw_result_str(r), err.check ? err.check : "?");
-            bench_rig_free(g);
             return false;
         }
         g->codec_bytes[1] += g->clips[1][i]->size;
         const float qrate = sw_compress_sample_rate(g->clips[0][i]);
         if (qrate > g->codec_rate[1]) g->codec_rate[1] = qrate;
-        if (!bench_rig_frames(g, i, who)) {
-            bench_rig_free(g);
-            return false;
-        }
+        if (!bench_rig_frames(g, i, who)) return false;
     }
     for (int k = 0; k < BENCH_CODECS; ++k) {
         g->codec_error[k] = bench_rig_codec_error(g, k);
         if (!isfinite(g->codec_error[k])) {
             bench_error("%s: measuring the %s codec failed", who, bench_codec_names[k]);
-            bench_rig_free(g);
             return false;
         }
     }
     return true;
+}
+
+bool bench_rig_load(bench_rig* g, const char* path) {
+    memset(g, 0, sizeof *g);
+    const sw_clip* const* clips = NULL;
+    uint32_t clips_count = 0;
+    if (!bench_rig_open(g, path, &clips, &clips_count)) return false;
+    const char* who = path ? path : "built-in humanoid";
+    if (bench_rig_find(g, clips, clips_count, who) && bench_rig_codecs(g, who)) return true;
+    bench_rig_free(g);
+    return false;
+}
+
+bool bench_rig_reorder(const bench_rig* g, const uint8_t* detail, bench_rig* out) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", g->name);
+    const sw_clip* raw[2] = {g->clips[0][0], g->clips[0][1]};
+    const sw_scene in = {.skeleton = g->skel, .clips = raw, .clips_count = 2};
+    uint16_t order[SW_SKELETON_MAX_JOINTS];
+    const uint32_t n = g->skel->joints_count;
+    sw_error err;
+    memset(&err, 0, sizeof err);
+    sw_result r = sw_joint_order_by_detail(g->skel, detail, n, order, n, &err);
+    if (r == SW_RESULT_OK) r = sw_scene_reorder_joints(&in, order, NULL, &out->scene, &err);
+    if (r != SW_RESULT_OK) {
+        bench_error("%s: detail-major order: %s (%s)", g->name, sw_result_str(r),
+                    err.check ? err.check : "?");
+        return false;
+    }
+    out->skel = out->scene.skeleton;
+    if (bench_rig_find(out, out->scene.clips, 2, g->name) && bench_rig_codecs(out, g->name))
+        return true;
+    bench_rig_free(out);
+    return false;
 }
 
 /* Largest distance between the measured points of two model matrices. */

@@ -16,32 +16,40 @@
  *   left-out parent's rest-based matrix; a subset with a sub-tree is
  *   refused;
  * - the animator (a blend space and a crossfade): evaluate_subset's kept
- *   joints bit for bit evaluate's, the others at rest. */
+ *   joints bit for bit evaluate's, the others at rest.
+ * Sampling, blending, local-to-model and the animator run twice: on the
+ * humanoid's own (depth-first) joint order, where cuts leave packets mixed,
+ * and on its detail-major order (sw_joint_order_by_detail), where every cut
+ * keeps a prefix and whole packets drop out. */
 #include "animator_rig.h"
 #include "test_util.h"
 
 #include "runtime/codecs/codec_frames.h"
 #include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
-#include "sinew/scale/crowd.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/compress.h"
 #include "sinew/tools/builders/frames.h"
+#include "sinew/tools/builders/joint_order.h"
 #include "sinew/tools/builders/scene.h"
 
-/* Detail values to cut by: each joint's depth in the hierarchy (so every cut
- * keeps a different number of joints), plus 8 on the derived small leaf
- * chains (fingers, toes). */
-static void depth_detail(const sw_skeleton* sk, uint8_t* detail) {
-    const int16_t* parents = sw_skeleton_parents(sk);
-    uint8_t leaf[SW_SKELETON_MAX_JOINTS];
-    sw_crowd_joint_detail(sk, 0.0f, leaf, SW_SKELETON_MAX_JOINTS);
-    for (uint32_t j = 0; j < sk->joints_count; ++j) {
-        uint32_t depth = 0;
-        for (int32_t p = parents[j]; p >= 0; p = parents[p])
-            ++depth;
-        detail[j] = (uint8_t)(depth + (leaf[j] ? 8u : 0u));
-    }
+/* The built-in humanoid; detail_major: in its detail-major order by the
+ * tests' detail values (sw_joint_order_by_detail), so that every cut keeps a
+ * prefix of the joints and whole packets drop out. */
+static void humanoid(sw_scene* scene, bool detail_major) {
+    assert_int_equal(sw_showcase_humanoid(NULL, scene, NULL, NULL), SW_RESULT_OK);
+    if (!detail_major) return;
+    const sw_skeleton* sk = scene->skeleton;
+    uint8_t detail[SW_SKELETON_MAX_JOINTS];
+    uint16_t order[SW_SKELETON_MAX_JOINTS];
+    sw_test_depth_detail(sk, 8u, detail);
+    assert_int_equal(
+        sw_joint_order_by_detail(sk, detail, sk->joints_count, order, sk->joints_count, NULL),
+        SW_RESULT_OK);
+    sw_scene ordered;
+    assert_int_equal(sw_scene_reorder_joints(scene, order, NULL, &ordered, NULL), SW_RESULT_OK);
+    sw_scene_free(scene, NULL);
+    *scene = ordered;
 }
 
 static bool kept(const uint8_t* keep, uint32_t j) {
@@ -73,7 +81,7 @@ static void test_from_detail(void** state) {
     const sw_skeleton* sk = scene.skeleton;
     const int16_t* parents = sw_skeleton_parents(sk);
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
-    depth_detail(sk, detail);
+    sw_test_depth_detail(sk, 8u, detail);
     detail[sw_skeleton_find_joint(sk, "Spine")] = 1; /* below its children's cut */
     uint32_t last = 0;
     for (uint32_t cut = 0; cut < 12u; ++cut) {
@@ -217,13 +225,12 @@ static void check_sampling_paths(const sw_skeleton* sk, const sw_clip* q, const 
     sw_free(NULL, full, sizeof(sw_xform4) * P * 2u);
 }
 
-static void test_sample_every_codec(void** state) {
-    (void)state;
+static void check_sample_every_codec(bool detail_major) {
     sw_scene scene;
-    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    humanoid(&scene, detail_major);
     const sw_skeleton* sk = scene.skeleton;
     uint8_t detail[SW_SKELETON_MAX_JOINTS];
-    depth_detail(sk, detail);
+    sw_test_depth_detail(sk, 8u, detail);
     for (uint32_t c = 0; c < scene.clips_count && c < 3u; ++c) {
         const sw_clip* raw = scene.clips[c];
         print_message("clip %s: raw, quantized, frames, additive raw and quantized\n",
@@ -255,10 +262,15 @@ static void test_sample_every_codec(void** state) {
     sw_scene_free(&scene, NULL);
 }
 
-static void test_blend(void** state) {
+static void test_sample_every_codec(void** state) {
     (void)state;
+    check_sample_every_codec(false);
+    check_sample_every_codec(true);
+}
+
+static void check_blend(bool detail_major) {
     sw_scene scene;
-    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    humanoid(&scene, detail_major);
     assert_true(scene.clips_count >= 3u);
     const sw_skeleton* sk = scene.skeleton;
     const uint32_t P = sk->packets_count;
@@ -280,7 +292,7 @@ static void test_blend(void** state) {
     sw_xform4* got = poses + 4u * P;
     const sw_xform4* rest = sw_skeleton_rest_pose(sk);
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
-    depth_detail(sk, detail);
+    sw_test_depth_detail(sk, 8u, detail);
     uint32_t paths_count = 0;
     const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
     for (uint32_t p = 0; p < paths_count; ++p) {
@@ -309,6 +321,12 @@ static void test_blend(void** state) {
     sw_scene_free(&scene, NULL);
 }
 
+static void test_blend(void** state) {
+    (void)state;
+    check_blend(false);
+    check_blend(true);
+}
+
 /* m applied to point v (column-major, affine). */
 static sw_vec3 mat_point(const sw_mat4* m, sw_vec3 v) {
     const float* a = m->m;
@@ -317,10 +335,9 @@ static sw_vec3 mat_point(const sw_mat4* m, sw_vec3 v) {
                         a[2] * v.x + a[6] * v.y + a[10] * v.z + a[14]);
 }
 
-static void test_local_to_model(void** state) {
-    (void)state;
+static void check_local_to_model(bool detail_major) {
     sw_scene scene;
-    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    humanoid(&scene, detail_major);
     const sw_skeleton* sk = scene.skeleton;
     const uint32_t P = sk->packets_count, J = sk->joints_count;
     const int16_t* parents = sw_skeleton_parents(sk);
@@ -335,7 +352,7 @@ static void test_local_to_model(void** state) {
                                       sw_quat_from_axis_angle(sw_vec3_make(0, 1, 0), 0.7f),
                                       {1.0f, 1.0f, 1.0f}});
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
-    depth_detail(sk, detail);
+    sw_test_depth_detail(sk, 8u, detail);
     uint32_t paths_count = 0;
     const sw__soa_ops* const* paths = sw__soa_paths(&paths_count);
     for (uint32_t p = 0; p < paths_count; ++p) {
@@ -403,13 +420,18 @@ static void test_local_to_model(void** state) {
     sw_scene_free(&scene, NULL);
 }
 
+static void test_local_to_model(void** state) {
+    (void)state;
+    check_local_to_model(false);
+    check_local_to_model(true);
+}
+
 /* The humanoid's clips in a blend space by "speed" with a crossfade to a
  * standing clip below 0.1 m/s; two instances driven alike, one evaluated
  * whole, the other with subsets. */
-static void test_animator(void** state) {
-    (void)state;
+static void check_animator(bool detail_major) {
     sw_scene scene;
-    assert_int_equal(sw_showcase_humanoid(NULL, &scene, NULL, NULL), SW_RESULT_OK);
+    humanoid(&scene, detail_major);
     const sw_skeleton* sk = scene.skeleton;
     const sw_animator_param_desc params[] = {{"speed", SW_ANIMATOR_PARAM_TYPE_FLOAT, 1.4f}};
     const sw_animator_member_desc members[] = {
@@ -447,7 +469,7 @@ static void test_animator(void** state) {
     rig_open_with(&part, &desc, sk, scene.clips, scene.clips_count);
     const uint32_t P = sk->packets_count;
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
-    depth_detail(sk, detail);
+    sw_test_depth_detail(sk, 8u, detail);
     for (uint32_t fr = 0; fr < 40u; ++fr) {
         const float speed = fr < 20u ? 2.2f : 0.0f; /* then a crossfade to Stand */
         whole.params[0] = part.params[0] = speed;
@@ -467,6 +489,12 @@ static void test_animator(void** state) {
     rig_close(&whole);
     rig_close(&part);
     sw_scene_free(&scene, NULL);
+}
+
+static void test_animator(void** state) {
+    (void)state;
+    check_animator(false);
+    check_animator(true);
 }
 
 int main(void) {

@@ -188,4 +188,19 @@ static inline void sw_test_archive_round_trip(const sw_skeleton* s, const sw_cli
     sw_free(NULL, data, size);
 }
 
+/* Detail values to cut joint LOD levels by: each joint's depth in the
+ * hierarchy (so every cut keeps a different number of joints), plus `leaf`
+ * on the derived small leaf chains (sw_crowd_joint_detail: fingers, toes). */
+static inline void sw_test_depth_detail(const sw_skeleton* sk, uint8_t leaf_add, uint8_t* detail) {
+    const int16_t* parents = sw_skeleton_parents(sk);
+    uint8_t leaf[SW_SKELETON_MAX_JOINTS];
+    sw_crowd_joint_detail(sk, 0.0f, leaf, SW_SKELETON_MAX_JOINTS);
+    for (uint32_t j = 0; j < sk->joints_count; ++j) {
+        uint32_t depth = 0;
+        for (int32_t p = parents[j]; p >= 0; p = parents[p])
+            ++depth;
+        detail[j] = (uint8_t)(depth + (leaf[j] ? leaf_add : 0u));
+    }
+}
+
 #endif
