@@ -245,13 +245,16 @@ void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* k
     for (uint32_t r = 0; r < h->runs_count; ++r) {
         const sw_frames_run* run = &runs[r];
         sw_xform4* o = out + run->first;
-        if (run->kind == SW_FRAMES_RUN_ANIMATED && keep) {
+        if (keep) {
             /* from the first to the last packet holding a kept joint (the
              * sampling job fills the left-out joints with rest values) */
             uint32_t e = 0;
             const uint32_t p = sw__subset_span(keep, run->first, run->first + run->count, &e);
             const uint32_t src = run->source + (p - run->first);
-            if (p < e) ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
+            if (p < e && run->kind == SW_FRAMES_RUN_ANIMATED)
+                ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
+            else if (p < e)
+                memcpy(out + p, constants + src, sizeof(sw_xform4) * (e - p));
         } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
             ops->interp(f0 + run->source, f1 + run->source, pos.u, o, run->count);
         } else {

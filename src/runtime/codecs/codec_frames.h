@@ -17,11 +17,12 @@ sw_result sw__codec_frames_check(const sw_clip* c, sw_error* err);
 void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
                                   const sw__soa_ops* ops);
 void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out);
-/* sw__codec_frames_sample_with interpolating, per run of animated packets,
- * only from the first to the last packet holding a joint the subset keep
- * keeps (NULL: all; sinew/core/skeleton.h); the other animated packets are
- * not written, and the left-out joints within the span hold interpolated
- * values (the sampling job fills both with rest values). */
+/* sw__codec_frames_sample_with writing, per run of packets (animated:
+ * interpolated, constant: copied), only from the first to the last packet
+ * holding a joint the subset keep keeps (NULL: all; sinew/core/skeleton.h);
+ * the other packets are not written, and the left-out joints within the
+ * span hold the clip's values (the sampling job fills both with rest
+ * values). */
 void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* keep, sw_xform4* out,
                                   const sw__soa_ops* ops);
 

@@ -179,8 +179,14 @@ void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
 static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
     return !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
 }
+/* Copies rest's packets into out where keep holds no kept joint (a run of
+ * such packets, as a detail-major joint order leaves at the end, in one
+ * copy), over `packets` packets; packets holding a kept joint untouched. */
+void sw__subset_copy_left_out(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                              uint32_t packets);
 /* Writes rest's lanes into out where keep leaves a joint out (whole packets
- * without a kept joint are copied), over `packets` packets. */
+ * without a kept joint are copied as by sw__subset_copy_left_out), over
+ * `packets` packets. */
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
                           uint32_t packets);
 /* The packets of [p, end) from the first to the last holding a kept joint:

@@ -45,36 +45,62 @@ bool sw_joint_subset_closed(const sw_skeleton* s, const uint8_t* keep) {
     return true;
 }
 
+/* rest's lanes into the lanes of packet o that keep bits k leave out */
+static void sw__subset_fill_lanes(uint32_t k, const sw_xform4* rest, sw_xform4* out) {
+    float* o = (float*)(void*)out;
+    const float* r = (const float*)(const void*)rest;
+#if SINEW_HAS_SSE2
+    /* a lane select per array: a sixth of the instructions of the
+     * lane-by-lane stores (callgrind), most packets being mixed */
+    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+    const __m128 in =
+        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int32_t)k), bit), bit));
+    for (uint32_t f = 0; f < 10u; ++f) { /* the 10 arrays of 4 lanes */
+        const __m128 v = _mm_or_ps(_mm_and_ps(in, _mm_load_ps(o + 4u * f)),
+                                   _mm_andnot_ps(in, _mm_load_ps(r + 4u * f)));
+        _mm_store_ps(o + 4u * f, v);
+    }
+#else
+    for (uint32_t l = 0; l < 4u; ++l) {
+        if ((k >> l) & 1u) continue;
+        for (uint32_t f = 0; f < 10u; ++f) /* the 10 arrays of 4 lanes */
+            o[4u * f + l] = r[4u * f + l];
+    }
+#endif
+}
+
+/* The packets without a kept joint copied from rest (a run of them, as a
+ * detail-major joint order leaves at the end, in one copy); with `lanes`
+ * the left-out lanes of the other packets too. */
+static inline void sw__subset_fill(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                                   uint32_t packets, bool lanes) {
+    for (uint32_t p = 0; p < packets;) {
+        const uint32_t k = keep[p] & 15u;
+        uint32_t q = p + 1u;
+        if (k == 0u) {
+            while (q < packets && (keep[q] & 15u) == 0u)
+                ++q;
+            if (q - p < 4u) { /* inline copies cost less than a call */
+                for (uint32_t i = p; i < q; ++i)
+                    out[i] = rest[i];
+            } else {
+                memcpy(&out[p], &rest[p], sizeof(sw_xform4) * (q - p));
+            }
+        } else if (lanes && k != 15u) {
+            sw__subset_fill_lanes(k, &rest[p], &out[p]);
+        }
+        p = q;
+    }
+}
+
+void sw__subset_copy_left_out(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                              uint32_t packets) {
+    sw__subset_fill(keep, rest, out, packets, false);
+}
+
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
                           uint32_t packets) {
-    for (uint32_t p = 0; p < packets; ++p) {
-        const uint32_t k = keep[p] & 15u;
-        if (k == 15u) continue;
-        if (k == 0u) {
-            out[p] = rest[p];
-            continue;
-        }
-        float* o = (float*)(void*)&out[p];
-        const float* r = (const float*)(const void*)&rest[p];
-#if SINEW_HAS_SSE2
-        /* a lane select per array: a sixth of the instructions of the
-         * lane-by-lane stores (callgrind), most packets being mixed */
-        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
-        const __m128 in =
-            _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int32_t)k), bit), bit));
-        for (uint32_t f = 0; f < 10u; ++f) { /* the 10 arrays of 4 lanes */
-            const __m128 v = _mm_or_ps(_mm_and_ps(in, _mm_load_ps(o + 4u * f)),
-                                       _mm_andnot_ps(in, _mm_load_ps(r + 4u * f)));
-            _mm_store_ps(o + 4u * f, v);
-        }
-#else
-        for (uint32_t l = 0; l < 4u; ++l) {
-            if ((k >> l) & 1u) continue;
-            for (uint32_t f = 0; f < 10u; ++f) /* the 10 arrays of 4 lanes */
-                o[4u * f + l] = r[4u * f + l];
-        }
-#endif
-    }
+    sw__subset_fill(keep, rest, out, packets, true);
 }
 
 uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* span_end) {

@@ -308,14 +308,17 @@ static void sw__sample_rest_of(const uint8_t* keep, const sw_xform4* rest, sw_xf
         sw__subset_fill_rest(keep, rest, out, packets);
         return;
     }
+    if (rest) {
+        sw__subset_copy_left_out(keep, rest, out, packets);
+        return;
+    }
     for (uint32_t p = 0; p < packets; ++p) {
         const uint32_t k = keep[p] & 15u;
         if (k == 15u || (k != 0u && !lanes)) continue;
-        const sw_xform4* from = rest ? &rest[p] : &sw__sample_identity;
         if (k == 0u)
-            out[p] = *from;
+            out[p] = sw__sample_identity;
         else
-            sw__subset_fill_rest(&keep[p], from, &out[p], 1u);
+            sw__subset_fill_rest(&keep[p], &sw__sample_identity, &out[p], 1u);
     }
 }
 
