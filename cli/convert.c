@@ -4,19 +4,23 @@
  * (sinew/tools/writers/output.h). With --codec frames (.sinew only) the
  * clips are stored as frames (sinew/tools/builders/frames.h; --precision
  * doubles the rate until the error is within P) and one line per clip
- * reports the rate and the measured error vs the raw clip. */
+ * reports the rate and the measured error vs the raw clip. With
+ * --lod-order the joints are written in their detail-major order by the
+ * crowd's derived detail (sw_crowd_joint_detail, sw_joint_order_by_detail):
+ * joint LOD levels then keep a prefix of the joints. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "sinew/tools/builders/frames.h"
+#include "sinew/tools/builders/joint_order.h"
 
 typedef struct convert_args {
     const char* in;
     const char* out;
     sw_asset_options opt;
-    bool frames, json;
+    bool frames, json, lod_order;
     sw_frames_options fo;
 } convert_args;
 
@@ -44,6 +48,8 @@ static int convert_parse(int argc, char** argv, convert_args* a) {
             a->opt.end_sites = true;
         } else if (strcmp(s, "--json") == 0) {
             a->json = true;
+        } else if (strcmp(s, "--lod-order") == 0) {
+            a->lod_order = true;
         } else if (strcmp(s, "--codec") == 0) {
             const char* v = i + 1 < argc ? argv[++i] : "";
             if (strcmp(v, "frames") != 0 && strcmp(v, "raw") != 0) {
@@ -80,11 +86,11 @@ static int convert_parse(int argc, char** argv, convert_args* a) {
 
 /* A frames build's failure on one line naming the clip: for a precision
  * not held at the highest rate, the error, joint and time measured there. */
-static void cli_convert_frames_failure(const char* in, const sw_asset* asset, uint32_t c,
+static void cli_convert_frames_failure(const char* in, const sw_scene* sc, uint32_t c,
                                        const sw_frames_options* o, const sw_frames_stats* st,
                                        sw_result r, sw_error* err) {
     char what[sizeof err->detail];
-    const char* clip = sw_clip_name(asset->clips[c]);
+    const char* clip = sw_clip_name(sc->clips[c]);
     if (r == SW_RESULT_LIMIT && err->check && strcmp(err->check, "error within precision") == 0) {
         snprintf(
             what, sizeof what,
@@ -92,7 +98,7 @@ static void cli_convert_frames_failure(const char* in, const sw_asset* asset, ui
             "\"%s\" (%.4g s), over --precision %g; ask for a larger one, or keep the raw "
             "codec",
             c, clip, (double)st->rate, (double)st->error.max,
-            sw_skeleton_joint_name(asset->skeleton, st->error.worst_joint),
+            sw_skeleton_joint_name(sc->skeleton, st->error.worst_joint),
             (double)st->error.worst_time, (double)o->precision);
     } else {
         snprintf(what, sizeof what, "clip %u \"%.80s\"%s%.150s", c, clip,
@@ -102,18 +108,18 @@ static void cli_convert_frames_failure(const char* in, const sw_asset* asset, ui
     cli_report("convert", in, SW_ASSET_FORMAT_NONE, r, err);
 }
 
-/* Frames clips of every clip (freed by the caller with sw_clip_destroy)
+/* Frames clips of every clip of sc (freed by the caller with sw_clip_destroy)
  * and their figures; false after printing a failure. */
-static bool cli_convert_frames(const char* in, const sw_asset* asset, const sw_frames_options* o,
+static bool cli_convert_frames(const char* in, const sw_scene* sc, const sw_frames_options* o,
                                const sw_clip** frames, sw_frames_stats* stats) {
-    for (uint32_t c = 0; c < asset->clips_count; ++c) {
-        const sw_clip* clip = asset->clips[c];
+    for (uint32_t c = 0; c < sc->clips_count; ++c) {
+        const sw_clip* clip = sc->clips[c];
         if (cli_refuse_non_raw("convert", in, c, clip)) return false;
         sw_error err;
         memset(&err, 0, sizeof err);
-        sw_result r = sw_frames_build(asset->skeleton, clip, o, NULL, &frames[c], &stats[c], &err);
+        sw_result r = sw_frames_build(sc->skeleton, clip, o, NULL, &frames[c], &stats[c], &err);
         if (r != SW_RESULT_OK) {
-            cli_convert_frames_failure(in, asset, c, o, &stats[c], r, &err);
+            cli_convert_frames_failure(in, sc, c, o, &stats[c], r, &err);
             return false;
         }
     }
@@ -163,6 +169,22 @@ static void convert_print(const convert_args* a, const sw_asset* asset, const sw
     }
 }
 
+/* The asset's scene in its detail-major joint order (owned, freed with
+ * sw_scene_free) into *out; false after printing a failure. */
+static bool cli_convert_lod_order(const char* in, const sw_asset* asset, sw_scene* out) {
+    const sw_skeleton* sk = asset->skeleton;
+    uint8_t detail[SW_SKELETON_MAX_JOINTS];
+    uint16_t order[SW_SKELETON_MAX_JOINTS];
+    sw_crowd_joint_detail(sk, 0.0f, detail, SW_SKELETON_MAX_JOINTS);
+    const sw_scene src = cli_asset_scene(asset, asset->clips, asset->clips_count);
+    sw_error err = SW_ERROR_INIT;
+    sw_result r =
+        sw_joint_order_by_detail(sk, detail, sk->joints_count, order, sk->joints_count, &err);
+    if (r == SW_RESULT_OK) r = sw_scene_reorder_joints(&src, order, NULL, out, &err);
+    if (r != SW_RESULT_OK) cli_report("convert", in, asset->format, r, &err);
+    return r == SW_RESULT_OK;
+}
+
 int cli_convert(int argc, char** argv) {
     convert_args a;
     memset(&a, 0, sizeof a);
@@ -187,13 +209,19 @@ int cli_convert(int argc, char** argv) {
     }
     cli_warn_asset("convert", a.in, &asset);
     const uint32_t n = asset.clips_count;
+    sw_scene ordered;
+    memset(&ordered, 0, sizeof ordered);
+    if (a.lod_order && !cli_convert_lod_order(a.in, &asset, &ordered)) rc = CLI_EXIT_FAIL;
+    const sw_scene src = a.lod_order ? ordered : cli_asset_scene(&asset, asset.clips, n);
     const sw_clip** built = a.frames ? (const sw_clip**)calloc(n ? n : 1u, sizeof *built) : NULL;
     sw_frames_stats* stats = a.frames ? (sw_frames_stats*)calloc(n ? n : 1u, sizeof *stats) : NULL;
-    if (a.frames && (!built || !stats || !cli_convert_frames(a.in, &asset, &a.fo, built, stats))) {
+    if (rc == CLI_EXIT_OK && a.frames &&
+        (!built || !stats || !cli_convert_frames(a.in, &src, &a.fo, built, stats))) {
         if (!built || !stats) cli_error("convert", "out of memory");
         rc = CLI_EXIT_FAIL;
     }
-    const sw_scene scene = cli_asset_scene(&asset, a.frames ? built : asset.clips, n);
+    sw_scene scene = src;
+    if (a.frames) scene.clips = built;
     if (rc == CLI_EXIT_OK) rc = cli_write_scene("convert", a.out, &scene);
     if (rc == CLI_EXIT_OK) convert_print(&a, &asset, &scene, stats);
     free(stats);
@@ -202,6 +230,7 @@ int cli_convert(int argc, char** argv) {
             sw_clip_destroy(built[c], NULL);
         free(built);
     }
+    sw_scene_free(&ordered, NULL);
     sw_asset_free(&asset);
     return rc;
 }

@@ -41,9 +41,10 @@ static const cli_verb k_verbs[] = {
      "export robot.sinew -o robot.glb"},
     {"convert", cli_convert,
      "IN -o " CLI_OUT " [--json] [--scale S] [--end-sites] [--codec raw|frames]\n"
-     "       [--rate R] [--precision P] [--shell D]",
+     "       [--rate R] [--precision P] [--shell D] [--lod-order]",
      "read BVH, glTF or what assimp reads and write it; --codec frames stores\n"
-     "clips as pose frames for fast sampling (.sinew only)",
+     "clips as pose frames for fast sampling (.sinew only); --lod-order writes\n"
+     "the joints in detail-major order (joint LOD levels keep a prefix)",
      "convert 01_01.bvh -o 01_01.sinew --scale 0.056444"},
     {"sample", cli_sample, "FILE --time SECONDS [--loop] [--clip NAME|INDEX] [--json] [--scale S]",
      "model-space translation, rotation (x y z w) and scale of every joint at a\n"

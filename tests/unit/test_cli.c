@@ -21,6 +21,7 @@
 #include "gltf_eval.h"
 #pragma GCC diagnostic pop
 #include "sinew/showcase/character.h"
+#include "sinew/tools/readers/asset.h"
 #include "sinew/tools/readers/gltf.h"
 #include "sinew/tools/writers/file.h"
 
@@ -216,6 +217,54 @@ static void test_convert_then_sample(void** state) {
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "OK"));
     run_free(&r);
+    free_fixture(&fx);
+}
+
+/* Model matrices of asset a's clip 0 at t. */
+static void model_of(const sw_asset* a, float t, sw_mat4* model) {
+    const sw_skeleton* sk = a->skeleton;
+    sw_xform4* pose = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * sk->packets_count, 16);
+    assert_non_null(pose);
+    sw_test_model_at(sk, a->clips[0], t, pose, model);
+    sw_free(NULL, pose, sizeof(sw_xform4) * sk->packets_count);
+}
+
+/* convert --lod-order: the archive's joints are in detail-major order (the
+ * crowd's derived detail keeps a prefix at cut 1, as many joints as on the
+ * BVH's skeleton) and its clip moves every joint, found by name, to the
+ * same model matrix as the BVH's. */
+static void test_convert_lod_order(void** state) {
+    (void)state;
+    if (!cli_available()) return;
+    fixture fx;
+    if (!load_0101(&fx)) return;
+    char out[512];
+    snprintf(out, sizeof out, "%s/01_01_lod.sinew", g_dir);
+    run_expect(0, "convert '%s' -o '%s' --lod-order", fx.path, out);
+    sw_asset a, b;
+    assert_int_equal(sw_asset_open(fx.path, NULL, &a, NULL), SW_RESULT_OK);
+    assert_int_equal(sw_asset_open(out, NULL, &b, NULL), SW_RESULT_OK);
+    const uint32_t n = a.skeleton->joints_count;
+    assert_int_equal(b.skeleton->joints_count, n);
+    uint8_t da[SW_SKELETON_MAX_JOINTS], db[SW_SKELETON_MAX_JOINTS];
+    uint8_t keep[SW_SKELETON_MAX_JOINTS / 4];
+    sw_crowd_joint_detail(a.skeleton, 0.0f, da, n);
+    sw_crowd_joint_detail(b.skeleton, 0.0f, db, n);
+    const uint32_t kept = sw_joint_subset_from_detail(a.skeleton, da, 1u, keep, sizeof keep);
+    assert_true(kept > 0u && kept < n);
+    assert_int_equal(sw_joint_subset_from_detail(b.skeleton, db, 1u, keep, sizeof keep), kept);
+    for (uint32_t k = 0; k < n; ++k)
+        assert_int_equal(((unsigned)keep[k / 4u] >> (k % 4u)) & 1u, k < kept ? 1u : 0u);
+    sw_mat4 ma[SW_SKELETON_MAX_JOINTS], mb[SW_SKELETON_MAX_JOINTS];
+    model_of(&a, 8.3333f, ma);
+    model_of(&b, 8.3333f, mb);
+    for (uint32_t k = 0; k < n; ++k) {
+        const int32_t j = sw_skeleton_find_joint(a.skeleton, sw_skeleton_joint_name(b.skeleton, k));
+        assert_true(j >= 0);
+        assert_memory_equal(&ma[j], &mb[k], sizeof(sw_mat4));
+    }
+    sw_asset_free(&a);
+    sw_asset_free(&b);
     free_fixture(&fx);
 }
 
@@ -1411,6 +1460,7 @@ int main(void) {
         cmocka_unit_test(test_sample_bvh_against_fk),
         cmocka_unit_test(test_convert_then_sample),
         cmocka_unit_test(test_convert_frames),
+        cmocka_unit_test(test_convert_lod_order),
         cmocka_unit_test(test_corrupt_archives),
         cmocka_unit_test(test_convert_failure_leaves_no_file),
         cmocka_unit_test(test_bvh_warning),

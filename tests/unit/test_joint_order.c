@@ -85,20 +85,6 @@ static void test_order(void** state) {
     sw_asset_free(&a);
 }
 
-/* Model matrices of clip at time t. */
-static void model_at(const sw_skeleton* sk, const sw_clip* clip, float t, sw_xform4* pose,
-                     sw_mat4* model) {
-    const sw_sample_job sj = {
-        .clip = clip, .skeleton = sk, .time = t, .out = pose, .out_count = sk->packets_count};
-    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
-    const sw_local_to_model_job lj = {.skeleton = sk,
-                                      .local = pose,
-                                      .local_count = sk->packets_count,
-                                      .out = model,
-                                      .out_count = sk->joints_count};
-    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
-}
-
 /* Clip a on skeleton sa and clip b on sb (sb's joint k is sa's order[k])
  * agree at 61 times: bit for bit when tol is 0, else every matrix entry
  * within tol times (1 + its size). */
@@ -111,8 +97,8 @@ static void assert_same_motion(const sw_skeleton* sa, const sw_clip* a, const sw
     assert_true(pose && ma && mb);
     for (uint32_t s = 0; s <= 60u; ++s) {
         const float t = a->duration * (float)s / 60.0f;
-        model_at(sa, a, t, pose, ma);
-        model_at(sb, b, t, pose, mb);
+        sw_test_model_at(sa, a, t, pose, ma);
+        sw_test_model_at(sb, b, t, pose, mb);
         for (uint32_t k = 0; k < n; ++k) {
             const float* x = ma[order[k]].m;
             const float* y = mb[k].m;
@@ -209,8 +195,8 @@ static void test_robot_motion_and_skins(void** state) {
     sw_mat4* ma = (sw_mat4*)sw_alloc(NULL, n * sizeof(sw_mat4), 16);
     sw_mat4* mb = (sw_mat4*)sw_alloc(NULL, n * sizeof(sw_mat4), 16);
     sw_mat4 pa[SW_SKELETON_MAX_JOINTS], pb[SW_SKELETON_MAX_JOINTS];
-    model_at(sk, a.clips[0], 0.4f, pose, ma);
-    model_at(r.skeleton, r.clips[0], 0.4f, pose, mb);
+    sw_test_model_at(sk, a.clips[0], 0.4f, pose, ma);
+    sw_test_model_at(r.skeleton, r.clips[0], 0.4f, pose, mb);
     assert_int_equal(r.meshes_count, a.meshes_count);
     assert_true(a.meshes_count > 0);
     for (uint32_t m = 0; m < a.meshes_count; ++m) {

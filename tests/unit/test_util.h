@@ -203,4 +203,19 @@ static inline void sw_test_depth_detail(const sw_skeleton* sk, uint8_t leaf_add,
     }
 }
 
+/* Model matrices of `clip` on sk at time t, full evaluation (sampling
+ * into pose, packets_count packets, then local-to-model into model). */
+static inline void sw_test_model_at(const sw_skeleton* sk, const sw_clip* clip, float t,
+                                    sw_xform4* pose, sw_mat4* model) {
+    const sw_sample_job sj = {
+        .clip = clip, .skeleton = sk, .time = t, .out = pose, .out_count = sk->packets_count};
+    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
+    const sw_local_to_model_job lj = {.skeleton = sk,
+                                      .local = pose,
+                                      .local_count = sk->packets_count,
+                                      .out = model,
+                                      .out_count = sk->joints_count};
+    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+}
+
 #endif
