@@ -38,6 +38,10 @@ static const float sw__codec_inv_levels[23] = {
     1.0f / 4194303.0f,
 };
 
+static inline uint32_t sw__codec_le32(const uint8_t* p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
 /* Bits of a 4-bit code. */
 static const uint8_t sw__codec_bits[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 22};
 
@@ -55,6 +59,9 @@ typedef struct sw__codec_seg_track {
                                 its own; 4 for translations and scales */
     bool arc;                /* rotations followed along the arc between keys (per-key
                                 ones, and those of a rotation byte with bit 3 set) */
+    bool masked;             /* keys at the samples of keys_mask (stride code 7 in
+                                segments of at most 32 intervals) */
+    uint32_t keys_mask;      /* interior samples kept: bit i - 1 for sample i */
 } sw__codec_seg_track;
 
 #define SW__CODEC_FMT_BITS(fmt) ((uint32_t)sw__codec_bits[(uint32_t)(fmt)&15u])
@@ -62,6 +69,87 @@ typedef struct sw__codec_seg_track {
 #define SW__CODEC_FMT_BITS2(b1) ((uint32_t)sw__codec_bits[((uint32_t)(b1) >> 4) & 15u])
 #define SW__CODEC_FMT_STRIDE_LOG2(fmt) (((uint32_t)(fmt) >> 4) & 7u)
 #define SW__CODEC_FMT_RANGE 0x80u
+
+/* Stride code 7 in a clip whose segments hold at most 32 intervals (where
+ * no stride of 128 fits): the track's keys lie at the first and last
+ * samples of the segment and at the interior samples a 32-bit key mask
+ * names (bit i - 1 for sample i), its 4 bytes (little-endian) closing the
+ * track's header. */
+#define SW__CODEC_SL_MASK 7u
+#define SW__CODEC_MASK_MAX_SPAN 32u
+
+static inline bool sw__codec_masked(uint32_t sl, uint32_t segment_samples) {
+    return sl == SW__CODEC_SL_MASK && segment_samples <= SW__CODEC_MASK_MAX_SPAN;
+}
+
+/* Bits set in x (inline: without a popcount instruction the compilers'
+ * builtin is a library call). */
+static inline uint32_t sw__codec_popcount(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Index of the highest set bit of x != 0. */
+static inline uint32_t sw__codec_top_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63u - (uint32_t)__builtin_clzll(x);
+#else
+    uint32_t i = 0;
+    while (x >>= 1)
+        ++i;
+    return i;
+#endif
+}
+
+/* Index of the lowest set bit of x != 0. */
+static inline uint32_t sw__codec_low_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(x);
+#else
+    uint32_t i = 0;
+    for (; !(x & 1u); x >>= 1)
+        ++i;
+    return i;
+#endif
+}
+
+/* Keys of a masked track (its two ends and the samples of mask). */
+static inline uint32_t sw__codec_mask_keys(uint32_t mask) {
+    return sw__codec_popcount(mask) + 2u;
+}
+
+/* 1 / d for d = 1..32 (entry 0 unused). */
+static const float sw__codec_inv_span[33] = {
+    0.0f,         1.0f,         1.0f / 2.0f,  1.0f / 3.0f,  1.0f / 4.0f,  1.0f / 5.0f,
+    1.0f / 6.0f,  1.0f / 7.0f,  1.0f / 8.0f,  1.0f / 9.0f,  1.0f / 10.0f, 1.0f / 11.0f,
+    1.0f / 12.0f, 1.0f / 13.0f, 1.0f / 14.0f, 1.0f / 15.0f, 1.0f / 16.0f, 1.0f / 17.0f,
+    1.0f / 18.0f, 1.0f / 19.0f, 1.0f / 20.0f, 1.0f / 21.0f, 1.0f / 22.0f, 1.0f / 23.0f,
+    1.0f / 24.0f, 1.0f / 25.0f, 1.0f / 26.0f, 1.0f / 27.0f, 1.0f / 28.0f, 1.0f / 29.0f,
+    1.0f / 30.0f, 1.0f / 31.0f, 1.0f / 32.0f};
+
+/* The fraction of position p between the keys at samples ka < kb <= ka + 32:
+ * (p - ka) * (1 / (kb - ka)). */
+static inline float sw__codec_mask_u(float p, uint32_t ka, uint32_t kb) {
+    return (p - (float)ka) * sw__codec_inv_span[kb - ka];
+}
+
+/* Key index of position p (in [0, n]) for a track whose keys the mask
+ * names, in a segment of n (1..32) intervals; *ka and *kb: the samples of
+ * that key and the next, *u = sw__codec_mask_u(p, ka, kb) the fraction between
+ * them. */
+static inline uint32_t sw__codec_mask_key(float p, uint32_t n, uint32_t mask, uint32_t* ka,
+                                          uint32_t* kb, float* u) {
+    uint32_t i = (uint32_t)p;
+    if (i > n - 1u) i = n - 1u;
+    const uint64_t full = 1u | ((uint64_t)mask << 1) | ((uint64_t)1 << n);
+    const uint32_t below = (uint32_t)(full & ((2ull << i) - 1u)); /* i <= 31 */
+    *ka = sw__codec_top_bit(below);
+    *kb = i + 1u + sw__codec_low_bit(full >> (i + 1u));
+    *u = sw__codec_mask_u(p, *ka, *kb);
+    return sw__codec_popcount(below) - 1u;
+}
 
 /* The stored components of a rotation whose component `dropped` is rebuilt
  * (row 4: translations and scales). */
@@ -75,11 +163,12 @@ static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0
 #define SW__CODEC_ROT_ARC 8u
 
 /* Parses the header of one track at h (validated: the rotation byte 0..4 or 8..11)
- * into ts, all but the float range parameters (lo, scale); returns the next
- * header. Reads the header's own bytes only (the rotation byte of rotations,
- * the range bytes when the format says so). */
-static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, const uint8_t* h,
-                                                    sw__codec_seg_track* ts) {
+ * into ts, all but the float range parameters (lo, scale), in a clip of
+ * segments of L intervals; returns the next header. Reads the header's own
+ * bytes only (the rotation byte of rotations, the range bytes when the
+ * format says so, the key mask of masked tracks). */
+static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, uint32_t L,
+                                                    const uint8_t* h, sw__codec_seg_track* ts) {
     const uint32_t fmt = h[0];
     const uint32_t b12 = h[1];
     ts->bits[0] = SW__CODEC_FMT_BITS(fmt);
@@ -106,7 +195,15 @@ static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, co
         ts->lo8[c] = has ? r[c] : 0u;
         ts->hi8[c] = has ? r[3u + c] : 255u;
     }
-    return r + 6u * has;
+    r += 6u * has;
+    ts->masked = sw__codec_masked(ts->stride_log2, L);
+    ts->keys_mask = ts->masked ? sw__codec_le32(r) : 0u;
+    return r + (ts->masked ? 4u : 0u);
+}
+
+/* Keys of a parsed track in a segment of n intervals. */
+static inline uint32_t sw__codec_keys_count(const sw__codec_seg_track* ts, uint32_t n) {
+    return ts->masked ? sw__codec_mask_keys(ts->keys_mask) : (n >> ts->stride_log2) + 1u;
 }
 
 /* The range of component c: the clip range's minimum and extent (per-key
@@ -121,9 +218,9 @@ static inline void sw__codec_range(const sw_codec_track* tr, const sw__codec_seg
 
 /* Dequantization, in this order: e = extent * (1 / 255), lo = min + lo8 * e,
  * scale = (hi8 - lo8) * e * (1 / (2^b - 1)), value = lo + q * scale. */
-static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, const uint8_t* h,
+static inline const uint8_t* sw__codec_parse(const sw_codec_track* tr, uint32_t L, const uint8_t* h,
                                              sw__codec_seg_track* ts) {
-    h = sw__codec_parse_header(tr, h, ts);
+    h = sw__codec_parse_header(tr, L, h, ts);
     for (uint32_t c = 0; c < 3u; ++c) {
         float mn, ex;
         sw__codec_range(tr, ts, c, &mn, &ex);
@@ -339,8 +436,13 @@ static inline uint32_t sw__codec_key_at(float p, uint32_t n, uint32_t sl, float*
     return j;
 }
 
-static inline uint32_t sw__codec_le32(const uint8_t* p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+/* Key index and fraction *u of position p for a parsed track in a segment
+ * of n intervals (by its stride or its key mask). */
+static inline uint32_t sw__codec_track_key(const sw__codec_seg_track* ts, float p, uint32_t n,
+                                           float* u) {
+    uint32_t ka, kb;
+    if (ts->masked) return sw__codec_mask_key(p, n, ts->keys_mask, &ka, &kb, u);
+    return sw__codec_key_at(p, n, ts->stride_log2, u);
 }
 
 #endif

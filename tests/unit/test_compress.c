@@ -536,6 +536,38 @@ static void test_scalar_simd(void** state) {
     fixture_free(f);
 }
 
+/* A key mask's key index, keys and fraction against a search of the kept
+ * samples listed one by one. */
+static void test_mask_key(void** state) {
+    (void)state;
+    uint32_t seed = 31u;
+    for (int rep = 0; rep < 20000; ++rep) {
+        const uint32_t n = 1u + (uint32_t)sw_test_rand(&seed, 0.0f, 31.99f);
+        uint32_t mask = 0;
+        for (uint32_t i = 1; i < n; ++i)
+            if (sw_test_rand(&seed, 0.0f, 1.0f) < 0.3f) mask |= 1u << (i - 1u);
+        uint32_t kept[33], count = 0;
+        kept[count++] = 0;
+        for (uint32_t i = 1; i < n; ++i)
+            if (mask & (1u << (i - 1u))) kept[count++] = i;
+        kept[count++] = n;
+        assert_int_equal(sw__codec_mask_keys(mask), count);
+        float p = rep % 3 == 0 ? (float)(uint32_t)sw_test_rand(&seed, 0.0f, (float)n + 0.99f)
+                               : sw_test_rand(&seed, 0.0f, (float)n);
+        if (p > (float)n) p = (float)n;
+        uint32_t j = 0;
+        while (j + 2u < count && (float)kept[j + 1u] <= p)
+            ++j;
+        uint32_t ka, kb;
+        float u;
+        assert_int_equal(sw__codec_mask_key(p, n, mask, &ka, &kb, &u), j);
+        assert_int_equal(ka, kept[j]);
+        assert_int_equal(kb, kept[j + 1u]);
+        assert_true(u >= 0.0f && u <= 1.0f);
+        assert_near((double)ka + (double)u * (double)(kb - ka), (double)p, 1e-5);
+    }
+}
+
 /* ---- hostile blocks ---- */
 
 typedef struct hostile {
@@ -562,15 +594,36 @@ static sw_codec_track* track_rec(hostile* b, uint32_t a) {
     return (sw_codec_track*)(void*)((char*)b->h + b->h->tracks_offset) + a;
 }
 
-/* Header of track a in segment s. */
+/* Header of track a in segment s (the layout of sinew/codecs/codec.h: a
+ * format byte, a bits byte, a rotation byte, 6 range bytes when bit 7 of
+ * the format says so, 4 key mask bytes when its stride code is 7 in
+ * segments of at most 32 intervals). */
 static uint8_t* track_header(hostile* b, uint32_t s, uint32_t a) {
     uint8_t* h = seg_data(b, s) + 4;
     for (uint32_t i = 0; i < a; ++i) {
+        const uint8_t fmt = h[0];
         h += 2;
         if (track_rec(b, i)->kind == SW_TRACK_KIND_ROTATION) h += 1;
-        if (h[-2 - (track_rec(b, i)->kind == SW_TRACK_KIND_ROTATION ? 1 : 0)] & 0x80u) h += 6;
+        if (fmt & 0x80u) h += 6;
+        if (((fmt >> 4) & 7u) == 7u && b->h->segment_samples <= 32u) h += 4;
     }
     return h;
+}
+
+/* Track headers of the clip whose keys a key mask names, over all
+ * segments; *first_s, *first_a: the first of them. */
+static uint32_t masked_tracks(hostile* b, uint32_t* first_s, uint32_t* first_a) {
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < b->h->segments_count; ++s) {
+        for (uint32_t a = 0; a < b->h->animated_count; ++a) {
+            if (((track_header(b, s, a)[0] >> 4) & 7u) != 7u) continue;
+            if (n++ == 0u) {
+                *first_s = s;
+                *first_a = a;
+            }
+        }
+    }
+    return n;
 }
 
 #define HOSTILE(mutation, expect_result, expect_check)                                             \
@@ -656,7 +709,7 @@ static void test_hostile(void** state) {
     HOSTILE(
         for (uint32_t a = 0; a < b.h->animated_count; ++a) {
             uint8_t* th = track_header(&b, 0, a);
-            th[0] = (uint8_t)((th[0] & 0x80u) | 0x0fu); /* stride 1, 16 bits */
+            th[0] = (uint8_t)((th[0] & 0xf0u) | 0x0fu); /* 22 bits, same keys */
             th[1] = 0xff;
         },
         BAD, "codec segment keys in bounds");
@@ -675,6 +728,35 @@ static void test_hostile(void** state) {
         const uint32_t lo_at = 2u + (track_rec(&b, a)->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u);
         HOSTILE((track_header(&b, s, a)[lo_at] = 200, track_header(&b, s, a)[lo_at + 3u] = 100),
                 BAD, "codec segment range lo <= hi");
+    }
+    /* key masks: a key past the segment's interior, keys past its bits */
+    {
+        uint32_t ms = 0, ma = 0;
+        hostile_reset(&b, c);
+        assert_true(masked_tracks(&b, &ms, &ma) > 0u);
+        const uint32_t span = b.h->segment_samples; /* 16: ms is not the last segment */
+        assert_true(ms + 1u < S);
+        uint8_t* th = track_header(&b, ms, ma);
+        const uint32_t at = 2u + (track_rec(&b, ma)->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u) +
+                            ((th[0] & 0x80u) ? 6u : 0u);
+        HOSTILE(track_header(&b, ms, ma)[at + (span - 1u) / 8u] |=
+                (uint8_t)(1u << ((span - 1u) % 8u)),
+                BAD, "codec key mask inside the segment");
+        HOSTILE(track_header(&b, ms, ma)[at + 3u] = 0x80u, BAD,
+                "codec key mask inside the segment");
+        HOSTILE(
+            for (uint32_t a = 0; a < b.h->animated_count; ++a) {
+                uint8_t* h = track_header(&b, ms, a);
+                if (((h[0] >> 4) & 7u) != 7u) continue;
+                const uint32_t m = 2u +
+                                   (track_rec(&b, a)->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u) +
+                                   ((h[0] & 0x80u) ? 6u : 0u);
+                h[m] = 0xffu; /* every interior sample a key */
+                h[m + 1u] = 0x7fu;
+                h[0] |= 0x0fu;
+                h[1] = 0xffu;
+            },
+            BAD, "codec segment keys in bounds");
     }
     /* the raw part: a joint track is not allowed beside the payload */
     HOSTILE(b.c->codec = SW_CLIP_CODEC_FRAMES + 1u, BAD, "codec");
@@ -1346,6 +1428,7 @@ int main(void) {
         cmocka_unit_test(test_cache_vs_cold),
         cmocka_unit_test(test_scalar_simd),
         cmocka_unit_test(test_kept_keys),
+        cmocka_unit_test(test_mask_key),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_archive_round_trip),
         cmocka_unit_test(test_arguments),

@@ -25,7 +25,9 @@
  * track headers (4 bytes, little-endian); then, for each animated track in
  * order, H bytes in all,
  *     one format byte: bits 0-3 the bit code of component 0,
- *                      bits 4-6 log2 of the key stride k (k divides n),
+ *                      bits 4-6 log2 of the key stride k (k divides n), or,
+ *                      when L <= 32 (no stride of 128 fits), 7: the keys
+ *                      a key mask names (below),
  *                      bit 7 segment range present;
  *     one byte:        bits 0-3 and 4-7 the bit codes of components 1 and 2
  *                      (code 0..13: 1..14 bits, 14: 17 bits, 15: 22 bits);
@@ -38,9 +40,13 @@
  *     when bit 7 is set, 6 bytes: lo[3], hi[3] (lo <= hi), the segment's
  *                      range in 255ths of the track's clip range;
  *                      without it lo = 0, hi = 255;
+ *     with a key mask, 4 bytes: the mask m (little-endian), bit i - 1 set
+ *                      when interior sample i (0 < i < n) holds a key (the
+ *                      bits from n - 1 up are 0);
  * then one bit stream (LSB first within little-endian bytes) holding, per
- * track in order, n / k + 1 keys (sample s * L + key * k) of 3 components
- * of b0, b1, b2 bits. Component c of a key decodes, in float arithmetic in
+ * track in order, n / k + 1 keys (sample s * L + key * k), or with a key
+ * mask popcount(m) + 2 keys (samples 0, those of m and n, in order), of 3
+ * components of b0, b1, b2 bits. Component c of a key decodes, in float arithmetic in
  * this order, as
  *     e  = extent_i * (1 / 255)
  *     v  = (min_i + lo_c * e) + q * ((hi_c - lo_c) * e * (1 / (2^b_c - 1)))
@@ -48,7 +54,12 @@
  * of the quaternion, in x y z w order without d (i is the quaternion
  * component), signed so that component d is >= 0, and rebuild it as
  * sqrt(max(0, 1 - a^2 - b^2 - c^2)); the compressor leaves out the
- * component farthest from 0 over the segment. Between keys, translations
+ * component farthest from 0 over the segment. A position p in [0, n] of
+ * the segment (time * rate - s * L) falls between keys j and j + 1: with a
+ * stride, j = min(floor(p / k), n / k - 1) and the fraction p / k - j;
+ * with a key mask, the keys at samples ka <= i < kb around
+ * i = min(floor(p), n - 1) and the fraction (p - ka) * (1 / (kb - ka)), in
+ * float. Between keys, translations
  * and scales interpolate linearly; rotations with byte d interpolate the
  * three stored components linearly and rebuild the fourth; the others
  * rebuild both keys and follow the shorter arc between them (the slerp,

@@ -167,7 +167,8 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
         const uint32_t b1 = d[4u + used + 1u];
         uint32_t key_bits =
             SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
-        if ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0) {
+        if (!sw__codec_masked(sl, h->segment_samples) &&
+            ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0)) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment", hat,
                             (int64_t)s);
         }
@@ -198,7 +199,21 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
             }
             used += 6u;
         }
-        bits += (uint64_t)((span >> sl) + 1u) * key_bits;
+        uint32_t keys = (span >> sl) + 1u;
+        if (sw__codec_masked(sl, h->segment_samples)) {
+            if (hbytes - used < 4u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
+                                (int64_t)s);
+            }
+            const uint32_t mask = sw__codec_le32(d + 4u + used);
+            if (((uint64_t)mask >> (span - 1u)) != 0u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec key mask inside the segment",
+                                (uint64_t)q + offs[s] + 4u + used, (int64_t)s);
+            }
+            keys = sw__codec_mask_keys(mask);
+            used += 4u;
+        }
+        bits += (uint64_t)keys * key_bits;
     }
     if (used != hbytes) {
         return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment header count", at, (int64_t)s);
@@ -711,11 +726,37 @@ static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
 }
 
 /* Key index, fraction and key count per key stride: one time and one
- * segment give the same for every track of a stride. */
+ * segment give the same for every track of a stride; the position and
+ * segment length for the tracks whose keys a key mask names. */
 typedef struct sw__codec_keys {
     uint32_t j[8], n[8];
     float u[8];
+    float p;        /* position in the segment */
+    uint32_t span;  /* its intervals */
+    uint32_t masks; /* 1: stride code 7 names a key mask (sw__codec_masked) */
 } sw__codec_keys;
+
+/* Key index *j, fraction *u and key count *nk of a track of stride code sl
+ * whose key mask, if it has one, is at m; *kk: the samples of its two keys
+ * (ka | kb << 8) with a key mask, else 0 (for the key cache). Returns the
+ * mask's bytes (0 or 4). */
+static inline uint32_t sw__codec_track_keys(const sw__codec_keys* keys, uint32_t sl,
+                                            const uint8_t* m, uint32_t* j, float* u, uint32_t* nk,
+                                            uint32_t* kk) {
+    if (sl != SW__CODEC_SL_MASK || !keys->masks) {
+        *j = keys->j[sl];
+        *u = keys->u[sl];
+        *nk = keys->n[sl];
+        *kk = 0u;
+        return 0u;
+    }
+    const uint32_t mask = sw__codec_le32(m);
+    uint32_t ka, kb;
+    *j = sw__codec_mask_key(keys->p, keys->span, mask, &ka, &kb, u);
+    *nk = sw__codec_mask_keys(mask);
+    *kk = ka | kb << 8;
+    return 4u;
+}
 
 /* Float index of a track's first lane in the SoA pose (10 arrays of 4). */
 static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
@@ -726,23 +767,46 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * storage): word 0 the segment + 1 whose keys it holds (0: none), words 1-8
  * the key index per stride, word 9 unused; then per animated track a record
  * of 8 floats: key a and b - a (3 floats each), or for a rotation followed
- * along its arc both keys rebuilt (x y z w each); then per track two words:
- * where its results go (float indices to[0..2] in 16 bits, to[3] in 13, the
- * key stride in the top 3), or SW__KEEP_ARC and its lane and key stride (in
- * the top 3) for a rotation followed along its arc, or SW__KEEP_LATER and
- * the offset of its header for a track a joint subset left out when the
- * keys were kept (decoded, and kept, when a later call wants it; its
- * record's first word holds the bit offset of its track). */
+ * along its arc both keys rebuilt (x y z w each); then per track three
+ * words: where its results go (float indices to[0..2] in 16 bits, to[3] in
+ * 13, the key stride in the top 3; third word unused), or for a track
+ * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
+ * to[2], to[3] and ka (13, 13 and 6 bits: the samples of its two keys), or
+ * SW__KEEP_ARC, its lane and key stride (in the top 3) and ka | kb << 8
+ * (0 without a key mask) for a rotation followed along its arc, or
+ * SW__KEEP_LATER and the offset of its header for a track a joint subset
+ * left out when the keys were kept (decoded, and kept, when a later call
+ * wants it; its record's first word holds the bit offset of its track). A
+ * masked track's key interval is unchanged while the stride-1 key index
+ * is, and the cache holds only then. */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
+#define SW__KEEP_MASKED 0xFFFFFFFDu
 #define SW__KEEP_HEAD 10u
 #define SW__KEEP_REC 8u           /* floats per track record */
+#define SW__KEEP_META 3u          /* words per track after the records */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 
 #if SINEW_HAS_SSE2
-static inline void sw__codec_keep_meta(uint32_t* meta, const uint32_t to[4], uint32_t sl) {
+/* Where the results of a track go: float indices to, key stride sl, or
+ * kk = ka | kb << 8 != 0, the samples of its keys with a key mask. */
+static inline void sw__codec_keep_meta(uint32_t* meta, const uint32_t to[4], uint32_t sl,
+                                       uint32_t kk) {
+    if (kk) {
+        meta[0] = SW__KEEP_MASKED;
+        meta[1] = to[0] | to[1] << 13 | (kk >> 8) << 26;
+        meta[2] = to[2] | to[3] << 13 | (kk & 255u) << 26;
+        return;
+    }
     meta[0] = to[0] | to[1] << 16;
     meta[1] = to[2] | to[3] << 16 | sl << 29;
+}
+
+/* The same for a rotation followed along its arc at float index lane. */
+static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl, uint32_t kk) {
+    meta[0] = SW__KEEP_ARC;
+    meta[1] = lane | sl << 29;
+    meta[2] = kk;
 }
 
 /* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
@@ -816,11 +880,14 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
         sw__codec_step no = {NULL, at};
         return no;
     }
-    const uint32_t drow = per_key ? 3u : rb & 3u;
     const uint32_t sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
+    const uint32_t drow = per_key ? 3u : rb & 3u;
     const uint32_t has = fmt >> 7;
     const uint8_t* r = hd + 2u + rot;
-    const uint64_t key_at = at + (uint64_t)keys->j[sl] * kb;
+    uint32_t j, nk, kk;
+    float u;
+    const uint32_t mbytes = sw__codec_track_keys(keys, sl, r + 6u * has, &j, &u, &nk, &kk);
+    const uint64_t key_at = at + (uint64_t)j * kb;
     const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
     const uint64_t vb = va >> kb;
     const uint32_t s1 = first + b0, s2 = s1 + b1;
@@ -833,25 +900,26 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
                             (uint32_t)(vb >> s2) & m2};
     const uint32_t bb[3] = {b0, b1, b2};
     const uint32_t lane = sw__codec_lane(tr);
-    const sw__codec_step st = {r + 6u * has, at + (uint64_t)keys->n[sl] * kb};
+    const sw__codec_step st = {r + 6u * has + mbytes, at + (uint64_t)nk * kb};
     if (rb >= SW__CODEC_ROT_PER_KEY) { /* followed along its arc */
         const uint32_t da = per_key ? (uint32_t)va & 3u : drow;
         const uint32_t db = per_key ? (uint32_t)vb & 3u : drow;
         float k[8];
         sw__codec_arc_keys_sse2(tr, per_key, drow, r, has, bb, qa, qb, da, db, k);
-        sw__codec_arcs_push(arcs, k, keys->u[sl], lane, of);
+        sw__codec_arcs_push(arcs, k, u, lane, of);
         if (keep) {
             memcpy(keep, k, sizeof k);
-            meta[0] = SW__KEEP_ARC;
-            meta[1] = lane | sl << 29;
+            sw__codec_keep_arc(meta, lane, sl, kk);
         }
         return st;
     }
     const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
     const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
                             lane + 4u * fields[3]};
-    const __m128 ww = sw__codec_track_sse2(tr, drow, r, has, bb, qa, qb, keys->u[sl], to, of, keep);
-    if (keep) sw__codec_keep_meta(meta, to, sl);
+    const __m128 ww = sw__codec_track_sse2(tr, drow, r, has, bb, qa, qb, u, to, of, keep);
+    if (keep) {
+        sw__codec_keep_meta(meta, to, sl, kk);
+    }
     if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
     return st;
 }
@@ -872,7 +940,8 @@ typedef struct sw__codec_head {
     uint64_t rv;      /* the range bytes, or lo 0 and hi 255 */
 } sw__codec_head;
 
-/* Parses the header at hd of track tr; returns the next track's header. */
+/* Parses the header at hd of track tr up to its range bytes; returns
+ * where they end (a key mask, or the next track's header). */
 static inline const uint8_t* sw__codec_head_of(const sw_codec_track* tr, const uint8_t* hd,
                                                sw__codec_head* o) {
     const uint32_t fmt = hd[0], b12 = hd[1], rb = hd[2];
@@ -1001,7 +1070,10 @@ static inline void sw__codec_batch_put(sw__codec_batch* batch, uint32_t dst[4][S
 
 /* Key index, fraction and key count of every stride the segment at pos
  * holds; returns their number. */
-static inline uint32_t sw__codec_keys_of(sw__codec_pos pos, sw__codec_keys* keys) {
+static inline uint32_t sw__codec_keys_of(sw__codec_pos pos, uint32_t L, sw__codec_keys* keys) {
+    keys->p = pos.p;
+    keys->span = pos.span;
+    keys->masks = L <= SW__CODEC_MASK_MAX_SPAN ? 1u : 0u;
     uint32_t sl = 0;
     for (; sl < 8u && (1u << sl) <= pos.span; ++sl) {
         keys->j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys->u[sl]);
@@ -1047,21 +1119,24 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             if (meta) {
                 const uint32_t at32 = (uint32_t)at;
                 memcpy(kf + SW__KEEP_REC * a, &at32, sizeof at32);
-                meta[2u * a] = SW__KEEP_LATER;
-                meta[2u * a + 1u] = (uint32_t)(hd - hd0);
+                meta[SW__KEEP_META * a] = SW__KEEP_LATER;
+                meta[SW__KEEP_META * a + 1u] = (uint32_t)(hd - hd0);
             }
             const uint32_t fmt = hd[0], b12 = hd[1];
             const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
             const uint32_t kb = (uint32_t)sw__codec_bits[fmt & 15u] + sw__codec_bits[b12 & 15u] +
                                 sw__codec_bits[b12 >> 4] +
                                 ((rot & (hd[2] == SW__CODEC_ROT_PER_KEY ? 1u : 0u)) << 1);
-            at += (uint64_t)keys->n[SW__CODEC_FMT_STRIDE_LOG2(fmt)] * kb;
             hd += 2u + rot + 6u * (fmt >> 7);
+            uint32_t j, nk, kk;
+            float u;
+            hd += sw__codec_track_keys(keys, SW__CODEC_FMT_STRIDE_LOG2(fmt), hd, &j, &u, &nk, &kk);
+            at += (uint64_t)nk * kb;
             continue;
         }
 #if SINEW_HAS_SSE2
         float* rec = kf ? kf + SW__KEEP_REC * a : NULL;
-        uint32_t* m = meta ? meta + 2u * a : NULL;
+        uint32_t* m = meta ? meta + SW__KEEP_META * a : NULL;
         if (simd) {
             const sw__codec_step st =
                 sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, &arcs, of, rec, m);
@@ -1074,9 +1149,11 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #endif
         sw__codec_head hp;
         hd = sw__codec_head_of(tr, hd, &hp);
-        const float u = keys->u[hp.sl];
-        const uint64_t key_at = at + (uint64_t)keys->j[hp.sl] * hp.kb;
-        at += (uint64_t)keys->n[hp.sl] * hp.kb;
+        float u;
+        uint32_t j, nk, kk;
+        hd += sw__codec_track_keys(keys, hp.sl, hd, &j, &u, &nk, &kk);
+        const uint64_t key_at = at + (uint64_t)j * hp.kb;
+        at += (uint64_t)nk * hp.kb;
         uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
         sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
         const uint32_t lane = sw__codec_lane(tr);
@@ -1088,8 +1165,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                 sw__codec_arcs_push(&arcs, k, u, lane, of);
                 if (m) {
                     memcpy(rec, k, sizeof k);
-                    m[0] = SW__KEEP_ARC;
-                    m[1] = lane | hp.sl << 29;
+                    sw__codec_keep_arc(m, lane, hp.sl, kk);
                 }
                 continue;
             }
@@ -1106,7 +1182,9 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                                     lane + 4u * fields[2], lane + 4u * fields[3]};
             const __m128 ww =
                 sw__codec_track_sse2(tr, hp.drow, hp.r, hp.has, hp.b, qa, qb, u, to, of, rec);
-            if (m) sw__codec_keep_meta(m, to, hp.sl);
+            if (m) {
+                sw__codec_keep_meta(m, to, hp.sl, kk);
+            }
             if (hp.rot) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
             continue;
         }
@@ -1143,24 +1221,39 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
     for (uint32_t a = 0; a < count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         if (subset && !sw__subset_keeps(subset, tr->joint)) continue;
-        const uint32_t m0 = meta[2u * a], m1 = meta[2u * a + 1u];
+        const uint32_t* mt = meta + SW__KEEP_META * a;
+        const uint32_t m0 = mt[0], m1 = mt[1];
         const float* rec = kf + SW__KEEP_REC * a;
-        if (m0 == SW__KEEP_LATER) {
+        uint32_t to[4];
+        float u;
+        if (m0 < SW__KEEP_MASKED) {
+            to[0] = m0 & 0xFFFFu;
+            to[1] = m0 >> 16;
+            to[2] = m1 & 0xFFFFu;
+            to[3] = (m1 >> 16) & 0x1FFFu;
+            u = keys->u[m1 >> 29];
+        } else if (m0 == SW__KEEP_MASKED) {
+            const uint32_t m2 = mt[2];
+            to[0] = m1 & 0x1FFFu;
+            to[1] = (m1 >> 13) & 0x1FFFu;
+            to[2] = m2 & 0x1FFFu;
+            to[3] = (m2 >> 13) & 0x1FFFu;
+            u = sw__codec_mask_u(pos.p, m2 >> 26, m1 >> 26);
+        } else if (m0 == SW__KEEP_ARC) {
+            const uint32_t m2 = mt[2];
+            u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
+            sw__codec_arcs_push(&arcs, rec, u, m1 & 0x1FFFFFFFu, of);
+            continue;
+        } else {
             uint32_t at;
             memcpy(&at, rec, sizeof at);
             const sw__codec_span one = {a, a + 1u, m1, at};
             sw__codec_decode(pl, pos, keys, out, true, keep, NULL, one);
             continue;
         }
-        if (m0 == SW__KEEP_ARC) {
-            sw__codec_arcs_push(&arcs, rec, keys->u[m1 >> 29], m1 & 0x1FFFFFFFu, of);
-            continue;
-        }
-        const uint32_t to[4] = {m0 & 0xFFFFu, m0 >> 16, m1 & 0xFFFFu, (m1 >> 16) & 0x1FFFu};
         const __m128 ka = _mm_loadu_ps(rec);
         const __m128 d = _mm_loadu_ps(rec + 3u);
-        const __m128 ww =
-            sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(keys->u[m1 >> 29]))), to, of);
+        const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
         if (tr->kind == SW_TRACK_KIND_ROTATION) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
@@ -1179,7 +1272,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     if (h->animated_count == 0) return;
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     sw__codec_keys keys;
-    const uint32_t strides = sw__codec_keys_of(pos, &keys);
+    const uint32_t strides = sw__codec_keys_of(pos, h->segment_samples, &keys);
     const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
 #if SINEW_HAS_SSE2
     if (keep && simd) {
@@ -1211,7 +1304,7 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return SW__KEEP_HEAD + (SW__KEEP_REC + 2u) * h->animated_count;
+    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count;
 #else
     (void)clip;
     return 0;
@@ -1260,17 +1353,18 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
         uint64_t at = 0;
         for (uint32_t a = 0; a <= last; ++a) {
             sw__codec_seg_track ts;
-            const uint8_t* next = sw__codec_parse_header(&pl.tracks[a], hd, &ts);
+            const uint32_t L = pl.h->segment_samples;
+            const uint8_t* next = sw__codec_parse_header(&pl.tracks[a], L, hd, &ts);
             for (uint32_t k = 0; k < 3u; ++k) {
                 if (want[k] != a) continue;
-                sw__codec_parse(&pl.tracks[a], hd, &ts);
+                sw__codec_parse(&pl.tracks[a], L, hd, &ts);
                 float u, ka[3], kb[3];
                 uint32_t da, db;
-                const uint32_t j = sw__codec_key_at(pos.p, pos.span, ts.stride_log2, &u);
+                const uint32_t j = sw__codec_track_key(&ts, pos.p, pos.span, &u);
                 sw__codec_keys2(bits, at, j, &ts, ka, kb, &da, &db);
                 sw__codec_interp(ka, kb, u, k == 1u, ts.arc, da, db, v[k]);
             }
-            at += (uint64_t)((pos.span >> ts.stride_log2) + 1u) * ts.key_bits;
+            at += (uint64_t)sw__codec_keys_count(&ts, pos.span) * ts.key_bits;
             hd = next;
         }
     }
@@ -1294,8 +1388,8 @@ static void sw__codec_segment_extent(const sw__codec_view* pl, uint32_t seg, uin
     for (uint32_t a = 0; a < pl->h->animated_count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         sw__codec_seg_track ts;
-        hd = sw__codec_parse(tr, hd, &ts);
-        const uint32_t keys = (span >> ts.stride_log2) + 1u;
+        hd = sw__codec_parse(tr, pl->h->segment_samples, hd, &ts);
+        const uint32_t keys = sw__codec_keys_count(&ts, span);
         for (uint32_t k = 0; k < keys; ++k) {
             float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
             uint32_t dropped;
