@@ -519,14 +519,11 @@ static inline void sw__codec_normalize4_sse2(__m128 c[4]) {
     }
 }
 
-void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
-                         float out[4][4]) {
+/* sw__codec_arc4_sse2 in registers: a[i], b[i] the keys of rotation i
+ * (x y z w, overwritten), uu its fraction in lane i; r[i] its result. */
+static inline void sw__codec_arc4_regs(__m128 a[4], __m128 b[4], __m128 uu, __m128 r[4]) {
     const __m128 one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f), two = _mm_set1_ps(2.0f);
-    __m128 a[4], b[4], m[4], r[4];
-    for (uint32_t c = 0; c < 4u; ++c) {
-        a[c] = _mm_loadu_ps(qa[c]);
-        b[c] = _mm_loadu_ps(qb[c]);
-    }
+    __m128 m[4];
     _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
     _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
     const __m128 dot = sw__codec_dot4_sse2(a, b);
@@ -540,7 +537,6 @@ void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float
     sw__codec_normalize4_sse2(m);
     /* min(1, ch) keeps a NaN as the scalar path's test does */
     const __m128 ch = _mm_min_ps(one, _mm_mul_ps(half, mlen));
-    const __m128 uu = _mm_loadu_ps(u);
     const __m128 first = _mm_cmplt_ps(uu, half);
     const __m128 t2 = _mm_mul_ps(two, uu);
     const __m128 t = _mm_or_ps(_mm_and_ps(first, t2), _mm_andnot_ps(first, _mm_sub_ps(t2, one)));
@@ -561,6 +557,16 @@ void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float
     }
     sw__codec_normalize4_sse2(r);
     _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+}
+
+void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
+                         float out[4][4]) {
+    __m128 a[4], b[4], r[4];
+    for (uint32_t i = 0; i < 4u; ++i) {
+        a[i] = _mm_loadu_ps(qa[i]);
+        b[i] = _mm_loadu_ps(qb[i]);
+    }
+    sw__codec_arc4_regs(a, b, _mm_loadu_ps(u), r);
     for (uint32_t i = 0; i < 4u; ++i)
         _mm_storeu_ps(out[i], r[i]);
 }
@@ -575,16 +581,24 @@ typedef struct sw__codec_arcs {
 /* Finishes the n waiting rotations (the free entries run on identities)
  * into their lanes of the pose. */
 static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
-    for (uint32_t i = q->n; i < 4u; ++i) {
-        for (uint32_t c = 0; c < 4u; ++c)
-            q->ka[i][c] = q->kb[i][c] = c == 3u ? 1.0f : 0.0f;
-        q->u[i] = 0.0f;
+    const __m128 id = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
+    __m128 a[4], b[4], r[4];
+    for (uint32_t i = 0; i < 4u; ++i) {
+        a[i] = i < q->n ? _mm_loadu_ps(q->ka[i]) : id;
+        b[i] = i < q->n ? _mm_loadu_ps(q->kb[i]) : id;
     }
-    float r[4][4];
-    sw__codec_arc4_sse2((const float(*)[4])q->ka, (const float(*)[4])q->kb, q->u, r);
+    /* the free entries' fractions 0 (lanes n..3 cleared) */
+    SINEW_ALIGN16 static const uint32_t used_of[5][4] = {
+        {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
+    const __m128 used = _mm_load_ps((const float*)(const void*)used_of[q->n]);
+    sw__codec_arc4_regs(a, b, _mm_and_ps(used, _mm_loadu_ps(q->u)), r);
+    /* x y z w of rotation i straight into its lane of the pose */
     for (uint32_t i = 0; i < q->n; ++i) {
-        for (uint32_t c = 0; c < 4u; ++c)
-            of[q->lane[i] + 4u * (3u + c)] = r[i][c];
+        float* o = of + q->lane[i] + 12u;
+        _mm_store_ss(o, r[i]);
+        _mm_store_ss(o + 4, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(1, 1, 1, 1)));
+        _mm_store_ss(o + 8, _mm_movehl_ps(r[i], r[i]));
+        _mm_store_ss(o + 12, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(3, 3, 3, 3)));
     }
     q->n = 0;
 }
