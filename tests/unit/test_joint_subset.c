@@ -15,8 +15,10 @@
  *   points through sw_xform); in an open subset a kept joint lies on its
  *   left-out parent's rest-based matrix; a subset with a sub-tree is
  *   refused;
- * - the animator (a blend space and a crossfade): evaluate_subset's kept
- *   joints bit for bit evaluate's, the others at rest.
+ * - the animator (a blend space and a crossfade; alone, and under an
+ *   additive layer of a non-additive clip against its first frame), on raw
+ *   and frames clips: evaluate_subset's kept joints bit for bit
+ *   evaluate's, the others at rest.
  * Sampling, blending, local-to-model and the animator run twice: on the
  * humanoid's own (depth-first) joint order, where cuts leave packets mixed,
  * and on its detail-major order (sw_joint_order_by_detail), where every cut
@@ -426,13 +428,25 @@ static void test_local_to_model(void** state) {
     check_local_to_model(true);
 }
 
-/* The humanoid's clips in a blend space by "speed" with a crossfade to a
- * standing clip below 0.1 m/s; two instances driven alike, one evaluated
- * whole, the other with subsets. */
-static void check_animator(bool detail_major) {
+/* The humanoid's clips (frames: built as frames clips) in a blend space by
+ * "speed" with a crossfade to a standing clip below 0.1 m/s (additive: under
+ * a second, additive layer playing the walk against its first frame); two
+ * instances driven alike, one evaluated whole, the other with subsets. */
+static void check_animator(bool detail_major, bool frames, bool additive) {
     sw_scene scene;
     humanoid(&scene, detail_major);
     const sw_skeleton* sk = scene.skeleton;
+    print_message("animator: %s order, %s clips, %s\n", detail_major ? "detail-major" : "own",
+                  frames ? "frames" : "raw", additive ? "an additive layer" : "one layer");
+    const sw_clip* clips[8];
+    assert_true(scene.clips_count <= 8u);
+    for (uint32_t c = 0; c < scene.clips_count; ++c) {
+        clips[c] = scene.clips[c];
+        sw_frames_options fo = {.rate = 30.0f};
+        if (frames)
+            assert_int_equal(sw_frames_build(sk, scene.clips[c], &fo, NULL, &clips[c], NULL, NULL),
+                             SW_RESULT_OK);
+    }
     const sw_animator_param_desc params[] = {{"speed", SW_ANIMATOR_PARAM_TYPE_FLOAT, 1.4f}};
     const sw_animator_member_desc members[] = {
         {"idle", 0.0f, 0.0f}, {"walk", 1.4f, 0.0f}, {"jog", 3.0f, 0.0f}, {"run", 5.0f, 0.0f}};
@@ -452,21 +466,26 @@ static void check_animator(bool detail_major) {
          .mode = SW_ANIMATOR_TRANSITION_MODE_CROSSFADE,
          .interrupt = SW_ANIMATOR_INTERRUPT_NONE},
     };
-    const sw_animator_machine_desc machines[] = {{"Main", states, 2, transitions, 1, NULL}};
+    const sw_animator_state_desc lean[] = {
+        {"Lean", SW_ANIMATOR_MOTION_CLIP, "walk", false, 0.0f, NULL}};
+    const sw_animator_machine_desc machines[] = {{"Main", states, 2, transitions, 1, NULL},
+                                                 {"Add", lean, 1, NULL, 0, NULL}};
     const sw_animator_layer_desc layers[] = {{"base", "Main", SW_ANIMATOR_LAYER_MODE_DEFAULT, 0.0f,
-                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT}};
+                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_DEFAULT},
+                                             {"add", "Add", SW_ANIMATOR_LAYER_MODE_ADDITIVE, 0.6f,
+                                              NULL, NULL, 0, SW_ANIMATOR_REFERENCE_FIRST_FRAME}};
     const sw_animator_desc desc = {.params = params,
                                    .params_count = 1,
                                    .blend_spaces = spaces,
                                    .blend_spaces_count = 1,
                                    .machines = machines,
-                                   .machines_count = 1,
+                                   .machines_count = additive ? 2u : 1u,
                                    .layers = layers,
-                                   .layers_count = 1,
+                                   .layers_count = additive ? 2u : 1u,
                                    .root_motion_joint = "Hips"};
     rig whole, part; /* alike; one evaluated whole, the other with subsets */
-    rig_open_with(&whole, &desc, sk, scene.clips, scene.clips_count);
-    rig_open_with(&part, &desc, sk, scene.clips, scene.clips_count);
+    rig_open_with(&whole, &desc, sk, clips, scene.clips_count);
+    rig_open_with(&part, &desc, sk, clips, scene.clips_count);
     const uint32_t P = sk->packets_count;
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
     sw_test_depth_detail(sk, 8u, detail);
@@ -488,13 +507,15 @@ static void check_animator(bool detail_major) {
                      SW_RESULT_OVERLAP);
     rig_close(&whole);
     rig_close(&part);
+    for (uint32_t c = 0; c < scene.clips_count && frames; ++c)
+        sw_clip_destroy(clips[c], NULL);
     sw_scene_free(&scene, NULL);
 }
 
 static void test_animator(void** state) {
     (void)state;
-    check_animator(false);
-    check_animator(true);
+    for (uint32_t k = 0; k < 8u; ++k)
+        check_animator((k & 1u) != 0u, (k & 2u) != 0u, (k & 4u) != 0u);
 }
 
 int main(void) {

@@ -1344,8 +1344,8 @@ typedef struct sw__eval {
     const sw_animator_bound* b;
     uint32_t P;            /* packets */
     sw_xform4* poses;      /* max_contrib sampled poses */
-    sw_xform4* layer_pose; /* the current layer's blend */
-    sw_xform4* acc;        /* the layers so far */
+    sw_xform4* layer_pose; /* the current layer's blend (layers after the first) */
+    sw_xform4* acc;        /* the layers so far (out with a single layer) */
     sw_xform4* tmp;        /* a non-additive sample in an additive layer; a layer blend */
     sw_xform4* ref;        /* the first frame of such a clip */
     sw_xform4* ident;      /* identity pose, filled by the first additive layer */
@@ -1382,9 +1382,11 @@ static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
     return r;
 }
 
-/* Samples the contributions of layer l and blends them into e->layer_pose
- * (additive layers: deltas blended over the identity pose). */
-static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
+/* Samples the contributions of layer l and blends them into out (additive
+ * layers: deltas blended over the identity pose). With a subset, the
+ * samples and deltas are only written and read within the span of kept
+ * joints (the blend job's), the blend puts rest values outside. */
+static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive, sw_xform4* out) {
     const sw__anim_layer* ld = &sw__anim_layers(e->b->def)[l];
     const uint32_t n = sw__lruns(e->in)[l].contrib_count, P = e->P;
     const sw_animator_contribution* cs = sw__contribs(e->in, l);
@@ -1402,10 +1404,13 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
                 if (r != SW_RESULT_OK) return r;
                 reference = e->ref;
             }
-            sw_make_additive_job mj = {e->tmp, reference, P, dst, P};
-            r = sw_make_additive_job_run(&mj);
+            uint32_t end = P; /* the blend's span (sw__sample_job_run_for_blend) */
+            const uint32_t p = e->keep ? sw__subset_span(e->keep, 0, P, &end) : 0u;
+            sw_make_additive_job mj = {e->tmp + p, reference + p, end - p, dst + p, end - p};
+            r = p < end ? sw_make_additive_job_run(&mj) : SW_RESULT_OK;
             if (r != SW_RESULT_OK) return r;
-        } else if (!additive && e->b->root_joint != SW_ANIMATOR_NONE) {
+        } else if (!additive && e->b->root_joint != SW_ANIMATOR_NONE &&
+                   sw__subset_keeps(e->keep, e->b->root_joint)) {
             sw__root_fix(e->b, dst);
         }
         e->bl[i].pose = dst;
@@ -1419,7 +1424,7 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
         e->ident_ready = true;
     }
     if (n == 0) {
-        memcpy(e->layer_pose, additive ? e->ident : e->rest, sizeof(sw_xform4) * P);
+        memcpy(out, additive ? e->ident : e->rest, sizeof(sw_xform4) * P);
         return SW_RESULT_OK;
     }
     sw_blend_job bj;
@@ -1428,23 +1433,24 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive) {
     bj.layers_count = n;
     bj.rest_pose = additive ? e->ident : e->rest;
     bj.packets_count = P;
-    bj.out = e->layer_pose;
+    bj.out = out;
     bj.out_count = P;
     bj.keep = e->keep;
     return sw_blend_job_run(&bj);
 }
 
-/* Records, applies and keeps the history of layer l's inertialization. */
-static void sw__eval_inertia(sw__eval* e, uint32_t l) {
+/* Records, applies (to pose, the layer's blend) and keeps the history of
+ * layer l's inertialization. */
+static void sw__eval_inertia(sw__eval* e, uint32_t l, sw_xform4* pose) {
     sw__lrun* lr = &sw__lruns(e->in)[l];
-    if (lr->inert == 1) sw__inert_record(e->in, e->b, l, e->layer_pose);
+    if (lr->inert == 1) sw__inert_record(e->in, e->b, l, pose);
     if (lr->inert == 2) {
         if (lr->inert_elapsed >= lr->inert_duration)
             lr->inert = 0;
         else
-            sw__inert_apply(e->in, e->b, l, e->layer_pose);
+            sw__inert_apply(e->in, e->b, l, pose);
     }
-    sw__inert_history(e->in, l, e->layer_pose);
+    sw__inert_history(e->in, l, pose);
 }
 
 /* Puts layer l (l > 0, weight w > 0) over e->acc: additive in place,
@@ -1522,8 +1528,10 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
     e.P = P;
     e.poses = (sw_xform4*)(void*)(base + lay.poses);
     e.layer_pose = e.poses + (size_t)a->max_contrib * P;
-    e.acc = e.layer_pose + P;
-    e.tmp = e.acc + P;
+    /* one layer blends straight into out (which only the blend job writes,
+     * after its checks: out stays untouched on failure) */
+    e.acc = a->layers_count == 1u ? out : e.layer_pose + P;
+    e.tmp = e.layer_pose + 2u * (size_t)P;
     e.ref = e.tmp + P;
     e.ident = (sw_xform4*)(void*)(base + lay.ident);
     e.jw0 = (float*)(void*)(base + lay.weights);
@@ -1537,12 +1545,12 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
         /* a layer at weight 0 changes nothing (unless it keeps inertialization history) */
         const bool inert_layer = sw__layer_inertializes(a, l);
         if (l > 0 && !(w > 0.0f) && !inert_layer) continue;
-        sw_result r = sw__eval_layer(&e, l, additive);
+        /* layer 0 straight into the layers so far */
+        sw_xform4* layer_out = l == 0 ? e.acc : e.layer_pose;
+        sw_result r = sw__eval_layer(&e, l, additive, layer_out);
         if (r != SW_RESULT_OK) return r;
-        if (inert_layer) sw__eval_inertia(&e, l);
-        if (l == 0) {
-            memcpy(e.acc, e.layer_pose, pose_bytes);
-        } else if (w > 0.0f) {
+        if (inert_layer) sw__eval_inertia(&e, l, layer_out);
+        if (l > 0 && w > 0.0f) {
             r = sw__eval_combine(&e, l, additive, w);
             if (r != SW_RESULT_OK) return r;
         }
@@ -1552,7 +1560,7 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
     if (keep && (a->layers_count > 1u || a->has_inertialize ||
                  sw__anim_layers(a)[0].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE))
         sw__subset_fill_rest(keep, e.rest, e.acc, P);
-    memcpy(out, e.acc, pose_bytes);
+    if (e.acc != out) memcpy(out, e.acc, pose_bytes);
     inst->pose_changed = 0;
     return SW_RESULT_OK;
 }

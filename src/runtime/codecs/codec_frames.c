@@ -241,25 +241,22 @@ void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* k
         (const sw_xform4*)(const void*)(base + h->frames_offset) + (size_t)pos.i * A;
     const sw_xform4* f1 = f0 + A;
     if (!ops) ops = sw__soa_best();
-
-    for (uint32_t r = 0; r < h->runs_count; ++r) {
+    /* the packets from the first to the last holding a kept joint (all
+     * without a subset), one kernel call or copy per run over its part of
+     * them: the runs past them (a detail-major order's left-out tail) are
+     * not looked at */
+    uint32_t end = h->packets_count;
+    const uint32_t first = keep ? sw__subset_span(keep, 0, end, &end) : 0u;
+    for (uint32_t r = 0; r < h->runs_count && runs[r].first < end; ++r) {
         const sw_frames_run* run = &runs[r];
-        sw_xform4* o = out + run->first;
-        if (keep) {
-            /* from the first to the last packet holding a kept joint (the
-             * sampling job fills the left-out joints with rest values) */
-            uint32_t e = 0;
-            const uint32_t p = sw__subset_span(keep, run->first, run->first + run->count, &e);
-            const uint32_t src = run->source + (p - run->first);
-            if (p < e && run->kind == SW_FRAMES_RUN_ANIMATED)
-                ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
-            else if (p < e)
-                memcpy(out + p, constants + src, sizeof(sw_xform4) * (e - p));
-        } else if (run->kind == SW_FRAMES_RUN_ANIMATED) {
-            ops->interp(f0 + run->source, f1 + run->source, pos.u, o, run->count);
-        } else {
-            memcpy(o, constants + run->source, sizeof(sw_xform4) * run->count);
-        }
+        const uint32_t p = run->first > first ? run->first : first;
+        const uint32_t e = run->first + run->count < end ? run->first + run->count : end;
+        if (p >= e) continue;
+        const uint32_t src = run->source + (p - run->first);
+        if (run->kind == SW_FRAMES_RUN_ANIMATED)
+            ops->interp(f0 + src, f1 + src, pos.u, out + p, e - p);
+        else
+            memcpy(out + p, constants + src, sizeof(sw_xform4) * (e - p));
     }
 }
 

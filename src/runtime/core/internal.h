@@ -4,6 +4,7 @@
 #define SINEW_RUNTIME_INTERNAL_H
 
 #include <float.h>
+#include <string.h>
 
 #include "shared/fail.h"
 #include "shared/layout.h"
@@ -126,9 +127,10 @@ sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_op
 sw_result sw__skin_job_run_with(const sw_skin_job* job, const sw__soa_ops* ops);
 sw_result sw__morph_job_run_with(const sw_morph_job* job, const sw__soa_ops* ops);
 /* sw_sample_job_run for a caller whose blend job, given the same subset,
- * puts the rest values back (the animator): with a subset, a frames clip's
- * packets holding both kept and left-out joints keep their sampled values
- * in the left-out lanes (packets without a kept joint still get rest). */
+ * reads the span of kept joints (sw__subset_span) only and puts the rest
+ * values back (the animator): with a subset, a frames clip writes the
+ * packets of that span only, with the clip's values in their left-out
+ * joints (raw and quantized clips: as sw_sample_job_run). */
 sw_result sw__sample_job_run_for_blend(const sw_sample_job* job);
 
 /* Bytes of a morph weight track name: a mesh name and ".weights[k]". */
@@ -179,21 +181,37 @@ void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
 static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
     return !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
 }
-/* Copies rest's packets into out where keep holds no kept joint (a run of
- * such packets, as a detail-major joint order leaves at the end, in one
- * copy), over `packets` packets; packets holding a kept joint untouched. */
-void sw__subset_copy_left_out(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
-                              uint32_t packets);
-/* Writes rest's lanes into out where keep leaves a joint out (whole packets
- * without a kept joint are copied as by sw__subset_copy_left_out), over
- * `packets` packets. */
+/* Writes rest's lanes into out where keep leaves a joint out (a run of
+ * packets without a kept joint, as a detail-major joint order leaves at the
+ * end, in one copy), over `packets` packets. */
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
                           uint32_t packets);
-/* The packets of [p, end) from the first to the last holding a kept joint:
- * returns the first (end when there is none) and *span_end the end (the
- * packets between may hold none: one kernel call over the span costs less
- * than a call per run, and the jobs fill rest values after). */
-uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* span_end);
+/* True when none of the 8 packets from keep holds a kept joint. */
+static inline bool sw__subset_none8(const uint8_t* keep) {
+    uint64_t w;
+    memcpy(&w, keep, sizeof w);
+    return (w & 0x0F0F0F0F0F0F0F0Fu) == 0u;
+}
+/* The packets of [p, end) (p <= end) from the first to the last holding a
+ * kept joint: returns the first (end when there is none) and *span_end the
+ * end (the packets between may hold none: one kernel call over the span
+ * costs less than a call per run, and the jobs fill rest values after).
+ * Inline: called per frames run and per job, mostly on a few packets. */
+static inline uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t end,
+                                       uint32_t* span_end) {
+    /* 8 packets at a time over runs without a kept joint (a detail-major
+     * order's left-out tail), then packet by packet */
+    while (end - p >= 8u && sw__subset_none8(keep + p))
+        p += 8u;
+    while (p < end && (keep[p] & 15u) == 0)
+        ++p;
+    while (end - p >= 8u && sw__subset_none8(keep + end - 8u))
+        end -= 8u;
+    while (end > p && (keep[end - 1u] & 15u) == 0)
+        --end;
+    *span_end = end;
+    return p;
+}
 
 /* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
  * the procedural noise of hit effects and spine wander. */

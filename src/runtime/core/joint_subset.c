@@ -69,15 +69,14 @@ static void sw__subset_fill_lanes(uint32_t k, const sw_xform4* rest, sw_xform4* 
 #endif
 }
 
-/* The packets without a kept joint copied from rest (a run of them, as a
- * detail-major joint order leaves at the end, in one copy); with `lanes`
- * the left-out lanes of the other packets too. */
-static inline void sw__subset_fill(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
-                                   uint32_t packets, bool lanes) {
+void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
+                          uint32_t packets) {
     for (uint32_t p = 0; p < packets;) {
         const uint32_t k = keep[p] & 15u;
         uint32_t q = p + 1u;
         if (k == 0u) {
+            /* a run without a kept joint (as a detail-major joint order
+             * leaves at the end) in one copy */
             while (q < packets && (keep[q] & 15u) == 0u)
                 ++q;
             if (q - p < 4u) { /* inline copies cost less than a call */
@@ -86,28 +85,9 @@ static inline void sw__subset_fill(const uint8_t* keep, const sw_xform4* rest, s
             } else {
                 memcpy(&out[p], &rest[p], sizeof(sw_xform4) * (q - p));
             }
-        } else if (lanes && k != 15u) {
+        } else if (k != 15u) {
             sw__subset_fill_lanes(k, &rest[p], &out[p]);
         }
         p = q;
     }
-}
-
-void sw__subset_copy_left_out(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
-                              uint32_t packets) {
-    sw__subset_fill(keep, rest, out, packets, false);
-}
-
-void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
-                          uint32_t packets) {
-    sw__subset_fill(keep, rest, out, packets, true);
-}
-
-uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t end, uint32_t* span_end) {
-    while (p < end && (keep[p] & 15u) == 0)
-        ++p;
-    while (end > p && (keep[end - 1u] & 15u) == 0)
-        --end;
-    *span_end = end;
-    return p;
 }

@@ -300,21 +300,16 @@ static void sw__sample_raw(const sw_sample_job* job, float t, uint32_t* cursors,
 }
 
 /* The rest fill of the joints a subset leaves out: rest's lanes, or the
- * identity for additive clips (rest NULL); of the packets without a kept
- * joint only when `lanes` is false. */
+ * identity for additive clips (rest NULL). */
 static void sw__sample_rest_of(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
-                               uint32_t packets, bool lanes) {
-    if (rest && lanes) {
-        sw__subset_fill_rest(keep, rest, out, packets);
-        return;
-    }
+                               uint32_t packets) {
     if (rest) {
-        sw__subset_copy_left_out(keep, rest, out, packets);
+        sw__subset_fill_rest(keep, rest, out, packets);
         return;
     }
     for (uint32_t p = 0; p < packets; ++p) {
         const uint32_t k = keep[p] & 15u;
-        if (k == 15u || (k != 0u && !lanes)) continue;
+        if (k == 15u) continue;
         if (k == 0u)
             out[p] = sw__sample_identity;
         else
@@ -359,9 +354,10 @@ float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time) {
     return v;
 }
 
-/* The job; `lanes`: the rest fill of frames clips reaches the left-out
- * lanes of packets that hold a kept joint too. */
-static sw_result sw__sample_job_run(const sw_sample_job* job, bool lanes) {
+/* The job; `rest_fill`: the joints a subset leaves out get rest values
+ * (frames clips wrote every packet of the span of kept joints only, with
+ * the clip's values). */
+static sw_result sw__sample_job_run(const sw_sample_job* job, bool rest_fill) {
     sw_result r = sw_sample_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     const sw_clip* clip = job->clip;
@@ -403,12 +399,12 @@ static sw_result sw__sample_job_run(const sw_sample_job* job, bool lanes) {
         return SW_RESULT_INVALID_ARGUMENT; /* unreachable: validate rejects it */
     }
 
-    if (job->keep && clip->codec == SW_CLIP_CODEC_FRAMES) {
+    if (job->keep && clip->codec == SW_CLIP_CODEC_FRAMES && rest_fill) {
         /* baked frames wrote every joint of the packets they interpolated */
         const sw_xform4* rest = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u
                                     ? NULL
                                     : sw_skeleton_rest_pose(job->skeleton);
-        sw__sample_rest_of(job->keep, rest, job->out, job->skeleton->packets_count, lanes);
+        sw__sample_rest_of(job->keep, rest, job->out, job->skeleton->packets_count);
     }
     if (cache) {
         cache->clip = clip;
