@@ -693,6 +693,11 @@ static void test_hostile(void** state) {
     HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[1] =
                 ((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[0] - 1u,
             BAD, "codec segment offsets increasing");
+    /* offsets far past the end, each no more than the next (fuzz found this
+     * reading past the block) */
+    HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[1] = 0x7fffff00u;
+            ((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[2] = 0x7fffff00u, BAD,
+            "codec segment offsets increasing");
     HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[1] -= 5, BAD,
             "codec segment keys in bounds");
     HOSTILE(((uint32_t*)(void*)((char*)b.h + b.h->segments_offset))[S] = b.h->size - 2, BAD,

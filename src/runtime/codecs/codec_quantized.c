@@ -239,7 +239,7 @@ static sw_result sw__codec_check_segments(const sw_clip* c, uint32_t q, sw_error
     }
     for (uint32_t s = 0; s < S; ++s) {
         const uint64_t at = (uint64_t)q + h->segments_offset + 4u * (uint64_t)s;
-        if (offs[s] < sizeof(sw_codec_header) || offs[s] > offs[s + 1u]) {
+        if (offs[s] < sizeof(sw_codec_header) || offs[s] > offs[s + 1u] || offs[s + 1u] > offs[S]) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment offsets increasing", at,
                             (int64_t)s);
         }
