@@ -1042,6 +1042,91 @@ static void test_events_large_dt_and_capacity(void** state) {
     rig_close(&r);
 }
 
+/* The loco state's normalized time (the base machine's current state). */
+static double loco_time(const rig* r) {
+    sw_animator_state_info info[8];
+    const uint32_t n = sw_animator_states(r->inst, r->bound, info, 8);
+    for (uint32_t i = 0; i < n; ++i)
+        if (info[i].machine == 0 && info[i].current) return info[i].normalized_time;
+    fail_msg("no current state in the base machine");
+    return 0.0;
+}
+
+/* Events of a blend space step from phase p0 to p1 by closed form: member
+ * clip c (duration d) reports its event at time t once per crossing of
+ * phase k + t / d (k whole; an event at the clip's end counts at the end of
+ * the cycle), for each member playing with a weight. Counts per (clip,
+ * event) into expect; false when a crossing lies within 1e-6 cycles of p0
+ * or p1 (where float clip times decide). */
+static bool loco_expected(const rig* r, double p0, double p1, uint32_t expect[8][4]) {
+    sw_animator_contribution con[8];
+    const uint32_t n = sw_animator_contributions(r->inst, r->bound, con, 8);
+    memset(expect, 0, sizeof(uint32_t) * 8 * 4);
+    bool clear = true;
+    for (uint32_t i = 0; i < n; ++i) {
+        const sw_clip* clip = g_clips[con[i].clip];
+        const double d = (double)clip->duration;
+        for (uint32_t e = 0; e < clip->events_count; ++e) {
+            const double at = (double)sw_clip_events(clip)[e].time / d;
+            for (double k = floor(p0) - 1.0; k <= floor(p1) + 1.0; k += 1.0) {
+                const double x = k + at;
+                if (fabs(x - p0) < 1e-6 || fabs(x - p1) < 1e-6) clear = false;
+                const bool in = at < 1.0 ? x >= p0 && x < p1 : x > p0 && x <= p1;
+                expect[con[i].clip][e] += in ? 1u : 0u;
+            }
+        }
+    }
+    return clear;
+}
+
+/* Clip events of a blend space played for thousands of frames of random
+ * dt, its speed (so its members and their weights) changing and its time
+ * sought back now and then, with and without root motion: every update
+ * reports exactly the events whose phases its step crossed (closed form
+ * from the state's normalized times before and after). The update skips
+ * the clips' event lists inside spans it knows hold no event: this checks
+ * that no event is lost or repeated by it. */
+static void test_events_match_closed_form(void** state) {
+    (void)state;
+    for (int with_root = 0; with_root < 2; ++with_root) {
+        sw_animator_desc d = base_desc();
+        d.layers_count = 1;
+        d.machines_count = 1;
+        d.root_motion_joint = with_root ? "Hips" : NULL;
+        rig r;
+        rig_open(&r, &d);
+        uint32_t rng = 71, checked = 0, reported = 0;
+        for (int frame = 0; frame < 6000; ++frame) {
+            if (frame % 40 == 0) {
+                const float speeds[] = {0.0f, 1.4f, 3.2f};
+                r.params[P_SPEED] =
+                    frame % 120 == 0 ? speeds[(frame / 120) % 3] : sw_test_rand(&rng, 0.0f, 3.2f);
+            }
+            if (frame % 700 == 350) {
+                const double back = loco_time(&r) - (double)sw_test_rand(&rng, 0.0f, 2.5f);
+                assert_int_equal(sw_animator_seek(r.inst, r.bound, 0, back > 0.0 ? back : 0.0),
+                                 SW_RESULT_OK);
+            }
+            const double p0 = loco_time(&r);
+            sw_animator_event ev[64];
+            const uint32_t n = rig_update(&r, sw_test_rand(&rng, 0.001f, 0.06f), ev, 64, NULL);
+            assert_true(n <= 64u);
+            uint32_t expect[8][4], got[8][4];
+            if (!loco_expected(&r, p0, loco_time(&r), expect)) continue;
+            memset(got, 0, sizeof got);
+            for (uint32_t i = 0; i < n; ++i) {
+                assert_int_equal(ev[i].kind, SW_ANIMATOR_EVENT_KIND_CLIP);
+                ++got[ev[i].clip][ev[i].event];
+            }
+            assert_memory_equal(got, expect, sizeof got);
+            ++checked;
+            reported += n;
+        }
+        assert_true(checked > 5900u && reported > 500u);
+        rig_close(&r);
+    }
+}
+
 /* ---- root motion ---- */
 
 static void accumulate(float* x, float* z, float* yaw, const sw_animator_root_motion* rm) {
@@ -2059,6 +2144,7 @@ int main(void) {
         cmocka_unit_test(test_interruption_sources),
         cmocka_unit_test(test_events_exactly_once),
         cmocka_unit_test(test_events_large_dt_and_capacity),
+        cmocka_unit_test(test_events_match_closed_form),
         cmocka_unit_test(test_root_motion_cycles_and_rates),
         cmocka_unit_test(test_root_kept_in_place),
         cmocka_unit_test(test_layers_mask_and_additive),

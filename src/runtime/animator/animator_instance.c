@@ -31,6 +31,10 @@
 typedef struct sw__entry {
     double ntime; /* normalized time now */
     double prev;  /* at the start of the last update */
+    /* no clip of the state has an event (of the instance's quiet_with bound)
+     * at normalized times in [quiet_from, quiet) (see sw__note_quiet; both 0:
+     * nothing known) */
+    double quiet_from, quiet;
     uint32_t state;
     float snap; /* weight when the newest transition began */
     uint32_t finished;
@@ -84,6 +88,7 @@ struct sw_animator_instance {
     /* address of the bound of the last update when that update changed
      * nothing (see sw__update_still), else 0 (play and seek clear it) */
     uint64_t still_with;
+    uint64_t quiet_with; /* address of the bound whose clips the entries' quiet spans are of */
     /* member weights of blend space w_space (NONE: none) at the parameters,
      * kept while the parameters stay (sw__space_weights) */
     uint32_t w_space;
@@ -417,6 +422,7 @@ typedef struct sw__ctx {
     float layer_weight;
     bool root_motion;
     bool moved; /* a clock or fade of the layer moved, or a transition fired */
+    bool quiet; /* the entry being collected steps inside its quiet span */
     double rm_x, rm_z, rm_yaw, rm_w;
 } sw__ctx;
 
@@ -634,16 +640,20 @@ static void sw__machine_weights(const sw__ctx* c) {
 
 /* ---- events and root motion of one playing clip ------------------------------------------ */
 
-/* The clip's events in [from, to) (and at its end, with to_end). */
+/* The clip's events in [from, to) (and at its end, with to_end). They are
+ * sorted by time: past those before `from`, the first that is not in ends
+ * the window (a later one is not earlier). */
 static void sw__clip_events(sw__ctx* c, const sw_clip* clip, uint32_t slot, uint32_t state,
                             float weight, float from, float to, bool to_end) {
     const sw_clip_event* ev = sw_clip_events(clip);
     const float d = clip->duration;
-    for (uint32_t i = 0; i < clip->events_count; ++i) {
-        float t = ev[i].time;
-        bool in = (t >= from && t < to) || (to_end && t == d && from < d);
-        if (!in && !to_end && t >= to) break; /* sorted by time: none later is in */
-        if (!in) continue;
+    const uint32_t n = clip->events_count;
+    uint32_t i = 0;
+    while (i < n && ev[i].time < from)
+        ++i;
+    for (; i < n; ++i) {
+        const float t = ev[i].time;
+        if (!(t < to) && !(to_end && t == d && from < d)) break;
         sw_animator_event e = {SW_ANIMATOR_EVENT_KIND_CLIP, c->layer, state, slot, i,
                                sw_clip_event_name(clip, i), t,        weight};
         sw__emit(c, &e);
@@ -657,7 +667,8 @@ static void sw__clip_progress(sw__ctx* c, uint32_t slot, uint32_t state, float w
     const float d = clip->duration;
     if (!(nb > na) || !(d > 0.0f) || !(w > 0.0f)) return;
     const double ca = sw__floor(na), cb = nb < ca + 1.0 ? ca : sw__floor(nb); /* nb > na */
-    const bool events = w * c->layer_weight >= c->a->event_threshold && clip->events_count > 0;
+    const bool events =
+        !c->quiet && w * c->layer_weight >= c->a->event_threshold && clip->events_count > 0;
     sw__ground acc = {0.0f, 0.0f, 0.0f};
     /* first (partial) cycle */
     float fa = (float)((na - ca) * (double)d);
@@ -710,15 +721,67 @@ static void sw__clip_progress(sw__ctx* c, uint32_t slot, uint32_t state, float w
     }
 }
 
+/* Longest quiet span of a clip state or an unsynced blend space state at
+ * entry e's time: from it, up to the first event of one of its clips that
+ * a window starting there would report (the window's start clip time as
+ * sw__clip_progress computes it, float; an event at the end of a cycle
+ * counts at the cycle's end). 1e-6 cycles short of it, so that a window
+ * ending before the span's end, with the rounding of its end to clip time,
+ * ends before that event's time. Nothing is noted past 2^20 cycles (where
+ * that rounding grows) or with sync markers. */
+static void sw__note_quiet(const sw__ctx* c, sw__entry* e, const sw__anim_state* s) {
+    const double nt = e->ntime, cyc = sw__floor(nt);
+    e->quiet_from = e->quiet = 0.0;
+    if (!(cyc >= 0.0 && cyc < 1048576.0)) return;
+    const sw__anim_member* members = NULL;
+    uint32_t count = 1;
+    if (s->motion == SW_ANIMATOR_MOTION_BLEND_SPACE) {
+        const sw__anim_bspace* bs = &sw__anim_bspaces(c->a)[s->target];
+        if (c->b->marks_count[s->target] != 0) return;
+        members = &sw__anim_members(c->a)[bs->first_member];
+        count = bs->members_count;
+    }
+    double quiet = INFINITY;
+    for (uint32_t j = 0; j < count; ++j) {
+        const sw_clip* clip = sw__bound_clips(c->b)[members ? members[j].clip : s->target];
+        const float d = clip->duration;
+        const uint32_t n = clip->events_count;
+        if (n == 0 || !(d > 0.0f)) continue; /* no events reported */
+        const sw_clip_event* ev = sw_clip_events(clip);
+        const float from = (float)((nt - cyc) * (double)d);
+        uint32_t i = 0;
+        while (i < n && ev[i].time < from)
+            ++i;
+        const double at = i < n ? cyc + (double)ev[i].time / (double)d
+                                : cyc + 1.0 + (double)ev[0].time / (double)d;
+        quiet = at < quiet ? at : quiet;
+    }
+    e->quiet_from = nt;
+    e->quiet = quiet - 1e-6;
+}
+
+/* Forgets the entries' quiet spans (those of another bound's clips). */
+static void sw__forget_quiet(sw_animator_instance* in, const sw_animator_bound* b) {
+    for (uint32_t m = 0; m < in->machines_count; ++m) {
+        for (uint32_t k = 0; k < SW_ANIMATOR_MAX_FADES; ++k)
+            sw__mruns(in)[m].e[k].quiet_from = sw__mruns(in)[m].e[k].quiet = 0.0;
+    }
+    in->quiet_with = (uint64_t)(uintptr_t)b;
+}
+
 static void sw__collect(sw__ctx* c) {
     const uint32_t* order = sw__anim_order(c->a);
     for (uint32_t i = 0; i < c->a->machines_count; ++i) {
         uint32_t m = order[i];
-        const sw__mrun* r = &sw__mruns_c(c->in)[m];
+        sw__mrun* r = &sw__mruns(c->in)[m];
         if (sw__anim_machines(c->a)[m].layer != c->layer || !(r->weight > 0.0f)) continue;
         for (uint32_t k = 0; k < r->count; ++k) {
-            const sw__entry* e = &r->e[k];
+            sw__entry* e = &r->e[k];
             const sw__anim_state* s = &sw__anim_states(c->a)[e->state];
+            /* a step inside a quiet span reports no event: without root
+             * motion it has nothing to add */
+            c->quiet = e->quiet_from <= e->prev && e->ntime < e->quiet;
+            if (c->quiet && !c->root_motion) continue;
             float we = r->weight * sw__entry_weight(r, k);
             if (s->motion == SW_ANIMATOR_MOTION_CLIP) {
                 sw__clip_progress(c, s->target, e->state, we, e->prev, e->ntime);
@@ -732,7 +795,10 @@ static void sw__collect(sw__ctx* c) {
                                       sw__member_ntime(c->b, s->target, j, e->prev),
                                       sw__member_ntime(c->b, s->target, j, e->ntime));
                 }
+            } else {
+                continue;
             }
+            if (!c->quiet) sw__note_quiet(c, e, s);
         }
     }
 }
@@ -941,6 +1007,7 @@ static void sw__ctx_init(sw__ctx* c, sw_animator_instance* in, const sw_animator
     c->layer_weight = 0.0f;
     c->root_motion = false;
     c->moved = false;
+    c->quiet = false;
     c->rm_x = c->rm_z = c->rm_yaw = c->rm_w = 0.0;
 }
 
@@ -1032,6 +1099,14 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
         (!events && events_capacity > 0) || !isfinite(dt) || dt < 0.0f) {
         return SW_RESULT_INVALID_ARGUMENT;
     }
+    return sw__animator_step(inst, bound, params, params_count, dt, events, events_capacity,
+                             events_count, root_motion);
+}
+
+sw_result sw__animator_step(sw_animator_instance* inst, const sw_animator_bound* bound,
+                            float* params, uint32_t params_count, float dt,
+                            sw_animator_event* events, uint32_t events_capacity,
+                            uint32_t* events_count, sw_animator_root_motion* root_motion) {
     if (!sw__inst_matches(inst, bound)) return SW_RESULT_INVALID_ARGUMENT;
     const sw_animator* a = bound->def;
     if (params_count < a->params_count) return SW_RESULT_BUFFER_TOO_SMALL;
@@ -1061,6 +1136,7 @@ sw_result sw_animator_update(sw_animator_instance* inst, const sw_animator_bound
         inst->w_space = SW_ANIMATOR_NONE;
     }
     inst->last_dt = dt;
+    if (inst->quiet_with != (uint64_t)(uintptr_t)bound) sw__forget_quiet(inst, bound);
     const uint32_t* order = sw__anim_order(a);
     bool still = true; /* see sw__update_still */
     for (uint32_t l = 0; l < a->layers_count; ++l) {

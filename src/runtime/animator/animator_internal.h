@@ -166,4 +166,14 @@ static inline bool sw__bound_cached(const sw_animator_bound* b, uint32_t slot) {
     return (b->cached[slot / 32u] >> (slot % 32u)) & 1u;
 }
 
+/* sw_animator_update after the checks of its arguments other than the
+ * instance and params_count, for a caller that made them once (the crowd:
+ * its bound, a non-null parameter array, dt >= 0 and finite, events NULL
+ * with capacity 0 or an array of that capacity): the same result and
+ * effects. */
+sw_result sw__animator_step(sw_animator_instance* inst, const sw_animator_bound* bound,
+                            float* params, uint32_t params_count, float dt,
+                            sw_animator_event* events, uint32_t events_capacity,
+                            uint32_t* events_count, sw_animator_root_motion* root_motion);
+
 #endif

@@ -4,9 +4,11 @@
  * nothing and shares no writable memory between characters. */
 #include "sinew/scale/crowd.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
+#include "runtime/animator/animator_internal.h"
 #include "runtime/core/internal.h"
 #include "sinew/core/local_to_model.h"
 #include "sinew/core/skinning.h"
@@ -55,6 +57,7 @@ struct sw_crowd {
     void* post_user;
     bool post_every_frame, post_marks_dirty;
     bool history;          /* the animator keeps output history (sw_animator_inertializes) */
+    bool root_motion;      /* the bound has a root motion joint (else its steps are zero) */
     uint32_t planes_count; /* the view: 0, everything inside */
     sw_crowd_plane planes[SW_CROWD_MAX_PLANES];
     float budget, budget_low;
@@ -265,6 +268,7 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.post_every_frame = desc->post_every_frame;
     h.post_marks_dirty = desc->post_marks_dirty;
     h.history = sw_animator_inertializes(sw_animator_bound_definition(b));
+    h.root_motion = b->root_joint != SW_ANIMATOR_NONE;
     h.budget = desc->budget;
     h.budget_low = desc->budget_low > 0.0f ? desc->budget_low : 0.8f;
     h.budget_patience = desc->budget_patience ? desc->budget_patience : 30u;
@@ -362,12 +366,16 @@ void sw_crowd_destroy(sw_crowd* crowd) {
 /* Advances the character's animator by one step of s seconds (clamped to >= 0). */
 static sw_result sw__advance(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, float s) {
     if (!(s > 0.0f)) s = 0.0f;
+    if (!(s <= FLT_MAX)) return SW_RESULT_INVALID_ARGUMENT; /* as sw_animator_update */
     uint32_t events = 0;
     sw_animator_root_motion step;
-    sw_result r = sw_animator_update(sw__inst(c, i), c->bound, sw__params(c, i), c->params_count, s,
-                                     NULL, 0, &events, &step);
+    /* the bound was checked at create */
+    sw_result r = sw__animator_step(sw__inst(c, i), c->bound, sw__params(c, i), c->params_count, s,
+                                    NULL, 0, &events, c->root_motion ? &step : NULL);
     if (r != SW_RESULT_OK) return r;
     ch->lead += (double)s;
+    /* without a root joint every step is zero and the sum stays +0 */
+    if (!c->root_motion) return SW_RESULT_OK;
     /* compose: translation in the frame at the first step, yaw summed
      * (no turn so far, the usual case: cos 1 and sin +-0, as cosf, sinf give) */
     const float yaw = ch->rm.yaw;
@@ -398,9 +406,14 @@ static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw
 
 /* The character's LOD level this frame (distance plus bias), counted. */
 static uint32_t sw__level(const sw_crowd* c, sw__crowd_char* ch, sw_crowd_stats* st) {
+    uint32_t level = 0;
+    if (c->levels_count == 1u) { /* no distance to measure, no bias */
+        ch->level = level;
+        ++st->per_level[level];
+        return level;
+    }
     const sw_crowd_level* levels = sw__levels(c);
     const float dist = sw__dist(ch->position, c->viewpoint);
-    uint32_t level = 0;
     for (uint32_t l = 1; l < c->levels_count; ++l) {
         if (dist >= levels[l].distance) level = l;
     }
