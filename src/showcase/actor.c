@@ -51,7 +51,7 @@ static sw_result sw__sc_skin_init(sw__sc_mem* mem, sw__sc_actor* a) {
     return SW_RESULT_OK;
 }
 
-float sw__sc_skin_gap(const sw__sc_actor* a, int32_t top) {
+float sw__sc_skin_low(const sw__sc_actor* a, int32_t top, sw_vec3* at) {
     const sw__sc_skin* sk = &a->skin;
     float low = INFINITY;
     if (!sk->first) return low; /* a view without meshes */
@@ -61,10 +61,16 @@ float sw__sc_skin_gap(const sw__sc_actor* a, int32_t top) {
         const sw_mat4* m = &a->model[j];
         for (uint32_t k = sk->first[j]; k < sk->first[j + 1u]; ++k) {
             const sw_vec3 p = sw_mat4_point(m, sk->points[k]);
-            low = fminf(low, p.y - sw__sc_ground(p.x, p.z, NULL));
+            const float g = p.y - sw__sc_ground(p.x, p.z, NULL);
+            if (g < low) low = g, *at = p;
         }
     }
     return low;
+}
+
+float sw__sc_skin_gap(const sw__sc_actor* a, int32_t top) {
+    sw_vec3 at;
+    return sw__sc_skin_low(a, top, &at);
 }
 
 float sw__sc_surface_lift(float gap, float ease) {

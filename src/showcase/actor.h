@@ -141,6 +141,9 @@ sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int3
  * over the ground under it (sw__sc_ground); model matrices current.
  * INFINITY when those joints carry no vertex (or the view has no skin). */
 float sw__sc_skin_gap(const sw__sc_actor* a, int32_t top);
+/* sw__sc_skin_gap, and the lowest point itself (world) in *at (unset when
+ * INFINITY). */
+float sw__sc_skin_low(const sw__sc_actor* a, int32_t top, sw_vec3* at);
 /* What a surface point `gap` over the ground lacks to its soft floor at the
  * ground (sw__sc_soft_floor: kept above `ease` m, eased in below, never
  * under the ground); 0 for INFINITY. */
@@ -173,10 +176,13 @@ static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
  * the foot turned about +Y to keep the ball on its pin and, with both down,
  * pitched so the ball stays on it as the animation tilts the foot (only
  * ever lifting the ball; the pitch fades over 0.1 s once either lifts);
- * once both contacts end, the offset from the animation fades out. Then
- * a foot out of contact (a detached one always) whose skinned surface or
- * its lower leg's (sw__sc_skin_gap) dips under the ground is raised onto it
- * (eased over 5 mm), the leg bent to the raised ankle. */
+ * once both contacts end, the offset from the animation fades out. A foot
+ * held too far from where the animation puts it, or freed far from it,
+ * steps there instead: it rises, moves, and lands (a contact pinned where
+ * it lands), never gliding along the ground. Then a foot (held or not)
+ * whose skinned surface or its lower leg's (sw__sc_skin_gap) dips under
+ * the ground is raised onto it (eased over 5 mm), the leg bent to the
+ * raised ankle, and pitched about the ankle where the leg cannot reach. */
 typedef struct sw__sc_contact {
     int32_t hip, knee, ankle, ball;
     bool detached; /* the ankle is not below the knee: the foot is moved, the upper leg aimed at it
@@ -188,6 +194,14 @@ typedef struct sw__sc_contact {
     float yaw;                  /* radians about +Y, output foot minus animated */
     float weight;               /* 1 in contact, fading out after */
     sw_quat roll; /* world, with heel and ball down: keeps the ball on its pin as the foot tilts */
+    float step, step_time; /* s into a step, and its length (0: no step) */
+    sw_vec3 step_from;     /* offset at the step's start */
+    float step_yaw;        /* yaw at the step's start */
+    float step_over;       /* m, the animated ankle over the ground at the step's start */
+    sw_vec3 step_land;     /* world, where it comes down (step_down) */
+    bool step_down;
+    float lift;  /* m, the step's raise of the ankle this frame */
+    float raise; /* m, the sole's raise of the ankle onto the ground this frame */
 } sw__sc_contact;
 
 typedef struct sw__sc_contacts {

@@ -7,6 +7,21 @@
 #define SW__CT_ON 0.012f  /* m above the joint's first height: contact begins */
 #define SW__CT_OFF 0.016f /* m: contact ends (above the observer's 1 cm) */
 #define SW__CT_FADE 0.1f  /* s: the offset from the animation fades out once free */
+/* A held foot farther than SW__CT_REACH from where the animation puts it
+ * (a turn in place, a stop) steps there, as does one freed farther than
+ * SW__CT_STEP_MIN from it: SW__CT_STEP_TIME s (and SW__CT_STEP_PACE s per
+ * m), its ankle at least SW__CT_STEP_HIGH m over where it began at the
+ * middle of the step, moving across only between SW__CT_STEP_AT and
+ * 1 - SW__CT_STEP_AT of it (so it rises first and lands last); a held foot
+ * also steps once farther than SW__CT_STEP_MIN with its leg stretched past
+ * SW__CT_STRETCH of its length (the raised sole would pull it off its pin) */
+#define SW__CT_REACH 0.15f
+#define SW__CT_STRETCH 0.99f
+#define SW__CT_STEP_MIN 0.02f
+#define SW__CT_STEP_TIME 0.2f
+#define SW__CT_STEP_PACE 0.4f
+#define SW__CT_STEP_HIGH 0.05f
+#define SW__CT_STEP_AT 0.15f
 /* m over which the surface of a foot (a hand) is eased onto the ground
  * (sw__sc_surface_lift): a hand's over more, so it slows before the floor */
 #define SW__CT_SOLE_EASE 0.005f
@@ -67,9 +82,51 @@ static sw_quat sw__ct_roll(sw_vec3 foot, sw_vec3 pins, float over, float ref) {
     return sw_quat_from_to(foot, sw_vec3_make(pins.x, dy, pins.z));
 }
 
+/* Begins a step of foot k from its offset and yaw to the animation's. */
+static void sw__ct_step_begin(sw__sc_contact* k, float over) {
+    k->step = 0.0f;
+    k->step_over = over;
+    k->step_time = SW__CT_STEP_TIME + SW__CT_STEP_PACE * hypotf(k->offset.x, k->offset.z);
+    k->step_from = k->offset;
+    k->step_yaw = k->yaw;
+    k->step_down = false;
+    k->heel_on = k->ball_on = false;
+}
+
+/* One frame of foot k's step (a: the animated ankle, world): its offset
+ * and yaw eased out while it is high, its ankle raised onto the step's arc
+ * over where it began; landing where the animation slides its foot along
+ * the ground, it comes straight down where it is. False once it has landed
+ * (*landed set). */
+static bool sw__ct_step(sw__sc_contact* k, sw_vec3 a, float dt, bool* landed) {
+    const float over = a.y - sw__sc_ground(a.x, a.z, NULL);
+    k->step += dt;
+    const float s = fminf(k->step / k->step_time, 1.0f);
+    const float u = fminf(fmaxf((s - SW__CT_STEP_AT) / (1.0f - 2.0f * SW__CT_STEP_AT), 0.0f), 1.0f);
+    const float keep = 1.0f - u * u * (3.0f - 2.0f * u);
+    if (s > 1.0f - SW__CT_STEP_AT && over <= k->heel_ref + SW__CT_OFF) {
+        if (!k->step_down) k->step_land = sw_vec3_add(a, k->offset), k->step_down = true;
+        k->offset = sw_vec3_make(k->step_land.x - a.x, 0.0f, k->step_land.z - a.z);
+    } else {
+        k->offset = sw_vec3_scale(k->step_from, keep);
+    }
+    k->yaw = k->step_yaw * keep;
+    k->roll = sw_quat_slerp(sw_quat_identity(), k->roll, fmaxf(0.0f, 1.0f - dt / SW__CT_FADE));
+    k->weight = 1.0f;
+    k->lift = fmaxf(0.0f, k->step_over + SW__CT_STEP_HIGH * sinf(3.14159265f * s) - over);
+    if (s < 1.0f) return true;
+    k->step_time = 0.0f;
+    *landed = true;
+    return false;
+}
+
 /* Foot f's horizontal offset from the animation and its yaw, from its
- * contacts this frame (a: animated ankle, b: animated ball, world). */
+ * contacts this frame (a: animated ankle, b: animated ball, world); a
+ * foot freed far from the animation steps to it. */
 static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, float dt) {
+    k->lift = 0.0f;
+    bool landed = false;
+    if (k->step_time > 0.0f && sw__ct_step(k, a, dt, &landed)) return;
     /* heights over the ground under each joint (a foot on a bump or the step is down too) */
     const bool heel = sw__ct_touch(a.y - sw__sc_ground(a.x, a.z, NULL), &k->heel_ref, k->heel_on);
     const bool ball =
@@ -106,12 +163,33 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
     if (heel || ball) {
         k->offset = sw_vec3_make(target.x - a.x, 0.0f, target.z - a.z);
         k->weight = 1.0f;
+    } else if (!landed && hypotf(k->offset.x, k->offset.z) > SW__CT_STEP_MIN) {
+        sw__ct_step_begin(k, a.y - sw__sc_ground(a.x, a.z, NULL));
     } else {
         const float keep = fmaxf(0.0f, 1.0f - dt / SW__CT_FADE);
         k->offset = sw_vec3_scale(k->offset, keep);
         k->yaw *= keep;
         k->weight *= keep;
     }
+}
+
+/* Whether held foot k should step (the other foot not stepping): farther
+ * than SW__CT_REACH across from the animated ankle, or farther than
+ * SW__CT_STEP_MIN with its ankle (raised as the frame before) past
+ * SW__CT_STRETCH of its leg's length from the hip (a: the animated pose,
+ * model matrices current). */
+static bool sw__ct_far(const sw__sc_contact* k, const sw__sc_contact* other, const sw__sc_actor* a,
+                       sw_vec3 ankle) {
+    if (!(k->heel_on || k->ball_on) || other->step_time > 0.0f) return false;
+    const float across = hypotf(k->offset.x, k->offset.z);
+    if (across > SW__CT_REACH) return true;
+    /* (a detached foot's leg is turned to follow it) */
+    if (k->detached || !(across > SW__CT_STEP_MIN)) return false;
+    const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]), knee = sw__sc_pos(&a->model[k->knee]);
+    const float leg =
+        sw_vec3_length(sw_vec3_sub(knee, hip)) + sw_vec3_length(sw_vec3_sub(ankle, knee));
+    const sw_vec3 to = sw_vec3_add(ankle, sw_vec3_make(k->offset.x, k->raise, k->offset.z));
+    return sw_vec3_length(sw_vec3_sub(to, hip)) > SW__CT_STRETCH * leg;
 }
 
 /* The foot's world rotation: animated, turned by the yaw about +Y, then rolled. */
@@ -163,6 +241,24 @@ static sw_result sw__ct_place(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 
     return SW_RESULT_OK;
 }
 
+/* A foot whose surface is still under the ground once raised (its leg
+ * straight): the foot pitched about the ankle, lifting its lowest point
+ * onto the ground (model matrices current, then updated). */
+static void sw__ct_pitch(const sw__sc_contact* k, sw__sc_actor* a) {
+    sw_vec3 p;
+    const float gap = sw__sc_skin_low(a, k->ankle, &p);
+    if (!(gap < 0.0f)) return;
+    const sw_vec3 o = sw__sc_pos(&a->model[k->ankle]);
+    const sw_vec3 d = sw_vec3_make(p.x - o.x, 0.0f, p.z - o.z);
+    const float r = sw_vec3_length(d);
+    if (!(r > -gap)) return; /* under the ankle: no pitch lifts it */
+    const sw_vec3 axis = sw_vec3_scale(sw_vec3_cross(d, sw_vec3_make(0, 1, 0)), 1.0f / r);
+    const sw_quat q = sw_quat_from_axis_angle(axis, asinf(-gap / r));
+    sw__sc_view_set_rotation(a, (uint32_t)k->ankle,
+                             sw_quat_mul(q, sw__sc_rotation(&a->model[k->ankle])));
+    sw__sc_view_models(a);
+}
+
 sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, float dt) {
     for (uint32_t f = 0; f < 2; ++f) {
         sw__sc_contact* k = &c->feet[f];
@@ -181,19 +277,24 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
             continue;
         }
         sw__ct_plan(k, ankle, ball, k->ball >= 0, dt);
+        if (sw__ct_far(k, &c->feet[1u - f], a, ankle))
+            sw__ct_step_begin(k, ankle.y - sw__sc_ground(ankle.x, ankle.z, NULL));
         const sw_quat rot = sw__sc_rotation(&a->model[k->ankle]);
-        sw_result r = k->weight > 0.0f ? sw__ct_place(k, a, ankle, rot) : SW_RESULT_OK;
+        const sw_vec3 to = sw_vec3_add(ankle, sw_vec3_make(0.0f, k->lift, 0.0f));
+        sw_result r = k->weight > 0.0f ? sw__ct_place(k, a, to, rot) : SW_RESULT_OK;
         /* the sole on the ground: the surface of the lower leg and foot raised where the
          * animation dips it under, the leg bent to the raised ankle, the foot turned as
-         * before; a planted foot below a knee keeps the clip's height (raised, the lift
-         * changes where its release begins: not yet) */
-        if (r == SW_RESULT_OK && (k->detached || !(k->heel_on || k->ball_on))) {
+         * before (held or free: a held foot far from the animation steps, so the raise
+         * never drags it), then pitched where the leg could not reach */
+        if (r == SW_RESULT_OK) {
             const float low = k->detached
                                   ? fminf(sw__sc_skin_gap(a, k->knee), sw__sc_skin_gap(a, k->ankle))
                                   : sw__sc_skin_gap(a, k->knee);
             const float lift = sw__sc_surface_lift(low, SW__CT_SOLE_EASE);
+            k->raise = lift;
             if (lift > 0.0f)
-                r = sw__ct_place(k, a, sw_vec3_add(ankle, sw_vec3_make(0.0f, lift, 0.0f)), rot);
+                r = sw__ct_place(k, a, sw_vec3_add(to, sw_vec3_make(0.0f, lift, 0.0f)), rot);
+            if (r == SW_RESULT_OK) sw__ct_pitch(k, a);
         }
         if (r != SW_RESULT_OK) return r;
     }
