@@ -12,10 +12,9 @@
 //   - per actor, the lowest point of its skinned surface at every frame
 //     (three.js's SkinnedMesh skinning of every vertex, in world space),
 //     with the joint that moves that vertex most; bounded for the
-//     ragdolls (SURFACE_BOUNDED), reported for the others (the animated
-//     humanoids' soles, whose joints the contact models hold, dip to
-//     -1.4..-2.2 cm, the caterpillar's body to -2.0 cm: issue #15 stays
-//     open on them);
+//     ragdolls (SURFACE_BOUNDED, 5 mm) and the actors named by --sole-bound
+//     (SOLE_SURFACE_MAX, 2 mm), reported for the others (RobotExpressive's
+//     lower legs dip to -0.9 cm, the caterpillar's body to -2.0 cm);
 //   - per get-up (an actor with a Hips joint lying still, hips under half
 //     their standing height, then standing still again, hips over 90 % of
 //     it), the largest change of a joint's velocity between consecutive
@@ -37,6 +36,7 @@
 // bad input, 77 when three.js is not installed (npm ci --prefix tests/observer).
 //
 // usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps 30] [--min-spans N]
+//                         [--sole-bound ACTOR,...]
 import { readFileSync, writeFileSync } from 'node:fs';
 
 let THREE, GLTFLoader;
@@ -56,6 +56,10 @@ const SOLE_MAX = 0.002;       // m, the reach foot on the step
 const AGREE = 0.001;          // m, the demo's printed observer figures against these
 const SURFACE_MAX = 0.005;    // m under y = 0, the skinned surface of the ragdolls:
 const SURFACE_BOUNDED = ['knockdown', 'powered'];
+// m under y = 0, the skinned surface (the soles) of the actors named by
+// --sole-bound (the built-in humanoid's locomotion and idle, whose contact
+// model rests heel and ball on the ground)
+const SOLE_SURFACE_MAX = 0.002;
 const STILL = 0.1;            // m/s, every joint slower: lying or standing still
 const GETUP_TAIL = 2.0;       // s, shorter than either get-up clip (2.3 and 2.5 s)
 const JUMP_MARGIN = 0.1;      // m/s over the clip's own largest change
@@ -70,18 +74,19 @@ const MEDIAN_FEET = ['powered'];
 const KNOCKDOWN_SLIDE = 0.05; // m
 
 function parseArgs(argv) {
-  const a = { glb: null, json: null, metrics: null, fps: 30, minSpans: 0 };
+  const a = { glb: null, json: null, metrics: null, fps: 30, minSpans: 0, soles: [] };
   for (let i = 0; i < argv.length; ++i) {
     const k = argv[i];
     if (k === '--json') a.json = argv[++i];
     else if (k === '--min-spans') a.minSpans = Number(argv[++i]);
     else if (k === '--metrics') a.metrics = argv[++i];
     else if (k === '--fps') a.fps = Number(argv[++i]);
+    else if (k === '--sole-bound') a.soles = String(argv[++i] || '').split(',').filter((n) => n);
     else if (!a.glb) a.glb = k;
     else throw new Error(`unexpected argument "${k}"`);
   }
   if (!a.glb || !(a.fps > 0) || !(a.minSpans >= 0))
-    throw new Error('usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps F] [--min-spans N]');
+    throw new Error('usage: node measure.mjs DEMO.glb [--json FILE] [--metrics FILE] [--fps F] [--min-spans N] [--sole-bound ACTOR,...]');
   return a;
 }
 
@@ -387,8 +392,9 @@ function measure(gltf, fps) {
   return out;
 }
 
-// One line per broken bound (minSpans > 0: the "file" actor's feet bounded too).
-function failures(m, demo, minSpans) {
+// One line per broken bound (minSpans > 0: the "file" actor's feet bounded
+// too; soles: the actors whose skinned surface is bounded by SOLE_SURFACE_MAX).
+function failures(m, demo, minSpans, soles) {
   const f = [];
   const cm = (x) => `${(100 * x).toFixed(2)} cm`;
   if (minSpans > 0) {
@@ -418,6 +424,12 @@ function failures(m, demo, minSpans) {
     const l = m.surface[actor];
     if (l && l.y < -SURFACE_MAX)
       f.push(`${actor}: its skinned surface ${cm(-l.y)} under the ground near ${l.joint} at t ${l.t.toFixed(2)} s, bound ${cm(SURFACE_MAX)}`);
+  }
+  for (const actor of soles) {
+    const l = m.surface[actor];
+    if (!l) f.push(`${actor}: no skinned surface to bound (--sole-bound)`);
+    else if (l.y < -SOLE_SURFACE_MAX)
+      f.push(`${actor}: its skinned surface ${cm(-l.y)} under the ground near ${l.joint} at t ${l.t.toFixed(2)} s, bound ${cm(SOLE_SURFACE_MAX)}`);
   }
   for (const [actor, list] of Object.entries(m.getups)) {
     const own = Math.max(...list.map((g) => g.clip.jump));
@@ -454,7 +466,7 @@ function compare(m, metrics) {
   return f;
 }
 
-function table(m) {
+function table(m, soles) {
   const cm = (x) => (100 * x).toFixed(2).padStart(7);
   const lines = [`three.js observer: ${m.frames} frames at ${m.fps} fps`, '  foot sliding per planted span (cm)   spans     max  median  worst span (s)'];
   for (const [actor, joints] of Object.entries(m.feet))
@@ -463,7 +475,8 @@ function table(m) {
   lines.push('  lowest joint per actor (cm above y = 0)');
   for (const [actor, l] of Object.entries(m.lowest))
     lines.push(`  ${actor.padEnd(36)} ${cm(l.y)}  ${l.joint} at ${l.t.toFixed(2)} s`);
-  lines.push(`  lowest skinned surface per actor (cm above y = 0; bounded: ${SURFACE_BOUNDED.join(', ')})`);
+  const bounded = `${SURFACE_BOUNDED.join(', ')} at ${cm(SURFACE_MAX).trim()} cm` + (soles.length ? `, ${soles.join(', ')} at ${cm(SOLE_SURFACE_MAX).trim()} cm` : '');
+  lines.push(`  lowest skinned surface per actor (cm above y = 0; bounded: ${bounded})`);
   for (const [actor, l] of Object.entries(m.surface))
     lines.push(`  ${actor.padEnd(36)} ${cm(l.y)}  near ${l.joint || '-'} at ${l.t.toFixed(2)} s`);
   for (const [actor, list] of Object.entries(m.getups)) {
@@ -489,9 +502,9 @@ const gltf = await load(args.glb).catch((e) => {
   process.exit(2);
 });
 const m = measure(gltf, args.fps);
-console.log(table(m));
+console.log(table(m, args.soles));
 if (args.json) writeFileSync(args.json, JSON.stringify(m, null, 1));
 const demo = args.metrics ? JSON.parse(readFileSync(args.metrics, 'utf8')) : null;
-const f = failures(m, demo, args.minSpans);
+const f = failures(m, demo, args.minSpans, args.soles);
 for (const line of f) console.log(`FAIL ${line}`);
 process.exit(f.length ? 1 : 0);
