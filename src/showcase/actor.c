@@ -51,13 +51,21 @@ static sw_result sw__sc_skin_init(sw__sc_mem* mem, sw__sc_actor* a) {
     return SW_RESULT_OK;
 }
 
+/* Whether joint j is top or below it: parents come first (parents[k] < k),
+ * so j's chain is walked down to top only. */
+static bool sw__sc_in_subtree(const int16_t* parents, int32_t top, int32_t j) {
+    while (j > top)
+        j = parents[j];
+    return j == top;
+}
+
 float sw__sc_skin_low(const sw__sc_actor* a, int32_t top, sw_vec3* at) {
     const sw__sc_skin* sk = &a->skin;
     float low = INFINITY;
     if (!sk->first) return low; /* a view without meshes */
-    for (uint32_t j = 0; j < a->skel->joints_count; ++j) {
-        if (top >= 0 && (int32_t)j != top && !sw__sc_is_ancestor(a->skel, top, (int32_t)j))
-            continue;
+    const int16_t* parents = sw_skeleton_parents(a->skel);
+    for (uint32_t j = top > 0 ? (uint32_t)top : 0u; j < a->skel->joints_count; ++j) {
+        if (top >= 0 && !sw__sc_in_subtree(parents, top, (int32_t)j)) continue;
         const sw_mat4* m = &a->model[j];
         for (uint32_t k = sk->first[j]; k < sk->first[j + 1u]; ++k) {
             const sw_vec3 p = sw_mat4_point(m, sk->points[k]);

@@ -133,7 +133,8 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
         has_ball && sw__ct_touch(b.y - sw__sc_ground(b.x, b.z, NULL), &k->ball_ref, k->ball_on);
     /* where the foot is held now: a contact that begins while the other holds is pinned
      * where the held one puts it (so the pins stay a foot's length apart) */
-    const sw_vec3 foot = sw_quat_rotate(k->roll, sw__ct_turn(sw_vec3_sub(b, a), k->yaw));
+    const sw_vec3 turned = sw__ct_turn(sw_vec3_sub(b, a), k->yaw); /* animated foot, yawed */
+    const sw_vec3 foot = sw_quat_rotate(k->roll, turned);
     sw_vec3 out_a = sw_vec3_add(a, k->offset);
     if (k->heel_on)
         out_a = sw_vec3_make(k->heel_pin.x, out_a.y, k->heel_pin.z);
@@ -156,8 +157,7 @@ static void sw__ct_plan(sw__sc_contact* k, sw_vec3 a, sw_vec3 b, bool has_ball, 
     } else if (ball) {
         /* the ankle where the foot, turned by the yaw and the roll still fading out, puts the
          * ball on its pin */
-        target =
-            sw_vec3_sub(k->ball_pin, sw_quat_rotate(roll, sw__ct_turn(sw_vec3_sub(b, a), k->yaw)));
+        target = sw_vec3_sub(k->ball_pin, sw_quat_rotate(roll, turned));
     }
     k->roll = roll;
     if (heel || ball) {
