@@ -85,13 +85,32 @@ float sw__sc_surface_lift(float gap, float ease) {
     return gap < INFINITY ? sw__sc_soft_floor(gap, 0.0f, ease) - gap : 0.0f;
 }
 
-sw_result sw__sc_lift_limb(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end, float ease) {
-    const sw_vec3 p = sw__sc_pos(&a->model[end]);
-    const float gap = p.y - sw__sc_ground(p.x, p.z, NULL);
-    const float lift =
-        fmaxf(sw__sc_floor(gap) - gap, sw__sc_surface_lift(sw__sc_skin_gap(a, end), ease));
-    if (!(lift > 0.0f)) return SW_RESULT_OK;
-    return sw__sc_view_two_bone(a, start, mid, end, sw_vec3_make(p.x, p.y + lift, p.z));
+/* The lowest of joint top and the joints below it: its height over the
+ * ground under it (model matrices current). */
+static float sw__sc_joint_gap(const sw__sc_actor* a, int32_t top) {
+    const int16_t* parents = sw_skeleton_parents(a->skel);
+    float low = INFINITY;
+    for (uint32_t j = (uint32_t)top; j < a->skel->joints_count; ++j) {
+        if (!sw__sc_in_subtree(parents, top, (int32_t)j)) continue;
+        const sw_vec3 p = sw__sc_pos(&a->model[j]);
+        low = fminf(low, p.y - sw__sc_ground(p.x, p.z, NULL));
+    }
+    return low;
+}
+
+sw_result sw__sc_lift_limb(sw__sc_actor* a, const int32_t limb[3], int32_t joints, int32_t skin,
+                           float ease, uint32_t passes) {
+    for (uint32_t pass = 0; pass < passes; ++pass) {
+        const float gap = sw__sc_joint_gap(a, joints);
+        const float lift =
+            fmaxf(sw__sc_floor(gap) - gap, sw__sc_surface_lift(sw__sc_skin_gap(a, skin), ease));
+        if (!(lift > 0.0f)) break;
+        const sw_result r = sw__sc_view_two_bone(
+            a, limb[0], limb[1], limb[2],
+            sw_vec3_add(sw__sc_pos(&a->model[limb[2]]), sw_vec3_make(0.0f, lift, 0.0f)));
+        if (r != SW_RESULT_OK) return r;
+    }
+    return SW_RESULT_OK;
 }
 
 sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,

@@ -148,12 +148,16 @@ float sw__sc_skin_low(const sw__sc_actor* a, int32_t top, sw_vec3* at);
  * ground (sw__sc_soft_floor: kept above `ease` m, eased in below, never
  * under the ground); 0 for INFINITY. */
 float sw__sc_surface_lift(float gap, float ease);
-/* Raises the end joint of the limb start-mid-end with two-bone IK (weight
- * 1) until the end joint is at its soft floor (sw__sc_floor) and the
- * surface below it (sw__sc_skin_gap) at the ground's, eased over `ease`
- * m; nothing when both are clear. Writes the view's pose and model
- * matrices (current on entry). Fails: the IK job's result. */
-sw_result sw__sc_lift_limb(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end, float ease);
+/* Raises the end joint of the limb (start, mid, end joints) with two-bone
+ * IK (weight 1) by what the lowest of joint `joints` and those below it
+ * lacks to its soft floor (sw__sc_floor) or the surface of joint `skin`
+ * and below (sw__sc_skin_gap) to the ground's, eased over `ease` m;
+ * measured again after each raise (bending a joint can swing what hangs
+ * from it lower), `passes` raises at most, none when both are clear.
+ * Writes the view's pose and model matrices (current on entry).
+ * Fails: the IK job's result. */
+sw_result sw__sc_lift_limb(sw__sc_actor* a, const int32_t limb[3], int32_t joints, int32_t skin,
+                           float ease, uint32_t passes);
 /* Skinning palettes of every mesh of the view. Fails: the skinning job's result. */
 sw_result sw__sc_view_palettes(sw__sc_actor* a);
 

@@ -301,20 +301,6 @@ sw_result sw__sc_contacts_run(sw__sc_contacts* c, sw__sc_actor* a, bool off, flo
     return SW_RESULT_OK;
 }
 
-/* The lowest joint below joint `top` (itself included) over the ground:
- * its index, and its height over the ground in *gap. */
-static uint32_t sw__ct_lowest_below(const sw__sc_actor* a, int32_t top, float* gap) {
-    uint32_t low = (uint32_t)top;
-    *gap = INFINITY;
-    for (uint32_t j = 0; j < a->skel->joints_count; ++j) {
-        if ((int32_t)j != top && !sw__sc_is_ancestor(a->skel, top, (int32_t)j)) continue;
-        const sw_vec3 p = sw__sc_pos(&a->model[j]);
-        const float g = p.y - sw__sc_ground(p.x, p.z, NULL);
-        if (g < *gap) *gap = g, low = j;
-    }
-    return low;
-}
-
 sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a) {
     const int32_t arms[2][3] = {{h->l_arm, h->l_forearm, h->l_hand},
                                 {h->r_arm, h->r_forearm, h->r_hand}};
@@ -323,20 +309,10 @@ sw_result sw__sc_arms_above_ground(const sw__sc_human* h, sw__sc_actor* a) {
         if (!sw__sc_is_ancestor(a->skel, arm[0], arm[1]) ||
             !sw__sc_is_ancestor(a->skel, arm[1], arm[2]))
             continue;
-        /* bending the elbow turns the forearm, which can swing the fingers lower: measured
-         * again after each raise */
-        for (uint32_t pass = 0; pass < SW__CT_HAND_PASSES; ++pass) {
-            float gap;
-            (void)sw__ct_lowest_below(a, arm[0], &gap);
-            const float lift =
-                fmaxf(sw__sc_floor(gap) - gap,
-                      sw__sc_surface_lift(sw__sc_skin_gap(a, arm[1]), SW__CT_HAND_EASE));
-            if (!(lift > 0.0f)) break;
-            const sw_result r = sw__sc_view_two_bone(
-                a, arm[0], arm[1], arm[2],
-                sw_vec3_add(sw__sc_pos(&a->model[arm[2]]), sw_vec3_make(0, lift, 0)));
-            if (r != SW_RESULT_OK) return r;
-        }
+        /* bending the elbow turns the forearm, which can swing the fingers lower */
+        const sw_result r =
+            sw__sc_lift_limb(a, arm, arm[0], arm[1], SW__CT_HAND_EASE, SW__CT_HAND_PASSES);
+        if (r != SW_RESULT_OK) return r;
     }
     return SW_RESULT_OK;
 }

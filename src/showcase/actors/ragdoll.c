@@ -189,8 +189,9 @@ sw_result sw__sc_rag_ground(sw__sc_rag* ra, sw__sc_actor* view, float dt) {
         sw__sc_rag_limb* lb = &ra->limbs[l];
         if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
         if (lb->tip >= 0) sw__rag_lift_tip(lb, view, dt);
-        const sw_result r = sw__sc_lift_limb(view, lb->start, lb->mid, lb->end,
-                                             l >= 2u ? SW__RAG_HAND_EASE : SW__RAG_SKIN_EASE);
+        const int32_t limb[3] = {lb->start, lb->mid, lb->end};
+        const sw_result r = sw__sc_lift_limb(view, limb, lb->end, lb->end,
+                                             l >= 2u ? SW__RAG_HAND_EASE : SW__RAG_SKIN_EASE, 1);
         if (r != SW_RESULT_OK) return r;
     }
     float low = INFINITY;
