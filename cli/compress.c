@@ -371,8 +371,9 @@ static void cli__compress_print(const cli__compress_args* a, const sw_asset* ass
         cli_json_number(stdout, s->error.worst_time);
         printf(", \"seconds\": ");
         cli_json_number(stdout, s->seconds);
-        printf(", \"tracks\": {\"default\": %u, \"constant\": %u, \"animated\": %u}}",
-               s->default_tracks, s->constant_tracks, s->animated_tracks);
+        printf(", \"tracks\": {\"default\": %u, \"constant\": %u, \"animated\": %u, "
+               "\"uniform_scale\": %u}}",
+               s->default_tracks, s->constant_tracks, s->animated_tracks, s->uniform_scales);
     }
     printf("],\n \"total\": {\"raw_bytes\": %llu, \"compressed_bytes\": %llu, \"ratio\": ",
            (unsigned long long)raw_total, (unsigned long long)packed_total);

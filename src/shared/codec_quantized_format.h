@@ -62,6 +62,8 @@ typedef struct sw__codec_seg_track {
     bool masked;             /* keys at the samples of keys_mask (stride code 7 in
                                 segments of at most 32 intervals) */
     uint32_t keys_mask;      /* interior samples kept: bit i - 1 for sample i */
+    bool uniform;            /* one component stored (SW_CODEC_TRACK_UNIFORM): all three
+                                parameters are component 0's */
 } sw__codec_seg_track;
 
 #define SW__CODEC_FMT_BITS(fmt) ((uint32_t)sw__codec_bits[(uint32_t)(fmt)&15u])
@@ -166,14 +168,17 @@ static const uint8_t sw__codec_kept[5][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0
  * into ts, all but the float range parameters (lo, scale), in a clip of
  * segments of L intervals; returns the next header. Reads the header's own
  * bytes only (the rotation byte of rotations, the range bytes when the
- * format says so, the key mask of masked tracks). */
+ * format says so, the key mask of masked tracks). A uniform track's three
+ * components get component 0's bits, shift, mask and range bytes. */
 static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, uint32_t L,
                                                     const uint8_t* h, sw__codec_seg_track* ts) {
     const uint32_t fmt = h[0];
     const uint32_t b12 = h[1];
+    const bool uni = (tr->flags & SW_CODEC_TRACK_UNIFORM) != 0u;
+    ts->uniform = uni;
     ts->bits[0] = SW__CODEC_FMT_BITS(fmt);
-    ts->bits[1] = SW__CODEC_FMT_BITS1(b12);
-    ts->bits[2] = SW__CODEC_FMT_BITS2(b12);
+    ts->bits[1] = uni ? ts->bits[0] : SW__CODEC_FMT_BITS1(b12);
+    ts->bits[2] = uni ? ts->bits[0] : SW__CODEC_FMT_BITS2(b12);
     ts->stride_log2 = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     const uint32_t rb = rot ? h[2] : 0u; /* only rotations have the byte */
@@ -181,21 +186,23 @@ static inline const uint8_t* sw__codec_parse_header(const sw_codec_track* tr, ui
     ts->dropped = rot ? dropped : SW__CODEC_DROP_NONE;
     ts->arc = rot && (rb == SW__CODEC_ROT_PER_KEY || (rb & SW__CODEC_ROT_ARC) != 0u);
     const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
-    ts->key_bits = ts->bits[0] + ts->bits[1] + ts->bits[2] + (per_key ? 2u : 0u);
+    ts->key_bits =
+        uni ? ts->bits[0] : ts->bits[0] + ts->bits[1] + ts->bits[2] + (per_key ? 2u : 0u);
     const uint32_t first = per_key ? 2u : 0u;
     ts->shift[0] = first;
-    ts->shift[1] = first + ts->bits[0];
-    ts->shift[2] = first + ts->bits[0] + ts->bits[1];
+    ts->shift[1] = uni ? 0u : first + ts->bits[0];
+    ts->shift[2] = uni ? 0u : first + ts->bits[0] + ts->bits[1];
     ts->mask[0] = (1u << ts->bits[0]) - 1u;
     ts->mask[1] = (1u << ts->bits[1]) - 1u;
     ts->mask[2] = (1u << ts->bits[2]) - 1u;
     const uint8_t* r = h + 2u + rot;
-    const uint32_t has = fmt >> 7; /* 0 or 1 */
+    const uint32_t has = fmt >> 7;     /* 0 or 1 */
+    const uint32_t nr = uni ? 1u : 3u; /* range bytes per bound */
     for (uint32_t c = 0; c < 3u; ++c) {
-        ts->lo8[c] = has ? r[c] : 0u;
-        ts->hi8[c] = has ? r[3u + c] : 255u;
+        ts->lo8[c] = has ? r[uni ? 0u : c] : 0u;
+        ts->hi8[c] = has ? r[nr + (uni ? 0u : c)] : 255u;
     }
-    r += 6u * has;
+    r += 2u * nr * has;
     ts->masked = sw__codec_masked(ts->stride_log2, L);
     ts->keys_mask = ts->masked ? sw__codec_le32(r) : 0u;
     return r + (ts->masked ? 4u : 0u);
@@ -256,29 +263,23 @@ static inline uint32_t sw__codec_read(const uint8_t* data, uint64_t bit, uint32_
 /* Key `key` of a track whose keys start at bit `base`: 3 decoded components. */
 static inline void sw__codec_key(const uint8_t* bits, uint64_t base, uint32_t key,
                                  const sw__codec_seg_track* ts, float out[3], uint32_t* dropped) {
-    uint64_t at = base + (uint64_t)key * ts->key_bits;
+    const uint64_t at = base + (uint64_t)key * ts->key_bits;
+    const bool per_key = ts->dropped == SW__CODEC_DROP_PER_KEY;
     *dropped = ts->dropped;
     if (ts->key_bits <= 57u) {
         /* the whole key from one load (57 + 7 bits of shift fit in 64) */
-        uint64_t v = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
-        if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
-            *dropped = (uint32_t)(v & 3u);
-            v >>= 2;
-        }
+        const uint64_t v = sw__codec_load64(bits + (at >> 3)) >> (uint32_t)(at & 7u);
+        if (per_key) *dropped = (uint32_t)(v & 3u);
         for (uint32_t c = 0; c < 3u; ++c) {
-            const uint32_t q = (uint32_t)(v & ((1u << ts->bits[c]) - 1u));
+            const uint32_t q = (uint32_t)(v >> ts->shift[c]) & ts->mask[c];
             out[c] = ts->lo[c] + (float)q * ts->scale[c];
-            v >>= ts->bits[c];
         }
         return;
     }
-    if (ts->dropped == SW__CODEC_DROP_PER_KEY) {
-        *dropped = sw__codec_read(bits, at, 2u);
-        at += 2u;
-    }
+    if (per_key) *dropped = sw__codec_read(bits, at, 2u);
     for (uint32_t c = 0; c < 3u; ++c) {
-        out[c] = ts->lo[c] + (float)sw__codec_read(bits, at, ts->bits[c]) * ts->scale[c];
-        at += ts->bits[c];
+        out[c] =
+            ts->lo[c] + (float)sw__codec_read(bits, at + ts->shift[c], ts->bits[c]) * ts->scale[c];
     }
 }
 

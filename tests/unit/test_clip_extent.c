@@ -166,15 +166,19 @@ static sw_codec_track* codec_tracks(const sw_clip* q, uint32_t* count) {
 }
 
 /* Sets component c of every animated track of `kind` to the value v at
- * every key (minimum v, extent 0); the clip still loads. */
+ * every key (minimum v, extent 0), all three of a uniform scale track
+ * (whose x, y and z share one range); the clip still loads. */
 static void craft_tracks(const sw_clip* q, sw_track_kind kind, uint32_t c, float v) {
     uint32_t n = 0;
     sw_codec_track* tr = codec_tracks(q, &n);
     uint32_t crafted = 0;
     for (uint32_t a = 0; a < n; ++a) {
         if (tr[a].kind != kind) continue;
-        tr[a].min[c] = v;
-        tr[a].extent[c] = 0.0f;
+        const bool uniform = (tr[a].flags & SW_CODEC_TRACK_UNIFORM) != 0u;
+        for (uint32_t i = uniform ? 0u : c; i <= (uniform ? 2u : c); ++i) {
+            tr[a].min[i] = v;
+            tr[a].extent[i] = 0.0f;
+        }
         ++crafted;
     }
     assert_true(crafted > 0);
@@ -263,7 +267,8 @@ static void test_quantized_translations(void** state) {
 
 static void test_quantized_scales(void** state) {
     (void)state;
-    /* 1e13 on x of every joint: products 1e13, 1e26, then 1e39 at joint 2,
+    /* 1e13 on x of every joint (and y, z: the scales 1 -> 2 are stored
+     * uniform): products 1e13, 1e26, then 1e39 at joint 2,
      * which the sampled matrices carry to inf */
     expect_refused(3, SW_TRACK_KIND_SCALE, 1u, 1e13f, true, 2);
 }

@@ -17,14 +17,14 @@ static PyObject* py_joint_name(const sw_skeleton* s, uint32_t j) {
 static PyObject* py_compress_stats(const sw_skeleton* s, const sw_clip* c,
                                    const sw_compress_stats* st) {
     return Py_BuildValue(
-        "{s:s,s:I,s:I,s:d,s:K,s:K,s:d,s:d,s:d,s:N,s:d,s:d,s:{s:I,s:I,s:I}}", "name",
+        "{s:s,s:I,s:I,s:d,s:K,s:K,s:d,s:d,s:d,s:N,s:d,s:d,s:{s:I,s:I,s:I,s:I}}", "name",
         sw_clip_name(c), "joints", s->joints_count, "samples", st->samples_count, "rate",
         (double)st->rate, "raw_bytes", (unsigned long long)st->raw_bytes, "compressed_bytes",
         (unsigned long long)st->compressed_bytes, "ratio", st->ratio, "max_error",
         (double)st->error.max, "p99_error", (double)st->error.p99, "worst_joint",
         py_joint_name(s, st->error.worst_joint), "worst_time", (double)st->error.worst_time,
         "seconds", st->seconds, "tracks", "default", st->default_tracks, "constant",
-        st->constant_tracks, "animated", st->animated_tracks);
+        st->constant_tracks, "animated", st->animated_tracks, "uniform_scale", st->uniform_scales);
 }
 
 static PyObject* py_compress_clip(PyObject* self, PyObject* args, PyObject* kw) {

@@ -16,6 +16,10 @@
  *               for additive clips), no data;
  *     constant  SW_CODEC_SLOT_CONSTANT | c: float[4] constants[c] (x y z and
  *               0 for translation and scale, x y z w unit for rotations);
+ *     uniform   scale slots only, SW_CODEC_SLOT_CONSTANT | SW_CODEC_SLOT_UNIFORM
+ *               | f (f < 4 * constants_count): one float, ((float*)constants)[f],
+ *               for x, y and z (the compressor packs them four to a record
+ *               after the other constants);
  *     animated  a < animated_count: track record a.
  * Animated tracks are cut into segments of segment_samples sample
  * intervals (the last may be shorter). Segment s covers samples
@@ -31,6 +35,8 @@
  *                      bit 7 segment range present;
  *     one byte:        bits 0-3 and 4-7 the bit codes of components 1 and 2
  *                      (code 0..13: 1..14 bits, 14: 17 bits, 15: 22 bits);
+ *                      0xFF for a uniform track (below), which stores
+ *                      component 0 only;
  *     rotations only, one byte: d, the component (0 x .. 3 w) left out in
  *                      this segment (0..3), 8 + d: the same, its keys
  *                      followed along their arc (below), or 4: each key
@@ -39,7 +45,8 @@
  *                      (min -1, extent 2), followed along the arc too;
  *     when bit 7 is set, 6 bytes: lo[3], hi[3] (lo <= hi), the segment's
  *                      range in 255ths of the track's clip range;
- *                      without it lo = 0, hi = 255;
+ *                      without it lo = 0, hi = 255; a uniform track's
+ *                      2 bytes: lo, hi of component 0;
  *     with a key mask, 4 bytes: the mask m (little-endian), bit i - 1 set
  *                      when interior sample i (0 < i < n) holds a key (the
  *                      bits from n - 1 up are 0);
@@ -59,7 +66,10 @@
  * stride, j = min(floor(p / k), n / k - 1) and the fraction p / k - j;
  * with a key mask, the keys at samples ka <= i < kb around
  * i = min(floor(p), n - 1) and the fraction (p - ka) * (1 / (kb - ka)), in
- * float. Between keys, translations
+ * float. A uniform scale track (record flag SW_CODEC_TRACK_UNIFORM) stores
+ * one component per key (b0 bits, its 2-byte range) and decodes it as
+ * component 0; components 1 and 2 take the same value (their clip range
+ * is component 0's). Between keys, translations
  * and scales interpolate linearly; rotations with byte d interpolate the
  * three stored components linearly and rebuild the fourth; the others
  * rebuild both keys and follow the shorter arc between them (the slerp,
@@ -78,6 +88,8 @@ extern "C" {
 
 #define SW_CODEC_SLOT_DEFAULT 0xFFFFFFFFu
 #define SW_CODEC_SLOT_CONSTANT 0x80000000u
+#define SW_CODEC_SLOT_UNIFORM 0x40000000u /* with SW_CODEC_SLOT_CONSTANT: one float */
+#define SW_CODEC_TRACK_UNIFORM 1u         /* sw_codec_track.flags: x = y = z, one stored */
 #define SW_CODEC_MAX_SEGMENT_SAMPLES 256u
 #define SW_CODEC_MAX_BITS 22u
 
@@ -100,11 +112,12 @@ typedef struct sw_codec_header {
 
 /* Animated track record (36 bytes). */
 typedef struct sw_codec_track {
-    uint16_t joint;   /* joint index */
-    uint8_t kind;     /* sw_track_kind: translation, rotation or scale */
-    uint8_t reserved; /* zero */
-    float min[4];     /* clip range per component (x y z, and w for rotations; else 0), finite */
-    float extent[4];  /* finite >= 0 */
+    uint16_t joint;  /* joint index */
+    uint8_t kind;    /* sw_track_kind: translation, rotation or scale */
+    uint8_t flags;   /* SW_CODEC_TRACK_UNIFORM (scale tracks only), else zero */
+    float min[4];    /* clip range per component (x y z, and w for rotations; else 0), finite;
+                        a uniform track's y and z equal its x */
+    float extent[4]; /* finite >= 0 */
 } sw_codec_track;
 
 /* Offset of the codec payload: the joint track table, 16-byte aligned up. */

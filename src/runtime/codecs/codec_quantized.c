@@ -73,6 +73,25 @@ static sw_result sw__codec_check_header(const sw_clip* c, uint32_t q, sw_error* 
     return SW_RESULT_OK;
 }
 
+/* A uniform constant v in slot s (at: its file offset): a scale slot
+ * naming a finite float of the constants. */
+static sw_result sw__codec_check_uniform(const sw_codec_header* h, uint32_t v, uint32_t s,
+                                         uint64_t at, sw_error* err) {
+    const uint32_t f = v & ~(SW_CODEC_SLOT_CONSTANT | SW_CODEC_SLOT_UNIFORM);
+    if (s % 3u != 2u) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec uniform constant on a scale slot", at,
+                        (int64_t)s);
+    }
+    if ((uint64_t)f >= 4u * (uint64_t)h->constants_count) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec constant index in range", at, (int64_t)s);
+    }
+    const float* constants = (const float*)(const void*)((const uint8_t*)h + h->constants_offset);
+    if (!isfinite(constants[f])) {
+        return sw__fail(err, SW_RESULT_BAD_DATA, "codec constants finite", at, (int64_t)s);
+    }
+    return SW_RESULT_OK;
+}
+
 /* Slots: default, a constant, or the next animated track (slot order),
  * whose record names this joint and kind. */
 static sw_result sw__codec_check_slots(const sw_clip* c, uint32_t q, sw_error* err) {
@@ -87,6 +106,12 @@ static sw_result sw__codec_check_slots(const sw_clip* c, uint32_t q, sw_error* e
         const uint32_t v = slots[s];
         const uint64_t at = (uint64_t)q + h->slots_offset + 4u * (uint64_t)s;
         if (v == SW_CODEC_SLOT_DEFAULT) continue;
+        if ((v & (SW_CODEC_SLOT_CONSTANT | SW_CODEC_SLOT_UNIFORM)) ==
+            (SW_CODEC_SLOT_CONSTANT | SW_CODEC_SLOT_UNIFORM)) {
+            const sw_result r = sw__codec_check_uniform(h, v, s, at, err);
+            if (r != SW_RESULT_OK) return r;
+            continue;
+        }
         if (v & SW_CODEC_SLOT_CONSTANT) {
             const uint32_t k = v & ~SW_CODEC_SLOT_CONSTANT;
             if (k >= h->constants_count) {
@@ -120,8 +145,10 @@ static sw_result sw__codec_check_slots(const sw_clip* c, uint32_t q, sw_error* e
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec track matches its slot", tat,
                             (int64_t)v);
         }
-        if (t->reserved != 0) {
-            return sw__fail(err, SW_RESULT_BAD_DATA, "codec reserved zero", tat, (int64_t)v);
+        if ((t->flags & ~SW_CODEC_TRACK_UNIFORM) != 0u ||
+            (t->flags != 0u && t->kind != SW_TRACK_KIND_SCALE)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec track flags: uniform scale only", tat,
+                            (int64_t)v);
         }
         for (uint32_t i = 0; i < 4u; ++i) {
             if (!isfinite(t->min[i]) || !isfinite(t->extent[i]) || !(t->extent[i] >= 0.0f) ||
@@ -129,6 +156,13 @@ static sw_result sw__codec_check_slots(const sw_clip* c, uint32_t q, sw_error* e
                 return sw__fail(err, SW_RESULT_BAD_DATA, "codec track range finite", tat,
                                 (int64_t)v);
             }
+        }
+        if (t->flags != 0u && (memcmp(&t->min[1], &t->min[0], sizeof(float)) != 0 ||
+                               memcmp(&t->min[2], &t->min[0], sizeof(float)) != 0 ||
+                               memcmp(&t->extent[1], &t->extent[0], sizeof(float)) != 0 ||
+                               memcmp(&t->extent[2], &t->extent[0], sizeof(float)) != 0)) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec uniform track range x = y = z", tat,
+                            (int64_t)v);
         }
         ++next;
     }
@@ -165,8 +199,15 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
                             (int64_t)s);
         }
         const uint32_t b1 = d[4u + used + 1u];
+        /* a uniform track: one component, its second byte 0xFF */
+        const uint32_t uni = tracks[a].flags & SW_CODEC_TRACK_UNIFORM;
+        if (uni && b1 != 0xFFu) {
+            return sw__fail(err, SW_RESULT_BAD_DATA, "codec uniform track bit codes 0xFF", hat,
+                            (int64_t)s);
+        }
         uint32_t key_bits =
-            SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
+            uni ? SW__CODEC_FMT_BITS(fmt)
+                : SW__CODEC_FMT_BITS(fmt) + SW__CODEC_FMT_BITS1(b1) + SW__CODEC_FMT_BITS2(b1);
         if (!sw__codec_masked(sl, h->segment_samples) &&
             ((1u << sl) > span || (span & ((1u << sl) - 1u)) != 0)) {
             return sw__fail(err, SW_RESULT_BAD_DATA, "codec key stride divides the segment", hat,
@@ -187,17 +228,18 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
             used += 1u;
         }
         if (fmt & SW__CODEC_FMT_RANGE) {
-            if (hbytes - used < 6u) {
+            const uint32_t nr = uni ? 1u : 3u; /* range bytes per bound */
+            if (hbytes - used < 2u * nr) {
                 return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment headers in bounds", hat,
                                 (int64_t)s);
             }
-            for (uint32_t i = 0; i < 3u; ++i) {
-                if (d[4u + used + i] > d[4u + used + 3u + i]) {
+            for (uint32_t i = 0; i < nr; ++i) {
+                if (d[4u + used + i] > d[4u + used + nr + i]) {
                     return sw__fail(err, SW_RESULT_BAD_DATA, "codec segment range lo <= hi", hat,
                                     (int64_t)s);
                 }
             }
-            used += 6u;
+            used += 2u * nr;
         }
         uint32_t keys = (span >> sl) + 1u;
         if (sw__codec_masked(sl, h->segment_samples)) {
@@ -660,33 +702,44 @@ static inline uint32_t sw__codec_constants4(const uint32_t* slots) {
 #endif
 }
 
+/* The x y z of constant scale slot value v (SW_CODEC_SLOT_CONSTANT set):
+ * its record's, or a uniform constant's one float three times. */
+static inline void sw__codec_scale_constant(const float* constants, uint32_t v, float out[3]) {
+    const uint32_t k = v & ~(SW_CODEC_SLOT_CONSTANT | SW_CODEC_SLOT_UNIFORM);
+    if (v & SW_CODEC_SLOT_UNIFORM) {
+        out[0] = out[1] = out[2] = constants[k];
+        return;
+    }
+    memcpy(out, constants + 4u * (size_t)k, 3u * sizeof(float));
+}
+
 /* Writes the constants of slots s0 + k (bit k of mask) into the pose. */
 static void sw__codec_put_constants(const uint32_t* slots, const float* constants, uint32_t s0,
                                     uint32_t mask, sw_xform4* out) {
     for (uint32_t k = 0; k < 4u; ++k) {
         if (!((mask >> k) & 1u)) continue;
         const uint32_t s = s0 + k;
-        const float* cv = constants + 4u * (size_t)(slots[s] & ~SW_CODEC_SLOT_CONSTANT);
         sw_xform4* o = &out[s / 12u];
         const uint32_t l = (s / 3u) & 3u;
-        switch (s % 3u) {
-        case 0:
+        if (s % 3u == 2u) {
+            float v[3];
+            sw__codec_scale_constant(constants, slots[s], v);
+            o->sx[l] = v[0];
+            o->sy[l] = v[1];
+            o->sz[l] = v[2];
+            continue;
+        }
+        const float* cv = constants + 4u * (size_t)(slots[s] & ~SW_CODEC_SLOT_CONSTANT);
+        if (s % 3u == 0u) {
             o->tx[l] = cv[0];
             o->ty[l] = cv[1];
             o->tz[l] = cv[2];
-            break;
-        case 1:
-            o->rx[l] = cv[0];
-            o->ry[l] = cv[1];
-            o->rz[l] = cv[2];
-            o->rw[l] = cv[3];
-            break;
-        default:
-            o->sx[l] = cv[0];
-            o->sy[l] = cv[1];
-            o->sz[l] = cv[2];
-            break;
+            continue;
         }
+        o->rx[l] = cv[0];
+        o->ry[l] = cv[1];
+        o->rz[l] = cv[2];
+        o->rw[l] = cv[3];
     }
 }
 
@@ -890,6 +943,8 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
     const uint32_t per_key = rb == SW__CODEC_ROT_PER_KEY ? 1u : 0u;
     const uint32_t first = per_key << 1;
     const uint32_t kb = b0 + b1 + b2 + first;
+    /* (a uniform scale track's second byte, 0xFF, counts 44 bits here: it
+     * takes the general path) */
     if (kb > 28u) {
         sw__codec_step no = {NULL, at};
         return no;
@@ -950,9 +1005,30 @@ typedef struct sw__codec_head {
     uint32_t kb;      /* bits per key */
     uint32_t sl;      /* key stride, log2 */
     uint32_t has;     /* 1: range bytes follow */
-    const uint8_t* r; /* the range bytes */
+    uint32_t sh[3];   /* bit offset of each component in a key */
+    const uint8_t* r; /* the range bytes (lo[3] hi[3]) */
     uint64_t rv;      /* the range bytes, or lo 0 and hi 255 */
+    uint8_t ur[8];    /* a uniform track's range bytes, as three components' */
 } sw__codec_head;
+
+/* A uniform scale track (SW_CODEC_TRACK_UNIFORM) in o, parsed as one of
+ * three components: component 0's bits, shift, mask and range bytes for
+ * each (r then points at o->ur); returns where its range bytes end. */
+static const uint8_t* sw__codec_head_uniform(sw__codec_head* o) {
+    for (uint32_t c = 1; c < 3u; ++c) {
+        o->b[c] = o->b[0];
+        o->m[c] = o->m[0];
+        o->sh[c] = 0u;
+    }
+    o->kb = o->b[0];
+    const uint8_t* end = o->r + 2u * o->has;
+    const uint64_t lo = o->has ? o->r[0] : 0u, hi = o->has ? o->r[1] : 255u;
+    o->rv = (lo | lo << 8 | lo << 16) | (hi | hi << 8 | hi << 16) << 24;
+    for (uint32_t i = 0; i < 8u; ++i)
+        o->ur[i] = (uint8_t)(o->rv >> (8u * i));
+    o->r = o->ur;
+    return end;
+}
 
 /* Parses the header at hd of track tr up to its range bytes; returns
  * where they end (a key mask, or the next track's header). */
@@ -970,10 +1046,14 @@ static inline const uint8_t* sw__codec_head_of(const sw_codec_track* tr, const u
     o->arc = o->rot & (o->per_key | ((rb & SW__CODEC_ROT_ARC) >> 3));
     o->drow = o->rot && !o->per_key ? rb & 3u : 3u;
     o->kb = o->b[0] + o->b[1] + o->b[2] + (o->per_key << 1);
+    o->sh[0] = o->per_key << 1;
+    o->sh[1] = o->sh[0] + o->b[0];
+    o->sh[2] = o->sh[1] + o->b[1];
     o->sl = SW__CODEC_FMT_STRIDE_LOG2(fmt);
     o->has = fmt >> 7;
-    /* 8 bytes read: headers are followed by key bits and at least 8 spare bytes */
     o->r = hd + 2u + o->rot;
+    if (tr->flags) return sw__codec_head_uniform(o);
+    /* 8 bytes read: headers are followed by key bits and at least 8 spare bytes */
     const uint64_t rmask = 0u - (uint64_t)o->has;
     o->rv = (sw__codec_load64(o->r) & rmask) | (~rmask & 0x0000FFFFFF000000ull);
     return o->r + 6u * o->has;
@@ -984,8 +1064,7 @@ static inline const uint8_t* sw__codec_head_of(const sw_codec_track* tr, const u
 static inline void sw__codec_read_keys(const uint8_t* bits, uint64_t key_at,
                                        const sw__codec_head* hp, uint32_t qa[3], uint32_t qb[3],
                                        uint32_t* da, uint32_t* db) {
-    const uint32_t kb = hp->kb, first = hp->per_key << 1;
-    const uint32_t s1 = first + hp->b[0], s2 = s1 + hp->b[1];
+    const uint32_t kb = hp->kb, first = hp->sh[0], s1 = hp->sh[1], s2 = hp->sh[2];
     const uint64_t kb_at = key_at + kb;
     if (kb <= 57u) {
         /* each key from one load; both from one when they fit */
@@ -1138,10 +1217,12 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             }
             const uint32_t fmt = hd[0], b12 = hd[1];
             const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
-            const uint32_t kb = (uint32_t)sw__codec_bits[fmt & 15u] + sw__codec_bits[b12 & 15u] +
+            const uint32_t kb =
+                tr->flags ? (uint32_t)sw__codec_bits[fmt & 15u] /* uniform: one component */
+                          : (uint32_t)sw__codec_bits[fmt & 15u] + sw__codec_bits[b12 & 15u] +
                                 sw__codec_bits[b12 >> 4] +
                                 ((rot & (hd[2] == SW__CODEC_ROT_PER_KEY ? 1u : 0u)) << 1);
-            hd += 2u + rot + 6u * (fmt >> 7);
+            hd += 2u + rot + (tr->flags ? 2u : 6u) * (fmt >> 7);
             uint32_t j, nk, kk;
             float u;
             hd += sw__codec_track_keys(keys, SW__CODEC_FMT_STRIDE_LOG2(fmt), hd, &j, &u, &nk, &kk);
@@ -1347,8 +1428,11 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
         want[k] = SW_CODEC_SLOT_DEFAULT;
         if (s == SW_CODEC_SLOT_DEFAULT) continue;
         if (s & SW_CODEC_SLOT_CONSTANT) {
-            memcpy(v[k], pl.constants + 4u * (size_t)(s & ~SW_CODEC_SLOT_CONSTANT),
-                   sizeof(float) * (k == 1u ? 4u : 3u));
+            if (k == 2u)
+                sw__codec_scale_constant(pl.constants, s, v[k]);
+            else
+                memcpy(v[k], pl.constants + 4u * (size_t)(s & ~SW_CODEC_SLOT_CONSTANT),
+                       sizeof(float) * (k == 1u ? 4u : 3u));
             continue;
         }
         want[k] = s;
@@ -1425,7 +1509,11 @@ void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e) {
         if (s % 3u == 0u) x->move = 0.0;
         if (s % 3u == 1u) x->turn = 1.0;
         if (s % 3u == 2u) x->scale = 0.0;
-        if (v & SW_CODEC_SLOT_CONSTANT) {
+        if ((v & SW_CODEC_SLOT_CONSTANT) && s % 3u == 2u) {
+            float sv[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            sw__codec_scale_constant(pl.constants, v, sv);
+            sw__joint_extent_raise(x, 2u, sv);
+        } else if (v & SW_CODEC_SLOT_CONSTANT) {
             sw__joint_extent_raise(x, s % 3u,
                                    pl.constants + 4u * (size_t)(v & ~SW_CODEC_SLOT_CONSTANT));
         }

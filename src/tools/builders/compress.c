@@ -37,6 +37,7 @@ typedef struct sw__qset {
     uint8_t dropped; /* rotations: 0..3, or 5 per key; else 4 */
     uint8_t arc;     /* 1: rotation keys followed along their arc (always per key) */
     uint8_t masked;  /* 1: keys at the samples of mask (stride code 7) */
+    uint8_t uniform; /* 1: a uniform scale track (component 0 only; bits12 0xFF) */
     uint8_t lo[3];
     uint8_t hi[3];
     uint32_t mask; /* interior samples kept (bit i - 1: sample i) */
@@ -65,6 +66,7 @@ typedef struct sw__cz {
     uint32_t* q;      /* [(L + 1) * 3] quantized keys */
     uint32_t* kd;     /* [L + 1] the component each key leaves out */
     uint8_t* mode;    /* per slot: 0 default, 1 constant, 2 animated, 3 untracked */
+    uint8_t* uniform; /* per slot: 1 for a scale stored uniform (x = y = z, one value) */
     float* constant;  /* per slot: 4 floats */
     uint32_t A;
     uint32_t* aslot; /* per animated track: slot */
@@ -150,10 +152,17 @@ static uint32_t sw__cz_key_drop(const sw__cz* z, uint32_t a, uint32_t i) {
     return d;
 }
 
+/* The uniform scale that stands for scale v: the mean of x, y and z. */
+static float sw__cz_uniform_value(const float* v) {
+    return (float)(((double)v[0] + (double)v[1] + (double)v[2]) / 3.0);
+}
+
 /* Stored component c of animated track a at sample i when component d
- * (4: none, 5: the key's largest) is left out, signed so that it is >= 0. */
+ * (4: none, 5: the key's largest) is left out, signed so that it is >= 0;
+ * for a uniform scale track, its uniform value. */
 static float sw__cz_comp(const sw__cz* z, uint32_t a, uint32_t i, uint32_t c, uint32_t d) {
     const float* v = sw__cz_val(z->raw, z, z->aslot[a], i);
+    if (z->tracks[a].flags) return sw__cz_uniform_value(v);
     if (d == SW__CODEC_DROP_NONE) return v[c];
     if (d == SW__CODEC_DROP_PER_KEY) d = sw__cz_key_drop(z, a, i);
     const float s = v[d] < 0.0f ? -1.0f : 1.0f;
@@ -166,13 +175,15 @@ static uint32_t sw__cz_span(const sw__cz* z, uint32_t s) {
 }
 
 static uint32_t sw__cz_key_bits(const sw__qset* set) {
+    if (set->uniform) return SW__CODEC_FMT_BITS(set->fmt);
     return SW__CODEC_FMT_BITS(set->fmt) + SW__CODEC_FMT_BITS1(set->bits12) +
            SW__CODEC_FMT_BITS2(set->bits12) + (set->dropped == SW__CODEC_DROP_PER_KEY ? 2u : 0u);
 }
 
 static uint32_t sw__cz_header_bytes(const sw__qset* set) {
     return 2u + (set->dropped != SW__CODEC_DROP_NONE ? 1u : 0u) +
-           ((set->fmt & SW__CODEC_FMT_RANGE) ? 6u : 0u) + (set->masked ? 4u : 0u);
+           ((set->fmt & SW__CODEC_FMT_RANGE) ? (set->uniform ? 2u : 6u) : 0u) +
+           (set->masked ? 4u : 0u);
 }
 
 /* Keys of a setting in a segment of span intervals. */
@@ -193,14 +204,15 @@ static uint32_t sw__cz_cost(const sw__qset* set, uint32_t span) {
 
 /* A setting with its segment range measured on the keys it stores: at
  * stride 2^sl, or at the samples of mask when sl is SW__CODEC_SL_MASK
- * (segments of at most 32 intervals). */
+ * (segments of at most 32 intervals). A uniform track takes codes[0]. */
 static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_t sl, uint32_t mask,
                                 bool range, const uint32_t codes[3]) {
     sw__qset set;
     set.fmt = (uint8_t)(codes[0] | (sl << 4) | (range ? SW__CODEC_FMT_RANGE : 0u));
     set.masked = sw__codec_masked(sl, z->L) ? 1u : 0u;
     set.mask = set.masked ? mask : 0u;
-    set.bits12 = (uint8_t)(codes[1] | (codes[2] << 4));
+    set.uniform = z->tracks[a].flags ? 1u : 0u;
+    set.bits12 = set.uniform ? 0xFFu : (uint8_t)(codes[1] | (codes[2] << 4));
     const uint32_t drop = z->drop[(size_t)s * z->A + a];
     set.dropped = (uint8_t)(drop & ~SW__CODEC_ROT_ARC);
     set.arc = (drop & SW__CODEC_ROT_ARC) != 0u || set.dropped == SW__CODEC_DROP_PER_KEY;
@@ -250,11 +262,12 @@ static uint32_t sw__cz_set_bytes(const sw__qset* set, uint8_t out[16]) {
     else if (set->dropped != SW__CODEC_DROP_NONE)
         out[n++] = (uint8_t)(set->dropped | (set->arc ? SW__CODEC_ROT_ARC : 0u));
     if (set->fmt & SW__CODEC_FMT_RANGE) {
-        for (uint32_t c = 0; c < 3u; ++c)
+        const uint32_t nr = set->uniform ? 1u : 3u;
+        for (uint32_t c = 0; c < nr; ++c)
             out[n + c] = set->lo[c];
-        for (uint32_t c = 0; c < 3u; ++c)
-            out[n + 3u + c] = set->hi[c];
-        n += 6u;
+        for (uint32_t c = 0; c < nr; ++c)
+            out[n + nr + c] = set->hi[c];
+        n += 2u * nr;
     }
     if (set->masked) {
         for (uint32_t i = 0; i < 4u; ++i)
@@ -340,8 +353,9 @@ static bool sw__cz_fewest_bits(sw__cz* z, uint32_t a, uint32_t s, uint32_t sl, u
     const sw__qset shape = sw__cz_make_set(z, a, s, sl, mask, range, none);
     const uint32_t keys = sw__cz_keys(&shape, span);
     const uint32_t hdr = 8u * sw__cz_header_bytes(&shape);
-    if (hdr + keys * 3u >= best_cost) return false;
-    const uint32_t bmax = (best_cost + best_cost / 3u - hdr) / (keys * 3u);
+    const uint32_t comps = shape.uniform ? 1u : 3u;
+    if (hdr + keys * comps >= best_cost) return false;
+    const uint32_t bmax = (best_cost + best_cost / 3u - hdr) / (keys * comps);
     if (bmax < 1u) return false;
     uint32_t cmax = 15u; /* codes: bits increase with the code */
     while (cmax > 0u && sw__codec_bits[cmax] > bmax)
@@ -360,7 +374,7 @@ static bool sw__cz_fewest_bits(sw__cz* z, uint32_t a, uint32_t s, uint32_t sl, u
             lo = mid + 1u;
     }
     b[0] = b[1] = b[2] = hi;
-    for (uint32_t c = 0; c < 3u; ++c) {
+    for (uint32_t c = 0; c < comps; ++c) {
         while (b[c] > 0u) {
             uint32_t tb[3] = {b[0], b[1], b[2]};
             tb[c] -= 1u;
@@ -490,6 +504,7 @@ static void sw__cz_free(sw__cz* z) {
     sw_free(al, z->q, sizeof(uint32_t) * (L + 1u) * 3u);
     sw_free(al, z->kd, sizeof(uint32_t) * (L + 1u));
     sw_free(al, z->mode, 3u * J);
+    sw_free(al, z->uniform, 3u * J);
     sw_free(al, z->constant, sizeof(float) * 3u * J * 4u);
     sw_free(al, z->aslot, sizeof(uint32_t) * 3u * J);
     sw_free(al, z->tracks, sizeof(sw_codec_track) * 3u * J);
@@ -514,13 +529,15 @@ static bool sw__cz_alloc(sw__cz* z) {
     z->q = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * (L + 1u) * 3u, 16);
     z->kd = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * (L + 1u), 16);
     z->mode = (uint8_t*)sw_alloc(al, 3u * J, 16);
+    z->uniform = (uint8_t*)sw_alloc(al, 3u * J, 16);
     z->constant = (float*)sw_alloc(al, sizeof(float) * 3u * J * 4u, 16);
     z->aslot = (uint32_t*)sw_alloc(al, sizeof(uint32_t) * 3u * J, 16);
     z->tracks = (sw_codec_track*)sw_alloc(al, sizeof(sw_codec_track) * 3u * J, 16);
     z->sets = (sw__qset*)sw_alloc(al, sizeof(sw__qset) * (size_t)z->S * 3u * J, 16);
     z->drop = (uint8_t*)sw_alloc(al, (size_t)z->S * 3u * J, 16);
+    if (z->uniform) memset(z->uniform, 0, 3u * J);
     return z->thr && z->parents && z->sub_at && z->raw && z->dec && z->raw_m && z->dec_l &&
-           z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
+           z->uniform && z->dec_m && z->scratch && z->cand && z->keys && z->q && z->kd && z->mode &&
            z->constant && z->aslot && z->tracks && z->sets && z->drop;
 }
 
@@ -566,7 +583,32 @@ static sw_result sw__cz_sample(sw__cz* z) {
     return SW_RESULT_OK;
 }
 
-/* Whole-clip candidates: the rest value, then the mean. */
+/* Whether scale slot `slot` may be stored uniform: every sample's x y z
+ * replaced by their mean (sw__cz_uniform_value) keeps the sub-tree within
+ * a quarter of its precision, as a constant must; a constant uniform
+ * scale then takes the mean of those (*value). Fills cand_all. */
+static bool sw__cz_uniform_holds(sw__cz* z, uint32_t slot, bool constant, float* cand_all,
+                                 float* value) {
+    double sum = 0.0;
+    for (uint32_t i = 0; i < z->N; ++i) {
+        const float u = sw__cz_uniform_value(sw__cz_val(z->raw, z, slot, i));
+        sum += (double)u;
+        const float v[4] = {u, u, u, 0.0f};
+        memcpy(cand_all + 4u * (size_t)i, v, sizeof v);
+    }
+    if (constant) {
+        const float m = (float)(sum / (double)z->N);
+        const float v[4] = {m, m, m, 0.0f};
+        for (uint32_t i = 0; i < z->N; ++i)
+            memcpy(cand_all + 4u * (size_t)i, v, sizeof v);
+        *value = m;
+    }
+    return sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 0.25, false);
+}
+
+/* Whole-clip candidates: the rest value, then (scales) one uniform value,
+ * then the mean; a scale left animated is stored uniform when
+ * sw__cz_uniform_holds. */
 static void sw__cz_constants(sw__cz* z, float* cand_all) {
     const sw_xform4* rest = sw_skeleton_rest_pose(z->skel);
     const bool additive = (z->clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u;
@@ -587,6 +629,15 @@ static void sw__cz_constants(sw__cz* z, float* cand_all) {
         if (sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 0.25, false)) {
             sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 1.0, true);
             z->mode[slot] = SW__SLOT_DEFAULT;
+            continue;
+        }
+        float uv = 0.0f;
+        if (kind == 2u && sw__cz_uniform_holds(z, slot, true, cand_all, &uv)) {
+            sw__cz_eval(z, slot, 0, z->N - 1u, cand_all, 1.0, true);
+            z->mode[slot] = SW__SLOT_CONSTANT;
+            z->uniform[slot] = 1u;
+            const float cv[4] = {uv, uv, uv, 0.0f};
+            memcpy(z->constant + 4u * (size_t)slot, cv, sizeof cv);
             continue;
         }
         double mean[4] = {0.0, 0.0, 0.0, 0.0};
@@ -623,6 +674,8 @@ static void sw__cz_constants(sw__cz* z, float* cand_all) {
             continue;
         }
         z->mode[slot] = SW__SLOT_ANIMATED;
+        if (kind == 2u && sw__cz_uniform_holds(z, slot, false, cand_all, &uv))
+            z->uniform[slot] = 1u;
     }
 }
 
@@ -745,9 +798,15 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
     const sw_allocator* al = z->alloc;
     /* Payload layout. */
     const uint32_t J = z->J, A = z->A, S = z->S;
-    uint32_t C = 0;
-    for (uint32_t s = 0; s < 3u * J; ++s)
-        if (z->mode[s] == SW__SLOT_CONSTANT) ++C;
+    uint32_t C = 0, U = 0; /* constant records, uniform constants (4 to a record) */
+    for (uint32_t s = 0; s < 3u * J; ++s) {
+        if (z->mode[s] == SW__SLOT_CONSTANT && z->uniform[s])
+            ++U;
+        else if (z->mode[s] == SW__SLOT_CONSTANT)
+            ++C;
+    }
+    const uint32_t C4 = 4u * C; /* the first uniform constant's float */
+    C += (U + 3u) / 4u;
     const uint32_t slots_off = (uint32_t)sizeof(sw_codec_header);
     const uint32_t tracks_off = (uint32_t)sw__align16(slots_off + 12u * J);
     const uint32_t consts_off =
@@ -788,8 +847,13 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
     h->segments_offset = segs_off;
     uint32_t* slots = (uint32_t*)(void*)(pl + slots_off);
     float* consts = (float*)(void*)(pl + consts_off);
-    uint32_t ci = 0, ai = 0;
+    uint32_t ci = 0, ai = 0, ui = C4;
     for (uint32_t s = 0; s < 3u * J; ++s) {
+        if (z->mode[s] == SW__SLOT_CONSTANT && z->uniform[s]) {
+            consts[ui] = z->constant[4u * (size_t)s];
+            slots[s] = SW_CODEC_SLOT_CONSTANT | SW_CODEC_SLOT_UNIFORM | ui++;
+            continue;
+        }
         switch (z->mode[s]) {
         case SW__SLOT_CONSTANT:
             memcpy(consts + 4u * (size_t)ci, z->constant + 4u * (size_t)s, 16u);
@@ -829,9 +893,10 @@ static sw_result sw__cz_write(sw__cz* z, const sw_clip** out, sw_error* err) {
             const uint32_t nkeys = sw__cz_keys(set, span);
             const uint32_t b[3] = {SW__CODEC_FMT_BITS(set->fmt), SW__CODEC_FMT_BITS1(set->bits12),
                                    SW__CODEC_FMT_BITS2(set->bits12)};
+            const uint32_t comps = set->uniform ? 1u : 3u;
             for (uint32_t k = 0; k < nkeys; ++k) {
                 if (set->dropped == SW__CODEC_DROP_PER_KEY) sw__put_bits(bits, &at, z->kd[k], 2u);
-                for (uint32_t cc = 0; cc < 3u; ++cc)
+                for (uint32_t cc = 0; cc < comps; ++cc)
                     sw__put_bits(bits, &at, z->q[3u * k + cc], b[cc]);
             }
         }
@@ -989,6 +1054,7 @@ static void sw__cz_ranges(sw__cz* z, const double* reach) {
         memset(t, 0, sizeof *t);
         t->joint = (uint16_t)(slot / 3u);
         t->kind = (uint8_t)(slot % 3u + 1u);
+        t->flags = z->uniform[slot] ? (uint8_t)SW_CODEC_TRACK_UNIFORM : 0u;
         z->aslot[z->A] = slot;
         ++z->A;
     }
@@ -1042,10 +1108,11 @@ static void sw__cz_ranges(sw__cz* z, const double* reach) {
 }
 
 /* One compression of `clip` at `rate` with every joint's threshold scaled
- * by `tighten`: *out, the slot modes' counts and the samples count. */
+ * by `tighten`: *out, the slot modes' counts (counts[4]: the uniform scales) and the
+ * samples count. */
 static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
                             const sw_compress_options* o, float rate, double tighten,
-                            const sw_allocator* alloc, const sw_clip** out, uint32_t counts[4],
+                            const sw_allocator* alloc, const sw_clip** out, uint32_t counts[5],
                             uint32_t* samples, sw_error* err) {
     const uint32_t J = skel->joints_count;
     sw__cz z;
@@ -1126,9 +1193,11 @@ static sw_result sw__cz_run(const sw_skeleton* skel, const sw_clip* clip,
         }
     }
     r = sw__cz_write(&z, out, err);
-    memset(counts, 0, 4u * sizeof(uint32_t));
-    for (uint32_t slot = 0; slot < 3u * J; ++slot)
+    memset(counts, 0, 5u * sizeof(uint32_t));
+    for (uint32_t slot = 0; slot < 3u * J; ++slot) {
         ++counts[z.mode[slot]];
+        counts[4] += z.uniform[slot];
+    }
     *samples = z.N;
     sw__cz_free(&z);
     return r;
@@ -1221,7 +1290,7 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
     double tighten = 1.0, seconds = 0.0;
     for (;;) {
         const double t0 = sw__now();
-        uint32_t counts[4], samples = 0;
+        uint32_t counts[5], samples = 0;
         r = sw__cz_run(skel, clip, &o, rate, tighten, alloc, out, counts, &samples, err);
         seconds += sw__now() - t0;
         if (r != SW_RESULT_OK) return r;
@@ -1237,6 +1306,7 @@ sw_result sw_compress_clip(const sw_skeleton* skel, const sw_clip* clip,
             stats->default_tracks = counts[SW__SLOT_DEFAULT] + counts[SW__SLOT_UNTRACKED];
             stats->constant_tracks = counts[SW__SLOT_CONSTANT];
             stats->animated_tracks = counts[SW__SLOT_ANIMATED];
+            stats->uniform_scales = counts[4];
             stats->rate = rate;
             stats->samples_count = samples;
             stats->error = e;

@@ -114,6 +114,8 @@ typedef struct sw_compress_stats {
     uint32_t default_tracks;   /* joint slots left at the rest value */
     uint32_t constant_tracks;
     uint32_t animated_tracks;
+    uint32_t uniform_scales; /* of the constant and animated ones, scales stored as one
+                                value (x = y = z) */
 } sw_compress_stats;
 
 /* Compresses the joint tracks of `clip` (a raw clip of `skeleton`); float
