@@ -49,10 +49,12 @@ struct sw_crowd {
     uint32_t count, threads, joints, packets, params_count, palette_count, levels_count;
     size_t inst_size, scratch_size;
     /* offsets in the block */
-    size_t levels_off, detail_off, ibind_off, pjoints_off, workers_off, scratch_off, chars_off;
-    size_t keep_off; /* per level its joint subset (packets bytes) */
+    size_t levels_off, detail_off, ibind_off, pjoints_off, workers_off, scratch_off;
+    size_t chars_off, outs_off; /* the characters' states, then their outputs */
+    size_t keep_off;            /* per level its joint subset (packets bytes) */
     /* offsets inside a character's block, and its size */
-    size_t c_inst, c_params, c_key0, c_key1, c_out, c_model, c_palette, c_stride;
+    size_t c_inst, c_params, c_stride;                          /* in a state */
+    size_t c_key0, c_key1, c_out, c_model, c_palette, o_stride; /* in an output block */
     sw_crowd_post_fn post;
     void* post_user;
     bool post_every_frame, post_marks_dirty;
@@ -92,6 +94,12 @@ static sw__crowd_worker* sw__workers(const sw_crowd* c) {
 static char* sw__char_block(const sw_crowd* c, uint32_t i) {
     return sw__crowd_at(c, c->chars_off + (size_t)i * c->c_stride);
 }
+/* Character i's output block (pose buffers, matrices, palette): apart from
+ * the states, so that a character that is not shown touches its state only,
+ * the states of consecutive characters a few cache lines apart. */
+static char* sw__out_block(const sw_crowd* c, uint32_t i) {
+    return sw__crowd_at(c, c->outs_off + (size_t)i * c->o_stride);
+}
 static sw__crowd_char* sw__char(const sw_crowd* c, uint32_t i) {
     return (sw__crowd_char*)(void*)sw__char_block(c, i);
 }
@@ -102,16 +110,16 @@ static float* sw__params(const sw_crowd* c, uint32_t i) {
     return (float*)(void*)(sw__char_block(c, i) + c->c_params);
 }
 static sw_xform4* sw__key(const sw_crowd* c, uint32_t i, uint32_t which) {
-    return (sw_xform4*)(void*)(sw__char_block(c, i) + (which ? c->c_key1 : c->c_key0));
+    return (sw_xform4*)(void*)(sw__out_block(c, i) + (which ? c->c_key1 : c->c_key0));
 }
 static sw_xform4* sw__out(const sw_crowd* c, uint32_t i) {
-    return (sw_xform4*)(void*)(sw__char_block(c, i) + c->c_out);
+    return (sw_xform4*)(void*)(sw__out_block(c, i) + c->c_out);
 }
 static sw_mat4* sw__model(const sw_crowd* c, uint32_t i) {
-    return (sw_mat4*)(void*)(sw__char_block(c, i) + c->c_model);
+    return (sw_mat4*)(void*)(sw__out_block(c, i) + c->c_model);
 }
 static sw_mat4* sw__palette(const sw_crowd* c, uint32_t i) {
-    return (sw_mat4*)(void*)(sw__char_block(c, i) + c->c_palette);
+    return (sw_mat4*)(void*)(sw__out_block(c, i) + c->c_palette);
 }
 
 /* ---- joint detail --------------------------------------------------------------------------- */
@@ -288,17 +296,20 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     uint64_t c = sw__align_up(sizeof(sw__crowd_char), 64u);
     h.c_inst = (size_t)sw__layout_take(&c, h.inst_size, 64u);
     h.c_params = (size_t)sw__layout_take(&c, sizeof(float) * h.params_count, 64u);
-    h.c_key0 = (size_t)sw__layout_take(&c, pose, 64u);
-    h.c_key1 = (size_t)sw__layout_take(&c, pose, 64u);
-    h.c_out = (size_t)sw__layout_take(&c, pose, 64u);
-    h.c_model = (size_t)sw__layout_take(&c, sizeof(sw_mat4) * joints, 64u);
-    h.c_palette = (size_t)sw__layout_take(&c, sizeof(sw_mat4) * h.palette_count, 64u);
-    h.c_stride = (size_t)c;
-    const size_t at = h.chars_off;
-    if ((SIZE_MAX - at) / h.c_stride < h.count) {
+    h.c_stride = (size_t)sw__align_up(c, 64u);
+    uint64_t o = 0;
+    h.c_key0 = (size_t)sw__layout_take(&o, pose, 64u);
+    h.c_key1 = (size_t)sw__layout_take(&o, pose, 64u);
+    h.c_out = (size_t)sw__layout_take(&o, pose, 64u);
+    h.c_model = (size_t)sw__layout_take(&o, sizeof(sw_mat4) * joints, 64u);
+    h.c_palette = (size_t)sw__layout_take(&o, sizeof(sw_mat4) * h.palette_count, 64u);
+    h.o_stride = (size_t)sw__align_up(o, 64u);
+    const size_t at = h.chars_off, per = h.c_stride + h.o_stride;
+    if ((SIZE_MAX - at) / per < h.count) {
         return sw__fail(err, SW_RESULT_LIMIT, "crowd bytes", 0, -1);
     }
-    h.bytes = at + h.c_stride * h.count;
+    h.outs_off = at + h.c_stride * h.count;
+    h.bytes = h.outs_off + h.o_stride * h.count;
 
     char* mem = (char*)sw_alloc(alloc, h.bytes, 64);
     if (!mem) return sw__fail(err, SW_RESULT_OUT_OF_MEMORY, "crowd memory", 0, -1);
