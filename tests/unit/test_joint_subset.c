@@ -29,6 +29,7 @@
 #include "runtime/codecs/codec_frames.h"
 #include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
+#include "sinew/codecs/codec.h"
 #include "sinew/showcase/character.h"
 #include "sinew/tools/builders/compress.h"
 #include "sinew/tools/builders/frames.h"
@@ -428,23 +429,57 @@ static void test_local_to_model(void** state) {
     check_local_to_model(true);
 }
 
-/* The humanoid's clips (frames: built as frames clips) in a blend space by
- * "speed" with a crossfade to a standing clip below 0.1 m/s (additive: under
- * a second, additive layer playing the walk against its first frame); two
- * instances driven alike, one evaluated whole, the other with subsets. */
-static void check_animator(bool detail_major, bool frames, bool additive) {
+/* True when the subset keeps every joint that a track of quantized clip q
+ * animates (read from its codec header). */
+static bool keeps_animated(const sw_clip* q, const uint8_t* keep) {
+    const sw_codec_header* h = sw_clip_codec_header(q);
+    const sw_codec_track* tr =
+        (const sw_codec_track*)(const void*)((const char*)h + h->tracks_offset);
+    for (uint32_t a = 0; a < h->animated_count; ++a)
+        if (!((keep[tr[a].joint / 4u] >> (tr[a].joint % 4u)) & 1u)) return false;
+    return true;
+}
+
+/* The subset of the joints the quantized clips animate and their
+ * ancestors (the others: constant in every clip). */
+static void keep_animated(const sw_skeleton* sk, const sw_clip* const* clips, uint32_t count,
+                          uint8_t* keep) {
+    const int16_t* parents = sw_skeleton_parents(sk);
+    memset(keep, 0, sk->packets_count);
+    for (uint32_t c = 0; c < count; ++c) {
+        const sw_codec_header* h = sw_clip_codec_header(clips[c]);
+        const sw_codec_track* tr =
+            (const sw_codec_track*)(const void*)((const char*)h + h->tracks_offset);
+        for (uint32_t a = 0; a < h->animated_count; ++a)
+            for (int32_t j = tr[a].joint; j >= 0; j = parents[j])
+                keep[j / 4] = (uint8_t)(keep[j / 4] | (1u << (j % 4)));
+    }
+}
+
+/* The humanoid's clips (codec 0 raw, 1 quantized, 2 frames) in a blend
+ * space by "speed" with a crossfade to a standing clip below 0.1 m/s
+ * (additive: under a second, additive layer playing the walk against its
+ * first frame); two instances driven alike, one evaluated whole, the other
+ * with subsets (quantized: also subsets that keep every animated joint,
+ * which the animator samples without the subset). */
+static void check_animator(bool detail_major, int codec, bool additive) {
+    static const char* const names[3] = {"raw", "quantized", "frames"};
     sw_scene scene;
     humanoid(&scene, detail_major);
     const sw_skeleton* sk = scene.skeleton;
     print_message("animator: %s order, %s clips, %s\n", detail_major ? "detail-major" : "own",
-                  frames ? "frames" : "raw", additive ? "an additive layer" : "one layer");
+                  names[codec], additive ? "an additive layer" : "one layer");
     const sw_clip* clips[8];
     assert_true(scene.clips_count <= 8u);
     for (uint32_t c = 0; c < scene.clips_count; ++c) {
         clips[c] = scene.clips[c];
         sw_frames_options fo = {.rate = 30.0f};
-        if (frames)
+        sw_compress_options o = {.precision = 0.001f};
+        if (codec == 2)
             assert_int_equal(sw_frames_build(sk, scene.clips[c], &fo, NULL, &clips[c], NULL, NULL),
+                             SW_RESULT_OK);
+        if (codec == 1)
+            assert_int_equal(sw_compress_clip(sk, scene.clips[c], &o, NULL, &clips[c], NULL, NULL),
                              SW_RESULT_OK);
     }
     const sw_animator_param_desc params[] = {{"speed", SW_ANIMATOR_PARAM_TYPE_FLOAT, 1.4f}};
@@ -489,6 +524,7 @@ static void check_animator(bool detail_major, bool frames, bool additive) {
     const uint32_t P = sk->packets_count;
     uint8_t detail[SW_SKELETON_MAX_JOINTS], keep[SW_SKELETON_MAX_JOINTS / 4];
     sw_test_depth_detail(sk, 8u, detail);
+    uint32_t all_animated = 0, some_out = 0; /* quantized: subsets of each kind */
     for (uint32_t fr = 0; fr < 40u; ++fr) {
         const float speed = fr < 20u ? 2.2f : 0.0f; /* then a crossfade to Stand */
         whole.params[0] = part.params[0] = speed;
@@ -497,6 +533,14 @@ static void check_animator(bool detail_major, bool frames, bool additive) {
         rig_eval(&whole);
         const uint32_t cut = 1u + fr % 9u;
         sw_joint_subset_from_detail(sk, detail, cut, keep, P);
+        if (codec == 1 && fr % 4u == 3u) keep_animated(sk, clips, scene.clips_count, keep);
+        if (codec == 1) {
+            bool every = true;
+            for (uint32_t c = 0; c < scene.clips_count; ++c)
+                every = every && keeps_animated(clips[c], keep);
+            all_animated += every ? 1u : 0u;
+            some_out += every ? 0u : 1u;
+        }
         assert_int_equal(sw_animator_evaluate_subset(part.inst, part.bound, keep, part.scratch,
                                                      part.scratch_size, part.pose, P),
                          SW_RESULT_OK);
@@ -505,17 +549,18 @@ static void check_animator(bool detail_major, bool frames, bool additive) {
     assert_int_equal(sw_animator_evaluate_subset(part.inst, part.bound, (const uint8_t*)part.pose,
                                                  part.scratch, part.scratch_size, part.pose, P),
                      SW_RESULT_OVERLAP);
+    if (codec == 1) assert_true(all_animated > 0u && some_out > 0u);
     rig_close(&whole);
     rig_close(&part);
-    for (uint32_t c = 0; c < scene.clips_count && frames; ++c)
+    for (uint32_t c = 0; c < scene.clips_count && codec != 0; ++c)
         sw_clip_destroy(clips[c], NULL);
     sw_scene_free(&scene, NULL);
 }
 
 static void test_animator(void** state) {
     (void)state;
-    for (uint32_t k = 0; k < 8u; ++k)
-        check_animator((k & 1u) != 0u, (k & 2u) != 0u, (k & 4u) != 0u);
+    for (uint32_t k = 0; k < 12u; ++k)
+        check_animator((k & 1u) != 0u, (int)(k >> 2), (k & 2u) != 0u);
 }
 
 int main(void) {

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "animator_internal.h"
+#include "sinew/codecs/codec.h"
 
 /* ---- enum words ------------------------------------------------------------- */
 
@@ -1621,6 +1622,20 @@ static bool sw__bound_clip_searches(const sw_clip* clip) {
     return false;
 }
 
+/* 1 + the largest joint of a quantized clip's animated tracks (0: none, or
+ * another codec), at most the skeleton's joints. */
+static uint16_t sw__bound_animated_end(const sw_clip* clip, const sw_skeleton* skeleton) {
+    if (clip->codec != SW_CLIP_CODEC_QUANTIZED) return 0;
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const sw_codec_track* tracks =
+        (const sw_codec_track*)(const void*)((const char*)h + h->tracks_offset);
+    uint16_t end = 0;
+    for (uint32_t a = 0; a < h->animated_count; ++a) {
+        if (tracks[a].joint >= end) end = (uint16_t)(tracks[a].joint + 1u);
+    }
+    return end < skeleton->joints_count ? end : (uint16_t)skeleton->joints_count;
+}
+
 sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
                            const sw_clip* const* clips, uint32_t clips_count, void* mem,
                            size_t size, const sw_animator_bound** out, sw_error* err) {
@@ -1691,6 +1706,7 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
             b->cached[s / 32u] |= 1u << (s % 32u);
             if (slots[s]->tracks_count > b->cursors) b->cursors = slots[s]->tracks_count;
         }
+        b->animated_end[s] = sw__bound_animated_end(slots[s], skeleton);
     }
     const int16_t* parents = sw_skeleton_parents(skeleton);
     sw__bind_masks(b, (float*)(void*)((char*)mem + lay.masks));

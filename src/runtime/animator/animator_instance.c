@@ -1439,8 +1439,15 @@ typedef struct sw__eval {
  * left-out lanes the sampler leaves (sw__sample_job_run_for_blend). */
 static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
                                  const sw_animator_contribution* c, sw_xform4* out) {
-    sw_sample_job sj = {
-        sw__bound_clips(e->b)[c->clip], e->b->skeleton, c->time, NULL, out, e->P, NULL, 0, e->keep};
+    const sw_clip* clip = sw__bound_clips(e->b)[c->clip];
+    const uint8_t* keep = e->keep;
+    /* a quantized clip whose animated joints the subset all keeps: decoding
+     * with the subset would only test each track (the blend reads the kept
+     * joints, and puts rest values in the others) */
+    if (keep && clip->codec == SW_CLIP_CODEC_QUANTIZED &&
+        sw__subset_keeps_first(keep, e->b->animated_end[c->clip]))
+        keep = NULL;
+    sw_sample_job sj = {clip, e->b->skeleton, c->time, NULL, out, e->P, NULL, 0, keep};
     if (!sw__bound_cached(e->b, c->clip)) return sw__sample_job_run_for_blend(&sj);
     sw__cslot* slot = &sw__cslots(e->in, l)[i];
     sw_sample_cache cache;

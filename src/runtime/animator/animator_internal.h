@@ -156,6 +156,10 @@ struct sw_animator_bound {
     uint32_t marks_count[SW_ANIMATOR_MAX_BLEND_SPACES]; /* markers per cycle, 0: no sync */
     /* bit s: slot s's clip searches keys with cursors (raw, with explicit key times) */
     uint32_t cached[SW_ANIMATOR_MAX_CLIPS / 32u];
+    /* slot s of a quantized clip: 1 + the largest joint of its animated
+     * tracks (0: none); a subset that keeps every joint below it leaves out
+     * none of them */
+    uint16_t animated_end[SW_ANIMATOR_MAX_CLIPS];
 };
 
 static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) {

@@ -181,6 +181,21 @@ void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
 static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
     return !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
 }
+/* True when the subset keeps every joint below n (n: at most the
+ * skeleton's joints). */
+static inline bool sw__subset_keeps_first(const uint8_t* keep, uint32_t n) {
+    uint32_t p = 0;
+    for (; 4u * p + 16u <= n; p += 4u) { /* 4 packets at a time */
+        uint32_t w;
+        memcpy(&w, keep + p, sizeof w);
+        if ((w & 0x0F0F0F0Fu) != 0x0F0F0F0Fu) return false;
+    }
+    for (; 4u * p + 4u <= n; ++p) {
+        if ((keep[p] & 15u) != 15u) return false;
+    }
+    const uint32_t low = (1u << (n & 3u)) - 1u;
+    return low == 0u || (keep[p] & low) == low;
+}
 /* Writes rest's lanes into out where keep leaves a joint out (a run of
  * packets without a kept joint, as a detail-major joint order leaves at the
  * end, in one copy), over `packets` packets. */
