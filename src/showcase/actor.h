@@ -189,8 +189,8 @@ static inline float sw__sc_hdist(sw_vec3 a, sw_vec3 b) {
  * raised ankle, and pitched about the ankle where the leg cannot reach. */
 typedef struct sw__sc_contact {
     int32_t hip, knee, ankle, ball;
-    bool detached; /* the ankle is not below the knee: the foot is moved, the upper leg aimed at it
-                    */
+    bool detached; /* the ankle is not below the knee: the foot is moved, the knee bent and the
+                      upper leg aimed so the leg's end follows it */
     float heel_ref, ball_ref; /* heights over the ground at the first run */
     bool heel_on, ball_on;
     sw_vec3 heel_pin, ball_pin; /* world, while on */

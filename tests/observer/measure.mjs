@@ -13,8 +13,8 @@
 //     (three.js's SkinnedMesh skinning of every vertex, in world space),
 //     with the joint that moves that vertex most; bounded for the
 //     ragdolls (SURFACE_BOUNDED, 5 mm) and the actors named by --sole-bound
-//     (SOLE_SURFACE_MAX, 2 mm), reported for the others (RobotExpressive's
-//     lower legs dip to -0.9 cm, the caterpillar's body to -2.0 cm);
+//     (SOLE_SURFACE_MAX, 2 mm), reported for the others (the caterpillar's
+//     body sits at -2.0 cm, the spider's tibia at -0.4 cm);
 //   - per get-up (an actor with a Hips joint lying still, hips under half
 //     their standing height, then standing still again, hips over 90 % of
 //     it), the largest change of a joint's velocity between consecutive
@@ -57,8 +57,8 @@ const AGREE = 0.001;          // m, the demo's printed observer figures against 
 const SURFACE_MAX = 0.005;    // m under y = 0, the skinned surface of the ragdolls:
 const SURFACE_BOUNDED = ['knockdown', 'powered'];
 // m under y = 0, the skinned surface (the soles) of the actors named by
-// --sole-bound (the built-in humanoid's locomotion and idle, whose contact
-// model rests heel and ball on the ground)
+// --sole-bound (the locomotion and idle humanoids, built-in or RobotExpressive,
+// whose contact model rests heel and ball on the ground and lifts the lower legs)
 const SOLE_SURFACE_MAX = 0.002;
 const STILL = 0.1;            // m/s, every joint slower: lying or standing still
 const GETUP_TAIL = 2.0;       // s, shorter than either get-up clip (2.3 and 2.5 s)

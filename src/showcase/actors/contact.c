@@ -198,14 +198,36 @@ static sw_quat sw__ct_foot_rotation(const sw__sc_contact* k, sw_quat ankle_rot) 
     return sw_quat_normalize(sw_quat_mul(k->roll, sw_quat_mul(yaw, ankle_rot)));
 }
 
+/* A detached foot's knee bent (in the leg's plane, within its reach) so
+ * the leg's end, at `end` and turning with the lower leg, is as far from
+ * the hip as `target`; returns where the end is then (model matrices
+ * current, then updated). A straight leg has no plane: left as it is. */
+static sw_vec3 sw__ct_bend(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 end, sw_vec3 target) {
+    const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]), knee = sw__sc_pos(&a->model[k->knee]);
+    const sw_vec3 up = sw_vec3_sub(hip, knee), down = sw_vec3_sub(end, knee);
+    const float l1 = sw_vec3_length(up), l2 = sw_vec3_length(down);
+    const sw_vec3 axis = sw_vec3_cross(down, up);
+    if (!(sw_vec3_length(axis) > 1e-4f * l1 * l2)) return end;
+    const float d = fminf(fmaxf(sw_vec3_length(sw_vec3_sub(target, hip)), fabsf(l1 - l2)), l1 + l2);
+    const float now = acosf(fminf(fmaxf(sw_vec3_dot(up, down) / (l1 * l2), -1.0f), 1.0f));
+    const float want =
+        acosf(fminf(fmaxf((l1 * l1 + l2 * l2 - d * d) / (2.0f * l1 * l2), -1.0f), 1.0f));
+    const sw_quat q = sw_quat_from_axis_angle(axis, now - want);
+    sw__sc_view_set_rotation(a, (uint32_t)k->knee,
+                             sw_quat_mul(q, sw__sc_rotation(&a->model[k->knee])));
+    sw__sc_view_models(a);
+    return sw_vec3_add(knee, sw_quat_rotate(q, down));
+}
+
 /* A foot that is not below its knee (RobotExpressive's feet hang from the
  * armature's root; the clips hold the legs on them): the foot joint moved
- * to the animated ankle plus its offset and turned by its yaw, the upper
- * leg turned about the hip so the leg's end follows the foot there. */
+ * to the animated ankle plus its offset and turned by its yaw, the knee
+ * bent and the upper leg turned about the hip so the leg's end (where the
+ * foot was) follows the foot there, as two-bone IK would. */
 static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_vec3 ankle,
                                   sw_quat ankle_rot) {
     const sw_vec3 target = sw_vec3_add(ankle, k->offset);
-    const sw_vec3 from = sw__sc_pos(&a->model[k->ankle]); /* where the leg's end is now */
+    const sw_vec3 at = sw__sc_pos(&a->model[k->ankle]); /* where the leg's end is now */
     const int16_t up = sw_skeleton_parents(a->skel)[k->ankle];
     sw_xform parent;
     sw_mat4_decompose(up >= 0 ? &a->model[up] : &a->world, &parent);
@@ -213,6 +235,7 @@ static void sw__ct_apply_detached(const sw__sc_contact* k, sw__sc_actor* a, sw_v
     x.t = sw_xform_point(sw_xform_inverse(parent), target);
     sw_pose_set(a->local, (uint32_t)k->ankle, x);
     sw__sc_view_set_rotation(a, (uint32_t)k->ankle, sw__ct_foot_rotation(k, ankle_rot));
+    const sw_vec3 from = sw__ct_bend(k, a, at, target);
     const sw_vec3 hip = sw__sc_pos(&a->model[k->hip]);
     const sw_quat turn = sw_quat_from_to(sw_vec3_sub(from, hip), sw_vec3_sub(target, hip));
     sw__sc_view_set_rotation(a, (uint32_t)k->hip,
