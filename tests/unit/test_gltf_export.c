@@ -659,15 +659,7 @@ static void test_options_and_failures(void** state) {
 /* Model-space matrices of `clip` at `time`. */
 static void sample_model(const sw_skeleton* s, const sw_clip* c, float time, sw_mat4* out) {
     sw_xform4* pose = aligned_alloc(16, sizeof(sw_xform4) * s->packets_count);
-    const sw_sample_job sj = {
-        .clip = c, .skeleton = s, .time = time, .out = pose, .out_count = s->packets_count};
-    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
-    const sw_local_to_model_job lj = {.skeleton = s,
-                                      .local = pose,
-                                      .local_count = s->packets_count,
-                                      .out = out,
-                                      .out_count = s->joints_count};
-    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+    sw_test_model_at(s, c, time, pose, out);
     free(pose);
 }
 

@@ -641,18 +641,7 @@ static void test_demo_files(void** state) {
     const sw_skeleton* skel = sc.skeleton;
     sw_xform4* pose = (sw_xform4*)aligned_alloc(16, skel->packets_count * sizeof(sw_xform4));
     sw_mat4* model = (sw_mat4*)malloc(skel->joints_count * sizeof(sw_mat4));
-    const sw_sample_job sj = {.clip = sc.clips[0],
-                              .skeleton = skel,
-                              .time = 2.0f,
-                              .out = pose,
-                              .out_count = skel->packets_count};
-    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
-    const sw_local_to_model_job lj = {.skeleton = skel,
-                                      .local = pose,
-                                      .local_count = skel->packets_count,
-                                      .out = model,
-                                      .out_count = skel->joints_count};
-    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+    sw_test_model_at(skel, sc.clips[0], 2.0f, pose, model);
     static const char* const probes[][2] = {{"locomotion", "LeftFoot"},
                                             {"spider", "Leg5_Tip"},
                                             {"caterpillar", "Segment7"},

@@ -199,15 +199,7 @@ static void robot_model(const sw_asset* a, const char* name, float t, sw_mat4* m
         if (strcmp(sw_clip_name(a->clips[c]), name) == 0) clip = a->clips[c];
     assert_non_null(clip);
     sw_xform4* pose = (sw_xform4*)sw_alloc(NULL, skel->packets_count * sizeof(sw_xform4), 16);
-    const sw_sample_job sj = {
-        .clip = clip, .skeleton = skel, .time = t, .out = pose, .out_count = skel->packets_count};
-    assert_int_equal(sw_sample_job_run(&sj), SW_RESULT_OK);
-    const sw_local_to_model_job lj = {.skeleton = skel,
-                                      .local = pose,
-                                      .local_count = skel->packets_count,
-                                      .out = model,
-                                      .out_count = skel->joints_count};
-    assert_int_equal(sw_local_to_model_job_run(&lj), SW_RESULT_OK);
+    sw_test_model_at(skel, clip, t, pose, model);
     sw_free(NULL, pose, skel->packets_count * sizeof(sw_xform4));
 }
 
