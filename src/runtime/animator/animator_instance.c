@@ -640,6 +640,15 @@ static void sw__machine_weights(const sw__ctx* c) {
 
 /* ---- events and root motion of one playing clip ------------------------------------------ */
 
+/* Index of the first of the n events (sorted by time) at or after clip
+ * time `from` (n: none). */
+static uint32_t sw__first_event(const sw_clip_event* ev, uint32_t n, float from) {
+    uint32_t i = 0;
+    while (i < n && ev[i].time < from)
+        ++i;
+    return i;
+}
+
 /* The clip's events in [from, to) (and at its end, with to_end). They are
  * sorted by time: past those before `from`, the first that is not in ends
  * the window (a later one is not earlier). */
@@ -648,10 +657,7 @@ static void sw__clip_events(sw__ctx* c, const sw_clip* clip, uint32_t slot, uint
     const sw_clip_event* ev = sw_clip_events(clip);
     const float d = clip->duration;
     const uint32_t n = clip->events_count;
-    uint32_t i = 0;
-    while (i < n && ev[i].time < from)
-        ++i;
-    for (; i < n; ++i) {
+    for (uint32_t i = sw__first_event(ev, n, from); i < n; ++i) {
         const float t = ev[i].time;
         if (!(t < to) && !(to_end && t == d && from < d)) break;
         sw_animator_event e = {SW_ANIMATOR_EVENT_KIND_CLIP, c->layer, state, slot, i,
@@ -749,9 +755,7 @@ static void sw__note_quiet(const sw__ctx* c, sw__entry* e, const sw__anim_state*
         if (n == 0 || !(d > 0.0f)) continue; /* no events reported */
         const sw_clip_event* ev = sw_clip_events(clip);
         const float from = (float)((nt - cyc) * (double)d);
-        uint32_t i = 0;
-        while (i < n && ev[i].time < from)
-            ++i;
+        const uint32_t i = sw__first_event(ev, n, from);
         const double at = i < n ? cyc + (double)ev[i].time / (double)d
                                 : cyc + 1.0 + (double)ev[0].time / (double)d;
         quiet = at < quiet ? at : quiet;

@@ -418,21 +418,18 @@ static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw
 /* The character's LOD level this frame (distance plus bias), counted. */
 static uint32_t sw__level(const sw_crowd* c, sw__crowd_char* ch, sw_crowd_stats* st) {
     uint32_t level = 0;
-    if (c->levels_count == 1u) { /* no distance to measure, no bias */
-        ch->level = level;
-        ++st->per_level[level];
-        return level;
+    if (c->levels_count > 1u) { /* one level: no distance to measure, no bias */
+        const sw_crowd_level* levels = sw__levels(c);
+        const float dist = sw__dist(ch->position, c->viewpoint);
+        for (uint32_t l = 1; l < c->levels_count; ++l) {
+            if (dist >= levels[l].distance) level = l;
+        }
+        /* the bias demotes the lowest priority class first (see the top) */
+        const uint32_t steps = c->levels_count - 1u, before = c->rank[ch->priority] * steps;
+        uint32_t shift = c->bias > before ? c->bias - before : 0u;
+        shift = shift < steps ? shift : steps;
+        level = level + shift < c->levels_count ? level + shift : c->levels_count - 1u;
     }
-    const sw_crowd_level* levels = sw__levels(c);
-    const float dist = sw__dist(ch->position, c->viewpoint);
-    for (uint32_t l = 1; l < c->levels_count; ++l) {
-        if (dist >= levels[l].distance) level = l;
-    }
-    /* the bias demotes the lowest priority class first (see the top) */
-    const uint32_t steps = c->levels_count - 1u, before = c->rank[ch->priority] * steps;
-    uint32_t shift = c->bias > before ? c->bias - before : 0u;
-    shift = shift < steps ? shift : steps;
-    level = level + shift < c->levels_count ? level + shift : c->levels_count - 1u;
     ch->level = level;
     ++st->per_level[level];
     return level;
