@@ -1,6 +1,6 @@
 /* bench_runtime: per-frame kernel-level runtime cost, per kernel path.
  *
- *     bench_runtime [FILE ...] [--runs N] [--callgrind blend|l2m|quantized PATH]
+ *     bench_runtime [FILE ...] [--runs N] [--callgrind blend|l2m|floor|quantized PATH]
  *
  * FILE: any file sw_asset_open reads (default: the 31-joint CMU 01_01.bvh,
  * and $SINEW_ASSETS/RobotExpressive.glb when SINEW_ASSETS is set). Layer A
@@ -19,8 +19,12 @@
  * characters, for `valgrind --tool=callgrind --toggle-collect=<job>_run_with`
  * instruction counts; "quantized" is sequential playback of the first clip
  * compressed as `sinew bench` compresses it (1 mm at 0.1 m; the path is
- * unused: --toggle-collect=sw_sample_job_run). Not a test: it reports, it
- * does not gate. */
+ * unused: --toggle-collect=sw_sample_job_run); "floor" is local-to-model's
+ * floor (below; --toggle-collect=bench_l2m_floor or bench_l2m_floor_avx2).
+ * The floor rows time the dependent parent-times-local products alone
+ * (l2m_floor.h: the blended pose's local matrices made beforehand, no
+ * conversion, no job checks) on the same chains, baseline and avx2. Not a
+ * test: it reports, it does not gate. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include <time.h>
 
 #include "bench_util.h"
+#include "l2m_floor.h"
 #include "runtime/core/internal.h"
 #include "sinew/tools/builders/compress.h"
 #include "sinew/tools/readers/asset.h"
@@ -43,7 +48,9 @@ typedef struct bench {
     sw_xform4* poses_a; /* characters * packets */
     sw_xform4* poses_b;
     sw_xform4* blended;
-    sw_mat4* model;    /* characters * joints */
+    sw_mat4* model; /* characters * joints */
+    sw_mat4* local; /* characters * joints: the blended pose's local matrices (floor) */
+    void (*floor)(const sw_mat4* local, const int16_t* parents, uint32_t n, sw_mat4* out);
     uint32_t* cursors; /* characters * sw_sample_cache_size(clip) */
     sw_sample_cache* caches;
     float* times; /* per character */
@@ -57,7 +64,7 @@ static float next_rand(bench* b) {
     return (float)(b->rng >> 8) / 16777216.0f;
 }
 
-typedef enum stage { STAGE_SEQUENTIAL, STAGE_SEEK, STAGE_BLEND, STAGE_L2M } stage;
+typedef enum stage { STAGE_SEQUENTIAL, STAGE_SEEK, STAGE_BLEND, STAGE_L2M, STAGE_FLOOR } stage;
 
 /* Runs one stage for every character `frames` times; returns ns per character per frame. */
 static double run_stage(bench* b, stage s, const sw__soa_ops* ops, int frames) {
@@ -96,6 +103,9 @@ static double run_stage(bench* b, stage s, const sw__soa_ops* ops, int frames) {
                                           .out = b->blended + (size_t)c * packets,
                                           .out_count = packets};
                 r = sw__blend_job_run_with(&job, ops);
+            } else if (s == STAGE_FLOOR) {
+                b->floor(b->local + (size_t)c * joints, sw_skeleton_parents(b->skel), joints,
+                         b->model + (size_t)c * joints);
             } else {
                 const sw_local_to_model_job job = {.skeleton = b->skel,
                                                    .local = b->blended + (size_t)c * packets,
@@ -137,12 +147,13 @@ static void setup(bench* b, const sw_skeleton* skel, const sw_clip* clip, const 
     b->poses_b = aligned_alloc(16, packets * sizeof(sw_xform4));
     b->blended = aligned_alloc(16, packets * sizeof(sw_xform4));
     b->model = aligned_alloc(16, (size_t)skel->joints_count * characters * sizeof(sw_mat4));
+    b->local = aligned_alloc(16, (size_t)skel->joints_count * characters * sizeof(sw_mat4));
     const uint32_t per = sw_sample_cache_size(clip);
     b->cursors = calloc((size_t)per * characters + 1u, sizeof(uint32_t));
     b->caches = calloc(characters, sizeof(sw_sample_cache));
     b->times = calloc(characters, sizeof(float));
-    if (!b->poses_a || !b->poses_b || !b->blended || !b->model || !b->cursors || !b->caches ||
-        !b->times) {
+    if (!b->poses_a || !b->poses_b || !b->blended || !b->model || !b->local || !b->cursors ||
+        !b->caches || !b->times) {
         fprintf(stderr, "bench: out of memory\n");
         exit(1);
     }
@@ -172,9 +183,34 @@ static void teardown(bench* b) {
     free(b->poses_b);
     free(b->blended);
     free(b->model);
+    free(b->local);
     free(b->cursors);
     free(b->caches);
     free(b->times);
+}
+
+/* The floor's input: every character's blended pose as local matrices
+ * (the scalar path with every joint a root). */
+static void floor_prepare(bench* b, const sw__soa_ops* scalar) {
+    const uint32_t joints = b->skel->joints_count, packets = b->skel->packets_count;
+    int16_t roots[SW_SKELETON_MAX_JOINTS];
+    for (uint32_t j = 0; j < joints; ++j)
+        roots[j] = -1;
+    run_stage(b, STAGE_BLEND, scalar, 1);
+    for (uint32_t c = 0; c < b->characters; ++c)
+        scalar->local_to_model(b->blended + (size_t)c * packets, NULL, roots, joints, 0, NULL, NULL,
+                               b->local + (size_t)c * joints);
+}
+
+/* The floor built for path `name`: avx2 when this CPU runs sinew's avx2
+ * path, else the baseline. */
+static void floor_pick(bench* b, const char* name) {
+    b->floor = bench_l2m_floor;
+#if defined(BENCH_L2M_FLOOR_AVX2)
+    if (strcmp(name, "avx2") == 0) b->floor = bench_l2m_floor_avx2;
+#else
+    (void)name;
+#endif
 }
 
 static void row(const char* name, double ns, uint32_t joints) {
@@ -221,10 +257,16 @@ static int bench_file(const char* path, int runs, const char* cg_stage, const ch
         }
         bench b;
         setup(&b, skel, quantized ? qa : ca, cb, 8);
+        const bool floor = strcmp(cg_stage, "floor") == 0;
+        if (floor) {
+            floor_prepare(&b, paths[0]);
+            floor_pick(&b, ops->name);
+        }
         run_stage(&b, STAGE_BLEND, ops, 1); /* the blended pose l2m reads */
         run_stage(&b,
                   quantized                        ? STAGE_SEQUENTIAL
                   : strcmp(cg_stage, "blend") == 0 ? STAGE_BLEND
+                  : floor                          ? STAGE_FLOOR
                                                    : STAGE_L2M,
                   ops, 1000);
         printf("%s %s on %s: 8000 runs, %u packets each\n", cg_stage, ops->name, path,
@@ -261,6 +303,16 @@ static int bench_file(const char* path, int runs, const char* cg_stage, const ch
         for (uint32_t p = 1; p < paths_count && p < 8; ++p)
             printf("  scalar/%s ratio: blend %.2fx, local-to-model %.2fx\n", paths[p]->name,
                    blend[0] / blend[p], l2m[0] / l2m[p]);
+        floor_prepare(&b, paths[0]);
+        for (uint32_t p = 1; p < paths_count && p < 8; ++p) {
+            if (p != 1 && strcmp(paths[p]->name, "avx2") != 0) continue; /* baseline, avx2 */
+            char name[64];
+            floor_pick(&b, paths[p]->name);
+            const double ns = measure(&b, STAGE_FLOOR, NULL, runs);
+            snprintf(name, sizeof name, "local-to-model floor (%s)", paths[p]->name);
+            row(name, ns, joints);
+            printf("  local-to-model (%s) / its floor: %.2fx\n", paths[p]->name, l2m[p] / ns);
+        }
         teardown(&b);
     }
     sw_asset_free(&asset);
