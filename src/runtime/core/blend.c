@@ -1,4 +1,6 @@
 /* The blending job: weighted normal layers, rest-pose fill, additive layers. */
+#include <float.h>
+
 #include "internal.h"
 
 /* Byte range [lo, hi) of the output, for the overlap checks. */
@@ -13,10 +15,10 @@ static inline bool sw__blend_hits(sw__blend_range r, const void* p, size_t bytes
 }
 
 /* sw_blend_job_validate's checks in one pass over the layers (each failure
- * class is gathered, then reported in the documented order). When normal is
- * not NULL it also gets the normal layers of non-zero weight (*normal_count
- * of them), and *additive whether an additive layer of non-zero weight
- * follows. */
+ * class is gathered, then reported in the documented order). normal gets
+ * the normal layers of non-zero weight (*normal_count of them, room for
+ * SW_BLEND_MAX_LAYERS), *additive whether an additive layer of non-zero
+ * weight follows. */
 static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* normal,
                                    uint32_t* normal_count, bool* additive) {
     if (!job || !job->rest_pose || !job->out || job->packets_count == 0)
@@ -36,20 +38,17 @@ static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* nor
     for (uint32_t i = 0; i < job->layers_count; ++i) {
         const sw_blend_layer* l = &job->layers[i];
         const float w = l->weight;
-        invalid |= !l->pose || !(w - w == 0.0f) || w < 0.0f ||
-                   (l->mode != SW_BLEND_MODE_DEFAULT && l->mode != SW_BLEND_MODE_ADDITIVE);
+        /* 0 <= w <= FLT_MAX: false for negative, infinite and NaN weights */
+        invalid |= !l->pose || !(w >= 0.0f && w <= FLT_MAX) ||
+                   (uint32_t)l->mode > (uint32_t)SW_BLEND_MODE_ADDITIVE;
         addresses |= (uintptr_t)l->pose;
         weights += w;
         overlap |= sw__blend_hits(out, l->pose, pose_bytes) ||
                    sw__blend_hits(out, l->joint_weights, weights_bytes);
         if (w == 0.0f) continue;
         if (l->mode == SW_BLEND_MODE_DEFAULT) {
-            if (normal) {
-                normal[count].pose = l->pose;
-                normal[count].joint_weights = l->joint_weights;
-                normal[count].weight = w;
-            }
-            ++count;
+            normal[count++] =
+                (sw__blend_input){.pose = l->pose, .joint_weights = l->joint_weights, .weight = w};
         } else {
             add = true;
         }
@@ -61,13 +60,16 @@ static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* nor
         sw__blend_hits(out, job->keep, job->keep ? job->packets_count : 0u) ||
         sw__blend_hits(out, job->layers, (size_t)job->layers_count * sizeof(sw_blend_layer)))
         return SW_RESULT_OVERLAP;
-    if (normal_count) *normal_count = count;
-    if (additive) *additive = add;
+    *normal_count = count;
+    *additive = add;
     return SW_RESULT_OK;
 }
 
 sw_result sw_blend_job_validate(const sw_blend_job* job) {
-    return sw__blend_prepare(job, NULL, NULL, NULL);
+    sw__blend_input normal[SW_BLEND_MAX_LAYERS];
+    uint32_t normal_count;
+    bool additive;
+    return sw__blend_prepare(job, normal, &normal_count, &additive);
 }
 
 /* The blend of packets [first, first + n): normal layers in one fused pass,
@@ -77,14 +79,18 @@ static void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
                               const sw__blend_input* normal, uint32_t normal_count, bool additive,
                               uint32_t first, uint32_t n) {
     sw__blend_input at[SW_BLEND_MAX_LAYERS];
-    for (uint32_t i = 0; i < normal_count; ++i) {
-        at[i] = normal[i];
-        at[i].pose += first;
-        if (at[i].joint_weights) at[i].joint_weights += 4u * (size_t)first;
+    const sw__blend_input* in = normal;
+    if (first > 0) {
+        for (uint32_t i = 0; i < normal_count; ++i) {
+            at[i] = normal[i];
+            at[i].pose += first;
+            if (at[i].joint_weights) at[i].joint_weights += 4u * (size_t)first;
+        }
+        in = at;
     }
     const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
     sw_xform4* out = job->out + first;
-    ops->blend(at, normal_count, job->rest_pose + first, threshold, out, n);
+    ops->blend(in, normal_count, job->rest_pose + first, threshold, out, n);
     if (!additive) return;
     for (uint32_t i = 0; i < job->layers_count; ++i) {
         const sw_blend_layer* l = &job->layers[i];
