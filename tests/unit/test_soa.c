@@ -391,6 +391,14 @@ static void test_paths_blend(void** state) {
                     frand(&s, 0, 1) < 0.3f ? frand(&s, 0.001f, 0.05f) : frand(&s, 0.01f, 2.0f);
                 in[i].joint_weights = frand(&s, 0, 1) < 0.5f ? g_jw[i] : NULL;
             }
+            if (it % 20 == 2) {
+                /* A crossfade: weights 1 - w and w, which sum to exactly 1
+                 * (the SIMD paths leave out the scaling by 1 / sum then). */
+                const float w = (float)(it % 21 + 1) / 23.0f;
+                in[0] = (sw__blend_input){.pose = g_in[0], .weight = 1.0f - w};
+                in[1] = (sw__blend_input){.pose = g_in[1], .weight = w};
+                assert_true(in[0].weight + in[1].weight == 1.0f);
+            }
             const float thr = frand(&s, 0.01f, 0.5f);
             sw__soa_scalar.blend(in, count, g_rest, thr, g_out_s, PACKETS);
             paths[k]->blend(in, count, g_rest, thr, g_out_p, PACKETS);

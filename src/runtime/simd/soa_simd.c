@@ -201,9 +201,10 @@ SW__ALWAYS_INLINE void sw__xu_accumulate(sw__xu* a, const sw_xform4* x, sw__v4 w
     a->sz = sw__v4_madd(w, SW__LD(x, sz), a->sz);
 }
 
-/* sw__blend_finish on sw__xu. */
-SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, sw__v4 inv, sw_xform4* out) {
-    const __m256 inv8 = _mm256_set_m128(inv, inv);
+/* sw__blend_finish on sw__xu, 1 / sum in every lane. */
+SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, float inv_sum, sw_xform4* out) {
+    const sw__v4 inv = sw__v4_set1(inv_sum);
+    const __m256 inv8 = _mm256_set1_ps(inv_sum);
     _mm256_storeu_ps(out->tx, _mm256_mul_ps(a->txy, inv8));
     SW__ST(out, tz, sw__v4_mul(a->tz, inv));
     _mm256_storeu_ps(out->sx, _mm256_mul_ps(a->sxy, inv8));
@@ -232,8 +233,8 @@ SW__ALWAYS_INLINE void sw__xu_accumulate(sw__xu* a, const sw_xform4* x, sw__v4 w
     sw__accumulate(a, x, w, first);
 }
 
-SW__ALWAYS_INLINE void sw__xu_finish(sw__xu* a, sw__v4 inv, sw_xform4* out) {
-    sw__blend_finish(a, inv, out);
+SW__ALWAYS_INLINE void sw__xu_finish(sw__xu* a, float inv_sum, sw_xform4* out) {
+    sw__blend_finish(a, sw__v4_set1(inv_sum), out);
 }
 #endif
 
@@ -252,13 +253,12 @@ SW__ALWAYS_INLINE void sw__blend_uniform(const sw__blend_input* layers, uint32_t
         pose[i] = layers[i].pose;
         w[i] = sw__v4_set1(layers[i].weight);
     }
-    const sw__v4 inv = sw__v4_set1(inv_sum);
     for (uint32_t p = 0; p < n; ++p) {
         sw__xu a;
         sw__xu_accumulate(&a, &pose[0][p], w[0], true);
         for (uint32_t i = 1; i < count; ++i)
             sw__xu_accumulate(&a, &pose[i][p], w[i], false);
-        sw__xu_finish(&a, inv, &out[p]);
+        sw__xu_finish(&a, inv_sum, &out[p]);
     }
 }
 
@@ -273,7 +273,11 @@ static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const 
         sum += layers[i].weight;
     }
     if (count > 0 && !joint_weights && sum >= threshold) {
-        if (count == 2)
+        /* Weights 1 - w and w sum to exactly 1 in float (every w in [0, 1]):
+         * with a constant 1 / sum the scaling by it folds away. */
+        if (count == 2 && sum == 1.0f)
+            sw__blend_uniform(layers, 2, 1.0f, out, n);
+        else if (count == 2)
             sw__blend_uniform(layers, 2, 1.0f / sum, out, n);
         else
             sw__blend_uniform(layers, count, 1.0f / sum, out, n);
