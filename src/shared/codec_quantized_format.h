@@ -338,39 +338,64 @@ static inline void sw__codec_normalize4(const float x[4], float out[4]) {
         out[c] = x[c] / len;
 }
 
-/* The rotation at u on the shorter arc from unit quaternion qa to qb (the
- * slerp: within 1e-6 rad of sw_quat_slerp, test_compress): the arc is halved at its midpoint (the
- * normalized sum, exact), and the half holding u is followed by a
- * normalized lerp whose parameter is corrected by sw__codec_arc_c. */
-static inline void sw__codec_arc(const float qa[4], const float qb[4], float u, float out[4]) {
+/* The arc between two unit quaternions, prepared once for every fraction
+ * (sw__codec_arc_prep): the first key a, the arc's midpoint m (the
+ * normalized sum, exact), the second key b on a's side, and the
+ * correction polynomial's coefficients p in h = t (t - 1) for this arc's
+ * cosine: p[j] = x sum_i c[i][j] x^i, x = 1 - c. 16 floats (the last 0):
+ * the key cache keeps it as it is. */
+typedef struct sw__codec_arc_prep {
+    float a[4], m[4], b[4], p[4];
+} sw__codec_arc_prep;
+
+/* Prepares the shorter arc from unit quaternion qa to qb. */
+static inline void sw__codec_arc_prepare(const float qa[4], const float qb[4],
+                                         sw__codec_arc_prep* r) {
     const float dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
     const float sign = dot < 0.0f ? -1.0f : 1.0f;
-    float b[4], m[4];
+    float m[4];
     for (uint32_t c = 0; c < 4u; ++c) {
-        b[c] = sign * qb[c];
-        m[c] = qa[c] + b[c];
+        r->a[c] = qa[c];
+        r->b[c] = sign * qb[c];
+        m[c] = qa[c] + r->b[c];
     }
     const float mlen = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
-    sw__codec_normalize4(m, m);
+    sw__codec_normalize4(m, r->m);
     /* the half arc's cosine: |qa + qb| / 2 for unit keys */
     float ch = 0.5f * mlen;
     if (ch > 1.0f) ch = 1.0f;
-    const bool first = u < 0.5f;
-    const float* p0 = first ? qa : m;
-    const float* p1 = first ? m : b;
-    const float t = first ? 2.0f * u : 2.0f * u - 1.0f;
-    const float x = 1.0f - ch, h = t * (t - 1.0f);
-    float poly = 0.0f;
-    for (uint32_t i = 3u; i-- > 0u;) {
-        const float ci =
-            sw__codec_arc_c[i][0] + h * (sw__codec_arc_c[i][1] + h * sw__codec_arc_c[i][2]);
-        poly = x * (ci + poly);
+    const float x = 1.0f - ch;
+    for (uint32_t j = 0; j < 3u; ++j) {
+        r->p[j] =
+            x * (sw__codec_arc_c[0][j] + x * (sw__codec_arc_c[1][j] + x * sw__codec_arc_c[2][j]));
     }
+    r->p[3] = 0.0f;
+}
+
+/* The rotation at u on a prepared arc (the slerp: within 1e-6 rad of
+ * sw_quat_slerp, test_compress): the half holding u is followed by a
+ * normalized lerp whose parameter t is corrected to t + h (t - 1/2)
+ * (p0 + h (p1 + h p2)), h = t (t - 1). */
+static inline void sw__codec_arc_at(const sw__codec_arc_prep* r, float u, float out[4]) {
+    const bool first = u < 0.5f;
+    const float* p0 = first ? r->a : r->m;
+    const float* p1 = first ? r->m : r->b;
+    const float t = first ? 2.0f * u : 2.0f * u - 1.0f;
+    const float h = t * (t - 1.0f);
+    const float poly = r->p[0] + h * (r->p[1] + h * r->p[2]);
     const float s = t + h * (t - 0.5f) * poly;
-    float r[4];
+    float v[4];
     for (uint32_t c = 0; c < 4u; ++c)
-        r[c] = p0[c] + (p1[c] - p0[c]) * s;
-    sw__codec_normalize4(r, out);
+        v[c] = p0[c] + (p1[c] - p0[c]) * s;
+    sw__codec_normalize4(v, out);
+}
+
+/* The rotation at u on the shorter arc from unit quaternion qa to qb:
+ * sw__codec_arc_prepare, then sw__codec_arc_at. */
+static inline void sw__codec_arc(const float qa[4], const float qb[4], float u, float out[4]) {
+    sw__codec_arc_prep r;
+    sw__codec_arc_prepare(qa, qb, &r);
+    sw__codec_arc_at(&r, u, out);
 }
 
 /* Interpolates two decoded keys at u into out: 3 values linearly; for

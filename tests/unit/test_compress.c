@@ -584,6 +584,13 @@ static void hostile_reset(hostile* b, const sw_clip* src) {
     b->h = (sw_codec_header*)(void*)(b->mem + sw_clip_codec_offset(b->c));
 }
 
+/* Room for src's block (and 64 bytes more), holding a copy of it. */
+static void hostile_alloc(hostile* b, const sw_clip* src) {
+    b->mem = (unsigned char*)aligned_alloc(16, src->size + 64u);
+    assert_non_null(b->mem);
+    hostile_reset(b, src);
+}
+
 static uint8_t* seg_data(hostile* b, uint32_t s) {
     const uint32_t* offs =
         (const uint32_t*)(const void*)((const char*)b->h + b->h->segments_offset);
@@ -646,9 +653,7 @@ static void test_hostile(void** state) {
     fixture* f = fixture_new(false);
     const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 16, NULL);
     hostile b;
-    b.mem = (unsigned char*)aligned_alloc(16, c->size + 64u);
-    assert_non_null(b.mem);
-    hostile_reset(&b, c);
+    hostile_alloc(&b, c);
     const uint32_t S = b.h->segments_count;
     assert_true(S >= 4u);
     /* the track with a segment range and the first rotation */
@@ -770,6 +775,59 @@ static void test_hostile(void** state) {
     clip_fixture_truncations(c);
     /* every byte flipped: rejected with a check, or loads and samples finite */
     clip_fixture_flip_bytes(c, f->skel);
+    free(b.mem);
+    sw_clip_destroy(c, NULL);
+    fixture_free(f);
+}
+
+/* Slots naming one constant record more than once (valid: the loader only
+ * checks each): the key cache lists the constant slots on its first call,
+ * within room for 4 per record, and reads the slots again when they name
+ * more. With 1 and with every default slot on joint 5's constant turn,
+ * every call through the cache equals a cold seek and the scalar decoder,
+ * and each of those slots holds the record's values. */
+static void test_kept_shared_constants(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* c = compress(f->skel, f->raw, 1e-3f, 1.0f, 16, NULL);
+    hostile b;
+    hostile_alloc(&b, c);
+    for (uint32_t extra = 1u; extra <= 3u * J; extra += 3u * J - 1u) {
+        hostile_reset(&b, c);
+        uint32_t* slots = (uint32_t*)(void*)((char*)b.h + b.h->slots_offset);
+        const uint32_t turn = slots[3u * 5u + 1u]; /* joint 5's constant turn */
+        assert_true((turn & SW_CODEC_SLOT_CONSTANT) && turn != SW_CODEC_SLOT_DEFAULT);
+        uint32_t named = 0, moved = 0;
+        for (uint32_t s = 0; s < 3u * J; ++s) {
+            if (slots[s] == SW_CODEC_SLOT_DEFAULT && moved < extra) {
+                slots[s] = turn;
+                ++moved;
+            }
+            named += slots[s] != SW_CODEC_SLOT_DEFAULT && (slots[s] & SW_CODEC_SLOT_CONSTANT);
+        }
+        assert_true(moved >= 1u);
+        if (extra > 1u) assert_true(named > 4u * b.h->constants_count);
+        const sw_clip* shared = NULL;
+        assert_int_equal(sw_clip_load(b.mem, b.size, &shared, NULL), SW_RESULT_OK);
+        kept_run(f->skel, &shared, 1, sw_sample_cache_size(shared));
+        sw_xform4 pose[(J + 3) / 4];
+        const sw_sample_job job = {.clip = shared,
+                                   .skeleton = f->skel,
+                                   .time = 0.3f,
+                                   .out = pose,
+                                   .out_count = (J + 3) / 4};
+        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+        const float* cv = (const float*)(const void*)((const char*)b.h + b.h->constants_offset) +
+                          4u * (turn & ~SW_CODEC_SLOT_CONSTANT);
+        for (uint32_t s = 0; s < 3u * J; ++s) {
+            if (slots[s] != turn) continue;
+            const sw_xform x = sw_xform4_get(&pose[s / 12u], (s / 3u) & 3u);
+            const float v[3][4] = {{x.t.x, x.t.y, x.t.z, cv[3]},
+                                   {x.r.x, x.r.y, x.r.z, x.r.w},
+                                   {x.s.x, x.s.y, x.s.z, cv[3]}};
+            assert_memory_equal(v[s % 3u], cv, 4u * sizeof(float));
+        }
+    }
     free(b.mem);
     sw_clip_destroy(c, NULL);
     fixture_free(f);
@@ -1388,6 +1446,7 @@ int main(void) {
         cmocka_unit_test(test_kept_keys),
         cmocka_unit_test(test_mask_key),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_kept_shared_constants),
         cmocka_unit_test(test_archive_round_trip),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_cmu_against_acl),

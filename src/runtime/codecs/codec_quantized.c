@@ -555,50 +555,94 @@ static inline void sw__codec_normalize4_sse2(__m128 c[4]) {
     const __m128 len2 = sw__codec_dot4_sse2(c, c);
     const __m128 ok = _mm_cmpgt_ps(len2, _mm_setzero_ps());
     const __m128 len = _mm_sqrt_ps(len2);
-    for (uint32_t k = 0; k < 4u; ++k) {
-        const __m128 id = k == 3u ? _mm_set1_ps(1.0f) : _mm_setzero_ps();
-        c[k] = _mm_or_ps(_mm_and_ps(ok, _mm_div_ps(c[k], len)), _mm_andnot_ps(ok, id));
-    }
+    /* written out: compiled as a loop the four stay in memory */
+    c[0] = _mm_and_ps(ok, _mm_div_ps(c[0], len));
+    c[1] = _mm_and_ps(ok, _mm_div_ps(c[1], len));
+    c[2] = _mm_and_ps(ok, _mm_div_ps(c[2], len));
+    c[3] = _mm_or_ps(_mm_and_ps(ok, _mm_div_ps(c[3], len)), _mm_andnot_ps(ok, _mm_set1_ps(1.0f)));
 }
 
-/* sw__codec_arc4_sse2 in registers: a[i], b[i] the keys of rotation i
- * (x y z w, overwritten), uu its fraction in lane i; r[i] its result. */
-static inline void sw__codec_arc4_regs(__m128 a[4], __m128 b[4], __m128 uu, __m128 r[4]) {
-    const __m128 one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f), two = _mm_set1_ps(2.0f);
-    __m128 m[4];
-    _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
-    _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
-    const __m128 dot = sw__codec_dot4_sse2(a, b);
+/* Four prepared arcs (sw__codec_arc_prep), one per lane: a[c] holds
+ * component c of each arc's first key, and so on. */
+typedef struct sw__codec_arc4 {
+    __m128 a[4], m[4], b[4], p[3];
+} sw__codec_arc4;
+
+/* Coefficient j of the arc correction at x = 1 - c per lane:
+ * x (c[0][j] + x (c[1][j] + x c[2][j])) (sw__codec_arc_prepare's). */
+static inline __m128 sw__codec_arc_coef_sse2(__m128 x, uint32_t j) {
+    const __m128 inner = _mm_add_ps(_mm_set1_ps(sw__codec_arc_c[1][j]),
+                                    _mm_mul_ps(x, _mm_set1_ps(sw__codec_arc_c[2][j])));
+    return _mm_mul_ps(x, _mm_add_ps(_mm_set1_ps(sw__codec_arc_c[0][j]), _mm_mul_ps(x, inner)));
+}
+
+/* sw__codec_arc_prepare on four rotations: ka[i], kb[i] the keys of
+ * rotation i (x y z w, overwritten). */
+static inline void sw__codec_arc4_prepare(__m128 ka[4], __m128 kb[4], sw__codec_arc4* r) {
+    const __m128 one = _mm_set1_ps(1.0f);
+    _MM_TRANSPOSE4_PS(ka[0], ka[1], ka[2], ka[3]);
+    _MM_TRANSPOSE4_PS(kb[0], kb[1], kb[2], kb[3]);
+    const __m128 dot = sw__codec_dot4_sse2(ka, kb);
     const __m128 neg = _mm_cmplt_ps(dot, _mm_setzero_ps());
     const __m128 sign = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
-    for (uint32_t c = 0; c < 4u; ++c) {
-        b[c] = _mm_mul_ps(sign, b[c]);
-        m[c] = _mm_add_ps(a[c], b[c]);
-    }
-    const __m128 mlen = _mm_sqrt_ps(sw__codec_dot4_sse2(m, m));
-    sw__codec_normalize4_sse2(m);
+    /* written out, as below: compiled as loops these stay in memory */
+    r->a[0] = ka[0];
+    r->a[1] = ka[1];
+    r->a[2] = ka[2];
+    r->a[3] = ka[3];
+    r->b[0] = _mm_mul_ps(sign, kb[0]);
+    r->b[1] = _mm_mul_ps(sign, kb[1]);
+    r->b[2] = _mm_mul_ps(sign, kb[2]);
+    r->b[3] = _mm_mul_ps(sign, kb[3]);
+    r->m[0] = _mm_add_ps(ka[0], r->b[0]);
+    r->m[1] = _mm_add_ps(ka[1], r->b[1]);
+    r->m[2] = _mm_add_ps(ka[2], r->b[2]);
+    r->m[3] = _mm_add_ps(ka[3], r->b[3]);
+    const __m128 mlen = _mm_sqrt_ps(sw__codec_dot4_sse2(r->m, r->m));
+    sw__codec_normalize4_sse2(r->m);
     /* min(1, ch) keeps a NaN as the scalar path's test does */
-    const __m128 ch = _mm_min_ps(one, _mm_mul_ps(half, mlen));
-    const __m128 first = _mm_cmplt_ps(uu, half);
-    const __m128 t2 = _mm_mul_ps(two, uu);
-    const __m128 t = _mm_or_ps(_mm_and_ps(first, t2), _mm_andnot_ps(first, _mm_sub_ps(t2, one)));
-    const __m128 x = _mm_sub_ps(one, ch), h = _mm_mul_ps(t, _mm_sub_ps(t, one));
-    __m128 poly = _mm_setzero_ps();
-    for (uint32_t i = 3u; i-- > 0u;) {
-        const __m128 ci = _mm_add_ps(
-            _mm_set1_ps(sw__codec_arc_c[i][0]),
-            _mm_mul_ps(h, _mm_add_ps(_mm_set1_ps(sw__codec_arc_c[i][1]),
-                                     _mm_mul_ps(h, _mm_set1_ps(sw__codec_arc_c[i][2])))));
-        poly = _mm_mul_ps(x, _mm_add_ps(ci, poly));
-    }
-    const __m128 sv = _mm_add_ps(t, _mm_mul_ps(_mm_mul_ps(h, _mm_sub_ps(t, half)), poly));
-    for (uint32_t c = 0; c < 4u; ++c) {
-        const __m128 p0 = _mm_or_ps(_mm_and_ps(first, a[c]), _mm_andnot_ps(first, m[c]));
-        const __m128 p1 = _mm_or_ps(_mm_and_ps(first, m[c]), _mm_andnot_ps(first, b[c]));
-        r[c] = _mm_add_ps(p0, _mm_mul_ps(_mm_sub_ps(p1, p0), sv));
-    }
-    sw__codec_normalize4_sse2(r);
-    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+    const __m128 ch = _mm_min_ps(one, _mm_mul_ps(_mm_set1_ps(0.5f), mlen));
+    const __m128 x = _mm_sub_ps(one, ch);
+    r->p[0] = sw__codec_arc_coef_sse2(x, 0u);
+    r->p[1] = sw__codec_arc_coef_sse2(x, 1u);
+    r->p[2] = sw__codec_arc_coef_sse2(x, 2u);
+}
+
+/* sw__codec_arc_at on four arcs, one per lane, past the choice of half:
+ * p0[c], p1[c] component c of the half's ends, t the fraction on it, p
+ * the arcs' coefficients; out[i]: rotation i (x y z w). */
+static inline void sw__codec_arc4_on_half(const __m128 p0[4], const __m128 p1[4], __m128 t,
+                                          const __m128 p[3], __m128 out[4]) {
+    const __m128 h = _mm_mul_ps(t, _mm_sub_ps(t, _mm_set1_ps(1.0f)));
+    const __m128 poly = _mm_add_ps(p[0], _mm_mul_ps(h, _mm_add_ps(p[1], _mm_mul_ps(h, p[2]))));
+    const __m128 sv =
+        _mm_add_ps(t, _mm_mul_ps(_mm_mul_ps(h, _mm_sub_ps(t, _mm_set1_ps(0.5f))), poly));
+    out[0] = _mm_add_ps(p0[0], _mm_mul_ps(_mm_sub_ps(p1[0], p0[0]), sv));
+    out[1] = _mm_add_ps(p0[1], _mm_mul_ps(_mm_sub_ps(p1[1], p0[1]), sv));
+    out[2] = _mm_add_ps(p0[2], _mm_mul_ps(_mm_sub_ps(p1[2], p0[2]), sv));
+    out[3] = _mm_add_ps(p0[3], _mm_mul_ps(_mm_sub_ps(p1[3], p0[3]), sv));
+    sw__codec_normalize4_sse2(out);
+    _MM_TRANSPOSE4_PS(out[0], out[1], out[2], out[3]);
+}
+
+/* Per lane: a where mask is set, else b. */
+static inline __m128 sw__codec_select(__m128 mask, __m128 a, __m128 b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+/* sw__codec_arc_at on four prepared arcs, arc i at the fraction in lane i
+ * of uu; out[i]: its rotation (x y z w). */
+static inline void sw__codec_arc4_at(const sw__codec_arc4* r, __m128 uu, __m128 out[4]) {
+    const __m128 first = _mm_cmplt_ps(uu, _mm_set1_ps(0.5f));
+    const __m128 t2 = _mm_mul_ps(_mm_set1_ps(2.0f), uu);
+    const __m128 t = sw__codec_select(first, t2, _mm_sub_ps(t2, _mm_set1_ps(1.0f)));
+    const __m128 p0[4] = {
+        sw__codec_select(first, r->a[0], r->m[0]), sw__codec_select(first, r->a[1], r->m[1]),
+        sw__codec_select(first, r->a[2], r->m[2]), sw__codec_select(first, r->a[3], r->m[3])};
+    const __m128 p1[4] = {
+        sw__codec_select(first, r->m[0], r->b[0]), sw__codec_select(first, r->m[1], r->b[1]),
+        sw__codec_select(first, r->m[2], r->b[2]), sw__codec_select(first, r->m[3], r->b[3])};
+    sw__codec_arc4_on_half(p0, p1, t, r->p, out);
 }
 
 void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
@@ -608,20 +652,44 @@ void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float
         a[i] = _mm_loadu_ps(qa[i]);
         b[i] = _mm_loadu_ps(qb[i]);
     }
-    sw__codec_arc4_regs(a, b, _mm_loadu_ps(u), r);
+    sw__codec_arc4 prep;
+    sw__codec_arc4_prepare(a, b, &prep);
+    sw__codec_arc4_at(&prep, _mm_loadu_ps(u), r);
     for (uint32_t i = 0; i < 4u; ++i)
         _mm_storeu_ps(out[i], r[i]);
 }
 
+/* Lanes 0..n-1 of the fractions u, the others 0. */
+static inline __m128 sw__codec_used_u(const float u[4], uint32_t n) {
+    SINEW_ALIGN16 static const uint32_t used_of[5][4] = {
+        {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
+    return _mm_and_ps(_mm_load_ps((const float*)(const void*)used_of[n]), _mm_loadu_ps(u));
+}
+
+/* x y z w of rotations r[0..n-1] straight into their lanes of the pose. */
+static inline void sw__codec_arcs_put(const __m128 r[4], const uint32_t lane[4], uint32_t n,
+                                      float* of) {
+    for (uint32_t i = 0; i < n; ++i) {
+        float* o = of + lane[i] + 12u;
+        _mm_store_ss(o, r[i]);
+        _mm_store_ss(o + 4, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(1, 1, 1, 1)));
+        _mm_store_ss(o + 8, _mm_movehl_ps(r[i], r[i]));
+        _mm_store_ss(o + 12, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(3, 3, 3, 3)));
+    }
+}
+
 /* Rotations followed along their arc, waiting to be finished 4 at a time:
- * both keys (unit quaternions x y z w), the fraction and the lane. */
+ * both keys (unit quaternions x y z w), the fraction, the lane, and where
+ * the prepared arc is kept (16 floats, sw__codec_arc_prep's layout; NULL:
+ * not kept). */
 typedef struct sw__codec_arcs {
     float ka[4][4], kb[4][4], u[4];
+    float* keep[4];
     uint32_t lane[4], n;
 } sw__codec_arcs;
 
 /* Finishes the n waiting rotations (the free entries run on identities)
- * into their lanes of the pose. */
+ * into their lanes of the pose, keeping the prepared arcs asked for. */
 static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
     const __m128 id = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
     __m128 a[4], b[4], r[4];
@@ -629,31 +697,88 @@ static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
         a[i] = i < q->n ? _mm_loadu_ps(q->ka[i]) : id;
         b[i] = i < q->n ? _mm_loadu_ps(q->kb[i]) : id;
     }
-    /* the free entries' fractions 0 (lanes n..3 cleared) */
-    SINEW_ALIGN16 static const uint32_t used_of[5][4] = {
-        {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
-    const __m128 used = _mm_load_ps((const float*)(const void*)used_of[q->n]);
-    sw__codec_arc4_regs(a, b, _mm_and_ps(used, _mm_loadu_ps(q->u)), r);
-    /* x y z w of rotation i straight into its lane of the pose */
-    for (uint32_t i = 0; i < q->n; ++i) {
-        float* o = of + q->lane[i] + 12u;
-        _mm_store_ss(o, r[i]);
-        _mm_store_ss(o + 4, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(1, 1, 1, 1)));
-        _mm_store_ss(o + 8, _mm_movehl_ps(r[i], r[i]));
-        _mm_store_ss(o + 12, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(3, 3, 3, 3)));
+    sw__codec_arc4 prep;
+    sw__codec_arc4_prepare(a, b, &prep);
+    sw__codec_arc4_at(&prep, sw__codec_used_u(q->u, q->n), r);
+    sw__codec_arcs_put(r, q->lane, q->n, of);
+    if (q->keep[0]) { /* all kept or none (one call keeps every track) */
+        __m128 p3 = _mm_setzero_ps();
+        _MM_TRANSPOSE4_PS(prep.a[0], prep.a[1], prep.a[2], prep.a[3]);
+        _MM_TRANSPOSE4_PS(prep.m[0], prep.m[1], prep.m[2], prep.m[3]);
+        _MM_TRANSPOSE4_PS(prep.b[0], prep.b[1], prep.b[2], prep.b[3]);
+        _MM_TRANSPOSE4_PS(prep.p[0], prep.p[1], prep.p[2], p3);
+        const __m128 p[4] = {prep.p[0], prep.p[1], prep.p[2], p3};
+        for (uint32_t i = 0; i < q->n; ++i) {
+            _mm_storeu_ps(q->keep[i], prep.a[i]);
+            _mm_storeu_ps(q->keep[i] + 4, prep.m[i]);
+            _mm_storeu_ps(q->keep[i] + 8, prep.b[i]);
+            _mm_storeu_ps(q->keep[i] + 12, p[i]);
+        }
     }
     q->n = 0;
 }
 
 /* Queues the rotation from ka to kb at u for lane `lane` (8 floats at k:
- * ka then kb). */
+ * ka then kb), its prepared arc kept at keep (NULL: not kept). */
 static inline void sw__codec_arcs_push(sw__codec_arcs* q, const float* k, float u, uint32_t lane,
-                                       float* of) {
+                                       float* keep, float* of) {
     _mm_storeu_ps(q->ka[q->n], _mm_loadu_ps(k));
     _mm_storeu_ps(q->kb[q->n], _mm_loadu_ps(k + 4));
     q->u[q->n] = u;
     q->lane[q->n] = lane;
+    q->keep[q->n] = keep;
     if (++q->n == 4u) sw__codec_arcs_flush(q, of);
+}
+
+/* Kept arcs (sw__codec_arc_prep records of the key cache) waiting to be
+ * finished 4 at a time: where the half holding the fraction starts in the
+ * record (its end follows: a m, or m b), the fraction t on it, the
+ * record's coefficients and the lane. */
+typedef struct sw__codec_kept_arcs {
+    const float* half[4];
+    const float* p[4];
+    float t[4];
+    uint32_t lane[4], n;
+} sw__codec_kept_arcs;
+
+/* Four floats at each of v[0..3], transposed into out[0..3]. */
+static inline void sw__codec_load4x4(const float* const v[4], uint32_t at, __m128 out[4]) {
+    out[0] = _mm_loadu_ps(v[0] + at);
+    out[1] = _mm_loadu_ps(v[1] + at);
+    out[2] = _mm_loadu_ps(v[2] + at);
+    out[3] = _mm_loadu_ps(v[3] + at);
+    _MM_TRANSPOSE4_PS(out[0], out[1], out[2], out[3]);
+}
+
+/* Finishes the n waiting kept arcs into their lanes of the pose (the free
+ * entries run on an identity arc at 0): the bits of sw__codec_arcs_flush on
+ * the keys the records were prepared from. */
+static void sw__codec_kept_arcs_flush(sw__codec_kept_arcs* q, float* of) {
+    SINEW_ALIGN16 static const float id[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
+    for (uint32_t i = q->n; i < 4u; ++i) {
+        q->half[i] = id;
+        q->p[i] = id + 8;
+        q->t[i] = 0.0f;
+    }
+    __m128 p0[4], p1[4], p[4], r[4];
+    sw__codec_load4x4(q->half, 0u, p0);
+    sw__codec_load4x4(q->half, 4u, p1);
+    sw__codec_load4x4(q->p, 0u, p);
+    sw__codec_arc4_on_half(p0, p1, _mm_loadu_ps(q->t), p, r);
+    sw__codec_arcs_put(r, q->lane, q->n, of);
+    q->n = 0;
+}
+
+/* Queues the kept arc rec at u for lane `lane`: its half and the fraction
+ * on it chosen here (sw__codec_arc_at's operations). */
+static inline void sw__codec_kept_arcs_push(sw__codec_kept_arcs* q, const float* rec, float u,
+                                            uint32_t lane, float* of) {
+    const bool first = u < 0.5f;
+    q->half[q->n] = first ? rec : rec + 4;
+    q->p[q->n] = rec + 12;
+    q->t[q->n] = first ? 2.0f * u : 2.0f * u - 1.0f;
+    q->lane[q->n] = lane;
+    if (++q->n == 4u) sw__codec_kept_arcs_flush(q, of);
 }
 #endif
 
@@ -713,33 +838,37 @@ static inline void sw__codec_scale_constant(const float* constants, uint32_t v, 
     memcpy(out, constants + 4u * (size_t)k, 3u * sizeof(float));
 }
 
+/* Writes the constant of slot s into the pose. */
+static inline void sw__codec_put_constant(const uint32_t* slots, const float* constants, uint32_t s,
+                                          sw_xform4* out) {
+    sw_xform4* o = &out[s / 12u];
+    const uint32_t l = (s / 3u) & 3u;
+    if (s % 3u == 2u) {
+        float v[3];
+        sw__codec_scale_constant(constants, slots[s], v);
+        o->sx[l] = v[0];
+        o->sy[l] = v[1];
+        o->sz[l] = v[2];
+        return;
+    }
+    const float* cv = constants + 4u * (size_t)(slots[s] & ~SW_CODEC_SLOT_CONSTANT);
+    if (s % 3u == 0u) {
+        o->tx[l] = cv[0];
+        o->ty[l] = cv[1];
+        o->tz[l] = cv[2];
+        return;
+    }
+    o->rx[l] = cv[0];
+    o->ry[l] = cv[1];
+    o->rz[l] = cv[2];
+    o->rw[l] = cv[3];
+}
+
 /* Writes the constants of slots s0 + k (bit k of mask) into the pose. */
 static void sw__codec_put_constants(const uint32_t* slots, const float* constants, uint32_t s0,
                                     uint32_t mask, sw_xform4* out) {
     for (uint32_t k = 0; k < 4u; ++k) {
-        if (!((mask >> k) & 1u)) continue;
-        const uint32_t s = s0 + k;
-        sw_xform4* o = &out[s / 12u];
-        const uint32_t l = (s / 3u) & 3u;
-        if (s % 3u == 2u) {
-            float v[3];
-            sw__codec_scale_constant(constants, slots[s], v);
-            o->sx[l] = v[0];
-            o->sy[l] = v[1];
-            o->sz[l] = v[2];
-            continue;
-        }
-        const float* cv = constants + 4u * (size_t)(slots[s] & ~SW_CODEC_SLOT_CONSTANT);
-        if (s % 3u == 0u) {
-            o->tx[l] = cv[0];
-            o->ty[l] = cv[1];
-            o->tz[l] = cv[2];
-            continue;
-        }
-        o->rx[l] = cv[0];
-        o->ry[l] = cv[1];
-        o->rz[l] = cv[2];
-        o->rw[l] = cv[3];
+        if ((mask >> k) & 1u) sw__codec_put_constant(slots, constants, s0 + k, out);
     }
 }
 
@@ -752,11 +881,23 @@ static inline uint32_t sw__codec_kept4(const uint8_t* subset, uint32_t s0, uint3
     return mask;
 }
 
+/* Bit k set when slot s0 + k (< slots_count) names a constant. */
+static inline uint32_t sw__codec_constants_at(const uint32_t* slots, uint32_t slots_count,
+                                              uint32_t s0) {
+    if (s0 + 4u <= slots_count) return sw__codec_constants4(slots + s0);
+    uint32_t rest[4] = {SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT,
+                        SW_CODEC_SLOT_DEFAULT};
+    memcpy(rest, slots + s0, sizeof(uint32_t) * (slots_count - s0));
+    return sw__codec_constants4(rest);
+}
+
 /* Rest pose (identity for an additive clip), identity in the lanes past the
  * joints, then the constant tracks of the joints the joint subset keeps
- * (NULL: all). */
+ * (NULL: all): those of list when listed is their count + 1 (the key
+ * cache's list of the clip's constant slots), else found in the slots. */
 static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
-                                 const sw_skeleton* skel, const uint8_t* subset, sw_xform4* out) {
+                                 const sw_skeleton* skel, const uint8_t* subset, sw_xform4* out,
+                                 const uint32_t* list, uint32_t listed) {
     const uint32_t joints = skel->joints_count;
     if ((clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u) {
         for (uint32_t p = 0; p < skel->packets_count; ++p)
@@ -773,20 +914,19 @@ static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
         o->sx[l] = o->sy[l] = o->sz[l] = 1.0f;
     }
     if (pl->h->constants_count == 0) return;
+    if (listed) {
+        for (uint32_t i = 0; i + 1u < listed; ++i) {
+            const uint32_t s = list[i];
+            if (!subset || sw__subset_keeps(subset, s / 3u))
+                sw__codec_put_constant(pl->slots, pl->constants, s, out);
+        }
+        return;
+    }
     /* Slots 4 at a time: most are animated or default, so a group without a
      * constant costs one test. */
     const uint32_t slots_count = 3u * joints;
-    uint32_t s0 = 0;
-    for (; s0 + 4u <= slots_count; s0 += 4u) {
-        uint32_t mask = sw__codec_constants4(pl->slots + s0);
-        if (mask && subset) mask = sw__codec_kept4(subset, s0, mask);
-        if (mask) sw__codec_put_constants(pl->slots, pl->constants, s0, mask, out);
-    }
-    if (s0 < slots_count) {
-        uint32_t rest[4] = {SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT, SW_CODEC_SLOT_DEFAULT,
-                            SW_CODEC_SLOT_DEFAULT};
-        memcpy(rest, pl->slots + s0, sizeof(uint32_t) * (slots_count - s0));
-        uint32_t mask = sw__codec_constants4(rest);
+    for (uint32_t s0 = 0; s0 < slots_count; s0 += 4u) {
+        uint32_t mask = sw__codec_constants_at(pl->slots, slots_count, s0);
         if (mask && subset) mask = sw__codec_kept4(subset, s0, mask);
         if (mask) sw__codec_put_constants(pl->slots, pl->constants, s0, mask, out);
     }
@@ -832,9 +972,11 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 
 /* The key cache (sw__codec_quantized_keep_words words of sample-cache
  * storage): word 0 the segment + 1 whose keys it holds (0: none), words 1-8
- * the key index per stride, word 9 unused; then per animated track a record
- * of 8 floats: key a and b - a (3 floats each), or for a rotation followed
- * along its arc both keys rebuilt (x y z w each); then per track three
+ * the key index per stride, word 9 the count + 1 of the clip's constant
+ * slots listed at the end (0: not listed); then per animated track a record
+ * of 16 floats: key a and b - a (3 floats each), or for a rotation
+ * followed along its arc the arc prepared from both keys (sw__codec_arc_prep,
+ * so that a call from the cache only follows it); then per track three
  * words: where its results go (float indices to[0..2] in 16 bits, to[3] in
  * 13, the key stride in the top 3; third word unused), or for a track
  * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
@@ -845,14 +987,19 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. */
+ * is, and the cache holds only then. Last, room for 4 slot indices per
+ * constant record (SW__KEEP_LIST: one record holds one constant, or up to
+ * four uniform ones): the constant slots of every joint, listed by the call
+ * that finds the cache fresh, so that later calls write them without
+ * reading every slot (not listed when the slots name more). */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
 #define SW__KEEP_HEAD 10u
-#define SW__KEEP_REC 8u           /* floats per track record */
+#define SW__KEEP_REC 16u          /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
+#define SW__KEEP_LIST 4u          /* list words per constant record */
 
 #if SINEW_HAS_SSE2
 /* Where the results of a track go: float indices to, key stride sl, or
@@ -975,11 +1122,8 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
         const uint32_t db = per_key ? (uint32_t)vb & 3u : drow;
         float k[8];
         sw__codec_arc_keys_sse2(tr, per_key, drow, r, has, bb, qa, qb, da, db, k);
-        sw__codec_arcs_push(arcs, k, u, lane, of);
-        if (keep) {
-            memcpy(keep, k, sizeof k);
-            sw__codec_keep_arc(meta, lane, sl, kk);
-        }
+        sw__codec_arcs_push(arcs, k, u, lane, keep, of);
+        if (keep) sw__codec_keep_arc(meta, lane, sl, kk);
         return st;
     }
     const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
@@ -1257,11 +1401,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             sw__codec_arc_keys(tr, &hp, qa, qb, da, db, k, k + 4);
 #if SINEW_HAS_SSE2
             if (simd) {
-                sw__codec_arcs_push(&arcs, k, u, lane, of);
-                if (m) {
-                    memcpy(rec, k, sizeof k);
-                    sw__codec_keep_arc(m, lane, hp.sl, kk);
-                }
+                sw__codec_arcs_push(&arcs, k, u, lane, rec, of);
+                if (m) sw__codec_keep_arc(m, lane, hp.sl, kk);
                 continue;
             }
 #endif
@@ -1298,6 +1439,25 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 }
 
 #if SINEW_HAS_SSE2
+/* Lists the constant slots of every joint in list (room for SW__KEEP_LIST
+ * per constant record); returns their count + 1, or 0 when there are more
+ * (a record named by several slots). */
+static uint32_t sw__codec_list_constants(const sw__codec_view* pl, uint32_t joints,
+                                         uint32_t* list) {
+    const uint32_t slots_count = 3u * joints;
+    const uint32_t cap = SW__KEEP_LIST * pl->h->constants_count;
+    uint32_t n = 0;
+    for (uint32_t s0 = 0; s0 < slots_count; s0 += 4u) {
+        const uint32_t mask = sw__codec_constants_at(pl->slots, slots_count, s0);
+        for (uint32_t k = 0; k < 4u; ++k) {
+            if (!((mask >> k) & 1u)) continue;
+            if (n == cap) return 0u;
+            list[n++] = s0 + k;
+        }
+    }
+    return n + 1u;
+}
+
 /* Every animated track the subset keeps (NULL: all) from the key cache
  * (each stride's key interval unchanged since the keys were kept): a +
  * (b - a) * u per track, the decoder's operations on the decoder's keys, so
@@ -1312,7 +1472,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    sw__codec_arcs arcs = {.n = 0};
+    sw__codec_kept_arcs arcs = {.n = 0};
     for (uint32_t a = 0; a < count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         if (subset && !sw__subset_keeps(subset, tr->joint)) continue;
@@ -1337,7 +1497,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         } else if (m0 == SW__KEEP_ARC) {
             const uint32_t m2 = mt[2];
             u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
-            sw__codec_arcs_push(&arcs, rec, u, m1 & 0x1FFFFFFFu, of);
+            sw__codec_kept_arcs_push(&arcs, rec, u, m1 & 0x1FFFFFFFu, of);
             continue;
         } else {
             uint32_t at;
@@ -1352,7 +1512,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         if (tr->kind == SW_TRACK_KIND_ROTATION) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
-    if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
+    if (arcs.n > 0) sw__codec_kept_arcs_flush(&arcs, of);
 }
 #endif
 
@@ -1363,7 +1523,17 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
                              bool simd, uint32_t* keep, bool fresh, const uint8_t* subset) {
     const sw__codec_view pl = sw__codec_view_of(clip);
     const sw_codec_header* h = pl.h;
-    sw__codec_put_static(&pl, clip, skel, subset, out);
+#if SINEW_HAS_SSE2
+    if (keep && simd) {
+        uint32_t* list = keep + SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count;
+        if (fresh) keep[9] = sw__codec_list_constants(&pl, clip->joints_count, list);
+        sw__codec_put_static(&pl, clip, skel, subset, out, list, keep[9]);
+    } else {
+        sw__codec_put_static(&pl, clip, skel, subset, out, NULL, 0u);
+    }
+#else
+    sw__codec_put_static(&pl, clip, skel, subset, out, NULL, 0u);
+#endif
     if (h->animated_count == 0) return;
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     sw__codec_keys keys;
@@ -1399,7 +1569,8 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count;
+    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count +
+           SW__KEEP_LIST * h->constants_count;
 #else
     (void)clip;
     return 0;
