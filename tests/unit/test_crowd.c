@@ -804,6 +804,78 @@ static void test_create_checks(void** state) {
     fixture_free(&f);
 }
 
+/* Joint LOD across level changes: a character walked through levels of
+ * other cuts and rates (by depth: a level per depth band) shows, each
+ * frame, rest values in every joint its level leaves out and, at a rate-1
+ * level, its animator's full evaluation in the kept ones (the crowd leaves
+ * the packets past the kept span as its last evaluation at the same cut
+ * left them: this checks that they hold rest values, also after a sliced
+ * level that kept more joints). */
+static void test_joint_lod_changes(void** state) {
+    (void)state;
+    fixture f;
+    humanoid_fixture(&f, false);
+    const sw_skeleton* sk = f.scene.skeleton;
+    const int16_t* parents = sw_skeleton_parents(sk);
+    const sw_xform4* rest = sw_skeleton_rest_pose(sk);
+    uint8_t depth[SW_SKELETON_MAX_JOINTS];
+    for (uint32_t j = 0; j < sk->joints_count; ++j)
+        depth[j] = parents[j] < 0 ? 0u : (uint8_t)(depth[parents[j]] + 1u);
+    const sw_crowd_level levels[] = {
+        {0.0f, 1, 0}, {10.0f, 1, 4}, {20.0f, 2, 0}, {30.0f, 1, 3}, {40.0f, 2, 2}};
+    sw_crowd_desc d = basic_desc(f.bound, 1);
+    d.levels = levels;
+    d.levels_count = 5;
+    d.joint_detail = depth;
+    sw_crowd* c = make_crowd(&d);
+    const uint32_t P = sk->packets_count;
+    const size_t scratch_size = sw_animator_scratch_size(f.bound);
+    void* scratch = sw_alloc(NULL, scratch_size, 16);
+    sw_xform4* full = (sw_xform4*)sw_alloc(NULL, sizeof(sw_xform4) * P, 16);
+    /* the level of each frame: every change between cuts and rates */
+    const uint32_t plan[] = {0, 0, 1, 1, 1, 3, 3, 2, 2, 2, 3, 3, 1, 1, 4, 4, 4, 3,
+                             3, 1, 0, 1, 1, 2, 2, 1, 4, 4, 4, 1, 1, 0, 3, 3, 3};
+    uint32_t rate1_frames = 0;
+    bool sliced = false; /* the frame before was sliced */
+    for (uint32_t fr = 0; fr < sizeof plan / sizeof plan[0]; ++fr) {
+        sw_crowd_set_position(c, 0, (sw_vec3){0.0f, 0.0f, levels[plan[fr]].distance + 1.0f});
+        assert_int_equal(sw_crowd_update(c, 1.0f / 30.0f, (sw_vec3){0, 0, 0}, NULL), SW_RESULT_OK);
+        assert_int_equal(sw_crowd_character_level(c, 0), plan[fr]);
+        const sw_crowd_level* lv = &levels[plan[fr]];
+        const sw_xform4* pose = sw_crowd_local_pose(c, 0);
+        /* evaluated this frame: at rate 1, neither between the keys of a
+         * sliced level left nor showing its key B (evaluated with its cut) */
+        sw_crowd_stats st;
+        sw_crowd_get_stats(c, &st);
+        const bool evaluated = lv->rate == 1u && st.interpolated == 0u && !sliced;
+        sliced = lv->rate > 1u || st.interpolated > 0u;
+        if (evaluated) {
+            assert_int_equal(sw_animator_evaluate(sw_crowd_instance(c, 0), f.bound, scratch,
+                                                  scratch_size, full, P),
+                             SW_RESULT_OK);
+            ++rate1_frames;
+        }
+        for (uint32_t j = 0; j < sk->joints_count; ++j) {
+            uint32_t a = j; /* kept: detail below the cut up to the root */
+            while (a != UINT32_MAX && (lv->joint_cut == 0 || depth[a] < lv->joint_cut))
+                a = parents[a] < 0 ? UINT32_MAX : (uint32_t)parents[a];
+            const sw_xform x = sw_xform4_get(&pose[j / 4u], j % 4u);
+            if (a != UINT32_MAX) {
+                const sw_xform xr = sw_xform4_get(&rest[j / 4u], j % 4u);
+                assert_memory_equal(&x, &xr, sizeof x);
+            } else if (evaluated) {
+                const sw_xform xf = sw_xform4_get(&full[j / 4u], j % 4u);
+                assert_memory_equal(&x, &xf, sizeof x);
+            }
+        }
+    }
+    assert_true(rate1_frames > 15u);
+    sw_free(NULL, full, sizeof(sw_xform4) * P);
+    sw_free(NULL, scratch, scratch_size);
+    sw_crowd_destroy(c);
+    fixture_free(&f);
+}
+
 /* RobotExpressive with examples/robot.json: 1 and 2 threads agree, and the
  * derived detail joints are listed. */
 static void test_robot(void** state) {
@@ -856,6 +928,7 @@ int main(void) {
         cmocka_unit_test(test_slicing),
         cmocka_unit_test(test_slicing_clock),
         cmocka_unit_test(test_joint_lod),
+        cmocka_unit_test(test_joint_lod_changes),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_budget_priority),
         cmocka_unit_test(test_palette_and_memory),

@@ -8,8 +8,12 @@
  *   others the rest value (identity for additive clips); also through a
  *   sample cache over a run of frames whose cut changes every frame, and
  *   on every decoder and kernel path (quantized scalar and SIMD, frames);
+ * - the subset's span, kept prefix and first mixed packet (sw__subset_of)
+ *   against a scan, and the rest fill of a packet for every keep pattern;
  * - blending (every kernel path, normal, per-joint weights and additive
  *   layers): kept joints bit for bit the full blend, the others rest_pose;
+ *   also with the subset worked out once and the packets outside its span
+ *   left as they are (the crowd's path);
  * - local-to-model (every kernel path): kept joints bit for bit the full
  *   job, the others at their rest offset from their parent (checked on
  *   points through sw_xform); in an open subset a kept joint lies on its
@@ -316,12 +320,73 @@ static void check_blend(bool detail_major) {
                 job.keep = keep;
                 assert_int_equal(sw__blend_job_run_with(&job, paths[p]), SW_RESULT_OK);
                 assert_subset_pose(sk, keep, full, rest, got);
+                /* the crowd's path: the subset worked out once, the packets
+                 * outside its span left as they are (rest values here) */
+                const sw__subset sub = sw__subset_of(keep, P);
+                memset(got, 0xff, sizeof(sw_xform4) * P);
+                for (uint32_t q = 0; q < P; ++q)
+                    if (q < sub.first || q >= sub.end) got[q] = rest[q];
+                job.keep = NULL;
+                assert_int_equal(sw__blend_job_run_subset(&job, paths[p], &sub, true),
+                                 SW_RESULT_OK);
+                assert_subset_pose(sk, keep, full, rest, got);
             }
         }
     }
     sw_free(NULL, jw, sizeof(float) * P * 4u);
     sw_free(NULL, poses, sizeof(sw_xform4) * P * 6u);
     sw_scene_free(&scene, NULL);
+}
+
+/* sw__subset_of against a scan joint by joint, and the rest fill of a
+ * packet for every mixed keep pattern against lane-by-lane copies, on
+ * subsets of every byte pattern per packet. */
+static void test_subset_of(void** state) {
+    (void)state;
+    uint8_t keep[8];
+    uint32_t rng = 12345u;
+    for (uint32_t trial = 0; trial < 4000u; ++trial) {
+        const uint32_t packets = 1u + trial % 8u;
+        for (uint32_t p = 0; p < packets; ++p) {
+            rng = rng * 1664525u + 1013904223u;
+            /* whole, empty and mixed packets, with and without stray high bits */
+            const uint32_t r = rng >> 24;
+            keep[p] = (uint8_t)(r < 96u ? 15u : r < 160u ? 0u : r);
+        }
+        const sw__subset s = sw__subset_of(keep, packets);
+        uint32_t first = packets, end = 0, prefix = 0;
+        for (uint32_t j = 0; j < 4u * packets; ++j) {
+            if (!kept(keep, j)) continue;
+            first = j / 4u < first ? j / 4u : first;
+            end = j / 4u + 1u;
+        }
+        while (prefix < 4u * packets && kept(keep, prefix))
+            ++prefix;
+        assert_int_equal(s.first, first < packets ? first : packets);
+        assert_int_equal(s.end, first < packets ? end : packets);
+        assert_int_equal(s.prefix, prefix);
+        assert_true(s.mixed >= s.first);
+        for (uint32_t p = s.first; p < s.mixed && p < s.end; ++p)
+            assert_int_equal(keep[p] & 15u, 15u);
+        if (s.mixed < s.end) assert_int_equal(s.mixed_keep, keep[s.mixed] & 15u);
+    }
+    const sw__subset all = sw__subset_of(NULL, 5u);
+    assert_int_equal(all.first, 0);
+    assert_int_equal(all.end, 5);
+    assert_int_equal(all.prefix, 20);
+    sw_xform4 rest, got, want;
+    float* r = (float*)(void*)&rest;
+    for (uint32_t i = 0; i < 40u; ++i)
+        r[i] = (float)i + 0.25f;
+    for (uint32_t k = 1; k < 15u; ++k) {
+        memset(&got, 0xff, sizeof got);
+        want = got;
+        float* w = (float*)(void*)&want;
+        for (uint32_t i = 0; i < 40u; ++i)
+            if (!((k >> (i % 4u)) & 1u)) w[i] = r[i];
+        sw__subset_fill_packet(k, &rest, &got);
+        assert_memory_equal(&got, &want, sizeof got);
+    }
 }
 
 static void test_blend(void** state) {
@@ -565,9 +630,9 @@ static void test_animator(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_from_detail), cmocka_unit_test(test_sample_every_codec),
-        cmocka_unit_test(test_blend),       cmocka_unit_test(test_local_to_model),
-        cmocka_unit_test(test_animator),
+        cmocka_unit_test(test_from_detail),        cmocka_unit_test(test_subset_of),
+        cmocka_unit_test(test_sample_every_codec), cmocka_unit_test(test_blend),
+        cmocka_unit_test(test_local_to_model),     cmocka_unit_test(test_animator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1622,10 +1622,13 @@ static bool sw__bound_clip_searches(const sw_clip* clip) {
     return false;
 }
 
-/* 1 + the largest joint of a quantized clip's animated tracks (0: none, or
- * another codec), at most the skeleton's joints. */
-static uint16_t sw__bound_animated_end(const sw_clip* clip, const sw_skeleton* skeleton) {
-    if (clip->codec != SW_CLIP_CODEC_QUANTIZED) return 0;
+/* The joints a subset must keep from joint 0 on for the animator to sample
+ * the clip without it (see sw_animator_bound's keep_end): quantized clips
+ * 1 + the largest joint of their animated tracks (0: none), at most the
+ * skeleton's joints; frames clips 0; raw clips more than any skeleton's. */
+static uint16_t sw__bound_keep_end(const sw_clip* clip, const sw_skeleton* skeleton) {
+    if (clip->codec == SW_CLIP_CODEC_FRAMES) return 0;
+    if (clip->codec != SW_CLIP_CODEC_QUANTIZED) return UINT16_MAX;
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const sw_codec_track* tracks =
         (const sw_codec_track*)(const void*)((const char*)h + h->tracks_offset);
@@ -1706,7 +1709,7 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
             b->cached[s / 32u] |= 1u << (s % 32u);
             if (slots[s]->tracks_count > b->cursors) b->cursors = slots[s]->tracks_count;
         }
-        b->animated_end[s] = sw__bound_animated_end(slots[s], skeleton);
+        b->keep_end[s] = sw__bound_keep_end(slots[s], skeleton);
     }
     const int16_t* parents = sw_skeleton_parents(skeleton);
     sw__bind_masks(b, (float*)(void*)((char*)mem + lay.masks));

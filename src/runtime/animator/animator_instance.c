@@ -1434,8 +1434,20 @@ typedef struct sw__eval {
     sw_blend_layer* bl; /* the blend job's inputs */
     const sw_xform4* rest;
     const uint8_t* keep; /* the joint subset (NULL: every joint) */
+    const sw__subset* s; /* keep worked out */
+    bool outside_rest;   /* out holds rest values outside s's span */
     bool ident_ready;
 } sw__eval;
+
+/* The subset a sampling job of clip slot `slot` gets from the animator:
+ * raw clips skip the left-out joints' tracks; frames clips get its span
+ * apart (e->s); a quantized clip gets none when it keeps every joint its
+ * animated tracks move (decoding with the subset would only test each
+ * track). The blend reads the kept joints, and puts rest values in the
+ * others. */
+static const uint8_t* sw__eval_keep(const sw__eval* e, uint32_t slot) {
+    return e->keep && e->b->keep_end[slot] <= e->s->prefix ? NULL : e->keep;
+}
 
 /* Samples contribution i of layer l at its time into out, with the
  * contribution's cache when its clip searches keys (see sw_animator_bind);
@@ -1444,15 +1456,13 @@ typedef struct sw__eval {
 static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
                                  const sw_animator_contribution* c, sw_xform4* out) {
     const sw_clip* clip = sw__bound_clips(e->b)[c->clip];
-    const uint8_t* keep = e->keep;
-    /* a quantized clip whose animated joints the subset all keeps: decoding
-     * with the subset would only test each track (the blend reads the kept
-     * joints, and puts rest values in the others) */
-    if (keep && clip->codec == SW_CLIP_CODEC_QUANTIZED &&
-        sw__subset_keeps_first(keep, e->b->animated_end[c->clip]))
-        keep = NULL;
-    sw_sample_job sj = {clip, e->b->skeleton, c->time, NULL, out, e->P, NULL, 0, keep};
-    if (!sw__bound_cached(e->b, c->clip)) return sw__sample_job_run_for_blend(&sj);
+    sw_sample_job sj = {.clip = clip,
+                        .skeleton = e->b->skeleton,
+                        .time = c->time,
+                        .out = out,
+                        .out_count = e->P,
+                        .keep = sw__eval_keep(e, c->clip)};
+    if (!sw__bound_cached(e->b, c->clip)) return sw__sample_job_run_for_blend(&sj, e->s);
     sw__cslot* slot = &sw__cslots(e->in, l)[i];
     sw_sample_cache cache;
     sw_sample_cache_init(&cache, sw__cursors(e->in, l, i), e->in->cursors);
@@ -1461,7 +1471,7 @@ static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
         cache.time = slot->time;
     }
     sj.cache = &cache;
-    sw_result r = sw__sample_job_run_for_blend(&sj);
+    sw_result r = sw__sample_job_run_for_blend(&sj, e->s);
     if (r == SW_RESULT_OK) {
         slot->clip = c->clip;
         slot->time = cache.time;
@@ -1486,13 +1496,17 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive, sw_xform
         if (delta) {
             const sw_xform4* reference = e->rest;
             if (ld->reference == SW_ANIMATOR_REFERENCE_FIRST_FRAME) {
-                sw_sample_job sj = {clip, e->b->skeleton, 0.0f, NULL, e->ref, P, NULL, 0, e->keep};
-                r = sw__sample_job_run_for_blend(&sj);
+                sw_sample_job sj = {.clip = clip,
+                                    .skeleton = e->b->skeleton,
+                                    .out = e->ref,
+                                    .out_count = P,
+                                    .keep = sw__eval_keep(e, cs[i].clip)};
+                r = sw__sample_job_run_for_blend(&sj, e->s);
                 if (r != SW_RESULT_OK) return r;
                 reference = e->ref;
             }
-            uint32_t end = P; /* the blend's span (sw__sample_job_run_for_blend) */
-            const uint32_t p = e->keep ? sw__subset_span(e->keep, 0, P, &end) : 0u;
+            /* the blend's span (sw__sample_job_run_for_blend) */
+            const uint32_t p = e->s->first, end = e->s->end;
             sw_make_additive_job mj = {e->tmp + p, reference + p, end - p, dst + p, end - p};
             r = p < end ? sw_make_additive_job_run(&mj) : SW_RESULT_OK;
             if (r != SW_RESULT_OK) return r;
@@ -1522,8 +1536,10 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive, sw_xform
     bj.packets_count = P;
     bj.out = out;
     bj.out_count = P;
-    bj.keep = e->keep;
-    return sw_blend_job_run(&bj);
+    /* the subset e->s in place of bj.keep (evaluate checked it); out's
+     * packets outside its span hold rest values when the caller says so of
+     * its output pose, which a single layer (never additive) blends into */
+    return sw__blend_job_run_subset(&bj, sw__soa_best(), e->s, e->outside_rest && out == e->acc);
 }
 
 /* Records, applies (to pose, the layer's blend) and keeps the history of
@@ -1577,8 +1593,7 @@ static sw_result sw__eval_combine(sw__eval* e, uint32_t l, bool additive, float 
     bj.packets_count = P;
     bj.out = e->tmp;
     bj.out_count = P;
-    bj.keep = e->keep;
-    sw_result r = sw_blend_job_run(&bj);
+    sw_result r = sw__blend_job_run_subset(&bj, sw__soa_best(), e->s, false);
     if (r == SW_RESULT_OK) memcpy(e->acc, e->tmp, sizeof(sw_xform4) * P);
     return r;
 }
@@ -1601,9 +1616,21 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
     const size_t pose_bytes = sizeof(sw_xform4) * bound->packets;
     if (sw__overlaps(out, pose_bytes, scratch, lay.size) ||
         sw__overlaps(out, pose_bytes, inst, inst->size) ||
-        sw__overlaps(out, pose_bytes, keep, keep ? bound->packets : 0u)) {
+        sw__overlaps(out, pose_bytes, keep, keep ? bound->packets : 0u) ||
+        sw__overlaps(scratch, lay.size, keep, keep ? bound->packets : 0u)) {
         return SW_RESULT_OVERLAP;
     }
+    const sw__subset s = sw__subset_of(keep, bound->packets);
+    return sw__animator_evaluate_with(inst, bound, &s, false, scratch, out);
+}
+
+sw_result sw__animator_evaluate_with(sw_animator_instance* inst, const sw_animator_bound* bound,
+                                     const sw__subset* s, bool outside_rest, void* scratch,
+                                     sw_xform4* out) {
+    const uint8_t* keep = s->keep;
+    sw__scratch_layout lay;
+    sw__scratch_layout_of(bound, &lay);
+    const size_t pose_bytes = sizeof(sw_xform4) * bound->packets;
     sw__build_stale(inst, bound);
     const sw_animator* a = bound->def;
     const uint32_t P = bound->packets;
@@ -1626,6 +1653,8 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
     e.bl = (sw_blend_layer*)(void*)(base + lay.layers);
     e.rest = sw_skeleton_rest_pose(bound->skeleton);
     e.keep = keep;
+    e.s = s;
+    e.outside_rest = outside_rest;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         const bool additive = sw__anim_layers(a)[l].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
         const float w = sw__lruns(inst)[l].weight;
@@ -1642,11 +1671,10 @@ sw_result sw_animator_evaluate_subset(sw_animator_instance* inst, const sw_anima
             if (r != SW_RESULT_OK) return r;
         }
     }
-    /* additive layers and inertialization offsets ran on every joint (a
-     * single normal layer's blend job left the others at rest already) */
-    if (keep && (a->layers_count > 1u || a->has_inertialize ||
-                 sw__anim_layers(a)[0].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE))
-        sw__subset_fill_rest(keep, e.rest, e.acc, P);
+    /* the layers over the first and inertialization offsets ran on every
+     * joint (a single layer, never additive, blended into out, where its
+     * blend job left the others at rest already) */
+    if (keep && (e.acc != out || a->has_inertialize)) sw__subset_fill_rest(keep, e.rest, e.acc, P);
     if (e.acc != out) memcpy(out, e.acc, pose_bytes);
     inst->pose_changed = 0;
     return SW_RESULT_OK;

@@ -156,10 +156,11 @@ struct sw_animator_bound {
     uint32_t marks_count[SW_ANIMATOR_MAX_BLEND_SPACES]; /* markers per cycle, 0: no sync */
     /* bit s: slot s's clip searches keys with cursors (raw, with explicit key times) */
     uint32_t cached[SW_ANIMATOR_MAX_CLIPS / 32u];
-    /* slot s of a quantized clip: 1 + the largest joint of its animated
-     * tracks (0: none); a subset that keeps every joint below it leaves out
-     * none of them */
-    uint16_t animated_end[SW_ANIMATOR_MAX_CLIPS];
+    /* slot s: its sampling jobs get no subset when the subset keeps every
+     * joint below this (a quantized clip's animated tracks move none of the
+     * others; a frames clip gets the span of the subset apart; raw clips,
+     * UINT16_MAX, skip the left-out joints' tracks) */
+    uint16_t keep_end[SW_ANIMATOR_MAX_CLIPS];
 };
 
 static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) {
@@ -169,6 +170,18 @@ static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) 
 static inline bool sw__bound_cached(const sw_animator_bound* b, uint32_t slot) {
     return (b->cached[slot / 32u] >> (slot % 32u)) & 1u;
 }
+
+/* sw_animator_evaluate_subset after its checks, for a caller that made
+ * them once (the crowd: the instance of its bound, its aligned scratch of
+ * sw_animator_scratch_size bytes and output pose of the bound's packets,
+ * apart from each other and the subset), with the subset worked out (s:
+ * sw__subset_of(keep, the bound's packets)) and, with outside_rest, out's
+ * packets outside s's span taken to hold the rest pose's values already
+ * (left as they are when a single normal layer blends into out: the
+ * crowd's outputs, from its last evaluation at the same subset). */
+sw_result sw__animator_evaluate_with(sw_animator_instance* inst, const sw_animator_bound* bound,
+                                     const sw__subset* s, bool outside_rest, void* scratch,
+                                     sw_xform4* out);
 
 /* sw_animator_update after the checks of its arguments other than the
  * instance and params_count, for a caller that made them once (the crowd:

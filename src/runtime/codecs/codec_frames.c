@@ -231,6 +231,13 @@ void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
 
 void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* keep, sw_xform4* out,
                                   const sw__soa_ops* ops) {
+    uint32_t end = sw_clip_frames_header(clip)->packets_count;
+    const uint32_t first = keep ? sw__subset_span(keep, 0, end, &end) : 0u;
+    sw__codec_frames_sample_span(clip, t, first, end, out, ops);
+}
+
+void sw__codec_frames_sample_span(const sw_clip* clip, float t, uint32_t first, uint32_t end,
+                                  sw_xform4* out, const sw__soa_ops* ops) {
     const sw_frames_header* h = sw_clip_frames_header(clip);
     const uint8_t* base = (const uint8_t*)h;
     const sw_frames_run* runs = (const sw_frames_run*)(const void*)(base + h->runs_offset);
@@ -241,12 +248,8 @@ void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* k
         (const sw_xform4*)(const void*)(base + h->frames_offset) + (size_t)pos.i * A;
     const sw_xform4* f1 = f0 + A;
     if (!ops) ops = sw__soa_best();
-    /* the packets from the first to the last holding a kept joint (all
-     * without a subset), one kernel call or copy per run over its part of
-     * them: the runs past them (a detail-major order's left-out tail) are
-     * not looked at */
-    uint32_t end = h->packets_count;
-    const uint32_t first = keep ? sw__subset_span(keep, 0, end, &end) : 0u;
+    /* one kernel call or copy per run over its part of the span: the runs
+     * past it (a detail-major order's left-out tail) are not looked at */
     for (uint32_t r = 0; r < h->runs_count && runs[r].first < end; ++r) {
         const sw_frames_run* run = &runs[r];
         const uint32_t p = run->first > first ? run->first : first;

@@ -18,11 +18,14 @@ void sw__codec_frames_sample_with(const sw_clip* clip, float t, sw_xform4* out,
                                   const sw__soa_ops* ops);
 void sw__codec_frames_sample(const sw_clip* clip, float t, sw_xform4* out);
 /* sw__codec_frames_sample_with writing, per run of packets (animated:
- * interpolated, constant: copied), only from the first to the last packet
- * holding a joint the subset keep keeps (NULL: all; sinew/core/skeleton.h);
- * the other packets are not written, and the left-out joints within the
- * span hold the clip's values (the sampling job fills both with rest
- * values). */
+ * interpolated, constant: copied), only packets [first, end) (end at most
+ * the clip's packets): a joint subset's span (sw__subset_span); the other
+ * packets are not written, and the left-out joints within the span hold
+ * the clip's values (the sampling job fills both with rest values). */
+void sw__codec_frames_sample_span(const sw_clip* clip, float t, uint32_t first, uint32_t end,
+                                  sw_xform4* out, const sw__soa_ops* ops);
+/* sw__codec_frames_sample_span over the span of the subset keep (NULL:
+ * every packet; sinew/core/skeleton.h). */
 void sw__codec_frames_sample_keep(const sw_clip* clip, float t, const uint8_t* keep, sw_xform4* out,
                                   const sw__soa_ops* ops);
 

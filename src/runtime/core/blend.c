@@ -100,22 +100,41 @@ static void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
     }
 }
 
-sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops) {
+/* Rest values into the joints s leaves out (see sw__blend_job_run_subset). */
+static void sw__blend_fill(const sw__subset* s, const sw_xform4* rest, sw_xform4* out,
+                           uint32_t packets, bool outside_rest) {
+    if (!outside_rest) { /* packets without a kept joint */
+        sw__subset_fill_rest(s->keep, rest, out, s->first);
+        sw__subset_fill_rest(s->keep + s->end, rest + s->end, out + s->end, packets - s->end);
+    }
+    const uint32_t p = s->mixed;
+    if (p + 1u == s->end) { /* one packet, which keeps a joint (a detail-major order) */
+        if (s->mixed_keep != 15u) sw__subset_fill_packet(s->mixed_keep, &rest[p], &out[p]);
+    } else if (p < s->end) {
+        sw__subset_fill_rest(s->keep + p, rest + p, out + p, s->end - p);
+    }
+}
+
+sw_result sw__blend_job_run_subset(const sw_blend_job* job, const sw__soa_ops* ops,
+                                   const sw__subset* s, bool outside_rest) {
     sw__blend_input normal[SW_BLEND_MAX_LAYERS];
     uint32_t normal_count = 0;
     bool additive = false;
     const sw_result r = sw__blend_prepare(job, normal, &normal_count, &additive);
     if (r != SW_RESULT_OK) return r;
-    const uint32_t P = job->packets_count;
-    if (!job->keep) {
-        sw__blend_packets(job, ops, normal, normal_count, additive, 0, P);
-        return SW_RESULT_OK;
+    sw__subset own;
+    if (!s) { /* from the job's subset, once it is checked */
+        own = sw__subset_of(job->keep, job->packets_count);
+        s = &own;
     }
-    uint32_t e = 0;
-    const uint32_t p = sw__subset_span(job->keep, 0, P, &e);
-    if (p < e) sw__blend_packets(job, ops, normal, normal_count, additive, p, e - p);
-    sw__subset_fill_rest(job->keep, job->rest_pose, job->out, P);
+    if (s->first < s->end)
+        sw__blend_packets(job, ops, normal, normal_count, additive, s->first, s->end - s->first);
+    if (s->keep) sw__blend_fill(s, job->rest_pose, job->out, job->packets_count, outside_rest);
     return SW_RESULT_OK;
+}
+
+sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops) {
+    return sw__blend_job_run_subset(job, ops, NULL, false);
 }
 
 sw_result sw_blend_job_run(const sw_blend_job* job) {

@@ -126,12 +126,21 @@ sw_result sw__apply_additive_job_run_with(const sw_apply_additive_job* job, cons
 sw_result sw__skinning_job_run_with(const sw_skinning_job* job, const sw__soa_ops* ops);
 sw_result sw__skin_job_run_with(const sw_skin_job* job, const sw__soa_ops* ops);
 sw_result sw__morph_job_run_with(const sw_morph_job* job, const sw__soa_ops* ops);
-/* sw_sample_job_run for a caller whose blend job, given the same subset,
- * reads the span of kept joints (sw__subset_span) only and puts the rest
- * values back (the animator): with a subset, a frames clip writes the
- * packets of that span only, with the clip's values in their left-out
- * joints (raw and quantized clips: as sw_sample_job_run). */
-sw_result sw__sample_job_run_for_blend(const sw_sample_job* job);
+typedef struct sw__subset sw__subset; /* below */
+/* sw__blend_job_run_with on the subset s (sw__subset_of; NULL: the job's
+ * keep, worked out here) in place of the job's keep, which the caller
+ * checked against the output; with outside_rest, out's packets outside s's
+ * span are taken to hold rest_pose's values already (left as they are: the
+ * crowd's outputs from its last evaluation at the same subset). */
+sw_result sw__blend_job_run_subset(const sw_blend_job* job, const sw__soa_ops* ops,
+                                   const sw__subset* s, bool outside_rest);
+/* sw_sample_job_run (this with s NULL) for a caller whose blend job, given
+ * the subset s (sw__subset_of), reads the span of kept joints only and puts
+ * the rest values back (the animator): a frames clip writes the packets of
+ * s's span only, with the clip's values in their left-out joints (the job's
+ * keep is not read); raw and quantized clips sample with the job's keep as
+ * sw_sample_job_run does. */
+sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subset* s);
 
 /* Bytes of a morph weight track name: a mesh name and ".weights[k]". */
 #define SW__MORPH_NAME_CAP (SW_MESH_MAX_NAME + 24)
@@ -181,26 +190,13 @@ void sw__joint_extent_raise(sw__joint_extent* x, uint32_t slot, const float* v);
 static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
     return !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
 }
-/* True when the subset keeps every joint below n (n: at most the
- * skeleton's joints). */
-static inline bool sw__subset_keeps_first(const uint8_t* keep, uint32_t n) {
-    uint32_t p = 0;
-    for (; 4u * p + 16u <= n; p += 4u) { /* 4 packets at a time */
-        uint32_t w;
-        memcpy(&w, keep + p, sizeof w);
-        if ((w & 0x0F0F0F0Fu) != 0x0F0F0F0Fu) return false;
-    }
-    for (; 4u * p + 4u <= n; ++p) {
-        if ((keep[p] & 15u) != 15u) return false;
-    }
-    const uint32_t low = (1u << (n & 3u)) - 1u;
-    return low == 0u || (keep[p] & low) == low;
-}
 /* Writes rest's lanes into out where keep leaves a joint out (a run of
  * packets without a kept joint, as a detail-major joint order leaves at the
  * end, in one copy), over `packets` packets. */
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
                           uint32_t packets);
+/* The same for one packet, whose keep bits k are neither 0 nor 15. */
+void sw__subset_fill_packet(uint32_t k, const sw_xform4* rest, sw_xform4* out);
 /* True when none of the 8 packets from keep holds a kept joint. */
 static inline bool sw__subset_none8(const uint8_t* keep) {
     uint64_t w;
@@ -227,6 +223,17 @@ static inline uint32_t sw__subset_span(const uint8_t* keep, uint32_t p, uint32_t
     *span_end = end;
     return p;
 }
+/* A joint subset and what its jobs derive from it, worked out once for all
+ * the jobs of an evaluation (sw__subset_of) or once per crowd level. */
+struct sw__subset {
+    const uint8_t* keep; /* NULL: every joint */
+    uint32_t first, end; /* the span of packets holding kept joints (sw__subset_span) */
+    uint32_t prefix;     /* joints kept from joint 0 on, up to the first left out */
+    uint32_t mixed;      /* the span's first packet that may leave a joint out */
+    uint32_t mixed_keep; /* its keep bits (15 past the span) */
+};
+/* The subset keep (NULL: every joint) over `packets` packets. */
+sw__subset sw__subset_of(const uint8_t* keep, uint32_t packets);
 
 /* 32-bit integer hash (xorshift-multiply, avalanching): seeded constants for
  * the procedural noise of hit effects and spine wander. */

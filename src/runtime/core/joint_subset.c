@@ -45,28 +45,51 @@ bool sw_joint_subset_closed(const sw_skeleton* s, const uint8_t* keep) {
     return true;
 }
 
-/* rest's lanes into the lanes of packet o that keep bits k leave out */
-static void sw__subset_fill_lanes(uint32_t k, const sw_xform4* rest, sw_xform4* out) {
-    float* o = (float*)(void*)out;
-    const float* r = (const float*)(const void*)rest;
+/* rest's lane l into out's */
+static void sw__subset_copy_lane(const sw_xform4* rest, sw_xform4* out, uint32_t l) {
+    out->tx[l] = rest->tx[l];
+    out->ty[l] = rest->ty[l];
+    out->tz[l] = rest->tz[l];
+    out->rx[l] = rest->rx[l];
+    out->ry[l] = rest->ry[l];
+    out->rz[l] = rest->rz[l];
+    out->rw[l] = rest->rw[l];
+    out->sx[l] = rest->sx[l];
+    out->sy[l] = rest->sy[l];
+    out->sz[l] = rest->sz[l];
+}
+
+void sw__subset_fill_packet(uint32_t k, const sw_xform4* rest, sw_xform4* out) {
 #if SINEW_HAS_SSE2
-    /* a lane select per array: a sixth of the instructions of the
-     * lane-by-lane stores (callgrind), most packets being mixed */
-    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
-    const __m128 in =
-        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int32_t)k), bit), bit));
-    for (uint32_t f = 0; f < 10u; ++f) { /* the 10 arrays of 4 lanes */
-        const __m128 v = _mm_or_ps(_mm_and_ps(in, _mm_load_ps(o + 4u * f)),
-                                   _mm_andnot_ps(in, _mm_load_ps(r + 4u * f)));
-        _mm_store_ps(o + 4u * f, v);
-    }
-#else
-    for (uint32_t l = 0; l < 4u; ++l) {
-        if ((k >> l) & 1u) continue;
-        for (uint32_t f = 0; f < 10u; ++f) /* the 10 arrays of 4 lanes */
-            o[4u * f + l] = r[4u * f + l];
+    if ((k & (k - 1u)) == 0u) {
+        /* one lane kept: a lane select per array costs less than the
+         * stores of three lanes (callgrind) */
+        float* o = (float*)(void*)out;
+        const float* r = (const float*)(const void*)rest;
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        const __m128 in =
+            _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int32_t)k), bit), bit));
+        for (uint32_t f = 0; f < 10u; ++f) { /* the 10 arrays of 4 lanes */
+            const __m128 v = _mm_or_ps(_mm_and_ps(in, _mm_load_ps(o + 4u * f)),
+                                       _mm_andnot_ps(in, _mm_load_ps(r + 4u * f)));
+            _mm_store_ps(o + 4u * f, v);
+        }
+        return;
     }
 #endif
+    /* each left-out lane: the lowest set bit of m (a table of 2 bits per m) */
+    for (uint32_t m = ~k & 15u; m != 0u; m &= m - 1u)
+        sw__subset_copy_lane(rest, out, (0x12131210u >> (2u * m)) & 3u);
+}
+
+/* rest's packets [p, q) into out's */
+static void sw__subset_copy(const sw_xform4* rest, sw_xform4* out, uint32_t p, uint32_t q) {
+    if (q - p < 4u) { /* inline copies cost less than a call */
+        for (uint32_t i = p; i < q; ++i)
+            out[i] = rest[i];
+    } else {
+        memcpy(&out[p], &rest[p], sizeof(sw_xform4) * (q - p));
+    }
 }
 
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
@@ -79,15 +102,30 @@ void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4*
              * leaves at the end) in one copy */
             while (q < packets && (keep[q] & 15u) == 0u)
                 ++q;
-            if (q - p < 4u) { /* inline copies cost less than a call */
-                for (uint32_t i = p; i < q; ++i)
-                    out[i] = rest[i];
-            } else {
-                memcpy(&out[p], &rest[p], sizeof(sw_xform4) * (q - p));
-            }
+            sw__subset_copy(rest, out, p, q);
         } else if (k != 15u) {
-            sw__subset_fill_lanes(k, &rest[p], &out[p]);
+            sw__subset_fill_packet(k, &rest[p], &out[p]);
         }
         p = q;
     }
+}
+
+sw__subset sw__subset_of(const uint8_t* keep, uint32_t packets) {
+    sw__subset s = {.keep = keep,
+                    .first = 0,
+                    .end = packets,
+                    .prefix = 4u * packets,
+                    .mixed = packets,
+                    .mixed_keep = 15u};
+    if (!keep) return s;
+    s.first = sw__subset_span(keep, 0, packets, &s.end);
+    uint32_t p = 0;
+    while (p < packets && (keep[p] & 15u) == 15u)
+        ++p;
+    s.prefix = 4u * p; /* then the kept lanes below the packet's first left out */
+    for (uint32_t k = p < packets ? keep[p] : 0u; k & 1u; k >>= 1)
+        ++s.prefix;
+    s.mixed = p > s.first ? p : s.first; /* the packets below p are whole */
+    s.mixed_keep = s.mixed < s.end ? keep[s.mixed] & 15u : 15u;
+    return s;
 }

@@ -354,10 +354,7 @@ float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time) {
     return v;
 }
 
-/* The job; `rest_fill`: the joints a subset leaves out get rest values
- * (frames clips wrote every packet of the span of kept joints only, with
- * the clip's values). */
-static sw_result sw__sample_job_run(const sw_sample_job* job, bool rest_fill) {
+sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subset* s) {
     sw_result r = sw_sample_job_validate(job);
     if (r != SW_RESULT_OK) return r;
     const sw_clip* clip = job->clip;
@@ -391,7 +388,10 @@ static sw_result sw__sample_job_run(const sw_sample_job* job, bool rest_fill) {
     case SW_CLIP_CODEC_FRAMES:
         /* Two frames and one interpolation over the packets (rest values baked
          * in); no cursors. */
-        sw__codec_frames_sample_keep(clip, t, job->keep, job->out, NULL);
+        if (s)
+            sw__codec_frames_sample_span(clip, t, s->first, s->end, job->out, NULL);
+        else
+            sw__codec_frames_sample_keep(clip, t, job->keep, job->out, NULL);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_NONE:
@@ -399,7 +399,7 @@ static sw_result sw__sample_job_run(const sw_sample_job* job, bool rest_fill) {
         return SW_RESULT_INVALID_ARGUMENT; /* unreachable: validate rejects it */
     }
 
-    if (job->keep && clip->codec == SW_CLIP_CODEC_FRAMES && rest_fill) {
+    if (job->keep && clip->codec == SW_CLIP_CODEC_FRAMES && !s) {
         /* baked frames wrote every joint of the packets they interpolated */
         const sw_xform4* rest = (clip->flags & SW_CLIP_FLAG_ADDITIVE) != 0u
                                     ? NULL
@@ -414,9 +414,5 @@ static sw_result sw__sample_job_run(const sw_sample_job* job, bool rest_fill) {
 }
 
 sw_result sw_sample_job_run(const sw_sample_job* job) {
-    return sw__sample_job_run(job, true);
-}
-
-sw_result sw__sample_job_run_for_blend(const sw_sample_job* job) {
-    return sw__sample_job_run(job, false);
+    return sw__sample_job_run_for_blend(job, NULL);
 }

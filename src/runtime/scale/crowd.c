@@ -27,6 +27,7 @@ typedef struct sw__crowd_char {
     bool force;        /* evaluated even when not visible */
     bool shown;        /* visible or forced at the last update */
     uint32_t cut;      /* joint cut applied to the outputs */
+    bool rest;         /* the outputs hold rest values in the joints `cut` leaves out */
     uint32_t priority; /* 0 .. SW_CROWD_MAX_PRIORITY: higher keeps detail longer */
     double lead;       /* animator time minus shown time (s) */
     sw_animator_root_motion rm;
@@ -50,8 +51,9 @@ struct sw_crowd {
     size_t inst_size, scratch_size;
     /* offsets in the block */
     size_t levels_off, detail_off, ibind_off, pjoints_off, workers_off, scratch_off;
-    size_t chars_off, outs_off; /* the characters' states, then their outputs */
-    size_t keep_off;            /* per level its joint subset (packets bytes) */
+    size_t chars_off, outs_off;              /* the characters' states, then their outputs */
+    size_t keep_off;                         /* per level its joint subset (packets bytes) */
+    sw__subset subsets[SW_CROWD_MAX_LEVELS]; /* per level its subset worked out (keep NULL: all) */
     /* offsets inside a character's block, and its size */
     size_t c_inst, c_params, c_stride;                          /* in a state */
     size_t c_key0, c_key1, c_out, c_model, c_palette, o_stride; /* in an output block */
@@ -81,12 +83,6 @@ static const sw_crowd_level* sw__levels(const sw_crowd* c) {
 }
 static const uint8_t* sw__detail(const sw_crowd* c) {
     return (const uint8_t*)sw__crowd_at(c, c->detail_off);
-}
-/* The joint subset of level l (NULL at a level that keeps every joint). */
-static const uint8_t* sw__keep(const sw_crowd* c, uint32_t l) {
-    return sw__levels(c)[l].joint_cut == 0
-               ? NULL
-               : (const uint8_t*)sw__crowd_at(c, c->keep_off + (size_t)l * c->packets);
 }
 static sw__crowd_worker* sw__workers(const sw_crowd* c) {
     return (sw__crowd_worker*)(void*)sw__crowd_at(c, c->workers_off);
@@ -330,8 +326,10 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
         sw_crowd_joint_detail(sk, 0.0f, detail, joints);
     }
     for (uint32_t l = 0; l < h.levels_count; ++l) {
-        sw_joint_subset_from_detail(sk, detail, levels[l].joint_cut,
-                                    (uint8_t*)(mem + h.keep_off + (size_t)l * packets), packets);
+        uint8_t* keep = (uint8_t*)(mem + h.keep_off + (size_t)l * packets);
+        sw_joint_subset_from_detail(sk, detail, levels[l].joint_cut, keep, packets);
+        /* NULL at a level that keeps every joint */
+        cr->subsets[l] = sw__subset_of(levels[l].joint_cut ? keep : NULL, packets);
     }
     cr->priority_count[0] = h.count;
     cr->classes = 1;
@@ -407,12 +405,15 @@ static sw_result sw__advance_frames(const sw_crowd* c, uint32_t i, sw__crowd_cha
     return sw__advance(c, i, ch, total > 0.0 ? (float)total : 0.0f);
 }
 
-/* Evaluates the character's animator for the joints its level keeps. */
-static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw_xform4* out) {
+/* Evaluates the character's animator for the joints its level keeps;
+ * `outside_rest`: out holds rest values outside the level's span of kept
+ * joints (sw__animator_evaluate_with). */
+static sw_result sw__evaluate(const sw_crowd* c, uint32_t i, uint32_t worker, sw_xform4* out,
+                              bool outside_rest) {
     void* scratch = sw__crowd_at(
         c, c->scratch_off + (size_t)worker * (size_t)sw__align_up(c->scratch_size, 64u));
-    return sw_animator_evaluate_subset(sw__inst(c, i), c->bound, sw__keep(c, sw__char(c, i)->level),
-                                       scratch, c->scratch_size, out, c->packets);
+    const sw__subset* s = &c->subsets[sw__char(c, i)->level];
+    return sw__animator_evaluate_with(sw__inst(c, i), c->bound, s, outside_rest, scratch, out);
 }
 
 /* The character's LOD level this frame (distance plus bias), counted. */
@@ -476,6 +477,7 @@ typedef struct sw__shown {
     bool posted; /* post-processed already */
     bool latest; /* the animator's last evaluation (not an interpolation or key A) */
     bool kept;   /* unchanged: the outputs of the last frame stand, nothing more to do */
+    bool direct; /* evaluated into the outputs (with rest values in the left-out joints) */
 } sw__shown;
 
 /* The key frames of a sliced character: B becomes A (or A is evaluated),
@@ -489,7 +491,7 @@ static sw_result sw__sliced_key(const sw_crowd* c, uint32_t i, sw__crowd_char* c
     } else {
         sw_xform4* a = sw__key(c, i, ch->a);
         r = sw__advance(c, i, ch, (float)-ch->lead);
-        if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, a);
+        if (r == SW_RESULT_OK) r = sw__evaluate(c, i, worker, a, false);
         if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, a, c->packets, worker);
         ++st->evaluations;
     }
@@ -501,7 +503,7 @@ static sw_result sw__sliced_key(const sw_crowd* c, uint32_t i, sw__crowd_char* c
         memcpy(b, sw__key(c, i, ch->a), sizeof(sw_xform4) * c->packets);
         ++st->unchanged;
     } else if (r == SW_RESULT_OK) {
-        r = sw__evaluate(c, i, worker, b);
+        r = sw__evaluate(c, i, worker, b, false);
         if (r == SW_RESULT_OK && key_post) key_post(c->post_user, i, b, c->packets, worker);
         ++st->evaluations;
     }
@@ -547,7 +549,10 @@ static sw_result sw__pose(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uin
             shown->kept = true;
             ++st->unchanged;
         } else if (r == SW_RESULT_OK) {
-            r = sw__evaluate(c, i, worker, out);
+            /* the left-out joints past the span hold rest values still
+             * when the last frame shown left them so at this cut */
+            r = sw__evaluate(c, i, worker, out, ch->rest && ch->cut == lv->joint_cut);
+            shown->direct = true;
             ++st->evaluations;
         }
     }
@@ -562,13 +567,14 @@ static sw_result sw__pose(const sw_crowd* c, uint32_t i, sw__crowd_char* ch, uin
 /* Post callback (unless done), joint LOD, local-to-model and palette of the
  * character's local pose. */
 static sw_result sw__outputs(const sw_crowd* c, uint32_t i, uint32_t worker, uint32_t level,
-                             bool posted) {
+                             const sw__shown* shown) {
     sw_xform4* out = sw__out(c, i);
-    if (c->post && !posted) c->post(c->post_user, i, out, c->packets, worker);
-    const uint8_t* keep = sw__keep(c, level);
-    /* the post callback, or keys evaluated at another level (slicing), may
-     * have moved left-out joints */
-    if (keep && (c->post || sw__levels(c)[level].rate > 1u || sw__char(c, i)->k > 0u))
+    if (c->post && !shown->posted) c->post(c->post_user, i, out, c->packets, worker);
+    const uint8_t* keep = c->subsets[level].keep;
+    /* the post callback, or keys evaluated at another level (slicing, and
+     * the key B a character shows when its level stops slicing), may have
+     * moved left-out joints */
+    if (keep && (c->post || !shown->direct))
         sw__subset_fill_rest(keep, sw_skeleton_rest_pose(c->skeleton), out, c->packets);
     /* Left-out joints now hold their rest values, so the whole-skeleton job
      * gives the matrices of the job with the subset, bit for bit (one
@@ -609,9 +615,10 @@ static sw_result sw__character(const sw_crowd* c, uint32_t i, uint32_t worker) {
     sw__shown shown;
     const uint32_t cut = sw__levels(c)[level].joint_cut;
     sw_result r = sw__pose(c, i, ch, worker, level, st, &shown);
-    if (r == SW_RESULT_OK && !shown.kept) r = sw__outputs(c, i, worker, level, shown.posted);
+    if (r == SW_RESULT_OK && !shown.kept) r = sw__outputs(c, i, worker, level, &shown);
     ch->fresh = r == SW_RESULT_OK && shown.latest;
     ch->cut = cut;
+    ch->rest = r == SW_RESULT_OK; /* sw__outputs left them at rest, or kept them */
     if (r == SW_RESULT_OK) ch->dirty = false;
     return r;
 }
