@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ik_internal.h"
+#include "runtime/simd/simd4.h"
 
 #define SW__IK_PI 3.14159265358979323846f
 
@@ -110,12 +111,6 @@ sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
     return root_transform ? sw_quat_from_mat4(root_transform) : sw_quat_identity();
 }
 
-const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const sw_mat4* model,
-                                    const sw_mat4* root_transform, uint32_t j) {
-    const int32_t parent = sw_skeleton_parents(skel)[j];
-    return parent >= 0 ? &model[parent] : root_transform;
-}
-
 /* T at weight w: T itself (any positive length) for w >= 1, else the unit
  * rotation slerped from identity; zero (or a non-finite length) is identity. */
 static sw_quat sw__ik_weighted(sw_quat t, float w) {
@@ -169,22 +164,41 @@ void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float 
     sw__ik_pose_set_rot(pose, j, sw_ik_local_rotation(parent, sw__ik_pose_rot(pose, j), t, w));
 }
 
+/* R(P)^T t.xyz for the parent's matrix m: t.xyz against each unit column.
+ * With SIMD the three columns go as lanes of one transposed 4x4 (the same
+ * products and sums in the same order, and sqrt and division correctly
+ * rounded: the same bits as the scalar form). */
+#if SW__SIMD4_AVAILABLE
+static inline sw_vec3 sw__ik_unrotate(const float* m, sw_quat t) {
+    sw__v4 c0 = sw__v4_loadu(m), c1 = sw__v4_loadu(m + 4), c2 = sw__v4_loadu(m + 8);
+    sw__v4 c3 = sw__v4_zero();
+    SW__V4_TRANSPOSE(c0, c1, c2, c3); /* lane i: column i's x, y, z */
+    const sw__v4 len2 =
+        sw__v4_add(sw__v4_add(sw__v4_mul(c0, c0), sw__v4_mul(c1, c1)), sw__v4_mul(c2, c2));
+    const sw__v4 dot =
+        sw__v4_add(sw__v4_add(sw__v4_mul(c0, sw__v4_set1(t.x)), sw__v4_mul(c1, sw__v4_set1(t.y))),
+                   sw__v4_mul(c2, sw__v4_set1(t.z)));
+    float r[4];
+    sw__v4_storeu(r, sw__v4_div(dot, sw__v4_sqrt(len2)));
+    return sw_vec3_make(r[0], r[1], r[2]);
+}
+#else
+static inline sw_vec3 sw__ik_unrotate(const float* m, sw_quat t) {
+    const float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+    const float l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
+    const float l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+    return sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) / sqrtf(l0),
+                        (m[4] * t.x + m[5] * t.y + m[6] * t.z) / sqrtf(l1),
+                        (m[8] * t.x + m[9] * t.y + m[10] * t.z) / sqrtf(l2));
+}
+#endif
+
 void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w) {
     if (!(w > 0.0f)) return;
     /* The common case, weight 1 and a finite non-zero T, needs no change. */
     const float t2 = sw_quat_dot(t, t);
     if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY)) t = sw__ik_weighted(t, w);
-    sw_vec3 v = sw_vec3_make(t.x, t.y, t.z);
-    if (parent) {
-        /* R(P)^T v: v against each unit column of the parent's matrix. */
-        const float* m = parent->m;
-        const float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
-        const float l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
-        const float l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
-        v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) / sqrtf(l0),
-                         (m[4] * t.x + m[5] * t.y + m[6] * t.z) / sqrtf(l1),
-                         (m[8] * t.x + m[9] * t.y + m[10] * t.z) / sqrtf(l2));
-    }
+    const sw_vec3 v = parent ? sw__ik_unrotate(parent->m, t) : sw_vec3_make(t.x, t.y, t.z);
     sw__ik_pose_set_rot(pose, j, sw__ik_turn_local(v, t.w, sw__ik_pose_rot(pose, j)));
 }
 

@@ -63,8 +63,11 @@ sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
                           const sw_mat4* root_transform, uint32_t j);
 /* Model matrix of the parent of joint j: root_transform (may be NULL,
  * identity) for a root. */
-const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const sw_mat4* model,
-                                    const sw_mat4* root_transform, uint32_t j);
+static inline const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const sw_mat4* model,
+                                                  const sw_mat4* root_transform, uint32_t j) {
+    const int32_t parent = sw_skeleton_parents(skel)[j];
+    return parent >= 0 ? &model[parent] : root_transform;
+}
 /* Writes joint j's local rotation turned by model-space T at weight w, with
  * P the parent's model rotation; w <= 0 writes nothing. */
 void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w);
