@@ -1435,6 +1435,7 @@ typedef struct sw__eval {
     const sw_xform4* rest;
     const uint8_t* keep; /* the joint subset (NULL: every joint) */
     const sw__subset* s; /* keep worked out */
+    uint32_t prefix;     /* s->prefix */
     bool outside_rest;   /* out holds rest values outside s's span */
     bool ident_ready;
 } sw__eval;
@@ -1446,7 +1447,7 @@ typedef struct sw__eval {
  * track). The blend reads the kept joints, and puts rest values in the
  * others. */
 static const uint8_t* sw__eval_keep(const sw__eval* e, uint32_t slot) {
-    return e->keep && e->b->keep_end[slot] <= e->s->prefix ? NULL : e->keep;
+    return e->keep && e->b->keep_end[slot] <= e->prefix ? NULL : e->keep;
 }
 
 /* Samples contribution i of layer l at its time into out, with the
@@ -1654,6 +1655,7 @@ sw_result sw__animator_evaluate_with(sw_animator_instance* inst, const sw_animat
     e.rest = sw_skeleton_rest_pose(bound->skeleton);
     e.keep = keep;
     e.s = s;
+    e.prefix = s->prefix;
     e.outside_rest = outside_rest;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         const bool additive = sw__anim_layers(a)[l].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;

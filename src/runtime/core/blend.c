@@ -108,7 +108,9 @@ static void sw__blend_fill(const sw__subset* s, const sw_xform4* rest, sw_xform4
         sw__subset_fill_rest(s->keep + s->end, rest + s->end, out + s->end, packets - s->end);
     }
     const uint32_t p = s->mixed;
-    if (p + 1u == s->end) { /* one packet, which keeps a joint (a detail-major order) */
+    if (s->mixed_lane < 4u) { /* one lane of one packet (a detail-major order) */
+        sw__subset_copy_lane(&rest[p], &out[p], s->mixed_lane);
+    } else if (p + 1u == s->end) { /* one packet, which keeps a joint */
         if (s->mixed_keep != 15u) sw__subset_fill_packet(s->mixed_keep, &rest[p], &out[p]);
     } else if (p < s->end) {
         sw__subset_fill_rest(s->keep + p, rest + p, out + p, s->end - p);

@@ -195,6 +195,19 @@ static inline bool sw__subset_keeps(const uint8_t* keep, uint32_t j) {
  * end, in one copy), over `packets` packets. */
 void sw__subset_fill_rest(const uint8_t* keep, const sw_xform4* rest, sw_xform4* out,
                           uint32_t packets);
+/* rest's lane l into out's */
+static inline void sw__subset_copy_lane(const sw_xform4* rest, sw_xform4* out, uint32_t l) {
+    out->tx[l] = rest->tx[l];
+    out->ty[l] = rest->ty[l];
+    out->tz[l] = rest->tz[l];
+    out->rx[l] = rest->rx[l];
+    out->ry[l] = rest->ry[l];
+    out->rz[l] = rest->rz[l];
+    out->rw[l] = rest->rw[l];
+    out->sx[l] = rest->sx[l];
+    out->sy[l] = rest->sy[l];
+    out->sz[l] = rest->sz[l];
+}
 /* The same for one packet, whose keep bits k are neither 0 nor 15. */
 void sw__subset_fill_packet(uint32_t k, const sw_xform4* rest, sw_xform4* out);
 /* True when none of the 8 packets from keep holds a kept joint. */
@@ -231,6 +244,7 @@ struct sw__subset {
     uint32_t prefix;     /* joints kept from joint 0 on, up to the first left out */
     uint32_t mixed;      /* the span's first packet that may leave a joint out */
     uint32_t mixed_keep; /* its keep bits (15 past the span) */
+    uint32_t mixed_lane; /* its one left-out lane when it ends the span (else 4) */
 };
 /* The subset keep (NULL: every joint) over `packets` packets. */
 sw__subset sw__subset_of(const uint8_t* keep, uint32_t packets);

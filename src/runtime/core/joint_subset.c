@@ -45,18 +45,9 @@ bool sw_joint_subset_closed(const sw_skeleton* s, const uint8_t* keep) {
     return true;
 }
 
-/* rest's lane l into out's */
-static void sw__subset_copy_lane(const sw_xform4* rest, sw_xform4* out, uint32_t l) {
-    out->tx[l] = rest->tx[l];
-    out->ty[l] = rest->ty[l];
-    out->tz[l] = rest->tz[l];
-    out->rx[l] = rest->rx[l];
-    out->ry[l] = rest->ry[l];
-    out->rz[l] = rest->rz[l];
-    out->rw[l] = rest->rw[l];
-    out->sx[l] = rest->sx[l];
-    out->sy[l] = rest->sy[l];
-    out->sz[l] = rest->sz[l];
+/* The lowest lane set in m (1 to 15): a table of 2 bits per m. */
+static uint32_t sw__subset_low_lane(uint32_t m) {
+    return (0x12131210u >> (2u * m)) & 3u;
 }
 
 void sw__subset_fill_packet(uint32_t k, const sw_xform4* rest, sw_xform4* out) {
@@ -77,9 +68,8 @@ void sw__subset_fill_packet(uint32_t k, const sw_xform4* rest, sw_xform4* out) {
         return;
     }
 #endif
-    /* each left-out lane: the lowest set bit of m (a table of 2 bits per m) */
-    for (uint32_t m = ~k & 15u; m != 0u; m &= m - 1u)
-        sw__subset_copy_lane(rest, out, (0x12131210u >> (2u * m)) & 3u);
+    for (uint32_t m = ~k & 15u; m != 0u; m &= m - 1u) /* each left-out lane */
+        sw__subset_copy_lane(rest, out, sw__subset_low_lane(m));
 }
 
 /* rest's packets [p, q) into out's */
@@ -116,7 +106,8 @@ sw__subset sw__subset_of(const uint8_t* keep, uint32_t packets) {
                     .end = packets,
                     .prefix = 4u * packets,
                     .mixed = packets,
-                    .mixed_keep = 15u};
+                    .mixed_keep = 15u,
+                    .mixed_lane = 4u};
     if (!keep) return s;
     s.first = sw__subset_span(keep, 0, packets, &s.end);
     uint32_t p = 0;
@@ -127,5 +118,8 @@ sw__subset sw__subset_of(const uint8_t* keep, uint32_t packets) {
         ++s.prefix;
     s.mixed = p > s.first ? p : s.first; /* the packets below p are whole */
     s.mixed_keep = s.mixed < s.end ? keep[s.mixed] & 15u : 15u;
+    const uint32_t m = ~s.mixed_keep & 15u; /* its left-out lanes */
+    if (s.mixed + 1u == s.end && m != 0u && (m & (m - 1u)) == 0u)
+        s.mixed_lane = sw__subset_low_lane(m);
     return s;
 }
