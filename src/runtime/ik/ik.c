@@ -9,23 +9,6 @@
 
 /* ---- shared checks ---- */
 
-sw_result sw__ik_check_pose(const sw_skeleton* skel, const sw_mat4* model, uint32_t model_count,
-                            const sw_mat4* root_transform, const sw_xform4* pose,
-                            uint32_t pose_count) {
-    if (!skel || !model || !pose) return SW_RESULT_INVALID_ARGUMENT;
-    if (skel->joints_count == 0 || skel->joints_count > SW_SKELETON_MAX_JOINTS)
-        return SW_RESULT_INVALID_ARGUMENT;
-    if (model_count < skel->joints_count || pose_count < skel->packets_count)
-        return SW_RESULT_BUFFER_TOO_SMALL;
-    if (!sw__aligned16(pose)) return SW_RESULT_MISALIGNED;
-    const size_t pose_bytes = (size_t)skel->packets_count * sizeof(sw_xform4);
-    if (sw__overlaps(pose, pose_bytes, model, (size_t)skel->joints_count * sizeof(sw_mat4)) ||
-        sw__overlaps(pose, pose_bytes, skel, skel->size) ||
-        sw__overlaps(pose, pose_bytes, root_transform, root_transform ? sizeof(sw_mat4) : 0))
-        return SW_RESULT_OVERLAP;
-    return SW_RESULT_OK;
-}
-
 bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel, const sw_mat4* model,
                             const sw_mat4* root_transform, const sw_xform4* pose) {
     return sw__overlaps(p, n, pose, (size_t)skel->packets_count * sizeof(sw_xform4)) ||

@@ -28,9 +28,22 @@ static inline sw_vec3 sw__ik_pos(const sw_mat4* m) {
 
 /* Checks shared by every IK job: skeleton, model matrices and the in/out
  * pose (sizes, alignment, overlaps). */
-sw_result sw__ik_check_pose(const sw_skeleton* skel, const sw_mat4* model, uint32_t model_count,
-                            const sw_mat4* root_transform, const sw_xform4* pose,
-                            uint32_t pose_count);
+static inline sw_result sw__ik_check_pose(const sw_skeleton* skel, const sw_mat4* model,
+                                          uint32_t model_count, const sw_mat4* root_transform,
+                                          const sw_xform4* pose, uint32_t pose_count) {
+    if (!skel || !model || !pose) return SW_RESULT_INVALID_ARGUMENT;
+    if (skel->joints_count == 0 || skel->joints_count > SW_SKELETON_MAX_JOINTS)
+        return SW_RESULT_INVALID_ARGUMENT;
+    if (model_count < skel->joints_count || pose_count < skel->packets_count)
+        return SW_RESULT_BUFFER_TOO_SMALL;
+    if (!sw__aligned16(pose)) return SW_RESULT_MISALIGNED;
+    const size_t pose_bytes = (size_t)skel->packets_count * sizeof(sw_xform4);
+    if (sw__overlaps(pose, pose_bytes, model, (size_t)skel->joints_count * sizeof(sw_mat4)) ||
+        sw__overlaps(pose, pose_bytes, skel, skel->size) ||
+        sw__overlaps(pose, pose_bytes, root_transform, root_transform ? sizeof(sw_mat4) : 0))
+        return SW_RESULT_OVERLAP;
+    return SW_RESULT_OK;
+}
 /* OVERLAP when [p, p + n) overlaps the pose, the model matrices, the
  * skeleton or root_transform. */
 bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel, const sw_mat4* model,
