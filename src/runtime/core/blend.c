@@ -124,6 +124,10 @@ sw_result sw__blend_job_run_subset(const sw_blend_job* job, const sw__soa_ops* o
     bool additive = false;
     const sw_result r = sw__blend_prepare(job, normal, &normal_count, &additive);
     if (r != SW_RESULT_OK) return r;
+    if (!s && !job->keep) { /* every joint: no subset to work out */
+        sw__blend_packets(job, ops, normal, normal_count, additive, 0, job->packets_count);
+        return SW_RESULT_OK;
+    }
     sw__subset own;
     if (!s) { /* from the job's subset, once it is checked */
         own = sw__subset_of(job->keep, job->packets_count);
