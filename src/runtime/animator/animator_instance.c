@@ -1433,9 +1433,7 @@ typedef struct sw__eval {
     float* jw1;
     sw_blend_layer* bl; /* the blend job's inputs */
     const sw_xform4* rest;
-    const uint8_t* keep; /* the joint subset (NULL: every joint) */
-    const sw__subset* s; /* keep worked out */
-    uint32_t prefix;     /* s->prefix */
+    const sw__subset* s; /* the joint subset worked out (s->keep NULL: every joint) */
     bool outside_rest;   /* out holds rest values outside s's span */
     bool ident_ready;
 } sw__eval;
@@ -1447,7 +1445,8 @@ typedef struct sw__eval {
  * track). The blend reads the kept joints, and puts rest values in the
  * others. */
 static const uint8_t* sw__eval_keep(const sw__eval* e, uint32_t slot) {
-    return e->keep && e->b->keep_end[slot] <= e->prefix ? NULL : e->keep;
+    const uint8_t* keep = e->s->keep;
+    return keep && e->b->keep_end[slot] <= e->s->prefix ? NULL : keep;
 }
 
 /* Samples contribution i of layer l at its time into out, with the
@@ -1512,7 +1511,7 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive, sw_xform
             r = p < end ? sw_make_additive_job_run(&mj) : SW_RESULT_OK;
             if (r != SW_RESULT_OK) return r;
         } else if (!additive && e->b->root_joint != SW_ANIMATOR_NONE &&
-                   sw__subset_keeps(e->keep, e->b->root_joint)) {
+                   sw__subset_keeps(e->s->keep, e->b->root_joint)) {
             sw__root_fix(e->b, dst);
         }
         e->bl[i].pose = dst;
@@ -1653,9 +1652,7 @@ sw_result sw__animator_evaluate_with(sw_animator_instance* inst, const sw_animat
     e.jw1 = e.jw0 + (size_t)P * 4u;
     e.bl = (sw_blend_layer*)(void*)(base + lay.layers);
     e.rest = sw_skeleton_rest_pose(bound->skeleton);
-    e.keep = keep;
     e.s = s;
-    e.prefix = s->prefix;
     e.outside_rest = outside_rest;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
         const bool additive = sw__anim_layers(a)[l].mode == SW_ANIMATOR_LAYER_MODE_ADDITIVE;
