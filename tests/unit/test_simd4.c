@@ -266,6 +266,10 @@ static void test_lanes_transpose(void** state) {
     assert_bits(sw__v4_splat3(v), s3, "splat3");
     const float yzx[4] = {2, 3, 1, 4};
     assert_bits(sw__v4_yzx(v), yzx, "yzx");
+    const float wzyx[4] = {4, 3, 2, 1}, zwxy[4] = {3, 4, 1, 2}, yxwz[4] = {2, 1, 4, 3};
+    assert_bits(sw__v4_wzyx(v), wzyx, "wzyx");
+    assert_bits(sw__v4_zwxy(v), zwxy, "zwxy");
+    assert_bits(sw__v4_yxwz(v), yxwz, "yxwz");
     sw__v4 r0 = sw__v4_set(0, 1, 2, 3), r1 = sw__v4_set(4, 5, 6, 7);
     sw__v4 r2 = sw__v4_set(8, 9, 10, 11), r3 = sw__v4_set(12, 13, 14, 15);
     SW__V4_TRANSPOSE(r0, r1, r2, r3);

@@ -31,6 +31,8 @@
  *   sw__v4_lane0(v), sw__v4_splat0/1/2/3(v), sw__v4_floor(a) (exact for
  *     |a| < 2^23)
  *   sw__v4_yzx(a) = (a1, a2, a0, a3)
+ *   sw__v4_wzyx(a) = (a3, a2, a1, a0), sw__v4_zwxy(a) = (a2, a3, a0, a1),
+ *   sw__v4_yxwz(a) = (a1, a0, a3, a2)
  *   SW__V4_TRANSPOSE(a, b, c, d): transposes 4 sw__v4 lvalues in place
  *   sw__fp_flush_begin() -> sw__fp_mode: this thread's float results below
  *     FLT_MIN become 0 and such inputs read as 0 until sw__fp_flush_end(mode)

@@ -156,6 +156,15 @@ static inline sw__v4 sw__v4_yzx(sw__v4 a) {
     const float32x4_t t = vextq_f32(a, a, 1);
     return vcopyq_laneq_f32(vcopyq_laneq_f32(t, 2, a, 0), 3, a, 3);
 }
+static inline sw__v4 sw__v4_wzyx(sw__v4 a) {
+    return vrev64q_f32(vextq_f32(a, a, 2));
+}
+static inline sw__v4 sw__v4_zwxy(sw__v4 a) {
+    return vextq_f32(a, a, 2);
+}
+static inline sw__v4 sw__v4_yxwz(sw__v4 a) {
+    return vrev64q_f32(a);
+}
 
 /* FRINTM: round towards minus infinity, exact for every float. */
 static inline sw__v4 sw__v4_floor(sw__v4 a) {

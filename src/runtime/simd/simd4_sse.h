@@ -191,6 +191,17 @@ static inline sw__v4 sw__v4_splat3(sw__v4 v) {
 static inline sw__v4 sw__v4_yzx(sw__v4 a) {
     return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
 }
+/* (a3, a2, a1, a0), (a2, a3, a0, a1), (a1, a0, a3, a2): the lane orders of a
+ * quaternion product's terms. */
+static inline sw__v4 sw__v4_wzyx(sw__v4 a) {
+    return _mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 1, 2, 3));
+}
+static inline sw__v4 sw__v4_zwxy(sw__v4 a) {
+    return _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 0, 3, 2));
+}
+static inline sw__v4 sw__v4_yxwz(sw__v4 a) {
+    return _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1));
+}
 
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
 #if defined(__SSE4_1__)

@@ -141,6 +141,15 @@ static inline sw__v4 sw__v4_splat3(sw__v4 v) {
 static inline sw__v4 sw__v4_yzx(sw__v4 a) {
     return wasm_i32x4_shuffle(a, a, 1, 2, 0, 3);
 }
+static inline sw__v4 sw__v4_wzyx(sw__v4 a) {
+    return wasm_i32x4_shuffle(a, a, 3, 2, 1, 0);
+}
+static inline sw__v4 sw__v4_zwxy(sw__v4 a) {
+    return wasm_i32x4_shuffle(a, a, 2, 3, 0, 1);
+}
+static inline sw__v4 sw__v4_yxwz(sw__v4 a) {
+    return wasm_i32x4_shuffle(a, a, 1, 0, 3, 2);
+}
 
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
     return wasm_f32x4_floor(a);
