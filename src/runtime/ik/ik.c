@@ -155,19 +155,7 @@ void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float 
  * division correctly rounded: the same bits as the scalar form, kept where
  * there is no SIMD). */
 #if SW__SIMD4_AVAILABLE
-/* sw_quat_mul(a, b) for (x, y, z, w) lanes. */
-static inline sw__v4 sw__ik_qmul4(sw__v4 a, sw__v4 b) {
-    sw__v4 r = sw__v4_mul(sw__v4_splat3(a), b);
-    r = sw__v4_add(
-        r, sw__v4_mul(sw__v4_splat0(a), sw__v4_xor_sign(sw__v4_wzyx(b), sw__v4_set(1, -1, 1, -1))));
-    r = sw__v4_add(
-        r, sw__v4_mul(sw__v4_splat1(a), sw__v4_xor_sign(sw__v4_zwxy(b), sw__v4_set(1, 1, -1, -1))));
-    return sw__v4_add(
-        r, sw__v4_mul(sw__v4_splat2(a), sw__v4_xor_sign(sw__v4_yxwz(b), sw__v4_set(-1, 1, 1, -1))));
-}
-
-static void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t) {
-    const sw__v4 tq = sw__v4_set(t.x, t.y, t.z, t.w);
+static void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 tq) {
     sw__v4 vt = tq;
     if (parent) {
         const float* m = parent->m;
@@ -198,7 +186,7 @@ static void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw
         sw__v4_storeu(v, vt);
         r = sw_quat_normalize(sw_quat_make(v[0], v[1], v[2], v[3]));
     } else {
-        const sw__v4 q = sw__ik_qmul4(sw__v4_mul(vt, sw__v4_set1(1.0f / sqrtf(len2))), local);
+        const sw__v4 q = sw__ik_q4_mul(sw__v4_mul(vt, sw__v4_set1(1.0f / sqrtf(len2))), local);
         r = sw_quat_make(sw__v4_lane0(q), sw__v4_lane0(sw__v4_splat1(q)),
                          sw__v4_lane0(sw__v4_splat2(q)), sw__v4_lane0(sw__v4_splat3(q)));
     }
@@ -220,11 +208,12 @@ static void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw
 }
 #endif
 
-void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w) {
+void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 t, float w) {
     if (!(w > 0.0f)) return;
     /* The common case, weight 1 and a finite non-zero T, needs no change. */
-    const float t2 = sw_quat_dot(t, t);
-    if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY)) t = sw__ik_weighted(t, w);
+    const float t2 = sw__ik_q4_dot(t, t);
+    if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY))
+        t = sw__ik_q4_of(sw__ik_weighted(sw__ik_q4_get(t), w));
     sw__ik_turn_m(pose, j, parent, t);
 }
 
@@ -269,7 +258,7 @@ sw_result sw_ik_rotate_job_run(const sw_ik_rotate_job* job) {
     if (r != SW_RESULT_OK) return r;
     sw__ik_write_m(job->pose, job->joint,
                    sw__ik_parent_matrix(job->skeleton, job->model, job->root_transform, job->joint),
-                   job->rotation, job->weight);
+                   sw__ik_q4_of(job->rotation), job->weight);
     return SW_RESULT_OK;
 }
 

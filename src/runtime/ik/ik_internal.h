@@ -3,7 +3,137 @@
 #define SINEW_RUNTIME_IK_INTERNAL_H
 
 #include "runtime/core/internal.h"
+#include "runtime/simd/simd4.h"
 #include "sinew/ik/ik.h"
+
+/* Vectors and quaternions in registers (the two-bone solve and the
+ * write-back): with SIMD one sw__v4 each (x, y, z, w lanes; a vector's lane
+ * 3 is unused), else sw_vec3 and sw_quat. Every operation makes the
+ * products and sums of its sw_vec3_* or sw_quat_* counterpart in the same
+ * order (lanes summed in lane order, a - b as a + -b), so both forms give
+ * the same bits. */
+#if SW__SIMD4_AVAILABLE
+typedef sw__v4 sw__ik_v3;
+typedef sw__v4 sw__ik_q4;
+static inline sw__ik_v3 sw__ik_v3_of(sw_vec3 v) {
+    return sw__v4_set(v.x, v.y, v.z, 0.0f);
+}
+static inline sw_vec3 sw__ik_v3_get(sw__ik_v3 v) {
+    return sw_vec3_make(sw__v4_lane0(v), sw__v4_lane0(sw__v4_splat1(v)),
+                        sw__v4_lane0(sw__v4_splat2(v)));
+}
+/* Translation column of a model matrix. */
+static inline sw__ik_v3 sw__ik_v3_pos(const sw_mat4* m) {
+    return sw__v4_loadu(m->m + 12);
+}
+static inline sw__ik_v3 sw__ik_v3_zero(void) {
+    return sw__v4_zero();
+}
+static inline sw__ik_v3 sw__ik_v3_add(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw__v4_add(a, b);
+}
+static inline sw__ik_v3 sw__ik_v3_sub(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw__v4_sub(a, b);
+}
+static inline sw__ik_v3 sw__ik_v3_scale(sw__ik_v3 a, float s) {
+    return sw__v4_mul(a, sw__v4_set1(s));
+}
+static inline sw__ik_v3 sw__ik_v3_cross(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw__v4_yzx(sw__v4_sub(sw__v4_mul(a, sw__v4_yzx(b)), sw__v4_mul(sw__v4_yzx(a), b)));
+}
+static inline float sw__ik_v3_dot(sw__ik_v3 a, sw__ik_v3 b) {
+    const sw__v4 m = sw__v4_mul(a, b);
+    return sw__v4_lane0(m) + sw__v4_lane0(sw__v4_splat1(m)) + sw__v4_lane0(sw__v4_splat2(m));
+}
+/* (v, w) */
+static inline sw__ik_q4 sw__ik_q4_make(sw__ik_v3 v, float w) {
+    return sw__v4_select(sw__v4_cmpgt(sw__v4_set(1, 1, 1, 0), sw__v4_zero()), v, sw__v4_set1(w));
+}
+static inline sw__ik_q4 sw__ik_q4_of(sw_quat q) {
+    return sw__v4_set(q.x, q.y, q.z, q.w);
+}
+static inline sw_quat sw__ik_q4_get(sw__ik_q4 q) {
+    return sw_quat_make(sw__v4_lane0(q), sw__v4_lane0(sw__v4_splat1(q)),
+                        sw__v4_lane0(sw__v4_splat2(q)), sw__v4_lane0(sw__v4_splat3(q)));
+}
+static inline sw__ik_v3 sw__ik_q4_xyz(sw__ik_q4 q) {
+    return q;
+}
+static inline float sw__ik_q4_w(sw__ik_q4 q) {
+    return sw__v4_lane0(sw__v4_splat3(q));
+}
+static inline float sw__ik_q4_dot(sw__ik_q4 a, sw__ik_q4 b) {
+    const sw__v4 m = sw__v4_mul(a, b);
+    return sw__v4_lane0(m) + sw__v4_lane0(sw__v4_splat1(m)) + sw__v4_lane0(sw__v4_splat2(m)) +
+           sw__v4_lane0(sw__v4_splat3(m));
+}
+static inline sw__ik_q4 sw__ik_q4_scale(sw__ik_q4 q, float s) {
+    return sw__v4_mul(q, sw__v4_set1(s));
+}
+static inline sw__ik_q4 sw__ik_q4_mul(sw__ik_q4 a, sw__ik_q4 b) {
+    sw__v4 r = sw__v4_mul(sw__v4_splat3(a), b);
+    r = sw__v4_add(
+        r, sw__v4_mul(sw__v4_splat0(a), sw__v4_xor_sign(sw__v4_wzyx(b), sw__v4_set(1, -1, 1, -1))));
+    r = sw__v4_add(
+        r, sw__v4_mul(sw__v4_splat1(a), sw__v4_xor_sign(sw__v4_zwxy(b), sw__v4_set(1, 1, -1, -1))));
+    return sw__v4_add(
+        r, sw__v4_mul(sw__v4_splat2(a), sw__v4_xor_sign(sw__v4_yxwz(b), sw__v4_set(-1, 1, 1, -1))));
+}
+#else
+typedef sw_vec3 sw__ik_v3;
+typedef sw_quat sw__ik_q4;
+static inline sw__ik_v3 sw__ik_v3_of(sw_vec3 v) {
+    return v;
+}
+static inline sw_vec3 sw__ik_v3_get(sw__ik_v3 v) {
+    return v;
+}
+static inline sw__ik_v3 sw__ik_v3_pos(const sw_mat4* m) {
+    return sw_vec3_make(m->m[12], m->m[13], m->m[14]);
+}
+static inline sw__ik_v3 sw__ik_v3_zero(void) {
+    return sw_vec3_make(0.0f, 0.0f, 0.0f);
+}
+static inline sw__ik_v3 sw__ik_v3_add(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw_vec3_add(a, b);
+}
+static inline sw__ik_v3 sw__ik_v3_sub(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw_vec3_sub(a, b);
+}
+static inline sw__ik_v3 sw__ik_v3_scale(sw__ik_v3 a, float s) {
+    return sw_vec3_scale(a, s);
+}
+static inline sw__ik_v3 sw__ik_v3_cross(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw_vec3_cross(a, b);
+}
+static inline float sw__ik_v3_dot(sw__ik_v3 a, sw__ik_v3 b) {
+    return sw_vec3_dot(a, b);
+}
+static inline sw__ik_q4 sw__ik_q4_make(sw__ik_v3 v, float w) {
+    return sw_quat_make(v.x, v.y, v.z, w);
+}
+static inline sw__ik_q4 sw__ik_q4_of(sw_quat q) {
+    return q;
+}
+static inline sw_quat sw__ik_q4_get(sw__ik_q4 q) {
+    return q;
+}
+static inline sw__ik_v3 sw__ik_q4_xyz(sw__ik_q4 q) {
+    return sw_vec3_make(q.x, q.y, q.z);
+}
+static inline float sw__ik_q4_w(sw__ik_q4 q) {
+    return q.w;
+}
+static inline float sw__ik_q4_dot(sw__ik_q4 a, sw__ik_q4 b) {
+    return sw_quat_dot(a, b);
+}
+static inline sw__ik_q4 sw__ik_q4_scale(sw__ik_q4 q, float s) {
+    return sw_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+static inline sw__ik_q4 sw__ik_q4_mul(sw__ik_q4 a, sw__ik_q4 b) {
+    return sw_quat_mul(a, b);
+}
+#endif
 
 /* Shortest length treated as a bone (model units). */
 #define SW__IK_MIN_BONE 1e-6f
@@ -87,7 +217,7 @@ void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float 
 /* The same with P the rotation of the parent's model matrix (its columns
  * normalized; NULL = identity), without building a quaternion for it: exact
  * when the columns are orthogonal (uniform scale). */
-void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t, float w);
+void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 t, float w);
 
 /* Unit vector perpendicular to v (any v, zero gives +X). */
 sw_vec3 sw__ik_perpendicular(sw_vec3 v);

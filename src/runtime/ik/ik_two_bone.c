@@ -114,55 +114,74 @@ static sw_vec3 sw__two_bone_straight_normal(sw_vec3 ab, float lab, bool has_pole
 
 /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) for the
  * mid joint's new half angle (c1, s1), with inv_lab = 1 / lab. */
-static sw_vec3 sw__two_bone_new_end(sw_vec3 ab, sw_vec3 n, float lab, float inv_lab, float c1,
-                                    float s1) {
-    const sw_vec3 ab_unit = sw_vec3_scale(ab, inv_lab);
+static sw__ik_v3 sw__two_bone_new_end(sw__ik_v3 ab, sw__ik_v3 n, float lab, float inv_lab, float c1,
+                                      float s1) {
+    const sw__ik_v3 ab_unit = sw__ik_v3_scale(ab, inv_lab);
     const float e_par = lab + 0.25f * (c1 * c1 - s1 * s1) * inv_lab;
     const float e_perp = 0.5f * c1 * s1 * inv_lab;
-    return sw_vec3_add(sw_vec3_scale(ab_unit, e_par),
-                       sw_vec3_scale(sw_vec3_cross(n, ab_unit), e_perp));
+    return sw__ik_v3_add(sw__ik_v3_scale(ab_unit, e_par),
+                         sw__ik_v3_scale(sw__ik_v3_cross(n, ab_unit), e_perp));
 }
 
 /* Step 2: the rotation q1 taking the start-end direction f (e normalized)
  * onto u, not normalized; *norm2 = |q1|^2. */
-static sw_quat sw__two_bone_aim(sw_vec3 e, sw_vec3 f, sw_vec3 u, float* norm2) {
-    const sw_vec3 h = sw_vec3_add(f, u);
-    const float h2 = sw_vec3_dot(h, h);
+static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 e, sw__ik_v3 f, sw__ik_v3 u, float* norm2) {
+    const sw__ik_v3 h = sw__ik_v3_add(f, u);
+    const float h2 = sw__ik_v3_dot(h, h);
     if (h2 >= 1e-12f) {
         /* The cross product's rounding along f removed (as sw_quat_from_to). */
-        sw_vec3 fu = sw_vec3_cross(f, u);
-        fu = sw_vec3_sub(fu, sw_vec3_scale(f, sw_vec3_dot(fu, f)));
-        const sw_quat q = sw_quat_make(fu.x, fu.y, fu.z, 0.5f * h2);
-        *norm2 = sw_quat_dot(q, q);
+        sw__ik_v3 fu = sw__ik_v3_cross(f, u);
+        fu = sw__ik_v3_sub(fu, sw__ik_v3_scale(f, sw__ik_v3_dot(fu, f)));
+        const sw__ik_q4 q = sw__ik_q4_make(fu, 0.5f * h2);
+        *norm2 = sw__ik_q4_dot(q, q);
         return q;
     }
     *norm2 = 1.0f;
-    return sw_quat_from_to(e, u);
+    return sw__ik_q4_of(sw_quat_from_to(sw__ik_v3_get(e), sw__ik_v3_get(u)));
 }
 
 /* Step 3: q1 (|q1|^2 = qq) followed by the roll about u taking the bend
  * normal n onto the pole's (p: the pole's perpendicular part, of unit
  * length: a far pole cannot overflow the products); *norm2 multiplied by
  * the roll's |.|^2. */
-static sw_quat sw__two_bone_roll(sw_quat q1, sw_vec3 n, sw_vec3 u, sw_vec3 p, float qq,
-                                 float* norm2) {
+static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__ik_v3 p, float qq,
+                                   float* norm2) {
     /* n turned by q1 = (v, w), times |q1|^2:
      * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
-    const sw_vec3 v = sw_vec3_make(q1.x, q1.y, q1.z);
-    const float w = q1.w;
-    const sw_vec3 n1 = sw_vec3_add(sw_vec3_add(sw_vec3_scale(n, w * w - sw_vec3_dot(v, v)),
-                                               sw_vec3_scale(v, 2.0f * sw_vec3_dot(v, n))),
-                                   sw_vec3_scale(sw_vec3_cross(v, n), 2.0f * w));
+    const sw__ik_v3 v = sw__ik_q4_xyz(q1);
+    const float w = sw__ik_q4_w(q1);
+    const sw__ik_v3 n1 =
+        sw__ik_v3_add(sw__ik_v3_add(sw__ik_v3_scale(n, w * w - sw__ik_v3_dot(v, v)),
+                                    sw__ik_v3_scale(v, 2.0f * sw__ik_v3_dot(v, n))),
+                      sw__ik_v3_scale(sw__ik_v3_cross(v, n), 2.0f * w));
     /* The pole's normal is p x u for p along the pole's perpendicular
      * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
      * (n1 x (p x u)).u = -n1.p, both times |n1| = |q1|^2. */
-    const float rc = sw_vec3_dot(p, sw_vec3_cross(u, n1));
-    const float rs = -sw_vec3_dot(n1, p);
+    const float rc = sw__ik_v3_dot(p, sw__ik_v3_cross(u, n1));
+    const float rs = -sw__ik_v3_dot(n1, p);
     float hc, hs;
     sw__half_angle(rc, rs, qq, &hc, &hs);
     *norm2 *= hc * hc + hs * hs;
-    return sw_quat_mul(sw_quat_make(u.x * hs, u.y * hs, u.z * hs, hc), q1);
+    return sw__ik_q4_mul(sw__ik_q4_make(sw__ik_v3_scale(u, hs), hc), q1);
 }
+
+/* The pole's offset from the start joint a (zero without a pole). */
+static sw__ik_v3 sw__two_bone_pole(const sw_ik_two_bone_job* job, sw__ik_v3 a) {
+    switch (job->pole_mode) {
+    case SW_IK_POLE_MODE_TARGET:
+        return sw__ik_v3_sub(sw__ik_v3_of(job->pole), a);
+    case SW_IK_POLE_MODE_DIRECTION:
+        return sw__ik_v3_of(job->pole);
+    default:
+        return sw__ik_v3_zero();
+    }
+}
+
+/* The solve's rotations (sw_ik_two_bone_rotations in registers). */
+typedef struct sw__two_bone_rots {
+    sw__ik_q4 start, mid;
+    bool reached;
+} sw__two_bone_rots;
 
 /* The solve of a checked job (all but the bone lengths, checked here).
  * Trigonometry-free: the angles enter only through the half-angle cosines
@@ -179,15 +198,16 @@ static sw_quat sw__two_bone_roll(sw_quat q1, sw_vec3 n, sw_vec3 u, sw_vec3 p, fl
  *   normalized), then the roll about u taking the turned bend normal onto
  *   the pole's, from its cosine and sine (sw__half_angle). Only the product
  *   is normalized (the roll's angle does not depend on the length of q1),
- *   and only with `unit`: the run's write-back normalizes anyway. */
-static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone_rotations* out,
+ *   and only with `unit`: the run's write-back normalizes anyway.
+ * Vectors and quaternions in registers (sw__ik_v3, sw__ik_q4). */
+static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_rots* out,
                                     bool unit) {
     const sw_mat4* model = job->model;
-    const sw_vec3 a = sw__ik_pos(&model[job->start_joint]);
-    const sw_vec3 b = sw__ik_pos(&model[job->mid_joint]);
-    const sw_vec3 c = sw__ik_pos(&model[job->end_joint]);
-    const sw_vec3 ab = sw_vec3_sub(b, a), bc = sw_vec3_sub(c, b);
-    const float lab2 = sw_vec3_dot(ab, ab), lbc2 = sw_vec3_dot(bc, bc);
+    const sw__ik_v3 a = sw__ik_v3_pos(&model[job->start_joint]);
+    const sw__ik_v3 b = sw__ik_v3_pos(&model[job->mid_joint]);
+    const sw__ik_v3 c = sw__ik_v3_pos(&model[job->end_joint]);
+    const sw__ik_v3 ab = sw__ik_v3_sub(b, a), bc = sw__ik_v3_sub(c, b);
+    const float lab2 = sw__ik_v3_dot(ab, ab), lbc2 = sw__ik_v3_dot(bc, bc);
     /* sw__ik_check_lengths on the chain: finite positions, bones at least
      * SW__IK_MIN_BONE long (and their squares finite). A non-finite
      * coordinate makes ab or bc infinite or NaN, so the squared lengths
@@ -195,17 +215,15 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     const float min2 = SW__IK_MIN_BONE * SW__IK_MIN_BONE;
     if (!(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) || !(lbc2 < INFINITY))
         return SW_RESULT_BAD_DATA;
-    const sw_vec3 cr = sw_vec3_cross(ab, bc);
-    const sw_vec3 at = sw_vec3_sub(job->target, a);
+    const sw__ik_v3 cr = sw__ik_v3_cross(ab, bc);
+    const sw__ik_v3 at = sw__ik_v3_sub(sw__ik_v3_of(job->target), a);
     /* The pole's part perpendicular to the start-target axis u has length
      * |pd x at| / |at|, free of cancellation and known before u is. */
-    const sw_vec3 pd = job->pole_mode == SW_IK_POLE_MODE_TARGET      ? sw_vec3_sub(job->pole, a)
-                       : job->pole_mode == SW_IK_POLE_MODE_DIRECTION ? job->pole
-                                                                     : sw_vec3_make(0, 0, 0);
-    sw_vec3 px = sw_vec3_cross(pd, at);
+    const sw__ik_v3 pd = sw__two_bone_pole(job, a);
+    sw__ik_v3 px = sw__ik_v3_cross(pd, at);
     float r1[4], r2[4];
-    const float dist2 = sw_vec3_dot(at, at);
-    sw__sqrt4(lab2, lbc2, sw_vec3_dot(cr, cr), dist2, r1);
+    const float dist2 = sw__ik_v3_dot(at, at);
+    sw__sqrt4(lab2, lbc2, sw__ik_v3_dot(cr, cr), dist2, r1);
     const float lab = r1[0], lbc = r1[1], cr_len = r1[2], dist = r1[3];
     const float reach = lab + lbc, rr = lab * lbc;
     /* 1 / 0 gives infinity (no trap); the branches below skip those. */
@@ -213,14 +231,15 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     const float inv_dist = r2[0], inv_cr = r2[1], inv_rr = r2[2];
 
     /* Direction to the target; on the start joint, the limb's own. */
-    sw_vec3 u;
+    sw__ik_v3 u;
     float pole_scale = inv_dist, pole_scale2 = dist2;
     if (dist > 1e-6f * reach) {
-        u = sw_vec3_scale(at, inv_dist);
+        u = sw__ik_v3_scale(at, inv_dist);
     } else {
-        const sw_vec3 ac = sw_vec3_sub(c, a);
-        u = sw_vec3_normalize(sw_vec3_length(ac) > 1e-6f * reach ? ac : ab);
-        px = sw_vec3_cross(pd, u);
+        const sw_vec3 ac = sw__ik_v3_get(sw__ik_v3_sub(c, a));
+        u = sw__ik_v3_of(
+            sw_vec3_normalize(sw_vec3_length(ac) > 1e-6f * reach ? ac : sw__ik_v3_get(ab)));
+        px = sw__ik_v3_cross(pd, u);
         pole_scale = pole_scale2 = 1.0f;
     }
     const float m = fabsf(lab - lbc);
@@ -228,7 +247,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     /* Square roots the mid joint's new half angle needs, and the pole's
      * perpendicular length (as |pd x at|); 1 / d for the new start-end
      * direction e (|e| = d but for rounding). */
-    const float px2 = sw_vec3_dot(px, px);
+    const float px2 = sw__ik_v3_dot(px, px);
     sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), px2, 1.0f, r1);
     const float inv_d = 1.0f / d;
     const float c1 = r1[0], s1 = r1[1], px_len = r1[2];
@@ -236,31 +255,32 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
     /* Pole: its part perpendicular to the start-target axis (none when
      * within 1e-4 of collinear, or no pole), as u x (pd x u) = (u x px) /
      * |at| (no cancellation), and its unit direction p. */
-    const bool has_pole = px2 > 1e-8f * sw_vec3_dot(pd, pd) * pole_scale2;
-    const sw_vec3 u_px = sw_vec3_cross(u, px);
-    const sw_vec3 pole_perp =
-        has_pole ? sw_vec3_scale(u_px, pole_scale) : sw_vec3_make(0.0f, 0.0f, 0.0f);
+    const bool has_pole = px2 > 1e-8f * sw__ik_v3_dot(pd, pd) * pole_scale2;
+    const sw__ik_v3 u_px = sw__ik_v3_cross(u, px);
 
     /* 1. Mid joint about its hinge: the current bend-plane normal. A limb
      * within 1e-4 rad of straight has none worth trusting (its direction
      * would be rounding noise): take the plane of the limb and the pole, or
      * any. */
-    const sw_vec3 n = cr_len > 1e-4f * rr
-                          ? sw_vec3_scale(cr, inv_cr)
-                          : sw__two_bone_straight_normal(ab, lab, has_pole, pole_perp);
+    const sw__ik_v3 n = cr_len > 1e-4f * rr
+                            ? sw__ik_v3_scale(cr, inv_cr)
+                            : sw__ik_v3_of(sw__two_bone_straight_normal(
+                                  sw__ik_v3_get(ab), lab, has_pole,
+                                  has_pole ? sw__ik_v3_get(sw__ik_v3_scale(u_px, pole_scale))
+                                           : sw_vec3_make(0.0f, 0.0f, 0.0f)));
     /* The current bend's half angle (c0, s0) scaled to at most 2 (|.|^2 =
      * q0), the new one's (c1, s1) to |.|^2 = L^2 - m^2 = 4 lab lbc: the
      * turn's (mc, ms) is sqrt(4 rr q0) long. */
     float c0, s0;
-    sw__half_angle(sw_vec3_dot(ab, bc) * inv_rr, cr_len * inv_rr, 1.0f, &c0, &s0);
+    sw__half_angle(sw__ik_v3_dot(ab, bc) * inv_rr, cr_len * inv_rr, 1.0f, &c0, &s0);
     const float minv = unit ? 1.0f / sqrtf(4.0f * rr * (c0 * c0 + s0 * s0)) : 1.0f;
     const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
-    const sw_quat t_mid = sw_quat_make(n.x * ms, n.y * ms, n.z * ms, mc);
+    const sw__ik_q4 t_mid = sw__ik_q4_make(sw__ik_v3_scale(n, ms), mc);
     /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) with ab^
      * = ab / lab and k = n x ab^ (the mid joint bends towards k), where
      * lbc cos b1 = (c1^2 - s1^2) / (4 lab) and lbc sin b1 = c1 s1 / (2 lab):
      * no need to turn bc by t_mid first. */
-    const sw_vec3 e = sw__two_bone_new_end(ab, n, lab, lbc * inv_rr, c1, s1);
+    const sw__ik_v3 e = sw__two_bone_new_end(ab, n, lab, lbc * inv_rr, c1, s1);
 
     /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
      * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
@@ -268,27 +288,26 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw_ik_two_bon
      * or zero e). */
     /* With d below 1e-3 of the reach the rounding of e is no longer small
      * next to it: measure. */
-    const sw_vec3 f = sw_vec3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw_vec3_dot(e, e)));
+    const sw__ik_v3 f =
+        sw__ik_v3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw__ik_v3_dot(e, e)));
     /* |t_start|^2, tracked so that the normalization at the end need not
      * wait for the last product. */
     float norm2;
-    sw_quat t_start = sw__two_bone_aim(e, f, u, &norm2);
+    sw__ik_q4 t_start = sw__two_bone_aim(e, f, u, &norm2);
     const float qq = norm2;
     /* 3. About the start-target axis: the bend-plane normal n (= mid side x
      * limb direction) onto the pole's, so the mid joint lies on the pole's
      * side. Using the normal rather than the mid joint's offset keeps this
      * continuous through full extension, where the offset vanishes. */
     if (has_pole) {
-        const sw_vec3 p = sw_vec3_scale(u_px, 1.0f / px_len);
+        const sw__ik_v3 p = sw__ik_v3_scale(u_px, 1.0f / px_len);
         t_start = sw__two_bone_roll(t_start, n, u, p, qq, &norm2);
     }
     /* A unit turn: the length stays. */
-    if (job->twist != 0.0f) t_start = sw_quat_mul(sw_quat_from_axis_angle(u, job->twist), t_start);
-    if (unit) {
-        const float sinv = 1.0f / sqrtf(norm2);
-        t_start =
-            sw_quat_make(t_start.x * sinv, t_start.y * sinv, t_start.z * sinv, t_start.w * sinv);
-    }
+    if (job->twist != 0.0f)
+        t_start = sw__ik_q4_mul(sw__ik_q4_of(sw_quat_from_axis_angle(sw__ik_v3_get(u), job->twist)),
+                                t_start);
+    if (unit) t_start = sw__ik_q4_scale(t_start, 1.0f / sqrtf(norm2));
 
     /* The end lands at a + u * |e| with |e| = d (the mid turn makes the
      * start-end distance d), so its distance to the target is |dist - d|. */
@@ -306,22 +325,24 @@ sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone
                                job->pose))
         return SW_RESULT_OVERLAP;
     /* Solved into a copy: on failure *out stays untouched. */
-    sw_ik_two_bone_rotations rots;
+    sw__two_bone_rots rots;
     res = sw__two_bone_solve(job, &rots, true);
-    if (res == SW_RESULT_OK) *out = rots;
+    if (res == SW_RESULT_OK)
+        *out = (sw_ik_two_bone_rotations){.start = sw__ik_q4_get(rots.start),
+                                          .mid = sw__ik_q4_get(rots.mid),
+                                          .reached = rots.reached};
     return res;
 }
 
 sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
     sw_result res = sw__two_bone_check(job);
     if (res != SW_RESULT_OK) return res;
-    sw_ik_two_bone_rotations rots;
+    sw__two_bone_rots rots;
     /* Not normalized: the write-back normalizes its product anyway, and
      * the solve's last square root leaves the critical path. */
     res = sw__two_bone_solve(job, &rots, false);
     if (res != SW_RESULT_OK) return res;
     if (job->reached) *job->reached = rots.reached;
-    const sw_quat t_start = rots.start, t_mid = rots.mid;
     const sw_mat4* model = job->model;
     const float w = job->weight;
     if (!(w > 0.0f)) return SW_RESULT_OK;
@@ -330,9 +351,9 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
     const sw_skeleton* skel = job->skeleton;
     sw__ik_write_m(job->pose, job->start_joint,
                    sw__ik_parent_matrix(skel, model, job->root_transform, job->start_joint),
-                   t_start, w);
+                   rots.start, w);
     sw__ik_write_m(job->pose, job->mid_joint,
-                   sw__ik_parent_matrix(skel, model, job->root_transform, job->mid_joint), t_mid,
+                   sw__ik_parent_matrix(skel, model, job->root_transform, job->mid_joint), rots.mid,
                    w);
 
     const float ew = w * job->end_rotation_weight;
@@ -340,7 +361,8 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
         /* The end's parent has turned by T_start^w * T_mid^w (both in model
          * space: t_mid about the mid joint before the start turned). */
         const sw_quat ident = sw_quat_identity();
-        const sw_quat ts = sw_quat_normalize(t_start), tm = sw_quat_normalize(t_mid);
+        const sw_quat ts = sw_quat_normalize(sw__ik_q4_get(rots.start));
+        const sw_quat tm = sw_quat_normalize(sw__ik_q4_get(rots.mid));
         const sw_quat ts_w = w < 1.0f ? sw_quat_slerp(ident, ts, w) : ts;
         const sw_quat tm_w = w < 1.0f ? sw_quat_slerp(ident, tm, w) : tm;
         const sw_quat moved = sw_quat_mul(ts_w, tm_w);
