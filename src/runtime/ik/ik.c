@@ -94,27 +94,13 @@ sw_quat sw__ik_parent_rot(const sw_skeleton* skel, const sw_mat4* model,
     return root_transform ? sw_quat_from_mat4(root_transform) : sw_quat_identity();
 }
 
-/* T at weight w: T itself (any positive length) for w >= 1, else the unit
- * rotation slerped from identity; zero (or a non-finite length) is identity. */
-static sw_quat sw__ik_weighted(sw_quat t, float w) {
+sw_quat sw__ik_weighted(sw_quat t, float w) {
     const float len2 = sw_quat_dot(t, t);
     if (!(len2 > 0.0f) || !(len2 < INFINITY)) return sw_quat_identity();
     if (!(w < 1.0f)) return t;
     const float inv = 1.0f / sqrtf(len2);
     return sw_quat_slerp(sw_quat_identity(),
                          sw_quat_make(t.x * inv, t.y * inv, t.z * inv, t.w * inv), w);
-}
-
-/* normalize(T' * local) for T' = (v, t.w): the rotation part of
- * conj(P) * T * P * local once v = R(P)^T t.xyz. Any positive scale of T or
- * local goes with the normalization, whose factor |T'| |local| is ready
- * before the product is. A zero local rotation counts as identity. */
-static inline sw_quat sw__ik_turn_local(sw_vec3 v, float tw, sw_quat local) {
-    const float len2 = (sw_vec3_dot(v, v) + tw * tw) * sw_quat_dot(local, local);
-    if (!(len2 > 0.0f) || !(len2 < INFINITY))
-        return sw_quat_normalize(sw_quat_make(v.x, v.y, v.z, tw));
-    const float inv = 1.0f / sqrtf(len2);
-    return sw_quat_mul(sw_quat_make(v.x * inv, v.y * inv, v.z * inv, tw * inv), local);
 }
 
 sw_quat sw_ik_local_rotation(sw_quat parent_model, sw_quat local, sw_quat rotation, float weight) {
@@ -127,94 +113,9 @@ sw_quat sw_ik_local_rotation(sw_quat parent_model, sw_quat local, sw_quat rotati
     return sw__ik_turn_local(v, t.w, local);
 }
 
-static sw_quat sw__ik_pose_rot(const sw_xform4* pose, uint32_t j) {
-    const sw_xform4* p = &pose[j >> 2];
-    const uint32_t lane = j & 3u;
-    return sw_quat_make(p->rx[lane], p->ry[lane], p->rz[lane], p->rw[lane]);
-}
-
-static void sw__ik_pose_set_rot(sw_xform4* pose, uint32_t j, sw_quat r) {
-    sw_xform4* p = &pose[j >> 2];
-    const uint32_t lane = j & 3u;
-    p->rx[lane] = r.x;
-    p->ry[lane] = r.y;
-    p->rz[lane] = r.z;
-    p->rw[lane] = r.w;
-}
-
 void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w) {
     if (!(w > 0.0f)) return;
     sw__ik_pose_set_rot(pose, j, sw_ik_local_rotation(parent, sw__ik_pose_rot(pose, j), t, w));
-}
-
-/* The turn T' = (R(P)^T t.xyz, t.w) for the parent's matrix m (NULL:
- * identity) applied to joint j's local rotation: sw__ik_turn_local. With
- * SIMD the three columns go as lanes of one transposed 4x4, and T', the
- * local rotation and their product as the lanes of one register each (the
- * same products and sums in the same order, a - b as a + -b, and sqrt and
- * division correctly rounded: the same bits as the scalar form, kept where
- * there is no SIMD). */
-#if SW__SIMD4_AVAILABLE
-static void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 tq) {
-    sw__v4 vt = tq;
-    if (parent) {
-        const float* m = parent->m;
-        sw__v4 c0 = sw__v4_loadu(m), c1 = sw__v4_loadu(m + 4), c2 = sw__v4_loadu(m + 8);
-        sw__v4 c3 = sw__v4_zero();
-        SW__V4_TRANSPOSE(c0, c1, c2, c3); /* lane i: column i's x, y, z */
-        const sw__v4 len2 =
-            sw__v4_add(sw__v4_add(sw__v4_mul(c0, c0), sw__v4_mul(c1, c1)), sw__v4_mul(c2, c2));
-        const sw__v4 dot = sw__v4_add(
-            sw__v4_add(sw__v4_mul(c0, sw__v4_splat0(tq)), sw__v4_mul(c1, sw__v4_splat1(tq))),
-            sw__v4_mul(c2, sw__v4_splat2(tq)));
-        /* Lane 3 (0 / 0) takes t.w. */
-        const sw__m4 xyz = sw__v4_cmpgt(sw__v4_set(1, 1, 1, 0), sw__v4_zero());
-        vt = sw__v4_select(xyz, sw__v4_div(dot, sw__v4_sqrt(len2)), tq);
-    }
-    sw_xform4* p = &pose[j >> 2];
-    const uint32_t lane = j & 3u;
-    const sw__v4 local = sw__v4_set(p->rx[lane], p->ry[lane], p->rz[lane], p->rw[lane]);
-    /* |T'|^2 and |local|^2 as lanes 0 and 1, each summed in lane order. */
-    sw__v4 s0 = sw__v4_mul(vt, vt), s1 = sw__v4_mul(local, local), s2 = sw__v4_zero(),
-           s3 = sw__v4_zero();
-    SW__V4_TRANSPOSE(s0, s1, s2, s3);
-    const sw__v4 sums = sw__v4_add(sw__v4_add(sw__v4_add(s0, s1), s2), s3);
-    const float len2 = sw__v4_lane0(sums) * sw__v4_lane0(sw__v4_splat1(sums));
-    sw_quat r;
-    if (!(len2 > 0.0f) || !(len2 < INFINITY)) {
-        float v[4];
-        sw__v4_storeu(v, vt);
-        r = sw_quat_normalize(sw_quat_make(v[0], v[1], v[2], v[3]));
-    } else {
-        const sw__v4 q = sw__ik_q4_mul(sw__v4_mul(vt, sw__v4_set1(1.0f / sqrtf(len2))), local);
-        r = sw_quat_make(sw__v4_lane0(q), sw__v4_lane0(sw__v4_splat1(q)),
-                         sw__v4_lane0(sw__v4_splat2(q)), sw__v4_lane0(sw__v4_splat3(q)));
-    }
-    sw__ik_pose_set_rot(pose, j, r);
-}
-#else
-static void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t) {
-    sw_vec3 v = sw_vec3_make(t.x, t.y, t.z);
-    if (parent) {
-        const float* m = parent->m;
-        const float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
-        const float l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
-        const float l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
-        v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) / sqrtf(l0),
-                         (m[4] * t.x + m[5] * t.y + m[6] * t.z) / sqrtf(l1),
-                         (m[8] * t.x + m[9] * t.y + m[10] * t.z) / sqrtf(l2));
-    }
-    sw__ik_pose_set_rot(pose, j, sw__ik_turn_local(v, t.w, sw__ik_pose_rot(pose, j)));
-}
-#endif
-
-void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 t, float w) {
-    if (!(w > 0.0f)) return;
-    /* The common case, weight 1 and a finite non-zero T, needs no change. */
-    const float t2 = sw__ik_q4_dot(t, t);
-    if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY))
-        t = sw__ik_q4_of(sw__ik_weighted(sw__ik_q4_get(t), w));
-    sw__ik_turn_m(pose, j, parent, t);
 }
 
 sw_vec3 sw__ik_perpendicular(sw_vec3 v) {
