@@ -9,14 +9,6 @@
 
 /* ---- shared checks ---- */
 
-bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel, const sw_mat4* model,
-                            const sw_mat4* root_transform, const sw_xform4* pose) {
-    return sw__overlaps(p, n, pose, (size_t)skel->packets_count * sizeof(sw_xform4)) ||
-           sw__overlaps(p, n, model, (size_t)skel->joints_count * sizeof(sw_mat4)) ||
-           sw__overlaps(p, n, skel, skel->size) ||
-           sw__overlaps(p, n, root_transform, root_transform ? sizeof(sw_mat4) : 0);
-}
-
 bool sw__ik_is_ancestor(const sw_skeleton* skel, uint32_t a, uint32_t b) {
     const int16_t* parents = sw_skeleton_parents(skel);
     if (a >= skel->joints_count || b >= skel->joints_count) return false;

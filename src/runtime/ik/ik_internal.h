@@ -176,8 +176,14 @@ static inline sw_result sw__ik_check_pose(const sw_skeleton* skel, const sw_mat4
 }
 /* OVERLAP when [p, p + n) overlaps the pose, the model matrices, the
  * skeleton or root_transform. */
-bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel, const sw_mat4* model,
-                            const sw_mat4* root_transform, const sw_xform4* pose);
+static inline bool sw__ik_overlaps_inputs(const void* p, size_t n, const sw_skeleton* skel,
+                                          const sw_mat4* model, const sw_mat4* root_transform,
+                                          const sw_xform4* pose) {
+    return sw__overlaps(p, n, pose, (size_t)skel->packets_count * sizeof(sw_xform4)) ||
+           sw__overlaps(p, n, model, (size_t)skel->joints_count * sizeof(sw_mat4)) ||
+           sw__overlaps(p, n, skel, skel->size) ||
+           sw__overlaps(p, n, root_transform, root_transform ? sizeof(sw_mat4) : 0);
+}
 /* True when a is a proper ancestor of b. */
 bool sw__ik_is_ancestor(const sw_skeleton* skel, uint32_t a, uint32_t b);
 /* Checks a chain of joint indices: in range and each a proper ancestor of
