@@ -270,6 +270,8 @@ static void test_lanes_transpose(void** state) {
     assert_bits(sw__v4_wzyx(v), wzyx, "wzyx");
     assert_bits(sw__v4_zwxy(v), zwxy, "zwxy");
     assert_bits(sw__v4_yxwz(v), yxwz, "yxwz");
+    const float xyz_w[4] = {1, 2, 3, 8};
+    assert_bits(sw__v4_xyz_w(v, sw__v4_set(5, 6, 7, 8)), xyz_w, "xyz_w");
     sw__v4 r0 = sw__v4_set(0, 1, 2, 3), r1 = sw__v4_set(4, 5, 6, 7);
     sw__v4 r2 = sw__v4_set(8, 9, 10, 11), r3 = sw__v4_set(12, 13, 14, 15);
     SW__V4_TRANSPOSE(r0, r1, r2, r3);

@@ -47,7 +47,7 @@ static inline float sw__ik_v3_dot(sw__ik_v3 a, sw__ik_v3 b) {
 }
 /* (v, w) */
 static inline sw__ik_q4 sw__ik_q4_make(sw__ik_v3 v, float w) {
-    return sw__v4_select(sw__v4_cmpgt(sw__v4_set(1, 1, 1, 0), sw__v4_zero()), v, sw__v4_set1(w));
+    return sw__v4_xyz_w(v, sw__v4_set1(w));
 }
 static inline sw__ik_q4 sw__ik_q4_of(sw_quat q) {
     return sw__v4_set(q.x, q.y, q.z, q.w);
@@ -69,6 +69,12 @@ static inline float sw__ik_q4_dot(sw__ik_q4 a, sw__ik_q4 b) {
 }
 static inline sw__ik_q4 sw__ik_q4_scale(sw__ik_q4 q, float s) {
     return sw__v4_mul(q, sw__v4_set1(s));
+}
+static inline sw__ik_q4 sw__ik_q4_add(sw__ik_q4 a, sw__ik_q4 b) {
+    return sw__v4_add(a, b);
+}
+static inline sw__ik_q4 sw__ik_q4_sub(sw__ik_q4 a, sw__ik_q4 b) {
+    return sw__v4_sub(a, b);
 }
 static inline sw__ik_q4 sw__ik_q4_mul(sw__ik_q4 a, sw__ik_q4 b) {
     sw__v4 r = sw__v4_mul(sw__v4_splat3(a), b);
@@ -129,6 +135,12 @@ static inline float sw__ik_q4_dot(sw__ik_q4 a, sw__ik_q4 b) {
 }
 static inline sw__ik_q4 sw__ik_q4_scale(sw__ik_q4 q, float s) {
     return sw_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+static inline sw__ik_q4 sw__ik_q4_add(sw__ik_q4 a, sw__ik_q4 b) {
+    return sw_quat_make(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+static inline sw__ik_q4 sw__ik_q4_sub(sw__ik_q4 a, sw__ik_q4 b) {
+    return sw_quat_make(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
 static inline sw__ik_q4 sw__ik_q4_mul(sw__ik_q4 a, sw__ik_q4 b) {
     return sw_quat_mul(a, b);
@@ -271,8 +283,7 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
             sw__v4_add(sw__v4_mul(c0, sw__v4_splat0(tq)), sw__v4_mul(c1, sw__v4_splat1(tq))),
             sw__v4_mul(c2, sw__v4_splat2(tq)));
         /* Lane 3 (0 / 0) takes t.w. */
-        const sw__m4 xyz = sw__v4_cmpgt(sw__v4_set(1, 1, 1, 0), sw__v4_zero());
-        vt = sw__v4_select(xyz, sw__v4_div(dot, sw__v4_sqrt(len2)), tq);
+        vt = sw__v4_xyz_w(sw__v4_div(dot, sw__v4_sqrt(len2)), tq);
     }
     sw_xform4* p = &pose[j >> 2];
     const uint32_t lane = j & 3u;

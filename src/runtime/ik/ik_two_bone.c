@@ -9,13 +9,15 @@ static sw_result sw__two_bone_check(const sw_ik_two_bone_job* job) {
     const sw_result r = sw__ik_check_pose(job->skeleton, job->model, job->model_count,
                                           job->root_transform, job->pose, job->pose_count);
     if (r != SW_RESULT_OK) return r;
-    /* x - x is 0 for finite x, NaN otherwise: one test for all the numbers. */
-    const sw_vec3 t = job->target, p = job->pole;
+    /* x - x is 0 for finite x, NaN otherwise: one test for all the numbers
+     * (0 only when every one is 0, whatever the order of the sums). */
+    const sw_vec3 p = job->pole;
     const sw_quat e = job->end_rotation;
-    const float zero = (t.x - t.x) + (t.y - t.y) + (t.z - t.z) + (p.x - p.x) + (p.y - p.y) +
-                       (p.z - p.z) + (job->twist - job->twist) + (e.x - e.x) + (e.y - e.y) +
-                       (e.z - e.z) + (e.w - e.w);
-    if (!(zero == 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
+    const sw__ik_q4 tt = sw__ik_q4_make(sw__ik_v3_of(job->target), job->twist);
+    const sw__ik_q4 pp = sw__ik_q4_make(sw__ik_v3_of(p), 0.0f), ee = sw__ik_q4_of(e);
+    const sw__ik_q4 zero = sw__ik_q4_add(
+        sw__ik_q4_add(sw__ik_q4_sub(tt, tt), sw__ik_q4_sub(pp, pp)), sw__ik_q4_sub(ee, ee));
+    if (!(sw__ik_q4_dot(zero, zero) == 0.0f)) return SW_RESULT_INVALID_ARGUMENT;
     switch (job->pole_mode) {
     case SW_IK_POLE_MODE_NONE:
     case SW_IK_POLE_MODE_TARGET:

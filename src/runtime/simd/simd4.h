@@ -33,6 +33,7 @@
  *   sw__v4_yzx(a) = (a1, a2, a0, a3)
  *   sw__v4_wzyx(a) = (a3, a2, a1, a0), sw__v4_zwxy(a) = (a2, a3, a0, a1),
  *   sw__v4_yxwz(a) = (a1, a0, a3, a2)
+ *   sw__v4_xyz_w(a, b) = (a0, a1, a2, b3)
  *   SW__V4_TRANSPOSE(a, b, c, d): transposes 4 sw__v4 lvalues in place
  *   sw__fp_flush_begin() -> sw__fp_mode: this thread's float results below
  *     FLT_MIN become 0 and such inputs read as 0 until sw__fp_flush_end(mode)

@@ -165,6 +165,9 @@ static inline sw__v4 sw__v4_zwxy(sw__v4 a) {
 static inline sw__v4 sw__v4_yxwz(sw__v4 a) {
     return vrev64q_f32(a);
 }
+static inline sw__v4 sw__v4_xyz_w(sw__v4 a, sw__v4 b) {
+    return vcopyq_laneq_f32(a, 3, b, 3);
+}
 
 /* FRINTM: round towards minus infinity, exact for every float. */
 static inline sw__v4 sw__v4_floor(sw__v4 a) {

@@ -202,6 +202,15 @@ static inline sw__v4 sw__v4_zwxy(sw__v4 a) {
 static inline sw__v4 sw__v4_yxwz(sw__v4 a) {
     return _mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 3, 0, 1));
 }
+/* (a0, a1, a2, b3) */
+static inline sw__v4 sw__v4_xyz_w(sw__v4 a, sw__v4 b) {
+#if defined(__SSE4_1__)
+    return _mm_blend_ps(a, b, 8);
+#else
+    return _mm_shuffle_ps(a, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 3, 2, 2)),
+                          _MM_SHUFFLE(2, 0, 1, 0));
+#endif
+}
 
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
 #if defined(__SSE4_1__)

@@ -150,6 +150,9 @@ static inline sw__v4 sw__v4_zwxy(sw__v4 a) {
 static inline sw__v4 sw__v4_yxwz(sw__v4 a) {
     return wasm_i32x4_shuffle(a, a, 1, 0, 3, 2);
 }
+static inline sw__v4 sw__v4_xyz_w(sw__v4 a, sw__v4 b) {
+    return wasm_i32x4_shuffle(a, b, 0, 1, 2, 7);
+}
 
 static inline sw__v4 sw__v4_floor(sw__v4 a) {
     return wasm_f32x4_floor(a);
