@@ -14,75 +14,86 @@ static inline bool sw__blend_hits(sw__blend_range r, const void* p, size_t bytes
     return p && bytes && a < r.hi && r.lo < a + bytes;
 }
 
-/* sw_blend_job_validate's checks in one pass over the layers (each failure
- * class is gathered, then reported in the documented order). normal gets
- * the normal layers of non-zero weight (*normal_count of them, room for
- * SW_BLEND_MAX_LAYERS), *additive whether an additive layer of non-zero
- * weight follows. */
-static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_input* normal,
-                                   uint32_t* normal_count, bool* additive) {
+/* What sw__blend_prepare works out of a valid job for the kernels. */
+typedef struct sw__blend_plan {
+    sw__blend_input normal[SW_BLEND_MAX_LAYERS]; /* the normal layers of non-zero weight */
+    uint32_t normal_count;
+    bool additive; /* an additive layer of non-zero weight follows */
+} sw__blend_plan;
+
+/* sw_blend_job_validate's checks in one pass over the layers (an invalid
+ * layer fails at once, as INVALID_ARGUMENT comes first; the later failure
+ * classes are gathered, then reported in the documented order); fills plan. */
+static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_plan* plan) {
     if (!job || !job->rest_pose || !job->out || job->packets_count == 0)
         return SW_RESULT_INVALID_ARGUMENT;
-    if (!job->layers && job->layers_count != 0) return SW_RESULT_INVALID_ARGUMENT;
+    const sw_blend_layer* const layers = job->layers;
+    const uint32_t layers_count = job->layers_count;
+    if (!layers && layers_count != 0) return SW_RESULT_INVALID_ARGUMENT;
     /* x - x is 0 for finite x, NaN for NaN and infinities. */
     if (!(job->threshold - job->threshold == 0.0f) || job->threshold < 0.0f)
         return SW_RESULT_INVALID_ARGUMENT;
-    if (job->layers_count > SW_BLEND_MAX_LAYERS) return SW_RESULT_LIMIT;
+    if (layers_count > SW_BLEND_MAX_LAYERS) return SW_RESULT_LIMIT;
     const size_t pose_bytes = (size_t)job->packets_count * sizeof(sw_xform4);
     const size_t weights_bytes = (size_t)job->packets_count * 4u * sizeof(float);
     const sw__blend_range out = {(uintptr_t)job->out, (uintptr_t)job->out + pose_bytes};
-    bool invalid = false, overlap = false, add = false;
+    /* the failures after the layers' own, in their order */
+    const sw_result late =
+        job->out_count < job->packets_count                         ? SW_RESULT_BUFFER_TOO_SMALL
+        : (((uintptr_t)job->out | (uintptr_t)job->rest_pose) & 15u) ? SW_RESULT_MISALIGNED
+        : sw__blend_hits(out, job->rest_pose, pose_bytes) ||
+                sw__blend_hits(out, job->keep, job->keep ? job->packets_count : 0u) ||
+                sw__blend_hits(out, layers, (size_t)layers_count * sizeof(sw_blend_layer))
+            ? SW_RESULT_OVERLAP
+            : SW_RESULT_OK;
+    bool overlap = false, add = false;
     float weights = 0.0f; /* their sum: inf once past float, which fails the bound */
-    uintptr_t addresses = (uintptr_t)job->out | (uintptr_t)job->rest_pose;
+    uintptr_t addresses = 0;
     uint32_t count = 0;
-    for (uint32_t i = 0; i < job->layers_count; ++i) {
-        const sw_blend_layer* l = &job->layers[i];
+    for (uint32_t i = 0; i < layers_count; ++i) {
+        const sw_blend_layer* l = &layers[i];
         const float w = l->weight;
         /* 0 <= w <= FLT_MAX: false for negative, infinite and NaN weights */
-        invalid |= !l->pose || !(w >= 0.0f && w <= FLT_MAX) ||
-                   (uint32_t)l->mode > (uint32_t)SW_BLEND_MODE_ADDITIVE;
+        if (!l->pose || !(w >= 0.0f && w <= FLT_MAX) ||
+            (uint32_t)l->mode > (uint32_t)SW_BLEND_MODE_ADDITIVE)
+            return SW_RESULT_INVALID_ARGUMENT;
         addresses |= (uintptr_t)l->pose;
         weights += w;
         overlap |= sw__blend_hits(out, l->pose, pose_bytes) ||
                    sw__blend_hits(out, l->joint_weights, weights_bytes);
         if (w == 0.0f) continue;
         if (l->mode == SW_BLEND_MODE_DEFAULT) {
-            normal[count++] =
+            plan->normal[count++] =
                 (sw__blend_input){.pose = l->pose, .joint_weights = l->joint_weights, .weight = w};
         } else {
             add = true;
         }
     }
-    if (invalid || !(weights <= SW_BLEND_MAX_WEIGHT_SUM)) return SW_RESULT_INVALID_ARGUMENT;
-    if (job->out_count < job->packets_count) return SW_RESULT_BUFFER_TOO_SMALL;
+    if (!(weights <= SW_BLEND_MAX_WEIGHT_SUM)) return SW_RESULT_INVALID_ARGUMENT;
+    if (late == SW_RESULT_BUFFER_TOO_SMALL) return late;
     if (addresses & 15u) return SW_RESULT_MISALIGNED;
-    if (overlap || sw__blend_hits(out, job->rest_pose, pose_bytes) ||
-        sw__blend_hits(out, job->keep, job->keep ? job->packets_count : 0u) ||
-        sw__blend_hits(out, job->layers, (size_t)job->layers_count * sizeof(sw_blend_layer)))
-        return SW_RESULT_OVERLAP;
-    *normal_count = count;
-    *additive = add;
+    if (late != SW_RESULT_OK) return late;
+    if (overlap) return SW_RESULT_OVERLAP;
+    plan->normal_count = count;
+    plan->additive = add;
     return SW_RESULT_OK;
 }
 
 sw_result sw_blend_job_validate(const sw_blend_job* job) {
-    sw__blend_input normal[SW_BLEND_MAX_LAYERS];
-    uint32_t normal_count;
-    bool additive;
-    return sw__blend_prepare(job, normal, &normal_count, &additive);
+    sw__blend_plan plan;
+    return sw__blend_prepare(job, &plan);
 }
 
 /* The blend of packets [first, first + n): normal layers in one fused pass,
  * then each additive layer in place (the kernels work lane by lane, so a
  * range gives the same values as the whole pose). */
 static void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
-                              const sw__blend_input* normal, uint32_t normal_count, bool additive,
-                              uint32_t first, uint32_t n) {
+                              const sw__blend_plan* plan, uint32_t first, uint32_t n) {
     sw__blend_input at[SW_BLEND_MAX_LAYERS];
-    const sw__blend_input* in = normal;
+    const sw__blend_input* in = plan->normal;
     if (first > 0) {
-        for (uint32_t i = 0; i < normal_count; ++i) {
-            at[i] = normal[i];
+        for (uint32_t i = 0; i < plan->normal_count; ++i) {
+            at[i] = plan->normal[i];
             at[i].pose += first;
             if (at[i].joint_weights) at[i].joint_weights += 4u * (size_t)first;
         }
@@ -90,8 +101,8 @@ static void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
     }
     const float threshold = job->threshold > 0.0f ? job->threshold : SW_BLEND_DEFAULT_THRESHOLD;
     sw_xform4* out = job->out + first;
-    ops->blend(in, normal_count, job->rest_pose + first, threshold, out, n);
-    if (!additive) return;
+    ops->blend(in, plan->normal_count, job->rest_pose + first, threshold, out, n);
+    if (!plan->additive) return;
     for (uint32_t i = 0; i < job->layers_count; ++i) {
         const sw_blend_layer* l = &job->layers[i];
         if (l->mode != SW_BLEND_MODE_ADDITIVE || l->weight == 0.0f) continue;
@@ -119,23 +130,19 @@ static void sw__blend_fill(const sw__subset* s, const sw_xform4* rest, sw_xform4
 
 sw_result sw__blend_job_run_subset(const sw_blend_job* job, const sw__soa_ops* ops,
                                    const sw__subset* s, bool outside_rest) {
-    sw__blend_input normal[SW_BLEND_MAX_LAYERS];
-    uint32_t normal_count = 0;
-    bool additive = false;
-    const sw_result r = sw__blend_prepare(job, normal, &normal_count, &additive);
+    sw__blend_plan plan;
+    const sw_result r = sw__blend_prepare(job, &plan);
     if (r != SW_RESULT_OK) return r;
-    if (!s && !job->keep) { /* every joint: no subset to work out */
-        sw__blend_packets(job, ops, normal, normal_count, additive, 0, job->packets_count);
-        return SW_RESULT_OK;
-    }
     sw__subset own;
-    if (!s) { /* from the job's subset, once it is checked */
+    if (!s && job->keep) { /* from the job's subset, once it is checked */
         own = sw__subset_of(job->keep, job->packets_count);
         s = &own;
     }
-    if (s->first < s->end)
-        sw__blend_packets(job, ops, normal, normal_count, additive, s->first, s->end - s->first);
-    if (s->keep) sw__blend_fill(s, job->rest_pose, job->out, job->packets_count, outside_rest);
+    /* No subset: every packet, without working out a subset for a NULL keep
+     * (sw__subset_of is a call into another unit). */
+    const uint32_t first = s ? s->first : 0u, end = s ? s->end : job->packets_count;
+    if (first < end) sw__blend_packets(job, ops, &plan, first, end - first);
+    if (s && s->keep) sw__blend_fill(s, job->rest_pose, job->out, job->packets_count, outside_rest);
     return SW_RESULT_OK;
 }
 
