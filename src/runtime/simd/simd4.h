@@ -21,7 +21,8 @@
  *   sw__v4_sqrt(a); sw__v4_rsqrt(a) = 1/sqrt(a), relative error <= 2e-7
  *   sw__v4_rsqrt_fast(a) = 1/sqrt(a) for normal positive a, relative error
  *     <= 4e-7 (a header defining SW__V4_HAS_RSQRT_FAST has a cheaper form,
- *     else it is sw__v4_rsqrt); zero and denormal lanes are unspecified
+ *     > 0 exactly in those lanes; else it is sw__v4_rsqrt); zero and
+ *     denormal lanes are otherwise unspecified
  *   sw__v4_cmplt/cmple/cmpgt/cmpge/cmpeq(a, b) -> sw__m4
  *   sw__v4_select(m, a, b) = m ? a : b per lane
  *   sw__v4_negate_where(m, a): flips a's sign bit where m

@@ -17,6 +17,14 @@
 #define SW__SOA_TABLE sw__soa_simd
 #endif
 
+#if defined(__GNUC__)
+#define SW__ALWAYS_INLINE static inline __attribute__((always_inline))
+#define SW__UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define SW__ALWAYS_INLINE static inline
+#define SW__UNLIKELY(c) (c)
+#endif
+
 #define SW__LD(p, f) sw__v4_load((p)->f)
 #define SW__ST(p, f, v) sw__v4_store((p)->f, (v))
 
@@ -49,10 +57,17 @@ static inline sw__v4 sw__dot(sw__v4 ax, sw__v4 ay, sw__v4 az, sw__v4 aw, sw__v4 
     return sw__v4_madd(aw, bw, sw__v4_madd(az, bz, sw__v4_madd(ay, by, sw__v4_mul(ax, bx))));
 }
 
-/* Lanes whose squared length is a normal float: sw__v4_rsqrt_fast's domain. */
-static inline sw__m4 sw__normal_len2(sw__v4 len2) {
+/* The lanes where inv = sw__v4_rsqrt_fast(len2) normalizes: len2 a normal
+ * float (the function's domain), which its cheaper form tells by inv > 0. */
+static inline sw__m4 sw__rsqrt_fast_ok(sw__v4 len2, sw__v4 inv) {
+#if defined(SW__V4_HAS_RSQRT_FAST)
+    (void)len2;
+    return sw__v4_cmpgt(inv, sw__v4_zero());
+#else
+    (void)inv;
     return sw__m4_and(sw__v4_cmpge(len2, sw__v4_set1(FLT_MIN)),
                       sw__v4_cmplt(len2, sw__v4_set1(INFINITY)));
+#endif
 }
 
 /* Normalizes (x, y, z, w) per lane; identity where the length is 0 or not
@@ -60,9 +75,9 @@ static inline sw__m4 sw__normal_len2(sw__v4 len2) {
  * with a zero, denormal, infinite or NaN squared length takes sw__v4_rsqrt. */
 static inline void sw__normalize4(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
     const sw__v4 len2 = sw__dot(*x, *y, *z, *w, *x, *y, *z, *w);
-    const sw__m4 normal = sw__normal_len2(len2);
     sw__v4 inv = sw__v4_rsqrt_fast(len2);
-    if (sw__m4_bits(normal) != 0xF) {
+    const sw__m4 normal = sw__rsqrt_fast_ok(len2, inv);
+    if (SW__UNLIKELY(sw__m4_bits(normal) != 0xF)) {
         const sw__v4 inf = sw__v4_set1(INFINITY);
         const sw__m4 ok = sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, inf));
         inv = sw__v4_select(normal, inv, sw__v4_rsqrt(len2));
@@ -115,12 +130,6 @@ static inline void sw__accumulate(sw__x4* a, const sw_xform4* x, sw__v4 w, bool 
     SW__ACC(sz, w);
 #undef SW__ACC
 }
-
-#if defined(__GNUC__)
-#define SW__ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define SW__ALWAYS_INLINE static inline
-#endif
 
 /* Stores a blended packet: t and s times inv, r normalized. */
 static inline void sw__blend_finish(sw__x4* a, sw__v4 inv, sw_xform4* out) {
@@ -210,21 +219,21 @@ SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, float inv_sum, sw_xform4* 
     _mm256_storeu_ps(out->sx, _mm256_mul_ps(a->sxy, inv8));
     SW__ST(out, sz, sw__v4_mul(a->sz, inv));
     const sw__v4 len2 = _mm256_castps256_ps128(sw__rdot8(a->rxy, a->rzw, a->rxy, a->rzw));
-    if (sw__m4_bits(sw__normal_len2(len2)) == 0xF) {
-        const sw__v4 r = sw__v4_rsqrt_fast(len2);
-        const __m256 r8 = _mm256_set_m128(r, r);
-        _mm256_storeu_ps(out->rx, _mm256_mul_ps(a->rxy, r8));
-        _mm256_storeu_ps(out->rz, _mm256_mul_ps(a->rzw, r8));
+    const sw__v4 r = sw__v4_rsqrt_fast(len2);
+    if (SW__UNLIKELY(sw__m4_bits(sw__rsqrt_fast_ok(len2, r)) != 0xF)) {
+        _mm256_storeu_ps(out->rx, a->rxy);
+        _mm256_storeu_ps(out->rz, a->rzw);
+        sw__v4 x = SW__LD(out, rx), y = SW__LD(out, ry), z = SW__LD(out, rz), w = SW__LD(out, rw);
+        sw__normalize4(&x, &y, &z, &w);
+        SW__ST(out, rx, x);
+        SW__ST(out, ry, y);
+        SW__ST(out, rz, z);
+        SW__ST(out, rw, w);
         return;
     }
-    _mm256_storeu_ps(out->rx, a->rxy);
-    _mm256_storeu_ps(out->rz, a->rzw);
-    sw__v4 x = SW__LD(out, rx), y = SW__LD(out, ry), z = SW__LD(out, rz), w = SW__LD(out, rw);
-    sw__normalize4(&x, &y, &z, &w);
-    SW__ST(out, rx, x);
-    SW__ST(out, ry, y);
-    SW__ST(out, rz, z);
-    SW__ST(out, rw, w);
+    const __m256 r8 = _mm256_set_m128(r, r);
+    _mm256_storeu_ps(out->rx, _mm256_mul_ps(a->rxy, r8));
+    _mm256_storeu_ps(out->rz, _mm256_mul_ps(a->rzw, r8));
 }
 
 /* Packet p of the uniform blend of pose[0, count) at weights w. */
