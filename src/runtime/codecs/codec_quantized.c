@@ -480,13 +480,22 @@ static inline void sw__codec_range_sse2(const sw_codec_track* tr, uint32_t drow,
     }
 }
 
-/* Both keys of a track dequantized, components in lanes 0-2 (the scalar
- * paths' operations in their order): range mn, ex; r: the track's range
- * bytes when has is 1 (8 bytes readable); b bits and qa, qb codes per
- * component. */
-static inline void sw__codec_keys_sse2(__m128 mn, __m128 ex, const uint8_t* r, uint32_t has,
-                                       const uint32_t b[3], const uint32_t qa[3],
-                                       const uint32_t qb[3], __m128* ka, __m128* kb) {
+/* The range a track's keys are dequantized in: its clip range (the kept
+ * components of row drow, sw__codec_range_sse2), or -1 and 2 for a
+ * rotation whose keys each name their left-out component (per_key). */
+static inline void sw__codec_key_range_sse2(const sw_codec_track* tr, uint32_t per_key,
+                                            uint32_t drow, __m128* mn, __m128* ex) {
+    *mn = _mm_set1_ps(-1.0f);
+    *ex = _mm_set1_ps(2.0f);
+    if (!per_key) sw__codec_range_sse2(tr, drow, mn, ex);
+}
+
+/* A track's dequantization in one segment, components in lanes 0-2: key
+ * = *lo + code * *scale (the scalar paths' operations in their order):
+ * range mn, ex; r: the track's range bytes when has is 1 (8 bytes
+ * readable); b bits per component. */
+static inline void sw__codec_dequant_sse2(__m128 mn, __m128 ex, const uint8_t* r, uint32_t has,
+                                          const uint32_t b[3], __m128* lo, __m128* scale) {
     /* range bytes lo[3] hi[3], or 0 and 255 */
     const __m128i hm = _mm_set1_epi32(-(int32_t)has);
     const __m128i dflt = _mm_set_epi32(0, 0, 0x0000FFFF, (int32_t)0xFF000000u);
@@ -500,14 +509,30 @@ static inline void sw__codec_keys_sse2(__m128 mn, __m128 ex, const uint8_t* r, u
     const __m128 inv = _mm_set_ps(0.0f, sw__codec_inv_levels[b[2]], sw__codec_inv_levels[b[1]],
                                   sw__codec_inv_levels[b[0]]);
     const __m128 e = _mm_mul_ps(ex, _mm_set1_ps(1.0f / 255.0f));
-    const __m128 lo = _mm_add_ps(mn, _mm_mul_ps(_mm_cvtepi32_ps(lo8), e));
-    const __m128 scale = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(hi8, lo8)), e), inv);
+    *lo = _mm_add_ps(mn, _mm_mul_ps(_mm_cvtepi32_ps(lo8), e));
+    *scale = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(hi8, lo8)), e), inv);
+}
+
+/* Codes qa, qb of both keys dequantized with lo and scale
+ * (sw__codec_dequant_sse2), components in lanes 0-2. */
+static inline void sw__codec_apply_sse2(__m128 lo, __m128 scale, const uint32_t qa[3],
+                                        const uint32_t qb[3], __m128* ka, __m128* kb) {
     const __m128 qva =
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qa[2], (int32_t)qa[1], (int32_t)qa[0]));
     const __m128 qvb =
         _mm_cvtepi32_ps(_mm_set_epi32(0, (int32_t)qb[2], (int32_t)qb[1], (int32_t)qb[0]));
     *ka = _mm_add_ps(lo, _mm_mul_ps(qva, scale));
     *kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
+}
+
+/* Both keys of a track dequantized, components in lanes 0-2: range mn,
+ * ex, range bytes r (has), bits b (sw__codec_dequant_sse2), codes qa, qb. */
+static inline void sw__codec_keys_sse2(__m128 mn, __m128 ex, const uint8_t* r, uint32_t has,
+                                       const uint32_t b[3], const uint32_t qa[3],
+                                       const uint32_t qb[3], __m128* ka, __m128* kb) {
+    __m128 lo, scale;
+    sw__codec_dequant_sse2(mn, ex, r, has, b, &lo, &scale);
+    sw__codec_apply_sse2(lo, scale, qa, qb, ka, kb);
 }
 
 /* One track of the SSE2 decoder, its three components in lanes 0-2: the
@@ -973,10 +998,11 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 /* The key cache (sw__codec_quantized_keep_words words of sample-cache
  * storage): word 0 the segment + 1 whose keys it holds (0: none), words 1-8
  * the key index per stride, word 9 the count + 1 of the clip's constant
- * slots listed at the end (0: not listed); then per animated track a record
+ * slots listed at the end (0: not listed), word 10 1 when every animated
+ * track's header is kept parsed; then per animated track a record
  * of 16 floats: key a and b - a (3 floats each), or for a rotation
  * followed along its arc the arc prepared from both keys (sw__codec_arc_prep,
- * so that a call from the cache only follows it); then per track three
+ * so that a call from the cache only follows it); then per track 15
  * words: where its results go (float indices to[0..2] in 16 bits, to[3] in
  * 13, the key stride in the top 3; third word unused), or for a track
  * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
@@ -987,7 +1013,10 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. Last, room for 4 slot indices per
+ * is, and the cache holds only then. Words 3-14 of a track hold its parsed
+ * header (sw__codec_keep_head) when word 10 is 1: then a call in the same
+ * segment at other key indices decodes from them (sw__codec_redecode)
+ * without reading the headers. Last, room for 4 slot indices per
  * constant record (SW__KEEP_LIST: one record holds one constant, or up to
  * four uniform ones): the constant slots of every joint, listed by the call
  * that finds the cache fresh, so that later calls write them without
@@ -995,9 +1024,9 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
-#define SW__KEEP_HEAD 10u
+#define SW__KEEP_HEAD 11u
 #define SW__KEEP_REC 16u          /* floats per track record */
-#define SW__KEEP_META 3u          /* words per track after the records */
+#define SW__KEEP_META 15u         /* words per track after the records */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
@@ -1023,6 +1052,45 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
     meta[2] = kk;
 }
 
+/* A track's parsed header in the key cache (words 3-14 of its meta): the
+ * bit offset of its keys and the offset of its header in the segment
+ * (written by the decoder's loop), then sw__codec_head_info's word, its
+ * key mask's bytes (masked tracks), and its dequantization (lo, scale: 4
+ * floats each, sw__codec_dequant_sse2's). */
+#define SW__HEAD_AT 3u
+#define SW__HEAD_INFO 4u
+#define SW__HEAD_MASK 5u
+#define SW__HEAD_OFFSET 6u
+#define SW__HEAD_LO 7u
+#define SW__HEAD_SCALE 11u
+
+/* The bits per component b, key bits kb, stride code sl, whether each key
+ * names its left-out component (per_key), whether the keys are followed
+ * along their arc, whether one component is stored (uni), and the left-out
+ * row drow, in one word (5, 5, 5, 3, 1, 1, 1, 2 and 7 bits). */
+static inline uint32_t sw__codec_head_info(const uint32_t b[3], uint32_t kb, uint32_t sl,
+                                           uint32_t per_key, uint32_t arc, uint32_t uni,
+                                           uint32_t drow) {
+    return b[0] | b[1] << 5 | b[2] << 10 | sl << 15 | per_key << 18 | arc << 19 | uni << 20 |
+           drow << 21 | kb << 23;
+}
+
+/* Keeps a track's parsed header in meta (sw__codec_head_info's word info,
+ * its key mask at mask or NULL) with the dequantization of its keys: range
+ * (sw__codec_key_range_sse2 of tr, per_key, drow) and range bytes r (has),
+ * bits b. */
+static inline void sw__codec_keep_head(uint32_t* meta, uint32_t info, const uint8_t* mask,
+                                       const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
+                                       const uint8_t* r, uint32_t has, const uint32_t b[3]) {
+    __m128 mn, ex, lo, scale;
+    sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
+    sw__codec_dequant_sse2(mn, ex, r, has, b, &lo, &scale);
+    meta[SW__HEAD_INFO] = info;
+    if (mask) memcpy(&meta[SW__HEAD_MASK], mask, 4u);
+    _mm_storeu_ps((float*)(void*)(meta + SW__HEAD_LO), lo);
+    _mm_storeu_ps((float*)(void*)(meta + SW__HEAD_SCALE), scale);
+}
+
 /* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
  * the square roots run 4 at a time, off the tracks' chains. */
 static inline void sw__codec_queue_w(__m128* acc, uint32_t wto[4], uint32_t* wn, __m128 ww,
@@ -1041,18 +1109,10 @@ typedef struct sw__codec_step {
     uint64_t at;
 } sw__codec_step;
 
-/* Both keys of a rotation followed along its arc on the SSE2 path (codes
- * qa, qb leaving out da, db; the range of row drow, or -1 and 2 when
- * per_key) dequantized and rebuilt into k (8 floats: ka then kb), the bits
- * of sw__codec_arc_keys. r, has, b: as sw__codec_keys_sse2's. */
-static inline void sw__codec_arc_keys_sse2(const sw_codec_track* tr, uint32_t per_key,
-                                           uint32_t drow, const uint8_t* r, uint32_t has,
-                                           const uint32_t b[3], const uint32_t qa[3],
-                                           const uint32_t qb[3], uint32_t da, uint32_t db,
-                                           float k[8]) {
-    __m128 mn = _mm_set1_ps(-1.0f), ex = _mm_set1_ps(2.0f), ka, kb;
-    if (!per_key) sw__codec_range_sse2(tr, drow, &mn, &ex);
-    sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
+/* Keys ka, kb of a rotation followed along its arc (stored components in
+ * lanes 0-2, leaving out da, db) rebuilt into k (8 floats: ka then kb). */
+static inline void sw__codec_arc_rebuild_sse2(__m128 ka, __m128 kb, uint32_t da, uint32_t db,
+                                              float k[8]) {
     const __m128 ww = _mm_unpacklo_ps(sw__codec_ww_sse2(ka), sw__codec_ww_sse2(kb));
     SINEW_ALIGN16 float v[12];
     _mm_store_ps(v, ka);
@@ -1066,6 +1126,21 @@ static inline void sw__codec_arc_keys_sse2(const sw_codec_track* tr, uint32_t pe
         k[kept_a[c]] = v[c];
         k[4u + kept_b[c]] = v[4u + c];
     }
+}
+
+/* Both keys of a rotation followed along its arc on the SSE2 path (codes
+ * qa, qb leaving out da, db; the range of row drow, or -1 and 2 when
+ * per_key) dequantized and rebuilt into k (8 floats: ka then kb), the bits
+ * of sw__codec_arc_keys. r, has, b: as sw__codec_keys_sse2's. */
+static inline void sw__codec_arc_keys_sse2(const sw_codec_track* tr, uint32_t per_key,
+                                           uint32_t drow, const uint8_t* r, uint32_t has,
+                                           const uint32_t b[3], const uint32_t qa[3],
+                                           const uint32_t qb[3], uint32_t da, uint32_t db,
+                                           float k[8]) {
+    __m128 mn, ex, ka, kb;
+    sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
+    sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
+    sw__codec_arc_rebuild_sse2(ka, kb, da, db, k);
 }
 
 /* The common track on the SSE2 path: one left-out component (or none, or
@@ -1117,6 +1192,12 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
     const uint32_t bb[3] = {b0, b1, b2};
     const uint32_t lane = sw__codec_lane(tr);
     const sw__codec_step st = {r + 6u * has + mbytes, at + (uint64_t)nk * kb};
+    if (keep) {
+        const uint32_t arc = rb >= SW__CODEC_ROT_PER_KEY ? 1u : 0u;
+        const uint32_t info = sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow);
+        sw__codec_keep_head(meta, info, mbytes ? r + 6u * has : NULL, tr, per_key, drow, r, has,
+                            bb);
+    }
     if (rb >= SW__CODEC_ROT_PER_KEY) { /* followed along its arc */
         const uint32_t da = per_key ? (uint32_t)va & 3u : drow;
         const uint32_t db = per_key ? (uint32_t)vb & 3u : drow;
@@ -1358,6 +1439,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                 memcpy(kf + SW__KEEP_REC * a, &at32, sizeof at32);
                 meta[SW__KEEP_META * a] = SW__KEEP_LATER;
                 meta[SW__KEEP_META * a + 1u] = (uint32_t)(hd - hd0);
+                keep[10] = 0u; /* its header not parsed */
             }
             const uint32_t fmt = hd[0], b12 = hd[1];
             const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
@@ -1376,6 +1458,10 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #if SINEW_HAS_SSE2
         float* rec = kf ? kf + SW__KEEP_REC * a : NULL;
         uint32_t* m = meta ? meta + SW__KEEP_META * a : NULL;
+        if (m) {
+            m[SW__HEAD_AT] = (uint32_t)at;
+            m[SW__HEAD_OFFSET] = (uint32_t)(hd - hd0);
+        }
         if (simd) {
             const sw__codec_step st =
                 sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, &arcs, of, rec, m);
@@ -1390,7 +1476,17 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         hd = sw__codec_head_of(tr, hd, &hp);
         float u;
         uint32_t j, nk, kk;
-        hd += sw__codec_track_keys(keys, hp.sl, hd, &j, &u, &nk, &kk);
+        const uint32_t mbytes = sw__codec_track_keys(keys, hp.sl, hd, &j, &u, &nk, &kk);
+#if SINEW_HAS_SSE2
+        if (m && hp.kb > 57u) keep[10] = 0u; /* keys too wide for sw__codec_redecode */
+        if (m && hp.kb <= 57u) {
+            const uint32_t info = sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.arc,
+                                                      tr->flags ? 1u : 0u, hp.drow);
+            sw__codec_keep_head(m, info, mbytes ? hd : NULL, tr, hp.per_key, hp.drow, hp.r, hp.has,
+                                hp.b);
+        }
+#endif
+        hd += mbytes;
         const uint64_t key_at = at + (uint64_t)j * hp.kb;
         at += (uint64_t)nk * hp.kb;
         uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
@@ -1439,6 +1535,89 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 }
 
 #if SINEW_HAS_SSE2
+/* One animated track decoded from its parsed header hr (the key cache's
+ * words 3-14 of its meta m) at keys, its keys read from bits: the
+ * operations of sw__codec_fast_track and of the general path, so the same
+ * bits; its record rec and meta m kept as they keep them. */
+static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* m, float* rec,
+                                            const sw__codec_keys* keys, const uint8_t* bits,
+                                            __m128* wacc, uint32_t wto[4], uint32_t* wn,
+                                            sw__codec_arcs* arcs, float* of) {
+    const uint32_t info = m[SW__HEAD_INFO];
+    const uint32_t b[3] = {info & 31u, (info >> 5) & 31u, (info >> 10) & 31u};
+    const uint32_t sl = (info >> 15) & 7u, per_key = (info >> 18) & 1u;
+    const uint32_t uni = (info >> 20) & 1u, drow = (info >> 21) & 3u, kb = info >> 23;
+    uint32_t j, nk, kk;
+    float u;
+    (void)sw__codec_track_keys(keys, sl, (const uint8_t*)(const void*)(m + SW__HEAD_MASK), &j, &u,
+                               &nk, &kk);
+    const uint64_t key_at = (uint64_t)m[SW__HEAD_AT] + (uint64_t)j * kb, b_at = key_at + kb;
+    const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
+    const uint64_t vb =
+        kb <= 28u ? va >> kb : sw__codec_load64(bits + (b_at >> 3)) >> (uint32_t)(b_at & 7u);
+    const uint32_t s0 = per_key << 1, s1 = uni ? 0u : s0 + b[0], s2 = uni ? 0u : s1 + b[1];
+    const uint32_t m0 = (1u << b[0]) - 1u, m1 = (1u << b[1]) - 1u, m2 = (1u << b[2]) - 1u;
+    const uint32_t qa[3] = {(uint32_t)(va >> s0) & m0, (uint32_t)(va >> s1) & m1,
+                            (uint32_t)(va >> s2) & m2};
+    const uint32_t qb[3] = {(uint32_t)(vb >> s0) & m0, (uint32_t)(vb >> s1) & m1,
+                            (uint32_t)(vb >> s2) & m2};
+    __m128 ka, kv;
+    sw__codec_apply_sse2(_mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_LO)),
+                         _mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_SCALE)), qa, qb, &ka,
+                         &kv);
+    const uint32_t lane = sw__codec_lane(tr);
+    if ((info >> 19) & 1u) { /* followed along its arc */
+        float k[8];
+        sw__codec_arc_rebuild_sse2(ka, kv, per_key ? (uint32_t)va & 3u : drow,
+                                   per_key ? (uint32_t)vb & 3u : drow, k);
+        sw__codec_arcs_push(arcs, k, u, lane, rec, of);
+        sw__codec_keep_arc(m, lane, sl, kk);
+        return;
+    }
+    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
+    const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
+                            lane + 4u * fields[3]};
+    const __m128 d = _mm_sub_ps(kv, ka);
+    _mm_storeu_ps(rec, ka);
+    _mm_storeu_ps(rec + 3, d);
+    const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
+    sw__codec_keep_meta(m, to, sl, kk);
+    if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
+}
+
+/* The animated tracks the subset keeps (NULL: all) decoded at pos from the
+ * key cache's parsed headers (word 10 set: every track's kept for this
+ * segment), and kept; a track the subset leaves out is marked to be
+ * decoded when wanted (SW__KEEP_LATER). */
+static void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
+                               const sw__codec_keys* keys, uint32_t* keep, sw_xform4* out,
+                               const uint8_t* subset) {
+    const uint32_t count = pl->h->animated_count;
+    const uint8_t* bits;
+    (void)sw__codec_segment(pl->h, pos.segment, &bits);
+    float* kf = (float*)(void*)(keep + SW__KEEP_HEAD);
+    uint32_t* meta = keep + SW__KEEP_HEAD + SW__KEEP_REC * count;
+    float* of = (float*)(void*)out;
+    __m128 wacc = _mm_setzero_ps();
+    uint32_t wto[4], wn = 0;
+    sw__codec_arcs arcs = {.n = 0};
+    for (uint32_t a = 0; a < count; ++a) {
+        const sw_codec_track* tr = &pl->tracks[a];
+        uint32_t* m = meta + SW__KEEP_META * a;
+        float* rec = kf + SW__KEEP_REC * a;
+        if (subset && !sw__subset_keeps(subset, tr->joint)) {
+            memcpy(rec, &m[SW__HEAD_AT], sizeof(uint32_t));
+            m[0] = SW__KEEP_LATER;
+            m[1] = m[SW__HEAD_OFFSET];
+            continue;
+        }
+        sw__codec_redecode_track(tr, m, rec, keys, bits, &wacc, wto, &wn, &arcs, of);
+    }
+    if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+    if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
+}
+
 /* Lists the constant slots of every joint in list (room for SW__KEEP_LIST
  * per constant record); returns their count + 1, or 0 when there are more
  * (a record named by several slots). */
@@ -1541,11 +1720,18 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
 #if SINEW_HAS_SSE2
     if (keep && simd) {
-        if (!fresh && keep[0] == pos.segment + 1u &&
-            memcmp(keep + 1, keys.j, sizeof(uint32_t) * strides) == 0) {
-            sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
-            return;
+        if (!fresh && keep[0] == pos.segment + 1u) {
+            if (memcmp(keep + 1, keys.j, sizeof(uint32_t) * strides) == 0) {
+                sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
+                return;
+            }
+            if (keep[10]) { /* other keys of the segment whose headers it keeps */
+                sw__codec_redecode(&pl, pos, &keys, keep, out, subset);
+                memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
+                return;
+            }
         }
+        keep[10] = 1u; /* until a track's header is not parsed */
         sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
         keep[0] = pos.segment + 1u;
         memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
