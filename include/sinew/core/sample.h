@@ -7,9 +7,10 @@
  * A cache (caller-owned cursors, one per track) makes forward playback cheap:
  * each track resumes its key search where the previous call left it. With
  * sw_sample_cache_size(clip) entries, a quantized clip's decoder also keeps
- * the decoded keys and parsed headers of its animated tracks there (124
- * bytes per track) and decodes again only when a key interval changes. Results are identical to
- * a cold seek at any time, whatever the cache holds; the cache resets itself
+ * the decoded keys and parsed headers of its animated tracks there (136
+ * bytes per track) and decodes again only when a key interval changes.
+ * Results are identical to a cold seek at any time, whatever the cache
+ * holds; the cache resets itself
  * when given another clip or an earlier time. A cache belongs to the clip
  * at its address: call sw_sample_cache_init again before using it with a
  * clip created where a destroyed one was.

@@ -743,12 +743,12 @@ static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
     q->n = 0;
 }
 
-/* Queues the rotation from ka to kb at u for lane `lane` (8 floats at k:
- * ka then kb), its prepared arc kept at keep (NULL: not kept). */
-static inline void sw__codec_arcs_push(sw__codec_arcs* q, const float* k, float u, uint32_t lane,
-                                       float* keep, float* of) {
-    _mm_storeu_ps(q->ka[q->n], _mm_loadu_ps(k));
-    _mm_storeu_ps(q->kb[q->n], _mm_loadu_ps(k + 4));
+/* Queues the rotation from ka to kb (x y z w) at u for lane `lane`, its
+ * prepared arc kept at keep (NULL: not kept). */
+static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, float u,
+                                       uint32_t lane, float* keep, float* of) {
+    _mm_storeu_ps(q->ka[q->n], ka);
+    _mm_storeu_ps(q->kb[q->n], kb);
     q->u[q->n] = u;
     q->lane[q->n] = lane;
     q->keep[q->n] = keep;
@@ -916,10 +916,11 @@ static inline uint32_t sw__codec_constants_at(const uint32_t* slots, uint32_t sl
     return sw__codec_constants4(rest);
 }
 
-/* Rest pose (identity for an additive clip), identity in the lanes past the
- * joints, then the constant tracks of the joints the joint subset keeps
- * (NULL: all): those of list when listed is their count + 1 (the key
- * cache's list of the clip's constant slots), else found in the slots. */
+/* Rest pose (identity for an additive clip; a loaded skeleton's lanes past
+ * the joints are identity), then the constant tracks of the joints the
+ * joint subset keeps (NULL: all): those of list when listed is their count
+ * + 1 (the key cache's list of the clip's constant slots), else found in
+ * the slots. */
 static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
                                  const sw_skeleton* skel, const uint8_t* subset, sw_xform4* out,
                                  const uint32_t* list, uint32_t listed) {
@@ -929,14 +930,6 @@ static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
             sw_xform4_identity(&out[p]);
     } else {
         memcpy(out, sw_skeleton_rest_pose(skel), sizeof(sw_xform4) * skel->packets_count);
-    }
-    for (uint32_t j = joints; j < 4u * skel->packets_count; ++j) {
-        sw_xform4* o = &out[j >> 2];
-        const uint32_t l = j & 3u;
-        o->tx[l] = o->ty[l] = o->tz[l] = 0.0f;
-        o->rx[l] = o->ry[l] = o->rz[l] = 0.0f;
-        o->rw[l] = 1.0f;
-        o->sx[l] = o->sy[l] = o->sz[l] = 1.0f;
     }
     if (pl->h->constants_count == 0) return;
     if (listed) {
@@ -1002,7 +995,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * track's header is kept parsed; then per animated track a record
  * of 16 floats: key a and b - a (3 floats each), or for a rotation
  * followed along its arc the arc prepared from both keys (sw__codec_arc_prep,
- * so that a call from the cache only follows it); then per track 15
+ * so that a call from the cache only follows it); then per track 18
  * words: where its results go (float indices to[0..2] in 16 bits, to[3] in
  * 13, the key stride in the top 3; third word unused), or for a track
  * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
@@ -1013,7 +1006,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. Words 3-14 of a track hold its parsed
+ * is, and the cache holds only then. Words 3-17 of a track hold its parsed
  * header (sw__codec_keep_head) when word 10 is 1: then a call in the same
  * segment at other key indices decodes from them (sw__codec_redecode)
  * without reading the headers. Last, room for 4 slot indices per
@@ -1026,7 +1019,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_MASKED 0xFFFFFFFDu
 #define SW__KEEP_HEAD 11u
 #define SW__KEEP_REC 16u          /* floats per track record */
-#define SW__KEEP_META 15u         /* words per track after the records */
+#define SW__KEEP_META 18u         /* words per track after the records */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
@@ -1052,27 +1045,30 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
     meta[2] = kk;
 }
 
-/* A track's parsed header in the key cache (words 3-14 of its meta): the
+/* A track's parsed header in the key cache (words 3-17 of its meta): the
  * bit offset of its keys and the offset of its header in the segment
  * (written by the decoder's loop), then sw__codec_head_info's word, its
- * key mask's bytes (masked tracks), and its dequantization (lo, scale: 4
- * floats each, sw__codec_dequant_sse2's). */
+ * key mask's bytes (masked tracks), the masks of its three codes, and its
+ * dequantization (lo, scale: 4 floats each, sw__codec_dequant_sse2's). */
 #define SW__HEAD_AT 3u
 #define SW__HEAD_INFO 4u
 #define SW__HEAD_MASK 5u
 #define SW__HEAD_OFFSET 6u
-#define SW__HEAD_LO 7u
-#define SW__HEAD_SCALE 11u
+#define SW__HEAD_CODES 7u
+#define SW__HEAD_LO 10u
+#define SW__HEAD_SCALE 14u
 
-/* The bits per component b, key bits kb, stride code sl, whether each key
- * names its left-out component (per_key), whether the keys are followed
- * along their arc, whether one component is stored (uni), and the left-out
- * row drow, in one word (5, 5, 5, 3, 1, 1, 1, 2 and 7 bits). */
+/* The key stride code sl, whether each key names its left-out component
+ * (per_key), whether the keys are followed along their arc, the left-out
+ * row drow, the key bits kb, and the bit offset of each code in a key
+ * (of bits b per component; all 0 for a uniform track, whose one code
+ * serves the three) in one word (3, 1, 1, 2, 7, 2, 7 and 7 bits). */
 static inline uint32_t sw__codec_head_info(const uint32_t b[3], uint32_t kb, uint32_t sl,
                                            uint32_t per_key, uint32_t arc, uint32_t uni,
                                            uint32_t drow) {
-    return b[0] | b[1] << 5 | b[2] << 10 | sl << 15 | per_key << 18 | arc << 19 | uni << 20 |
-           drow << 21 | kb << 23;
+    const uint32_t s0 = per_key << 1;
+    const uint32_t s1 = uni ? 0u : s0 + b[0], s2 = uni ? 0u : s1 + b[1];
+    return sl | per_key << 3 | arc << 4 | drow << 5 | kb << 7 | s0 << 14 | s1 << 16 | s2 << 23;
 }
 
 /* Keeps a track's parsed header in meta (sw__codec_head_info's word info,
@@ -1087,6 +1083,8 @@ static inline void sw__codec_keep_head(uint32_t* meta, uint32_t info, const uint
     sw__codec_dequant_sse2(mn, ex, r, has, b, &lo, &scale);
     meta[SW__HEAD_INFO] = info;
     if (mask) memcpy(&meta[SW__HEAD_MASK], mask, 4u);
+    for (uint32_t c = 0; c < 3u; ++c)
+        meta[SW__HEAD_CODES + c] = (1u << b[c]) - 1u;
     _mm_storeu_ps((float*)(void*)(meta + SW__HEAD_LO), lo);
     _mm_storeu_ps((float*)(void*)(meta + SW__HEAD_SCALE), scale);
 }
@@ -1109,38 +1107,44 @@ typedef struct sw__codec_step {
     uint64_t at;
 } sw__codec_step;
 
+/* x's lanes 0-2 (the stored components, in order) with w (every lane)
+ * put in lane d: a rotation rebuilt, x y z w. */
+static inline __m128 sw__codec_insert_sse2(__m128 x, __m128 w, uint32_t d) {
+    /* per left-out lane d: the lanes below it, it, and those above */
+    SINEW_ALIGN16 static const uint32_t lanes_of[4][3][4] = {
+        {{0, 0, 0, 0}, {~0u, 0, 0, 0}, {0, ~0u, ~0u, ~0u}},
+        {{~0u, 0, 0, 0}, {0, ~0u, 0, 0}, {0, 0, ~0u, ~0u}},
+        {{~0u, ~0u, 0, 0}, {0, 0, ~0u, 0}, {0, 0, 0, ~0u}},
+        {{~0u, ~0u, ~0u, 0}, {0, 0, 0, ~0u}, {0, 0, 0, 0}}};
+    const float* m = (const float*)(const void*)lanes_of[d];
+    const __m128 up = _mm_shuffle_ps(x, x, _MM_SHUFFLE(2, 1, 0, 0)); /* lane i: x[i - 1] */
+    return _mm_or_ps(_mm_or_ps(_mm_and_ps(_mm_load_ps(m), x), _mm_and_ps(_mm_load_ps(m + 4), w)),
+                     _mm_and_ps(_mm_load_ps(m + 8), up));
+}
+
 /* Keys ka, kb of a rotation followed along its arc (stored components in
- * lanes 0-2, leaving out da, db) rebuilt into k (8 floats: ka then kb). */
+ * lanes 0-2, leaving out da, db) rebuilt into *ra, *rb (x y z w). */
 static inline void sw__codec_arc_rebuild_sse2(__m128 ka, __m128 kb, uint32_t da, uint32_t db,
-                                              float k[8]) {
+                                              __m128* ra, __m128* rb) {
     const __m128 ww = _mm_unpacklo_ps(sw__codec_ww_sse2(ka), sw__codec_ww_sse2(kb));
-    SINEW_ALIGN16 float v[12];
-    _mm_store_ps(v, ka);
-    _mm_store_ps(v + 4, kb);
-    _mm_store_ps(v + 8, _mm_sqrt_ps(_mm_max_ps(ww, _mm_setzero_ps())));
-    const uint8_t* kept_a = sw__codec_kept[da];
-    const uint8_t* kept_b = sw__codec_kept[db];
-    k[da] = v[8];
-    k[4u + db] = v[9];
-    for (uint32_t c = 0; c < 3u; ++c) {
-        k[kept_a[c]] = v[c];
-        k[4u + kept_b[c]] = v[4u + c];
-    }
+    const __m128 w = _mm_sqrt_ps(_mm_max_ps(ww, _mm_setzero_ps()));
+    *ra = sw__codec_insert_sse2(ka, _mm_shuffle_ps(w, w, _MM_SHUFFLE(0, 0, 0, 0)), da);
+    *rb = sw__codec_insert_sse2(kb, _mm_shuffle_ps(w, w, _MM_SHUFFLE(1, 1, 1, 1)), db);
 }
 
 /* Both keys of a rotation followed along its arc on the SSE2 path (codes
  * qa, qb leaving out da, db; the range of row drow, or -1 and 2 when
- * per_key) dequantized and rebuilt into k (8 floats: ka then kb), the bits
- * of sw__codec_arc_keys. r, has, b: as sw__codec_keys_sse2's. */
+ * per_key) dequantized and rebuilt into *ra, *rb (x y z w), the bits of
+ * sw__codec_arc_keys. r, has, b: as sw__codec_keys_sse2's. */
 static inline void sw__codec_arc_keys_sse2(const sw_codec_track* tr, uint32_t per_key,
                                            uint32_t drow, const uint8_t* r, uint32_t has,
                                            const uint32_t b[3], const uint32_t qa[3],
                                            const uint32_t qb[3], uint32_t da, uint32_t db,
-                                           float k[8]) {
+                                           __m128* ra, __m128* rb) {
     __m128 mn, ex, ka, kb;
     sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
     sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
-    sw__codec_arc_rebuild_sse2(ka, kb, da, db, k);
+    sw__codec_arc_rebuild_sse2(ka, kb, da, db, ra, rb);
 }
 
 /* The common track on the SSE2 path: one left-out component (or none, or
@@ -1201,9 +1205,9 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
     if (rb >= SW__CODEC_ROT_PER_KEY) { /* followed along its arc */
         const uint32_t da = per_key ? (uint32_t)va & 3u : drow;
         const uint32_t db = per_key ? (uint32_t)vb & 3u : drow;
-        float k[8];
-        sw__codec_arc_keys_sse2(tr, per_key, drow, r, has, bb, qa, qb, da, db, k);
-        sw__codec_arcs_push(arcs, k, u, lane, keep, of);
+        __m128 ra, rb2;
+        sw__codec_arc_keys_sse2(tr, per_key, drow, r, has, bb, qa, qb, da, db, &ra, &rb2);
+        sw__codec_arcs_push(arcs, ra, rb2, u, lane, keep, of);
         if (keep) sw__codec_keep_arc(meta, lane, sl, kk);
         return st;
     }
@@ -1497,7 +1501,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             sw__codec_arc_keys(tr, &hp, qa, qb, da, db, k, k + 4);
 #if SINEW_HAS_SSE2
             if (simd) {
-                sw__codec_arcs_push(&arcs, k, u, lane, rec, of);
+                sw__codec_arcs_push(&arcs, _mm_loadu_ps(k), _mm_loadu_ps(k + 4), u, lane, rec, of);
                 if (m) sw__codec_keep_arc(m, lane, hp.sl, kk);
                 continue;
             }
@@ -1544,9 +1548,8 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
                                             __m128* wacc, uint32_t wto[4], uint32_t* wn,
                                             sw__codec_arcs* arcs, float* of) {
     const uint32_t info = m[SW__HEAD_INFO];
-    const uint32_t b[3] = {info & 31u, (info >> 5) & 31u, (info >> 10) & 31u};
-    const uint32_t sl = (info >> 15) & 7u, per_key = (info >> 18) & 1u;
-    const uint32_t uni = (info >> 20) & 1u, drow = (info >> 21) & 3u, kb = info >> 23;
+    const uint32_t sl = info & 7u, per_key = (info >> 3) & 1u, drow = (info >> 5) & 3u;
+    const uint32_t kb = (info >> 7) & 127u;
     uint32_t j, nk, kk;
     float u;
     (void)sw__codec_track_keys(keys, sl, (const uint8_t*)(const void*)(m + SW__HEAD_MASK), &j, &u,
@@ -1555,8 +1558,8 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
     const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
     const uint64_t vb =
         kb <= 28u ? va >> kb : sw__codec_load64(bits + (b_at >> 3)) >> (uint32_t)(b_at & 7u);
-    const uint32_t s0 = per_key << 1, s1 = uni ? 0u : s0 + b[0], s2 = uni ? 0u : s1 + b[1];
-    const uint32_t m0 = (1u << b[0]) - 1u, m1 = (1u << b[1]) - 1u, m2 = (1u << b[2]) - 1u;
+    const uint32_t s0 = (info >> 14) & 3u, s1 = (info >> 16) & 127u, s2 = info >> 23;
+    const uint32_t m0 = m[SW__HEAD_CODES], m1 = m[SW__HEAD_CODES + 1u], m2 = m[SW__HEAD_CODES + 2u];
     const uint32_t qa[3] = {(uint32_t)(va >> s0) & m0, (uint32_t)(va >> s1) & m1,
                             (uint32_t)(va >> s2) & m2};
     const uint32_t qb[3] = {(uint32_t)(vb >> s0) & m0, (uint32_t)(vb >> s1) & m1,
@@ -1566,11 +1569,11 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
                          _mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_SCALE)), qa, qb, &ka,
                          &kv);
     const uint32_t lane = sw__codec_lane(tr);
-    if ((info >> 19) & 1u) { /* followed along its arc */
-        float k[8];
+    if ((info >> 4) & 1u) { /* followed along its arc */
+        __m128 ra, rb;
         sw__codec_arc_rebuild_sse2(ka, kv, per_key ? (uint32_t)va & 3u : drow,
-                                   per_key ? (uint32_t)vb & 3u : drow, k);
-        sw__codec_arcs_push(arcs, k, u, lane, rec, of);
+                                   per_key ? (uint32_t)vb & 3u : drow, &ra, &rb);
+        sw__codec_arcs_push(arcs, ra, rb, u, lane, rec, of);
         sw__codec_keep_arc(m, lane, sl, kk);
         return;
     }
