@@ -31,7 +31,10 @@ uint32_t sw_sample_cache_size(const sw_clip* clip) {
     return all <= UINT32_MAX ? (uint32_t)all : clip->tracks_count;
 }
 
-sw_result sw_sample_job_validate(const sw_sample_job* job) {
+/* sw_sample_job_validate, and *used: the cache words a run reads and
+ * writes (sw__sample_cache_used; 0 without a cache). */
+static sw_result sw__sample_job_check(const sw_sample_job* job, uint32_t* used) {
+    *used = 0;
     if (!job || !job->clip || !job->skeleton || !job->out) return SW_RESULT_INVALID_ARGUMENT;
     if (sw__sample_time_is_nan(job->time)) return SW_RESULT_INVALID_ARGUMENT;
     const sw_clip* clip = job->clip;
@@ -50,23 +53,35 @@ sw_result sw_sample_job_validate(const sw_sample_job* job) {
 
     if (!sw__aligned16(job->out)) return SW_RESULT_MISALIGNED;
 
+    /* (sw__overlaps is false for an absent or empty range: the groups
+     * below test only what the job has) */
     const size_t out_bytes = (size_t)skel->packets_count * sizeof(sw_xform4);
-    const size_t floats_bytes = job->floats ? (size_t)clip->float_tracks_count * sizeof(float) : 0;
+    if (sw__overlaps(job->out, out_bytes, clip, clip->size) ||
+        sw__overlaps(job->out, out_bytes, skel, skel->size))
+        return SW_RESULT_OVERLAP;
     const size_t cursors_bytes = cache ? (size_t)sw__sample_cache_used(clip, cache) * 4u : 0;
     const void* cursors = cache ? (const void*)cache->cursors : NULL;
-    if (sw__overlaps(job->out, out_bytes, clip, clip->size) ||
-        sw__overlaps(job->out, out_bytes, skel, skel->size) ||
-        sw__overlaps(job->out, out_bytes, cursors, cursors_bytes) ||
-        sw__overlaps(job->out, out_bytes, cache, cache ? sizeof(*cache) : 0) ||
-        sw__overlaps(job->out, out_bytes, job->floats, floats_bytes) ||
-        sw__overlaps(job->out, out_bytes, job->keep, job->keep ? skel->packets_count : 0))
+    if (cache && (sw__overlaps(job->out, out_bytes, cursors, cursors_bytes) ||
+                  sw__overlaps(job->out, out_bytes, cache, sizeof(*cache))))
         return SW_RESULT_OVERLAP;
-    if (sw__overlaps(job->floats, floats_bytes, clip, clip->size) ||
-        sw__overlaps(job->floats, floats_bytes, skel, skel->size) ||
-        sw__overlaps(job->floats, floats_bytes, cursors, cursors_bytes) ||
-        sw__overlaps(job->floats, floats_bytes, cache, cache ? sizeof(*cache) : 0))
+    if (job->keep && sw__overlaps(job->out, out_bytes, job->keep, skel->packets_count))
         return SW_RESULT_OVERLAP;
+    if (job->floats) {
+        const size_t floats_bytes = (size_t)clip->float_tracks_count * sizeof(float);
+        if (sw__overlaps(job->out, out_bytes, job->floats, floats_bytes) ||
+            sw__overlaps(job->floats, floats_bytes, clip, clip->size) ||
+            sw__overlaps(job->floats, floats_bytes, skel, skel->size) ||
+            sw__overlaps(job->floats, floats_bytes, cursors, cursors_bytes) ||
+            sw__overlaps(job->floats, floats_bytes, cache, cache ? sizeof(*cache) : 0))
+            return SW_RESULT_OVERLAP;
+    }
+    *used = (uint32_t)(cursors_bytes / 4u);
     return SW_RESULT_OK;
+}
+
+sw_result sw_sample_job_validate(const sw_sample_job* job) {
+    uint32_t used;
+    return sw__sample_job_check(job, &used);
 }
 
 /* Where a time falls in a track: key k and the fraction u in [0, 1] towards
@@ -355,7 +370,8 @@ float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time) {
 }
 
 sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subset* s) {
-    sw_result r = sw_sample_job_validate(job);
+    uint32_t used;
+    sw_result r = sw__sample_job_check(job, &used);
     if (r != SW_RESULT_OK) return r;
     const sw_clip* clip = job->clip;
 
@@ -378,7 +394,7 @@ sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subse
         /* Joint tracks from the codec payload (keys are uniform: no
          * cursors), with its key cache after the cursors when the cache has
          * room; float tracks raw as above. */
-        if (cache && sw__sample_cache_used(clip, cache) > clip->tracks_count)
+        if (used > clip->tracks_count)
             sw__codec_quantized_sample_kept(clip, job->skeleton, t, job->keep, job->out,
                                             cursors + clip->tracks_count, cache->clip != clip);
         else
