@@ -229,6 +229,25 @@ static inline const sw_mat4* sw__ik_parent_matrix(const sw_skeleton* skel, const
     const int32_t parent = sw_skeleton_parents(skel)[j];
     return parent >= 0 ? &model[parent] : root_transform;
 }
+/* Cache hints (no effect on any result; nothing where the compiler has no
+ * prefetch): the three columns of model matrix m (may be NULL), and joint
+ * j's local rotation in the pose. */
+static inline void sw__ik_prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+static inline void sw__ik_prefetch_m(const sw_mat4* m) {
+    if (!m) return;
+    sw__ik_prefetch(m->m);
+    sw__ik_prefetch(m->m + 11);
+}
+static inline void sw__ik_prefetch_rot(const sw_xform4* pose, uint32_t j) {
+    sw__ik_prefetch(&pose[j >> 2].rx[j & 3u]);
+    sw__ik_prefetch(&pose[j >> 2].rw[j & 3u]);
+}
 /* Writes joint j's local rotation turned by model-space T at weight w, with
  * P the parent's model rotation; w <= 0 writes nothing. */
 void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w);

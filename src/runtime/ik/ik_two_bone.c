@@ -339,24 +339,31 @@ sw_result sw_ik_two_bone_job_solve(const sw_ik_two_bone_job* job, sw_ik_two_bone
 sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
     sw_result res = sw__two_bone_check(job);
     if (res != SW_RESULT_OK) return res;
+    /* Each joint's turn is expressed in the input frame (the parent's turn
+     * cancels in conj(P') * T' * P'), so both use the input parent rotations.
+     * The write-back's inputs (the parents' matrices and the joints' local
+     * rotations) are asked for before the solve, which then hides the wait
+     * when they are far (many characters). */
+    const sw_skeleton* skel = job->skeleton;
+    const sw_mat4* model = job->model;
+    const sw_mat4* start_parent =
+        sw__ik_parent_matrix(skel, model, job->root_transform, job->start_joint);
+    const sw_mat4* mid_parent =
+        sw__ik_parent_matrix(skel, model, job->root_transform, job->mid_joint);
+    sw__ik_prefetch_m(start_parent);
+    sw__ik_prefetch_m(mid_parent);
+    sw__ik_prefetch_rot(job->pose, job->start_joint);
+    sw__ik_prefetch_rot(job->pose, job->mid_joint);
     sw__two_bone_rots rots;
     /* Not normalized: the write-back normalizes its product anyway, and
      * the solve's last square root leaves the critical path. */
     res = sw__two_bone_solve(job, &rots, false);
     if (res != SW_RESULT_OK) return res;
     if (job->reached) *job->reached = rots.reached;
-    const sw_mat4* model = job->model;
     const float w = job->weight;
     if (!(w > 0.0f)) return SW_RESULT_OK;
-    /* Each joint's turn is expressed in the input frame (the parent's turn
-     * cancels in conj(P') * T' * P'), so both use the input parent rotations. */
-    const sw_skeleton* skel = job->skeleton;
-    sw__ik_write_m(job->pose, job->start_joint,
-                   sw__ik_parent_matrix(skel, model, job->root_transform, job->start_joint),
-                   rots.start, w);
-    sw__ik_write_m(job->pose, job->mid_joint,
-                   sw__ik_parent_matrix(skel, model, job->root_transform, job->mid_joint), rots.mid,
-                   w);
+    sw__ik_write_m(job->pose, job->start_joint, start_parent, rots.start, w);
+    sw__ik_write_m(job->pose, job->mid_joint, mid_parent, rots.mid, w);
 
     const float ew = w * job->end_rotation_weight;
     if (ew > 0.0f) {
