@@ -1,7 +1,9 @@
-/* sinew bench [--json] [--processes N] [--quick] [--no-crowd] [--asset FILE] [--ozz DIR]:
+/* sinew bench [--json] [--processes N] [--quick] [--no-crowd] [--asset FILE] [--ozz DIR]
+ *             [--profile STAGE:SIDE]:
  * the runtime's cost per character, stage by stage, beside ozz-animation
- * run in the same processes (issue #16). The harness is bench/harness
- * (library sinew_bench, bench.h); this verb parses, calls it and prints.
+ * run in the same processes (issue #16); --profile runs one side of one
+ * stage alone in this process, for an instruction count under callgrind. The harness is
+ * bench/harness (library sinew_bench, bench.h); this verb parses, calls it and prints.
  * RobotExpressive: --asset, else $SINEW_ASSETS/RobotExpressive.glb, else
  * ../shared/assets/RobotExpressive.glb (skipped with a note when absent).
  * ozz: the modules and files scripts/anchors built into the build folder
@@ -20,7 +22,11 @@ int cli_bench(int argc, char** argv);
 
 static const char* cli__bench_usage =
     "usage: sinew bench [--json] [--processes N] [--quick] [--no-crowd] [--asset FILE] "
-    "[--ozz DIR]";
+    "[--ozz DIR]\n"
+    "       sinew bench --profile STAGE:SIDE [--asset FILE] [--ozz DIR]\n"
+    "  STAGE: sample_sequential sample_seek blend local_to_model two_bone_ik full_frame\n"
+    "  SIDE: sinew sinew-sse2 ozz-sse2 ozz-avx2 (8 characters, 1000 frames; count with\n"
+    "  valgrind --tool=callgrind --toggle-collect=bench_profile_run)";
 
 static void bench_json_numbers(const double* v, int n) {
     printf("[");
@@ -646,8 +652,28 @@ static bool bench_file_exists(const char* path) {
     return true;
 }
 
-/* Options; -1 on a usage error (reported), 1 in the hidden child mode. */
-static int bench_parse_args(int argc, char** argv, bench_opts* o, bool* json) {
+/* STAGE:SIDE of --profile into *stage, *side; false (reported) when either
+ * is unknown. */
+static bool bench_parse_profile(const char* s, int* stage, int* side) {
+    const char* colon = strchr(s, ':');
+    *stage = *side = -1;
+    for (int st = 0; colon && st < BENCH_STAGES; ++st)
+        if (strlen(bench_stages[st].key) == (size_t)(colon - s) &&
+            strncmp(s, bench_stages[st].key, (size_t)(colon - s)) == 0)
+            *stage = st;
+    for (int i = 0; colon && i < BENCH_SIDES; ++i)
+        if (strcmp(colon + 1, bench_side_names[i]) == 0) *side = i;
+    if (*stage < 0 || *side < 0) {
+        cli_error("bench", "--profile needs STAGE:SIDE, got \"%s\"\n%s", s, cli__bench_usage);
+        return false;
+    }
+    return true;
+}
+
+/* Options; -1 on a usage error (reported), 1 in the hidden child mode, 2
+ * with --profile (*stage, *side). */
+static int bench_parse_args(int argc, char** argv, bench_opts* o, bool* json, int* stage,
+                            int* side) {
     bool child = false;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
@@ -659,6 +685,12 @@ static int bench_parse_args(int argc, char** argv, bench_opts* o, bool* json) {
             o->no_crowd = true;
         } else if (strcmp(a, "--child") == 0) {
             child = true;
+        } else if (strcmp(a, "--profile") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("bench", "%s needs a value\n%s", a, cli__bench_usage);
+                return -1;
+            }
+            if (!bench_parse_profile(argv[++i], stage, side)) return -1;
         } else if (strcmp(a, "--processes") == 0 || strcmp(a, "--asset") == 0 ||
                    strcmp(a, "--ozz") == 0) {
             if (i + 1 >= argc) {
@@ -676,7 +708,7 @@ static int bench_parse_args(int argc, char** argv, bench_opts* o, bool* json) {
             return -1;
         }
     }
-    return child ? 1 : 0;
+    return child ? 1 : *stage >= 0 ? 2 : 0;
 }
 
 int cli_bench(int argc, char** argv) {
@@ -684,7 +716,8 @@ int cli_bench(int argc, char** argv) {
     bench_opts o;
     memset(&o, 0, sizeof o);
     bool json = false;
-    const int mode = bench_parse_args(argc, argv, &o, &json);
+    int stage = -1, side = -1;
+    const int mode = bench_parse_args(argc, argv, &o, &json, &stage, &side);
     if (mode < 0) return CLI_EXIT_USAGE;
     if (mode == 1) return bench_child(&o, stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     if (o.processes == 0) o.processes = o.quick ? 2 : 5;
@@ -706,6 +739,10 @@ int cli_bench(int argc, char** argv) {
                      "RobotExpressive: %s not found (set SINEW_ASSETS or pass --asset)", found);
             skip = skipped;
         }
+    }
+    if (mode == 2) {
+        if (skip) fprintf(stderr, "sinew bench: %s\n", skip);
+        return bench_profile(&o, stage, side, stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     }
     bench_results* res = bench_collect(&o);
     if (!res) return CLI_EXIT_FAIL;

@@ -38,7 +38,8 @@
 #define BENCH_HEADLINE_CODEC 1 /* quantized: like-for-like with ozz's memory and accuracy */
 #define BENCH_PATHS 2          /* sinew's kernels: the run-time choice, SSE2 */
 #define BENCH_OZZ_BUILDS 2     /* ozz built for SSE2 (its default), for AVX2 */
-#define BENCH_RIGS 2           /* RobotExpressive, humanoid */
+#define BENCH_SIDES (BENCH_PATHS + BENCH_OZZ_BUILDS)
+#define BENCH_RIGS 2 /* RobotExpressive, humanoid */
 #define BENCH_MAX_PROCESSES 64
 #define BENCH_DT (1.0f / 60.0f)
 #define BENCH_TARGET 1.5           /* issue #16: at least 1.5x ozz per joint */
@@ -68,6 +69,8 @@ typedef struct bench_stage_info {
 extern const bench_stage_info bench_stages[BENCH_STAGES];
 extern const uint32_t bench_counts[BENCH_COUNTS];
 extern const char* const bench_codec_names[BENCH_CODECS];
+/* sinew's paths then ozz's builds: "sinew", "sinew-sse2", "ozz-sse2", "ozz-avx2" */
+extern const char* const bench_side_names[BENCH_SIDES];
 extern const char* const bench_path_names[BENCH_PATHS];
 extern const char* const bench_ozz_build_names[BENCH_OZZ_BUILDS];
 extern const char* const bench_skin_kinds[BENCH_SKIN_KINDS];
@@ -176,6 +179,13 @@ typedef struct bench_results {
  * tab-separated lines bench_collect reads to out. Returns 0, or 1 on failure
  * (reported on stderr). */
 int bench_child(const bench_opts* o, FILE* out);
+
+/* The profile mode: side `side` (bench_side_names) of stage `stage` on
+ * RobotExpressive (o->asset), 8 characters, 1000 frames, in this process,
+ * so that `valgrind --tool=callgrind --toggle-collect=bench_profile_run`
+ * counts the instructions of that side alone; prints a "profile" line (see
+ * bench_rows_profile) to out. Returns 0, or 1 on failure (reported). */
+int bench_profile(const bench_opts* o, int stage, int side, FILE* out);
 
 /* The parent: runs o->processes children one after the other and aggregates
  * their lines. NULL on failure (reported on stderr); the caller frees the

@@ -74,3 +74,24 @@ int bench_child(const bench_opts* o, FILE* out) {
     fflush(out);
     return rigs > 0 ? 0 : 1;
 }
+
+int bench_profile(const bench_opts* o, int stage, int side, FILE* out) {
+    if (!o->asset) {
+        bench_error("--profile needs RobotExpressive (set SINEW_ASSETS or pass --asset)");
+        return 1;
+    }
+    bench_rig g;
+    if (!bench_rig_load(&g, o->asset)) return 1;
+    bench_ozz_side ozz;
+    const bool with_ozz = bench_ozz_open(&ozz, &g, o->ozz_data);
+    bool ok = true;
+    if (side >= BENCH_PATHS && !with_ozz) {
+        bench_error("%s: %s", bench_side_names[side], ozz.note);
+        ok = false;
+    }
+    ok = ok &&
+         bench_rows_profile(&g, with_ozz ? &ozz : NULL, stage, side, bench_counts[0], 1000u, out);
+    if (with_ozz) bench_ozz_close(&ozz);
+    bench_rig_free(&g);
+    return ok ? 0 : 1;
+}

@@ -86,6 +86,15 @@ sw_vec3 bench_ozz_point(const sw_mat4* armature_inverse, sw_vec3 p);
 bool bench_rows_all(const bench_rig* g, int rig_slot, bench_ozz_side* ozz, bool quick, FILE* out,
                     double frame_ns[BENCH_CODECS]);
 
+/* One side (bench_side_names) of one stage (the headline codec for the
+ * sampling stages) over `chars` characters set up as the rows set them up,
+ * warmed by one frame, then run `frames` times inside bench_profile_run;
+ * prints one line: "profile STAGE on SIDE: C characters x F frames, T ns
+ * per character-frame" (per solve for IK). ozz may be NULL for sinew's
+ * sides. False on failure (reported). */
+bool bench_rows_profile(const bench_rig* g, bench_ozz_side* ozz, int stage, int side,
+                        uint32_t chars, uint32_t frames, FILE* out);
+
 /* The rig's two clips of `codec` in one blend space (parameter "blend" from
  * 0 to 1, state speed parameter "rate"), bound to the rig's skeleton (crowd.c).
  * m owns the definition and the bound memory: free with bench_mix_free (also

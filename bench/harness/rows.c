@@ -280,7 +280,6 @@ static bool bench_ozz_sets(const bench_set* s, bench_ozz_side* ozz,
     return ok;
 }
 
-#define BENCH_SIDES (BENCH_PATHS + BENCH_OZZ_BUILDS)
 #define BENCH_MAX_REPS 16
 
 typedef struct bench_sides {
@@ -350,6 +349,24 @@ static void bench_ik_lines(bench_sides* d, int rig_slot, uint32_t frames, FILE* 
     }
 }
 
+/* The sides of set s: sinew's kernel paths and ozz's sets (ozz may be NULL).
+ * False on failure (reported); the caller frees d's ozz sets either way. */
+static bool bench_sides_init(bench_sides* d, bench_set* s, bench_ozz_side* ozz) {
+    memset(d, 0, sizeof *d);
+    d->set = s;
+    uint32_t n_paths;
+    const sw__soa_ops* const* paths = sw__soa_paths(&n_paths);
+    d->paths[0] = sw__soa_best();
+    d->paths[1] = paths[n_paths > 1u ? 1u : 0u]; /* the target's baseline: SSE2 on x86-64 */
+    d->ozz = ozz;
+    return !ozz || bench_ozz_sets(s, ozz, d->ozz_sets);
+}
+
+static void bench_sides_free(bench_sides* d) {
+    for (int b = 0; b < BENCH_OZZ_BUILDS; ++b)
+        if (d->ozz_sets[b]) d->ozz->api[b]->set_free(d->ozz_sets[b]);
+}
+
 static bool bench_rows_count(const bench_rig* g, int rig_slot, bench_ozz_side* ozz, int ci,
                              bool quick, FILE* out, double frame_ns[BENCH_CODECS]) {
     const uint32_t work = quick ? 400u : 24000u; /* character-frames per repetition */
@@ -357,14 +374,7 @@ static bool bench_rows_count(const bench_rig* g, int rig_slot, bench_ozz_side* o
     bench_set s;
     if (!bench_set_init(&s, g, bench_counts[ci])) return false;
     bench_sides d;
-    memset(&d, 0, sizeof d);
-    d.set = &s;
-    uint32_t n_paths;
-    const sw__soa_ops* const* paths = sw__soa_paths(&n_paths);
-    d.paths[0] = sw__soa_best();
-    d.paths[1] = paths[n_paths > 1u ? 1u : 0u]; /* the target's baseline: SSE2 on x86-64 */
-    d.ozz = ozz;
-    bool ok = !ozz || bench_ozz_sets(&s, ozz, d.ozz_sets);
+    bool ok = bench_sides_init(&d, &s, ozz);
     if (ok && ci == BENCH_COUNTS - 1) bench_ik_lines(&d, rig_slot, 1u, out);
     const uint32_t frames = work / s.chars > 1u ? work / s.chars : 1u;
     for (int st = 0; st < BENCH_STAGES && ok; ++st)
@@ -373,8 +383,7 @@ static bool bench_rows_count(const bench_rig* g, int rig_slot, bench_ozz_side* o
             ok = bench_row(&d, rig_slot, ci, st, k, frames, reps, out, &ns);
             if (st == BENCH_STAGE_FRAME && ci == BENCH_COUNTS - 1) frame_ns[k] = ns;
         }
-    for (int b = 0; b < BENCH_OZZ_BUILDS; ++b)
-        if (d.ozz_sets[b]) ozz->api[b]->set_free(d.ozz_sets[b]);
+    bench_sides_free(&d);
     if (ok && ci == 0)
         for (int p = 0; p < BENCH_PATHS; ++p)
             fprintf(out, "path\t%d\t%d\t%s\n", rig_slot, p, d.paths[p]->name);
@@ -387,4 +396,45 @@ bool bench_rows_all(const bench_rig* g, int rig_slot, bench_ozz_side* ozz, bool 
     for (int ci = 0; ci < BENCH_COUNTS; ++ci)
         if (!bench_rows_count(g, rig_slot, ozz, ci, quick, out, frame_ns)) return false;
     return true;
+}
+
+const char* const bench_side_names[BENCH_SIDES] = {"sinew", "sinew-sse2", "ozz-sse2", "ozz-avx2"};
+
+/* The span an instruction count covers: side `side` of `stage` (the
+ * headline codec) `frames` times over the set (not inlined, so that
+ * callgrind's --toggle-collect=bench_profile_run counts it and nothing
+ * else). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+double
+bench_profile_run(bench_sides* d, int side, int stage, uint32_t frames) {
+    return bench_side_run(d, side, stage, BENCH_HEADLINE_CODEC, frames);
+}
+
+bool bench_rows_profile(const bench_rig* g, bench_ozz_side* ozz, int stage, int side,
+                        uint32_t chars, uint32_t frames, FILE* out) {
+    bench_set s;
+    if (!bench_set_init(&s, g, chars)) return false;
+    bench_sides d;
+    bool ok = bench_sides_init(&d, &s, ozz);
+    if (ok && side >= BENCH_PATHS && !d.ozz_sets[side - BENCH_PATHS]) {
+        bench_error("%s: ozz's %s build is absent", bench_side_names[side],
+                    side == BENCH_PATHS ? "SSE2" : "AVX2");
+        ok = false;
+    }
+    /* warm: one frame as the rows' first run */
+    ok = ok && isfinite(bench_side_run(&d, side, stage, BENCH_HEADLINE_CODEC, 1u));
+    const double ns = ok ? bench_profile_run(&d, side, stage, frames) : NAN;
+    if (ok && !isfinite(ns)) {
+        bench_error("%s failed (%s)", bench_stages[stage].key, bench_side_names[side]);
+        ok = false;
+    }
+    if (ok)
+        fprintf(out, "profile %s on %s: %u characters x %u frames, %.1f ns per %s\n",
+                bench_stages[stage].key, bench_side_names[side], chars, frames, ns,
+                stage == BENCH_STAGE_IK ? "solve" : "character-frame");
+    bench_sides_free(&d);
+    bench_set_free(&s);
+    return ok;
 }

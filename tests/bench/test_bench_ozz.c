@@ -138,11 +138,42 @@ static void test_same_work(void** state) {
     fixture_close(f);
 }
 
+/* The profile mode runs each side alone: one line per side, its figure
+ * positive (the same set-up as the rows; ozz's sides need ozz). */
+static void test_profile_sides(void** state) {
+    (void)state;
+    bench_fixture* f = fixture_open();
+    if (!f) return;
+    for (int side = 0; side < BENCH_SIDES; ++side) {
+        char* text = NULL;
+        size_t size = 0;
+        FILE* out = open_memstream(&text, &size);
+        assert_non_null(out);
+        assert_true(bench_rows_profile(&f->rig, &f->ozz, BENCH_STAGE_FRAME, side, 8u, 5u, out));
+        fclose(out);
+        char name[32];
+        unsigned chars = 0, frames = 0;
+        double ns = 0.0;
+        assert_int_equal(sscanf(text,
+                                "profile full_frame on %31[^:]: %u characters x %u frames, "
+                                "%lf ns per character-frame",
+                                name, &chars, &frames, &ns),
+                         4);
+        assert_string_equal(name, bench_side_names[side]);
+        assert_int_equal(chars, 8u);
+        assert_int_equal(frames, 5u);
+        assert_true(ns > 0.0 && isfinite(ns));
+        free(text);
+    }
+    fixture_close(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_joints),
         cmocka_unit_test(test_same_accuracy),
         cmocka_unit_test(test_same_work),
+        cmocka_unit_test(test_profile_sides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

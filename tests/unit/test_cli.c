@@ -1428,6 +1428,20 @@ static void test_bench_robot(void** state) {
     check_bench_skinning(&j, true, 2);
     sw__json_free(&j, NULL);
     run_free(&r);
+    /* --profile: one side of one stage, in this process, one line */
+    snprintf(args, sizeof args, "bench --profile two_bone_ik:sinew-sse2 --asset '%s'", glb);
+    r = run(args);
+    assert_int_equal(r.code, 0);
+    unsigned chars = 0, frames = 0;
+    double ns = 0.0;
+    if (sscanf(r.out,
+               "profile two_bone_ik on sinew-sse2: %u characters x %u frames, %lf ns per solve",
+               &chars, &frames, &ns) != 3)
+        fail_msg("profile line: %s", r.out);
+    assert_int_equal(chars, 8u);
+    assert_int_equal(frames, 1000u);
+    assert_true(ns > 0.0);
+    run_free(&r);
 }
 
 /* Bad command lines exit 2 with one line naming the problem; an unreadable
@@ -1435,9 +1449,12 @@ static void test_bench_robot(void** state) {
 static void test_bench_usage(void** state) {
     (void)state;
     if (!cli_available()) return;
-    const char* bad[] = {"bench --processes 0", "bench --processes",  "bench --processes 2.5",
-                         "bench --processes x", "bench --frobnicate", "bench extra",
-                         "bench --asset"};
+    const char* bad[] = {"bench --processes 0",     "bench --processes",
+                         "bench --processes 2.5",   "bench --processes x",
+                         "bench --frobnicate",      "bench extra",
+                         "bench --asset",           "bench --profile",
+                         "bench --profile blend",   "bench --profile bogus:sinew",
+                         "bench --profile blend:x", "bench --profile blend:sinew:extra"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         run_result r = run(bad[i]);
         if (r.code != 2) fail_msg("%s: exit %d", bad[i], r.code);
