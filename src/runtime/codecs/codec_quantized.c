@@ -1540,7 +1540,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 
 #if SINEW_HAS_SSE2
 /* One animated track decoded from its parsed header hr (the key cache's
- * words 3-14 of its meta m) at keys, its keys read from bits: the
+ * words 3-17 of its meta m) at keys, its keys read from bits: the
  * operations of sw__codec_fast_track and of the general path, so the same
  * bits; its record rec and meta m kept as they keep them. */
 static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* m, float* rec,
