@@ -525,39 +525,6 @@ static inline void sw__codec_apply_sse2(__m128 lo, __m128 scale, const uint32_t 
     *kb = _mm_add_ps(lo, _mm_mul_ps(qvb, scale));
 }
 
-/* Both keys of a track dequantized, components in lanes 0-2: range mn,
- * ex, range bytes r (has), bits b (sw__codec_dequant_sse2), codes qa, qb. */
-static inline void sw__codec_keys_sse2(__m128 mn, __m128 ex, const uint8_t* r, uint32_t has,
-                                       const uint32_t b[3], const uint32_t qa[3],
-                                       const uint32_t qb[3], __m128* ka, __m128* kb) {
-    __m128 lo, scale;
-    sw__codec_dequant_sse2(mn, ex, r, has, b, &lo, &scale);
-    sw__codec_apply_sse2(lo, scale, qa, qb, ka, kb);
-}
-
-/* One track of the SSE2 decoder, its three components in lanes 0-2: the
- * same IEEE operations in the same order as sw__codec_finish_scalar (so the
- * scalar batch path gives the same bits), the three results stored at
- * to[0..2]; returns ww for a rotation's fourth (lane 0), rebuilt later. r,
- * b, qa, qb: as sw__codec_keys_sse2's. keep: NULL, or where key a and
- * b - a go (7 floats written, the key cache's record). */
-static inline __m128 sw__codec_track_sse2(const sw_codec_track* tr, uint32_t drow, const uint8_t* r,
-                                          uint32_t has, const uint32_t b[3], const uint32_t qa[3],
-                                          const uint32_t qb[3], float u, const uint32_t to[4],
-                                          float* of, float* keep) {
-    __m128 mn, ex, ka, kb;
-    sw__codec_range_sse2(tr, drow, &mn, &ex);
-    sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
-    const __m128 d = _mm_sub_ps(kb, ka);
-    if (keep) {
-        /* key a then b - a, 3 floats each (the second store's fourth lane
-         * lands on the next record, written after this one) */
-        _mm_storeu_ps(keep, ka);
-        _mm_storeu_ps(keep + 3, d);
-    }
-    return sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
-}
-
 /* w = sqrt(max(ww, 0)) (the scalar path's ww > 0 ? sqrt(ww) : 0, bit for
  * bit) for the n <= 4 pending rotations: lane i holds the one stored at
  * to[n - 1 - i]. */
@@ -1071,16 +1038,11 @@ static inline uint32_t sw__codec_head_info(const uint32_t b[3], uint32_t kb, uin
     return sl | per_key << 3 | arc << 4 | drow << 5 | kb << 7 | s0 << 14 | s1 << 16 | s2 << 23;
 }
 
-/* Keeps a track's parsed header in meta (sw__codec_head_info's word info,
- * its key mask at mask or NULL) with the dequantization of its keys: range
- * (sw__codec_key_range_sse2 of tr, per_key, drow) and range bytes r (has),
- * bits b. */
+/* Keeps a track's parsed header in meta: sw__codec_head_info's word info,
+ * its key mask at mask (NULL: none), the masks of its codes of bits b, and
+ * its dequantization lo, scale (sw__codec_dequant_sse2's). */
 static inline void sw__codec_keep_head(uint32_t* meta, uint32_t info, const uint8_t* mask,
-                                       const sw_codec_track* tr, uint32_t per_key, uint32_t drow,
-                                       const uint8_t* r, uint32_t has, const uint32_t b[3]) {
-    __m128 mn, ex, lo, scale;
-    sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
-    sw__codec_dequant_sse2(mn, ex, r, has, b, &lo, &scale);
+                                       const uint32_t b[3], __m128 lo, __m128 scale) {
     meta[SW__HEAD_INFO] = info;
     if (mask) memcpy(&meta[SW__HEAD_MASK], mask, 4u);
     for (uint32_t c = 0; c < 3u; ++c)
@@ -1132,19 +1094,42 @@ static inline void sw__codec_arc_rebuild_sse2(__m128 ka, __m128 kb, uint32_t da,
     *rb = sw__codec_insert_sse2(kb, _mm_shuffle_ps(w, w, _MM_SHUFFLE(1, 1, 1, 1)), db);
 }
 
-/* Both keys of a rotation followed along its arc on the SSE2 path (codes
- * qa, qb leaving out da, db; the range of row drow, or -1 and 2 when
- * per_key) dequantized and rebuilt into *ra, *rb (x y z w), the bits of
- * sw__codec_arc_keys. r, has, b: as sw__codec_keys_sse2's. */
-static inline void sw__codec_arc_keys_sse2(const sw_codec_track* tr, uint32_t per_key,
-                                           uint32_t drow, const uint8_t* r, uint32_t has,
-                                           const uint32_t b[3], const uint32_t qa[3],
-                                           const uint32_t qb[3], uint32_t da, uint32_t db,
-                                           __m128* ra, __m128* rb) {
-    __m128 mn, ex, ka, kb;
-    sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
-    sw__codec_keys_sse2(mn, ex, r, has, b, qa, qb, &ka, &kb);
-    sw__codec_arc_rebuild_sse2(ka, kb, da, db, ra, rb);
+/* A decoded track's keys ka, kb (its stored components in lanes 0-2) at
+ * u, the SSE2 decoder's operations: a rotation followed along its arc
+ * (arc) rebuilt leaving out da, db and queued on arcs; any other track
+ * a + (b - a) * u stored at the pose fields of its kind and left-out row
+ * drow (a rotation's fourth queued on wacc). rec, m: NULL, or its record
+ * and meta in the key cache, kept (sl, kk: as sw__codec_keep_meta's). */
+SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(const sw_codec_track* tr, __m128 ka, __m128 kb,
+                                               uint32_t arc, uint32_t drow, uint32_t da,
+                                               uint32_t db, float u, uint32_t sl, uint32_t kk,
+                                               float* rec, uint32_t* m, __m128* wacc,
+                                               uint32_t wto[4], uint32_t* wn, sw__codec_arcs* arcs,
+                                               float* of) {
+    const uint32_t lane = sw__codec_lane(tr);
+    if (arc) {
+        __m128 ra, rb;
+        sw__codec_arc_rebuild_sse2(ka, kb, da, db, &ra, &rb);
+        sw__codec_arcs_push(arcs, ra, rb, u, lane, rec, of);
+        if (m) sw__codec_keep_arc(m, lane, sl, kk);
+        return;
+    }
+    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    /* float index of each result in the pose (a translation's or scale's
+     * fourth, 0, goes to its x, written before it) */
+    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
+    const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
+                            lane + 4u * fields[3]};
+    const __m128 d = _mm_sub_ps(kb, ka);
+    if (rec) {
+        /* key a then b - a, 3 floats each (the second store's fourth lane
+         * lands on the next record, written after this one) */
+        _mm_storeu_ps(rec, ka);
+        _mm_storeu_ps(rec + 3, d);
+        sw__codec_keep_meta(m, to, sl, kk);
+    }
+    const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
+    if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
 }
 
 /* The common track on the SSE2 path: one left-out component (or none, or
@@ -1194,31 +1179,18 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
     const uint32_t qb[3] = {(uint32_t)(vb >> first) & m0, (uint32_t)(vb >> s1) & m1,
                             (uint32_t)(vb >> s2) & m2};
     const uint32_t bb[3] = {b0, b1, b2};
-    const uint32_t lane = sw__codec_lane(tr);
     const sw__codec_step st = {r + 6u * has + mbytes, at + (uint64_t)nk * kb};
-    if (keep) {
-        const uint32_t arc = rb >= SW__CODEC_ROT_PER_KEY ? 1u : 0u;
-        const uint32_t info = sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow);
-        sw__codec_keep_head(meta, info, mbytes ? r + 6u * has : NULL, tr, per_key, drow, r, has,
-                            bb);
-    }
-    if (rb >= SW__CODEC_ROT_PER_KEY) { /* followed along its arc */
-        const uint32_t da = per_key ? (uint32_t)va & 3u : drow;
-        const uint32_t db = per_key ? (uint32_t)vb & 3u : drow;
-        __m128 ra, rb2;
-        sw__codec_arc_keys_sse2(tr, per_key, drow, r, has, bb, qa, qb, da, db, &ra, &rb2);
-        sw__codec_arcs_push(arcs, ra, rb2, u, lane, keep, of);
-        if (keep) sw__codec_keep_arc(meta, lane, sl, kk);
-        return st;
-    }
-    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
-    const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
-                            lane + 4u * fields[3]};
-    const __m128 ww = sw__codec_track_sse2(tr, drow, r, has, bb, qa, qb, u, to, of, keep);
-    if (keep) {
-        sw__codec_keep_meta(meta, to, sl, kk);
-    }
-    if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
+    const uint32_t arc = rb >= SW__CODEC_ROT_PER_KEY ? 1u : 0u;
+    __m128 mn, ex, lo, scale, ka, kv;
+    sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
+    sw__codec_dequant_sse2(mn, ex, r, has, bb, &lo, &scale);
+    if (keep)
+        sw__codec_keep_head(meta, sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow),
+                            mbytes ? r + 6u * has : NULL, bb, lo, scale);
+    sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
+    sw__codec_put_keys_sse2(tr, ka, kv, arc, drow, per_key ? (uint32_t)va & 3u : drow,
+                            per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, keep, meta, wacc, wto,
+                            wn, arcs, of);
     return st;
 }
 #endif
@@ -1481,50 +1453,38 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         float u;
         uint32_t j, nk, kk;
         const uint32_t mbytes = sw__codec_track_keys(keys, hp.sl, hd, &j, &u, &nk, &kk);
-#if SINEW_HAS_SSE2
-        if (m && hp.kb > 57u) keep[10] = 0u; /* keys too wide for sw__codec_redecode */
-        if (m && hp.kb <= 57u) {
-            const uint32_t info = sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.arc,
-                                                      tr->flags ? 1u : 0u, hp.drow);
-            sw__codec_keep_head(m, info, mbytes ? hd : NULL, tr, hp.per_key, hp.drow, hp.r, hp.has,
-                                hp.b);
-        }
-#endif
         hd += mbytes;
         const uint64_t key_at = at + (uint64_t)j * hp.kb;
         at += (uint64_t)nk * hp.kb;
         uint32_t qa[3], qb[3], da = hp.drow, db = hp.drow;
         sw__codec_read_keys(bits, key_at, &hp, qa, qb, &da, &db);
+#if SINEW_HAS_SSE2
+        if (simd) {
+            __m128 mn, ex, lo, scale, ka, kv;
+            sw__codec_key_range_sse2(tr, hp.per_key, hp.drow, &mn, &ex);
+            sw__codec_dequant_sse2(mn, ex, hp.r, hp.has, hp.b, &lo, &scale);
+            if (m && hp.kb > 57u) keep[10] = 0u; /* keys too wide for sw__codec_redecode */
+            if (m && hp.kb <= 57u)
+                sw__codec_keep_head(m,
+                                    sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.arc,
+                                                        tr->flags ? 1u : 0u, hp.drow),
+                                    mbytes ? hd - mbytes : NULL, hp.b, lo, scale);
+            sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
+            sw__codec_put_keys_sse2(tr, ka, kv, hp.arc, hp.drow, da, db, u, hp.sl, kk, rec, m,
+                                    &wacc, wto, &wn, &arcs, of);
+            continue;
+        }
+#endif
         const uint32_t lane = sw__codec_lane(tr);
         if (hp.arc) {
             float k[8];
             sw__codec_arc_keys(tr, &hp, qa, qb, da, db, k, k + 4);
-#if SINEW_HAS_SSE2
-            if (simd) {
-                sw__codec_arcs_push(&arcs, _mm_loadu_ps(k), _mm_loadu_ps(k + 4), u, lane, rec, of);
-                if (m) sw__codec_keep_arc(m, lane, hp.sl, kk);
-                continue;
-            }
-#endif
             sw__codec_put_arc(k, k + 4, u, lane, of);
             continue;
         }
         /* float index of each result in the pose (a translation's or
          * scale's fourth, 0, goes to its x, written before it) */
         const uint8_t* fields = sw__codec_dst_fields[hp.rot ? 2u + da : (uint32_t)tr->kind >> 1];
-#if SINEW_HAS_SSE2
-        if (simd) {
-            const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1],
-                                    lane + 4u * fields[2], lane + 4u * fields[3]};
-            const __m128 ww =
-                sw__codec_track_sse2(tr, hp.drow, hp.r, hp.has, hp.b, qa, qb, u, to, of, rec);
-            if (m) {
-                sw__codec_keep_meta(m, to, hp.sl, kk);
-            }
-            if (hp.rot) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
-            continue;
-        }
-#endif
         sw__codec_batch_put(&batch, dst, n, tr, &hp, qa, qb, u, lane, fields);
         if (++n == SW__CODEC_BATCH) {
             sw__codec_flush(&batch, n, dst, of, simd);
@@ -1568,25 +1528,9 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
     sw__codec_apply_sse2(_mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_LO)),
                          _mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_SCALE)), qa, qb, &ka,
                          &kv);
-    const uint32_t lane = sw__codec_lane(tr);
-    if ((info >> 4) & 1u) { /* followed along its arc */
-        __m128 ra, rb;
-        sw__codec_arc_rebuild_sse2(ka, kv, per_key ? (uint32_t)va & 3u : drow,
-                                   per_key ? (uint32_t)vb & 3u : drow, &ra, &rb);
-        sw__codec_arcs_push(arcs, ra, rb, u, lane, rec, of);
-        sw__codec_keep_arc(m, lane, sl, kk);
-        return;
-    }
-    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
-    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
-    const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
-                            lane + 4u * fields[3]};
-    const __m128 d = _mm_sub_ps(kv, ka);
-    _mm_storeu_ps(rec, ka);
-    _mm_storeu_ps(rec + 3, d);
-    const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
-    sw__codec_keep_meta(m, to, sl, kk);
-    if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
+    sw__codec_put_keys_sse2(tr, ka, kv, (info >> 4) & 1u, drow, per_key ? (uint32_t)va & 3u : drow,
+                            per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, rec, m, wacc, wto, wn,
+                            arcs, of);
 }
 
 /* The animated tracks the subset keeps (NULL: all) decoded at pos from the

@@ -15,6 +15,14 @@
  * each within it, so sampled and multiplied poses stay finite. */
 #define SW__MODEL_BOUND (FLT_MAX / 16.0f)
 
+/* A static inline function inlined whatever the compiler's estimate of
+ * its size (hot bodies called from a few places with many arguments). */
+#if defined(__GNUC__)
+#define SW__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define SW__ALWAYS_INLINE static inline
+#endif
+
 /* SSE2 intrinsics usable without extra flags (codec_quantized.c). */
 #if !defined(SINEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define SINEW_HAS_SSE2 1

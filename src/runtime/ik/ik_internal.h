@@ -304,25 +304,17 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
         /* Lane 3 (0 / 0) takes t.w. */
         vt = sw__v4_xyz_w(sw__v4_div(dot, sw__v4_sqrt(len2)), tq);
     }
-    sw_xform4* p = &pose[j >> 2];
-    const uint32_t lane = j & 3u;
-    const sw__v4 local = sw__v4_set(p->rx[lane], p->ry[lane], p->rz[lane], p->rw[lane]);
+    const sw__v4 local = sw__ik_q4_of(sw__ik_pose_rot(pose, j));
     /* |T'|^2 and |local|^2 as lanes 0 and 1, each summed in lane order. */
     sw__v4 s0 = sw__v4_mul(vt, vt), s1 = sw__v4_mul(local, local), s2 = sw__v4_zero(),
            s3 = sw__v4_zero();
     SW__V4_TRANSPOSE(s0, s1, s2, s3);
     const sw__v4 sums = sw__v4_add(sw__v4_add(sw__v4_add(s0, s1), s2), s3);
     const float len2 = sw__v4_lane0(sums) * sw__v4_lane0(sw__v4_splat1(sums));
-    sw_quat r;
-    if (!(len2 > 0.0f) || !(len2 < INFINITY)) {
-        float v[4];
-        sw__v4_storeu(v, vt);
-        r = sw_quat_normalize(sw_quat_make(v[0], v[1], v[2], v[3]));
-    } else {
-        const sw__v4 q = sw__ik_q4_mul(sw__v4_mul(vt, sw__v4_set1(1.0f / sqrtf(len2))), local);
-        r = sw_quat_make(sw__v4_lane0(q), sw__v4_lane0(sw__v4_splat1(q)),
-                         sw__v4_lane0(sw__v4_splat2(q)), sw__v4_lane0(sw__v4_splat3(q)));
-    }
+    const sw_quat r =
+        !(len2 > 0.0f) || !(len2 < INFINITY)
+            ? sw_quat_normalize(sw__ik_q4_get(vt))
+            : sw__ik_q4_get(sw__ik_q4_mul(sw__v4_mul(vt, sw__v4_set1(1.0f / sqrtf(len2))), local));
     sw__ik_pose_set_rot(pose, j, r);
 }
 #else

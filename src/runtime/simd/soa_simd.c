@@ -18,10 +18,8 @@
 #endif
 
 #if defined(__GNUC__)
-#define SW__ALWAYS_INLINE static inline __attribute__((always_inline))
 #define SW__UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
-#define SW__ALWAYS_INLINE static inline
 #define SW__UNLIKELY(c) (c)
 #endif
 
