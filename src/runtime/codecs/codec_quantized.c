@@ -962,7 +962,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * track's header is kept parsed; then per animated track a record
  * of 16 floats: key a and b - a (3 floats each), or for a rotation
  * followed along its arc the arc prepared from both keys (sw__codec_arc_prep,
- * so that a call from the cache only follows it); then per track 18
+ * so that a call from the cache only follows it); then per track 3
  * words: where its results go (float indices to[0..2] in 16 bits, to[3] in
  * 13, the key stride in the top 3; third word unused), or for a track
  * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
@@ -973,10 +973,11 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. Words 3-17 of a track hold its parsed
- * header (sw__codec_keep_head) when word 10 is 1: then a call in the same
- * segment at other key indices decodes from them (sw__codec_redecode)
- * without reading the headers. Last, room for 4 slot indices per
+ * is, and the cache holds only then. Then per track 15 words, its parsed
+ * header (sw__codec_keep_head), kept when word 10 is 1: then a call in the
+ * same segment at other key indices decodes from them (sw__codec_redecode)
+ * without reading the headers (apart from the 3 words, which a call from
+ * the cache reads alone: fewer cache lines). Last, room for 4 slot indices per
  * constant record (SW__KEEP_LIST: one record holds one constant, or up to
  * four uniform ones): the constant slots of every joint, listed by the call
  * that finds the cache fresh, so that later calls write them without
@@ -986,7 +987,8 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_MASKED 0xFFFFFFFDu
 #define SW__KEEP_HEAD 11u
 #define SW__KEEP_REC 16u          /* floats per track record */
-#define SW__KEEP_META 18u         /* words per track after the records */
+#define SW__KEEP_META 3u          /* words per track after the records */
+#define SW__KEEP_HEADER 15u       /* words per track after those: its parsed header */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
@@ -1012,18 +1014,18 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
     meta[2] = kk;
 }
 
-/* A track's parsed header in the key cache (words 3-17 of its meta): the
+/* A track's parsed header in the key cache (SW__KEEP_HEADER words): the
  * bit offset of its keys and the offset of its header in the segment
  * (written by the decoder's loop), then sw__codec_head_info's word, its
  * key mask's bytes (masked tracks), the masks of its three codes, and its
  * dequantization (lo, scale: 4 floats each, sw__codec_dequant_sse2's). */
-#define SW__HEAD_AT 3u
-#define SW__HEAD_INFO 4u
-#define SW__HEAD_MASK 5u
-#define SW__HEAD_OFFSET 6u
-#define SW__HEAD_CODES 7u
-#define SW__HEAD_LO 10u
-#define SW__HEAD_SCALE 14u
+#define SW__HEAD_AT 0u
+#define SW__HEAD_INFO 1u
+#define SW__HEAD_MASK 2u
+#define SW__HEAD_OFFSET 3u
+#define SW__HEAD_CODES 4u
+#define SW__HEAD_LO 7u
+#define SW__HEAD_SCALE 11u
 
 /* The key stride code sl, whether each key names its left-out component
  * (per_key), whether the keys are followed along their arc, the left-out
@@ -1038,17 +1040,17 @@ static inline uint32_t sw__codec_head_info(const uint32_t b[3], uint32_t kb, uin
     return sl | per_key << 3 | arc << 4 | drow << 5 | kb << 7 | s0 << 14 | s1 << 16 | s2 << 23;
 }
 
-/* Keeps a track's parsed header in meta: sw__codec_head_info's word info,
+/* Keeps a track's parsed header in head: sw__codec_head_info's word info,
  * its key mask at mask (NULL: none), the masks of its codes of bits b, and
  * its dequantization lo, scale (sw__codec_dequant_sse2's). */
-static inline void sw__codec_keep_head(uint32_t* meta, uint32_t info, const uint8_t* mask,
+static inline void sw__codec_keep_head(uint32_t* head, uint32_t info, const uint8_t* mask,
                                        const uint32_t b[3], __m128 lo, __m128 scale) {
-    meta[SW__HEAD_INFO] = info;
-    if (mask) memcpy(&meta[SW__HEAD_MASK], mask, 4u);
+    head[SW__HEAD_INFO] = info;
+    if (mask) memcpy(&head[SW__HEAD_MASK], mask, 4u);
     for (uint32_t c = 0; c < 3u; ++c)
-        meta[SW__HEAD_CODES + c] = (1u << b[c]) - 1u;
-    _mm_storeu_ps((float*)(void*)(meta + SW__HEAD_LO), lo);
-    _mm_storeu_ps((float*)(void*)(meta + SW__HEAD_SCALE), scale);
+        head[SW__HEAD_CODES + c] = (1u << b[c]) - 1u;
+    _mm_storeu_ps((float*)(void*)(head + SW__HEAD_LO), lo);
+    _mm_storeu_ps((float*)(void*)(head + SW__HEAD_SCALE), scale);
 }
 
 /* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
@@ -1140,10 +1142,12 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(const sw_codec_track* tr, __m128 
  * for the others (they take the general path). (Values in and out rather
  * than pointers: the loop keeps hd and at in registers, as callgrind
  * counts show.) */
-static inline sw__codec_step
-sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
-                     const sw__codec_keys* keys, const uint8_t* bits, __m128* wacc, uint32_t wto[4],
-                     uint32_t* wn, sw__codec_arcs* arcs, float* of, float* keep, uint32_t* meta) {
+static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd,
+                                                  uint64_t at, const sw__codec_keys* keys,
+                                                  const uint8_t* bits, __m128* wacc,
+                                                  uint32_t wto[4], uint32_t* wn,
+                                                  sw__codec_arcs* arcs, float* of, float* keep,
+                                                  uint32_t* meta, uint32_t* head) {
     const uint32_t fmt = hd[0], b12 = hd[1];
     const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     const uint32_t b0 = sw__codec_bits[fmt & 15u];
@@ -1185,7 +1189,7 @@ sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd, uint64_t at,
     sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
     sw__codec_dequant_sse2(mn, ex, r, has, bb, &lo, &scale);
     if (keep)
-        sw__codec_keep_head(meta, sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow),
+        sw__codec_keep_head(head, sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow),
                             mbytes ? r + 6u * has : NULL, bb, lo, scale);
     sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
     sw__codec_put_keys_sse2(tr, ka, kv, arc, drow, per_key ? (uint32_t)va & 3u : drow,
@@ -1403,6 +1407,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     uint32_t dst[4][SW__CODEC_BATCH];
     uint32_t n = 0;
 #if SINEW_HAS_SSE2
+    uint32_t* heads = meta ? meta + SW__KEEP_META * h->animated_count : NULL;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
     sw__codec_arcs arcs = {.n = 0};
@@ -1434,13 +1439,14 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #if SINEW_HAS_SSE2
         float* rec = kf ? kf + SW__KEEP_REC * a : NULL;
         uint32_t* m = meta ? meta + SW__KEEP_META * a : NULL;
+        uint32_t* hh = heads ? heads + SW__KEEP_HEADER * a : NULL;
         if (m) {
-            m[SW__HEAD_AT] = (uint32_t)at;
-            m[SW__HEAD_OFFSET] = (uint32_t)(hd - hd0);
+            hh[SW__HEAD_AT] = (uint32_t)at;
+            hh[SW__HEAD_OFFSET] = (uint32_t)(hd - hd0);
         }
         if (simd) {
-            const sw__codec_step st =
-                sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, &arcs, of, rec, m);
+            const sw__codec_step st = sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn,
+                                                           &arcs, of, rec, m, hh);
             if (st.hd) {
                 hd = st.hd;
                 at = st.at;
@@ -1465,7 +1471,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             sw__codec_dequant_sse2(mn, ex, hp.r, hp.has, hp.b, &lo, &scale);
             if (m && hp.kb > 57u) keep[10] = 0u; /* keys too wide for sw__codec_redecode */
             if (m && hp.kb <= 57u)
-                sw__codec_keep_head(m,
+                sw__codec_keep_head(hh,
                                     sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.arc,
                                                         tr->flags ? 1u : 0u, hp.drow),
                                     mbytes ? hd - mbytes : NULL, hp.b, lo, scale);
@@ -1499,35 +1505,37 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 }
 
 #if SINEW_HAS_SSE2
-/* One animated track decoded from its parsed header hr (the key cache's
- * words 3-17 of its meta m) at keys, its keys read from bits: the
- * operations of sw__codec_fast_track and of the general path, so the same
- * bits; its record rec and meta m kept as they keep them. */
-static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* m, float* rec,
+/* One animated track decoded from its parsed header hh (in the key cache)
+ * at keys, its keys read from bits: the operations of sw__codec_fast_track
+ * and of the general path, so the same bits; its record rec and meta m
+ * kept as they keep them. */
+static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* m,
+                                            const uint32_t* hh, float* rec,
                                             const sw__codec_keys* keys, const uint8_t* bits,
                                             __m128* wacc, uint32_t wto[4], uint32_t* wn,
                                             sw__codec_arcs* arcs, float* of) {
-    const uint32_t info = m[SW__HEAD_INFO];
+    const uint32_t info = hh[SW__HEAD_INFO];
     const uint32_t sl = info & 7u, per_key = (info >> 3) & 1u, drow = (info >> 5) & 3u;
     const uint32_t kb = (info >> 7) & 127u;
     uint32_t j, nk, kk;
     float u;
-    (void)sw__codec_track_keys(keys, sl, (const uint8_t*)(const void*)(m + SW__HEAD_MASK), &j, &u,
+    (void)sw__codec_track_keys(keys, sl, (const uint8_t*)(const void*)(hh + SW__HEAD_MASK), &j, &u,
                                &nk, &kk);
-    const uint64_t key_at = (uint64_t)m[SW__HEAD_AT] + (uint64_t)j * kb, b_at = key_at + kb;
+    const uint64_t key_at = (uint64_t)hh[SW__HEAD_AT] + (uint64_t)j * kb, b_at = key_at + kb;
     const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
     const uint64_t vb =
         kb <= 28u ? va >> kb : sw__codec_load64(bits + (b_at >> 3)) >> (uint32_t)(b_at & 7u);
     const uint32_t s0 = (info >> 14) & 3u, s1 = (info >> 16) & 127u, s2 = info >> 23;
-    const uint32_t m0 = m[SW__HEAD_CODES], m1 = m[SW__HEAD_CODES + 1u], m2 = m[SW__HEAD_CODES + 2u];
+    const uint32_t m0 = hh[SW__HEAD_CODES], m1 = hh[SW__HEAD_CODES + 1u],
+                   m2 = hh[SW__HEAD_CODES + 2u];
     const uint32_t qa[3] = {(uint32_t)(va >> s0) & m0, (uint32_t)(va >> s1) & m1,
                             (uint32_t)(va >> s2) & m2};
     const uint32_t qb[3] = {(uint32_t)(vb >> s0) & m0, (uint32_t)(vb >> s1) & m1,
                             (uint32_t)(vb >> s2) & m2};
     __m128 ka, kv;
-    sw__codec_apply_sse2(_mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_LO)),
-                         _mm_loadu_ps((const float*)(const void*)(m + SW__HEAD_SCALE)), qa, qb, &ka,
-                         &kv);
+    sw__codec_apply_sse2(_mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_LO)),
+                         _mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_SCALE)), qa, qb,
+                         &ka, &kv);
     sw__codec_put_keys_sse2(tr, ka, kv, (info >> 4) & 1u, drow, per_key ? (uint32_t)va & 3u : drow,
                             per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, rec, m, wacc, wto, wn,
                             arcs, of);
@@ -1545,6 +1553,7 @@ static void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
     (void)sw__codec_segment(pl->h, pos.segment, &bits);
     float* kf = (float*)(void*)(keep + SW__KEEP_HEAD);
     uint32_t* meta = keep + SW__KEEP_HEAD + SW__KEEP_REC * count;
+    const uint32_t* heads = meta + SW__KEEP_META * count;
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
@@ -1552,14 +1561,15 @@ static void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
     for (uint32_t a = 0; a < count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         uint32_t* m = meta + SW__KEEP_META * a;
+        const uint32_t* hh = heads + SW__KEEP_HEADER * a;
         float* rec = kf + SW__KEEP_REC * a;
         if (subset && !sw__subset_keeps(subset, tr->joint)) {
-            memcpy(rec, &m[SW__HEAD_AT], sizeof(uint32_t));
+            memcpy(rec, &hh[SW__HEAD_AT], sizeof(uint32_t));
             m[0] = SW__KEEP_LATER;
-            m[1] = m[SW__HEAD_OFFSET];
+            m[1] = hh[SW__HEAD_OFFSET];
             continue;
         }
-        sw__codec_redecode_track(tr, m, rec, keys, bits, &wacc, wto, &wn, &arcs, of);
+        sw__codec_redecode_track(tr, m, hh, rec, keys, bits, &wacc, wto, &wn, &arcs, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
     if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
@@ -1651,7 +1661,8 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     const sw_codec_header* h = pl.h;
 #if SINEW_HAS_SSE2
     if (keep && simd) {
-        uint32_t* list = keep + SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count;
+        uint32_t* list = keep + SW__KEEP_HEAD +
+                         (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count;
         if (fresh) keep[9] = sw__codec_list_constants(&pl, clip->joints_count, list);
         sw__codec_put_static(&pl, clip, skel, subset, out, list, keep[9]);
     } else {
@@ -1702,7 +1713,7 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count +
+    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count +
            SW__KEEP_LIST * h->constants_count;
 #else
     (void)clip;
