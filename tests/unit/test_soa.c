@@ -564,46 +564,56 @@ static void test_paths_self_check(void** state) {
 
 /* Normalization at the ends of the float range: per lane, a rotation scaled
  * by 1e-19 (squared length about 1e-38: denormal), 1e18 (large but finite), 0 and 3e19
- * (squared length overflows). Expected: the unit rotation for the first two,
- * identity for the others, on every path (SIMD paths use an rsqrt estimate
- * for normal lengths and must fall back for the rest), through interp and
- * through blend's single-layer path without joint weights. */
+ * (squared length overflows), in every packet but the first (unscaled: the
+ * SIMD blend then meets the extremes after a packet it normalized with the
+ * estimate). Expected: the unit rotation for the first two lanes and the
+ * first packet, identity for the others, on every path (SIMD paths use an
+ * rsqrt estimate for normal lengths and must fall back for the rest), through
+ * interp, through blend's single-layer path without joint weights and through
+ * a crossfade of the pose with itself. */
 static void test_paths_normalize_extremes(void** state) {
     (void)state;
     static const float scale[4] = {1e-19f, 1e18f, 0.0f, 3e19f};
     uint32_t s = 77, n;
     const sw__soa_ops* const* paths = sw__soa_paths(&n);
     for (int it = 0; it < 50; ++it) {
-        SINEW_ALIGN16 sw_xform4 a[2], ref_i[2], ref_b[2], out[2];
-        for (uint32_t p = 0; p < 2; ++p) {
+        SINEW_ALIGN16 sw_xform4 a[3], ref_i[3], ref_b[3], ref_c[3], out[3];
+        for (uint32_t p = 0; p < 3; ++p) {
             rand_packet(&s, &a[p]);
             for (uint32_t l = 0; l < 4; ++l) {
-                a[p].rx[l] *= scale[l];
-                a[p].ry[l] *= scale[l];
-                a[p].rz[l] *= scale[l];
-                a[p].rw[l] *= scale[l];
+                const float k = p == 0 ? 1.0f : scale[l];
+                a[p].rx[l] *= k;
+                a[p].ry[l] *= k;
+                a[p].rz[l] *= k;
+                a[p].rw[l] *= k;
             }
         }
         const sw__blend_input layer = {a, NULL, 1.0f};
-        sw__soa_scalar.interp(a, a, 0.5f, ref_i, 2);
-        sw__soa_scalar.blend(&layer, 1, a, 0.1f, ref_b, 2);
-        for (uint32_t p = 0; p < 2; ++p)
+        const sw__blend_input halves[2] = {{a, NULL, 0.75f}, {a, NULL, 0.25f}};
+        sw__soa_scalar.interp(a, a, 0.5f, ref_i, 3);
+        sw__soa_scalar.blend(&layer, 1, a, 0.1f, ref_b, 3);
+        sw__soa_scalar.blend(halves, 2, a, 0.1f, ref_c, 3);
+        for (uint32_t p = 0; p < 3; ++p)
             for (uint32_t l = 0; l < 4; ++l) {
                 const double x = (double)a[p].rx[l], y = (double)a[p].ry[l];
                 const double z = (double)a[p].rz[l], w = (double)a[p].rw[l];
                 const double len = sqrt(x * x + y * y + z * z + w * w);
-                const sw_quat want = l < 2 ? sw_quat_make((float)(x / len), (float)(y / len),
-                                                          (float)(z / len), (float)(w / len))
-                                           : sw_quat_identity();
+                const sw_quat want = p == 0 || l < 2
+                                         ? sw_quat_make((float)(x / len), (float)(y / len),
+                                                        (float)(z / len), (float)(w / len))
+                                         : sw_quat_identity();
                 sw_test_quat_near(sw_xform4_get(&ref_i[p], l).r, want, 1e-6f);
                 sw_test_quat_near(sw_xform4_get(&ref_b[p], l).r, want, 1e-6f);
+                sw_test_quat_near(sw_xform4_get(&ref_c[p], l).r, want, 1e-6f);
             }
         for (uint32_t k = 1; k < n; ++k) {
             diff_stats st = {0};
-            paths[k]->interp(a, a, 0.5f, out, 2);
-            packets_near(out, ref_i, 2, PATH_TOL, &st);
-            paths[k]->blend(&layer, 1, a, 0.1f, out, 2);
-            packets_near(out, ref_b, 2, PATH_TOL, &st);
+            paths[k]->interp(a, a, 0.5f, out, 3);
+            packets_near(out, ref_i, 3, PATH_TOL, &st);
+            paths[k]->blend(&layer, 1, a, 0.1f, out, 3);
+            packets_near(out, ref_b, 3, PATH_TOL, &st);
+            paths[k]->blend(halves, 2, a, 0.1f, out, 3);
+            packets_near(out, ref_c, 3, PATH_TOL, &st);
         }
     }
 }

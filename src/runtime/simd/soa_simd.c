@@ -69,26 +69,37 @@ static inline sw__m4 sw__rsqrt_fast_ok(sw__v4 len2, sw__v4 inv) {
 }
 
 /* Normalizes (x, y, z, w) per lane; identity where the length is 0 or not
- * finite. Normal lengths use the estimate of sw__v4_rsqrt_fast; a packet
- * with a zero, denormal, infinite or NaN squared length takes sw__v4_rsqrt. */
-static inline void sw__normalize4(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
+ * finite. Normal lengths use the estimate of sw__v4_rsqrt_fast; with ok
+ * NULL, a packet with a zero, denormal, infinite or NaN squared length takes
+ * sw__v4_rsqrt. With ok, every lane takes the estimate, without a branch,
+ * and the lanes where it normalizes are ANDed into *ok (a caller whose *ok
+ * loses a lane redoes its packets with ok NULL). */
+SW__ALWAYS_INLINE void sw__normalize4_or_flag(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w,
+                                              sw__m4* ok) {
     const sw__v4 len2 = sw__dot(*x, *y, *z, *w, *x, *y, *z, *w);
     sw__v4 inv = sw__v4_rsqrt_fast(len2);
     const sw__m4 normal = sw__rsqrt_fast_ok(len2, inv);
-    if (SW__UNLIKELY(sw__m4_bits(normal) != 0xF)) {
+    if (ok) {
+        *ok = sw__m4_and(*ok, normal);
+    } else if (SW__UNLIKELY(sw__m4_bits(normal) != 0xF)) {
         const sw__v4 inf = sw__v4_set1(INFINITY);
-        const sw__m4 ok = sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, inf));
+        const sw__m4 fine = sw__m4_and(sw__v4_cmpgt(len2, sw__v4_zero()), sw__v4_cmplt(len2, inf));
         inv = sw__v4_select(normal, inv, sw__v4_rsqrt(len2));
-        *x = sw__v4_select(ok, sw__v4_mul(*x, inv), sw__v4_zero());
-        *y = sw__v4_select(ok, sw__v4_mul(*y, inv), sw__v4_zero());
-        *z = sw__v4_select(ok, sw__v4_mul(*z, inv), sw__v4_zero());
-        *w = sw__v4_select(ok, sw__v4_mul(*w, inv), sw__v4_set1(1.0f));
+        *x = sw__v4_select(fine, sw__v4_mul(*x, inv), sw__v4_zero());
+        *y = sw__v4_select(fine, sw__v4_mul(*y, inv), sw__v4_zero());
+        *z = sw__v4_select(fine, sw__v4_mul(*z, inv), sw__v4_zero());
+        *w = sw__v4_select(fine, sw__v4_mul(*w, inv), sw__v4_set1(1.0f));
         return;
     }
     *x = sw__v4_mul(*x, inv);
     *y = sw__v4_mul(*y, inv);
     *z = sw__v4_mul(*z, inv);
     *w = sw__v4_mul(*w, inv);
+}
+
+/* sw__normalize4_or_flag with ok NULL. */
+static inline void sw__normalize4(sw__v4* x, sw__v4* y, sw__v4* z, sw__v4* w) {
+    sw__normalize4_or_flag(x, y, z, w, NULL);
 }
 
 /* Joint weights p * 4 .. p * 4 + 3 clamped to [0, 1], NaN as 0. */
@@ -208,8 +219,9 @@ SW__ALWAYS_INLINE void sw__xu_accumulate(sw__xu* a, const sw_xform4* x, sw__v4 w
     a->sz = sw__v4_madd(w, SW__LD(x, sz), a->sz);
 }
 
-/* sw__blend_finish on sw__xu, 1 / sum in every lane. */
-SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, float inv_sum, sw_xform4* out) {
+/* sw__blend_finish on sw__xu, 1 / sum in every lane; the rotation as
+ * sw__normalize4_or_flag normalizes it. */
+SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, float inv_sum, sw_xform4* out, sw__m4* ok) {
     const sw__v4 inv = sw__v4_set1(inv_sum);
     const __m256 inv8 = _mm256_set1_ps(inv_sum);
     _mm256_storeu_ps(out->tx, _mm256_mul_ps(a->txy, inv8));
@@ -218,7 +230,9 @@ SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, float inv_sum, sw_xform4* 
     SW__ST(out, sz, sw__v4_mul(a->sz, inv));
     const sw__v4 len2 = _mm256_castps256_ps128(sw__rdot8(a->rxy, a->rzw, a->rxy, a->rzw));
     const sw__v4 r = sw__v4_rsqrt_fast(len2);
-    if (SW__UNLIKELY(sw__m4_bits(sw__rsqrt_fast_ok(len2, r)) != 0xF)) {
+    if (ok) {
+        *ok = sw__m4_and(*ok, sw__rsqrt_fast_ok(len2, r));
+    } else if (SW__UNLIKELY(sw__m4_bits(sw__rsqrt_fast_ok(len2, r)) != 0xF)) {
         _mm256_storeu_ps(out->rx, a->rxy);
         _mm256_storeu_ps(out->rz, a->rzw);
         sw__v4 x = SW__LD(out, rx), y = SW__LD(out, ry), z = SW__LD(out, rz), w = SW__LD(out, rw);
@@ -234,25 +248,27 @@ SW__ALWAYS_INLINE void sw__xu_finish(const sw__xu* a, float inv_sum, sw_xform4* 
     _mm256_storeu_ps(out->rz, _mm256_mul_ps(a->rzw, r8));
 }
 
-/* Packet p of the uniform blend of pose[0, count) at weights w. */
+/* Packet p of the uniform blend of pose[0, count) at weights w, the
+ * rotation normalized as sw__normalize4_or_flag normalizes it. */
 SW__ALWAYS_INLINE void sw__uniform_packet(const sw_xform4* const* pose, const sw__v4* w,
-                                          uint32_t count, float inv_sum, uint32_t p,
-                                          sw_xform4* out) {
+                                          uint32_t count, float inv_sum, uint32_t p, sw_xform4* out,
+                                          sw__m4* ok) {
     sw__xu a;
     sw__xu_accumulate(&a, &pose[0][p], w[0], true);
     for (uint32_t i = 1; i < count; ++i)
         sw__xu_accumulate(&a, &pose[i][p], w[i], false);
-    sw__xu_finish(&a, inv_sum, out);
+    sw__xu_finish(&a, inv_sum, out, ok);
 }
 #else
 /* Packet p of the uniform blend of pose[0, count) at weights w: the
  * rotation first, then each translation and scale component summed, scaled
  * and stored on its own, so that fewer sums are live at once (16 registers
  * on sse2: the 10 sums of sw__x4 spilled). The same operations per lane, in
- * the same order, as sw__accumulate and sw__blend_finish. */
+ * the same order, as sw__accumulate and sw__blend_finish; the rotation
+ * normalized as sw__normalize4_or_flag normalizes it. */
 SW__ALWAYS_INLINE void sw__uniform_packet(const sw_xform4* const* pose, const sw__v4* w,
-                                          uint32_t count, float inv_sum, uint32_t p,
-                                          sw_xform4* out) {
+                                          uint32_t count, float inv_sum, uint32_t p, sw_xform4* out,
+                                          sw__m4* ok) {
     const sw_xform4* x = &pose[0][p];
     sw__v4 rx = sw__v4_mul(w[0], SW__LD(x, rx)), ry = sw__v4_mul(w[0], SW__LD(x, ry));
     sw__v4 rz = sw__v4_mul(w[0], SW__LD(x, rz)), rw = sw__v4_mul(w[0], SW__LD(x, rw));
@@ -266,7 +282,7 @@ SW__ALWAYS_INLINE void sw__uniform_packet(const sw_xform4* const* pose, const sw
         rz = sw__v4_madd(wr, SW__LD(x, rz), rz);
         rw = sw__v4_madd(wr, SW__LD(x, rw), rw);
     }
-    sw__normalize4(&rx, &ry, &rz, &rw);
+    sw__normalize4_or_flag(&rx, &ry, &rz, &rw, ok);
     SW__ST(out, rx, rx);
     SW__ST(out, ry, ry);
     SW__ST(out, rz, rz);
@@ -294,18 +310,24 @@ SW__ALWAYS_INLINE void sw__uniform_packet(const sw_xform4* const* pose, const sw
  * the same 1 / sum, computed once as the scalar path computes it.
  * (Pre-scaling the weights by 1 / sum instead saves 6 multiplies per packet
  * but moved sse2 from 0.18 to 0.77 of the test tolerance on translations
- * that cancel.) Inlined with a constant `count`; poses and weights are read
- * once (stores to out could otherwise alias them). */
-SW__ALWAYS_INLINE void sw__blend_uniform(const sw__blend_input* layers, uint32_t count,
-                                         float inv_sum, sw_xform4* out, uint32_t n) {
+ * that cancel.) Inlined with a constant `count` and `fast`; poses and
+ * weights are read once (stores to out could otherwise alias them). fast
+ * normalizes every rotation with the estimate, without a branch per packet,
+ * and returns false when a lane needed sw__normalize4's other path (a zero,
+ * denormal, infinite or NaN squared length): the caller then blends again
+ * with fast false, which gives the bits of normalizing packet by packet. */
+SW__ALWAYS_INLINE bool sw__blend_uniform(const sw__blend_input* layers, uint32_t count,
+                                         float inv_sum, sw_xform4* out, uint32_t n, bool fast) {
     const sw_xform4* pose[SW_BLEND_MAX_LAYERS];
     sw__v4 w[SW_BLEND_MAX_LAYERS];
     for (uint32_t i = 0; i < count; ++i) {
         pose[i] = layers[i].pose;
         w[i] = sw__v4_set1(layers[i].weight);
     }
+    sw__m4 ok = sw__v4_cmpeq(w[0], w[0]); /* every lane: weights are finite */
     for (uint32_t p = 0; p < n; ++p)
-        sw__uniform_packet(pose, w, count, inv_sum, p, &out[p]);
+        sw__uniform_packet(pose, w, count, inv_sum, p, &out[p], fast ? &ok : NULL);
+    return sw__m4_bits(ok) == 0xF;
 }
 
 static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const sw_xform4* rest,
@@ -319,14 +341,18 @@ static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const 
         sum += layers[i].weight;
     }
     if (count > 0 && !joint_weights && sum >= threshold) {
-        /* Weights 1 - w and w sum to exactly 1 in float (every w in [0, 1]):
-         * with a constant 1 / sum the scaling by it folds away. */
+        /* Weights 1 - w and w sum to exactly 1 in float (every w in [0, 1]),
+         * and so does a crossfade's one layer at its ends: with a constant
+         * 1 / sum the scaling by it folds away (x * 1 is x: the same bits
+         * as the general call below, which multiplies by 1 / 1). */
+        bool done = false;
         if (count == 2 && sum == 1.0f)
-            sw__blend_uniform(layers, 2, 1.0f, out, n);
+            done = sw__blend_uniform(layers, 2, 1.0f, out, n, true);
         else if (count == 2)
-            sw__blend_uniform(layers, 2, 1.0f / sum, out, n);
-        else
-            sw__blend_uniform(layers, count, 1.0f / sum, out, n);
+            done = sw__blend_uniform(layers, 2, 1.0f / sum, out, n, true);
+        else if (count == 1 && sum == 1.0f)
+            done = sw__blend_uniform(layers, 1, 1.0f, out, n, true);
+        if (!done) sw__blend_uniform(layers, count, 1.0f / sum, out, n, false);
     } else {
         sw__blend_packets(layers, count, rest, threshold, out, n);
     }
