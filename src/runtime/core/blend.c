@@ -24,15 +24,14 @@ typedef struct sw__blend_plan {
 /* sw_blend_job_validate's checks in one pass over the layers (an invalid
  * layer fails at once, as INVALID_ARGUMENT comes first; the later failure
  * classes are gathered, then reported in the documented order); fills plan. */
-static sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_plan* plan) {
+SW__ALWAYS_INLINE sw_result sw__blend_prepare(const sw_blend_job* job, sw__blend_plan* plan) {
     if (!job || !job->rest_pose || !job->out || job->packets_count == 0)
         return SW_RESULT_INVALID_ARGUMENT;
     const sw_blend_layer* const layers = job->layers;
     const uint32_t layers_count = job->layers_count;
-    if (!layers && layers_count != 0) return SW_RESULT_INVALID_ARGUMENT;
-    /* x - x is 0 for finite x, NaN for NaN and infinities. */
-    if (!(job->threshold - job->threshold == 0.0f) || job->threshold < 0.0f)
-        return SW_RESULT_INVALID_ARGUMENT;
+    if (layers_count != 0 && !layers) return SW_RESULT_INVALID_ARGUMENT;
+    /* 0 <= threshold <= FLT_MAX: false for negative, infinite and NaN values */
+    if (!(job->threshold >= 0.0f && job->threshold <= FLT_MAX)) return SW_RESULT_INVALID_ARGUMENT;
     if (layers_count > SW_BLEND_MAX_LAYERS) return SW_RESULT_LIMIT;
     const size_t pose_bytes = (size_t)job->packets_count * sizeof(sw_xform4);
     const size_t weights_bytes = (size_t)job->packets_count * 4u * sizeof(float);
