@@ -43,7 +43,8 @@ static inline run_result run(const char* args) {
     char out[512], err[512], cmd[4096];
     snprintf(out, sizeof out, "%s/stdout.txt", g_dir);
     snprintf(err, sizeof err, "%s/stderr.txt", g_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", SINEW_CLI_PATH, args, out, err);
+    const int w = snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", SINEW_CLI_PATH, args, out, err);
+    if (w < 0 || (size_t)w >= sizeof cmd) fail_msg("command line too long: %s", args);
     int status = system(cmd);
     run_result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -651,7 +651,7 @@ static void test_blend_space_directional(void** state) {
             assert_true(w[idle] > 0.1f);
         }
         /* continuity along arcs and rays away from the origin */
-        float prev[7];
+        float prev[7] = {0};
         for (int step = 0; step <= 720; ++step) {
             float ang = (float)step * 3.14159265f / 360.0f;
             float rad = 0.3f + 2.5f * (0.5f + 0.5f * sinf(ang * 3.0f));

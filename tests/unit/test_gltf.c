@@ -280,7 +280,7 @@ static void test_robot_meshes_and_morph_tracks(void** state) {
                 float t = clip->duration * (float)i / 20.0f;
                 posed p;
                 pose_at(&s, clip, t, &p);
-                double want;
+                double want = 0.0;
                 assert_true(ge_weight(&d, (int)c, (size_t)node, 3, k, t, &want));
                 assert_near(p.floats[f], want, 1e-5);
                 posed_free(&p);
@@ -355,7 +355,7 @@ static void test_morph_cube_weights(void** state) {
             float t = c->duration * (float)i / 30.0f;
             posed p;
             pose_at(&s, c, t, &p);
-            double want;
+            double want = 0.0;
             assert_true(ge_weight(&d, 0, 0, 2, k, t, &want));
             assert_near(p.floats[f], want, 1e-5);
             posed_free(&p);

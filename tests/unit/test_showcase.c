@@ -552,7 +552,8 @@ static void test_deterministic(void** state) {
 static int run_cli(const char* args, char* out, size_t cap) {
     char cmd[2048], log[512];
     snprintf(log, sizeof log, "%s/log.txt", g_dir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>&1", SINEW_CLI_PATH, args, log);
+    const int w = snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>&1", SINEW_CLI_PATH, args, log);
+    if (w < 0 || (size_t)w >= sizeof cmd) fail_msg("command line too long: %s", args);
     const int status = system(cmd);
     if (out) {
         out[0] = 0;
