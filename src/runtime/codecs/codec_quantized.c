@@ -1138,10 +1138,11 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(const sw_codec_track* tr, __m128 
  * named by each key for a rotation followed along its arc), both keys in
  * one 64-bit load; decodes the track whose header is at hd and keys at bit
  * `at` (its rotations followed along their arc queued on arcs), and
- * returns where the next one starts. Returns hd NULL, decoding nothing,
- * for the others (they take the general path). (Values in and out rather
- * than pointers: the loop keeps hd and at in registers, as callgrind
- * counts show.) */
+ * returns where the next one starts; keep, meta, head: NULL, or the
+ * track's record, result words and parsed header in the key cache, kept.
+ * Returns hd NULL, decoding nothing, for the others (they take the general
+ * path). (Values in and out rather than pointers: the loop keeps hd and at
+ * in registers, as callgrind counts show.) */
 static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, const uint8_t* hd,
                                                   uint64_t at, const sw__codec_keys* keys,
                                                   const uint8_t* bits, __m128* wacc,
