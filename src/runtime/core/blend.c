@@ -86,8 +86,8 @@ sw_result sw_blend_job_validate(const sw_blend_job* job) {
 /* The blend of packets [first, first + n): normal layers in one fused pass,
  * then each additive layer in place (the kernels work lane by lane, so a
  * range gives the same values as the whole pose). */
-static void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
-                              const sw__blend_plan* plan, uint32_t first, uint32_t n) {
+SW__ALWAYS_INLINE void sw__blend_packets(const sw_blend_job* job, const sw__soa_ops* ops,
+                                         const sw__blend_plan* plan, uint32_t first, uint32_t n) {
     sw__blend_input at[SW_BLEND_MAX_LAYERS];
     const sw__blend_input* in = plan->normal;
     if (first > 0) {
@@ -146,7 +146,12 @@ sw_result sw__blend_job_run_subset(const sw_blend_job* job, const sw__soa_ops* o
 }
 
 sw_result sw__blend_job_run_with(const sw_blend_job* job, const sw__soa_ops* ops) {
-    return sw__blend_job_run_subset(job, ops, NULL, false);
+    if (job && job->keep) return sw__blend_job_run_subset(job, ops, NULL, false);
+    /* every packet: no subset to carry through the checks */
+    sw__blend_plan plan;
+    const sw_result r = sw__blend_prepare(job, &plan);
+    if (r == SW_RESULT_OK) sw__blend_packets(job, ops, &plan, 0, job->packets_count);
+    return r;
 }
 
 sw_result sw_blend_job_run(const sw_blend_job* job) {
