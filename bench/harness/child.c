@@ -15,10 +15,10 @@ const char* const bench_rules =
     "are measured against the raw clip by one rule (each joint and 3 points 0.1 m along "
     "its axes, at the raw clip's key rate); same joints: ozz keeps the skin's joints, sinew the "
     "skin's "
-    "and their ancestors, so the ratio is also given per joint; same optimisation: both "
-    "libraries at -O3 (ozz built Release, sinew's runtime at -O3 in its default build), each "
-    "column's instruction set named; time: each thread's CPU time, repetitions interleaved "
-    "between the sides";
+    "and their ancestors, so the ratio is also given per joint; same optimisation: ozz's "
+    "libraries at -O3 (its Release build), sinew's runtime at " SINEW_RUNTIME_OPT
+    " in this build (-O3 in its default and Release builds), each column's instruction set "
+    "named; time: each thread's CPU time, repetitions interleaved between the sides";
 
 /* The rig's ozz side: its lines, and whether it ran. */
 static bool bench_child_ozz(const bench_opts* o, const bench_rig* g, bench_ozz_side* ozz,
