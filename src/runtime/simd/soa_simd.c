@@ -334,16 +334,15 @@ static void sw__simd_blend(const sw__blend_input* layers, uint32_t count, const 
                            float threshold, sw_xform4* out, uint32_t n) {
     /* Decided once per call: joint weights and the sum against the threshold
      * (summed in the order the per-lane paths sum). */
-    const sw__blend_input* const l = layers;
     bool joint_weights = false;
     float sum = 0.0f;
     if (count == 2) { /* the common case, without the loop */
-        joint_weights = (l[0].joint_weights != NULL) | (l[1].joint_weights != NULL);
-        sum = l[0].weight + l[1].weight;
+        joint_weights = (layers[0].joint_weights != NULL) | (layers[1].joint_weights != NULL);
+        sum = layers[0].weight + layers[1].weight;
     } else {
         for (uint32_t i = 0; i < count; ++i) {
-            joint_weights |= l[i].joint_weights != NULL;
-            sum += l[i].weight;
+            joint_weights |= layers[i].joint_weights != NULL;
+            sum += layers[i].weight;
         }
     }
     if (count > 0 && !joint_weights && sum >= threshold) {
