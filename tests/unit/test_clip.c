@@ -388,6 +388,47 @@ static void apply(fixture* f, brk b) {
     }
 }
 
+/* Key values of joint tracks below 2^-63 in magnitude are stored as zeros
+ * of their sign (so products of two are never denormal), tangents too;
+ * float tracks keep theirs as given. */
+static void test_tiny_values_flushed(void** state) {
+    (void)state;
+    const float tiny = 0x1p-63f;
+    const float t_in[6] = {1e-20f, tiny, -1e-25f, 1.0f, -3e-39f, 0.5f};
+    const float t_want[6] = {0.0f, tiny, -0.0f, 1.0f, -0.0f, 0.5f};
+    /* cubic: in-tangent, value, out-tangent */
+    const float r_in[12] = {1e-30f, 0, 0, 0, 5.28398e-37f, 0, -4.43252e-30f, 1, 0, 0, 2e-21f, 0};
+    const float r_want[12] = {0.0f, 0, 0, 0, 0.0f, 0, -0.0f, 1, 0, 0, 0.0f, 0};
+    const float w_in[2] = {1e-30f, -5e-40f};
+    const float times[2] = {0.0f, 1.0f};
+    const sw_clip_track_desc tracks[3] = {{.kind = SW_TRACK_KIND_TRANSLATION,
+                                           .joint = 0,
+                                           .keys_count = 2,
+                                           .times = times,
+                                           .values = t_in},
+                                          {.kind = SW_TRACK_KIND_ROTATION,
+                                           .joint = 0,
+                                           .interp = SW_INTERP_CUBIC,
+                                           .keys_count = 1,
+                                           .times = times,
+                                           .values = r_in},
+                                          {.kind = SW_TRACK_KIND_FLOAT,
+                                           .name = "w",
+                                           .keys_count = 2,
+                                           .times = times,
+                                           .values = w_in}};
+    const sw_clip_desc desc = {
+        .duration = 1.0f, .joints_count = 1, .tracks = tracks, .tracks_count = 3};
+    const sw_clip* c = NULL;
+    sw_error e = {0};
+    assert_int_equal(sw_clip_create(&desc, NULL, &c, &e), SW_RESULT_OK);
+    const sw_clip_track* t = sw_clip_tracks(c); /* T, R, then the float track */
+    assert_memory_equal(sw_clip_track_values(c, &t[0]), t_want, sizeof t_want);
+    assert_memory_equal(sw_clip_track_values(c, &t[1]), r_want, sizeof r_want);
+    assert_memory_equal(sw_clip_track_values(c, &t[2]), w_in, sizeof w_in);
+    sw_clip_destroy(c, NULL);
+}
+
 static void test_desc_validity_table(void** state) {
     (void)state;
     memset(g_long, 'n', sizeof g_long - 1u);
@@ -801,13 +842,10 @@ static void test_play_time(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_play_time),
-        cmocka_unit_test(test_layout),
-        cmocka_unit_test(test_desc_validity_table),
-        cmocka_unit_test(test_events_between),
-        cmocka_unit_test(test_events_forward_playback),
-        cmocka_unit_test(test_load_hostile),
-        cmocka_unit_test(test_allocator_failure),
+        cmocka_unit_test(test_play_time),           cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_tiny_values_flushed), cmocka_unit_test(test_desc_validity_table),
+        cmocka_unit_test(test_events_between),      cmocka_unit_test(test_events_forward_playback),
+        cmocka_unit_test(test_load_hostile),        cmocka_unit_test(test_allocator_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

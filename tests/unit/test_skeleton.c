@@ -51,7 +51,7 @@ static void test_build_layout(void** state) {
         assert_string_equal(sw_skeleton_joint_name(s, i), kNames[i]);
         assert_int_equal(sw_skeleton_parents(s)[i], kParents[i]);
         sw_xform x = sw_pose_get(sw_skeleton_rest_pose(s), i);
-        /* Stored exactly as given. */
+        /* Stored exactly as given (no component below SW__TINY). */
         assert_memory_equal(&x, &j[i].rest, sizeof x);
     }
     sw_xform id = sw_xform_identity();
@@ -74,6 +74,41 @@ static void test_build_layout(void** state) {
     assert_int_equal(sw_skeleton_find_joint(s3, "hand_l"), 4);
     free(copy);
     free(mem);
+    sw_skeleton_destroy(s, NULL);
+}
+
+/* Rest components below 2^-63 in magnitude (an exporter's 5e-37 for 0)
+ * are stored as zeros of their sign, the rest exactly as given: the product
+ * of any two stored components is 0 or a normal float. */
+static void test_rest_tiny_flushed(void** state) {
+    (void)state;
+    sw_skeleton_joint j[TEST_JOINTS];
+    make_joints(j);
+    const float tiny = 0x1p-63f;
+    j[1].rest.t = sw_vec3_make(1e-20f, tiny, -1e-25f);
+    j[1].rest.r = (sw_quat){5.28398e-37f, nextafterf(tiny, 1.0f), -4.43252e-30f, 1.0f};
+    j[1].rest.s = sw_vec3_make(1.0f, 3e-39f, 1.0f);
+    const sw_skeleton_desc desc = {j, TEST_JOINTS};
+    const sw_skeleton* s = NULL;
+    sw_error e = {0};
+    assert_int_equal(sw_skeleton_create(&desc, NULL, &s, &e), SW_RESULT_OK);
+    const sw_xform x = sw_pose_get(sw_skeleton_rest_pose(s), 1);
+    const float want[10] = {0.0f,  tiny, -0.0f, 0.0f, nextafterf(tiny, 1.0f),
+                            -0.0f, 1.0f, 1.0f,  0.0f, 1.0f};
+    const float got[10] = {x.t.x, x.t.y, x.t.z, x.r.x, x.r.y, x.r.z, x.r.w, x.s.x, x.s.y, x.s.z};
+    for (int c = 0; c < 10; ++c) {
+        if (memcmp(&got[c], &want[c], sizeof(float)) != 0)
+            fail_msg("component %d: %g, expected %g", c, (double)got[c], (double)want[c]);
+        for (int d = 0; d < 10; ++d) {
+            const float p = fabsf(got[c] * got[d]);
+            if (p != 0.0f && p < FLT_MIN) fail_msg("components %d x %d denormal", c, d);
+        }
+    }
+    for (uint32_t i = 0; i < TEST_JOINTS; ++i) { /* the others as given */
+        if (i == 1) continue;
+        const sw_xform y = sw_pose_get(sw_skeleton_rest_pose(s), i);
+        assert_memory_equal(&y, &j[i].rest, sizeof y);
+    }
     sw_skeleton_destroy(s, NULL);
 }
 
@@ -641,15 +676,11 @@ static void test_raw_rejects(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_build_layout),
-        cmocka_unit_test(test_desc_validity_table),
-        cmocka_unit_test(test_rest_model_bound),
-        cmocka_unit_test(test_joint_limit),
-        cmocka_unit_test(test_find),
-        cmocka_unit_test(test_load_hostile),
-        cmocka_unit_test(test_allocator_failure),
-        cmocka_unit_test(test_raw_reorder),
-        cmocka_unit_test(test_raw_shuffled),
+        cmocka_unit_test(test_build_layout),        cmocka_unit_test(test_rest_tiny_flushed),
+        cmocka_unit_test(test_desc_validity_table), cmocka_unit_test(test_rest_model_bound),
+        cmocka_unit_test(test_joint_limit),         cmocka_unit_test(test_find),
+        cmocka_unit_test(test_load_hostile),        cmocka_unit_test(test_allocator_failure),
+        cmocka_unit_test(test_raw_reorder),         cmocka_unit_test(test_raw_shuffled),
         cmocka_unit_test(test_raw_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,7 +163,11 @@ typedef struct sw_clip_desc {
 SINEW_API size_t sw_clip_measure(const sw_clip_desc* desc);
 
 /* Builds a raw clip from `desc` in caller memory (16-byte aligned, at least
- * sw_clip_measure bytes); *out == mem. Values are copied as given.
+ * sw_clip_measure bytes); *out == mem. Values are copied as given, except
+ * that joint track values (and tangents) smaller in magnitude than 2^-63 are
+ * stored as zeros of their sign: exporters write such values for 0, and
+ * arithmetic on their products underflows, which is slow on x86 (float
+ * tracks are kept as given).
  * Fails: INVALID_ARGUMENT (NULL), MISALIGNED, BUFFER_TOO_SMALL; LIMIT (joints,
  * keys, float tracks, events, name length); BAD_DATA for a track on a joint
  * out of range or twice on one joint, an unknown kind or interpolation, zero

@@ -68,6 +68,8 @@ SINEW_API size_t sw_skeleton_measure(const sw_skeleton_desc* desc);
 
 /* Builds a skeleton from `desc` in caller memory `mem` (16-byte aligned, at
  * least sw_skeleton_measure bytes) and sets *out to it (out == mem).
+ * Rest components smaller in magnitude than 2^-63 are stored as zeros of
+ * their sign (as sw_clip_init stores key values), the others as given.
  * Memory: the caller owns mem; the desc is not referenced afterwards.
  * Fails: SW_RESULT_INVALID_ARGUMENT for NULL arguments (also NULL joints or
  * a NULL joint name); MISALIGNED;

@@ -634,7 +634,12 @@ static void sw__write_track(sw__clip_writer* w, sw_clip_track* out, const sw_cli
     }
     uint64_t nvalues = sw__values_count(t->keys_count, comps, interp);
     out->values_offset = w->data;
-    memcpy(w->base + w->data, t->values, 4u * (size_t)nvalues);
+    float* values = (float*)(void*)(w->base + w->data);
+    memcpy(values, t->values, 4u * (size_t)nvalues);
+    if (t->kind != SW_TRACK_KIND_FLOAT) { /* transform components: see SW__TINY */
+        for (uint64_t i = 0; i < nvalues; ++i)
+            values[i] = sw__flush_tiny(values[i]);
+    }
     w->data += (uint32_t)sw__align16(4u * nvalues);
 }
 

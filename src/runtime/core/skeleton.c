@@ -351,7 +351,13 @@ sw_result sw_skeleton_init(void* mem, size_t size, const sw_skeleton_desc* desc,
     const sw_xform identity = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, {1.0f, 1.0f, 1.0f}};
     uint32_t str = lay.strings;
     for (uint32_t j = 0; j < s->packets_count * 4u; ++j) {
-        sw__lane_set(&rest[j >> 2], j & 3u, j < n ? &desc->joints[j].rest : &identity);
+        const sw_xform* x = j < n ? &desc->joints[j].rest : &identity;
+        const sw_xform flushed = {
+            {sw__flush_tiny(x->t.x), sw__flush_tiny(x->t.y), sw__flush_tiny(x->t.z)},
+            {sw__flush_tiny(x->r.x), sw__flush_tiny(x->r.y), sw__flush_tiny(x->r.z),
+             sw__flush_tiny(x->r.w)},
+            {sw__flush_tiny(x->s.x), sw__flush_tiny(x->s.y), sw__flush_tiny(x->s.z)}};
+        sw__lane_set(&rest[j >> 2], j & 3u, &flushed);
     }
     for (uint32_t i = 0; i < n; ++i) {
         parents[i] = (int16_t)desc->joints[i].parent;
