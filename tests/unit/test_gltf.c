@@ -186,15 +186,60 @@ static void test_robot_matches_independent_evaluator(void** state) {
     sw_scene_free(&s, NULL);
 }
 
+/* RobotExpressive read by sinew into s and by the independent parser into
+ * d; false (the test skips, saying so) when the asset is absent. */
+static bool robot_open(sw_scene* s, ge_doc* d) {
+    char path[1024];
+    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return false;
+    sw_error e;
+    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, s, &e), SW_RESULT_OK);
+    ge_load(d, path);
+    return true;
+}
+
+/* The file's rest values as the independent parser reads them: components
+ * below 2^-63 in magnitude (RobotExpressive writes 5e-37 and -4.4e-30 in two
+ * joints' rotations) come out as zeros of their sign, the others as written
+ * (within float rounding). */
+static void test_robot_tiny_rest_values_flushed(void** state) {
+    (void)state;
+    sw_scene s;
+    ge_doc d;
+    if (!robot_open(&s, &d)) return;
+    const ge_val* nodes = ge_get(&d.root, "nodes");
+    const char* const keys[3] = {"translation", "rotation", "scale"};
+    uint32_t flushed = 0, compared = 0;
+    for (size_t i = 0; i < nodes->n; ++i) {
+        const ge_val* name = ge_get(&nodes->items[i], "name");
+        const int32_t j = name ? sw_skeleton_find_joint(s.skeleton, name->str) : -1;
+        if (j < 0) continue;
+        const sw_xform x = sw_pose_get(sw_skeleton_rest_pose(s.skeleton), (uint32_t)j);
+        const float* got[3] = {&x.t.x, &x.r.x, &x.s.x};
+        for (int k = 0; k < 3; ++k) {
+            const ge_val* v = ge_get(&nodes->items[i], keys[k]);
+            for (size_t c = 0; v && c < v->n; ++c, ++compared) {
+                const double want = ge_num(&v->items[c], 0.0), g = got[k][c];
+                if (fabs(want) < 0x1p-63 && want != 0.0) {
+                    assert_true(g == 0.0 && signbit(g) == signbit(want));
+                    ++flushed;
+                } else {
+                    assert_near(g, want, 1e-6 * fmax(1.0, fabs(want)));
+                }
+            }
+        }
+    }
+    print_message("RobotExpressive: %u rest components compared, %u below 2^-63 stored as 0\n",
+                  compared, flushed);
+    assert_true(flushed >= 4);
+    ge_free(&d);
+    sw_scene_free(&s, NULL);
+}
+
 static void test_robot_meshes_and_morph_tracks(void** state) {
     (void)state;
-    char path[1024];
-    if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
     sw_scene s;
-    sw_error e;
-    assert_int_equal(sw_gltf_read_file(path, NULL, NULL, &s, &e), SW_RESULT_OK);
     ge_doc d;
-    ge_load(&d, path);
+    if (!robot_open(&s, &d)) return;
     /* 4 skinned meshes and 15 rigid parts on joints (one primitive each). */
     assert_int_equal(s.meshes_count, 19);
     const ge_val* nodes = ge_get(&d.root, "nodes");
@@ -1249,6 +1294,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_robot_matches_independent_evaluator),
         cmocka_unit_test(test_robot_meshes_and_morph_tracks),
+        cmocka_unit_test(test_robot_tiny_rest_values_flushed),
         cmocka_unit_test(test_simple_skin),
         cmocka_unit_test(test_morph_cube_weights),
         cmocka_unit_test(test_tiny_structure),
