@@ -256,14 +256,18 @@ void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float 
 sw_quat sw__ik_weighted(sw_quat t, float w);
 /* normalize(T' * local) for T' = (v, t.w): the rotation part of
  * conj(P) * T * P * local once v = R(P)^T t.xyz. Any positive scale of T or
- * local goes with the normalization, whose factor |T'| |local| is ready
- * before the product is. A zero local rotation counts as identity. */
+ * local goes with the normalization: the product divided by |T'| |local|
+ * (one square root and one division, which run beside the product rather
+ * than before it; |T' * local| = |T'| |local|, so the product cannot
+ * overflow where that factor is finite). A zero local rotation counts as
+ * identity. */
 static inline sw_quat sw__ik_turn_local(sw_vec3 v, float tw, sw_quat local) {
     const float len2 = (sw_vec3_dot(v, v) + tw * tw) * sw_quat_dot(local, local);
     if (!(len2 > 0.0f) || !(len2 < INFINITY))
         return sw_quat_normalize(sw_quat_make(v.x, v.y, v.z, tw));
-    const float inv = 1.0f / sqrtf(len2);
-    return sw_quat_mul(sw_quat_make(v.x * inv, v.y * inv, v.z * inv, tw * inv), local);
+    const float len = sqrtf(len2);
+    const sw_quat q = sw_quat_mul(sw_quat_make(v.x, v.y, v.z, tw), local);
+    return sw_quat_make(q.x / len, q.y / len, q.z / len, q.w / len);
 }
 
 static inline sw_quat sw__ik_pose_rot(const sw_xform4* pose, uint32_t j) {
@@ -298,11 +302,13 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
         SW__V4_TRANSPOSE(c0, c1, c2, c3); /* lane i: column i's x, y, z */
         const sw__v4 len2 =
             sw__v4_add(sw__v4_add(sw__v4_mul(c0, c0), sw__v4_mul(c1, c1)), sw__v4_mul(c2, c2));
+        /* The columns' inverse lengths do not wait for T. */
+        const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_sqrt(len2));
         const sw__v4 dot = sw__v4_add(
             sw__v4_add(sw__v4_mul(c0, sw__v4_splat0(tq)), sw__v4_mul(c1, sw__v4_splat1(tq))),
             sw__v4_mul(c2, sw__v4_splat2(tq)));
-        /* Lane 3 (0 / 0) takes t.w. */
-        vt = sw__v4_xyz_w(sw__v4_div(dot, sw__v4_sqrt(len2)), tq);
+        /* Lane 3 (0 * (1 / 0)) takes t.w. */
+        vt = sw__v4_xyz_w(sw__v4_mul(dot, inv), tq);
     }
     const sw__v4 local = sw__ik_q4_of(sw__ik_pose_rot(pose, j));
     /* |T'|^2 and |local|^2 as lanes 0 and 1, each summed in lane order. */
@@ -314,7 +320,7 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
     const sw_quat r =
         !(len2 > 0.0f) || !(len2 < INFINITY)
             ? sw_quat_normalize(sw__ik_q4_get(vt))
-            : sw__ik_q4_get(sw__ik_q4_mul(sw__v4_mul(vt, sw__v4_set1(1.0f / sqrtf(len2))), local));
+            : sw__ik_q4_get(sw__v4_div(sw__ik_q4_mul(vt, local), sw__v4_set1(sqrtf(len2))));
     sw__ik_pose_set_rot(pose, j, r);
 }
 #else
@@ -325,9 +331,9 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
         const float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
         const float l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
         const float l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
-        v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) / sqrtf(l0),
-                         (m[4] * t.x + m[5] * t.y + m[6] * t.z) / sqrtf(l1),
-                         (m[8] * t.x + m[9] * t.y + m[10] * t.z) / sqrtf(l2));
+        v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) * (1.0f / sqrtf(l0)),
+                         (m[4] * t.x + m[5] * t.y + m[6] * t.z) * (1.0f / sqrtf(l1)),
+                         (m[8] * t.x + m[9] * t.y + m[10] * t.z) * (1.0f / sqrtf(l2)));
     }
     sw__ik_pose_set_rot(pose, j, sw__ik_turn_local(v, t.w, sw__ik_pose_rot(pose, j)));
 }

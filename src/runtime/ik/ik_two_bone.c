@@ -131,9 +131,15 @@ static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 e, sw__ik_v3 f, sw__ik_v3 u, float* 
     const sw__ik_v3 h = sw__ik_v3_add(f, u);
     const float h2 = sw__ik_v3_dot(h, h);
     if (h2 >= 1e-12f) {
-        /* The cross product's rounding along f removed (as sw_quat_from_to). */
+        /* Near opposite directions (as sw_quat_from_to) |f x u| is small
+         * next to its rounding error, whose part along f would tilt the
+         * turn: removed. With |q1|^2 = |f + u|^2 >= 1/2 (f and u less than
+         * 139 degrees apart) that rounding, about 1e-7 of |f| |u|, turns u
+         * by at most about 3e-7 rad, as the solve's other roundings do, and
+         * the removal (a dependent dot product, scale and subtraction) is
+         * left out. */
         sw__ik_v3 fu = sw__ik_v3_cross(f, u);
-        fu = sw__ik_v3_sub(fu, sw__ik_v3_scale(f, sw__ik_v3_dot(fu, f)));
+        if (h2 < 0.5f) fu = sw__ik_v3_sub(fu, sw__ik_v3_scale(f, sw__ik_v3_dot(fu, f)));
         const sw__ik_q4 q = sw__ik_q4_make(fu, 0.5f * h2);
         *norm2 = sw__ik_q4_dot(q, q);
         return q;
@@ -144,10 +150,10 @@ static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 e, sw__ik_v3 f, sw__ik_v3 u, float* 
 
 /* Step 3: q1 (|q1|^2 = qq) followed by the roll about u taking the bend
  * normal n onto the pole's (p: the pole's perpendicular part, of unit
- * length: a far pole cannot overflow the products); *norm2 multiplied by
- * the roll's |.|^2. */
-static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__ik_v3 p, float qq,
-                                   float* norm2) {
+ * length: a far pole cannot overflow the products; pu = p x u, the pole's
+ * normal); *norm2 multiplied by the roll's |.|^2. */
+static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__ik_v3 p,
+                                   sw__ik_v3 pu, float qq, float* norm2) {
     /* n turned by q1 = (v, w), times |q1|^2:
      * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
     const sw__ik_v3 v = sw__ik_q4_xyz(q1);
@@ -156,10 +162,10 @@ static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__i
         sw__ik_v3_add(sw__ik_v3_add(sw__ik_v3_scale(n, w * w - sw__ik_v3_dot(v, v)),
                                     sw__ik_v3_scale(v, 2.0f * sw__ik_v3_dot(v, n))),
                       sw__ik_v3_scale(sw__ik_v3_cross(v, n), 2.0f * w));
-    /* The pole's normal is p x u for p along the pole's perpendicular
-     * part, so the roll's cosine is n1.(p x u) = p.(u x n1) and its sine
-     * (n1 x (p x u)).u = -n1.p, both times |n1| = |q1|^2. */
-    const float rc = sw__ik_v3_dot(p, sw__ik_v3_cross(u, n1));
+    /* The roll's cosine is n1.(p x u) and its sine (n1 x (p x u)).u =
+     * -n1.p, both times |n1| = |q1|^2: two products with vectors known
+     * before n1 is. */
+    const float rc = sw__ik_v3_dot(n1, pu);
     const float rs = -sw__ik_v3_dot(n1, p);
     float hc, hs;
     sw__half_angle(rc, rs, qq, &hc, &hs);
@@ -302,8 +308,11 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
      * side. Using the normal rather than the mid joint's offset keeps this
      * continuous through full extension, where the offset vanishes. */
     if (has_pole) {
-        const sw__ik_v3 p = sw__ik_v3_scale(u_px, 1.0f / px_len);
-        t_start = sw__two_bone_roll(t_start, n, u, p, qq, &norm2);
+        /* p x u = ((u x px) x u) / |px| = px / |px| (px is perpendicular to
+         * u, which has unit length). */
+        const float inv_px = 1.0f / px_len;
+        const sw__ik_v3 p = sw__ik_v3_scale(u_px, inv_px);
+        t_start = sw__two_bone_roll(t_start, n, u, p, sw__ik_v3_scale(px, inv_px), qq, &norm2);
     }
     /* A unit turn: the length stays. */
     if (job->twist != 0.0f)
