@@ -102,7 +102,7 @@ sw_quat sw_ik_local_rotation(sw_quat parent_model, sw_quat local, sw_quat rotati
     /* conj(P) * T * P is T expressed in the parent's space: the same w, the
      * axis turned by conj(P). */
     const sw_vec3 v = sw_quat_rotate(sw_quat_conjugate(p), sw_vec3_make(t.x, t.y, t.z));
-    return sw__ik_turn_local(v, t.w, local);
+    return sw__ik_turn_local(v, t.w, sw_vec3_dot(v, v) + t.w * t.w, local);
 }
 
 void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float w) {
@@ -151,7 +151,8 @@ sw_result sw_ik_rotate_job_run(const sw_ik_rotate_job* job) {
     if (r != SW_RESULT_OK) return r;
     sw__ik_write_m(job->pose, job->joint,
                    sw__ik_parent_matrix(job->skeleton, job->model, job->root_transform, job->joint),
-                   sw__ik_q4_of(job->rotation), job->weight);
+                   sw__ik_q4_of(job->rotation), sw_quat_dot(job->rotation, job->rotation),
+                   job->weight);
     return SW_RESULT_OK;
 }
 

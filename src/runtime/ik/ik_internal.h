@@ -254,20 +254,20 @@ void sw__ik_write(sw_xform4* pose, uint32_t j, sw_quat parent, sw_quat t, float 
 /* T at weight w: T itself (any positive length) for w >= 1, else the unit
  * rotation slerped from identity; zero (or a non-finite length) is identity. */
 sw_quat sw__ik_weighted(sw_quat t, float w);
-/* normalize(T' * local) for T' = (v, t.w): the rotation part of
- * conj(P) * T * P * local once v = R(P)^T t.xyz. Any positive scale of T or
- * local goes with the normalization: the product divided by |T'| |local|
- * (one square root and one division, which run beside the product rather
- * than before it; |T' * local| = |T'| |local|, so the product cannot
- * overflow where that factor is finite). A zero local rotation counts as
- * identity. */
-static inline sw_quat sw__ik_turn_local(sw_vec3 v, float tw, sw_quat local) {
-    const float len2 = (sw_vec3_dot(v, v) + tw * tw) * sw_quat_dot(local, local);
+/* normalize(T' * local) for T' = (v, t.w) with t2 = |T'|^2: the rotation
+ * part of conj(P) * T * P * local once v = R(P)^T t.xyz. Any positive scale
+ * of T or local goes with the normalization: the product times 1 / (|T'|
+ * |local|) (a square root and a division that run beside the product
+ * rather than after it, since t2 can be known before T' is; |T' * local| =
+ * |T'| |local|, so the product cannot overflow where that factor is
+ * finite). A zero local rotation counts as identity. */
+static inline sw_quat sw__ik_turn_local(sw_vec3 v, float tw, float t2, sw_quat local) {
+    const float len2 = t2 * sw_quat_dot(local, local);
     if (!(len2 > 0.0f) || !(len2 < INFINITY))
         return sw_quat_normalize(sw_quat_make(v.x, v.y, v.z, tw));
-    const float len = sqrtf(len2);
+    const float inv = 1.0f / sqrtf(len2);
     const sw_quat q = sw_quat_mul(sw_quat_make(v.x, v.y, v.z, tw), local);
-    return sw_quat_make(q.x / len, q.y / len, q.z / len, q.w / len);
+    return sw_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 
 static inline sw_quat sw__ik_pose_rot(const sw_xform4* pose, uint32_t j) {
@@ -285,71 +285,99 @@ static inline void sw__ik_pose_set_rot(sw_xform4* pose, uint32_t j, sw_quat r) {
     p->rw[lane] = r.w;
 }
 
-/* The turn T' = (R(P)^T t.xyz, t.w) for the parent's matrix m (NULL:
- * identity) applied to joint j's local rotation: sw__ik_turn_local. With
- * SIMD the three columns go as lanes of one transposed 4x4, and T', the
- * local rotation and their product as the lanes of one register each (the
- * same products and sums in the same order, a - b as a + -b, and sqrt and
- * division correctly rounded: the same bits as the scalar form, kept where
- * there is no SIMD). */
+/* The write-back's test for a parent matrix whose columns are orthogonal:
+ * each pair's cosine squared at most this, g^2 <= SW__IK_ORTHO2 l2_i l2_k
+ * (g the pair's dot product, l2 the squared column lengths, each summed x,
+ * y, z; the pairs 0.1, 1.2, 2.0 in a lane each with SIMD). Within 2^-20
+ * the columns normalized keep lengths to about 1e-6, so |T'| = |T| within
+ * rounding: a model matrix of rotations and scales along its own axes (what
+ * local-to-model makes without shear) passes; RobotExpressive's arm
+ * parents are within 5e-7. */
+#define SW__IK_ORTHO2 0x1p-40f
 #if SW__SIMD4_AVAILABLE
-static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 tq) {
+/* The turn T' = (R(P)^T t.xyz, t.w) for the parent's matrix m (NULL:
+ * identity) applied to joint j's local rotation, t2 = |T|^2 (> 0 and
+ * finite): sw__ik_turn_local, with |T'|^2 = t2 where the parent's columns
+ * are orthogonal (the normalization then need not wait for T'). The three
+ * columns go as lanes of one transposed 4x4, and T', the local rotation
+ * and their product as the lanes of one register each (the same products
+ * and sums in the same order, a - b as a + -b, and sqrt and division
+ * correctly rounded: the same bits as the scalar form, kept where there is
+ * no SIMD). */
+static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 tq,
+                                 float t2) {
     sw__v4 vt = tq;
+    float vt2 = t2;
     if (parent) {
         const float* m = parent->m;
         sw__v4 c0 = sw__v4_loadu(m), c1 = sw__v4_loadu(m + 4), c2 = sw__v4_loadu(m + 8);
         sw__v4 c3 = sw__v4_zero();
         SW__V4_TRANSPOSE(c0, c1, c2, c3); /* lane i: column i's x, y, z */
-        const sw__v4 len2 =
+        const sw__v4 l2 =
             sw__v4_add(sw__v4_add(sw__v4_mul(c0, c0), sw__v4_mul(c1, c1)), sw__v4_mul(c2, c2));
+        const sw__v4 g =
+            sw__v4_add(sw__v4_add(sw__v4_mul(c0, sw__v4_yzx(c0)), sw__v4_mul(c1, sw__v4_yzx(c1))),
+                       sw__v4_mul(c2, sw__v4_yzx(c2)));
+        /* Lane 3: 0 <= 0. A NaN fails. */
+        const bool ortho = sw__m4_bits(sw__v4_cmple(
+                               sw__v4_mul(g, g), sw__v4_mul(sw__v4_set1(SW__IK_ORTHO2),
+                                                            sw__v4_mul(l2, sw__v4_yzx(l2))))) == 15;
         /* The columns' inverse lengths do not wait for T. */
-        const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_sqrt(len2));
+        const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_sqrt(l2));
         const sw__v4 dot = sw__v4_add(
             sw__v4_add(sw__v4_mul(c0, sw__v4_splat0(tq)), sw__v4_mul(c1, sw__v4_splat1(tq))),
             sw__v4_mul(c2, sw__v4_splat2(tq)));
         /* Lane 3 (0 * (1 / 0)) takes t.w. */
         vt = sw__v4_xyz_w(sw__v4_mul(dot, inv), tq);
+        if (!ortho) vt2 = sw__ik_q4_dot(vt, vt);
     }
     const sw__v4 local = sw__ik_q4_of(sw__ik_pose_rot(pose, j));
-    /* |T'|^2 and |local|^2 as lanes 0 and 1, each summed in lane order. */
-    sw__v4 s0 = sw__v4_mul(vt, vt), s1 = sw__v4_mul(local, local), s2 = sw__v4_zero(),
-           s3 = sw__v4_zero();
-    SW__V4_TRANSPOSE(s0, s1, s2, s3);
-    const sw__v4 sums = sw__v4_add(sw__v4_add(sw__v4_add(s0, s1), s2), s3);
-    const float len2 = sw__v4_lane0(sums) * sw__v4_lane0(sw__v4_splat1(sums));
+    const float len2 = vt2 * sw__ik_q4_dot(local, local);
     const sw_quat r =
         !(len2 > 0.0f) || !(len2 < INFINITY)
             ? sw_quat_normalize(sw__ik_q4_get(vt))
-            : sw__ik_q4_get(sw__v4_div(sw__ik_q4_mul(vt, local), sw__v4_set1(sqrtf(len2))));
+            : sw__ik_q4_get(sw__v4_mul(sw__ik_q4_mul(vt, local), sw__v4_set1(1.0f / sqrtf(len2))));
     sw__ik_pose_set_rot(pose, j, r);
 }
 #else
-static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t) {
+static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t,
+                                 float t2) {
     sw_vec3 v = sw_vec3_make(t.x, t.y, t.z);
+    float v2 = t2;
     if (parent) {
         const float* m = parent->m;
         const float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
         const float l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
         const float l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+        const float g0 = m[0] * m[4] + m[1] * m[5] + m[2] * m[6];
+        const float g1 = m[4] * m[8] + m[5] * m[9] + m[6] * m[10];
+        const float g2 = m[8] * m[0] + m[9] * m[1] + m[10] * m[2];
+        const bool ortho = g0 * g0 <= SW__IK_ORTHO2 * (l0 * l1) &&
+                           g1 * g1 <= SW__IK_ORTHO2 * (l1 * l2) &&
+                           g2 * g2 <= SW__IK_ORTHO2 * (l2 * l0);
         v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) * (1.0f / sqrtf(l0)),
                          (m[4] * t.x + m[5] * t.y + m[6] * t.z) * (1.0f / sqrtf(l1)),
                          (m[8] * t.x + m[9] * t.y + m[10] * t.z) * (1.0f / sqrtf(l2)));
+        if (!ortho) v2 = sw_vec3_dot(v, v) + t.w * t.w;
     }
-    sw__ik_pose_set_rot(pose, j, sw__ik_turn_local(v, t.w, sw__ik_pose_rot(pose, j)));
+    sw__ik_pose_set_rot(pose, j, sw__ik_turn_local(v, t.w, v2, sw__ik_pose_rot(pose, j)));
 }
 #endif
 
 /* sw__ik_write with P the rotation of the parent's model matrix (its
  * columns normalized; NULL = identity), without building a quaternion for
- * it: exact when the columns are orthogonal (uniform scale). */
+ * it: exact when the columns are orthogonal (uniform scale). t2 = |t|^2 as
+ * the caller has it (the product of the lengths it built t from, or a dot
+ * product: within a few roundings). */
 static inline void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 t,
-                                  float w) {
+                                  float t2, float w) {
     if (!(w > 0.0f)) return;
     /* The common case, weight 1 and a finite non-zero T, needs no change. */
-    const float t2 = sw__ik_q4_dot(t, t);
-    if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY))
+    if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY)) {
         t = sw__ik_q4_of(sw__ik_weighted(sw__ik_q4_get(t), w));
-    sw__ik_turn_m(pose, j, parent, t);
+        t2 = sw__ik_q4_dot(t, t);
+    }
+    sw__ik_turn_m(pose, j, parent, t, t2);
 }
 
 /* Unit vector perpendicular to v (any v, zero gives +X). */

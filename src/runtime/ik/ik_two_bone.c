@@ -188,6 +188,7 @@ static sw__ik_v3 sw__two_bone_pole(const sw_ik_two_bone_job* job, sw__ik_v3 a) {
 /* The solve's rotations (sw_ik_two_bone_rotations in registers). */
 typedef struct sw__two_bone_rots {
     sw__ik_q4 start, mid;
+    float start2; /* |start|^2 as the solve tracked it (before `unit`) */
     bool reached;
 } sw__two_bone_rots;
 
@@ -324,6 +325,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
      * start-end distance d), so its distance to the target is |dist - d|. */
     out->reached = fabsf(dist - d) <= 1e-4f * reach;
     out->start = t_start;
+    out->start2 = norm2;
     out->mid = t_mid;
     return SW_RESULT_OK;
 }
@@ -371,8 +373,10 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
     if (job->reached) *job->reached = rots.reached;
     const float w = job->weight;
     if (!(w > 0.0f)) return SW_RESULT_OK;
-    sw__ik_write_m(job->pose, job->start_joint, start_parent, rots.start, w);
-    sw__ik_write_m(job->pose, job->mid_joint, mid_parent, rots.mid, w);
+    /* The start turn's |.|^2 from the solve, ready before the turn is. */
+    sw__ik_write_m(job->pose, job->start_joint, start_parent, rots.start, rots.start2, w);
+    sw__ik_write_m(job->pose, job->mid_joint, mid_parent, rots.mid,
+                   sw__ik_q4_dot(rots.mid, rots.mid), w);
 
     const float ew = w * job->end_rotation_weight;
     if (ew > 0.0f) {
