@@ -114,20 +114,31 @@ static sw_vec3 sw__two_bone_straight_normal(sw_vec3 ab, float lab, bool has_pole
                                       : sw__ik_perpendicular(limb);
 }
 
-/* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) for the
- * mid joint's new half angle (c1, s1), with inv_lab = 1 / lab. */
-static sw__ik_v3 sw__two_bone_new_end(sw__ik_v3 ab, sw__ik_v3 n, float lab, float inv_lab, float c1,
-                                      float s1) {
+/* The new start-end direction f = e / |e| for e = ab + lbc (ab^ cos b1 + k
+ * sin b1), ab^ = ab / lab and k = n x ab^ (the mid joint bends towards k),
+ * where lbc cos b1 = (c1^2 - s1^2) / (4 lab) and lbc sin b1 = c1 s1 / (2
+ * lab) for the mid joint's new half angle (c1, s1), c1^2 = cc and s1^2 = ss
+ * (the products they are the roots of, so that e's part along ab^ does not
+ * wait for the roots): no need to turn bc by t_mid first. inv_lab = 1 /
+ * lab; |e| = d but for rounding (inv_d = 1 / d), which from d below 1e-3 of
+ * the reach on is no longer small next to it: there |e| is measured. */
+static sw__ik_v3 sw__two_bone_new_dir(sw__ik_v3 ab, sw__ik_v3 n, float lab, float inv_lab, float cc,
+                                      float ss, float c1, float s1, float inv_d, bool measure) {
     const sw__ik_v3 ab_unit = sw__ik_v3_scale(ab, inv_lab);
-    const float e_par = lab + 0.25f * (c1 * c1 - s1 * s1) * inv_lab;
-    const float e_perp = 0.5f * c1 * s1 * inv_lab;
-    return sw__ik_v3_add(sw__ik_v3_scale(ab_unit, e_par),
-                         sw__ik_v3_scale(sw__ik_v3_cross(n, ab_unit), e_perp));
+    const sw__ik_v3 k = sw__ik_v3_cross(n, ab_unit);
+    const float e_par = lab + 0.25f * (cc - ss) * inv_lab;
+    const float cs = c1 * s1;
+    if (!measure)
+        return sw__ik_v3_add(sw__ik_v3_scale(ab_unit, e_par * inv_d),
+                             sw__ik_v3_scale(k, cs * (0.5f * inv_lab * inv_d)));
+    const sw__ik_v3 e =
+        sw__ik_v3_add(sw__ik_v3_scale(ab_unit, e_par), sw__ik_v3_scale(k, cs * (0.5f * inv_lab)));
+    return sw__ik_v3_scale(e, 1.0f / sqrtf(sw__ik_v3_dot(e, e)));
 }
 
-/* Step 2: the rotation q1 taking the start-end direction f (e normalized)
- * onto u, not normalized; *norm2 = |q1|^2. */
-static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 e, sw__ik_v3 f, sw__ik_v3 u, float* norm2) {
+/* Step 2: the rotation q1 taking the start-end direction f onto u, not
+ * normalized; *norm2 = |q1|^2. */
+static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 f, sw__ik_v3 u, float* norm2) {
     const sw__ik_v3 h = sw__ik_v3_add(f, u);
     const float h2 = sw__ik_v3_dot(h, h);
     if (h2 >= 1e-12f) {
@@ -145,7 +156,7 @@ static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 e, sw__ik_v3 f, sw__ik_v3 u, float* 
         return q;
     }
     *norm2 = 1.0f;
-    return sw__ik_q4_of(sw_quat_from_to(sw__ik_v3_get(e), sw__ik_v3_get(u)));
+    return sw__ik_q4_of(sw_quat_from_to(sw__ik_v3_get(f), sw__ik_v3_get(u)));
 }
 
 /* Step 3: q1 (|q1|^2 = qq) followed by the roll about u taking the bend
@@ -257,7 +268,8 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
      * perpendicular length (as |pd x at|); 1 / d for the new start-end
      * direction e (|e| = d but for rounding). */
     const float px2 = sw__ik_v3_dot(px, px);
-    sw__sqrt4((d - m) * (d + m), (reach - d) * (reach + d), px2, 1.0f, r1);
+    const float cc = (d - m) * (d + m), ss = (reach - d) * (reach + d);
+    sw__sqrt4(cc, ss, px2, 1.0f, r1);
     const float inv_d = 1.0f / d;
     const float c1 = r1[0], s1 = r1[1], px_len = r1[2];
 
@@ -285,24 +297,17 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
     const float minv = unit ? 1.0f / sqrtf(4.0f * rr * (c0 * c0 + s0 * s0)) : 1.0f;
     const float mc = (c1 * c0 + s1 * s0) * minv, ms = (s1 * c0 - c1 * s0) * minv;
     const sw__ik_q4 t_mid = sw__ik_q4_make(sw__ik_v3_scale(n, ms), mc);
-    /* The new start-end vector e = ab + lbc (ab^ cos b1 + k sin b1) with ab^
-     * = ab / lab and k = n x ab^ (the mid joint bends towards k), where
-     * lbc cos b1 = (c1^2 - s1^2) / (4 lab) and lbc sin b1 = c1 s1 / (2 lab):
-     * no need to turn bc by t_mid first. */
-    const sw__ik_v3 e = sw__two_bone_new_end(ab, n, lab, lbc * inv_rr, c1, s1);
+    const sw__ik_v3 f =
+        sw__two_bone_new_dir(ab, n, lab, lbc * inv_rr, cc, ss, c1, s1, inv_d, !(d > 1e-3f * reach));
 
     /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
      * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
      * nearly opposite (as sw_quat_from_to, which takes an exactly opposite
      * or zero e). */
-    /* With d below 1e-3 of the reach the rounding of e is no longer small
-     * next to it: measure. */
-    const sw__ik_v3 f =
-        sw__ik_v3_scale(e, d > 1e-3f * reach ? inv_d : 1.0f / sqrtf(sw__ik_v3_dot(e, e)));
     /* |t_start|^2, tracked so that the normalization at the end need not
      * wait for the last product. */
     float norm2;
-    sw__ik_q4 t_start = sw__two_bone_aim(e, f, u, &norm2);
+    sw__ik_q4 t_start = sw__two_bone_aim(f, u, &norm2);
     const float qq = norm2;
     /* 3. About the start-target axis: the bend-plane normal n (= mid side x
      * limb direction) onto the pole's, so the mid joint lies on the pole's
