@@ -151,7 +151,7 @@ sw_result sw_ik_rotate_job_run(const sw_ik_rotate_job* job) {
     if (r != SW_RESULT_OK) return r;
     sw__ik_write_m(job->pose, job->joint,
                    sw__ik_parent_matrix(job->skeleton, job->model, job->root_transform, job->joint),
-                   sw__ik_q4_of(job->rotation), sw_quat_dot(job->rotation, job->rotation),
+                   sw__ik_q4_of(job->rotation), sw_quat_dot(job->rotation, job->rotation), false,
                    job->weight);
     return SW_RESULT_OK;
 }

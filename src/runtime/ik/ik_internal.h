@@ -297,15 +297,17 @@ static inline void sw__ik_pose_set_rot(sw_xform4* pose, uint32_t j, sw_quat r) {
 #if SW__SIMD4_AVAILABLE
 /* The turn T' = (R(P)^T t.xyz, t.w) for the parent's matrix m (NULL:
  * identity) applied to joint j's local rotation, t2 = |T|^2 (> 0 and
- * finite): sw__ik_turn_local, with |T'|^2 = t2 where the parent's columns
- * are orthogonal (the normalization then need not wait for T'). The three
+ * finite): sw__ik_turn_local. With `early` (t2 known before T is, as the
+ * two-bone start turn's) |T'|^2 = t2 where the parent's columns are
+ * orthogonal, so that the normalization need not wait for T'; else, or for
+ * other parents, |T'|^2 is measured (exact to rounding). The three
  * columns go as lanes of one transposed 4x4, and T', the local rotation
  * and their product as the lanes of one register each (the same products
  * and sums in the same order, a - b as a + -b, and sqrt and division
  * correctly rounded: the same bits as the scalar form, kept where there is
  * no SIMD). */
 static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 tq,
-                                 float t2) {
+                                 float t2, bool early) {
     sw__v4 vt = tq;
     float vt2 = t2;
     if (parent) {
@@ -319,9 +321,10 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
             sw__v4_add(sw__v4_add(sw__v4_mul(c0, sw__v4_yzx(c0)), sw__v4_mul(c1, sw__v4_yzx(c1))),
                        sw__v4_mul(c2, sw__v4_yzx(c2)));
         /* Lane 3: 0 <= 0. A NaN fails. */
-        const bool ortho = sw__m4_bits(sw__v4_cmple(
-                               sw__v4_mul(g, g), sw__v4_mul(sw__v4_set1(SW__IK_ORTHO2),
-                                                            sw__v4_mul(l2, sw__v4_yzx(l2))))) == 15;
+        const bool ortho =
+            early && sw__m4_bits(sw__v4_cmple(sw__v4_mul(g, g),
+                                              sw__v4_mul(sw__v4_set1(SW__IK_ORTHO2),
+                                                         sw__v4_mul(l2, sw__v4_yzx(l2))))) == 15;
         /* The columns' inverse lengths do not wait for T. */
         const sw__v4 inv = sw__v4_div(sw__v4_set1(1.0f), sw__v4_sqrt(l2));
         const sw__v4 dot = sw__v4_add(
@@ -341,7 +344,7 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
 }
 #else
 static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw_quat t,
-                                 float t2) {
+                                 float t2, bool early) {
     sw_vec3 v = sw_vec3_make(t.x, t.y, t.z);
     float v2 = t2;
     if (parent) {
@@ -352,7 +355,7 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
         const float g0 = m[0] * m[4] + m[1] * m[5] + m[2] * m[6];
         const float g1 = m[4] * m[8] + m[5] * m[9] + m[6] * m[10];
         const float g2 = m[8] * m[0] + m[9] * m[1] + m[10] * m[2];
-        const bool ortho = g0 * g0 <= SW__IK_ORTHO2 * (l0 * l1) &&
+        const bool ortho = early && g0 * g0 <= SW__IK_ORTHO2 * (l0 * l1) &&
                            g1 * g1 <= SW__IK_ORTHO2 * (l1 * l2) &&
                            g2 * g2 <= SW__IK_ORTHO2 * (l2 * l0);
         v = sw_vec3_make((m[0] * t.x + m[1] * t.y + m[2] * t.z) * (1.0f / sqrtf(l0)),
@@ -368,16 +371,17 @@ static inline void sw__ik_turn_m(sw_xform4* pose, uint32_t j, const sw_mat4* par
  * columns normalized; NULL = identity), without building a quaternion for
  * it: exact when the columns are orthogonal (uniform scale). t2 = |t|^2 as
  * the caller has it (the product of the lengths it built t from, or a dot
- * product: within a few roundings). */
+ * product: within a few roundings), with `early` when that is before t
+ * (sw__ik_turn_m). */
 static inline void sw__ik_write_m(sw_xform4* pose, uint32_t j, const sw_mat4* parent, sw__ik_q4 t,
-                                  float t2, float w) {
+                                  float t2, bool early, float w) {
     if (!(w > 0.0f)) return;
     /* The common case, weight 1 and a finite non-zero T, needs no change. */
     if (w < 1.0f || !(t2 > 0.0f) || !(t2 < INFINITY)) {
         t = sw__ik_q4_of(sw__ik_weighted(sw__ik_q4_get(t), w));
         t2 = sw__ik_q4_dot(t, t);
     }
-    sw__ik_turn_m(pose, j, parent, t, t2);
+    sw__ik_turn_m(pose, j, parent, t, t2, early);
 }
 
 /* Unit vector perpendicular to v (any v, zero gives +X). */

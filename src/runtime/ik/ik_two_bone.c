@@ -378,10 +378,11 @@ sw_result sw_ik_two_bone_job_run(const sw_ik_two_bone_job* job) {
     if (job->reached) *job->reached = rots.reached;
     const float w = job->weight;
     if (!(w > 0.0f)) return SW_RESULT_OK;
-    /* The start turn's |.|^2 from the solve, ready before the turn is. */
-    sw__ik_write_m(job->pose, job->start_joint, start_parent, rots.start, rots.start2, w);
+    /* The start turn's |.|^2 from the solve, ready before the turn is (the
+     * mid turn is ready early: its write-back measures). */
+    sw__ik_write_m(job->pose, job->start_joint, start_parent, rots.start, rots.start2, true, w);
     sw__ik_write_m(job->pose, job->mid_joint, mid_parent, rots.mid,
-                   sw__ik_q4_dot(rots.mid, rots.mid), w);
+                   sw__ik_q4_dot(rots.mid, rots.mid), false, w);
 
     const float ew = w * job->end_rotation_weight;
     if (ew > 0.0f) {
