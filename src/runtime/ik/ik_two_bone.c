@@ -85,6 +85,17 @@ static void sw__half_angle(float c, float s, float r, float* hc, float* hs) {
  * does. Both are correctly rounded on every path (simd4.h), so every path
  * gives the same bits. */
 #if SW__SIMD4_AVAILABLE
+/* The squared lengths of a, b, c and d into sq and their square roots into
+ * len: the four products transposed, each lane summed x, y, z (as
+ * sw__ik_v3_dot), with no vector built from scalars. */
+static void sw__len4(sw__ik_v3 a, sw__ik_v3 b, sw__ik_v3 c, sw__ik_v3 d, float sq[4],
+                     float len[4]) {
+    sw__v4 x = sw__v4_mul(a, a), y = sw__v4_mul(b, b), z = sw__v4_mul(c, c), w = sw__v4_mul(d, d);
+    SW__V4_TRANSPOSE(x, y, z, w);
+    const sw__v4 s = sw__v4_add(sw__v4_add(x, y), z);
+    sw__v4_storeu(sq, s);
+    sw__v4_storeu(len, sw__v4_sqrt(s));
+}
 static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
     sw__v4_storeu(out, sw__v4_sqrt(sw__v4_set(a, b, c, d)));
 }
@@ -94,6 +105,12 @@ static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
 #else
 static void sw__sqrt4(float a, float b, float c, float d, float out[4]) {
     out[0] = sqrtf(a), out[1] = sqrtf(b), out[2] = sqrtf(c), out[3] = sqrtf(d);
+}
+static void sw__len4(sw__ik_v3 a, sw__ik_v3 b, sw__ik_v3 c, sw__ik_v3 d, float sq[4],
+                     float len[4]) {
+    sq[0] = sw_vec3_dot(a, a), sq[1] = sw_vec3_dot(b, b), sq[2] = sw_vec3_dot(c, c);
+    sq[3] = sw_vec3_dot(d, d);
+    sw__sqrt4(sq[0], sq[1], sq[2], sq[3], len);
 }
 static void sw__rcp4(float a, float b, float c, float d, float out[4]) {
     out[0] = 1.0f / a, out[1] = 1.0f / b, out[2] = 1.0f / c, out[3] = 1.0f / d;
@@ -227,7 +244,11 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
     const sw__ik_v3 b = sw__ik_v3_pos(&model[job->mid_joint]);
     const sw__ik_v3 c = sw__ik_v3_pos(&model[job->end_joint]);
     const sw__ik_v3 ab = sw__ik_v3_sub(b, a), bc = sw__ik_v3_sub(c, b);
-    const float lab2 = sw__ik_v3_dot(ab, ab), lbc2 = sw__ik_v3_dot(bc, bc);
+    const sw__ik_v3 cr = sw__ik_v3_cross(ab, bc);
+    const sw__ik_v3 at = sw__ik_v3_sub(sw__ik_v3_of(job->target), a);
+    float sq[4], r1[4], r2[4];
+    sw__len4(ab, bc, cr, at, sq, r1);
+    const float lab2 = sq[0], lbc2 = sq[1], dist2 = sq[3];
     /* sw__ik_check_lengths on the chain: finite positions, bones at least
      * SW__IK_MIN_BONE long (and their squares finite). A non-finite
      * coordinate makes ab or bc infinite or NaN, so the squared lengths
@@ -235,15 +256,10 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
     const float min2 = SW__IK_MIN_BONE * SW__IK_MIN_BONE;
     if (!(lab2 >= min2) || !(lbc2 >= min2) || !(lab2 < INFINITY) || !(lbc2 < INFINITY))
         return SW_RESULT_BAD_DATA;
-    const sw__ik_v3 cr = sw__ik_v3_cross(ab, bc);
-    const sw__ik_v3 at = sw__ik_v3_sub(sw__ik_v3_of(job->target), a);
     /* The pole's part perpendicular to the start-target axis u has length
      * |pd x at| / |at|, free of cancellation and known before u is. */
     const sw__ik_v3 pd = sw__two_bone_pole(job, a);
     sw__ik_v3 px = sw__ik_v3_cross(pd, at);
-    float r1[4], r2[4];
-    const float dist2 = sw__ik_v3_dot(at, at);
-    sw__sqrt4(lab2, lbc2, sw__ik_v3_dot(cr, cr), dist2, r1);
     const float lab = r1[0], lbc = r1[1], cr_len = r1[2], dist = r1[3];
     const float reach = lab + lbc, rr = lab * lbc;
     /* 1 / 0 gives infinity (no trap); the branches below skip those. */
