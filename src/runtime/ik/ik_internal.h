@@ -6,6 +6,16 @@
 #include "runtime/simd/simd4.h"
 #include "sinew/ik/ik.h"
 
+/* a * b with each component's four products summed in two pairs, (w, x)
+ * and (y, z) of a (two dependent additions instead of three; the IK's
+ * products on the solve's critical path use it, with SIMD and without). */
+static inline sw_quat sw__ik_quat_mul(sw_quat a, sw_quat b) {
+    return sw_quat_make((a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+                        (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+                        (a.w * b.z + a.x * b.y) + (a.z * b.w - a.y * b.x),
+                        (a.w * b.w - a.x * b.x) + (-(a.y * b.y) - a.z * b.z));
+}
+
 /* Vectors and quaternions in registers (the two-bone solve and the
  * write-back): with SIMD one sw__v4 each (x, y, z, w lanes; a vector's lane
  * 3 is unused), else sw_vec3 and sw_quat. Every operation makes the
@@ -76,14 +86,16 @@ static inline sw__ik_q4 sw__ik_q4_add(sw__ik_q4 a, sw__ik_q4 b) {
 static inline sw__ik_q4 sw__ik_q4_sub(sw__ik_q4 a, sw__ik_q4 b) {
     return sw__v4_sub(a, b);
 }
+/* a * b as sw__ik_quat_mul sums it: the four products in two pairs. */
 static inline sw__ik_q4 sw__ik_q4_mul(sw__ik_q4 a, sw__ik_q4 b) {
-    sw__v4 r = sw__v4_mul(sw__v4_splat3(a), b);
-    r = sw__v4_add(
-        r, sw__v4_mul(sw__v4_splat0(a), sw__v4_xor_sign(sw__v4_wzyx(b), sw__v4_set(1, -1, 1, -1))));
-    r = sw__v4_add(
-        r, sw__v4_mul(sw__v4_splat1(a), sw__v4_xor_sign(sw__v4_zwxy(b), sw__v4_set(1, 1, -1, -1))));
-    return sw__v4_add(
-        r, sw__v4_mul(sw__v4_splat2(a), sw__v4_xor_sign(sw__v4_yxwz(b), sw__v4_set(-1, 1, 1, -1))));
+    const sw__v4 r0 = sw__v4_mul(sw__v4_splat3(a), b);
+    const sw__v4 r1 =
+        sw__v4_mul(sw__v4_splat0(a), sw__v4_xor_sign(sw__v4_wzyx(b), sw__v4_set(1, -1, 1, -1)));
+    const sw__v4 r2 =
+        sw__v4_mul(sw__v4_splat1(a), sw__v4_xor_sign(sw__v4_zwxy(b), sw__v4_set(1, 1, -1, -1)));
+    const sw__v4 r3 =
+        sw__v4_mul(sw__v4_splat2(a), sw__v4_xor_sign(sw__v4_yxwz(b), sw__v4_set(-1, 1, 1, -1)));
+    return sw__v4_add(sw__v4_add(r0, r1), sw__v4_add(r2, r3));
 }
 #else
 typedef sw_vec3 sw__ik_v3;
@@ -143,7 +155,7 @@ static inline sw__ik_q4 sw__ik_q4_sub(sw__ik_q4 a, sw__ik_q4 b) {
     return sw_quat_make(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
 static inline sw__ik_q4 sw__ik_q4_mul(sw__ik_q4 a, sw__ik_q4 b) {
-    return sw_quat_mul(a, b);
+    return sw__ik_quat_mul(a, b);
 }
 #endif
 
@@ -266,7 +278,7 @@ static inline sw_quat sw__ik_turn_local(sw_vec3 v, float tw, float t2, sw_quat l
     if (!(len2 > 0.0f) || !(len2 < INFINITY))
         return sw_quat_normalize(sw_quat_make(v.x, v.y, v.z, tw));
     const float inv = 1.0f / sqrtf(len2);
-    const sw_quat q = sw_quat_mul(sw_quat_make(v.x, v.y, v.z, tw), local);
+    const sw_quat q = sw__ik_quat_mul(sw_quat_make(v.x, v.y, v.z, tw), local);
     return sw_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
 
