@@ -182,19 +182,19 @@ static sw__ik_q4 sw__two_bone_aim(sw__ik_v3 f, sw__ik_v3 u, float* norm2) {
  * normal); *norm2 multiplied by the roll's |.|^2. */
 static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__ik_v3 p,
                                    sw__ik_v3 pu, float qq, float* norm2) {
-    /* n turned by q1 = (v, w), times |q1|^2:
-     * (w^2 - v.v) n + 2 (v.n) v + 2 w (v x n). */
+    /* n turned by q1 = (v, w), times |q1|^2, is n1 = a n + b v + c (v x n)
+     * with a = w^2 - v.v, b = 2 v.n and c = 2 w. The roll's cosine is
+     * n1.(p x u) and its sine (n1 x (p x u)).u = -n1.p, both times |n1| =
+     * |q1|^2; as (v x n).x = v.(n x x), each is a sum of products of a, b
+     * and c with dot products of v and vectors known before q1 is, which
+     * run side by side instead of after n1. */
     const sw__ik_v3 v = sw__ik_q4_xyz(q1);
     const float w = sw__ik_q4_w(q1);
-    const sw__ik_v3 n1 =
-        sw__ik_v3_add(sw__ik_v3_add(sw__ik_v3_scale(n, w * w - sw__ik_v3_dot(v, v)),
-                                    sw__ik_v3_scale(v, 2.0f * sw__ik_v3_dot(v, n))),
-                      sw__ik_v3_scale(sw__ik_v3_cross(v, n), 2.0f * w));
-    /* The roll's cosine is n1.(p x u) and its sine (n1 x (p x u)).u =
-     * -n1.p, both times |n1| = |q1|^2: two products with vectors known
-     * before n1 is. */
-    const float rc = sw__ik_v3_dot(n1, pu);
-    const float rs = -sw__ik_v3_dot(n1, p);
+    const float a = w * w - sw__ik_v3_dot(v, v), b = 2.0f * sw__ik_v3_dot(v, n), c = 2.0f * w;
+    const float rc = a * sw__ik_v3_dot(n, pu) + b * sw__ik_v3_dot(v, pu) +
+                     c * sw__ik_v3_dot(v, sw__ik_v3_cross(n, pu));
+    const float rs = -(a * sw__ik_v3_dot(n, p) + b * sw__ik_v3_dot(v, p) +
+                       c * sw__ik_v3_dot(v, sw__ik_v3_cross(n, p)));
     float hc, hs;
     sw__half_angle(rc, rs, qq, &hc, &hs);
     *norm2 *= hc * hc + hs * hs;
