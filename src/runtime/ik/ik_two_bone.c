@@ -198,7 +198,10 @@ static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__i
     float hc, hs;
     sw__half_angle(rc, rs, qq, &hc, &hs);
     *norm2 *= hc * hc + hs * hs;
-    return sw__ik_q4_mul(sw__ik_q4_make(sw__ik_v3_scale(u, hs), hc), q1);
+    /* (u hs, hc) * q1 = hc q1 + hs ((u, 0) * q1): the product made before
+     * (hc, hs) is known, two scales and a sum after. */
+    const sw__ik_q4 uq = sw__ik_q4_mul(sw__ik_q4_make(u, 0.0f), q1);
+    return sw__ik_q4_add(sw__ik_q4_scale(q1, hc), sw__ik_q4_scale(uq, hs));
 }
 
 /* The pole's offset from the start joint a (zero without a pole). */
