@@ -185,9 +185,9 @@ static sw__ik_q4 sw__two_bone_roll(sw__ik_q4 q1, sw__ik_v3 n, sw__ik_v3 u, sw__i
     /* n turned by q1 = (v, w), times |q1|^2, is n1 = a n + b v + c (v x n)
      * with a = w^2 - v.v, b = 2 v.n and c = 2 w. The roll's cosine is
      * n1.(p x u) and its sine (n1 x (p x u)).u = -n1.p, both times |n1| =
-     * |q1|^2; as (v x n).x = v.(n x x), each is a sum of products of a, b
-     * and c with dot products of v and vectors known before q1 is, which
-     * run side by side instead of after n1. */
+     * |q1|^2; as (v x n).y = v.(n x y) for any y, each is a sum of products
+     * of a, b and c with dot products of v and vectors known before q1 is,
+     * which run side by side instead of after n1. */
     const sw__ik_v3 v = sw__ik_q4_xyz(q1);
     const float w = sw__ik_q4_w(q1);
     const float a = w * w - sw__ik_v3_dot(v, v), b = 2.0f * sw__ik_v3_dot(v, n), c = 2.0f * w;
@@ -285,7 +285,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
     const float d = sw__two_bone_reach(dist, m, reach, job->softness);
     /* Square roots the mid joint's new half angle needs, and the pole's
      * perpendicular length (as |pd x at|); 1 / d for the new start-end
-     * direction e (|e| = d but for rounding). */
+     * direction f (sw__two_bone_new_dir). */
     const float px2 = sw__ik_v3_dot(px, px);
     const float cc = (d - m) * (d + m), ss = (reach - d) * (reach + d);
     sw__sqrt4(cc, ss, px2, 1.0f, r1);
@@ -322,7 +322,7 @@ static sw_result sw__two_bone_solve(const sw_ik_two_bone_job* job, sw__two_bone_
     /* 2. Start joint: point the limb at the target, q1 ~ (f x u, 1 + f.u)
      * with 1 + f.u = |f + u|^2 / 2, which keeps its digits when f and u are
      * nearly opposite (as sw_quat_from_to, which takes an exactly opposite
-     * or zero e). */
+     * or zero f). */
     /* |t_start|^2, tracked so that the normalization at the end need not
      * wait for the last product. */
     float norm2;
