@@ -651,6 +651,15 @@ void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float
         _mm_storeu_ps(out[i], r[i]);
 }
 
+/* Lane 0 of x, then lanes 0-2 of v: four values gathered in a register,
+ * the first ending in lane 3. (Four scalar stores read back as one vector
+ * wait for the stores to retire, without store forwarding: in a cached
+ * call, whose kept arcs' fractions are needed at once, that cost about 30
+ * ns per call on Walking, 8 characters, on a Zen 5.) */
+static inline __m128 sw__codec_shift_in(__m128 v, __m128 x) {
+    return _mm_move_ss(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 1, 0, 0)), x);
+}
+
 /* Lanes 0..n-1 of the fractions u, the others 0. */
 static inline __m128 sw__codec_used_u(const float u[4], uint32_t n) {
     SINEW_ALIGN16 static const uint32_t used_of[5][4] = {
@@ -658,10 +667,11 @@ static inline __m128 sw__codec_used_u(const float u[4], uint32_t n) {
     return _mm_and_ps(_mm_load_ps((const float*)(const void*)used_of[n]), _mm_loadu_ps(u));
 }
 
-/* x y z w of rotations r[0..n-1] straight into their lanes of the pose. */
-static inline void sw__codec_arcs_put(const __m128 r[4], const uint32_t lane[4], uint32_t n,
-                                      float* of) {
-    for (uint32_t i = 0; i < n; ++i) {
+/* x y z w of rotations r[first..end-1] straight into their lanes of the
+ * pose. */
+static inline void sw__codec_arcs_put(const __m128 r[4], const uint32_t lane[4], uint32_t first,
+                                      uint32_t end, float* of) {
+    for (uint32_t i = first; i < end; ++i) {
         float* o = of + lane[i] + 12u;
         _mm_store_ss(o, r[i]);
         _mm_store_ss(o + 4, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(1, 1, 1, 1)));
@@ -692,7 +702,7 @@ static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
     sw__codec_arc4 prep;
     sw__codec_arc4_prepare(a, b, &prep);
     sw__codec_arc4_at(&prep, sw__codec_used_u(q->u, q->n), r);
-    sw__codec_arcs_put(r, q->lane, q->n, of);
+    sw__codec_arcs_put(r, q->lane, 0u, q->n, of);
     if (q->keep[0]) { /* all kept or none (one call keeps every track) */
         __m128 p3 = _mm_setzero_ps();
         _MM_TRANSPOSE4_PS(prep.a[0], prep.a[1], prep.a[2], prep.a[3]);
@@ -723,13 +733,14 @@ static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, 
 }
 
 /* Kept arcs (sw__codec_arc_prep records of the key cache) waiting to be
- * finished 4 at a time: where the half holding the fraction starts in the
- * record (its end follows: a m, or m b), the fraction t on it, the
- * record's coefficients and the lane. */
+ * finished 4 at a time, the n waiting in entries 3, 2, ... (the lanes
+ * sw__codec_shift_in gives them): where the half holding the fraction
+ * starts in the record (its end follows: a m, or m b), the fractions on
+ * it, the record's coefficients and the lane. */
 typedef struct sw__codec_kept_arcs {
     const float* half[4];
     const float* p[4];
-    float t[4];
+    __m128 t;
     uint32_t lane[4], n;
 } sw__codec_kept_arcs;
 
@@ -747,17 +758,19 @@ static inline void sw__codec_load4x4(const float* const v[4], uint32_t at, __m12
  * the keys the records were prepared from. */
 static void sw__codec_kept_arcs_flush(sw__codec_kept_arcs* q, float* of) {
     SINEW_ALIGN16 static const float id[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
-    for (uint32_t i = q->n; i < 4u; ++i) {
+    const uint32_t first = 4u - q->n;
+    __m128 t = q->t;
+    for (uint32_t i = 0; i < first; ++i) {
         q->half[i] = id;
         q->p[i] = id + 8;
-        q->t[i] = 0.0f;
+        t = sw__codec_shift_in(t, _mm_setzero_ps());
     }
     __m128 p0[4], p1[4], p[4], r[4];
     sw__codec_load4x4(q->half, 0u, p0);
     sw__codec_load4x4(q->half, 4u, p1);
     sw__codec_load4x4(q->p, 0u, p);
-    sw__codec_arc4_on_half(p0, p1, _mm_loadu_ps(q->t), p, r);
-    sw__codec_arcs_put(r, q->lane, q->n, of);
+    sw__codec_arc4_on_half(p0, p1, t, p, r);
+    sw__codec_arcs_put(r, q->lane, first, 4u, of);
     q->n = 0;
 }
 
@@ -766,10 +779,11 @@ static void sw__codec_kept_arcs_flush(sw__codec_kept_arcs* q, float* of) {
 static inline void sw__codec_kept_arcs_push(sw__codec_kept_arcs* q, const float* rec, float u,
                                             uint32_t lane, float* of) {
     const bool first = u < 0.5f;
-    q->half[q->n] = first ? rec : rec + 4;
-    q->p[q->n] = rec + 12;
-    q->t[q->n] = first ? 2.0f * u : 2.0f * u - 1.0f;
-    q->lane[q->n] = lane;
+    const uint32_t e = 3u - q->n;
+    q->half[e] = first ? rec : rec + 4;
+    q->p[e] = rec + 12;
+    q->t = sw__codec_shift_in(q->t, _mm_set_ss(first ? 2.0f * u : 2.0f * u - 1.0f));
+    q->lane[e] = lane;
     if (++q->n == 4u) sw__codec_kept_arcs_flush(q, of);
 }
 #endif
@@ -1057,7 +1071,7 @@ static inline void sw__codec_keep_head(uint32_t* head, uint32_t info, const uint
  * the square roots run 4 at a time, off the tracks' chains. */
 static inline void sw__codec_queue_w(__m128* acc, uint32_t wto[4], uint32_t* wn, __m128 ww,
                                      uint32_t to, float* of) {
-    *acc = _mm_move_ss(_mm_shuffle_ps(*acc, *acc, _MM_SHUFFLE(2, 1, 0, 0)), ww);
+    *acc = sw__codec_shift_in(*acc, ww);
     wto[*wn] = to;
     if (++*wn == 4u) {
         sw__codec_rebuild4(*acc, wto, *wn, of);
