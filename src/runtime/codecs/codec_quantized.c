@@ -680,43 +680,54 @@ static inline void sw__codec_arcs_put(const __m128 r[4], const uint32_t lane[4],
     }
 }
 
-/* Rotations followed along their arc, waiting to be finished 4 at a time:
- * both keys (unit quaternions x y z w), the fraction, the lane, and where
- * the prepared arc is kept (16 floats, sw__codec_arc_prep's layout; NULL:
- * not kept). */
+/* Rotations followed along their arc waiting to be finished, up to
+ * SW__CODEC_ARCS_WAIT, 4 at a time: both keys (unit quaternions x y z w),
+ * the fraction, the lane, and where the prepared arc is kept (16 floats,
+ * sw__codec_arc_prep's layout; NULL: not kept). */
+#define SW__CODEC_ARCS_WAIT 16u
 typedef struct sw__codec_arcs {
-    float ka[4][4], kb[4][4], u[4];
-    float* keep[4];
-    uint32_t lane[4], n;
+    float ka[SW__CODEC_ARCS_WAIT][4], kb[SW__CODEC_ARCS_WAIT][4], u[SW__CODEC_ARCS_WAIT];
+    float* keep[SW__CODEC_ARCS_WAIT];
+    uint32_t lane[SW__CODEC_ARCS_WAIT], n;
 } sw__codec_arcs;
 
-/* Finishes the n waiting rotations (the free entries run on identities)
- * into their lanes of the pose, keeping the prepared arcs asked for. */
-static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
+/* Finishes the n (1..4) waiting rotations from entry g of q (the free
+ * lanes run on identities) into their lanes of the pose, keeping the
+ * prepared arcs asked for. */
+static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uint32_t n,
+                                        float* of) {
     const __m128 id = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
     __m128 a[4], b[4], r[4];
     for (uint32_t i = 0; i < 4u; ++i) {
-        a[i] = i < q->n ? _mm_loadu_ps(q->ka[i]) : id;
-        b[i] = i < q->n ? _mm_loadu_ps(q->kb[i]) : id;
+        a[i] = i < n ? _mm_loadu_ps(q->ka[g + i]) : id;
+        b[i] = i < n ? _mm_loadu_ps(q->kb[g + i]) : id;
     }
     sw__codec_arc4 prep;
     sw__codec_arc4_prepare(a, b, &prep);
-    sw__codec_arc4_at(&prep, sw__codec_used_u(q->u, q->n), r);
-    sw__codec_arcs_put(r, q->lane, 0u, q->n, of);
-    if (q->keep[0]) { /* all kept or none (one call keeps every track) */
+    sw__codec_arc4_at(&prep, sw__codec_used_u(q->u + g, n), r);
+    sw__codec_arcs_put(r, q->lane + g, 0u, n, of);
+    if (q->keep[g]) { /* all kept or none (one call keeps every track) */
         __m128 p3 = _mm_setzero_ps();
         _MM_TRANSPOSE4_PS(prep.a[0], prep.a[1], prep.a[2], prep.a[3]);
         _MM_TRANSPOSE4_PS(prep.m[0], prep.m[1], prep.m[2], prep.m[3]);
         _MM_TRANSPOSE4_PS(prep.b[0], prep.b[1], prep.b[2], prep.b[3]);
         _MM_TRANSPOSE4_PS(prep.p[0], prep.p[1], prep.p[2], p3);
         const __m128 p[4] = {prep.p[0], prep.p[1], prep.p[2], p3};
-        for (uint32_t i = 0; i < q->n; ++i) {
-            _mm_storeu_ps(q->keep[i], prep.a[i]);
-            _mm_storeu_ps(q->keep[i] + 4, prep.m[i]);
-            _mm_storeu_ps(q->keep[i] + 8, prep.b[i]);
-            _mm_storeu_ps(q->keep[i] + 12, p[i]);
+        for (uint32_t i = 0; i < n; ++i) {
+            _mm_storeu_ps(q->keep[g + i], prep.a[i]);
+            _mm_storeu_ps(q->keep[g + i] + 4, prep.m[i]);
+            _mm_storeu_ps(q->keep[g + i] + 8, prep.b[i]);
+            _mm_storeu_ps(q->keep[g + i] + 12, p[i]);
         }
     }
+}
+
+/* Finishes the n waiting rotations, 4 at a time. (Queued across the
+ * tracks and finished together, the groups' long chains of dependent
+ * operations, square roots and divisions, overlap.) */
+static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
+    for (uint32_t g = 0; g < q->n; g += 4u)
+        sw__codec_arcs_group(q, g, q->n - g < 4u ? q->n - g : 4u, of);
     q->n = 0;
 }
 
@@ -729,7 +740,7 @@ static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, 
     q->u[q->n] = u;
     q->lane[q->n] = lane;
     q->keep[q->n] = keep;
-    if (++q->n == 4u) sw__codec_arcs_flush(q, of);
+    if (++q->n == SW__CODEC_ARCS_WAIT) sw__codec_arcs_flush(q, of);
 }
 
 /* Kept arcs (sw__codec_arc_prep records of the key cache) waiting to be
@@ -1425,7 +1436,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     uint32_t* heads = meta ? meta + SW__KEEP_META * h->animated_count : NULL;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    sw__codec_arcs arcs = {.n = 0};
+    sw__codec_arcs arcs;
+    arcs.n = 0;
 #endif
     for (uint32_t a = span.a0; a < span.a1; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
@@ -1559,10 +1571,12 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
 /* The animated tracks the subset keeps (NULL: all) decoded at pos from the
  * key cache's parsed headers (word 10 set: every track's kept for this
  * segment), and kept; a track the subset leaves out is marked to be
- * decoded when wanted (SW__KEEP_LATER). */
-static void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
-                               const sw__codec_keys* keys, uint32_t* keep, sw_xform4* out,
-                               const uint8_t* subset) {
+ * decoded when wanted (SW__KEEP_LATER). Not inlined: its arc queue inlined
+ * in sw__codec_sample cost the call from the cache 46 instructions (its
+ * registers spilled), about 5 ns on Walking. */
+SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
+                                         const sw__codec_keys* keys, uint32_t* keep, sw_xform4* out,
+                                         const uint8_t* subset) {
     const uint32_t count = pl->h->animated_count;
     const uint8_t* bits;
     (void)sw__codec_segment(pl->h, pos.segment, &bits);
@@ -1572,7 +1586,8 @@ static void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    sw__codec_arcs arcs = {.n = 0};
+    sw__codec_arcs arcs;
+    arcs.n = 0;
     for (uint32_t a = 0; a < count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         uint32_t* m = meta + SW__KEEP_META * a;

@@ -23,6 +23,14 @@
 #define SW__ALWAYS_INLINE static inline
 #endif
 
+/* A static function never inlined: a cold path kept out of its caller's
+ * register allocation. */
+#if defined(__GNUC__)
+#define SW__NEVER_INLINE static __attribute__((noinline))
+#else
+#define SW__NEVER_INLINE static
+#endif
+
 /* SSE2 intrinsics usable without extra flags (codec_quantized.c). */
 #if !defined(SINEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define SINEW_HAS_SSE2 1
