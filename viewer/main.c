@@ -2429,17 +2429,22 @@ EMSCRIPTEN_KEEPALIVE const char* viewer_status(void) {
     size_t n = 0;
     STATUS_PUT("{\"mode\":\"%s\",\"character\":", v->showcase_mode ? "showcase" : "character");
     n = v->showcase_mode ? status_showcase(v, o, cap, n) : status_character(v, o, cap, n);
-    STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
+    /* The look target's canvas pixel, where its marker is drawn (as the
+     * actors' labels: [x, y, 1], or [0, 0, 0] behind the camera). */
+    const sw_vec3 look_px = project(v, v->look_target);
+    STATUS_PUT("\"look\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f],"
+               "\"pixel\":[%.1f,%.1f,%d]},"
                "\"ik\":{\"on\":%s,\"available\":%s,\"target\":[%.4f,%.4f,%.4f]},"
                "\"target_mode\":%d,\"clock\":%.4f,\"follow\":%s,\"skeleton\":%s,\"mesh\":%s,"
                "\"skinning\":\"%s\",\"cpu_skin\":%s,\"error\":",
                v->look_on ? "true" : "false", v->showcase_mode || c->look_count ? "true" : "false",
                (double)v->look_target.x, (double)v->look_target.y, (double)v->look_target.z,
-               v->ik_on ? "true" : "false", v->showcase_mode || c->has_arm ? "true" : "false",
-               (double)v->ik_target.x, (double)v->ik_target.y, (double)v->ik_target.z,
-               v->target_mode, v->clock, v->follow_mouse ? "true" : "false",
-               v->show_skeleton ? "true" : "false", v->show_mesh ? "true" : "false",
-               v->dq ? "dq" : "lbs", v->cpu_skin ? "true" : "false");
+               (double)look_px.x, (double)look_px.y, look_px.z > 0.0f, v->ik_on ? "true" : "false",
+               v->showcase_mode || c->has_arm ? "true" : "false", (double)v->ik_target.x,
+               (double)v->ik_target.y, (double)v->ik_target.z, v->target_mode, v->clock,
+               v->follow_mouse ? "true" : "false", v->show_skeleton ? "true" : "false",
+               v->show_mesh ? "true" : "false", v->dq ? "dq" : "lbs",
+               v->cpu_skin ? "true" : "false");
     n += viewer_json_string(o + n, VIEWER_STATUS_BYTES - n - 2, v->error);
     o[n++] = '}';
     o[n] = '\0';
