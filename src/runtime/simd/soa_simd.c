@@ -448,8 +448,16 @@ static void sw__simd_interp(const sw_xform4* a, const sw_xform4* b, float u, sw_
 }
 
 /* The 4 joints of a packet as affine 3x4 matrices in SoA: m[0..8] the
- * columns of r * s (column 0 rows 0-2, then 1, then 2); t stays in the packet. */
-static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
+ * columns of r * s (column 0 rows 0-2, then 1, then 2); t stays in the
+ * packet. Kept in registers: stored to a stack array and read back lane by
+ * lane, they made the sse2 local-to-model of a RobotExpressive pose take
+ * 168 or 220 ns on AMD Zen 5 depending on where the process was placed
+ * (half the processes slow, whatever the data's page offsets). */
+typedef struct sw__m9 {
+    sw__v4 m[9];
+} sw__m9;
+
+static inline sw__m9 sw__trs_rows(const sw_xform4* in) {
     const sw__v4 one = sw__v4_set1(1.0f);
     const sw__v4 qx = SW__LD(in, rx), qy = SW__LD(in, ry), qz = SW__LD(in, rz), qw = SW__LD(in, rw);
     /* Doubling is exact, so 2 * (a * b) == a * (2 * b) bit for bit. */
@@ -458,19 +466,21 @@ static inline void sw__trs_soa(const sw_xform4* in, float m[9][4]) {
     const sw__v4 xy = sw__v4_mul(qx, y2), xz = sw__v4_mul(qx, z2), yz = sw__v4_mul(qy, z2);
     const sw__v4 wx = sw__v4_mul(qw, x2), wy = sw__v4_mul(qw, y2), wz = sw__v4_mul(qw, z2);
     const sw__v4 sx = SW__LD(in, sx), sy = SW__LD(in, sy), sz = SW__LD(in, sz);
-    sw__v4_store(m[0], sw__v4_mul(sw__v4_sub(one, sw__v4_add(yy, zz)), sx));
-    sw__v4_store(m[1], sw__v4_mul(sw__v4_add(xy, wz), sx));
-    sw__v4_store(m[2], sw__v4_mul(sw__v4_sub(xz, wy), sx));
-    sw__v4_store(m[3], sw__v4_mul(sw__v4_sub(xy, wz), sy));
-    sw__v4_store(m[4], sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, zz)), sy));
-    sw__v4_store(m[5], sw__v4_mul(sw__v4_add(yz, wx), sy));
-    sw__v4_store(m[6], sw__v4_mul(sw__v4_add(xz, wy), sz));
-    sw__v4_store(m[7], sw__v4_mul(sw__v4_sub(yz, wx), sz));
-    sw__v4_store(m[8], sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, yy)), sz));
+    sw__m9 r;
+    r.m[0] = sw__v4_mul(sw__v4_sub(one, sw__v4_add(yy, zz)), sx);
+    r.m[1] = sw__v4_mul(sw__v4_add(xy, wz), sx);
+    r.m[2] = sw__v4_mul(sw__v4_sub(xz, wy), sx);
+    r.m[3] = sw__v4_mul(sw__v4_sub(xy, wz), sy);
+    r.m[4] = sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, zz)), sy);
+    r.m[5] = sw__v4_mul(sw__v4_add(yz, wx), sy);
+    r.m[6] = sw__v4_mul(sw__v4_add(xz, wy), sz);
+    r.m[7] = sw__v4_mul(sw__v4_sub(yz, wx), sz);
+    r.m[8] = sw__v4_mul(sw__v4_sub(one, sw__v4_add(xx, yy)), sz);
+    return r;
 }
 
-/* Lane L (a constant) of SoA row k of m, in every lane. */
-#define SW__BC(k, L) sw__v4_splat##L(sw__v4_load(m[k]))
+/* Lane L (a constant) of SoA row k of the rows (sw__m9), in every lane. */
+#define SW__BC(k, L) sw__v4_splat##L(rows.m[k])
 /* Lane L of a translation component of the packet, in every lane. */
 #define SW__BT(f, L) sw__v4_splat##L(sw__v4_load(src->f))
 
@@ -485,21 +495,18 @@ typedef struct sw__l2m_rows {
     __m256 a[3], b[3];
 } sw__l2m_rows;
 
-static inline void sw__l2m_rows_make(float m[9][4], const sw_xform4* src, sw__l2m_rows* r) {
-#define SW__HALVES(lo, hi) _mm256_set_m128(_mm_load_ps(hi), _mm_load_ps(lo))
-    r->a[0] = SW__HALVES(m[0], m[3]);
-    r->a[1] = SW__HALVES(m[1], m[4]);
-    r->a[2] = SW__HALVES(m[2], m[5]);
-    r->b[0] = SW__HALVES(m[6], src->tx);
-    r->b[1] = SW__HALVES(m[7], src->ty);
-    r->b[2] = SW__HALVES(m[8], src->tz);
-#undef SW__HALVES
+static inline void sw__l2m_rows_make(const sw_xform4* src, sw__l2m_rows* r) {
+    const sw__m9 m = sw__trs_rows(src);
+    r->a[0] = _mm256_set_m128(m.m[3], m.m[0]);
+    r->a[1] = _mm256_set_m128(m.m[4], m.m[1]);
+    r->a[2] = _mm256_set_m128(m.m[5], m.m[2]);
+    r->b[0] = _mm256_set_m128(SW__LD(src, tx), m.m[6]);
+    r->b[1] = _mm256_set_m128(SW__LD(src, ty), m.m[7]);
+    r->b[2] = _mm256_set_m128(SW__LD(src, tz), m.m[8]);
 }
 
 #define SW__L2M_STATE __m256 c01 = _mm256_setzero_ps(), c23 = c01
-#define SW__L2M_ROWS(src)                                                                          \
-    sw__trs_soa(src, m);                                                                           \
-    sw__l2m_rows_make(m, src, &rows)
+#define SW__L2M_ROWS(src) sw__l2m_rows_make(src, &rows)
 #define SW__BR(v, L) _mm256_permute_ps((v), 0x55 * (L))
 #define SW__BCAST(p) _mm256_broadcast_ps((const __m128*)(const void*)(p))
 #define SW__L2M_LANE(L)                                                                            \
@@ -530,9 +537,11 @@ static inline void sw__l2m_rows_make(float m[9][4], const sw_xform4* src, sw__l2
         last = (int32_t)j;                                                                         \
     }
 #else
-#define SW__L2M_STATE sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0
-#define SW__L2M_ROWS(src) sw__trs_soa(src, m)
-/* out[j] for lane L of the packet whose SoA local matrices are in m: the
+#define SW__L2M_STATE                                                                              \
+    sw__v4 c0 = sw__v4_zero(), c1 = c0, c2 = c0, c3 = c0;                                          \
+    sw__m9 rows
+#define SW__L2M_ROWS(src) rows = sw__trs_rows(src)
+/* out[j] for lane L of the packet whose SoA local matrices are in rows: the
  * parent's columns times the affine local matrix (bottom row 0, 0, 0, 1).
  * The last joint's columns stay in c0..c3: in a chain (parent == last) the
  * next joint reads registers instead of waiting for its parent's stores. */
@@ -593,7 +602,6 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* 
                                        const sw_mat4* root, sw_mat4* out) {
     /* Roots without a root transform multiply the identity. */
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    SINEW_ALIGN16 float m[9][4];
     sw_xform4 mixed;
 #if defined(__AVX2__)
     sw__l2m_rows rows;
@@ -629,9 +637,10 @@ SW__ALWAYS_INLINE void sw__l2m_packets(const sw_xform4* local, const sw_xform4* 
     }
 }
 
-static void sw__simd_local_to_model(const sw_xform4* local, const sw_xform4* rest,
-                                    const int16_t* parents, uint32_t joints_count, uint32_t first,
-                                    const uint32_t* subset, const sw_mat4* root, sw_mat4* out) {
+SW__CODE_ALIGNED void sw__simd_local_to_model(const sw_xform4* local, const sw_xform4* rest,
+                                              const int16_t* parents, uint32_t joints_count,
+                                              uint32_t first, const uint32_t* subset,
+                                              const sw_mat4* root, sw_mat4* out) {
     /* Products only: a subnormal product (a rest pose's 5e-37 rotation
      * component times another) would cost an assist per instruction. */
     const sw__fp_mode mode = sw__fp_flush_begin();
