@@ -146,8 +146,11 @@ void sw__sc_view_set_rotation(sw__sc_actor* a, uint32_t j, sw_quat q) {
     sw_pose_set(a->local, j, x);
 }
 
-sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
-                               sw_vec3 target) {
+/* Two-bone IK at weight 1 on the view with the pole mode and pole given
+ * (sw__sc_view_two_bone, sw__sc_view_two_bone_bent). */
+static sw_result sw__sc_view_ik(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
+                                sw_vec3 target, sw_ik_pole_mode mode, sw_vec3 pole,
+                                float softness) {
     const sw_ik_two_bone_job ik = {.skeleton = a->skel,
                                    .model = a->model,
                                    .model_count = a->skel->joints_count,
@@ -156,12 +159,28 @@ sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int3
                                    .mid_joint = (uint32_t)mid,
                                    .end_joint = (uint32_t)end,
                                    .target = target,
+                                   .pole_mode = mode,
+                                   .pole = pole,
                                    .weight = 1.0f,
+                                   .softness = softness,
                                    .pose = a->local,
                                    .pose_count = a->skel->packets_count};
     const sw_result r = sw_ik_two_bone_job_run(&ik);
     if (r == SW_RESULT_OK) sw__sc_view_models(a);
     return r;
+}
+
+sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
+                               sw_vec3 target) {
+    return sw__sc_view_ik(a, start, mid, end, target, SW_IK_POLE_MODE_NONE,
+                          sw_vec3_make(0.0f, 0.0f, 0.0f), 0.0f);
+}
+
+sw_result sw__sc_view_two_bone_bent(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
+                                    sw_vec3 target, sw_vec3 bend, float softness) {
+    const bool has = sw_vec3_dot(bend, bend) > 0.0f;
+    return sw__sc_view_ik(a, start, mid, end, target,
+                          has ? SW_IK_POLE_MODE_DIRECTION : SW_IK_POLE_MODE_NONE, bend, softness);
 }
 
 void sw__sc_view_models(sw__sc_actor* a) {

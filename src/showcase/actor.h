@@ -136,6 +136,12 @@ void sw__sc_view_set_rotation(sw__sc_actor* a, uint32_t j, sw_quat q);
  * Fails: the IK job's result. */
 sw_result sw__sc_view_two_bone(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
                                sw_vec3 target);
+/* The same, the mid joint bending toward world direction `bend` (the
+ * current bend plane kept when `bend` is zero or lies along the limb) and
+ * the reach eased by `softness` in [0, 1) (sw_ik_two_bone_job).
+ * Fails: the IK job's result. */
+sw_result sw__sc_view_two_bone_bent(sw__sc_actor* a, int32_t start, int32_t mid, int32_t end,
+                                    sw_vec3 target, sw_vec3 bend, float softness);
 /* The lowest point of the view's skinned surface (sw__sc_skin) carried by
  * joint `top` or a joint below it (top < 0: every joint), as its height
  * over the ground under it (sw__sc_ground); model matrices current.

@@ -42,6 +42,31 @@
 #define SW__RAG_STEP_LIFT 0.3f
 #define SW__RAG_STEP_WAIT 0.2f
 #define SW__RAG_STEP_BACK 0.5f
+/* Each hand swings from where the guard shows it to the clip's about its
+ * shoulder: its reach (shoulder to wrist) goes from one to the other and
+ * its direction turns the shorter way round (smoothstep), or over the top
+ * when that way turns more than SW__RAG_SWING_OVER radians and passes
+ * under the shoulder; the direction is lifted by SW__RAG_SWING_LIFT times
+ * the chord between its two ends at the blend's middle. The local-space
+ * blend alone turns an arm the way its joints turn, through the ground
+ * when the ragdoll lies on it (a 180 s demo run: a hand 47 cm under it on a
+ * face-down get-up, where the guard's lift then flipped the elbow over:
+ * 17.9 m/s). */
+#define SW__RAG_SWING_OVER 2.0943951f
+#define SW__RAG_SWING_LIFT 0.5f
+/* The steps and swings are two-bone IK whose knee or elbow bends toward a
+ * direction carried from one update to the next (where the IK bent it
+ * last, across the limb's new axis) and turned toward the clip's as the
+ * blend goes on (smoothstep), so it never flips with the blended pose's
+ * bend; a step's reach is eased (the IK's softness, SW__RAG_STEP_SOFT at
+ * the blend's middle, none at its ends), so a lifted foot never pulls its
+ * leg straight, out of which the knee comes with a jump. */
+#define SW__RAG_STEP_SOFT 0.15f
+/* A step's ankle never goes lower than the lower of its two ends, eased in
+ * over SW__RAG_STEP_EASE m under it (sw__sc_soft_floor): the blend a
+ * foot in the air follows can dive into the ground, where the guard stops
+ * it at once (1.0 m/s on a face-up get-up at 60 Hz). */
+#define SW__RAG_STEP_EASE 0.03f
 
 typedef struct sw__knock {
     sw__sc_rag rag;
@@ -59,7 +84,14 @@ typedef struct sw__knock {
     float step[2];         /* m the blend lifts each foot (left, right) at its middle */
     sw_vec3 foot_from[2];  /* each ankle (world) where the blend begins (as shown) and ends */
     sw_vec3 foot_to[2];
-    bool lying[2];          /* each foot on the ground (its ankle under its knee) there */
+    bool lying[2];         /* each foot on the ground (its ankle under its knee) there */
+    sw_vec3 reach_from[2]; /* each hand from its shoulder (world) where the blend begins and ends */
+    sw_vec3 reach_to[2];
+    sw_vec3 swing_axis[2];  /* each hand's direction turns about it (unit, world) */
+    float swing[2];         /* by so many radians over the blend */
+    sw_vec3 bend[4];        /* each limb's bend (legs, arms; unit, world) where its IK left it */
+    sw_vec3 bend_to[4];     /* and in the clip's first pose */
+    float bent_at;          /* the blend's progress at the last IK */
     sw__sc_actor anim_view; /* rag.anim (model matrices rag.anim_model) for the lift */
 } sw__knock;
 
@@ -147,6 +179,38 @@ static sw_result sw__rag_knock_begin(sw__knock* r, double time, sw_showcase_metr
     return SW_RESULT_OK;
 }
 
+/* v less its part along unit axis a. */
+static sw_vec3 sw__rag_across(sw_vec3 v, sw_vec3 a) {
+    return sw_vec3_sub(v, sw_vec3_scale(a, sw_vec3_dot(v, a)));
+}
+
+/* Limb lb's bend in view a: the unit direction from its start-end axis to
+ * its mid joint (zero for a straight limb). */
+static sw_vec3 sw__rag_bend(const sw__sc_actor* a, const sw__sc_rag_limb* lb) {
+    const sw_vec3 start = sw__sc_pos(&a->model[lb->start]);
+    const sw_vec3 axis = sw_vec3_normalize(sw_vec3_sub(sw__sc_pos(&a->model[lb->end]), start));
+    return sw_vec3_normalize(
+        sw__rag_across(sw_vec3_sub(sw__sc_pos(&a->model[lb->mid]), start), axis));
+}
+
+/* The turn of a hand's direction from unit d0 to unit d1 (SW__RAG_SWING_OVER):
+ * its angle (radians); *axis receives its unit axis. */
+static float sw__rag_swing(sw_vec3 d0, sw_vec3 d1, sw_vec3* axis) {
+    sw_vec3 n = sw_vec3_cross(d0, d1);
+    float angle = atan2f(sw_vec3_length(n), sw_vec3_dot(d0, d1));
+    /* (nearly) opposite: about the horizontal across d0, over the top */
+    if (sw_vec3_length(n) < 1e-3f) n = sw_vec3_cross(d0, sw_vec3_make(0.0f, 1.0f, 0.0f));
+    if (!(sw_vec3_length(n) > 0.0f)) n = sw_vec3_make(1.0f, 0.0f, 0.0f);
+    n = sw_vec3_normalize(n);
+    const sw_vec3 mid = sw_quat_rotate(sw_quat_from_axis_angle(n, 0.5f * angle), d0);
+    if (angle > SW__RAG_SWING_OVER && mid.y < 0.0f) {
+        n = sw_vec3_scale(n, -1.0f);
+        angle = 6.2831853f - angle;
+    }
+    *axis = n;
+    return angle;
+}
+
 /* The ragdoll lies still: the get-up clip by facing, the root where the
  * ragdoll lies, its pose kept to blend from, bodies back to kinematic. */
 static sw_result sw__rag_getup_begin(sw__knock* r, sw_showcase_metrics* m) {
@@ -181,6 +245,16 @@ static sw_result sw__rag_getup_begin(sw__knock* r, sw_showcase_metrics* m) {
     }
     r->blend =
         fminf(fmaxf(sqrtf(6.0f * far / SW__RAG_BLEND_ACCEL), SW__RAG_BLEND_MIN), SW__RAG_BLEND_MAX);
+    /* each limb's bend and each hand's reach in the clip's first pose */
+    r->bent_at = 0.0f;
+    for (uint32_t l = 0; l < 4; ++l) {
+        const sw__sc_rag_limb* lb = &ra->limbs[l];
+        if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
+        r->bend_to[l] = sw__rag_bend(&r->clip_only, lb);
+        if (l >= 2u)
+            r->reach_to[l - 2u] = sw_vec3_sub(sw__sc_pos(&r->clip_only.model[lb->end]),
+                                              sw__sc_pos(&r->clip_only.model[lb->start]));
+    }
     /* each foot's path and lift: the ground it covers from the ragdoll to the clip */
     for (uint32_t l = 0; l < 2; ++l) {
         const int32_t e = ra->limbs[l].end;
@@ -201,27 +275,90 @@ static float sw__rag_clip_time(const sw__knock* r) {
     return fmaxf(r->phase_time - r->blend, 0.0f);
 }
 
+/* A bump over the blend's progress u: 1 at its middle, 0 with no velocity
+ * at either end. */
+static float sw__rag_bump(float u) {
+    return 16.0f * u * u * (1.0f - u) * (1.0f - u);
+}
+
 /* Where foot l's ankle goes at the blend's progress u (p: where the blend
  * has it): a lying foot along its step, a foot in the air lifted over p. */
 static sw_vec3 sw__rag_step_target(const sw__knock* r, uint32_t l, float u, sw_vec3 p) {
-    const float lift = r->step[l] * 16.0f * u * u * (1.0f - u) * (1.0f - u);
-    if (!r->lying[l]) return sw_vec3_make(p.x, p.y + lift, p.z);
-    const float up = sw__sc_smoothstep(0.0f, 1.0f, u);
-    const float along = sw__sc_smoothstep(SW__RAG_STEP_WAIT, 1.0f - SW__RAG_STEP_WAIT, u);
+    const float lift = r->step[l] * sw__rag_bump(u);
     const sw_vec3 p0 = r->foot_from[l], p1 = r->foot_to[l];
-    const sw_vec3 path =
-        sw_vec3_make(p0.x + (p1.x - p0.x) * along, p0.y + (p1.y - p0.y) * up + lift,
-                     p0.z + (p1.z - p0.z) * along);
-    return sw_vec3_lerp(path, p, sw__sc_smoothstep(SW__RAG_STEP_BACK, 1.0f, u));
+    sw_vec3 t = sw_vec3_make(p.x, p.y + lift, p.z);
+    if (r->lying[l]) {
+        const float up = sw__sc_smoothstep(0.0f, 1.0f, u);
+        const float along = sw__sc_smoothstep(SW__RAG_STEP_WAIT, 1.0f - SW__RAG_STEP_WAIT, u);
+        const sw_vec3 path =
+            sw_vec3_make(p0.x + (p1.x - p0.x) * along, p0.y + (p1.y - p0.y) * up + lift,
+                         p0.z + (p1.z - p0.z) * along);
+        t = sw_vec3_lerp(path, p, sw__sc_smoothstep(SW__RAG_STEP_BACK, 1.0f, u));
+    }
+    const float low = fminf(p0.y, p1.y) - SW__RAG_STEP_EASE;
+    t.y = sw__sc_soft_floor(t.y, low, SW__RAG_STEP_EASE);
+    return t;
+}
+
+/* Two-bone IK of limb l of the blended pose to target (world), its mid
+ * joint bending toward r->bend carried across the limb's new axis and
+ * turned by the fraction k of what it lacks to the clip's bend; its reach
+ * eased by softness `soft`. Fails: the IK job's result. */
+static sw_result sw__rag_bent_ik(sw__knock* r, uint32_t l, sw_vec3 target, float k, float soft) {
+    sw__sc_actor* a = &r->anim_view;
+    const sw__sc_rag_limb* lb = &r->rag.limbs[l];
+    const sw_vec3 axis = sw_vec3_normalize(sw_vec3_sub(target, sw__sc_pos(&a->model[lb->start])));
+    const sw_vec3 to = sw_vec3_normalize(sw__rag_across(r->bend_to[l], axis));
+    sw_vec3 b = sw_vec3_normalize(sw__rag_across(r->bend[l], axis));
+    if (!(sw_vec3_dot(b, b) > 0.0f)) b = to;
+    const float lack = atan2f(sw_vec3_dot(sw_vec3_cross(b, to), axis), sw_vec3_dot(b, to));
+    r->bend[l] = sw_quat_rotate(sw_quat_from_axis_angle(axis, lack * k), b);
+    return sw__sc_view_two_bone_bent(a, lb->start, lb->mid, lb->end, target, r->bend[l], soft);
+}
+
+/* The fraction of what each bend lacks to the clip's to turn at the
+ * blend's progress u (the turn follows a smoothstep over the blend). */
+static float sw__rag_turn(sw__knock* r, float u) {
+    const float g0 = sw__sc_smoothstep(0.0f, 1.0f, r->bent_at);
+    const float g1 = sw__sc_smoothstep(0.0f, 1.0f, u);
+    r->bent_at = u;
+    return g0 < 1.0f ? (g1 - g0) / (1.0f - g0) : 1.0f;
+}
+
+/* Swings the blended pose's hands about their shoulders (u: the blend's
+ * progress, k: sw__rag_turn's fraction); each hand keeps its local turn.
+ * Fails: the IK job's result. */
+static sw_result sw__rag_swing_arms(sw__knock* r, float u, float k) {
+    sw__sc_rag* ra = &r->rag;
+    sw__sc_actor* a = &r->anim_view;
+    if (!(u > 0.0f) || !(u < 1.0f)) return SW_RESULT_OK;
+    const float along = sw__sc_smoothstep(0.0f, 1.0f, u);
+    const float bump = sw__rag_bump(u);
+    for (uint32_t l = 2; l < 4; ++l) {
+        const sw__sc_rag_limb* lb = &ra->limbs[l];
+        if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
+        const sw_vec3 f = r->reach_from[l - 2u], t = r->reach_to[l - 2u];
+        const sw_vec3 d0 = sw_vec3_normalize(f), d1 = sw_vec3_normalize(t);
+        const sw_quat turn =
+            sw_quat_from_axis_angle(r->swing_axis[l - 2u], r->swing[l - 2u] * along);
+        sw_vec3 dir = sw_quat_rotate(turn, d0);
+        dir.y += SW__RAG_SWING_LIFT * bump * sw_vec3_length(sw_vec3_sub(d1, d0));
+        const float reach = sw_vec3_length(f) + (sw_vec3_length(t) - sw_vec3_length(f)) * along;
+        const sw_vec3 target = sw_vec3_add(sw__sc_pos(&a->model[lb->start]),
+                                           sw_vec3_scale(sw_vec3_normalize(dir), reach));
+        const sw_result res = sw__rag_bent_ik(r, l, target, k, 0.0f);
+        if (res != SW_RESULT_OK) return res;
+    }
+    return SW_RESULT_OK;
 }
 
 /* Moves the blended pose's feet along their steps (u: the blend's
- * progress) with two-bone IK; a foot in the air keeps its world
- * orientation, a lying one turns with its shin as the guard's lift turned
- * it (the local-space blend alone drags a lying foot through the ground:
- * 10 cm under it halfway on the face-up get-up). Fails: the IK job's
- * result. */
-static sw_result sw__rag_step(sw__knock* r, float u) {
+ * progress, k: sw__rag_turn's fraction) with two-bone IK; a foot in the
+ * air keeps its world orientation, a lying one turns with its shin as the
+ * guard's lift turned it (the local-space blend alone drags a lying foot
+ * through the ground: 10 cm under it halfway on the face-up get-up).
+ * Fails: the IK job's result. */
+static sw_result sw__rag_step(sw__knock* r, float u, float k) {
     sw__sc_rag* ra = &r->rag;
     sw__sc_actor* a = &r->anim_view;
     a->world = sw_mat4_from_xform(ra->root);
@@ -232,9 +369,9 @@ static sw_result sw__rag_step(sw__knock* r, float u) {
             !(u < 1.0f))
             continue;
         const sw_quat keep = sw__sc_rotation(&a->model[lb->end]);
-        const sw_result res =
-            sw__sc_view_two_bone(a, lb->start, lb->mid, lb->end,
-                                 sw__rag_step_target(r, l, u, sw__sc_pos(&a->model[lb->end])));
+        const float soft = SW__RAG_STEP_SOFT * sw__rag_bump(u);
+        const sw_result res = sw__rag_bent_ik(
+            r, l, sw__rag_step_target(r, l, u, sw__sc_pos(&a->model[lb->end])), k, soft);
         if (res != SW_RESULT_OK) return res;
         if (r->lying[l]) continue;
         sw__sc_view_set_rotation(a, (uint32_t)lb->end, keep);
@@ -255,7 +392,9 @@ static sw_result sw__rag_knock_anim(sw__knock* r, float dt) {
         const float u = fminf(r->phase_time / r->blend, 1.0f);
         const float w = 1.0f - u * u * (3.0f - 2.0f * u);
         (void)sw__rag_mix(ra->skel, r->frozen, ra->physics, w, ra->anim);
-        return sw__rag_step(r, u);
+        const float k = sw__rag_turn(r, u);
+        const sw_result res = sw__rag_step(r, u, k);
+        return res == SW_RESULT_OK ? sw__rag_swing_arms(r, u, k) : res;
     }
     default:
         /* standing, or falling: hands and feet (no bodies) keep the idle's */
@@ -274,6 +413,34 @@ static sw_result sw__knock_update(void* state, sw__sc_ctx* ctx, sw__sc_actor* vi
     const sw_result res = sw__rag_knock_anim(r, dt);
     if (res != SW_RESULT_OK) return res;
     return sw__rag_knock_begin(r, ctx->time, &r->m);
+}
+
+/* Makes the view's pose as the ground guard shows it (its turns and lifts,
+ * the whole body's moved onto the root joints) the pose the blend begins
+ * from, and clears the guard's turns. Started again from the ragdoll's
+ * pose, the guard is no fixed point of itself: at the blend's first update
+ * it lifted a foot 5 mm more and the whole body 5 mm less, and a folded
+ * knee jumped 1.4 cm (0.8 m/s at 60 Hz, face-up get-ups). */
+static void sw__rag_keep_shown(sw__knock* r, sw__sc_actor* view) {
+    sw__sc_rag* ra = &r->rag;
+    const sw_skeleton* s = ra->skel;
+    /* the whole body's lift, in the root's (unscaled) space */
+    const sw_vec3 up = sw_quat_rotate(sw_quat_conjugate(ra->root.r),
+                                      sw_vec3_make(0.0f, view->world.m[13] - ra->root.t.y, 0.0f));
+    const int16_t* parents = sw_skeleton_parents(s);
+    for (uint32_t j = 0; j < s->joints_count; ++j) {
+        if (parents[j] >= 0) continue;
+        sw_xform x = sw_pose_get(view->local, j);
+        x.t = sw_vec3_add(x.t, up);
+        sw_pose_set(view->local, j, x);
+    }
+    view->world = sw_mat4_from_xform(ra->root);
+    memcpy(r->frozen, view->local, s->packets_count * sizeof(sw_xform4));
+    memcpy(ra->anim, view->local, s->packets_count * sizeof(sw_xform4));
+    for (uint32_t l = 0; l < 4; ++l) {
+        ra->limbs[l].angle = 0.0f;
+        ra->limbs[l].turn = 0.0f;
+    }
 }
 
 static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_actor* view, float dt,
@@ -305,16 +472,25 @@ static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_ac
     sw__sc_rag_place(ra, view);
     res = sw__sc_rag_ground(ra, view, dt);
     if (res != SW_RESULT_OK) return res;
-    /* the steps begin where the guard shows the feet (a foot lying on its
-     * heel has its ankle lifted 9 cm): from under it, the step's rise would
-     * reach the guard's height at speed and the knee jump; less the lift of
-     * the whole body, which the guard adds again after the step */
-    for (uint32_t l = 0; began && l < 2; ++l) {
+    if (began) sw__rag_keep_shown(r, view);
+    /* the steps and swings begin where the guard shows the hands and feet
+     * (a foot lying on its heel has its ankle lifted 9 cm): from under it,
+     * the step's rise would reach the guard's height at speed and the knee
+     * jump */
+    for (uint32_t l = 0; began && l < 4; ++l) {
         const sw__sc_rag_limb* lb = &ra->limbs[l];
-        if (lb->end < 0 || lb->mid < 0) continue;
-        r->foot_from[l] = sw__sc_pos(&view->model[lb->end]);
-        r->foot_from[l].y -= view->world.m[13] - ra->root.t.y;
-        r->lying[l] = r->foot_from[l].y < sw__sc_pos(&view->model[lb->mid]).y;
+        if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
+        const sw_vec3 end = sw__sc_pos(&view->model[lb->end]);
+        r->bend[l] = sw__rag_bend(view, lb);
+        if (l < 2u) {
+            r->foot_from[l] = end;
+            r->lying[l] = end.y < sw__sc_pos(&view->model[lb->mid]).y;
+            continue;
+        }
+        const sw_vec3 f = sw_vec3_sub(end, sw__sc_pos(&view->model[lb->start]));
+        r->reach_from[l - 2u] = f;
+        r->swing[l - 2u] = sw__rag_swing(
+            sw_vec3_normalize(f), sw_vec3_normalize(r->reach_to[l - 2u]), &r->swing_axis[l - 2u]);
     }
     const float jump = sw__sc_velocity_jump(&r->shown_vel, view, dt);
     if (r->phase == SW_SHOWCASE_KNOCKDOWN_GETTING_UP) {
