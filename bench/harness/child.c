@@ -18,7 +18,9 @@ const char* const bench_rules =
     "and their ancestors, so the ratio is also given per joint; same optimisation: ozz's "
     "libraries at -O3 (its Release build), sinew's runtime at " SINEW_RUNTIME_OPT
     " in this build (-O3 in its default and Release builds), each column's instruction set "
-    "named; time: each thread's CPU time, repetitions interleaved between the sides";
+    "named; time: each thread's CPU time, repetitions interleaved between the sides, each "
+    "side (each of sinew's paths, each ozz build) on its own copy of the characters' state, "
+    "so that none runs on data the side before it left in the caches";
 
 /* The rig's ozz side: its lines, and whether it ran. */
 static bool bench_child_ozz(const bench_opts* o, const bench_rig* g, bench_ozz_side* ozz,

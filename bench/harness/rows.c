@@ -283,7 +283,7 @@ static bool bench_ozz_sets(const bench_set* s, bench_ozz_side* ozz,
 #define BENCH_MAX_REPS 16
 
 typedef struct bench_sides {
-    bench_set* set;
+    bench_set* set[BENCH_PATHS]; /* one per kernel path, as ozz's builds have one each */
     const sw__soa_ops* paths[BENCH_PATHS];
     bench_ozz_side* ozz;
     bench_ozz_set* ozz_sets[BENCH_OZZ_BUILDS];
@@ -292,7 +292,7 @@ typedef struct bench_sides {
 /* Side i of a row: sinew on path i, or ozz build i - BENCH_PATHS; NAN when
  * it failed, -1 when the side is absent. */
 static double bench_side_run(bench_sides* d, int i, int stage, int codec, uint32_t frames) {
-    if (i < BENCH_PATHS) return bench_stage_run(d->set, stage, codec, d->paths[i], frames);
+    if (i < BENCH_PATHS) return bench_stage_run(d->set[i], stage, codec, d->paths[i], frames);
     const int b = i - BENCH_PATHS;
     if (!d->ozz_sets[b]) return -1.0;
     const double ns = d->ozz->api[b]->stage_run(d->ozz_sets[b], stage, frames);
@@ -338,28 +338,47 @@ static bool bench_row(bench_sides* d, int rig_slot, int ci, int st, int k, uint3
 static void bench_ik_lines(bench_sides* d, int rig_slot, uint32_t frames, FILE* out) {
     uint32_t reached;
     double worst;
-    (void)bench_stage_run(d->set, BENCH_STAGE_FRAME, BENCH_HEADLINE_CODEC, d->paths[0], frames);
-    bench_set_ik_check(d->set, &reached, &worst);
-    fprintf(out, "ik\t%d\t%u\t%u\t%.9g\n", rig_slot, 2u * d->set->chars, reached, worst);
+    (void)bench_stage_run(d->set[0], BENCH_STAGE_FRAME, BENCH_HEADLINE_CODEC, d->paths[0], frames);
+    bench_set_ik_check(d->set[0], &reached, &worst);
+    fprintf(out, "ik\t%d\t%u\t%u\t%.9g\n", rig_slot, 2u * d->set[0]->chars, reached, worst);
     for (int b = 0; b < BENCH_OZZ_BUILDS; ++b) {
         if (!d->ozz_sets[b]) continue;
         (void)d->ozz->api[b]->stage_run(d->ozz_sets[b], BENCH_STAGE_FRAME, frames);
         d->ozz->api[b]->ik_check(d->ozz_sets[b], &reached, &worst);
-        fprintf(out, "ozzik\t%d\t%u\t%u\t%.9g\n", b, 2u * d->set->chars, reached, worst);
+        fprintf(out, "ozzik\t%d\t%u\t%u\t%.9g\n", b, 2u * d->set[0]->chars, reached, worst);
     }
 }
 
-/* The sides of set s: sinew's kernel paths and ozz's sets (ozz may be NULL).
- * False on failure (reported); the caller frees d's ozz sets either way. */
-static bool bench_sides_init(bench_sides* d, bench_set* s, bench_ozz_side* ozz) {
+/* One set per kernel path, each `chars` characters in the same state (the
+ * same seed). False on failure (reported; none is left allocated). */
+static bool bench_sets_init(bench_set s[BENCH_PATHS], const bench_rig* g, uint32_t chars) {
+    for (int p = 0; p < BENCH_PATHS; ++p)
+        if (!bench_set_init(&s[p], g, chars)) {
+            while (p-- > 0)
+                bench_set_free(&s[p]);
+            return false;
+        }
+    return true;
+}
+
+static void bench_sets_free(bench_set s[BENCH_PATHS]) {
+    for (int p = 0; p < BENCH_PATHS; ++p)
+        bench_set_free(&s[p]);
+}
+
+/* The sides of sets s (one per kernel path): sinew's kernel paths and ozz's
+ * sets, made from s[0]'s state (ozz may be NULL). False on failure
+ * (reported); the caller frees d's ozz sets either way. */
+static bool bench_sides_init(bench_sides* d, bench_set s[BENCH_PATHS], bench_ozz_side* ozz) {
     memset(d, 0, sizeof *d);
-    d->set = s;
+    for (int p = 0; p < BENCH_PATHS; ++p)
+        d->set[p] = &s[p];
     uint32_t n_paths;
     const sw__soa_ops* const* paths = sw__soa_paths(&n_paths);
     d->paths[0] = sw__soa_best();
     d->paths[1] = paths[n_paths > 1u ? 1u : 0u]; /* the target's baseline: SSE2 on x86-64 */
     d->ozz = ozz;
-    return !ozz || bench_ozz_sets(s, ozz, d->ozz_sets);
+    return !ozz || bench_ozz_sets(&s[0], ozz, d->ozz_sets);
 }
 
 static void bench_sides_free(bench_sides* d) {
@@ -371,12 +390,12 @@ static bool bench_rows_count(const bench_rig* g, int rig_slot, bench_ozz_side* o
                              bool quick, FILE* out, double frame_ns[BENCH_CODECS]) {
     const uint32_t work = quick ? 400u : 24000u; /* character-frames per repetition */
     const int reps = quick ? 1 : 5;
-    bench_set s;
-    if (!bench_set_init(&s, g, bench_counts[ci])) return false;
+    bench_set s[BENCH_PATHS];
+    if (!bench_sets_init(s, g, bench_counts[ci])) return false;
     bench_sides d;
-    bool ok = bench_sides_init(&d, &s, ozz);
+    bool ok = bench_sides_init(&d, s, ozz);
     if (ok && ci == BENCH_COUNTS - 1) bench_ik_lines(&d, rig_slot, 1u, out);
-    const uint32_t frames = work / s.chars > 1u ? work / s.chars : 1u;
+    const uint32_t frames = work / s[0].chars > 1u ? work / s[0].chars : 1u;
     for (int st = 0; st < BENCH_STAGES && ok; ++st)
         for (int k = 0; k < (bench_stages[st].per_codec ? BENCH_CODECS : 1) && ok; ++k) {
             double ns = NAN;
@@ -387,7 +406,7 @@ static bool bench_rows_count(const bench_rig* g, int rig_slot, bench_ozz_side* o
     if (ok && ci == 0)
         for (int p = 0; p < BENCH_PATHS; ++p)
             fprintf(out, "path\t%d\t%d\t%s\n", rig_slot, p, d.paths[p]->name);
-    bench_set_free(&s);
+    bench_sets_free(s);
     return ok;
 }
 
@@ -414,10 +433,10 @@ bench_profile_run(bench_sides* d, int side, int stage, uint32_t frames) {
 
 bool bench_rows_profile(const bench_rig* g, bench_ozz_side* ozz, int stage, int side,
                         uint32_t chars, uint32_t frames, FILE* out) {
-    bench_set s;
-    if (!bench_set_init(&s, g, chars)) return false;
+    bench_set s[BENCH_PATHS];
+    if (!bench_sets_init(s, g, chars)) return false;
     bench_sides d;
-    bool ok = bench_sides_init(&d, &s, ozz);
+    bool ok = bench_sides_init(&d, s, ozz);
     if (ok && side >= BENCH_PATHS && !d.ozz_sets[side - BENCH_PATHS]) {
         bench_error("%s: ozz's %s build is absent", bench_side_names[side],
                     side == BENCH_PATHS ? "SSE2" : "AVX2");
@@ -435,6 +454,6 @@ bool bench_rows_profile(const bench_rig* g, bench_ozz_side* ozz, int stage, int 
                 bench_stages[stage].key, bench_side_names[side], chars, frames, ns,
                 stage == BENCH_STAGE_IK ? "solve" : "character-frame");
     bench_sides_free(&d);
-    bench_set_free(&s);
+    bench_sets_free(s);
     return ok;
 }
