@@ -51,17 +51,36 @@
  * blend alone turns an arm the way its joints turn, through the ground
  * when the ragdoll lies on it (a 180 s demo run: a hand 47 cm under it on a
  * face-down get-up, where the guard's lift then flipped the elbow over:
- * 17.9 m/s). */
+ * 17.9 m/s). The hand's world turn goes from where the guard shows it to
+ * the clip's (slerp, smoothstep): turned with its forearm, a hand swinging
+ * forward along the ground on a face-down get-up dug its fingers in, and
+ * the guard's lift of it (13 cm) raised the folded elbow 0.8 m/s hard
+ * (600 s demo runs at 60 fps). */
 #define SW__RAG_SWING_OVER 2.0943951f
 #define SW__RAG_SWING_LIFT 0.5f
 /* The steps and swings are two-bone IK whose knee or elbow bends toward a
- * direction carried from one update to the next (where the IK bent it
- * last, across the limb's new axis) and turned toward the clip's as the
- * blend goes on (smoothstep), so it never flips with the blended pose's
- * bend; a step's reach is eased (the IK's softness, SW__RAG_STEP_SOFT at
- * the blend's middle, none at its ends), so a lifted foot never pulls its
- * leg straight, out of which the knee comes with a jump. */
+ * direction of its own, never the blended pose's bend, which flips where
+ * its limb passes straight. A knee's is carried from one update to the
+ * next (where the IK bent it last, across the leg's new axis) and turned
+ * toward the clip's as the blend goes on (smoothstep). An elbow's is its
+ * bend where the blend begins, turned about the arm by a fixed angle over
+ * the blend (smoothstep; the shorter way to the clip's bend carried back
+ * along the swing) and carried along the swing: the clip's bend seen
+ * across the swinging arm spins where the arm swings past it, and turning
+ * toward it reversed an elbow's turn (600 s demo runs at 30 fps: 1.7 m/s).
+ * A step's reach is eased (the IK's softness, SW__RAG_STEP_SOFT at the
+ * blend's middle, none at its ends), so a lifted foot never pulls its leg
+ * straight, out of which the knee comes with a jump. */
 #define SW__RAG_STEP_SOFT 0.15f
+/* Before each step or swing the blended limb is bent about a hinge of its
+ * own, at least SW__RAG_HINGE_MIN radians: the two-bone IK turns the mid
+ * joint about the bend it finds and rolls the limb about its axis to put
+ * the knee where asked, so where the blended knee passes (nearly) straight
+ * its bend's normal sweeps round and the roll with it, the foot spinning
+ * about the leg (600 s demo runs at 30 fps: a toe at 6.3 m/s). The hinge
+ * (in the limb's start joint's space) turns from the bend's normal where
+ * the blend begins to the clip's (smoothstep), about the upper bone. */
+#define SW__RAG_HINGE_MIN 0.02f
 /* A step's ankle never goes lower than the lower of its two ends, eased in
  * over SW__RAG_STEP_EASE m under it (sw__sc_soft_floor): the blend a
  * foot in the air follows can dive into the ground, where the guard stops
@@ -87,10 +106,16 @@ typedef struct sw__knock {
     bool lying[2];         /* each foot on the ground (its ankle under its knee) there */
     sw_vec3 reach_from[2]; /* each hand from its shoulder (world) where the blend begins and ends */
     sw_vec3 reach_to[2];
-    sw_vec3 swing_axis[2];  /* each hand's direction turns about it (unit, world) */
-    float swing[2];         /* by so many radians over the blend */
-    sw_vec3 bend[4];        /* each limb's bend (legs, arms; unit, world) where its IK left it */
-    sw_vec3 bend_to[4];     /* and in the clip's first pose */
+    sw_quat hand_from[2]; /* each hand's world turn there */
+    sw_quat hand_to[2];
+    sw_vec3 swing_axis[2]; /* each hand's direction turns about it (unit, world) */
+    float swing[2];        /* by so many radians over the blend */
+    sw_vec3 bend[4];       /* each limb's bend (legs, arms; unit, world): a knee's where its IK
+                              left it, an elbow's where the blend begins */
+    sw_vec3 bend_to[4];    /* and in the clip's first pose */
+    sw_vec3 hinge_from[4]; /* each limb's bend normal (unit, its start joint's space) there */
+    sw_vec3 hinge_to[4];
+    float twist[2];         /* radians each elbow's bend turns about its arm over the blend */
     float bent_at;          /* the blend's progress at the last IK */
     sw__sc_actor anim_view; /* rag.anim (model matrices rag.anim_model) for the lift */
 } sw__knock;
@@ -193,6 +218,21 @@ static sw_vec3 sw__rag_bend(const sw__sc_actor* a, const sw__sc_rag_limb* lb) {
         sw__rag_across(sw_vec3_sub(sw__sc_pos(&a->model[lb->mid]), start), axis));
 }
 
+/* Limb lb's hinge in view a: the unit normal of its bend in its start
+ * joint's space (zero for a straight limb). */
+static sw_vec3 sw__rag_hinge(const sw__sc_actor* a, const sw__sc_rag_limb* lb) {
+    const sw_vec3 mid = sw__sc_pos(&a->model[lb->mid]);
+    const sw_vec3 ab = sw_vec3_sub(mid, sw__sc_pos(&a->model[lb->start]));
+    const sw_vec3 bc = sw_vec3_sub(sw__sc_pos(&a->model[lb->end]), mid);
+    return sw_quat_rotate(sw_quat_conjugate(sw__sc_rotation(&a->model[lb->start])),
+                          sw_vec3_normalize(sw_vec3_cross(ab, bc)));
+}
+
+/* The signed angle (radians) about unit axis n from v0 to v1 (both across it). */
+static float sw__rag_angle(sw_vec3 v0, sw_vec3 v1, sw_vec3 n) {
+    return atan2f(sw_vec3_dot(sw_vec3_cross(v0, v1), n), sw_vec3_dot(v0, v1));
+}
+
 /* The turn of a hand's direction from unit d0 to unit d1 (SW__RAG_SWING_OVER):
  * its angle (radians); *axis receives its unit axis. */
 static float sw__rag_swing(sw_vec3 d0, sw_vec3 d1, sw_vec3* axis) {
@@ -245,15 +285,17 @@ static sw_result sw__rag_getup_begin(sw__knock* r, sw_showcase_metrics* m) {
     }
     r->blend =
         fminf(fmaxf(sqrtf(6.0f * far / SW__RAG_BLEND_ACCEL), SW__RAG_BLEND_MIN), SW__RAG_BLEND_MAX);
-    /* each limb's bend and each hand's reach in the clip's first pose */
+    /* each limb's bend and hinge, each hand's reach and world turn in the clip's first pose */
     r->bent_at = 0.0f;
     for (uint32_t l = 0; l < 4; ++l) {
         const sw__sc_rag_limb* lb = &ra->limbs[l];
         if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
         r->bend_to[l] = sw__rag_bend(&r->clip_only, lb);
-        if (l >= 2u)
-            r->reach_to[l - 2u] = sw_vec3_sub(sw__sc_pos(&r->clip_only.model[lb->end]),
-                                              sw__sc_pos(&r->clip_only.model[lb->start]));
+        r->hinge_to[l] = sw__rag_hinge(&r->clip_only, lb);
+        if (l < 2u) continue;
+        r->reach_to[l - 2u] = sw_vec3_sub(sw__sc_pos(&r->clip_only.model[lb->end]),
+                                          sw__sc_pos(&r->clip_only.model[lb->start]));
+        r->hand_to[l - 2u] = sw__sc_rotation(&r->clip_only.model[lb->end]);
     }
     /* each foot's path and lift: the ground it covers from the ragdoll to the clip */
     for (uint32_t l = 0; l < 2; ++l) {
@@ -300,24 +342,86 @@ static sw_vec3 sw__rag_step_target(const sw__knock* r, uint32_t l, float u, sw_v
     return t;
 }
 
-/* Two-bone IK of limb l of the blended pose to target (world), its mid
- * joint bending toward r->bend carried across the limb's new axis and
- * turned by the fraction k of what it lacks to the clip's bend; its reach
- * eased by softness `soft`. Fails: the IK job's result. */
-static sw_result sw__rag_bent_ik(sw__knock* r, uint32_t l, sw_vec3 target, float k, float soft) {
-    sw__sc_actor* a = &r->anim_view;
-    const sw__sc_rag_limb* lb = &r->rag.limbs[l];
-    const sw_vec3 axis = sw_vec3_normalize(sw_vec3_sub(target, sw__sc_pos(&a->model[lb->start])));
+/* The turn of arm l's hand direction at the blend's progress u (its swing). */
+static sw_quat sw__rag_swing_at(const sw__knock* r, uint32_t l, float u) {
+    return sw_quat_from_axis_angle(r->swing_axis[l - 2u],
+                                   r->swing[l - 2u] * sw__sc_smoothstep(0.0f, 1.0f, u));
+}
+
+/* Arm l's twist: the turn about its direction where the blend begins from
+ * its bend there (r->bend[l]) to the clip's carried back along the swing
+ * (the shorter way); a straight arm takes the clip's bend so carried. */
+static void sw__rag_elbow_begin(sw__knock* r, uint32_t l) {
+    const sw_vec3 d0 = sw_vec3_normalize(r->reach_from[l - 2u]);
+    const sw_vec3 back =
+        sw_quat_rotate(sw_quat_conjugate(sw__rag_swing_at(r, l, 1.0f)), r->bend_to[l]);
+    const sw_vec3 to = sw_vec3_normalize(sw__rag_across(back, d0));
+    if (!(sw_vec3_dot(r->bend[l], r->bend[l]) > 0.0f)) r->bend[l] = to;
+    r->twist[l - 2u] = sw_vec3_dot(to, to) > 0.0f ? sw__rag_angle(r->bend[l], to, d0) : 0.0f;
+}
+
+/* Where limb l's knee or elbow bends (unit, world) at the blend's progress
+ * u (k: sw__rag_turn's fraction), its axis at unit `axis`: a knee's bend
+ * carried across the new axis and turned by the fraction k of what it
+ * lacks to the clip's; an elbow's where the blend begins, turned by that
+ * part of its twist and carried along the swing. */
+static sw_vec3 sw__rag_bend_at(sw__knock* r, uint32_t l, float u, float k, sw_vec3 axis) {
+    if (l >= 2u) {
+        const sw_vec3 d0 = sw_vec3_normalize(r->reach_from[l - 2u]);
+        const float turn = r->twist[l - 2u] * sw__sc_smoothstep(0.0f, 1.0f, u);
+        return sw_quat_rotate(sw__rag_swing_at(r, l, u),
+                              sw_quat_rotate(sw_quat_from_axis_angle(d0, turn), r->bend[l]));
+    }
     const sw_vec3 to = sw_vec3_normalize(sw__rag_across(r->bend_to[l], axis));
     sw_vec3 b = sw_vec3_normalize(sw__rag_across(r->bend[l], axis));
     if (!(sw_vec3_dot(b, b) > 0.0f)) b = to;
-    const float lack = atan2f(sw_vec3_dot(sw_vec3_cross(b, to), axis), sw_vec3_dot(b, to));
+    const float lack = sw__rag_angle(b, to, axis);
     r->bend[l] = sw_quat_rotate(sw_quat_from_axis_angle(axis, lack * k), b);
-    return sw__sc_view_two_bone_bent(a, lb->start, lb->mid, lb->end, target, r->bend[l], soft);
+    return r->bend[l];
 }
 
-/* The fraction of what each bend lacks to the clip's to turn at the
- * blend's progress u (the turn follows a smoothstep over the blend). */
+/* Bends limb l's mid joint in the blended pose about its hinge at the
+ * blend's progress u (SW__RAG_HINGE_MIN): its lower bone turned the
+ * shortest way into the plane across the hinge, at least that far from
+ * straight the way the hinge folds it. */
+static void sw__rag_on_hinge(sw__knock* r, uint32_t l, float u) {
+    sw__sc_actor* a = &r->anim_view;
+    const sw__sc_rag_limb* lb = &r->rag.limbs[l];
+    const sw_vec3 mid = sw__sc_pos(&a->model[lb->mid]);
+    const sw_vec3 ab = sw_vec3_normalize(sw_vec3_sub(mid, sw__sc_pos(&a->model[lb->start])));
+    const sw_vec3 bc = sw_vec3_sub(sw__sc_pos(&a->model[lb->end]), mid);
+    const sw_quat up = sw__sc_rotation(&a->model[lb->start]);
+    const sw_vec3 h1 = sw_vec3_normalize(sw__rag_across(sw_quat_rotate(up, r->hinge_to[l]), ab));
+    sw_vec3 h0 = sw_vec3_normalize(sw__rag_across(sw_quat_rotate(up, r->hinge_from[l]), ab));
+    if (!(sw_vec3_dot(h1, h1) > 0.0f)) return;
+    if (!(sw_vec3_dot(h0, h0) > 0.0f)) h0 = h1;
+    const float turn = sw__rag_angle(h0, h1, ab) * sw__sc_smoothstep(0.0f, 1.0f, u);
+    const sw_vec3 h = sw_quat_rotate(sw_quat_from_axis_angle(ab, turn), h0);
+    const float bend = fmaxf(sw__rag_angle(ab, bc, h), SW__RAG_HINGE_MIN);
+    const sw_vec3 to =
+        sw_vec3_add(sw_vec3_scale(ab, cosf(bend)), sw_vec3_scale(sw_vec3_cross(h, ab), sinf(bend)));
+    const sw_quat q = sw_quat_from_to(sw_vec3_normalize(bc), to);
+    sw__sc_view_set_rotation(a, (uint32_t)lb->mid,
+                             sw_quat_mul(q, sw__sc_rotation(&a->model[lb->mid])));
+    sw__sc_view_models(a);
+}
+
+/* Two-bone IK of limb l of the blended pose to target (world) at the
+ * blend's progress u (k: sw__rag_turn's fraction), its mid joint on its
+ * hinge (sw__rag_on_hinge) and bending as sw__rag_bend_at has it; its
+ * reach eased by softness `soft`. Fails: the IK job's result. */
+static sw_result sw__rag_bent_ik(sw__knock* r, uint32_t l, sw_vec3 target, float u, float k,
+                                 float soft) {
+    sw__sc_actor* a = &r->anim_view;
+    const sw__sc_rag_limb* lb = &r->rag.limbs[l];
+    sw__rag_on_hinge(r, l, u);
+    const sw_vec3 axis = sw_vec3_normalize(sw_vec3_sub(target, sw__sc_pos(&a->model[lb->start])));
+    return sw__sc_view_two_bone_bent(a, lb->start, lb->mid, lb->end, target,
+                                     sw__rag_bend_at(r, l, u, k, axis), soft);
+}
+
+/* The fraction of what each knee's bend lacks to the clip's to turn at
+ * the blend's progress u (the turn follows a smoothstep over the blend). */
 static float sw__rag_turn(sw__knock* r, float u) {
     const float g0 = sw__sc_smoothstep(0.0f, 1.0f, r->bent_at);
     const float g1 = sw__sc_smoothstep(0.0f, 1.0f, u);
@@ -326,8 +430,8 @@ static float sw__rag_turn(sw__knock* r, float u) {
 }
 
 /* Swings the blended pose's hands about their shoulders (u: the blend's
- * progress, k: sw__rag_turn's fraction); each hand keeps its local turn.
- * Fails: the IK job's result. */
+ * progress, k: sw__rag_turn's fraction), each hand's world turn going from
+ * where the blend begins to the clip's. Fails: the IK job's result. */
 static sw_result sw__rag_swing_arms(sw__knock* r, float u, float k) {
     sw__sc_rag* ra = &r->rag;
     sw__sc_actor* a = &r->anim_view;
@@ -339,15 +443,16 @@ static sw_result sw__rag_swing_arms(sw__knock* r, float u, float k) {
         if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
         const sw_vec3 f = r->reach_from[l - 2u], t = r->reach_to[l - 2u];
         const sw_vec3 d0 = sw_vec3_normalize(f), d1 = sw_vec3_normalize(t);
-        const sw_quat turn =
-            sw_quat_from_axis_angle(r->swing_axis[l - 2u], r->swing[l - 2u] * along);
-        sw_vec3 dir = sw_quat_rotate(turn, d0);
+        sw_vec3 dir = sw_quat_rotate(sw__rag_swing_at(r, l, u), d0);
         dir.y += SW__RAG_SWING_LIFT * bump * sw_vec3_length(sw_vec3_sub(d1, d0));
         const float reach = sw_vec3_length(f) + (sw_vec3_length(t) - sw_vec3_length(f)) * along;
         const sw_vec3 target = sw_vec3_add(sw__sc_pos(&a->model[lb->start]),
                                            sw_vec3_scale(sw_vec3_normalize(dir), reach));
-        const sw_result res = sw__rag_bent_ik(r, l, target, k, 0.0f);
+        const sw_result res = sw__rag_bent_ik(r, l, target, u, k, 0.0f);
         if (res != SW_RESULT_OK) return res;
+        sw__sc_view_set_rotation(a, (uint32_t)lb->end,
+                                 sw_quat_slerp(r->hand_from[l - 2u], r->hand_to[l - 2u], along));
+        sw__sc_view_models(a);
     }
     return SW_RESULT_OK;
 }
@@ -371,7 +476,7 @@ static sw_result sw__rag_step(sw__knock* r, float u, float k) {
         const sw_quat keep = sw__sc_rotation(&a->model[lb->end]);
         const float soft = SW__RAG_STEP_SOFT * sw__rag_bump(u);
         const sw_result res = sw__rag_bent_ik(
-            r, l, sw__rag_step_target(r, l, u, sw__sc_pos(&a->model[lb->end])), k, soft);
+            r, l, sw__rag_step_target(r, l, u, sw__sc_pos(&a->model[lb->end])), u, k, soft);
         if (res != SW_RESULT_OK) return res;
         if (r->lying[l]) continue;
         sw__sc_view_set_rotation(a, (uint32_t)lb->end, keep);
@@ -482,15 +587,19 @@ static sw_result sw__knock_after_physics(void* state, sw__sc_ctx* ctx, sw__sc_ac
         if (lb->start < 0 || lb->mid < 0 || lb->end < 0) continue;
         const sw_vec3 end = sw__sc_pos(&view->model[lb->end]);
         r->bend[l] = sw__rag_bend(view, lb);
+        r->hinge_from[l] = sw__rag_hinge(view, lb);
         if (l < 2u) {
             r->foot_from[l] = end;
             r->lying[l] = end.y < sw__sc_pos(&view->model[lb->mid]).y;
-            continue;
+        } else {
+            const sw_vec3 f = sw_vec3_sub(end, sw__sc_pos(&view->model[lb->start]));
+            r->reach_from[l - 2u] = f;
+            r->hand_from[l - 2u] = sw__sc_rotation(&view->model[lb->end]);
+            r->swing[l - 2u] =
+                sw__rag_swing(sw_vec3_normalize(f), sw_vec3_normalize(r->reach_to[l - 2u]),
+                              &r->swing_axis[l - 2u]);
+            sw__rag_elbow_begin(r, l);
         }
-        const sw_vec3 f = sw_vec3_sub(end, sw__sc_pos(&view->model[lb->start]));
-        r->reach_from[l - 2u] = f;
-        r->swing[l - 2u] = sw__rag_swing(
-            sw_vec3_normalize(f), sw_vec3_normalize(r->reach_to[l - 2u]), &r->swing_axis[l - 2u]);
     }
     const float jump = sw__sc_velocity_jump(&r->shown_vel, view, dt);
     if (r->phase == SW_SHOWCASE_KNOCKDOWN_GETTING_UP) {
