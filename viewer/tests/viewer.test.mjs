@@ -781,7 +781,8 @@ try {
     // 60`'s run after run: its blend's largest jump was 0.974 m/s at 49.30 s
     // and 1.543 at 55.98 s when this check was written (reported only), 0.313
     // at ed8f350, 0.492 since the lying feet step on their own path (5336efe;
-    // over 9 get-ups in 60 s, the clip's own 0.640).
+    // over 9 get-ups in 60 s, the clip's own 0.640), 0.510 at d1f5b80 (the
+    // limbs bent about hinges of their own: docs/showcase.md).
     assert(up.getup_velocity_jump_max <= up.getup_clip_noise_max,
       `get-up jump ${up.getup_velocity_jump_max} m/s above the clip's ${up.getup_clip_noise_max}`);
     await page.locator('#focus').selectOption('-1');
