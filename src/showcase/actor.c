@@ -183,14 +183,25 @@ sw_result sw__sc_view_two_bone_bent(sw__sc_actor* a, int32_t start, int32_t mid,
                           has ? SW_IK_POLE_MODE_DIRECTION : SW_IK_POLE_MODE_NONE, bend, softness);
 }
 
-void sw__sc_view_models(sw__sc_actor* a) {
+/* Local-to-model of the view: every joint, or joint `root`'s sub-tree. */
+static void sw__sc_view_l2m(sw__sc_actor* a, bool subtree, uint32_t root) {
     const sw_local_to_model_job job = {.skeleton = a->skel,
                                        .local = a->local,
                                        .local_count = a->skel->packets_count,
                                        .root_transform = &a->world,
+                                       .subtree = subtree,
+                                       .subtree_root = root,
                                        .out = a->model,
                                        .out_count = a->skel->joints_count};
     (void)sw_local_to_model_job_run(&job);
+}
+
+void sw__sc_view_models(sw__sc_actor* a) {
+    sw__sc_view_l2m(a, false, 0u);
+}
+
+void sw__sc_view_models_below(sw__sc_actor* a, uint32_t j) {
+    sw__sc_view_l2m(a, true, j);
 }
 
 sw_result sw__sc_view_palettes(sw__sc_actor* a) {

@@ -126,6 +126,9 @@ sw_result sw__sc_view_init(sw__sc_mem* m, sw__sc_actor* a, const sw_skeleton* s,
                            const sw_mesh* const* meshes, uint32_t meshes_count);
 /* World-space model matrices of the view's local pose. */
 void sw__sc_view_models(sw__sc_actor* a);
+/* The same for joint j and the joints below it only (the others' model
+ * matrices current): after a change to joint j's local transform. */
+void sw__sc_view_models_below(sw__sc_actor* a, uint32_t j);
 /* The rotation of a matrix (scale removed). */
 sw_quat sw__sc_rotation(const sw_mat4* m);
 /* Sets joint j's local rotation so that its world rotation is q (from its

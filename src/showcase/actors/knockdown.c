@@ -413,7 +413,7 @@ static void sw__rag_on_hinge(sw__knock* r, uint32_t l, float u) {
     const sw_quat q = sw_quat_from_to(sw_vec3_normalize(bc), to);
     sw__sc_view_set_rotation(a, (uint32_t)lb->mid,
                              sw_quat_mul(q, sw__sc_rotation(&a->model[lb->mid])));
-    sw__sc_view_models(a);
+    sw__sc_view_models_below(a, (uint32_t)lb->mid);
 }
 
 /* Leg l's knee bend (unit, across the unit hip-to-target axis, the hip at
@@ -492,7 +492,7 @@ static sw_result sw__rag_swing_arms(sw__knock* r, float u, float k) {
         if (res != SW_RESULT_OK) return res;
         sw__sc_view_set_rotation(a, (uint32_t)lb->end,
                                  sw_quat_slerp(r->hand_from[l - 2u], r->hand_to[l - 2u], along));
-        sw__sc_view_models(a);
+        sw__sc_view_models_below(a, (uint32_t)lb->end);
     }
     return SW_RESULT_OK;
 }
@@ -520,7 +520,7 @@ static sw_result sw__rag_step(sw__knock* r, float u, float k) {
         if (res != SW_RESULT_OK) return res;
         if (r->lying[l]) continue;
         sw__sc_view_set_rotation(a, (uint32_t)lb->end, keep);
-        sw__sc_view_models(a);
+        sw__sc_view_models_below(a, (uint32_t)lb->end);
     }
     return SW_RESULT_OK;
 }
