@@ -568,12 +568,11 @@ static inline __m128 sw__codec_arc_coef_sse2(__m128 x, uint32_t j) {
     return _mm_mul_ps(x, _mm_add_ps(_mm_set1_ps(sw__codec_arc_c[0][j]), _mm_mul_ps(x, inner)));
 }
 
-/* sw__codec_arc_prepare on four rotations: ka[i], kb[i] the keys of
- * rotation i (x y z w, overwritten). */
-static inline void sw__codec_arc4_prepare(__m128 ka[4], __m128 kb[4], sw__codec_arc4* r) {
+/* sw__codec_arc_prepare on four rotations, one per lane: ka[c], kb[c]
+ * component c of each rotation's keys. */
+static inline void sw__codec_arc4_prepare(const __m128 ka[4], const __m128 kb[4],
+                                          sw__codec_arc4* r) {
     const __m128 one = _mm_set1_ps(1.0f);
-    _MM_TRANSPOSE4_PS(ka[0], ka[1], ka[2], ka[3]);
-    _MM_TRANSPOSE4_PS(kb[0], kb[1], kb[2], kb[3]);
     const __m128 dot = sw__codec_dot4_sse2(ka, kb);
     const __m128 neg = _mm_cmplt_ps(dot, _mm_setzero_ps());
     const __m128 sign = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
@@ -644,6 +643,8 @@ void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float
         a[i] = _mm_loadu_ps(qa[i]);
         b[i] = _mm_loadu_ps(qb[i]);
     }
+    _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
+    _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
     sw__codec_arc4 prep;
     sw__codec_arc4_prepare(a, b, &prep);
     sw__codec_arc4_at(&prep, _mm_loadu_ps(u), r);
@@ -660,11 +661,16 @@ static inline __m128 sw__codec_shift_in(__m128 v, __m128 x) {
     return _mm_move_ss(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 1, 0, 0)), x);
 }
 
-/* Lanes 0..n-1 of the fractions u, the others 0. */
-static inline __m128 sw__codec_used_u(const float u[4], uint32_t n) {
+/* Lanes 0..n-1 (n <= 4) set. */
+static inline __m128i sw__codec_used(uint32_t n) {
     SINEW_ALIGN16 static const uint32_t used_of[5][4] = {
         {0, 0, 0, 0}, {~0u, 0, 0, 0}, {~0u, ~0u, 0, 0}, {~0u, ~0u, ~0u, 0}, {~0u, ~0u, ~0u, ~0u}};
-    return _mm_and_ps(_mm_load_ps((const float*)(const void*)used_of[n]), _mm_loadu_ps(u));
+    return _mm_load_si128((const __m128i*)(const void*)used_of[n]);
+}
+
+/* Lanes 0..n-1 of the fractions u, the others 0. */
+static inline __m128 sw__codec_used_u(const float u[4], uint32_t n) {
+    return _mm_and_ps(_mm_castsi128_ps(sw__codec_used(n)), _mm_loadu_ps(u));
 }
 
 /* x y z w of rotations r[first..end-1] straight into their lanes of the
@@ -681,27 +687,57 @@ static inline void sw__codec_arcs_put(const __m128 r[4], const uint32_t lane[4],
 }
 
 /* Rotations followed along their arc waiting to be finished, up to
- * SW__CODEC_ARCS_WAIT, 4 at a time: both keys (unit quaternions x y z w),
- * the fraction, the lane, and where the prepared arc is kept (16 floats,
+ * SW__CODEC_ARCS_WAIT, 4 at a time: both keys (their three stored
+ * components in lanes 0-2) and the component each leaves out, the
+ * fraction, the lane, and where the prepared arc is kept (16 floats,
  * sw__codec_arc_prep's layout; NULL: not kept). */
 #define SW__CODEC_ARCS_WAIT 16u
 typedef struct sw__codec_arcs {
     float ka[SW__CODEC_ARCS_WAIT][4], kb[SW__CODEC_ARCS_WAIT][4], u[SW__CODEC_ARCS_WAIT];
     float* keep[SW__CODEC_ARCS_WAIT];
+    uint32_t da[SW__CODEC_ARCS_WAIT], db[SW__CODEC_ARCS_WAIT];
     uint32_t lane[SW__CODEC_ARCS_WAIT], n;
 } sw__codec_arcs;
+
+/* Four rotations rebuilt, one per lane (sw__codec_rebuild's operations):
+ * v[0..2] their stored components (v[3] unused), d the component each
+ * leaves out; q[c]: component c. */
+static inline void sw__codec_rebuild4_soa(__m128 v[4], __m128i d, __m128 q[4]) {
+    __m128 ww = _mm_sub_ps(_mm_set1_ps(1.0f), _mm_mul_ps(v[0], v[0]));
+    ww = _mm_sub_ps(ww, _mm_mul_ps(v[1], v[1]));
+    ww = _mm_sub_ps(ww, _mm_mul_ps(v[2], v[2]));
+    const __m128 w = _mm_sqrt_ps(_mm_max_ps(ww, _mm_setzero_ps()));
+    const __m128 is0 = _mm_castsi128_ps(_mm_cmpeq_epi32(d, _mm_setzero_si128()));
+    const __m128 is1 = _mm_castsi128_ps(_mm_cmpeq_epi32(d, _mm_set1_epi32(1)));
+    const __m128 is2 = _mm_castsi128_ps(_mm_cmpeq_epi32(d, _mm_set1_epi32(2)));
+    const __m128 is3 = _mm_castsi128_ps(_mm_cmpeq_epi32(d, _mm_set1_epi32(3)));
+    /* component c is w where d = c, the stored c below d, c - 1 above it */
+    q[0] = sw__codec_select(is0, w, v[0]);
+    q[1] = sw__codec_select(is0, v[0], sw__codec_select(is1, w, v[1]));
+    q[2] = sw__codec_select(is3, v[2], sw__codec_select(is2, w, v[1]));
+    q[3] = sw__codec_select(is3, w, v[2]);
+}
+
+/* Entries g..g+3 of four-float rows (the free ones, from n on, 0) and of
+ * their left-out components (the free ones 3: identities), transposed. */
+static inline __m128i sw__codec_arcs_load(const float (*k)[4], const uint32_t* d, uint32_t g,
+                                          uint32_t n, __m128 v[4]) {
+    for (uint32_t i = 0; i < 4u; ++i)
+        v[i] = i < n ? _mm_loadu_ps(k[g + i]) : _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+    const __m128i used = sw__codec_used(n);
+    const __m128i dd = _mm_loadu_si128((const __m128i*)(const void*)(d + g));
+    return _mm_or_si128(_mm_and_si128(used, dd), _mm_andnot_si128(used, _mm_set1_epi32(3)));
+}
 
 /* Finishes the n (1..4) waiting rotations from entry g of q (the free
  * lanes run on identities) into their lanes of the pose, keeping the
  * prepared arcs asked for. */
 static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uint32_t n,
                                         float* of) {
-    const __m128 id = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
-    __m128 a[4], b[4], r[4];
-    for (uint32_t i = 0; i < 4u; ++i) {
-        a[i] = i < n ? _mm_loadu_ps(q->ka[g + i]) : id;
-        b[i] = i < n ? _mm_loadu_ps(q->kb[g + i]) : id;
-    }
+    __m128 va[4], vb[4], a[4], b[4], r[4];
+    sw__codec_rebuild4_soa(va, sw__codec_arcs_load(q->ka, q->da, g, n, va), a);
+    sw__codec_rebuild4_soa(vb, sw__codec_arcs_load(q->kb, q->db, g, n, vb), b);
     sw__codec_arc4 prep;
     sw__codec_arc4_prepare(a, b, &prep);
     sw__codec_arc4_at(&prep, sw__codec_used_u(q->u + g, n), r);
@@ -731,12 +767,16 @@ static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
     q->n = 0;
 }
 
-/* Queues the rotation from ka to kb (x y z w) at u for lane `lane`, its
- * prepared arc kept at keep (NULL: not kept). */
-static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, float u,
-                                       uint32_t lane, float* keep, float* of) {
+/* Queues the rotation from ka to kb (stored components in lanes 0-2,
+ * leaving out da, db) at u for lane `lane`, its prepared arc kept at keep
+ * (NULL: not kept). */
+static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, uint32_t da,
+                                       uint32_t db, float u, uint32_t lane, float* keep,
+                                       float* of) {
     _mm_storeu_ps(q->ka[q->n], ka);
     _mm_storeu_ps(q->kb[q->n], kb);
+    q->da[q->n] = da & 3u;
+    q->db[q->n] = db & 3u;
     q->u[q->n] = u;
     q->lane[q->n] = lane;
     q->keep[q->n] = keep;
@@ -1096,31 +1136,6 @@ typedef struct sw__codec_step {
     uint64_t at;
 } sw__codec_step;
 
-/* x's lanes 0-2 (the stored components, in order) with w (every lane)
- * put in lane d: a rotation rebuilt, x y z w. */
-static inline __m128 sw__codec_insert_sse2(__m128 x, __m128 w, uint32_t d) {
-    /* per left-out lane d: the lanes below it, it, and those above */
-    SINEW_ALIGN16 static const uint32_t lanes_of[4][3][4] = {
-        {{0, 0, 0, 0}, {~0u, 0, 0, 0}, {0, ~0u, ~0u, ~0u}},
-        {{~0u, 0, 0, 0}, {0, ~0u, 0, 0}, {0, 0, ~0u, ~0u}},
-        {{~0u, ~0u, 0, 0}, {0, 0, ~0u, 0}, {0, 0, 0, ~0u}},
-        {{~0u, ~0u, ~0u, 0}, {0, 0, 0, ~0u}, {0, 0, 0, 0}}};
-    const float* m = (const float*)(const void*)lanes_of[d];
-    const __m128 up = _mm_shuffle_ps(x, x, _MM_SHUFFLE(2, 1, 0, 0)); /* lane i: x[i - 1] */
-    return _mm_or_ps(_mm_or_ps(_mm_and_ps(_mm_load_ps(m), x), _mm_and_ps(_mm_load_ps(m + 4), w)),
-                     _mm_and_ps(_mm_load_ps(m + 8), up));
-}
-
-/* Keys ka, kb of a rotation followed along its arc (stored components in
- * lanes 0-2, leaving out da, db) rebuilt into *ra, *rb (x y z w). */
-static inline void sw__codec_arc_rebuild_sse2(__m128 ka, __m128 kb, uint32_t da, uint32_t db,
-                                              __m128* ra, __m128* rb) {
-    const __m128 ww = _mm_unpacklo_ps(sw__codec_ww_sse2(ka), sw__codec_ww_sse2(kb));
-    const __m128 w = _mm_sqrt_ps(_mm_max_ps(ww, _mm_setzero_ps()));
-    *ra = sw__codec_insert_sse2(ka, _mm_shuffle_ps(w, w, _MM_SHUFFLE(0, 0, 0, 0)), da);
-    *rb = sw__codec_insert_sse2(kb, _mm_shuffle_ps(w, w, _MM_SHUFFLE(1, 1, 1, 1)), db);
-}
-
 /* A decoded track's keys ka, kb (its stored components in lanes 0-2) at
  * u, the SSE2 decoder's operations: a rotation followed along its arc
  * (arc) rebuilt leaving out da, db and queued on arcs; any other track
@@ -1135,9 +1150,7 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(const sw_codec_track* tr, __m128 
                                                float* of) {
     const uint32_t lane = sw__codec_lane(tr);
     if (arc) {
-        __m128 ra, rb;
-        sw__codec_arc_rebuild_sse2(ka, kb, da, db, &ra, &rb);
-        sw__codec_arcs_push(arcs, ra, rb, u, lane, rec, of);
+        sw__codec_arcs_push(arcs, ka, kb, da, db, u, lane, rec, of);
         if (m) sw__codec_keep_arc(m, lane, sl, kk);
         return;
     }
@@ -1588,11 +1601,11 @@ SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos
     uint32_t wto[4], wn = 0;
     sw__codec_arcs arcs;
     arcs.n = 0;
-    for (uint32_t a = 0; a < count; ++a) {
-        const sw_codec_track* tr = &pl->tracks[a];
-        uint32_t* m = meta + SW__KEEP_META * a;
-        const uint32_t* hh = heads + SW__KEEP_HEADER * a;
-        float* rec = kf + SW__KEEP_REC * a;
+    const sw_codec_track* tr = pl->tracks;
+    uint32_t* m = meta;
+    const uint32_t* hh = heads;
+    for (float* rec = kf; rec != kf + SW__KEEP_REC * count;
+         rec += SW__KEEP_REC, m += SW__KEEP_META, hh += SW__KEEP_HEADER, ++tr) {
         if (subset && !sw__subset_keeps(subset, tr->joint)) {
             memcpy(rec, &hh[SW__HEAD_AT], sizeof(uint32_t));
             m[0] = SW__KEEP_LATER;
