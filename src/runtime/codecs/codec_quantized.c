@@ -1038,7 +1038,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. Then per track 15 words, its parsed
+ * is, and the cache holds only then. Then per track 23 words, its parsed
  * header (sw__codec_keep_head), kept when word 10 is 1: then a call in the
  * same segment at other key indices decodes from them (sw__codec_redecode)
  * without reading the headers (apart from the 3 words, which a call from
@@ -1053,7 +1053,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_HEAD 11u
 #define SW__KEEP_REC 16u          /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
-#define SW__KEEP_HEADER 15u       /* words per track after those: its parsed header */
+#define SW__KEEP_HEADER 23u       /* words per track after those: its parsed header */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
@@ -1082,8 +1082,11 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
 /* A track's parsed header in the key cache (SW__KEEP_HEADER words): the
  * bit offset of its keys and the offset of its header in the segment
  * (written by the decoder's loop), then sw__codec_head_info's word, its
- * key mask's bytes (masked tracks), the masks of its three codes, and its
- * dequantization (lo, scale: 4 floats each, sw__codec_dequant_sse2's). */
+ * key mask's bytes (masked tracks), the masks of its three codes, its
+ * dequantization (lo, scale: 4 floats each, sw__codec_dequant_sse2's),
+ * and for keys of at most 28 bits each code's mask in place (mask << its
+ * bit offset; 4 words, the last 0) and 2^-offset (4 floats, the last 1):
+ * sw__codec_codes_sse2's. */
 #define SW__HEAD_AT 0u
 #define SW__HEAD_INFO 1u
 #define SW__HEAD_MASK 2u
@@ -1091,6 +1094,8 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
 #define SW__HEAD_CODES 4u
 #define SW__HEAD_LO 7u
 #define SW__HEAD_SCALE 11u
+#define SW__HEAD_FIELDS 15u
+#define SW__HEAD_UNIT 19u
 
 /* The key stride code sl, whether each key names its left-out component
  * (per_key), whether the keys are followed along their arc, the left-out
@@ -1112,10 +1117,29 @@ static inline void sw__codec_keep_head(uint32_t* head, uint32_t info, const uint
                                        const uint32_t b[3], __m128 lo, __m128 scale) {
     head[SW__HEAD_INFO] = info;
     if (mask) memcpy(&head[SW__HEAD_MASK], mask, 4u);
-    for (uint32_t c = 0; c < 3u; ++c)
+    const uint32_t shift[3] = {(info >> 14) & 3u, (info >> 16) & 127u, info >> 23};
+    const uint32_t narrow = ((info >> 7) & 127u) <= 28u ? 1u : 0u;
+    for (uint32_t c = 0; c < 3u; ++c) {
         head[SW__HEAD_CODES + c] = (1u << b[c]) - 1u;
+        /* a key of at most 28 bits: each code's mask in place, and the
+         * float 2^-offset (offset < 28: a normal number) */
+        head[SW__HEAD_FIELDS + c] = narrow ? head[SW__HEAD_CODES + c] << shift[c] : 0u;
+        head[SW__HEAD_UNIT + c] = (127u - (narrow ? shift[c] : 0u)) << 23;
+    }
+    head[SW__HEAD_FIELDS + 3u] = 0u;
+    head[SW__HEAD_UNIT + 3u] = 127u << 23; /* 1.0f */
     _mm_storeu_ps((float*)(void*)(head + SW__HEAD_LO), lo);
     _mm_storeu_ps((float*)(void*)(head + SW__HEAD_SCALE), scale);
+}
+
+/* The codes of a key of at most 28 bits, x its bits (from bit 0), as
+ * floats in lanes 0-2 (lane 3: 0): each code masked in place (a multiple
+ * of 2^offset below 2^28, so converted exactly) times 2^-offset (exact),
+ * that is the code itself, from head's fields and units
+ * (sw__codec_keep_head's). */
+static inline __m128 sw__codec_codes_sse2(uint32_t x, __m128i fields, __m128 unit) {
+    const __m128i v = _mm_shuffle_epi32(_mm_cvtsi32_si128((int32_t)x), 0);
+    return _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(v, fields)), unit);
 }
 
 /* Queues ww (lane 0) of the rotation whose w goes to float index `to`:
@@ -1563,19 +1587,27 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
                                &nk, &kk);
     const uint64_t key_at = (uint64_t)hh[SW__HEAD_AT] + (uint64_t)j * kb, b_at = key_at + kb;
     const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
-    const uint64_t vb =
-        kb <= 28u ? va >> kb : sw__codec_load64(bits + (b_at >> 3)) >> (uint32_t)(b_at & 7u);
-    const uint32_t s0 = (info >> 14) & 3u, s1 = (info >> 16) & 127u, s2 = info >> 23;
-    const uint32_t m0 = hh[SW__HEAD_CODES], m1 = hh[SW__HEAD_CODES + 1u],
-                   m2 = hh[SW__HEAD_CODES + 2u];
-    const uint32_t qa[3] = {(uint32_t)(va >> s0) & m0, (uint32_t)(va >> s1) & m1,
-                            (uint32_t)(va >> s2) & m2};
-    const uint32_t qb[3] = {(uint32_t)(vb >> s0) & m0, (uint32_t)(vb >> s1) & m1,
-                            (uint32_t)(vb >> s2) & m2};
+    const __m128 lo = _mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_LO));
+    const __m128 scale = _mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_SCALE));
+    uint64_t vb;
     __m128 ka, kv;
-    sw__codec_apply_sse2(_mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_LO)),
-                         _mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_SCALE)), qa, qb,
-                         &ka, &kv);
+    if (kb <= 28u) {
+        vb = va >> kb;
+        const __m128i fields = _mm_loadu_si128((const __m128i*)(const void*)(hh + SW__HEAD_FIELDS));
+        const __m128 unit = _mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_UNIT));
+        ka = _mm_add_ps(lo, _mm_mul_ps(sw__codec_codes_sse2((uint32_t)va, fields, unit), scale));
+        kv = _mm_add_ps(lo, _mm_mul_ps(sw__codec_codes_sse2((uint32_t)vb, fields, unit), scale));
+    } else {
+        vb = sw__codec_load64(bits + (b_at >> 3)) >> (uint32_t)(b_at & 7u);
+        const uint32_t s0 = (info >> 14) & 3u, s1 = (info >> 16) & 127u, s2 = info >> 23;
+        const uint32_t m0 = hh[SW__HEAD_CODES], m1 = hh[SW__HEAD_CODES + 1u],
+                       m2 = hh[SW__HEAD_CODES + 2u];
+        const uint32_t qa[3] = {(uint32_t)(va >> s0) & m0, (uint32_t)(va >> s1) & m1,
+                                (uint32_t)(va >> s2) & m2};
+        const uint32_t qb[3] = {(uint32_t)(vb >> s0) & m0, (uint32_t)(vb >> s1) & m1,
+                                (uint32_t)(vb >> s2) & m2};
+        sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
+    }
     sw__codec_put_keys_sse2(tr, ka, kv, (info >> 4) & 1u, drow, per_key ? (uint32_t)va & 3u : drow,
                             per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, rec, m, wacc, wto, wn,
                             arcs, of);
