@@ -783,59 +783,35 @@ static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, 
     if (++q->n == SW__CODEC_ARCS_WAIT) sw__codec_arcs_flush(q, of);
 }
 
-/* Kept arcs (sw__codec_arc_prep records of the key cache) waiting to be
- * finished 4 at a time, the n waiting in entries 3, 2, ... (the lanes
- * sw__codec_shift_in gives them): where the half holding the fraction
- * starts in the record (its end follows: a m, or m b), the fractions on
- * it, the record's coefficients and the lane. */
-typedef struct sw__codec_kept_arcs {
-    const float* half[4];
-    const float* p[4];
-    __m128 t;
-    uint32_t lane[4], n;
-} sw__codec_kept_arcs;
-
-/* Four floats at each of v[0..3], transposed into out[0..3]. */
-static inline void sw__codec_load4x4(const float* const v[4], uint32_t at, __m128 out[4]) {
-    out[0] = _mm_loadu_ps(v[0] + at);
-    out[1] = _mm_loadu_ps(v[1] + at);
-    out[2] = _mm_loadu_ps(v[2] + at);
-    out[3] = _mm_loadu_ps(v[3] + at);
-    _MM_TRANSPOSE4_PS(out[0], out[1], out[2], out[3]);
-}
-
-/* Finishes the n waiting kept arcs into their lanes of the pose (the free
- * entries run on an identity arc at 0): the bits of sw__codec_arcs_flush on
- * the keys the records were prepared from. */
-static void sw__codec_kept_arcs_flush(sw__codec_kept_arcs* q, float* of) {
-    SINEW_ALIGN16 static const float id[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
-    const uint32_t first = 4u - q->n;
-    __m128 t = q->t;
-    for (uint32_t i = 0; i < first; ++i) {
-        q->half[i] = id;
-        q->p[i] = id + 8;
-        t = sw__codec_shift_in(t, _mm_setzero_ps());
-    }
-    __m128 p0[4], p1[4], p[4], r[4];
-    sw__codec_load4x4(q->half, 0u, p0);
-    sw__codec_load4x4(q->half, 4u, p1);
-    sw__codec_load4x4(q->p, 0u, p);
-    sw__codec_arc4_on_half(p0, p1, t, p, r);
-    sw__codec_arcs_put(r, q->lane, first, 4u, of);
-    q->n = 0;
-}
-
-/* Queues the kept arc rec at u for lane `lane`: its half and the fraction
- * on it chosen here (sw__codec_arc_at's operations). */
-static inline void sw__codec_kept_arcs_push(sw__codec_kept_arcs* q, const float* rec, float u,
-                                            uint32_t lane, float* of) {
+/* The kept arc rec (an sw__codec_arc_prep record of the key cache) at u
+ * into the four floats of lane `lane` of the pose: sw__codec_arc_at's
+ * operations in their order, one rotation in one register (the sums of
+ * the squared length taken lane after lane), so the bits of
+ * sw__codec_arcs_group on the keys the record was prepared from. */
+static inline void sw__codec_kept_arc(const float* rec, float u, uint32_t lane, float* of) {
     const bool first = u < 0.5f;
-    const uint32_t e = 3u - q->n;
-    q->half[e] = first ? rec : rec + 4;
-    q->p[e] = rec + 12;
-    q->t = sw__codec_shift_in(q->t, _mm_set_ss(first ? 2.0f * u : 2.0f * u - 1.0f));
-    q->lane[e] = lane;
-    if (++q->n == 4u) sw__codec_kept_arcs_flush(q, of);
+    const float* p0 = first ? rec : rec + 4;
+    const float t = first ? 2.0f * u : 2.0f * u - 1.0f;
+    const float h = t * (t - 1.0f);
+    const float poly = rec[12] + h * (rec[13] + h * rec[14]);
+    const float sv = t + h * (t - 0.5f) * poly;
+    const __m128 a = _mm_loadu_ps(p0);
+    const __m128 v =
+        _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p0 + 4), a), _mm_set1_ps(sv)));
+    const __m128 sq = _mm_mul_ps(v, v);
+    __m128 len2 = _mm_add_ss(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
+    len2 = _mm_add_ss(len2, _mm_movehl_ps(sq, sq));
+    len2 = _mm_add_ss(len2, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(3, 3, 3, 3)));
+    const __m128 ok = _mm_cmpgt_ss(len2, _mm_setzero_ps());
+    const __m128 len = _mm_sqrt_ss(len2);
+    const __m128 okv = _mm_shuffle_ps(ok, ok, _MM_SHUFFLE(0, 0, 0, 0));
+    const __m128 r = sw__codec_select(okv, _mm_div_ps(v, _mm_shuffle_ps(len, len, 0)),
+                                      _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f));
+    float* o = of + lane + 12u;
+    _mm_store_ss(o, r);
+    _mm_store_ss(o + 4, _mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(o + 8, _mm_movehl_ps(r, r));
+    _mm_store_ss(o + 12, _mm_shuffle_ps(r, r, _MM_SHUFFLE(3, 3, 3, 3)));
 }
 #endif
 
@@ -1683,7 +1659,6 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    sw__codec_kept_arcs arcs = {.n = 0};
     for (uint32_t a = 0; a < count; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
         if (subset && !sw__subset_keeps(subset, tr->joint)) continue;
@@ -1708,7 +1683,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         } else if (m0 == SW__KEEP_ARC) {
             const uint32_t m2 = mt[2];
             u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
-            sw__codec_kept_arcs_push(&arcs, rec, u, m1 & 0x1FFFFFFFu, of);
+            sw__codec_kept_arc(rec, u, m1 & 0x1FFFFFFFu, of);
             continue;
         } else {
             uint32_t at;
@@ -1723,7 +1698,6 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         if (tr->kind == SW_TRACK_KIND_ROTATION) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
-    if (arcs.n > 0) sw__codec_kept_arcs_flush(&arcs, of);
 }
 #endif
 
