@@ -997,14 +997,13 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 }
 
 /* The key cache (sw__codec_quantized_keep_words words of sample-cache
- * storage): word 0 the segment + 1 whose keys it holds (0: none), words 1-8
- * the key index per stride, word 9 the count + 1 of the clip's constant
- * slots listed at the end (0: not listed), word 10 1 when every animated
- * track's header is kept parsed; then per animated track a record
- * of 16 floats: key a and b - a (3 floats each), or for a rotation
- * followed along its arc the arc prepared from both keys (sw__codec_arc_prep,
- * so that a call from the cache only follows it); then per track 3
- * words: where its results go (float indices to[0..2] in 16 bits, to[3] in
+ * storage): word 0 the segment + 1 whose keys it holds (0: none), word 1
+ * the stride-1 key index (which fixes every stride's in the segment), word
+ * 2 the count + 1 of the clip's constant slots listed at the end (0: not
+ * listed), word 3 1 when every animated track's header is kept parsed; then per animated track a
+ * record of 16 floats: key a and b - a (3 floats each), or for a rotation followed along its arc
+ * the arc prepared from both keys (sw__codec_arc_prep, so that a call from the cache only follows
+ * it); then per track 3 words: where its results go (float indices to[0..2] in 16 bits, to[3] in
  * 13, the key stride in the top 3; third word unused), or for a track
  * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
  * to[2], to[3] and ka (13, 13 and 6 bits: the samples of its two keys), or
@@ -1015,7 +1014,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
  * is, and the cache holds only then. Then per track 23 words, its parsed
- * header (sw__codec_keep_head), kept when word 10 is 1: then a call in the
+ * header (sw__codec_keep_head), kept when word 3 is 1: then a call in the
  * same segment at other key indices decodes from them (sw__codec_redecode)
  * without reading the headers (apart from the 3 words, which a call from
  * the cache reads alone: fewer cache lines). Last, room for 4 slot indices per
@@ -1026,7 +1025,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
-#define SW__KEEP_HEAD 11u
+#define SW__KEEP_HEAD 4u
 #define SW__KEEP_REC 16u          /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
 #define SW__KEEP_HEADER 23u       /* words per track after those: its parsed header */
@@ -1460,7 +1459,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                 memcpy(kf + SW__KEEP_REC * a, &at32, sizeof at32);
                 meta[SW__KEEP_META * a] = SW__KEEP_LATER;
                 meta[SW__KEEP_META * a + 1u] = (uint32_t)(hd - hd0);
-                keep[10] = 0u; /* its header not parsed */
+                keep[3] = 0u; /* its header not parsed */
             }
             const uint32_t fmt = hd[0], b12 = hd[1];
             const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
@@ -1509,7 +1508,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             __m128 mn, ex, lo, scale, ka, kv;
             sw__codec_key_range_sse2(tr, hp.per_key, hp.drow, &mn, &ex);
             sw__codec_dequant_sse2(mn, ex, hp.r, hp.has, hp.b, &lo, &scale);
-            if (m && hp.kb > 57u) keep[10] = 0u; /* keys too wide for sw__codec_redecode */
+            if (m && hp.kb > 57u) keep[3] = 0u; /* keys too wide for sw__codec_redecode */
             if (m && hp.kb <= 57u)
                 sw__codec_keep_head(hh,
                                     sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.arc,
@@ -1590,7 +1589,7 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
 }
 
 /* The animated tracks the subset keeps (NULL: all) decoded at pos from the
- * key cache's parsed headers (word 10 set: every track's kept for this
+ * key cache's parsed headers (word 3 set: every track's kept for this
  * segment), and kept; a track the subset leaves out is marked to be
  * decoded when wanted (SW__KEEP_LATER). Not inlined: its arc queue inlined
  * in sw__codec_sample cost the call from the cache 46 instructions (its
@@ -1659,12 +1658,11 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    for (uint32_t a = 0; a < count; ++a) {
-        const sw_codec_track* tr = &pl->tracks[a];
-        if (subset && !sw__subset_keeps(subset, tr->joint)) continue;
-        const uint32_t* mt = meta + SW__KEEP_META * a;
+    const uint32_t* mt = meta;
+    const float* rec = kf;
+    for (uint32_t a = 0; a < count; ++a, mt += SW__KEEP_META, rec += SW__KEEP_REC) {
+        if (subset && !sw__subset_keeps(subset, pl->tracks[a].joint)) continue;
         const uint32_t m0 = mt[0], m1 = mt[1];
-        const float* rec = kf + SW__KEEP_REC * a;
         uint32_t to[4];
         float u;
         if (m0 < SW__KEEP_MASKED) {
@@ -1695,7 +1693,9 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         const __m128 ka = _mm_loadu_ps(rec);
         const __m128 d = _mm_loadu_ps(rec + 3u);
         const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
-        if (tr->kind == SW_TRACK_KIND_ROTATION) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
+        /* a rotation's fourth goes to a field of its own (a translation's
+         * or scale's to its x: sw__codec_dst_fields) */
+        if (to[3] != to[0]) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
 }
@@ -1712,8 +1712,8 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     if (keep && simd) {
         uint32_t* list = keep + SW__KEEP_HEAD +
                          (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count;
-        if (fresh) keep[9] = sw__codec_list_constants(&pl, clip->joints_count, list);
-        sw__codec_put_static(&pl, clip, skel, subset, out, list, keep[9]);
+        if (fresh) keep[2] = sw__codec_list_constants(&pl, clip->joints_count, list);
+        sw__codec_put_static(&pl, clip, skel, subset, out, list, keep[2]);
     } else {
         sw__codec_put_static(&pl, clip, skel, subset, out, NULL, 0u);
     }
@@ -1727,21 +1727,23 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
 #if SINEW_HAS_SSE2
     if (keep && simd) {
+        /* the stride-1 key index fixes every stride's in a segment */
+        const uint32_t j0 = strides ? keys.j[0] : 0u;
         if (!fresh && keep[0] == pos.segment + 1u) {
-            if (memcmp(keep + 1, keys.j, sizeof(uint32_t) * strides) == 0) {
+            if (keep[1] == j0) {
                 sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
                 return;
             }
-            if (keep[10]) { /* other keys of the segment whose headers it keeps */
+            if (keep[3]) { /* other keys of the segment whose headers it keeps */
                 sw__codec_redecode(&pl, pos, &keys, keep, out, subset);
-                memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
+                keep[1] = j0;
                 return;
             }
         }
-        keep[10] = 1u; /* until a track's header is not parsed */
+        keep[3] = 1u; /* until a track's header is not parsed */
         sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
         keep[0] = pos.segment + 1u;
-        memcpy(keep + 1, keys.j, sizeof(uint32_t) * strides);
+        keep[1] = j0;
         return;
     }
 #else
