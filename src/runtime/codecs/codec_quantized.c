@@ -1013,7 +1013,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
  * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. Then per track 23 words, its parsed
+ * is, and the cache holds only then. Then per track 24 words, its parsed
  * header (sw__codec_keep_head), kept when word 3 is 1: then a call in the
  * same segment at other key indices decodes from them (sw__codec_redecode)
  * without reading the headers (apart from the 3 words, which a call from
@@ -1028,7 +1028,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_HEAD 4u
 #define SW__KEEP_REC 16u          /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
-#define SW__KEEP_HEADER 23u       /* words per track after those: its parsed header */
+#define SW__KEEP_HEADER 24u       /* words per track after those: its parsed header */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
@@ -1059,9 +1059,10 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
  * (written by the decoder's loop), then sw__codec_head_info's word, its
  * key mask's bytes (masked tracks), the masks of its three codes, its
  * dequantization (lo, scale: 4 floats each, sw__codec_dequant_sse2's),
- * and for keys of at most 28 bits each code's mask in place (mask << its
+ * for keys of at most 28 bits each code's mask in place (mask << its
  * bit offset; 4 words, the last 0) and 2^-offset (4 floats, the last 1):
- * sw__codec_codes_sse2's. */
+ * sw__codec_codes_sse2's, and its first lane in the pose (sw__codec_lane)
+ * | its kind << 16 (written by the decoder's loop). */
 #define SW__HEAD_AT 0u
 #define SW__HEAD_INFO 1u
 #define SW__HEAD_MASK 2u
@@ -1071,6 +1072,7 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
 #define SW__HEAD_SCALE 11u
 #define SW__HEAD_FIELDS 15u
 #define SW__HEAD_UNIT 19u
+#define SW__HEAD_PLACE 23u
 
 /* The key stride code sl, whether each key names its left-out component
  * (per_key), whether the keys are followed along their arc, the left-out
@@ -1136,27 +1138,27 @@ typedef struct sw__codec_step {
 } sw__codec_step;
 
 /* A decoded track's keys ka, kb (its stored components in lanes 0-2) at
- * u, the SSE2 decoder's operations: a rotation followed along its arc
+ * u, for a track of kind `kind` whose first lane in the pose is float
+ * index `lane` (sw__codec_lane), the SSE2 decoder's operations: a rotation followed along its arc
  * (arc) rebuilt leaving out da, db and queued on arcs; any other track
  * a + (b - a) * u stored at the pose fields of its kind and left-out row
  * drow (a rotation's fourth queued on wacc). rec, m: NULL, or its record
  * and meta in the key cache, kept (sl, kk: as sw__codec_keep_meta's). */
-SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(const sw_codec_track* tr, __m128 ka, __m128 kb,
+SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m128 ka, __m128 kb,
                                                uint32_t arc, uint32_t drow, uint32_t da,
                                                uint32_t db, float u, uint32_t sl, uint32_t kk,
                                                float* rec, uint32_t* m, __m128* wacc,
                                                uint32_t wto[4], uint32_t* wn, sw__codec_arcs* arcs,
                                                float* of) {
-    const uint32_t lane = sw__codec_lane(tr);
     if (arc) {
         sw__codec_arcs_push(arcs, ka, kb, da, db, u, lane, rec, of);
         if (m) sw__codec_keep_arc(m, lane, sl, kk);
         return;
     }
-    const uint32_t rot = tr->kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
+    const uint32_t rot = kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     /* float index of each result in the pose (a translation's or scale's
      * fourth, 0, goes to its x, written before it) */
-    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : (uint32_t)tr->kind >> 1];
+    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : kind >> 1];
     const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
                             lane + 4u * fields[3]};
     const __m128 d = _mm_sub_ps(kb, ka);
@@ -1230,9 +1232,9 @@ static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, cons
         sw__codec_keep_head(head, sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow),
                             mbytes ? r + 6u * has : NULL, bb, lo, scale);
     sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
-    sw__codec_put_keys_sse2(tr, ka, kv, arc, drow, per_key ? (uint32_t)va & 3u : drow,
-                            per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, keep, meta, wacc, wto,
-                            wn, arcs, of);
+    sw__codec_put_keys_sse2(sw__codec_lane(tr), tr->kind, ka, kv, arc, drow,
+                            per_key ? (uint32_t)va & 3u : drow, per_key ? (uint32_t)vb & 3u : drow,
+                            u, sl, kk, keep, meta, wacc, wto, wn, arcs, of);
     return st;
 }
 #endif
@@ -1482,6 +1484,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         if (m) {
             hh[SW__HEAD_AT] = (uint32_t)at;
             hh[SW__HEAD_OFFSET] = (uint32_t)(hd - hd0);
+            hh[SW__HEAD_PLACE] = sw__codec_lane(tr) | (uint32_t)tr->kind << 16;
         }
         if (simd) {
             const sw__codec_step st = sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn,
@@ -1515,8 +1518,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                                                         tr->flags ? 1u : 0u, hp.drow),
                                     mbytes ? hd - mbytes : NULL, hp.b, lo, scale);
             sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
-            sw__codec_put_keys_sse2(tr, ka, kv, hp.arc, hp.drow, da, db, u, hp.sl, kk, rec, m,
-                                    &wacc, wto, &wn, &arcs, of);
+            sw__codec_put_keys_sse2(sw__codec_lane(tr), tr->kind, ka, kv, hp.arc, hp.drow, da, db,
+                                    u, hp.sl, kk, rec, m, &wacc, wto, &wn, &arcs, of);
             continue;
         }
 #endif
@@ -1548,8 +1551,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
  * at keys, its keys read from bits: the operations of sw__codec_fast_track
  * and of the general path, so the same bits; its record rec and meta m
  * kept as they keep them. */
-static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* m,
-                                            const uint32_t* hh, float* rec,
+static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, float* rec,
                                             const sw__codec_keys* keys, const uint8_t* bits,
                                             __m128* wacc, uint32_t wto[4], uint32_t* wn,
                                             sw__codec_arcs* arcs, float* of) {
@@ -1583,7 +1585,8 @@ static inline void sw__codec_redecode_track(const sw_codec_track* tr, uint32_t* 
                                 (uint32_t)(vb >> s2) & m2};
         sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
     }
-    sw__codec_put_keys_sse2(tr, ka, kv, (info >> 4) & 1u, drow, per_key ? (uint32_t)va & 3u : drow,
+    sw__codec_put_keys_sse2(hh[SW__HEAD_PLACE] & 0xFFFFu, hh[SW__HEAD_PLACE] >> 16, ka, kv,
+                            (info >> 4) & 1u, drow, per_key ? (uint32_t)va & 3u : drow,
                             per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, rec, m, wacc, wto, wn,
                             arcs, of);
 }
@@ -1619,7 +1622,7 @@ SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos
             m[1] = hh[SW__HEAD_OFFSET];
             continue;
         }
-        sw__codec_redecode_track(tr, m, hh, rec, keys, bits, &wacc, wto, &wn, &arcs, of);
+        sw__codec_redecode_track(m, hh, rec, keys, bits, &wacc, wto, &wn, &arcs, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
     if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
