@@ -1000,7 +1000,9 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * storage): word 0 the segment + 1 whose keys it holds (0: none), word 1
  * the stride-1 key index (which fixes every stride's in the segment), word
  * 2 the count + 1 of the clip's constant slots listed at the end (0: not
- * listed), word 3 1 when every animated track's header is kept parsed; then per animated track a
+ * listed), word 3 1 when every animated track's header is kept parsed,
+ * word 4 the strides the segment's tracks use (bit sl: 2^sl samples; their
+ * key indices the only ones a later call in the segment computes); then per animated track a
  * record of 16 floats: key a and b - a (3 floats each), or for a rotation followed along its arc
  * the arc prepared from both keys (sw__codec_arc_prep, so that a call from the cache only follows
  * it); then per track 3 words: where its results go (float indices to[0..2] in 16 bits, to[3] in
@@ -1025,7 +1027,7 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
-#define SW__KEEP_HEAD 4u
+#define SW__KEEP_HEAD 5u
 #define SW__KEEP_REC 16u          /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
 #define SW__KEEP_HEADER 24u       /* words per track after those: its parsed header */
@@ -1406,18 +1408,23 @@ static inline void sw__codec_batch_put(sw__codec_batch* batch, uint32_t dst[4][S
     dst[3][n] = lane + 4u * fields[3];
 }
 
-/* Key index, fraction and key count of every stride the segment at pos
- * holds; returns their number. */
-static inline uint32_t sw__codec_keys_of(sw__codec_pos pos, uint32_t L, sw__codec_keys* keys) {
+/* Key index, fraction and key count of the strides the segment at pos
+ * holds that `want` names (bit sl for stride 2^sl; 0xFF: every one), and
+ * of stride 1 always (key index 0 in a segment of one sample). */
+static inline void sw__codec_keys_of(sw__codec_pos pos, uint32_t L, uint32_t want,
+                                     sw__codec_keys* keys) {
     keys->p = pos.p;
     keys->span = pos.span;
     keys->masks = L <= SW__CODEC_MASK_MAX_SPAN ? 1u : 0u;
-    uint32_t sl = 0;
-    for (; sl < 8u && (1u << sl) <= pos.span; ++sl) {
+    keys->j[0] = 0u;
+    if (pos.span == 0u) return;
+    const uint32_t top = sw__codec_top_bit(pos.span); /* strides 2^0 .. 2^top fit */
+    const uint32_t fit = top < 7u ? (2u << top) - 1u : 0xFFu;
+    for (uint32_t w = (want | 1u) & fit; w; w &= w - 1u) {
+        const uint32_t sl = sw__codec_low_bit(w);
         keys->j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys->u[sl]);
         keys->n[sl] = (pos.span >> sl) + 1u;
     }
-    return sl;
 }
 
 /* Animated tracks [a0, a1) of a segment, the first one's header at byte
@@ -1455,7 +1462,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #endif
     for (uint32_t a = span.a0; a < span.a1; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
-        if (subset && !sw__subset_keeps(subset, tr->joint)) { /* left out: its size only */
+        if (meta) keep[4] |= 1u << SW__CODEC_FMT_STRIDE_LOG2(hd[0]); /* its stride */
+        if (subset && !sw__subset_keeps(subset, tr->joint)) {        /* left out: its size only */
             if (meta) {
                 const uint32_t at32 = (uint32_t)at;
                 memcpy(kf + SW__KEEP_REC * a, &at32, sizeof at32);
@@ -1726,13 +1734,15 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     if (h->animated_count == 0) return;
     const sw__codec_pos pos = sw__codec_pos_of(h, t);
     sw__codec_keys keys;
-    const uint32_t strides = sw__codec_keys_of(pos, h->segment_samples, &keys);
     const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
 #if SINEW_HAS_SSE2
     if (keep && simd) {
+        /* in the segment it holds, the cache names the strides its tracks use */
+        const bool same = !fresh && keep[0] == pos.segment + 1u;
+        sw__codec_keys_of(pos, h->segment_samples, same ? keep[4] : 0xFFu, &keys);
         /* the stride-1 key index fixes every stride's in a segment */
-        const uint32_t j0 = strides ? keys.j[0] : 0u;
-        if (!fresh && keep[0] == pos.segment + 1u) {
+        const uint32_t j0 = keys.j[0];
+        if (same) {
             if (keep[1] == j0) {
                 sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
                 return;
@@ -1744,6 +1754,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
             }
         }
         keep[3] = 1u; /* until a track's header is not parsed */
+        keep[4] = 1u; /* stride 1, then each track's */
         sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
         keep[0] = pos.segment + 1u;
         keep[1] = j0;
@@ -1752,8 +1763,8 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
 #else
     (void)keep;
     (void)fresh;
-    (void)strides;
 #endif
+    sw__codec_keys_of(pos, h->segment_samples, 0xFFu, &keys);
     sw__codec_decode(&pl, pos, &keys, out, simd, NULL, subset, all);
 }
 
