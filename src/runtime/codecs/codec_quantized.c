@@ -1056,6 +1056,16 @@ static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl
     meta[2] = kk;
 }
 
+/* The float indices to[0..3] of a track kept as SW__KEEP_MASKED (meta
+ * words m1, m2), and the samples of its keys (ka | kb << 8). */
+static inline uint32_t sw__codec_masked_to(uint32_t m1, uint32_t m2, uint32_t to[4]) {
+    to[0] = m1 & 0x1FFFu;
+    to[1] = (m1 >> 13) & 0x1FFFu;
+    to[2] = m2 & 0x1FFFu;
+    to[3] = (m2 >> 13) & 0x1FFFu;
+    return (m2 >> 26) | (m1 >> 26) << 8;
+}
+
 /* A track's parsed header in the key cache (SW__KEEP_HEADER words): the
  * bit offset of its keys and the offset of its header in the segment
  * (written by the decoder's loop), then sw__codec_head_info's word, its
@@ -1131,6 +1141,17 @@ static inline void sw__codec_queue_w(__m128* acc, uint32_t wto[4], uint32_t* wn,
         sw__codec_rebuild4(*acc, wto, *wn, of);
         *wn = 0;
     }
+}
+
+/* A kept record rec (key a, b - a) at u into the pose at to[0..2]; a
+ * rotation's fourth (to[3] apart from to[0]: a translation's or scale's
+ * fourth goes to its x) queued on wacc. */
+static inline void sw__codec_kept_lerp(const float* rec, float u, const uint32_t to[4],
+                                       __m128* wacc, uint32_t wto[4], uint32_t* wn, float* of) {
+    const __m128 ka = _mm_loadu_ps(rec);
+    const __m128 d = _mm_loadu_ps(rec + 3u);
+    const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
+    if (to[3] != to[0]) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
 }
 
 /* Where the next track's header and keys start. */
@@ -1570,6 +1591,17 @@ static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, flo
     float u;
     (void)sw__codec_track_keys(keys, sl, (const uint8_t*)(const void*)(hh + SW__HEAD_MASK), &j, &u,
                                &nk, &kk);
+    if (kk) { /* a key mask's interval moves at its own keys: kept until then */
+        uint32_t to[4];
+        if (m[0] == SW__KEEP_ARC && m[2] == kk) {
+            sw__codec_kept_arc(rec, u, m[1] & 0x1FFFFFFFu, of);
+            return;
+        }
+        if (m[0] == SW__KEEP_MASKED && sw__codec_masked_to(m[1], m[2], to) == kk) {
+            sw__codec_kept_lerp(rec, u, to, wacc, wto, wn, of);
+            return;
+        }
+    }
     const uint64_t key_at = (uint64_t)hh[SW__HEAD_AT] + (uint64_t)j * kb, b_at = key_at + kb;
     const uint64_t va = sw__codec_load64(bits + (key_at >> 3)) >> (uint32_t)(key_at & 7u);
     const __m128 lo = _mm_loadu_ps((const float*)(const void*)(hh + SW__HEAD_LO));
@@ -1683,12 +1715,8 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
             to[3] = (m1 >> 16) & 0x1FFFu;
             u = keys->u[m1 >> 29];
         } else if (m0 == SW__KEEP_MASKED) {
-            const uint32_t m2 = mt[2];
-            to[0] = m1 & 0x1FFFu;
-            to[1] = (m1 >> 13) & 0x1FFFu;
-            to[2] = m2 & 0x1FFFu;
-            to[3] = (m2 >> 13) & 0x1FFFu;
-            u = sw__codec_mask_u(pos.p, m2 >> 26, m1 >> 26);
+            const uint32_t kk = sw__codec_masked_to(m1, mt[2], to);
+            u = sw__codec_mask_u(pos.p, kk & 255u, kk >> 8);
         } else if (m0 == SW__KEEP_ARC) {
             const uint32_t m2 = mt[2];
             u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
@@ -1701,12 +1729,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
             sw__codec_decode(pl, pos, keys, out, true, keep, NULL, one);
             continue;
         }
-        const __m128 ka = _mm_loadu_ps(rec);
-        const __m128 d = _mm_loadu_ps(rec + 3u);
-        const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
-        /* a rotation's fourth goes to a field of its own (a translation's
-         * or scale's to its x: sw__codec_dst_fields) */
-        if (to[3] != to[0]) sw__codec_queue_w(&wacc, wto, &wn, ww, to[3], of);
+        sw__codec_kept_lerp(rec, u, to, &wacc, wto, &wn, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
 }
