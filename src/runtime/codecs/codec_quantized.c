@@ -1439,9 +1439,11 @@ static inline void sw__codec_keys_of(sw__codec_pos pos, uint32_t L, uint32_t wan
     keys->masks = L <= SW__CODEC_MASK_MAX_SPAN ? 1u : 0u;
     keys->j[0] = 0u;
     if (pos.span == 0u) return;
+    keys->j[0] = sw__codec_key_at(pos.p, pos.span, 0u, &keys->u[0]);
+    keys->n[0] = pos.span + 1u;
     const uint32_t top = sw__codec_top_bit(pos.span); /* strides 2^0 .. 2^top fit */
     const uint32_t fit = top < 7u ? (2u << top) - 1u : 0xFFu;
-    for (uint32_t w = (want | 1u) & fit; w; w &= w - 1u) {
+    for (uint32_t w = want & fit & ~1u; w; w &= w - 1u) {
         const uint32_t sl = sw__codec_low_bit(w);
         keys->j[sl] = sw__codec_key_at(pos.p, pos.span, sl, &keys->u[sl]);
         keys->n[sl] = (pos.span >> sl) + 1u;
