@@ -773,14 +773,16 @@ static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
 static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, uint32_t da,
                                        uint32_t db, float u, uint32_t lane, float* keep,
                                        float* of) {
-    _mm_storeu_ps(q->ka[q->n], ka);
-    _mm_storeu_ps(q->kb[q->n], kb);
-    q->da[q->n] = da & 3u;
-    q->db[q->n] = db & 3u;
-    q->u[q->n] = u;
-    q->lane[q->n] = lane;
-    q->keep[q->n] = keep;
-    if (++q->n == SW__CODEC_ARCS_WAIT) sw__codec_arcs_flush(q, of);
+    const uint32_t n = q->n; /* read once: the stores below may alias it */
+    _mm_storeu_ps(q->ka[n], ka);
+    _mm_storeu_ps(q->kb[n], kb);
+    q->da[n] = da & 3u;
+    q->db[n] = db & 3u;
+    q->u[n] = u;
+    q->lane[n] = lane;
+    q->keep[n] = keep;
+    q->n = n + 1u;
+    if (n + 1u == SW__CODEC_ARCS_WAIT) sw__codec_arcs_flush(q, of);
 }
 
 /* The kept arc rec (an sw__codec_arc_prep record of the key cache) at u
@@ -1710,6 +1712,12 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         const uint32_t m0 = mt[0], m1 = mt[1];
         uint32_t to[4];
         float u;
+        if (m0 == SW__KEEP_ARC) { /* the most common kind first */
+            const uint32_t m2 = mt[2];
+            u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
+            sw__codec_kept_arc(rec, u, m1 & 0x1FFFFFFFu, of);
+            continue;
+        }
         if (m0 < SW__KEEP_MASKED) {
             to[0] = m0 & 0xFFFFu;
             to[1] = m0 >> 16;
@@ -1719,11 +1727,6 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         } else if (m0 == SW__KEEP_MASKED) {
             const uint32_t kk = sw__codec_masked_to(m1, mt[2], to);
             u = sw__codec_mask_u(pos.p, kk & 255u, kk >> 8);
-        } else if (m0 == SW__KEEP_ARC) {
-            const uint32_t m2 = mt[2];
-            u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
-            sw__codec_kept_arc(rec, u, m1 & 0x1FFFFFFFu, of);
-            continue;
         } else {
             uint32_t at;
             memcpy(&at, rec, sizeof at);
