@@ -804,11 +804,13 @@ static inline void sw__codec_kept_arc(const float* rec, float u, uint32_t lane, 
     __m128 len2 = _mm_add_ss(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
     len2 = _mm_add_ss(len2, _mm_movehl_ps(sq, sq));
     len2 = _mm_add_ss(len2, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(3, 3, 3, 3)));
-    const __m128 ok = _mm_cmpgt_ss(len2, _mm_setzero_ps());
     const __m128 len = _mm_sqrt_ss(len2);
-    const __m128 okv = _mm_shuffle_ps(ok, ok, _MM_SHUFFLE(0, 0, 0, 0));
-    const __m128 r = sw__codec_select(okv, _mm_div_ps(v, _mm_shuffle_ps(len, len, 0)),
-                                      _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f));
+    __m128 r = _mm_div_ps(v, _mm_shuffle_ps(len, len, 0));
+    /* a zero or NaN length gives the identity, as sw__codec_normalize4
+     * does; keys rebuilt from finite codes never give one (the points of
+     * their half arc lie near the unit sphere), so a branch, off the
+     * result's chain, rather than a select on it */
+    if (!(_mm_cvtss_f32(len2) > 0.0f)) r = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
     float* o = of + lane + 12u;
     _mm_store_ss(o, r);
     _mm_store_ss(o + 4, _mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 1, 1, 1)));
