@@ -673,17 +673,13 @@ static inline __m128 sw__codec_used_u(const float u[4], uint32_t n) {
     return _mm_and_ps(_mm_castsi128_ps(sw__codec_used(n)), _mm_loadu_ps(u));
 }
 
-/* x y z w of rotations r[first..end-1] straight into their lanes of the
- * pose. */
-static inline void sw__codec_arcs_put(const __m128 r[4], const uint32_t lane[4], uint32_t first,
-                                      uint32_t end, float* of) {
-    for (uint32_t i = first; i < end; ++i) {
-        float* o = of + lane[i] + 12u;
-        _mm_store_ss(o, r[i]);
-        _mm_store_ss(o + 4, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(1, 1, 1, 1)));
-        _mm_store_ss(o + 8, _mm_movehl_ps(r[i], r[i]));
-        _mm_store_ss(o + 12, _mm_shuffle_ps(r[i], r[i], _MM_SHUFFLE(3, 3, 3, 3)));
-    }
+/* Rotation r (x y z w) straight into lane `lane` of the pose. */
+static inline void sw__codec_put_rotation(__m128 r, uint32_t lane, float* of) {
+    float* o = of + lane + 12u;
+    _mm_store_ss(o, r);
+    _mm_store_ss(o + 4, _mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(o + 8, _mm_movehl_ps(r, r));
+    _mm_store_ss(o + 12, _mm_shuffle_ps(r, r, _MM_SHUFFLE(3, 3, 3, 3)));
 }
 
 /* Rotations followed along their arc waiting to be finished, up to
@@ -741,7 +737,8 @@ static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uin
     sw__codec_arc4 prep;
     sw__codec_arc4_prepare(a, b, &prep);
     sw__codec_arc4_at(&prep, sw__codec_used_u(q->u + g, n), r);
-    sw__codec_arcs_put(r, q->lane + g, 0u, n, of);
+    for (uint32_t i = 0; i < n; ++i)
+        sw__codec_put_rotation(r[i], q->lane[g + i], of);
     if (q->keep[g]) { /* all kept or none (one call keeps every track) */
         __m128 p3 = _mm_setzero_ps();
         _MM_TRANSPOSE4_PS(prep.a[0], prep.a[1], prep.a[2], prep.a[3]);
@@ -811,11 +808,7 @@ static inline void sw__codec_kept_arc(const float* rec, float u, uint32_t lane, 
      * their half arc lie near the unit sphere), so a branch, off the
      * result's chain, rather than a select on it */
     if (!(_mm_cvtss_f32(len2) > 0.0f)) r = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
-    float* o = of + lane + 12u;
-    _mm_store_ss(o, r);
-    _mm_store_ss(o + 4, _mm_shuffle_ps(r, r, _MM_SHUFFLE(1, 1, 1, 1)));
-    _mm_store_ss(o + 8, _mm_movehl_ps(r, r));
-    _mm_store_ss(o + 12, _mm_shuffle_ps(r, r, _MM_SHUFFLE(3, 3, 3, 3)));
+    sw__codec_put_rotation(r, lane, of);
 }
 #endif
 
@@ -1147,15 +1140,19 @@ static inline void sw__codec_queue_w(__m128* acc, uint32_t wto[4], uint32_t* wn,
     }
 }
 
-/* A kept record rec (key a, b - a) at u into the pose at to[0..2]; a
+/* Key a plus (b - a) d at u (lanes 0-2) into the pose at to[0..2]; a
  * rotation's fourth (to[3] apart from to[0]: a translation's or scale's
  * fourth goes to its x) queued on wacc. */
-static inline void sw__codec_kept_lerp(const float* rec, float u, const uint32_t to[4],
-                                       __m128* wacc, uint32_t wto[4], uint32_t* wn, float* of) {
-    const __m128 ka = _mm_loadu_ps(rec);
-    const __m128 d = _mm_loadu_ps(rec + 3u);
+static inline void sw__codec_put_lerp(__m128 ka, __m128 d, float u, const uint32_t to[4],
+                                      __m128* wacc, uint32_t wto[4], uint32_t* wn, float* of) {
     const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
     if (to[3] != to[0]) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
+}
+
+/* sw__codec_put_lerp from a kept record rec (key a, b - a). */
+static inline void sw__codec_kept_lerp(const float* rec, float u, const uint32_t to[4],
+                                       __m128* wacc, uint32_t wto[4], uint32_t* wn, float* of) {
+    sw__codec_put_lerp(_mm_loadu_ps(rec), _mm_loadu_ps(rec + 3u), u, to, wacc, wto, wn, of);
 }
 
 /* Where the next track's header and keys start. */
@@ -1182,10 +1179,10 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m
         if (m) sw__codec_keep_arc(m, lane, sl, kk);
         return;
     }
-    const uint32_t rot = kind == SW_TRACK_KIND_ROTATION ? 1u : 0u;
     /* float index of each result in the pose (a translation's or scale's
      * fourth, 0, goes to its x, written before it) */
-    const uint8_t* fields = sw__codec_dst_fields[rot ? 2u + drow : kind >> 1];
+    const uint8_t* fields =
+        sw__codec_dst_fields[kind == SW_TRACK_KIND_ROTATION ? 2u + drow : kind >> 1];
     const uint32_t to[4] = {lane + 4u * fields[0], lane + 4u * fields[1], lane + 4u * fields[2],
                             lane + 4u * fields[3]};
     const __m128 d = _mm_sub_ps(kb, ka);
@@ -1196,8 +1193,7 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m
         _mm_storeu_ps(rec + 3, d);
         sw__codec_keep_meta(m, to, sl, kk);
     }
-    const __m128 ww = sw__codec_put3(_mm_add_ps(ka, _mm_mul_ps(d, _mm_set1_ps(u))), to, of);
-    if (rot) sw__codec_queue_w(wacc, wto, wn, ww, to[3], of);
+    sw__codec_put_lerp(ka, d, u, to, wacc, wto, wn, of);
 }
 
 /* The common track on the SSE2 path: one left-out component (or none, or
