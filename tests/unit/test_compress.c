@@ -441,6 +441,60 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
     free(ref);
 }
 
+/* Joint j of a and of b, bit for bit. */
+static void lane_equal(const sw_xform4* a, const sw_xform4* b, uint32_t j) {
+    const sw_xform x = sw_xform4_get(&a[j / 4u], j % 4u);
+    const sw_xform y = sw_xform4_get(&b[j / 4u], j % 4u);
+    if (memcmp(&x, &y, sizeof x) != 0)
+        fail_msg("joint %u: (%g %g %g %g) vs (%g %g %g %g)", j, x.r.x, x.r.y, x.r.z, x.r.w, y.r.x,
+                 y.r.y, y.r.z, y.r.w);
+}
+
+/* clip through one cache at 1/240 s steps, the joint subset changing every
+ * call (even joints, all, the first half, the last third), so that keys
+ * kept under one subset serve the next (the tracks a subset left out are
+ * decoded, and kept, when a later call wants them, their arcs kept after
+ * the others'): kept joints bit for bit a cold full sample, the others at
+ * rest. */
+static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip) {
+    const uint32_t words = sw_sample_cache_size(clip), P = skel->packets_count;
+    const uint32_t n = skel->joints_count;
+    uint32_t* cursors = (uint32_t*)calloc(words + 1u, sizeof(uint32_t));
+    sw_xform4* full = (sw_xform4*)aligned_alloc(16, 2u * P * sizeof(sw_xform4));
+    assert_non_null(cursors);
+    assert_non_null(full);
+    sw_xform4* got = full + P;
+    uint8_t subsets[3][SW_SKELETON_MAX_JOINTS / 4];
+    memset(subsets, 0, sizeof subsets);
+    for (uint32_t j = 0; j < n; ++j) {
+        const uint8_t bit = (uint8_t)(1u << (j & 3u));
+        if (j % 2u == 0u) subsets[0][j >> 2] |= bit;
+        if (j < n / 2u) subsets[1][j >> 2] |= bit;
+        if (j >= n - n / 3u) subsets[2][j >> 2] |= bit;
+    }
+    const uint8_t* order[4] = {subsets[0], NULL, subsets[1], subsets[2]};
+    sw_sample_cache cache;
+    sw_sample_cache_init(&cache, cursors, words);
+    uint32_t k = 0;
+    for (float t = 0.0f; t <= clip->duration; t += 1.0f / 240.0f, ++k) {
+        const uint8_t* keep = order[k % 4u];
+        sw_sample_job cold = {
+            .clip = clip, .skeleton = skel, .time = t, .out = full, .out_count = P};
+        assert_int_equal(sw_sample_job_run(&cold), SW_RESULT_OK);
+        sw_sample_job warm = cold;
+        warm.out = got;
+        warm.cache = &cache;
+        warm.keep = keep;
+        assert_int_equal(sw_sample_job_run(&warm), SW_RESULT_OK);
+        for (uint32_t j = 0; j < n; ++j) {
+            const bool kept = !keep || ((keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
+            lane_equal(got, kept ? full : sw_skeleton_rest_pose(skel), j);
+        }
+    }
+    free(cursors);
+    free(full);
+}
+
 /* With sw_sample_cache_size(clip) cursors the quantized decoder keeps the
  * decoded keys between calls (on the SSE2 path; elsewhere the size is the
  * track count): every call equals a cold seek and the scalar decoder bit
@@ -462,6 +516,8 @@ static void test_kept_keys(void** state) {
     assert_int_equal(sw_sample_cache_size(NULL), 0);
     kept_run(f->skel, syn, 3, size);
     kept_run(f->skel, syn, 3, syn[0]->tracks_count);
+    for (uint32_t i = 0; i < 3u; ++i)
+        kept_subsets(f->skel, syn[i]);
     for (uint32_t i = 0; i < 3u; ++i)
         sw_clip_destroy(syn[i], NULL);
     fixture_free(f);
@@ -485,6 +541,8 @@ static void test_kept_keys(void** state) {
     }
     print_message("RobotExpressive: %u cursors per cache (%u bytes)\n", size, 4u * size);
     kept_run(scene.skeleton, robot, 3, size);
+    for (uint32_t i = 0; i < 3u; ++i)
+        kept_subsets(scene.skeleton, robot[i]);
     for (uint32_t i = 0; i < 3u; ++i)
         sw_clip_destroy(robot[i], NULL);
     sw_scene_free(&scene, NULL);

@@ -443,6 +443,17 @@ static void sw__codec_flush(sw__codec_batch* b, uint32_t n, uint32_t dst[4][SW__
     }
 }
 
+/* Key index, fraction and key count per key stride: one time and one
+ * segment give the same for every track of a stride; the position and
+ * segment length for the tracks whose keys a key mask names. */
+typedef struct sw__codec_keys {
+    uint32_t j[8], n[8];
+    float u[8];
+    float p;        /* position in the segment */
+    uint32_t span;  /* its intervals */
+    uint32_t masks; /* 1: stride code 7 names a key mask (sw__codec_masked) */
+} sw__codec_keys;
+
 #if SINEW_HAS_SSE2
 /* ww = ((1 - x^2) - y^2) - z^2 of v's lanes 0-2 in lane 0, from which a
  * rotation's fourth component is rebuilt (sw__codec_rebuild's sum). */
@@ -685,15 +696,38 @@ static inline void sw__codec_put_rotation(__m128 r, uint32_t lane, float* of) {
 /* Rotations followed along their arc waiting to be finished, up to
  * SW__CODEC_ARCS_WAIT, 4 at a time: both keys (their three stored
  * components in lanes 0-2) and the component each leaves out, the
- * fraction, the lane, and where the prepared arc is kept (16 floats,
- * sw__codec_arc_prep's layout; NULL: not kept). */
+ * fraction and the lane in the pose. groups: NULL, or the key cache's arc
+ * groups, where entry i's prepared arc is kept as arc `slot` + i, with its
+ * key interval (key0, inv: sw__codec_arc4_keep's) from keys. */
 #define SW__CODEC_ARCS_WAIT 16u
 typedef struct sw__codec_arcs {
     float ka[SW__CODEC_ARCS_WAIT][4], kb[SW__CODEC_ARCS_WAIT][4], u[SW__CODEC_ARCS_WAIT];
-    float* keep[SW__CODEC_ARCS_WAIT];
-    uint32_t da[SW__CODEC_ARCS_WAIT], db[SW__CODEC_ARCS_WAIT];
-    uint32_t lane[SW__CODEC_ARCS_WAIT], n;
+    float key0[SW__CODEC_ARCS_WAIT], inv[SW__CODEC_ARCS_WAIT];
+    uint32_t da[SW__CODEC_ARCS_WAIT], db[SW__CODEC_ARCS_WAIT], lane[SW__CODEC_ARCS_WAIT];
+    float* groups;
+    const sw__codec_keys* keys;
+    uint32_t slot, n;
 } sw__codec_arcs;
+
+/* A group of 4 kept arcs (SW__CODEC_ARC_GROUP floats, 16-byte aligned),
+ * 4 floats per row, one arc per lane: the midpoint m (4 rows, components
+ * x y z w), a ^ m and b ^ m (bitwise: the first key and the second on its
+ * side, 4 rows each), the correction's coefficients p0 p1 p2 (3 rows),
+ * then ka and 1 / (kb - ka), the arc's key interval in samples, whose
+ * fraction at position p is (p - ka) * (1 / (kb - ka)), and its lane in
+ * the pose (a row of words). */
+#define SW__CODEC_ARC_GROUP 72u
+#define SW__ARC_XA 16u
+#define SW__ARC_XB 32u
+#define SW__ARC_P 48u
+#define SW__ARC_KA 60u
+#define SW__ARC_INV 64u
+#define SW__ARC_LANE 68u
+
+/* The group of kept arc s. */
+static inline float* sw__codec_arc_group(float* groups, uint32_t s) {
+    return groups + SW__CODEC_ARC_GROUP * (s >> 2);
+}
 
 /* Four rotations rebuilt, one per lane (sw__codec_rebuild's operations):
  * v[0..2] their stored components (v[3] unused), d the component each
@@ -726,9 +760,66 @@ static inline __m128i sw__codec_arcs_load(const float (*k)[4], const uint32_t* d
     return _mm_or_si128(_mm_and_si128(used, dd), _mm_andnot_si128(used, _mm_set1_epi32(3)));
 }
 
+/* Stores the rows of a group of kept arcs (SW__CODEC_ARC_GROUP) for the
+ * four prepared arcs r and their key intervals and lanes key0, inv, lane
+ * at o (16-byte aligned). */
+static inline void sw__codec_arc4_store(const sw__codec_arc4* r, __m128 key0, __m128 inv,
+                                        __m128 lane, float* o) {
+    /* written out: compiled as loops, or from an array of rows, these go
+     * through memory (an array of rows was copied with rep movsq) */
+    _mm_store_ps(o, r->m[0]);
+    _mm_store_ps(o + 4, r->m[1]);
+    _mm_store_ps(o + 8, r->m[2]);
+    _mm_store_ps(o + 12, r->m[3]);
+    _mm_store_ps(o + SW__ARC_XA, _mm_xor_ps(r->a[0], r->m[0]));
+    _mm_store_ps(o + SW__ARC_XA + 4, _mm_xor_ps(r->a[1], r->m[1]));
+    _mm_store_ps(o + SW__ARC_XA + 8, _mm_xor_ps(r->a[2], r->m[2]));
+    _mm_store_ps(o + SW__ARC_XA + 12, _mm_xor_ps(r->a[3], r->m[3]));
+    _mm_store_ps(o + SW__ARC_XB, _mm_xor_ps(r->b[0], r->m[0]));
+    _mm_store_ps(o + SW__ARC_XB + 4, _mm_xor_ps(r->b[1], r->m[1]));
+    _mm_store_ps(o + SW__ARC_XB + 8, _mm_xor_ps(r->b[2], r->m[2]));
+    _mm_store_ps(o + SW__ARC_XB + 12, _mm_xor_ps(r->b[3], r->m[3]));
+    _mm_store_ps(o + SW__ARC_P, r->p[0]);
+    _mm_store_ps(o + SW__ARC_P + 4, r->p[1]);
+    _mm_store_ps(o + SW__ARC_P + 8, r->p[2]);
+    _mm_store_ps(o + SW__ARC_KA, key0);
+    _mm_store_ps(o + SW__ARC_INV, inv);
+    _mm_store_ps(o + SW__ARC_LANE, lane);
+}
+
+/* Keeps lane i of the group of kept arcs g (SW__CODEC_ARC_GROUP floats)
+ * as kept arc s (the other arcs of its group untouched). */
+static void sw__codec_arc_keep_lane(const float* g, uint32_t i, float* groups, uint32_t s) {
+    float* o = sw__codec_arc_group(groups, s) + (s & 3u);
+    for (uint32_t k = 0; k < SW__CODEC_ARC_GROUP; k += 4u)
+        o[k] = g[k + i];
+}
+
+/* Keeps entries g..g+n-1 (n = 1..4) of q, prepared as r, as kept arcs
+ * slot + g on: the whole group when they start one (its free lanes are
+ * past the last arc), else lane by lane (a track decoded alone, after the
+ * others). */
+static inline void sw__codec_arc4_keep(const sw__codec_arcs* q, uint32_t g, uint32_t n,
+                                       const sw__codec_arc4* r) {
+    /* the free lanes 0 */
+    const __m128 used = _mm_castsi128_ps(sw__codec_used(n));
+    const __m128 key0 = _mm_and_ps(used, _mm_loadu_ps(q->key0 + g));
+    const __m128 inv = _mm_and_ps(used, _mm_loadu_ps(q->inv + g));
+    const __m128 lane = _mm_and_ps(used, _mm_loadu_ps((const float*)(const void*)(q->lane + g)));
+    const uint32_t s = q->slot + g;
+    if ((s & 3u) == 0u) {
+        sw__codec_arc4_store(r, key0, inv, lane, sw__codec_arc_group(q->groups, s));
+        return;
+    }
+    SINEW_ALIGN16 float one[SW__CODEC_ARC_GROUP];
+    sw__codec_arc4_store(r, key0, inv, lane, one);
+    for (uint32_t i = 0; i < n; ++i)
+        sw__codec_arc_keep_lane(one, i, q->groups, s + i);
+}
+
 /* Finishes the n (1..4) waiting rotations from entry g of q (the free
  * lanes run on identities) into their lanes of the pose, keeping the
- * prepared arcs asked for. */
+ * prepared arcs when q keeps them. */
 static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uint32_t n,
                                         float* of) {
     __m128 va[4], vb[4], a[4], b[4], r[4];
@@ -739,20 +830,7 @@ static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uin
     sw__codec_arc4_at(&prep, sw__codec_used_u(q->u + g, n), r);
     for (uint32_t i = 0; i < n; ++i)
         sw__codec_put_rotation(r[i], q->lane[g + i], of);
-    if (q->keep[g]) { /* all kept or none (one call keeps every track) */
-        __m128 p3 = _mm_setzero_ps();
-        _MM_TRANSPOSE4_PS(prep.a[0], prep.a[1], prep.a[2], prep.a[3]);
-        _MM_TRANSPOSE4_PS(prep.m[0], prep.m[1], prep.m[2], prep.m[3]);
-        _MM_TRANSPOSE4_PS(prep.b[0], prep.b[1], prep.b[2], prep.b[3]);
-        _MM_TRANSPOSE4_PS(prep.p[0], prep.p[1], prep.p[2], p3);
-        const __m128 p[4] = {prep.p[0], prep.p[1], prep.p[2], p3};
-        for (uint32_t i = 0; i < n; ++i) {
-            _mm_storeu_ps(q->keep[g + i], prep.a[i]);
-            _mm_storeu_ps(q->keep[g + i] + 4, prep.m[i]);
-            _mm_storeu_ps(q->keep[g + i] + 8, prep.b[i]);
-            _mm_storeu_ps(q->keep[g + i] + 12, p[i]);
-        }
-    }
+    if (q->groups) sw__codec_arc4_keep(q, g, n, &prep);
 }
 
 /* Finishes the n waiting rotations, 4 at a time. (Queued across the
@@ -761,15 +839,16 @@ static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uin
 static void sw__codec_arcs_flush(sw__codec_arcs* q, float* of) {
     for (uint32_t g = 0; g < q->n; g += 4u)
         sw__codec_arcs_group(q, g, q->n - g < 4u ? q->n - g : 4u, of);
+    q->slot += q->n;
     q->n = 0;
 }
 
 /* Queues the rotation from ka to kb (stored components in lanes 0-2,
- * leaving out da, db) at u for lane `lane`, its prepared arc kept at keep
- * (NULL: not kept). */
+ * leaving out da, db) at u for lane `lane`, the track's key stride sl, or
+ * kk = ka | kb << 8 != 0, the samples of its keys with a key mask. */
 static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, uint32_t da,
-                                       uint32_t db, float u, uint32_t lane, float* keep,
-                                       float* of) {
+                                       uint32_t db, float u, uint32_t lane, uint32_t sl,
+                                       uint32_t kk, float* of) {
     const uint32_t n = q->n; /* read once: the stores below may alias it */
     _mm_storeu_ps(q->ka[n], ka);
     _mm_storeu_ps(q->kb[n], kb);
@@ -777,39 +856,16 @@ static inline void sw__codec_arcs_push(sw__codec_arcs* q, __m128 ka, __m128 kb, 
     q->db[n] = db & 3u;
     q->u[n] = u;
     q->lane[n] = lane;
-    q->keep[n] = keep;
+    if (q->groups) {
+        /* the fraction at p is (p - key0) * inv: a stride's p 2^-sl - j
+         * is (p - j 2^sl) 2^-sl bit for bit, a key mask's as computed */
+        q->key0[n] = (float)(kk ? kk & 255u : q->keys->j[sl] << sl);
+        q->inv[n] = kk ? sw__codec_inv_span[(kk >> 8) - (kk & 255u)] : sw__codec_inv_pow2[sl];
+    }
     q->n = n + 1u;
     if (n + 1u == SW__CODEC_ARCS_WAIT) sw__codec_arcs_flush(q, of);
 }
 
-/* The kept arc rec (an sw__codec_arc_prep record of the key cache) at u
- * into the four floats of lane `lane` of the pose: sw__codec_arc_at's
- * operations in their order, one rotation in one register (the sums of
- * the squared length taken lane after lane), so the bits of
- * sw__codec_arcs_group on the keys the record was prepared from. */
-static inline void sw__codec_kept_arc(const float* rec, float u, uint32_t lane, float* of) {
-    const bool first = u < 0.5f;
-    const float* p0 = first ? rec : rec + 4;
-    const float t = first ? 2.0f * u : 2.0f * u - 1.0f;
-    const float h = t * (t - 1.0f);
-    const float poly = rec[12] + h * (rec[13] + h * rec[14]);
-    const float sv = t + h * (t - 0.5f) * poly;
-    const __m128 a = _mm_loadu_ps(p0);
-    const __m128 v =
-        _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p0 + 4), a), _mm_set1_ps(sv)));
-    const __m128 sq = _mm_mul_ps(v, v);
-    __m128 len2 = _mm_add_ss(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(1, 1, 1, 1)));
-    len2 = _mm_add_ss(len2, _mm_movehl_ps(sq, sq));
-    len2 = _mm_add_ss(len2, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(3, 3, 3, 3)));
-    const __m128 len = _mm_sqrt_ss(len2);
-    __m128 r = _mm_div_ps(v, _mm_shuffle_ps(len, len, 0));
-    /* a zero or NaN length gives the identity, as sw__codec_normalize4
-     * does; keys rebuilt from finite codes never give one (the points of
-     * their half arc lie near the unit sphere), so a branch, off the
-     * result's chain, rather than a select on it */
-    if (!(_mm_cvtss_f32(len2) > 0.0f)) r = _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f);
-    sw__codec_put_rotation(r, lane, of);
-}
 #endif
 
 /* The arrays of a loaded quantized clip's payload. */
@@ -955,17 +1011,6 @@ static void sw__codec_put_static(const sw__codec_view* pl, const sw_clip* clip,
     }
 }
 
-/* Key index, fraction and key count per key stride: one time and one
- * segment give the same for every track of a stride; the position and
- * segment length for the tracks whose keys a key mask names. */
-typedef struct sw__codec_keys {
-    uint32_t j[8], n[8];
-    float u[8];
-    float p;        /* position in the segment */
-    uint32_t span;  /* its intervals */
-    uint32_t masks; /* 1: stride code 7 names a key mask (sw__codec_masked) */
-} sw__codec_keys;
-
 /* Key index *j, fraction *u and key count *nk of a track of stride code sl
  * whose key mask, if it has one, is at m; *kk: the samples of its two keys
  * (ka | kb << 8) with a key mask, else 0 (for the key cache). Returns the
@@ -999,15 +1044,14 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * 2 the count + 1 of the clip's constant slots listed at the end (0: not
  * listed), word 3 1 when every animated track's header is kept parsed,
  * word 4 the strides the segment's tracks use (bit sl: 2^sl samples; their
- * key indices the only ones a later call in the segment computes); then per animated track a
- * record of 16 floats: key a and b - a (3 floats each), or for a rotation followed along its arc
- * the arc prepared from both keys (sw__codec_arc_prep, so that a call from the cache only follows
- * it); then per track 3 words: where its results go (float indices to[0..2] in 16 bits, to[3] in
- * 13, the key stride in the top 3; third word unused), or for a track
- * whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and kb, then
- * to[2], to[3] and ka (13, 13 and 6 bits: the samples of its two keys), or
- * SW__KEEP_ARC, its lane and key stride (in the top 3) and ka | kb << 8
- * (0 without a key mask) for a rotation followed along its arc, or
+ * key indices the only ones a later call in the segment computes), word 5
+ * the count of arcs kept (below); then per animated track a record of 8
+ * floats: key a and b - a (3 floats each); then per track 3 words: where
+ * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
+ * stride in the top 3; third word unused), or for a track whose keys a key
+ * mask names SW__KEEP_MASKED, to[0], to[1] and kb, then to[2], to[3] and ka
+ * (13, 13 and 6 bits: the samples of its two keys), or SW__KEEP_ARC for a
+ * rotation followed along its arc (kept in the arc groups, below), or
  * SW__KEEP_LATER and the offset of its header for a track a joint subset
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
@@ -1020,18 +1064,32 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
  * constant record (SW__KEEP_LIST: one record holds one constant, or up to
  * four uniform ones): the constant slots of every joint, listed by the call
  * that finds the cache fresh, so that later calls write them without
- * reading every slot (not listed when the slots name more). */
+ * reading every slot (not listed when the slots name more). After those,
+ * 16-byte aligned, the arc groups: the arcs prepared from both keys of
+ * each rotation followed along its arc, four to a group in SoA
+ * (SW__CODEC_ARC_GROUP), in the order they were decoded, so that a call
+ * from the cache follows four at a time. */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
-#define SW__KEEP_HEAD 5u
-#define SW__KEEP_REC 16u          /* floats per track record */
+#define SW__KEEP_HEAD 6u
+#define SW__KEEP_REC 8u           /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
 #define SW__KEEP_HEADER 24u       /* words per track after those: its parsed header */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
 #if SINEW_HAS_SSE2
+/* The key cache's arc groups: after its constant list, 16-byte aligned
+ * (3 words kept for that), room for one group (SW__CODEC_ARC_GROUP floats)
+ * per 4 animated tracks. */
+static inline float* sw__codec_keep_groups(uint32_t* keep, const sw_codec_header* h) {
+    const uint32_t* end = keep + SW__KEEP_HEAD +
+                          (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count +
+                          SW__KEEP_LIST * h->constants_count;
+    return (float*)(void*)(((uintptr_t)end + 15u) & ~(uintptr_t)15u);
+}
+
 /* Where the results of a track go: float indices to, key stride sl, or
  * kk = ka | kb << 8 != 0, the samples of its keys with a key mask. */
 static inline void sw__codec_keep_meta(uint32_t* meta, const uint32_t to[4], uint32_t sl,
@@ -1044,13 +1102,6 @@ static inline void sw__codec_keep_meta(uint32_t* meta, const uint32_t to[4], uin
     }
     meta[0] = to[0] | to[1] << 16;
     meta[1] = to[2] | to[3] << 16 | sl << 29;
-}
-
-/* The same for a rotation followed along its arc at float index lane. */
-static inline void sw__codec_keep_arc(uint32_t* meta, uint32_t lane, uint32_t sl, uint32_t kk) {
-    meta[0] = SW__KEEP_ARC;
-    meta[1] = lane | sl << 29;
-    meta[2] = kk;
 }
 
 /* The float indices to[0..3] of a track kept as SW__KEEP_MASKED (meta
@@ -1175,8 +1226,8 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m
                                                uint32_t wto[4], uint32_t* wn, sw__codec_arcs* arcs,
                                                float* of) {
     if (arc) {
-        sw__codec_arcs_push(arcs, ka, kb, da, db, u, lane, rec, of);
-        if (m) sw__codec_keep_arc(m, lane, sl, kk);
+        sw__codec_arcs_push(arcs, ka, kb, da, db, u, lane, sl, kk, of);
+        if (m) m[0] = SW__KEEP_ARC;
         return;
     }
     /* float index of each result in the pose (a translation's or scale's
@@ -1188,7 +1239,7 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m
     const __m128 d = _mm_sub_ps(kb, ka);
     if (rec) {
         /* key a then b - a, 3 floats each (the second store's fourth lane
-         * lands on the next record, written after this one) */
+         * lands on the record's spare float) */
         _mm_storeu_ps(rec, ka);
         _mm_storeu_ps(rec + 3, d);
         sw__codec_keep_meta(m, to, sl, kk);
@@ -1481,6 +1532,9 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
     sw__codec_arcs arcs;
+    arcs.groups = keep ? sw__codec_keep_groups(keep, h) : NULL;
+    arcs.keys = keys;
+    arcs.slot = keep ? keep[5] : 0u; /* after the arcs kept already */
     arcs.n = 0;
 #endif
     for (uint32_t a = span.a0; a < span.a1; ++a) {
@@ -1574,6 +1628,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 #if SINEW_HAS_SSE2
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
     if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
+    if (keep) keep[5] = arcs.slot;
 #endif
 }
 
@@ -1595,10 +1650,6 @@ static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, flo
                                &nk, &kk);
     if (kk) { /* a key mask's interval moves at its own keys: kept until then */
         uint32_t to[4];
-        if (m[0] == SW__KEEP_ARC && m[2] == kk) {
-            sw__codec_kept_arc(rec, u, m[1] & 0x1FFFFFFFu, of);
-            return;
-        }
         if (m[0] == SW__KEEP_MASKED && sw__codec_masked_to(m[1], m[2], to) == kk) {
             sw__codec_kept_lerp(rec, u, to, wacc, wto, wn, of);
             return;
@@ -1652,6 +1703,9 @@ SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
     sw__codec_arcs arcs;
+    arcs.groups = sw__codec_keep_groups(keep, pl->h);
+    arcs.keys = keys;
+    arcs.slot = 0;
     arcs.n = 0;
     const sw_codec_track* tr = pl->tracks;
     uint32_t* m = meta;
@@ -1668,6 +1722,7 @@ SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
     if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
+    keep[5] = arcs.slot;
 }
 
 /* Lists the constant slots of every joint in list (room for SW__KEEP_LIST
@@ -1687,6 +1742,48 @@ static uint32_t sw__codec_list_constants(const sw__codec_view* pl, uint32_t join
         }
     }
     return n + 1u;
+}
+
+/* The rotations of the group of kept arcs g at position p (one per lane
+ * of out[0..3]): sw__codec_arc4_at's operations on the arcs
+ * sw__codec_arcs_group prepared, so its bits (the fractions as the
+ * decoder's; each half's ends chosen by bits: m ^ ((a ^ m) & first) is a
+ * where first is set, else m). */
+static inline void sw__codec_kept_arc4(const float* g, float p, __m128 out[4]) {
+    const __m128 uu = _mm_mul_ps(_mm_sub_ps(_mm_set1_ps(p), _mm_load_ps(g + SW__ARC_KA)),
+                                 _mm_load_ps(g + SW__ARC_INV));
+    const __m128 first = _mm_cmplt_ps(uu, _mm_set1_ps(0.5f));
+    /* 2u - 0 is 2u, bit for bit */
+    const __m128 t =
+        _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(2.0f), uu), _mm_andnot_ps(first, _mm_set1_ps(1.0f)));
+    __m128 p0[4], p1[4];
+    for (uint32_t c = 0; c < 4u; ++c) {
+        const __m128 m = _mm_load_ps(g + 4u * c);
+        p0[c] = _mm_xor_ps(m, _mm_and_ps(first, _mm_load_ps(g + SW__ARC_XA + 4u * c)));
+        p1[c] = _mm_xor_ps(m, _mm_andnot_ps(first, _mm_load_ps(g + SW__ARC_XB + 4u * c)));
+    }
+    const __m128 pc[3] = {_mm_load_ps(g + SW__ARC_P), _mm_load_ps(g + SW__ARC_P + 4u),
+                          _mm_load_ps(g + SW__ARC_P + 8u)};
+    sw__codec_arc4_on_half(p0, p1, t, pc, out);
+}
+
+/* Kept arcs 0..count-1 of the key cache's groups at position p into their
+ * lanes of the pose, those of the joints the subset keeps (NULL: all),
+ * four at a time. */
+static void sw__codec_kept_arcs(const float* groups, uint32_t count, float p, const uint8_t* subset,
+                                float* of) {
+    for (uint32_t s = 0; s < count; s += 4u) {
+        const float* g = groups + SW__CODEC_ARC_GROUP * (s >> 2);
+        const uint32_t* lanes = (const uint32_t*)(const void*)(g + SW__ARC_LANE);
+        const uint32_t n = count - s < 4u ? count - s : 4u;
+        __m128 out[4];
+        sw__codec_kept_arc4(g, p, out);
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t lane = lanes[i];
+            if (subset && !sw__subset_keeps(subset, lane / 40u * 4u + lane % 40u)) continue;
+            sw__codec_put_rotation(out[i], lane, of);
+        }
+    }
 }
 
 /* Every animated track the subset keeps (NULL: all) from the key cache
@@ -1710,12 +1807,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         const uint32_t m0 = mt[0], m1 = mt[1];
         uint32_t to[4];
         float u;
-        if (m0 == SW__KEEP_ARC) { /* the most common kind first */
-            const uint32_t m2 = mt[2];
-            u = m2 ? sw__codec_mask_u(pos.p, m2 & 255u, m2 >> 8) : keys->u[m1 >> 29];
-            sw__codec_kept_arc(rec, u, m1 & 0x1FFFFFFFu, of);
-            continue;
-        }
+        if (m0 == SW__KEEP_ARC) continue; /* the most common kind: below, 4 at a time */
         if (m0 < SW__KEEP_MASKED) {
             to[0] = m0 & 0xFFFFu;
             to[1] = m0 >> 16;
@@ -1735,6 +1827,7 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         sw__codec_kept_lerp(rec, u, to, &wacc, wto, &wn, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
+    sw__codec_kept_arcs(sw__codec_keep_groups(keep, pl->h), keep[5], pos.p, subset, of);
 }
 #endif
 
@@ -1781,6 +1874,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
         }
         keep[3] = 1u; /* until a track's header is not parsed */
         keep[4] = 1u; /* stride 1, then each track's */
+        keep[5] = 0u; /* no arc kept yet */
         sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
         keep[0] = pos.segment + 1u;
         keep[1] = j0;
@@ -1805,7 +1899,8 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
     return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count +
-           SW__KEEP_LIST * h->constants_count;
+           SW__KEEP_LIST * h->constants_count + 3u +
+           SW__CODEC_ARC_GROUP * ((h->animated_count + 3u) / 4u);
 #else
     (void)clip;
     return 0;
