@@ -487,7 +487,7 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip) {
         warm.keep = keep;
         assert_int_equal(sw_sample_job_run(&warm), SW_RESULT_OK);
         for (uint32_t j = 0; j < n; ++j) {
-            const bool kept = !keep || ((keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
+            const bool kept = !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
             lane_equal(got, kept ? full : sw_skeleton_rest_pose(skel), j);
         }
     }
