@@ -441,15 +441,6 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
     free(ref);
 }
 
-/* Joint j of a and of b, bit for bit. */
-static void lane_equal(const sw_xform4* a, const sw_xform4* b, uint32_t j) {
-    const sw_xform x = sw_xform4_get(&a[j / 4u], j % 4u);
-    const sw_xform y = sw_xform4_get(&b[j / 4u], j % 4u);
-    if (memcmp(&x, &y, sizeof x) != 0)
-        fail_msg("joint %u: (%g %g %g %g) vs (%g %g %g %g)", j, x.r.x, x.r.y, x.r.z, x.r.w, y.r.x,
-                 y.r.y, y.r.z, y.r.w);
-}
-
 /* clip through one cache at 1/240 s steps, the joint subset changing every
  * call (even joints, all, the first half, the last third), so that keys
  * kept under one subset serve the next (the tracks a subset left out are
@@ -486,10 +477,7 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip) {
         warm.cache = &cache;
         warm.keep = keep;
         assert_int_equal(sw_sample_job_run(&warm), SW_RESULT_OK);
-        for (uint32_t j = 0; j < n; ++j) {
-            const bool kept = !keep || (((unsigned)keep[j >> 2] >> (j & 3u)) & 1u) != 0u;
-            lane_equal(got, kept ? full : sw_skeleton_rest_pose(skel), j);
-        }
+        sw_test_subset_pose(skel, keep, full, sw_skeleton_rest_pose(skel), got);
     }
     free(cursors);
     free(full);

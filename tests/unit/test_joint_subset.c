@@ -59,28 +59,6 @@ static void humanoid(sw_scene* scene, bool detail_major) {
     *scene = ordered;
 }
 
-static bool kept(const uint8_t* keep, uint32_t j) {
-    return ((unsigned)keep[j / 4u] >> (j % 4u)) & 1u;
-}
-
-/* Lane j of a and b hold the same bits. */
-static void assert_lane_equal(const sw_xform4* a, const sw_xform4* b, uint32_t j) {
-    const sw_xform x = sw_xform4_get(&a[j / 4u], j % 4u);
-    const sw_xform y = sw_xform4_get(&b[j / 4u], j % 4u);
-    if (memcmp(&x, &y, sizeof x) != 0) {
-        fail_msg("joint %u: (%g %g %g | %g %g %g %g) vs (%g %g %g | %g %g %g %g)", j, x.t.x, x.t.y,
-                 x.t.z, x.r.x, x.r.y, x.r.z, x.r.w, y.t.x, y.t.y, y.t.z, y.r.x, y.r.y, y.r.z,
-                 y.r.w);
-    }
-}
-
-/* Kept joints as in full, the others as in rest. */
-static void assert_subset_pose(const sw_skeleton* sk, const uint8_t* keep, const sw_xform4* full,
-                               const sw_xform4* rest, const sw_xform4* got) {
-    for (uint32_t j = 0; j < sk->joints_count; ++j)
-        assert_lane_equal(got, kept(keep, j) ? full : rest, j);
-}
-
 static void test_from_detail(void** state) {
     (void)state;
     sw_scene scene;
@@ -98,7 +76,7 @@ static void test_from_detail(void** state) {
             bool in = true;
             for (int32_t a = (int32_t)j; a >= 0; a = parents[a])
                 in = in && (cut == 0 || detail[a] < cut);
-            assert_int_equal(kept(keep, j), in);
+            assert_int_equal(sw_test_kept(keep, j), in);
             want += in;
         }
         assert_int_equal(n, want);
@@ -155,7 +133,7 @@ static void check_sampling(const sw_skeleton* sk, const sw_clip* clip, const uin
             job.out = got;
             job.keep = keep;
             assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
-            assert_subset_pose(sk, keep, full, rest, got);
+            sw_test_subset_pose(sk, keep, full, rest, got);
         }
     }
     /* the subset may not overlap the output */
@@ -191,7 +169,7 @@ static void check_sampling_cached(const sw_skeleton* sk, const sw_clip* clip,
         job.keep = keep;
         assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
         if (keep)
-            assert_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
+            sw_test_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
         else
             assert_memory_equal(got, full, sizeof(sw_xform4) * P);
     }
@@ -218,14 +196,14 @@ static void check_sampling_paths(const sw_skeleton* sk, const sw_clip* q, const 
             for (uint32_t simd = 0; simd < 2u; ++simd) {
                 sw__codec_quantized_sample_subset(q, sk, t, NULL, full, simd != 0u);
                 sw__codec_quantized_sample_subset(q, sk, t, keep, got, simd != 0u);
-                assert_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
+                sw_test_subset_pose(sk, keep, full, sw_skeleton_rest_pose(sk), got);
             }
             for (uint32_t p = 0; p < paths_count; ++p) {
                 sw__codec_frames_sample_with(fr, t, full, paths[p]);
                 memset(got, 0xff, sizeof(sw_xform4) * P);
                 sw__codec_frames_sample_keep(fr, t, keep, got, paths[p]);
                 for (uint32_t j = 0; j < sk->joints_count; ++j)
-                    if (kept(keep, j)) assert_lane_equal(got, full, j);
+                    if (sw_test_kept(keep, j)) sw_test_lane_equal(got, full, j);
             }
         }
     }
@@ -319,7 +297,7 @@ static void check_blend(bool detail_major) {
                 job.out = got;
                 job.keep = keep;
                 assert_int_equal(sw__blend_job_run_with(&job, paths[p]), SW_RESULT_OK);
-                assert_subset_pose(sk, keep, full, rest, got);
+                sw_test_subset_pose(sk, keep, full, rest, got);
                 /* the crowd's path: the subset worked out once, the packets
                  * outside its span left as they are (rest values here) */
                 const sw__subset sub = sw__subset_of(keep, P);
@@ -329,7 +307,7 @@ static void check_blend(bool detail_major) {
                 job.keep = NULL;
                 assert_int_equal(sw__blend_job_run_subset(&job, paths[p], &sub, true),
                                  SW_RESULT_OK);
-                assert_subset_pose(sk, keep, full, rest, got);
+                sw_test_subset_pose(sk, keep, full, rest, got);
             }
         }
     }
@@ -356,11 +334,11 @@ static void test_subset_of(void** state) {
         const sw__subset s = sw__subset_of(keep, packets);
         uint32_t first = packets, end = 0, prefix = 0;
         for (uint32_t j = 0; j < 4u * packets; ++j) {
-            if (!kept(keep, j)) continue;
+            if (!sw_test_kept(keep, j)) continue;
             first = j / 4u < first ? j / 4u : first;
             end = j / 4u + 1u;
         }
-        while (prefix < 4u * packets && kept(keep, prefix))
+        while (prefix < 4u * packets && sw_test_kept(keep, prefix))
             ++prefix;
         assert_int_equal(s.first, first < packets ? first : packets);
         assert_int_equal(s.end, first < packets ? end : packets);
@@ -440,7 +418,7 @@ static void check_local_to_model(bool detail_major) {
                 job.keep = keep;
                 assert_int_equal(sw__local_to_model_job_run_with(&job, paths[p]), SW_RESULT_OK);
                 for (uint32_t j = 0; j < J; ++j) {
-                    if (kept(keep, j)) {
+                    if (sw_test_kept(keep, j)) {
                         assert_memory_equal(&got[j], &full[j], sizeof(sw_mat4));
                         continue;
                     }
@@ -609,7 +587,7 @@ static void check_animator(bool detail_major, int codec, bool additive) {
         assert_int_equal(sw_animator_evaluate_subset(part.inst, part.bound, keep, part.scratch,
                                                      part.scratch_size, part.pose, P),
                          SW_RESULT_OK);
-        assert_subset_pose(sk, keep, whole.pose, sw_skeleton_rest_pose(sk), part.pose);
+        sw_test_subset_pose(sk, keep, whole.pose, sw_skeleton_rest_pose(sk), part.pose);
     }
     assert_int_equal(sw_animator_evaluate_subset(part.inst, part.bound, (const uint8_t*)part.pose,
                                                  part.scratch, part.scratch_size, part.pose, P),

@@ -149,6 +149,31 @@ static inline void sw_test_pose_near(const sw_xform4* a, const sw_xform4* b, uin
     }
 }
 
+/* True when the joint subset keep (NULL: every joint) keeps joint j. */
+static inline bool sw_test_kept(const uint8_t* keep, uint32_t j) {
+    return !keep || (((unsigned)keep[j / 4u] >> (j % 4u)) & 1u) != 0u;
+}
+
+/* Lane j of a and b hold the same bits. */
+static inline void sw_test_lane_equal(const sw_xform4* a, const sw_xform4* b, uint32_t j) {
+    const sw_xform x = sw_xform4_get(&a[j / 4u], j % 4u);
+    const sw_xform y = sw_xform4_get(&b[j / 4u], j % 4u);
+    if (memcmp(&x, &y, sizeof x) != 0) {
+        fail_msg("joint %u: (%g %g %g | %g %g %g %g) vs (%g %g %g | %g %g %g %g)", j, x.t.x, x.t.y,
+                 x.t.z, x.r.x, x.r.y, x.r.z, x.r.w, y.t.x, y.t.y, y.t.z, y.r.x, y.r.y, y.r.z,
+                 y.r.w);
+    }
+}
+
+/* The joints the subset keep keeps (NULL: all) bit for bit as in full,
+ * the others as in rest. */
+static inline void sw_test_subset_pose(const sw_skeleton* sk, const uint8_t* keep,
+                                       const sw_xform4* full, const sw_xform4* rest,
+                                       const sw_xform4* got) {
+    for (uint32_t j = 0; j < sk->joints_count; ++j)
+        sw_test_lane_equal(got, sw_test_kept(keep, j) ? full : rest, j);
+}
+
 /* Writes an archive of skeleton s with the clips {c, other}, loads it and
  * checks that c comes back byte for byte and samples, with the loaded
  * skeleton, to the same pose as c at `time`. */

@@ -1038,6 +1038,14 @@ static inline uint32_t sw__codec_lane(const sw_codec_track* tr) {
     return ((uint32_t)tr->joint >> 2) * 40u + (tr->joint & 3u);
 }
 
+#if SINEW_HAS_SSE2
+/* The joint whose first lane in the SoA pose is float index lane
+ * (sw__codec_lane's inverse). */
+static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
+    return lane / 40u * 4u + lane % 40u;
+}
+#endif
+
 /* The key cache (sw__codec_quantized_keep_words words of sample-cache
  * storage): word 0 the segment + 1 whose keys it holds (0: none), word 1
  * the stride-1 key index (which fixes every stride's in the segment), word
@@ -1772,15 +1780,15 @@ static inline void sw__codec_kept_arc4(const float* g, float p, __m128 out[4]) {
  * four at a time. */
 static void sw__codec_kept_arcs(const float* groups, uint32_t count, float p, const uint8_t* subset,
                                 float* of) {
-    for (uint32_t s = 0; s < count; s += 4u) {
-        const float* g = groups + SW__CODEC_ARC_GROUP * (s >> 2);
+    const float* g = groups;
+    for (uint32_t s = 0; s < count; s += 4u, g += SW__CODEC_ARC_GROUP) {
         const uint32_t* lanes = (const uint32_t*)(const void*)(g + SW__ARC_LANE);
         const uint32_t n = count - s < 4u ? count - s : 4u;
         __m128 out[4];
         sw__codec_kept_arc4(g, p, out);
         for (uint32_t i = 0; i < n; ++i) {
             const uint32_t lane = lanes[i];
-            if (subset && !sw__subset_keeps(subset, lane / 40u * 4u + lane % 40u)) continue;
+            if (subset && !sw__subset_keeps(subset, sw__codec_lane_joint(lane))) continue;
             sw__codec_put_rotation(out[i], lane, of);
         }
     }
