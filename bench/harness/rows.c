@@ -61,7 +61,7 @@ static void bench_sample(bench_set* s, const sw_clip* clip, float t, sw_sample_c
                                .cache = cache,
                                .out = out,
                                .out_count = s->packets};
-    bench_check(s, sw_sample_job_run(&job));
+    bench_check(s, sw__sample_job_run_with(&job, NULL, s->ops));
 }
 
 static void bench_blend(bench_set* s, uint32_t c) {

@@ -387,18 +387,19 @@ static void test_cache_vs_cold(void** state) {
     fixture_free(f);
 }
 
-/* One sample of clip at t through cache, against a cold seek (no cache)
- * and the scalar decoder, bit for bit. */
+/* One sample of clip at t through cache on kernel path ops (its build of
+ * the decoder), against a cold seek (no cache) and the scalar decoder, bit
+ * for bit. */
 static void kept_one(const sw_skeleton* skel, const sw_clip* clip, float t, sw_sample_cache* cache,
-                     sw_xform4* warm, sw_xform4* cold, sw_xform4* ref) {
+                     const sw__soa_ops* ops, sw_xform4* warm, sw_xform4* cold, sw_xform4* ref) {
     const uint32_t n = skel->packets_count;
     sw_sample_job jw = {
         .clip = clip, .skeleton = skel, .time = t, .cache = cache, .out = warm, .out_count = n};
     sw_sample_job jc = jw;
     jc.cache = NULL;
     jc.out = cold;
-    assert_int_equal(sw_sample_job_run(&jw), SW_RESULT_OK);
-    assert_int_equal(sw_sample_job_run(&jc), SW_RESULT_OK);
+    assert_int_equal(sw__sample_job_run_with(&jw, NULL, ops), SW_RESULT_OK);
+    assert_int_equal(sw__sample_job_run_with(&jc, NULL, ops), SW_RESULT_OK);
     float tc = t > 0.0f ? t : 0.0f;
     tc = tc < clip->duration ? tc : clip->duration;
     sw__codec_quantized_sample_subset(clip, skel, tc, NULL, ref, false);
@@ -407,10 +408,10 @@ static void kept_one(const sw_skeleton* skel, const sw_clip* clip, float t, sw_s
 }
 
 /* Clips (quantized, one skeleton) sampled through one cache of `size`
- * cursors: forward at 1/240, 1/60 and 1/24 s steps, backward, random
- * jumps, and the clips in turn every 7 calls. */
+ * cursors on path ops: forward at 1/240, 1/60 and 1/24 s steps, backward,
+ * random jumps, and the clips in turn every 7 calls. */
 static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint32_t count,
-                     uint32_t size) {
+                     uint32_t size, const sw__soa_ops* ops) {
     uint32_t* cursors = (uint32_t*)calloc(size + 1u, sizeof(uint32_t));
     const size_t bytes = skel->packets_count * sizeof(sw_xform4);
     sw_xform4* warm = (sw_xform4*)aligned_alloc(16, bytes);
@@ -428,12 +429,13 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
         const float d = clips[0]->duration;
         for (float t = steps[k] > 0.0f ? -0.05f : d + 0.05f; t >= -0.1f && t <= d + 0.1f;
              t += steps[k]) {
-            kept_one(skel, clips[(calls++ / 7u) % count], t, &cache, warm, cold, ref);
+            kept_one(skel, clips[(calls++ / 7u) % count], t, &cache, ops, warm, cold, ref);
         }
     }
     for (int i = 0; i < 300; ++i) {
         const sw_clip* c = clips[(calls++ / 7u) % count];
-        kept_one(skel, c, sw_test_rand(&seed, -0.1f, c->duration + 0.1f), &cache, warm, cold, ref);
+        kept_one(skel, c, sw_test_rand(&seed, -0.1f, c->duration + 0.1f), &cache, ops, warm, cold,
+                 ref);
     }
     free(cursors);
     free(warm);
@@ -441,13 +443,13 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
     free(ref);
 }
 
-/* clip through one cache at 1/240 s steps, the joint subset changing every
- * call (even joints, all, the first half, the last third), so that keys
- * kept under one subset serve the next (the tracks a subset left out are
- * decoded, and kept, when a later call wants them, their arcs kept after
- * the others'): kept joints bit for bit a cold full sample, the others at
- * rest. */
-static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip) {
+/* clip through one cache at 1/240 s steps on path ops, the joint subset
+ * changing every call (even joints, all, the first half, the last third),
+ * so that keys kept under one subset serve the next (the tracks a subset
+ * left out are decoded, and kept, when a later call wants them, their arcs
+ * kept after the others'): kept joints bit for bit a cold full sample of
+ * the baseline build (sw__soa_scalar's), the others at rest. */
+static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw__soa_ops* ops) {
     const uint32_t words = sw_sample_cache_size(clip), P = skel->packets_count;
     const uint32_t n = skel->joints_count;
     uint32_t* cursors = (uint32_t*)calloc(words + 1u, sizeof(uint32_t));
@@ -471,16 +473,37 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip) {
         const uint8_t* keep = order[k % 4u];
         sw_sample_job cold = {
             .clip = clip, .skeleton = skel, .time = t, .out = full, .out_count = P};
-        assert_int_equal(sw_sample_job_run(&cold), SW_RESULT_OK);
+        assert_int_equal(sw__sample_job_run_with(&cold, NULL, &sw__soa_scalar), SW_RESULT_OK);
         sw_sample_job warm = cold;
         warm.out = got;
         warm.cache = &cache;
         warm.keep = keep;
-        assert_int_equal(sw_sample_job_run(&warm), SW_RESULT_OK);
+        assert_int_equal(sw__sample_job_run_with(&warm, NULL, ops), SW_RESULT_OK);
         sw_test_subset_pose(skel, keep, full, sw_skeleton_rest_pose(skel), got);
     }
     free(cursors);
     free(full);
+}
+
+/* kept_run (through a cache of `size` cursors, then one short of the keys,
+ * which keeps cursors only: `short_size`) and kept_subsets on each build of
+ * the quantized decoder the kernel paths of this CPU use (the baseline and,
+ * on x86 with AVX2, the avx2 build), each against the scalar decoder. */
+static void kept_paths(const sw_skeleton* skel, const sw_clip* const* clips, uint32_t count,
+                       uint32_t size, uint32_t short_size) {
+    uint32_t n;
+    const sw__soa_ops* const* paths = sw__soa_paths(&n);
+    for (uint32_t p = 0; p < n; ++p) {
+        bool seen = false;
+        for (uint32_t q = 0; q < p; ++q)
+            seen |= paths[q]->quantized_kept == paths[p]->quantized_kept;
+        if (seen) continue;
+        print_message("quantized decoder: path %s's build\n", paths[p]->name);
+        kept_run(skel, clips, count, size, paths[p]);
+        if (short_size) kept_run(skel, clips, count, short_size, paths[p]);
+        for (uint32_t i = 0; i < count; ++i)
+            kept_subsets(skel, clips[i], paths[p]);
+    }
 }
 
 /* With sw_sample_cache_size(clip) cursors the quantized decoder keeps the
@@ -488,7 +511,8 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip) {
  * track count): every call equals a cold seek and the scalar decoder bit
  * for bit whatever the times and clips (synthetic clips at 3 segment
  * lengths and RobotExpressive's Walking, Running and Wave, each through a
- * full cache and one short of the keys, which keeps cursors only). */
+ * full cache and, the synthetic ones, one short of the keys), on each
+ * build of the decoder (kept_paths). */
 static void test_kept_keys(void** state) {
     (void)state;
     fixture* f = fixture_new(false);
@@ -502,10 +526,7 @@ static void test_kept_keys(void** state) {
         size = n > size ? n : size;
     }
     assert_int_equal(sw_sample_cache_size(NULL), 0);
-    kept_run(f->skel, syn, 3, size);
-    kept_run(f->skel, syn, 3, syn[0]->tracks_count);
-    for (uint32_t i = 0; i < 3u; ++i)
-        kept_subsets(f->skel, syn[i]);
+    kept_paths(f->skel, syn, 3, size, syn[0]->tracks_count);
     for (uint32_t i = 0; i < 3u; ++i)
         sw_clip_destroy(syn[i], NULL);
     fixture_free(f);
@@ -528,9 +549,7 @@ static void test_kept_keys(void** state) {
         size = n > size ? n : size;
     }
     print_message("RobotExpressive: %u cursors per cache (%u bytes)\n", size, 4u * size);
-    kept_run(scene.skeleton, robot, 3, size);
-    for (uint32_t i = 0; i < 3u; ++i)
-        kept_subsets(scene.skeleton, robot[i]);
+    kept_paths(scene.skeleton, robot, 3, size, 0u);
     for (uint32_t i = 0; i < 3u; ++i)
         sw_clip_destroy(robot[i], NULL);
     sw_scene_free(&scene, NULL);
@@ -855,7 +874,7 @@ static void test_kept_shared_constants(void** state) {
         if (extra > 1u) assert_true(named > 4u * b.h->constants_count);
         const sw_clip* shared = NULL;
         assert_int_equal(sw_clip_load(b.mem, b.size, &shared, NULL), SW_RESULT_OK);
-        kept_run(f->skel, &shared, 1, sw_sample_cache_size(shared));
+        kept_run(f->skel, &shared, 1, sw_sample_cache_size(shared), sw__soa_best());
         sw_xform4 pose[(J + 3) / 4];
         const sw_sample_job job = {.clip = shared,
                                    .skeleton = f->skel,

@@ -46,6 +46,16 @@ void sw__codec_quantized_extent(const sw_clip* c, sw__joint_extent* e);
 void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
                                        const uint8_t* subset, sw_xform4* out, bool simd);
 
+#if defined(SINEW_SOA_X86_PATHS)
+/* The two samplers above built with -mavx2 (codec_quantized_avx2.c; the
+ * same bits), for the avx2 kernel path; defined when that path is. */
+void sw__codec_quantized_sample_kept_avx2(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                          const uint8_t* subset, sw_xform4* out, uint32_t* keep,
+                                          bool fresh);
+void sw__codec_quantized_sample_subset_avx2(const sw_clip* clip, const sw_skeleton* skel, float t,
+                                            const uint8_t* subset, sw_xform4* out, bool simd);
+#endif
+
 /* Joint `joint` of what sw__codec_quantized_sample_subset writes at t, bit for bit,
  * decoding only that joint's tracks (backs sw__clip_sample_joint). */
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

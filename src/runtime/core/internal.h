@@ -133,6 +133,13 @@ typedef struct sw__soa_ops {
      * n (t in order, each term added in turn); count <= SW_MESH_MAX_MORPH_TARGETS. */
     void (*morph)(const float* base, const float* deltas, size_t stride, const float* w,
                   const uint32_t* targets, uint32_t count, float* out, size_t n);
+    /* A quantized clip's samplers (runtime/codecs/codec_quantized.h) as this
+     * path's instruction set builds them: sw__codec_quantized_sample_kept and
+     * _subset, or their avx2 build (the same bits). */
+    void (*quantized_kept)(const sw_clip* clip, const sw_skeleton* skel, float t,
+                           const uint8_t* subset, sw_xform4* out, uint32_t* keep, bool fresh);
+    void (*quantized_subset)(const sw_clip* clip, const sw_skeleton* skel, float t,
+                             const uint8_t* subset, sw_xform4* out, bool simd);
 } sw__soa_ops;
 
 /* The scalar reference path (always compiled). */
@@ -167,6 +174,11 @@ sw_result sw__blend_job_run_subset(const sw_blend_job* job, const sw__soa_ops* o
  * keep is not read); raw and quantized clips sample with the job's keep as
  * sw_sample_job_run does. */
 sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subset* s);
+/* sw__sample_job_run_for_blend on kernel path ops (sw__soa_paths): its
+ * interpolation of frames clips and its build of the quantized decoder (the
+ * same bits on every path); the _for_blend call takes sw__soa_best(). */
+sw_result sw__sample_job_run_with(const sw_sample_job* job, const sw__subset* s,
+                                  const sw__soa_ops* ops);
 
 /* Bytes of a morph weight track name: a mesh name and ".weights[k]". */
 #define SW__MORPH_NAME_CAP (SW_MESH_MAX_NAME + 24)

@@ -369,7 +369,8 @@ float sw_clip_sample_float(const sw_clip* c, uint32_t f, float time) {
     return v;
 }
 
-sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subset* s) {
+sw_result sw__sample_job_run_with(const sw_sample_job* job, const sw__subset* s,
+                                  const sw__soa_ops* ops) {
     uint32_t used;
     sw_result r = sw__sample_job_check(job, &used);
     if (r != SW_RESULT_OK) return r;
@@ -395,19 +396,19 @@ sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subse
          * cursors), with its key cache after the cursors when the cache has
          * room; float tracks raw as above. */
         if (used > clip->tracks_count)
-            sw__codec_quantized_sample_kept(clip, job->skeleton, t, job->keep, job->out,
-                                            cursors + clip->tracks_count, cache->clip != clip);
+            ops->quantized_kept(clip, job->skeleton, t, job->keep, job->out,
+                                cursors + clip->tracks_count, cache->clip != clip);
         else
-            sw__codec_quantized_sample_subset(clip, job->skeleton, t, job->keep, job->out, true);
+            ops->quantized_subset(clip, job->skeleton, t, job->keep, job->out, true);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_FRAMES:
         /* Two frames and one interpolation over the packets (rest values baked
          * in); no cursors. */
         if (s)
-            sw__codec_frames_sample_span(clip, t, s->first, s->end, job->out, NULL);
+            sw__codec_frames_sample_span(clip, t, s->first, s->end, job->out, ops);
         else
-            sw__codec_frames_sample_keep(clip, t, job->keep, job->out, NULL);
+            sw__codec_frames_sample_keep(clip, t, job->keep, job->out, ops);
         sw__sample_floats(job, t, cursors, cache_valid);
         break;
     case SW_CLIP_CODEC_NONE:
@@ -427,6 +428,10 @@ sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subse
         cache->time = t;
     }
     return SW_RESULT_OK;
+}
+
+sw_result sw__sample_job_run_for_blend(const sw_sample_job* job, const sw__subset* s) {
+    return sw__sample_job_run_with(job, s, sw__soa_best());
 }
 
 sw_result sw_sample_job_run(const sw_sample_job* job) {

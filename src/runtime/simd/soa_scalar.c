@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
 
 /* One joint's transform as 10 floats: t, r (x, y, z, w), s. */
@@ -354,4 +355,6 @@ const sw__soa_ops sw__soa_scalar = {
     sw__scalar_skin_lbs,
     sw__scalar_skin_dq,
     sw__scalar_morph,
+    sw__codec_quantized_sample_kept, /* the baseline build, as on the sse2 path */
+    sw__codec_quantized_sample_subset,
 };

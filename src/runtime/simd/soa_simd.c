@@ -8,6 +8,7 @@
  * multiply-adds make the avx2 path differ in the last bits. */
 #include <float.h>
 
+#include "runtime/codecs/codec_quantized.h"
 #include "runtime/core/internal.h"
 #include "simd4.h"
 
@@ -885,10 +886,25 @@ static void sw__simd_morph(const float* base, const float* deltas, size_t stride
     }
 }
 
+#if defined(__AVX2__) && defined(SINEW_SOA_X86_PATHS)
+#define SW__QUANTIZED(name) name##_avx2
+#else
+#define SW__QUANTIZED(name) name
+#endif
+
 const sw__soa_ops SW__SOA_TABLE = {
-    SW__SIMD4_NAME,   sw__simd_blend,          sw__simd_additive_apply, sw__simd_additive_make,
-    sw__simd_interp,  sw__simd_local_to_model, sw__simd_skinning,       sw__simd_skin_lbs,
-    sw__simd_skin_dq, sw__simd_morph,
+    SW__SIMD4_NAME,
+    sw__simd_blend,
+    sw__simd_additive_apply,
+    sw__simd_additive_make,
+    sw__simd_interp,
+    sw__simd_local_to_model,
+    sw__simd_skinning,
+    sw__simd_skin_lbs,
+    sw__simd_skin_dq,
+    sw__simd_morph,
+    SW__QUANTIZED(sw__codec_quantized_sample_kept),
+    SW__QUANTIZED(sw__codec_quantized_sample_subset),
 };
 
 #else
