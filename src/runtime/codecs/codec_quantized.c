@@ -1088,13 +1088,23 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
 #if SINEW_HAS_SSE2
+/* Word offset of the key cache's constant list: after the head and each
+ * animated track's record, meta words and parsed header. */
+static inline uint32_t sw__codec_keep_list_at(const sw_codec_header* h) {
+    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count;
+}
+
+/* Words of the key cache before its arc groups' alignment: the head, the
+ * tracks' words and the constant list. */
+static inline uint32_t sw__codec_keep_list_end(const sw_codec_header* h) {
+    return sw__codec_keep_list_at(h) + SW__KEEP_LIST * h->constants_count;
+}
+
 /* The key cache's arc groups: after its constant list, 16-byte aligned
  * (3 words kept for that), room for one group (SW__CODEC_ARC_GROUP floats)
  * per 4 animated tracks. */
 static inline float* sw__codec_keep_groups(uint32_t* keep, const sw_codec_header* h) {
-    const uint32_t* end = keep + SW__KEEP_HEAD +
-                          (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count +
-                          SW__KEEP_LIST * h->constants_count;
+    const uint32_t* end = keep + sw__codec_keep_list_end(h);
     return (float*)(void*)(((uintptr_t)end + 15u) & ~(uintptr_t)15u);
 }
 
@@ -1848,8 +1858,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
     const sw_codec_header* h = pl.h;
 #if SINEW_HAS_SSE2
     if (keep && simd) {
-        uint32_t* list = keep + SW__KEEP_HEAD +
-                         (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count;
+        uint32_t* list = keep + sw__codec_keep_list_at(h);
         if (fresh) keep[2] = sw__codec_list_constants(&pl, clip->joints_count, list);
         sw__codec_put_static(&pl, clip, skel, subset, out, list, keep[2]);
     } else {
@@ -1906,9 +1915,7 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count +
-           SW__KEEP_LIST * h->constants_count + 3u +
-           SW__CODEC_ARC_GROUP * ((h->animated_count + 3u) / 4u);
+    return sw__codec_keep_list_end(h) + 3u + SW__CODEC_ARC_GROUP * ((h->animated_count + 3u) / 4u);
 #else
     (void)clip;
     return 0;
