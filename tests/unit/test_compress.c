@@ -506,13 +506,79 @@ static void kept_paths(const sw_skeleton* skel, const sw_clip* const* clips, uin
     }
 }
 
+/* Adds the rotation tracks of each segment of quantized clip c to counts
+ * by their interpolation (SW__CODEC_INTERP_*). */
+static void interp_counts(const sw_clip* c, uint32_t counts[3]) {
+    const sw_codec_header* h = sw_clip_codec_header(c);
+    const char* base = (const char*)(const void*)h;
+    const sw_codec_track* tr = (const sw_codec_track*)(const void*)(base + h->tracks_offset);
+    const uint32_t* offsets = (const uint32_t*)(const void*)(base + h->segments_offset);
+    for (uint32_t s = 0; s < h->segments_count; ++s) {
+        const uint8_t* hd = (const uint8_t*)(const void*)(base + offsets[s]) + 4;
+        for (uint32_t a = 0; a < h->animated_count; ++a) {
+            sw__codec_seg_track ts;
+            hd = sw__codec_parse_header(&tr[a], h->segment_samples, hd, &ts);
+            if (tr[a].kind == SW_TRACK_KIND_ROTATION) ++counts[ts.interp];
+        }
+    }
+}
+
+#define TURN_JOINTS 16u
+#define TURN_KEYS 21u /* 2 s at 10 Hz */
+
+/* A root and five chains of three joints, each turning about its own axis
+ * between keys 10 Hz apart by 114 degrees, up to 14 degrees or 0.2
+ * degrees (joint j by j % 3): compressed (1 mm, a 1-unit shell), its
+ * segments follow rotations along their arc in halves, along their arc in
+ * one piece, and linearly, mixed in the decoder's groups of four. *skel:
+ * its skeleton. */
+static const sw_clip* make_turns(const sw_skeleton** skel) {
+    const char* names[TURN_JOINTS];
+    int32_t parents[TURN_JOINTS];
+    sw_xform rests[TURN_JOINTS];
+    static char labels[TURN_JOINTS][8];
+    static float values[TURN_JOINTS][4u * TURN_KEYS];
+    sw_clip_track_desc tracks[TURN_JOINTS];
+    for (uint32_t j = 0; j < TURN_JOINTS; ++j) {
+        snprintf(labels[j], sizeof labels[j], "j%u", j);
+        names[j] = labels[j];
+        parents[j] = j == 0u ? -1 : (j - 1u) % 3u == 0u ? 0 : (int32_t)j - 1;
+        rests[j] = sw_xform_identity();
+        rests[j].t = sw_vec3_make(0.1f * (float)(j % 4u), j == 0u ? 0.0f : 0.3f, 0.0f);
+        for (uint32_t k = 0; k < TURN_KEYS; ++k) {
+            /* -+57 degrees by turns; a sway of 29 degrees; a creep */
+            const float turns[3] = {k % 2u ? 1.0f : -1.0f, 0.5f * sinf(0.5f * (float)k),
+                                    0.0035f * (float)k};
+            const float angle = 0.1f * (float)j + turns[j % 3u];
+            const sw_vec3 axis =
+                sw_vec3_normalize(sw_vec3_make(sinf(0.7f * (float)j), 0.6f, cosf((float)j)));
+            const sw_quat q = sw_quat_from_axis_angle(axis, angle);
+            const float v[4] = {q.x, q.y, q.z, q.w};
+            memcpy(&values[j][4u * k], v, sizeof v);
+        }
+        tracks[j] = clip_fixture_track(SW_TRACK_KIND_ROTATION, j, TURN_KEYS, 10.0f, values[j]);
+    }
+    *skel = clip_fixture_skeleton(names, parents, rests, TURN_JOINTS);
+    const sw_clip_desc d = {.name = "turns",
+                            .duration = (float)(TURN_KEYS - 1u) / 10.0f,
+                            .joints_count = TURN_JOINTS,
+                            .tracks = tracks,
+                            .tracks_count = TURN_JOINTS};
+    const sw_clip* raw = NULL;
+    assert_int_equal(sw_clip_create(&d, NULL, &raw, NULL), SW_RESULT_OK);
+    const sw_clip* c = compress(*skel, raw, 1e-3f, 1.0f, 0, NULL);
+    sw_clip_destroy(raw, NULL);
+    return c;
+}
+
 /* With sw_sample_cache_size(clip) cursors the quantized decoder keeps the
  * decoded keys between calls (on the SSE2 path; elsewhere the size is the
  * track count): every call equals a cold seek and the scalar decoder bit
  * for bit whatever the times and clips (synthetic clips at 3 segment
- * lengths and RobotExpressive's Walking, Running and Wave, each through a
- * full cache and, the synthetic ones, one short of the keys), on each
- * build of the decoder (kept_paths). */
+ * lengths, a clip of turns whose rotations take each interpolation
+ * (make_turns) and RobotExpressive's Walking, Running and Wave, each
+ * through a full cache and, the synthetic ones, one short of the keys), on
+ * each build of the decoder (kept_paths). */
 static void test_kept_keys(void** state) {
     (void)state;
     fixture* f = fixture_new(false);
@@ -530,6 +596,20 @@ static void test_kept_keys(void** state) {
     for (uint32_t i = 0; i < 3u; ++i)
         sw_clip_destroy(syn[i], NULL);
     fixture_free(f);
+
+    const sw_skeleton* turn_skel = NULL;
+    const sw_clip* turns = make_turns(&turn_skel);
+    uint32_t counts[3] = {0, 0, 0};
+    interp_counts(turns, counts);
+    print_message("turns: rotations per segment %u lerped, %u arcs in halves, %u short arcs\n",
+                  counts[SW__CODEC_INTERP_LERP], counts[SW__CODEC_INTERP_ARC],
+                  counts[SW__CODEC_INTERP_SHORT]);
+    /* both queues past one group, and lerps among them */
+    assert_true(counts[SW__CODEC_INTERP_ARC] > 4u && counts[SW__CODEC_INTERP_SHORT] > 4u &&
+                counts[SW__CODEC_INTERP_LERP] > 0u);
+    kept_paths(turn_skel, &turns, 1, sw_sample_cache_size(turns), turns->tracks_count);
+    sw_clip_destroy(turns, NULL);
+    sw_skeleton_destroy(turn_skel, NULL);
 
     char path[512];
     if (!sw_test_asset_path(path, sizeof path, "RobotExpressive.glb")) return;
@@ -778,8 +858,9 @@ static void test_hostile(void** state) {
     HOSTILE(track_header(&b, 0, 0)[0] = (uint8_t)((track_header(&b, 0, 0)[0] & 0x8fu) | 0x50u), BAD,
             "codec key stride divides the segment");
     /* a left-out component past w */
-    HOSTILE(track_header(&b, 1, rot)[2] = 5, BAD, "codec rotation byte 0..4 or 8..11");
-    HOSTILE(track_header(&b, 1, rot)[2] = 12, BAD, "codec rotation byte 0..4 or 8..11");
+    HOSTILE(track_header(&b, 1, rot)[2] = 5, BAD, "codec rotation byte 0..4 or 8..15");
+    HOSTILE(track_header(&b, 1, rot)[2] = 7, BAD, "codec rotation byte 0..4 or 8..15");
+    HOSTILE(track_header(&b, 1, rot)[2] = 16, BAD, "codec rotation byte 0..4 or 8..15");
     /* more bits than the segment holds */
     HOSTILE(
         for (uint32_t a = 0; a < b.h->animated_count; ++a) {
@@ -1049,20 +1130,57 @@ static void test_uneven_keys(void** state) {
 
 #if SINEW_HAS_SSE2
 /* The SSE2 arc (four rotations at once) against the scalar sw__codec_arc,
- * bit for bit: the four pairs qa[i], qb[i], each lane at its own fraction
- * (lanes on both halves of the arc at once). */
-static void arc4_agrees(const float qa[4][4], const float qb[4][4]) {
+ * or when short_arc the short arcs (sw__codec_short_arc), bit for bit: the
+ * four pairs qa[i], qb[i], each lane at its own fraction (lanes on both
+ * halves of the arc at once). */
+static void arc4_agrees(const float qa[4][4], const float qb[4][4], bool short_arc) {
     for (uint32_t i = 0; i <= 64u; ++i) {
         float u[4], simd[4][4], scalar[4][4];
         for (uint32_t l = 0; l < 4u; ++l)
             u[l] = (float)((i + 17u * l) % 65u) / 64.0f;
-        sw__codec_arc4_sse2(qa, qb, u, simd);
-        for (uint32_t l = 0; l < 4u; ++l)
-            sw__codec_arc(qa[l], qb[l], u[l], scalar[l]);
+        sw__codec_arc4_sse2(qa, qb, u, short_arc, simd);
+        for (uint32_t l = 0; l < 4u; ++l) {
+            if (short_arc)
+                sw__codec_short_arc(qa[l], qb[l], u[l], scalar[l]);
+            else
+                sw__codec_arc(qa[l], qb[l], u[l], scalar[l]);
+        }
         assert_memory_equal(simd, scalar, sizeof simd);
     }
 }
 #endif
+
+/* The rotation angle between unit quaternions q and r (up to sign): 4
+ * asin(chord / 2), in double. */
+static double rotation_between(const float q[4], sw_quat r) {
+    const double rv[4] = {r.x, r.y, r.z, r.w};
+    const double dot =
+        (double)q[0] * rv[0] + (double)q[1] * rv[1] + (double)q[2] * rv[2] + (double)q[3] * rv[3];
+    const double sign = dot < 0.0 ? -1.0 : 1.0;
+    double chord2 = 0.0;
+    for (uint32_t c = 0; c < 4u; ++c)
+        chord2 += ((double)q[c] - sign * rv[c]) * ((double)q[c] - sign * rv[c]);
+    return 4.0 * asin(fmin(1.0, 0.5 * sqrt(chord2)));
+}
+
+/* The largest rotation between the decoder's arc (short_arc: its short
+ * arc) from q[0] to q[1] and sw_quat_slerp's, at u = 0, 1/64, ... 1. */
+static double arc_departure(const float q[2][4], bool short_arc) {
+    const sw_quat a = sw_quat_make(q[0][0], q[0][1], q[0][2], q[0][3]);
+    const sw_quat b = sw_quat_make(q[1][0], q[1][1], q[1][2], q[1][3]);
+    double worst = 0.0;
+    for (uint32_t i = 0; i <= 64u; ++i) {
+        const float u = (float)i / 64.0f;
+        float out[4];
+        if (short_arc)
+            sw__codec_short_arc(q[0], q[1], u, out);
+        else
+            sw__codec_arc(q[0], q[1], u, out);
+        const double angle = rotation_between(out, sw_quat_slerp(a, b, u));
+        if (angle > worst) worst = angle;
+    }
+    return worst;
+}
 
 /* The decoder's arc (shared/codec_quantized_format.h) against sw_quat_slerp
  * on pairs of unit quaternions from 0 to 180 degrees of turn (and their
@@ -1108,30 +1226,58 @@ static void test_arc_against_slerp(void** state) {
 #if SINEW_HAS_SSE2
         memcpy(four[0][pair % 4u], q[0], sizeof q[0]);
         memcpy(four[1][pair % 4u], q[1], sizeof q[1]);
-        if (pair % 4u == 3u) arc4_agrees((const float(*)[4])four[0], (const float(*)[4])four[1]);
-#endif
-        const sw_quat a = sw_quat_make(q[0][0], q[0][1], q[0][2], q[0][3]);
-        const sw_quat b = sw_quat_make(q[1][0], q[1][1], q[1][2], q[1][3]);
-        for (uint32_t i = 0; i <= 64u; ++i) {
-            const float u = (float)i / 64.0f;
-            float out[4];
-            sw__codec_arc(q[0], q[1], u, out);
-            const sw_quat r = sw_quat_slerp(a, b, u);
-            const double dot = (double)out[0] * r.x + (double)out[1] * r.y + (double)out[2] * r.z +
-                               (double)out[3] * r.w;
-            double chord2 = 0.0;
-            const double sign = dot < 0.0 ? -1.0 : 1.0;
-            chord2 += ((double)out[0] - sign * r.x) * ((double)out[0] - sign * r.x);
-            chord2 += ((double)out[1] - sign * r.y) * ((double)out[1] - sign * r.y);
-            chord2 += ((double)out[2] - sign * r.z) * ((double)out[2] - sign * r.z);
-            chord2 += ((double)out[3] - sign * r.w) * ((double)out[3] - sign * r.w);
-            /* rotation angle between the two: 4 asin(chord / 2) */
-            const double angle = 4.0 * asin(fmin(1.0, 0.5 * sqrt(chord2)));
-            if (angle > worst) worst = angle;
+        if (pair % 4u == 3u) {
+            arc4_agrees((const float(*)[4])four[0], (const float(*)[4])four[1], false);
+            arc4_agrees((const float(*)[4])four[0], (const float(*)[4])four[1], true);
         }
+#endif
+        const double angle = arc_departure((const float(*)[4])q, false);
+        if (angle > worst) worst = angle;
     }
     print_message("arc against sw_quat_slerp: worst %.3g rad\n", worst);
     assert_true(worst <= 1e-6);
+}
+
+/* The short arc (sw__codec_short_arc) against sw_quat_slerp on pairs of
+ * unit quaternions turned by 5 to 90 degrees about random axes (every
+ * other pair negated, the longer way round): its departure at 0, 1/64,
+ * ... 1 grows with the turn (each printed) and stays within the bounds
+ * below; its SSE2 twin gives the scalar path's bits (every four pairs,
+ * and in test_arc_against_slerp on any turn). */
+static void test_short_arc_against_slerp(void** state) {
+    (void)state;
+    static const double turns[5] = {5.0, 10.0, 20.0, 45.0, 90.0};
+    static const double bounds[5] = {1e-6, 1e-6, 1e-6, 5e-5, 2e-3};
+    uint32_t seed = 23u;
+    for (uint32_t t = 0; t < 5u; ++t) {
+        double worst = 0.0;
+#if SINEW_HAS_SSE2
+        float four[2][4][4];
+#endif
+        for (uint32_t pair = 0; pair < 100u; ++pair) {
+            float r[7];
+            for (uint32_t c = 0; c < 7u; ++c)
+                r[c] = sw_test_rand(&seed, -1.0f, 1.0f);
+            const sw_quat a =
+                sw_quat_normalize(sw_quat_make(r[0], r[1], r[2], r[3] + 0.1f)); /* not 0 */
+            const sw_vec3 axis = sw_vec3_normalize(sw_vec3_make(r[4], r[5], r[6] + 0.1f));
+            sw_quat b =
+                sw_quat_mul(sw_quat_from_axis_angle(axis, (float)(turns[t] * M_PI / 180.0)), a);
+            if (pair % 2u == 1u) b = sw_quat_make(-b.x, -b.y, -b.z, -b.w);
+            const float q[2][4] = {{a.x, a.y, a.z, a.w}, {b.x, b.y, b.z, b.w}};
+#if SINEW_HAS_SSE2
+            memcpy(four[0][pair % 4u], q[0], sizeof q[0]);
+            memcpy(four[1][pair % 4u], q[1], sizeof q[1]);
+            if (pair % 4u == 3u)
+                arc4_agrees((const float(*)[4])four[0], (const float(*)[4])four[1], true);
+#endif
+            const double angle = arc_departure(q, true);
+            if (angle > worst) worst = angle;
+        }
+        print_message("short arc against sw_quat_slerp, %.0f-degree turns: worst %.3g rad\n",
+                      turns[t], worst);
+        assert_true(worst <= bounds[t]);
+    }
 }
 
 /* Turns of 170 degrees between two keys one second apart, about axes
@@ -1519,6 +1665,7 @@ int main(void) {
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_uneven_keys),
         cmocka_unit_test(test_arc_against_slerp),
+        cmocka_unit_test(test_short_arc_against_slerp),
         cmocka_unit_test(test_wide_turn_between_keys),
         cmocka_unit_test(test_bound_refused),
         cmocka_unit_test(test_full_rotations_dae),

@@ -39,7 +39,9 @@
  *                      component 0 only;
  *     rotations only, one byte: d, the component (0 x .. 3 w) left out in
  *                      this segment (0..3), 8 + d: the same, its keys
- *                      followed along their arc (below), or 4: each key
+ *                      followed along their arc (below), 12 + d: the
+ *                      same, followed along their arc in one piece
+ *                      (below), or 4: each key
  *                      starts with 2 bits naming its own (the largest in
  *                      magnitude) and its three others lie in [-1, 1]
  *                      (min -1, extent 2), followed along the arc too;
@@ -73,7 +75,10 @@
  * and scales interpolate linearly; rotations with byte d interpolate the
  * three stored components linearly and rebuild the fourth; the others
  * rebuild both keys and follow the shorter arc between them (the slerp,
- * within 1e-6 rad: sw__codec_arc in src/shared/codec_quantized_format.h).
+ * within 1e-6 rad: sw__codec_arc in src/shared/codec_quantized_format.h),
+ * those with byte 12 + d in one piece (sw__codec_short_arc there: the
+ * normalized lerp of the whole arc at a corrected fraction, which the
+ * compressor takes only where it measured it within its allowance).
  * The payload ends with at least 8 spare bytes after the last segment (the
  * decoder reads 8 bytes at a time).
  */

@@ -220,8 +220,9 @@ static sw_result sw__codec_check_segment(const sw_codec_header* h, uint32_t q, u
                                 (int64_t)s);
             }
             const uint32_t rb = d[4u + used];
-            if (rb > SW__CODEC_ROT_PER_KEY && (rb & ~3u) != SW__CODEC_ROT_ARC) {
-                return sw__fail(err, SW_RESULT_BAD_DATA, "codec rotation byte 0..4 or 8..11",
+            if ((rb > SW__CODEC_ROT_PER_KEY && rb < SW__CODEC_ROT_ARC) ||
+                rb > SW__CODEC_ROT_SHORT + 3u) {
+                return sw__fail(err, SW_RESULT_BAD_DATA, "codec rotation byte 0..4 or 8..15",
                                 hat + 2u, (int64_t)s);
             }
             if (d[4u + used] == 4u) key_bits += 2u;
@@ -647,8 +648,51 @@ static inline void sw__codec_arc4_at(const sw__codec_arc4* r, __m128 uu, __m128 
     sw__codec_arc4_on_half(p0, p1, t, r->p, out);
 }
 
+/* sw__codec_short_arc's preparation on four rotations, one per lane, as
+ * an sw__codec_arc4 for the arcs' store: a the first keys ka, b the steps
+ * (kb on ka's side) - ka, p[0] the correction's coefficient for their
+ * cosines, m and p[1..2] 0 (so a group of kept short arcs holds the first
+ * keys in its XA rows, the steps in its XB rows and the coefficients in
+ * its first P row). */
+static inline void sw__codec_short4_prepare(const __m128 ka[4], const __m128 kb[4],
+                                            sw__codec_arc4* r) {
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    const __m128 dot = sw__codec_dot4_sse2(ka, kb);
+    const __m128 neg = _mm_cmplt_ps(dot, zero);
+    const __m128 sign = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
+    /* written out, as in sw__codec_arc4_prepare */
+    r->a[0] = ka[0];
+    r->a[1] = ka[1];
+    r->a[2] = ka[2];
+    r->a[3] = ka[3];
+    r->b[0] = _mm_sub_ps(_mm_mul_ps(sign, kb[0]), ka[0]);
+    r->b[1] = _mm_sub_ps(_mm_mul_ps(sign, kb[1]), ka[1]);
+    r->b[2] = _mm_sub_ps(_mm_mul_ps(sign, kb[2]), ka[2]);
+    r->b[3] = _mm_sub_ps(_mm_mul_ps(sign, kb[3]), ka[3]);
+    r->m[0] = r->m[1] = r->m[2] = r->m[3] = zero;
+    /* min(1, c) keeps a NaN as the scalar path's test does */
+    const __m128 x = _mm_sub_ps(one, _mm_min_ps(one, _mm_mul_ps(sign, dot)));
+    r->p[0] = sw__codec_arc_coef_sse2(x, 0u);
+    r->p[1] = r->p[2] = zero;
+}
+
+/* sw__codec_short_arc on four rotations, one per lane, from their first
+ * keys a[c] and steps d[c] (component c) and their coefficients k, at the
+ * fractions in u; out[i]: rotation i (x y z w). */
+static inline void sw__codec_short4_at(const __m128 a[4], const __m128 d[4], __m128 k, __m128 u,
+                                       __m128 out[4]) {
+    const __m128 h = _mm_mul_ps(u, _mm_sub_ps(u, _mm_set1_ps(1.0f)));
+    const __m128 sv = _mm_add_ps(u, _mm_mul_ps(h, _mm_mul_ps(_mm_sub_ps(u, _mm_set1_ps(0.5f)), k)));
+    out[0] = _mm_add_ps(a[0], _mm_mul_ps(d[0], sv));
+    out[1] = _mm_add_ps(a[1], _mm_mul_ps(d[1], sv));
+    out[2] = _mm_add_ps(a[2], _mm_mul_ps(d[2], sv));
+    out[3] = _mm_add_ps(a[3], _mm_mul_ps(d[3], sv));
+    sw__codec_normalize4_sse2(out);
+    _MM_TRANSPOSE4_PS(out[0], out[1], out[2], out[3]);
+}
+
 void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
-                         float out[4][4]) {
+                         bool short_arc, float out[4][4]) {
     __m128 a[4], b[4], r[4];
     for (uint32_t i = 0; i < 4u; ++i) {
         a[i] = _mm_loadu_ps(qa[i]);
@@ -657,8 +701,13 @@ void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float
     _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
     _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
     sw__codec_arc4 prep;
-    sw__codec_arc4_prepare(a, b, &prep);
-    sw__codec_arc4_at(&prep, _mm_loadu_ps(u), r);
+    if (short_arc) {
+        sw__codec_short4_prepare(a, b, &prep);
+        sw__codec_short4_at(prep.a, prep.b, prep.p[0], _mm_loadu_ps(u), r);
+    } else {
+        sw__codec_arc4_prepare(a, b, &prep);
+        sw__codec_arc4_at(&prep, _mm_loadu_ps(u), r);
+    }
     for (uint32_t i = 0; i < 4u; ++i)
         _mm_storeu_ps(out[i], r[i]);
 }
@@ -693,20 +742,23 @@ static inline void sw__codec_put_rotation(__m128 r, uint32_t lane, float* of) {
     _mm_store_ss(o + 12, _mm_shuffle_ps(r, r, _MM_SHUFFLE(3, 3, 3, 3)));
 }
 
-/* Rotations followed along their arc waiting to be finished, up to
- * SW__CODEC_ARCS_WAIT, 4 at a time: both keys (their three stored
- * components in lanes 0-2) and the component each leaves out, the
- * fraction and the lane in the pose. groups: NULL, or the key cache's arc
- * groups, where entry i's prepared arc is kept as arc `slot` + i, with its
- * key interval (key0, inv: sw__codec_arc4_keep's) from keys. */
+/* Rotations followed along their arc (short_arc 0: in halves,
+ * sw__codec_arc; 1: in one piece, sw__codec_short_arc) waiting to be
+ * finished, up to SW__CODEC_ARCS_WAIT, 4 at a time: both keys (their three
+ * stored components in lanes 0-2) and the component each leaves out, the
+ * fraction and the lane in the pose. groups: NULL, or the key cache's
+ * group of kept rotations 0-3, where entry i's prepared rotation is kept
+ * as `slot` + i (group k at groups + k * step floats), with its key
+ * interval (key0, inv: sw__codec_arc4_keep's) from keys. */
 #define SW__CODEC_ARCS_WAIT 16u
 typedef struct sw__codec_arcs {
     float ka[SW__CODEC_ARCS_WAIT][4], kb[SW__CODEC_ARCS_WAIT][4], u[SW__CODEC_ARCS_WAIT];
     float key0[SW__CODEC_ARCS_WAIT], inv[SW__CODEC_ARCS_WAIT];
     uint32_t da[SW__CODEC_ARCS_WAIT], db[SW__CODEC_ARCS_WAIT], lane[SW__CODEC_ARCS_WAIT];
     float* groups;
+    ptrdiff_t step;
     const sw__codec_keys* keys;
-    uint32_t slot, n;
+    uint32_t slot, n, short_arc;
 } sw__codec_arcs;
 
 /* A group of 4 kept arcs (SW__CODEC_ARC_GROUP floats, 16-byte aligned),
@@ -715,7 +767,9 @@ typedef struct sw__codec_arcs {
  * side, 4 rows each), the correction's coefficients p0 p1 p2 (3 rows),
  * then ka and 1 / (kb - ka), the arc's key interval in samples, whose
  * fraction at position p is (p - ka) * (1 / (kb - ka)), and its lane in
- * the pose (a row of words). */
+ * the pose (a row of words). A group of short arcs has m 0: its XA rows
+ * hold the first keys, its XB rows the steps to the second
+ * (sw__codec_short4_prepare). */
 #define SW__CODEC_ARC_GROUP 72u
 #define SW__ARC_XA 16u
 #define SW__ARC_XB 32u
@@ -724,9 +778,9 @@ typedef struct sw__codec_arcs {
 #define SW__ARC_INV 64u
 #define SW__ARC_LANE 68u
 
-/* The group of kept arc s. */
-static inline float* sw__codec_arc_group(float* groups, uint32_t s) {
-    return groups + SW__CODEC_ARC_GROUP * (s >> 2);
+/* The group of q's kept rotation s. */
+static inline float* sw__codec_arc_group(const sw__codec_arcs* q, uint32_t s) {
+    return q->groups + q->step * (ptrdiff_t)(s >> 2);
 }
 
 /* Four rotations rebuilt, one per lane (sw__codec_rebuild's operations):
@@ -788,9 +842,10 @@ static inline void sw__codec_arc4_store(const sw__codec_arc4* r, __m128 key0, __
 }
 
 /* Keeps lane i of the group of kept arcs g (SW__CODEC_ARC_GROUP floats)
- * as kept arc s (the other arcs of its group untouched). */
-static void sw__codec_arc_keep_lane(const float* g, uint32_t i, float* groups, uint32_t s) {
-    float* o = sw__codec_arc_group(groups, s) + (s & 3u);
+ * as q's kept rotation s (the others of its group untouched). */
+static void sw__codec_arc_keep_lane(const float* g, uint32_t i, const sw__codec_arcs* q,
+                                    uint32_t s) {
+    float* o = sw__codec_arc_group(q, s) + (s & 3u);
     for (uint32_t k = 0; k < SW__CODEC_ARC_GROUP; k += 4u)
         o[k] = g[k + i];
 }
@@ -808,13 +863,13 @@ static inline void sw__codec_arc4_keep(const sw__codec_arcs* q, uint32_t g, uint
     const __m128 lane = _mm_and_ps(used, _mm_loadu_ps((const float*)(const void*)(q->lane + g)));
     const uint32_t s = q->slot + g;
     if ((s & 3u) == 0u) {
-        sw__codec_arc4_store(r, key0, inv, lane, sw__codec_arc_group(q->groups, s));
+        sw__codec_arc4_store(r, key0, inv, lane, sw__codec_arc_group(q, s));
         return;
     }
     SINEW_ALIGN16 float one[SW__CODEC_ARC_GROUP];
     sw__codec_arc4_store(r, key0, inv, lane, one);
     for (uint32_t i = 0; i < n; ++i)
-        sw__codec_arc_keep_lane(one, i, q->groups, s + i);
+        sw__codec_arc_keep_lane(one, i, q, s + i);
 }
 
 /* Finishes the n (1..4) waiting rotations from entry g of q (the free
@@ -826,8 +881,13 @@ static inline void sw__codec_arcs_group(const sw__codec_arcs* q, uint32_t g, uin
     sw__codec_rebuild4_soa(va, sw__codec_arcs_load(q->ka, q->da, g, n, va), a);
     sw__codec_rebuild4_soa(vb, sw__codec_arcs_load(q->kb, q->db, g, n, vb), b);
     sw__codec_arc4 prep;
-    sw__codec_arc4_prepare(a, b, &prep);
-    sw__codec_arc4_at(&prep, sw__codec_used_u(q->u + g, n), r);
+    if (q->short_arc) {
+        sw__codec_short4_prepare(a, b, &prep);
+        sw__codec_short4_at(prep.a, prep.b, prep.p[0], sw__codec_used_u(q->u + g, n), r);
+    } else {
+        sw__codec_arc4_prepare(a, b, &prep);
+        sw__codec_arc4_at(&prep, sw__codec_used_u(q->u + g, n), r);
+    }
     for (uint32_t i = 0; i < n; ++i)
         sw__codec_put_rotation(r[i], q->lane[g + i], of);
     if (q->groups) sw__codec_arc4_keep(q, g, n, &prep);
@@ -1053,13 +1113,15 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
  * listed), word 3 1 when every animated track's header is kept parsed,
  * word 4 the strides the segment's tracks use (bit sl: 2^sl samples; their
  * key indices the only ones a later call in the segment computes), word 5
- * the count of arcs kept (below); then per animated track a record of 8
+ * the count of arcs kept and word 6 of short arcs kept (below);
+ * then per animated track a record of 8
  * floats: key a and b - a (3 floats each); then per track 3 words: where
  * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
  * stride in the top 3; third word unused), or for a track whose keys a key
  * mask names SW__KEEP_MASKED, to[0], to[1] and kb, then to[2], to[3] and ka
  * (13, 13 and 6 bits: the samples of its two keys), or SW__KEEP_ARC for a
- * rotation followed along its arc (kept in the arc groups, below), or
+ * rotation followed along its arc, whole or in halves (kept in the
+ * groups, below), or
  * SW__KEEP_LATER and the offset of its header for a track a joint subset
  * left out when the keys were kept (decoded, and kept, when a later call
  * wants it; its record's first word holds the bit offset of its track). A
@@ -1073,14 +1135,16 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
  * four uniform ones): the constant slots of every joint, listed by the call
  * that finds the cache fresh, so that later calls write them without
  * reading every slot (not listed when the slots name more). After those,
- * 16-byte aligned, the arc groups: the arcs prepared from both keys of
- * each rotation followed along its arc, four to a group in SoA
- * (SW__CODEC_ARC_GROUP), in the order they were decoded, so that a call
- * from the cache follows four at a time. */
+ * 16-byte aligned, room for one group more than a quarter of the
+ * animated tracks (SW__CODEC_ARC_GROUP floats each): the arcs prepared
+ * from both keys of each rotation followed along its arc, four to a group
+ * in SoA, in the order they were decoded, from the first group up; the
+ * short arcs, likewise, from the last group down; so that a call
+ * from the cache finishes four at a time. */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
-#define SW__KEEP_HEAD 6u
+#define SW__KEEP_HEAD 7u
 #define SW__KEEP_REC 8u           /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
 #define SW__KEEP_HEADER 24u       /* words per track after those: its parsed header */
@@ -1100,12 +1164,52 @@ static inline uint32_t sw__codec_keep_list_end(const sw_codec_header* h) {
     return sw__codec_keep_list_at(h) + SW__KEEP_LIST * h->constants_count;
 }
 
-/* The key cache's arc groups: after its constant list, 16-byte aligned
- * (3 words kept for that), room for one group (SW__CODEC_ARC_GROUP floats)
- * per 4 animated tracks. */
+/* Groups (SW__CODEC_ARC_GROUP floats each) of the key cache: one per 4
+ * animated tracks, and one more (arcs and short arcs fill them from
+ * either end). */
+static inline uint32_t sw__codec_keep_group_count(const sw_codec_header* h) {
+    return (h->animated_count + 3u) / 4u + 1u;
+}
+
+/* The key cache's groups: after its constant list, 16-byte aligned (3
+ * words kept for that). */
 static inline float* sw__codec_keep_groups(uint32_t* keep, const sw_codec_header* h) {
     const uint32_t* end = keep + sw__codec_keep_list_end(h);
     return (float*)(void*)(((uintptr_t)end + 15u) & ~(uintptr_t)15u);
+}
+
+/* The key cache's group of short arcs 0-3: its last group (the next
+ * ones below it). */
+static inline float* sw__codec_keep_shorts(uint32_t* keep, const sw_codec_header* h) {
+    return sw__codec_keep_groups(keep, h) +
+           SW__CODEC_ARC_GROUP * (size_t)(sw__codec_keep_group_count(h) - 1u);
+}
+
+/* Empty queues of arcs (q[0]) and short arcs (q[1]) at keys,
+ * keeping into the key cache keep (NULL: not kept) after the rotations it
+ * holds already when `after`, else from the first. */
+static inline void sw__codec_queues_init(sw__codec_arcs q[2], uint32_t* keep,
+                                         const sw_codec_header* h, const sw__codec_keys* keys,
+                                         bool after) {
+    q[0].groups = keep ? sw__codec_keep_groups(keep, h) : NULL;
+    q[1].groups = keep ? sw__codec_keep_shorts(keep, h) : NULL;
+    q[0].step = SW__CODEC_ARC_GROUP;
+    q[1].step = -(ptrdiff_t)SW__CODEC_ARC_GROUP;
+    for (uint32_t k = 0; k < 2u; ++k) {
+        q[k].keys = keys;
+        q[k].slot = keep && after ? keep[5u + k] : 0u;
+        q[k].n = 0;
+        q[k].short_arc = k;
+    }
+}
+
+/* Finishes both queues' waiting rotations; records what the key cache
+ * keeps (keep: NULL, or the key cache). */
+static inline void sw__codec_queues_flush(sw__codec_arcs q[2], uint32_t* keep, float* of) {
+    for (uint32_t k = 0; k < 2u; ++k) {
+        if (q[k].n > 0) sw__codec_arcs_flush(&q[k], of);
+        if (keep) keep[5u + k] = q[k].slot;
+    }
 }
 
 /* Where the results of a track go: float indices to, key stride sl, or
@@ -1153,16 +1257,17 @@ static inline uint32_t sw__codec_masked_to(uint32_t m1, uint32_t m2, uint32_t to
 #define SW__HEAD_PLACE 23u
 
 /* The key stride code sl, whether each key names its left-out component
- * (per_key), whether the keys are followed along their arc, the left-out
- * row drow, the key bits kb, and the bit offset of each code in a key
- * (of bits b per component; all 0 for a uniform track, whose one code
- * serves the three) in one word (3, 1, 1, 2, 7, 2, 7 and 7 bits). */
+ * (per_key), the left-out row drow, the key bits kb, the bit offset of
+ * each code in a key (of bits b per component; all 0 for a uniform
+ * track, whose one code serves the three) and the interpolation
+ * (SW__CODEC_INTERP_*) in one word (3, 1, 1 unused, 2, 7, 2, 7, 7 and 2
+ * bits). */
 static inline uint32_t sw__codec_head_info(const uint32_t b[3], uint32_t kb, uint32_t sl,
-                                           uint32_t per_key, uint32_t arc, uint32_t uni,
+                                           uint32_t per_key, uint32_t interp, uint32_t uni,
                                            uint32_t drow) {
     const uint32_t s0 = per_key << 1;
     const uint32_t s1 = uni ? 0u : s0 + b[0], s2 = uni ? 0u : s1 + b[1];
-    return sl | per_key << 3 | arc << 4 | drow << 5 | kb << 7 | s0 << 14 | s1 << 16 | s2 << 23;
+    return sl | per_key << 3 | drow << 5 | kb << 7 | s0 << 14 | s1 << 16 | s2 << 23 | interp << 30;
 }
 
 /* Keeps a track's parsed header in head: sw__codec_head_info's word info,
@@ -1172,7 +1277,7 @@ static inline void sw__codec_keep_head(uint32_t* head, uint32_t info, const uint
                                        const uint32_t b[3], __m128 lo, __m128 scale) {
     head[SW__HEAD_INFO] = info;
     if (mask) memcpy(&head[SW__HEAD_MASK], mask, 4u);
-    const uint32_t shift[3] = {(info >> 14) & 3u, (info >> 16) & 127u, info >> 23};
+    const uint32_t shift[3] = {(info >> 14) & 3u, (info >> 16) & 127u, (info >> 23) & 127u};
     const uint32_t narrow = ((info >> 7) & 127u) <= 28u ? 1u : 0u;
     for (uint32_t c = 0; c < 3u; ++c) {
         head[SW__HEAD_CODES + c] = (1u << b[c]) - 1u;
@@ -1232,19 +1337,21 @@ typedef struct sw__codec_step {
 
 /* A decoded track's keys ka, kb (its stored components in lanes 0-2) at
  * u, for a track of kind `kind` whose first lane in the pose is float
- * index `lane` (sw__codec_lane), the SSE2 decoder's operations: a rotation followed along its arc
- * (arc) rebuilt leaving out da, db and queued on arcs; any other track
+ * index `lane` (sw__codec_lane), the SSE2 decoder's operations: a rotation
+ * followed along its arc, in halves or whole (interp,
+ * SW__CODEC_INTERP_*) rebuilt leaving out da, db and queued on arcs[0] or
+ * arcs[1]; any other track
  * a + (b - a) * u stored at the pose fields of its kind and left-out row
  * drow (a rotation's fourth queued on wacc). rec, m: NULL, or its record
  * and meta in the key cache, kept (sl, kk: as sw__codec_keep_meta's). */
 SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m128 ka, __m128 kb,
-                                               uint32_t arc, uint32_t drow, uint32_t da,
+                                               uint32_t interp, uint32_t drow, uint32_t da,
                                                uint32_t db, float u, uint32_t sl, uint32_t kk,
                                                float* rec, uint32_t* m, __m128* wacc,
                                                uint32_t wto[4], uint32_t* wn, sw__codec_arcs* arcs,
                                                float* of) {
-    if (arc) {
-        sw__codec_arcs_push(arcs, ka, kb, da, db, u, lane, sl, kk, of);
+    if (interp != SW__CODEC_INTERP_LERP) {
+        sw__codec_arcs_push(&arcs[interp - 1u], ka, kb, da, db, u, lane, sl, kk, of);
         if (m) m[0] = SW__KEEP_ARC;
         return;
     }
@@ -1268,7 +1375,8 @@ SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m
 /* The common track on the SSE2 path: one left-out component (or none, or
  * named by each key for a rotation followed along its arc), both keys in
  * one 64-bit load; decodes the track whose header is at hd and keys at bit
- * `at` (its rotations followed along their arc queued on arcs), and
+ * `at` (its rotations followed along their arc queued on arcs[0], in one
+ * piece on arcs[1]: sw__codec_queues_init's), and
  * returns where the next one starts; keep, meta, head: NULL, or the
  * track's record, result words and parsed header in the key cache, kept.
  * Returns hd NULL, decoding nothing, for the others (they take the general
@@ -1285,7 +1393,7 @@ static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, cons
     const uint32_t b0 = sw__codec_bits[fmt & 15u];
     const uint32_t b1 = sw__codec_bits[b12 & 15u];
     const uint32_t b2 = sw__codec_bits[b12 >> 4];
-    /* rotation byte (validated: 0-4 or 8-11), 3 (x y z) for the others */
+    /* rotation byte (validated: 0-4 or 8-15), 3 (x y z) for the others */
     const uint32_t rb = rot ? hd[2] : 3u;
     const uint32_t per_key = rb == SW__CODEC_ROT_PER_KEY ? 1u : 0u;
     const uint32_t first = per_key << 1;
@@ -1316,15 +1424,15 @@ static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, cons
                             (uint32_t)(vb >> s2) & m2};
     const uint32_t bb[3] = {b0, b1, b2};
     const sw__codec_step st = {r + 6u * has + mbytes, at + (uint64_t)nk * kb};
-    const uint32_t arc = rb >= SW__CODEC_ROT_PER_KEY ? 1u : 0u;
+    const uint32_t interp = sw__codec_rot_interp(rb);
     __m128 mn, ex, lo, scale, ka, kv;
     sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
     sw__codec_dequant_sse2(mn, ex, r, has, bb, &lo, &scale);
     if (keep)
-        sw__codec_keep_head(head, sw__codec_head_info(bb, kb, sl, per_key, arc, 0u, drow),
+        sw__codec_keep_head(head, sw__codec_head_info(bb, kb, sl, per_key, interp, 0u, drow),
                             mbytes ? r + 6u * has : NULL, bb, lo, scale);
     sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
-    sw__codec_put_keys_sse2(sw__codec_lane(tr), tr->kind, ka, kv, arc, drow,
+    sw__codec_put_keys_sse2(sw__codec_lane(tr), tr->kind, ka, kv, interp, drow,
                             per_key ? (uint32_t)va & 3u : drow, per_key ? (uint32_t)vb & 3u : drow,
                             u, sl, kk, keep, meta, wacc, wto, wn, arcs, of);
     return st;
@@ -1337,7 +1445,7 @@ typedef struct sw__codec_head {
     uint32_t m[3];    /* their masks */
     uint32_t rot;     /* 1 for a rotation */
     uint32_t per_key; /* 1: each key names its left-out component (2 bits first) */
-    uint32_t arc;     /* 1: keys followed along their arc (per-key, or rotation byte bit 3) */
+    uint32_t interp;  /* SW__CODEC_INTERP_* (sw__codec_rot_interp; per-key: the arc) */
     uint32_t drow;    /* the kept components' row: the left-out one, 3 (x y z) otherwise */
     uint32_t kb;      /* bits per key */
     uint32_t sl;      /* key stride, log2 */
@@ -1380,7 +1488,7 @@ static inline const uint8_t* sw__codec_head_of(const sw_codec_track* tr, const u
     o->m[1] = sw__codec_code_mask[b12 & 15u];
     o->m[2] = sw__codec_code_mask[b12 >> 4];
     o->per_key = o->rot & (rb == SW__CODEC_ROT_PER_KEY ? 1u : 0u);
-    o->arc = o->rot & (o->per_key | ((rb & SW__CODEC_ROT_ARC) >> 3));
+    o->interp = o->rot ? sw__codec_rot_interp(rb) : SW__CODEC_INTERP_LERP;
     o->drow = o->rot && !o->per_key ? rb & 3u : 3u;
     o->kb = o->b[0] + o->b[1] + o->b[2] + (o->per_key << 1);
     o->sh[0] = o->per_key << 1;
@@ -1433,8 +1541,8 @@ static inline void sw__codec_read_keys(const uint8_t* bits, uint64_t key_at,
     }
 }
 
-/* Both keys of a rotation followed along its arc (per-key, or the rotation
- * byte's arc bit; quantized qa, qb leaving out da, db) dequantized with the
+/* Both keys of a rotation followed along its arc, in halves or whole
+ * (quantized qa, qb leaving out da, db) dequantized with the
  * range of its parsed header (sw__codec_parse's and sw__codec_key's
  * operations) and rebuilt into the quaternions ka, kb. */
 static inline void sw__codec_arc_keys(const sw_codec_track* tr, const sw__codec_head* hp,
@@ -1457,12 +1565,16 @@ static inline void sw__codec_arc_keys(const sw_codec_track* tr, const sw__codec_
     sw__codec_rebuild(vb, db & 3u, kb);
 }
 
-/* The rotation at u along the arc from ka to kb (sw__codec_arc) into the
- * four floats of lane `lane` of the pose. */
-static void sw__codec_put_arc(const float ka[4], const float kb[4], float u, uint32_t lane,
-                              float* of) {
+/* The rotation at u from ka to kb, along the arc (sw__codec_arc) or by
+ * in one piece (interp SW__CODEC_INTERP_SHORT: sw__codec_short_arc),
+ * into the four floats of lane `lane` of the pose. */
+static void sw__codec_put_arc(const float ka[4], const float kb[4], float u, uint32_t interp,
+                              uint32_t lane, float* of) {
     float v[4];
-    sw__codec_arc(ka, kb, u, v);
+    if (interp == SW__CODEC_INTERP_SHORT)
+        sw__codec_short_arc(ka, kb, u, v);
+    else
+        sw__codec_arc(ka, kb, u, v);
     for (uint32_t c = 0; c < 4u; ++c)
         of[lane + 4u * (3u + c)] = v[c];
 }
@@ -1549,11 +1661,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     uint32_t* heads = meta ? meta + SW__KEEP_META * h->animated_count : NULL;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    sw__codec_arcs arcs;
-    arcs.groups = keep ? sw__codec_keep_groups(keep, h) : NULL;
-    arcs.keys = keys;
-    arcs.slot = keep ? keep[5] : 0u; /* after the arcs kept already */
-    arcs.n = 0;
+    sw__codec_arcs arcs[2];
+    sw__codec_queues_init(arcs, keep, h, keys, true); /* after those kept already */
 #endif
     for (uint32_t a = span.a0; a < span.a1; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
@@ -1590,8 +1699,8 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             hh[SW__HEAD_PLACE] = sw__codec_lane(tr) | (uint32_t)tr->kind << 16;
         }
         if (simd) {
-            const sw__codec_step st = sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn,
-                                                           &arcs, of, rec, m, hh);
+            const sw__codec_step st =
+                sw__codec_fast_track(tr, hd, at, keys, bits, &wacc, wto, &wn, arcs, of, rec, m, hh);
             if (st.hd) {
                 hd = st.hd;
                 at = st.at;
@@ -1617,20 +1726,20 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             if (m && hp.kb > 57u) keep[3] = 0u; /* keys too wide for sw__codec_redecode */
             if (m && hp.kb <= 57u)
                 sw__codec_keep_head(hh,
-                                    sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.arc,
+                                    sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.interp,
                                                         tr->flags ? 1u : 0u, hp.drow),
                                     mbytes ? hd - mbytes : NULL, hp.b, lo, scale);
             sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
-            sw__codec_put_keys_sse2(sw__codec_lane(tr), tr->kind, ka, kv, hp.arc, hp.drow, da, db,
-                                    u, hp.sl, kk, rec, m, &wacc, wto, &wn, &arcs, of);
+            sw__codec_put_keys_sse2(sw__codec_lane(tr), tr->kind, ka, kv, hp.interp, hp.drow, da,
+                                    db, u, hp.sl, kk, rec, m, &wacc, wto, &wn, arcs, of);
             continue;
         }
 #endif
         const uint32_t lane = sw__codec_lane(tr);
-        if (hp.arc) {
+        if (hp.interp != SW__CODEC_INTERP_LERP) {
             float k[8];
             sw__codec_arc_keys(tr, &hp, qa, qb, da, db, k, k + 4);
-            sw__codec_put_arc(k, k + 4, u, lane, of);
+            sw__codec_put_arc(k, k + 4, u, hp.interp, lane, of);
             continue;
         }
         /* float index of each result in the pose (a translation's or
@@ -1645,8 +1754,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     if (n > 0) sw__codec_flush(&batch, n, dst, of, simd);
 #if SINEW_HAS_SSE2
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
-    if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
-    if (keep) keep[5] = arcs.slot;
+    sw__codec_queues_flush(arcs, keep, of);
 #endif
 }
 
@@ -1654,7 +1762,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
 /* One animated track decoded from its parsed header hh (in the key cache)
  * at keys, its keys read from bits: the operations of sw__codec_fast_track
  * and of the general path, so the same bits; its record rec and meta m
- * kept as they keep them. */
+ * kept as they keep them (its arcs queued on arcs[0..1], as there). */
 static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, float* rec,
                                             const sw__codec_keys* keys, const uint8_t* bits,
                                             __m128* wacc, uint32_t wto[4], uint32_t* wn,
@@ -1687,7 +1795,7 @@ static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, flo
         kv = _mm_add_ps(lo, _mm_mul_ps(sw__codec_codes_sse2((uint32_t)vb, fields, unit), scale));
     } else {
         vb = sw__codec_load64(bits + (b_at >> 3)) >> (uint32_t)(b_at & 7u);
-        const uint32_t s0 = (info >> 14) & 3u, s1 = (info >> 16) & 127u, s2 = info >> 23;
+        const uint32_t s0 = (info >> 14) & 3u, s1 = (info >> 16) & 127u, s2 = (info >> 23) & 127u;
         const uint32_t m0 = hh[SW__HEAD_CODES], m1 = hh[SW__HEAD_CODES + 1u],
                        m2 = hh[SW__HEAD_CODES + 2u];
         const uint32_t qa[3] = {(uint32_t)(va >> s0) & m0, (uint32_t)(va >> s1) & m1,
@@ -1697,7 +1805,7 @@ static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, flo
         sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
     }
     sw__codec_put_keys_sse2(hh[SW__HEAD_PLACE] & 0xFFFFu, hh[SW__HEAD_PLACE] >> 16, ka, kv,
-                            (info >> 4) & 1u, drow, per_key ? (uint32_t)va & 3u : drow,
+                            info >> 30, drow, per_key ? (uint32_t)va & 3u : drow,
                             per_key ? (uint32_t)vb & 3u : drow, u, sl, kk, rec, m, wacc, wto, wn,
                             arcs, of);
 }
@@ -1720,11 +1828,8 @@ SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
-    sw__codec_arcs arcs;
-    arcs.groups = sw__codec_keep_groups(keep, pl->h);
-    arcs.keys = keys;
-    arcs.slot = 0;
-    arcs.n = 0;
+    sw__codec_arcs arcs[2];
+    sw__codec_queues_init(arcs, keep, pl->h, keys, false);
     const sw_codec_track* tr = pl->tracks;
     uint32_t* m = meta;
     const uint32_t* hh = heads;
@@ -1736,11 +1841,10 @@ SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos
             m[1] = hh[SW__HEAD_OFFSET];
             continue;
         }
-        sw__codec_redecode_track(m, hh, rec, keys, bits, &wacc, wto, &wn, &arcs, of);
+        sw__codec_redecode_track(m, hh, rec, keys, bits, &wacc, wto, &wn, arcs, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
-    if (arcs.n > 0) sw__codec_arcs_flush(&arcs, of);
-    keep[5] = arcs.slot;
+    sw__codec_queues_flush(arcs, keep, of);
 }
 
 /* Lists the constant slots of every joint in list (room for SW__KEEP_LIST
@@ -1785,17 +1889,35 @@ static inline void sw__codec_kept_arc4(const float* g, float p, __m128 out[4]) {
     sw__codec_arc4_on_half(p0, p1, t, pc, out);
 }
 
-/* Kept arcs 0..count-1 of the key cache's groups at position p into their
- * lanes of the pose, those of the joints the subset keeps (NULL: all),
- * four at a time. */
-static void sw__codec_kept_arcs(const float* groups, uint32_t count, float p, const uint8_t* subset,
-                                float* of) {
+/* The short arcs of the group of kept ones g at position p (one per lane
+ * of out[0..3]): sw__codec_short4_at on the arcs sw__codec_arcs_group
+ * prepared (the fractions as the decoder's), so its bits. */
+static inline void sw__codec_kept_short4(const float* g, float p, __m128 out[4]) {
+    const __m128 uu = _mm_mul_ps(_mm_sub_ps(_mm_set1_ps(p), _mm_load_ps(g + SW__ARC_KA)),
+                                 _mm_load_ps(g + SW__ARC_INV));
+    const __m128 a[4] = {_mm_load_ps(g + SW__ARC_XA), _mm_load_ps(g + SW__ARC_XA + 4u),
+                         _mm_load_ps(g + SW__ARC_XA + 8u), _mm_load_ps(g + SW__ARC_XA + 12u)};
+    const __m128 d[4] = {_mm_load_ps(g + SW__ARC_XB), _mm_load_ps(g + SW__ARC_XB + 4u),
+                         _mm_load_ps(g + SW__ARC_XB + 8u), _mm_load_ps(g + SW__ARC_XB + 12u)};
+    sw__codec_short4_at(a, d, _mm_load_ps(g + SW__ARC_P), uu, out);
+}
+
+/* Kept rotations 0..count-1 of the key cache's groups (group k at groups +
+ * k * step floats) at position p into their lanes of the pose, those of
+ * the joints the subset keeps (NULL: all), four at a time: arcs, or
+ * short arcs when short_arc. */
+SW__ALWAYS_INLINE void sw__codec_kept_arcs(const float* groups, ptrdiff_t step, uint32_t count,
+                                           float p, const uint8_t* subset, float* of,
+                                           bool short_arc) {
     const float* g = groups;
-    for (uint32_t s = 0; s < count; s += 4u, g += SW__CODEC_ARC_GROUP) {
+    for (uint32_t s = 0; s < count; s += 4u, g += step) {
         const uint32_t* lanes = (const uint32_t*)(const void*)(g + SW__ARC_LANE);
         const uint32_t n = count - s < 4u ? count - s : 4u;
         __m128 out[4];
-        sw__codec_kept_arc4(g, p, out);
+        if (short_arc)
+            sw__codec_kept_short4(g, p, out);
+        else
+            sw__codec_kept_arc4(g, p, out);
         for (uint32_t i = 0; i < n; ++i) {
             const uint32_t lane = lanes[i];
             if (subset && !sw__subset_keeps(subset, sw__codec_lane_joint(lane))) continue;
@@ -1845,7 +1967,10 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         sw__codec_kept_lerp(rec, u, to, &wacc, wto, &wn, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
-    sw__codec_kept_arcs(sw__codec_keep_groups(keep, pl->h), keep[5], pos.p, subset, of);
+    sw__codec_kept_arcs(sw__codec_keep_groups(keep, pl->h), SW__CODEC_ARC_GROUP, keep[5], pos.p,
+                        subset, of, false);
+    sw__codec_kept_arcs(sw__codec_keep_shorts(keep, pl->h), -(ptrdiff_t)SW__CODEC_ARC_GROUP,
+                        keep[6], pos.p, subset, of, true);
 }
 #endif
 
@@ -1892,6 +2017,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
         keep[3] = 1u; /* until a track's header is not parsed */
         keep[4] = 1u; /* stride 1, then each track's */
         keep[5] = 0u; /* no arc kept yet */
+        keep[6] = 0u; /* nor short arc */
         sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
         keep[0] = pos.segment + 1u;
         keep[1] = j0;
@@ -1915,7 +2041,7 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return sw__codec_keep_list_end(h) + 3u + SW__CODEC_ARC_GROUP * ((h->animated_count + 3u) / 4u);
+    return sw__codec_keep_list_end(h) + 3u + SW__CODEC_ARC_GROUP * sw__codec_keep_group_count(h);
 #else
     (void)clip;
     return 0;
@@ -1976,7 +2102,7 @@ sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton
                 uint32_t da, db;
                 const uint32_t j = sw__codec_track_key(&ts, pos.p, pos.span, &u);
                 sw__codec_keys2(bits, at, j, &ts, ka, kb, &da, &db);
-                sw__codec_interp(ka, kb, u, k == 1u, ts.arc, da, db, v[k]);
+                sw__codec_interp(ka, kb, u, k == 1u, ts.interp, da, db, v[k]);
             }
             at += (uint64_t)sw__codec_keys_count(&ts, pos.span) * ts.key_bits;
             hd = next;

@@ -88,12 +88,13 @@ void sw__codec_finish_sse2(const sw__codec_batch* b, uint32_t n, float out[4][SW
 #endif
 void sw__codec_finish_best(const sw__codec_batch* b, uint32_t n, float out[4][SW__CODEC_BATCH]);
 #if SINEW_HAS_SSE2
-/* sw__codec_arc (its scalar reference) on four rotations at once, bit for
- * bit the same: out[i] the rotation at u[i] along the arc from qa[i] to
- * qb[i] (unit quaternions x y z w). The SSE2 decoder's path for the
- * rotations followed along their arc. */
+/* sw__codec_arc, or when short_arc sw__codec_short_arc (their scalar
+ * references), on four rotations at once, bit for bit the same: out[i]
+ * the rotation at u[i] along the arc from qa[i] to qb[i] (unit quaternions
+ * x y z w). The SSE2 decoder's path for the rotations followed along their
+ * arc. */
 void sw__codec_arc4_sse2(const float qa[4][4], const float qb[4][4], const float u[4],
-                         float out[4][4]);
+                         bool short_arc, float out[4][4]);
 #endif
 
 #endif

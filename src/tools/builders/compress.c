@@ -35,7 +35,7 @@ typedef struct sw__qset {
     uint8_t fmt;
     uint8_t bits12;  /* bit codes of components 1 and 2 */
     uint8_t dropped; /* rotations: 0..3, or 5 per key; else 4 */
-    uint8_t arc;     /* 1: rotation keys followed along their arc (always per key) */
+    uint8_t interp;  /* SW__CODEC_INTERP_*: rotations' (per key: along the arc) */
     uint8_t masked;  /* 1: keys at the samples of mask (stride code 7) */
     uint8_t uniform; /* 1: a uniform scale track (component 0 only; bits12 0xFF) */
     uint8_t lo[3];
@@ -73,7 +73,8 @@ typedef struct sw__cz {
     sw_codec_track* tracks;
     sw__qset* sets; /* [segment * A + a] */
     uint8_t* drop;  /* [segment * A + a]: rotation component left out (+ SW__CODEC_ROT_ARC
-                       when followed along the arc), 5 per key, 4 otherwise */
+                       when followed along the arc, SW__CODEC_ROT_SHORT along
+                       it in one piece), 5 per key, 4 otherwise */
 } sw__cz;
 
 #define SW__SLOT_DEFAULT 0u
@@ -214,8 +215,10 @@ static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_
     set.uniform = z->tracks[a].flags ? 1u : 0u;
     set.bits12 = set.uniform ? 0xFFu : (uint8_t)(codes[1] | (codes[2] << 4));
     const uint32_t drop = z->drop[(size_t)s * z->A + a];
-    set.dropped = (uint8_t)(drop & ~SW__CODEC_ROT_ARC);
-    set.arc = (drop & SW__CODEC_ROT_ARC) != 0u || set.dropped == SW__CODEC_DROP_PER_KEY;
+    set.dropped = (uint8_t)(drop >= SW__CODEC_ROT_ARC ? drop & 3u : drop);
+    set.interp = (uint8_t)(set.dropped == SW__CODEC_DROP_PER_KEY ? SW__CODEC_INTERP_ARC
+                           : drop >= SW__CODEC_ROT_ARC           ? sw__codec_rot_interp(drop)
+                                                                 : SW__CODEC_INTERP_LERP);
     for (uint32_t c = 0; c < 3u; ++c) {
         set.lo[c] = 0;
         set.hi[c] = 255;
@@ -252,6 +255,9 @@ static sw__qset sw__cz_make_set(const sw__cz* z, uint32_t a, uint32_t s, uint32_
     return set;
 }
 
+/* The rotation byte's interpolation bits of each SW__CODEC_INTERP_*. */
+static const uint8_t sw__cz_rot_bits[3] = {0u, SW__CODEC_ROT_ARC, SW__CODEC_ROT_SHORT};
+
 /* The header bytes of a setting; returns their count. */
 static uint32_t sw__cz_set_bytes(const sw__qset* set, uint8_t out[16]) {
     uint32_t n = 0;
@@ -260,7 +266,7 @@ static uint32_t sw__cz_set_bytes(const sw__qset* set, uint8_t out[16]) {
     if (set->dropped == SW__CODEC_DROP_PER_KEY)
         out[n++] = SW__CODEC_ROT_PER_KEY;
     else if (set->dropped != SW__CODEC_DROP_NONE)
-        out[n++] = (uint8_t)(set->dropped | (set->arc ? SW__CODEC_ROT_ARC : 0u));
+        out[n++] = (uint8_t)(set->dropped | sw__cz_rot_bits[set->interp]);
     if (set->fmt & SW__CODEC_FMT_RANGE) {
         const uint32_t nr = set->uniform ? 1u : 3u;
         for (uint32_t c = 0; c < nr; ++c)
@@ -322,7 +328,7 @@ static void sw__cz_decode(sw__cz* z, uint32_t a, uint32_t s, const sw__qset* set
         const uint32_t k = sw__codec_track_key(&ts, fp, span, &u);
         float* o = z->cand + 4u * (size_t)p;
         o[3] = 0.0f;
-        sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation, set->arc != 0u,
+        sw__codec_interp(z->keys + 3u * k, z->keys + 3u * (k + 1u), u, rotation, set->interp,
                          z->kd[k], z->kd[k + 1u], o);
     }
 }
@@ -1001,42 +1007,65 @@ static void sw__cz_reach(const sw__cz* z, double* reach) {
     }
 }
 
-/* True when the decoder's interpolation with component d left out (three
- * components lerped, the fourth rebuilt) parts from the arc between two
- * samples of rotation track a in segment s by more than a tenth of the
- * joint's precision at its reach (sw__cz_reach; measured at the quarter
- * points against the samples' slerp: where the raw clip's keys are the
- * samples, that is the raw clip), or would take the longer way. The
- * decoder then follows that segment's keys along their arc. */
-static bool sw__cz_off_arc(const sw__cz* z, uint32_t a, uint32_t s, uint32_t d, double reach) {
+/* Fractions at which sw__cz_off_arc measures each interpolation: the
+ * lerp's departure from the arc peaks at 1/2; the short arc's (a fit's
+ * residue) is measured at each eighth. */
+static const double sw__cz_lerp_at[3] = {0.25, 0.5, 0.75};
+static const double sw__cz_short_at[7] = {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875};
+
+/* Smallest cosine between two samples (of the raw keys, a margin over
+ * cos 45 degrees for the quantized ones) at which the short arc
+ * (sw__codec_short_arc) is tried. */
+#define SW__CZ_SHORT_COS 0.72
+
+/* True when the decoder's interpolation `interp` (SW__CODEC_INTERP_LERP:
+ * three components lerped, the fourth rebuilt; SW__CODEC_INTERP_SHORT:
+ * both keys rebuilt and followed along their arc in one piece) with
+ * component d left out parts from the arc between two samples of rotation
+ * track a in segment s by more than a tenth of the joint's precision at
+ * its reach (sw__cz_reach; measured at sw__cz_lerp_at or sw__cz_short_at
+ * against the samples' slerp: where the raw clip's keys are the samples,
+ * that is the raw clip), or, the lerp, would take the longer way (the
+ * short arc: two samples' cosine below SW__CZ_SHORT_COS). The decoder then
+ * follows that segment's keys along their arc in halves. */
+static bool sw__cz_off_arc(const sw__cz* z, uint32_t a, uint32_t s, uint32_t d, double reach,
+                           uint32_t interp) {
     const uint32_t first = s * z->L, span = sw__cz_span(z, s);
     const uint32_t slot = z->aslot[a];
     const double allowed = 0.1 * z->thr[slot / 3u];
+    const bool short_arc = interp == SW__CODEC_INTERP_SHORT;
+    const double* at = short_arc ? sw__cz_short_at : sw__cz_lerp_at;
+    const uint32_t points = short_arc ? 7u : 3u;
     for (uint32_t i = first; i < first + span; ++i) {
         const float* va = sw__cz_val(z->raw, z, slot, i);
         const float* vb = sw__cz_val(z->raw, z, slot, i + 1u);
-        const double sa = va[d] < 0.0f ? -1.0 : 1.0, sb = vb[d] < 0.0f ? -1.0 : 1.0;
+        const double sa = va[d] < 0.0f ? -1.0 : 1.0;
+        double sb = vb[d] < 0.0f ? -1.0 : 1.0;
         double dot = 0.0;
         for (uint32_t c = 0; c < 4u; ++c)
             dot += sa * va[c] * sb * vb[c];
-        if (dot < 0.0) return true;
+        if (short_arc && dot < 0.0) { /* the short arc takes the shorter way */
+            sb = -sb;
+            dot = -dot;
+        }
+        if (dot < (short_arc ? SW__CZ_SHORT_COS : 0.0)) return true;
         const double om = acos(dot < 1.0 ? dot : 1.0);
-        /* the lerp parts from the arc by O(om^2): nothing to measure on a
-         * turn this small */
+        /* the lerp parts from the arc by O(om^2), the short arc by less:
+         * nothing to measure on a turn this small */
         if (!(om * reach > 0.01 * allowed)) continue;
         float ka[3], kb[3];
         for (uint32_t c = 0; c < 3u; ++c) {
             ka[c] = sw__cz_comp(z, a, i, c, d);
             kb[c] = sw__cz_comp(z, a, i + 1u, c, d);
         }
-        for (uint32_t q = 1; q < 4u; ++q) {
-            const double u = 0.25 * q;
+        for (uint32_t q = 0; q < points; ++q) {
+            const double u = at[q];
             const double wa = sin((1.0 - u) * om) / sin(om), wb = sin(u * om) / sin(om);
-            float lerp[4];
-            sw__codec_interp(ka, kb, (float)u, true, false, d, d, lerp);
+            float got[4];
+            sw__codec_interp(ka, kb, (float)u, true, interp, d, d, got);
             double chord2 = 0.0;
             for (uint32_t c = 0; c < 4u; ++c) {
-                const double e = wa * sa * va[c] + wb * sb * vb[c] - lerp[c];
+                const double e = wa * sa * va[c] + wb * sb * vb[c] - got[c];
                 chord2 += e * e;
             }
             if (4.0 * asin(fmin(1.0, 0.5 * sqrt(chord2))) * reach > allowed) return true;
@@ -1086,9 +1115,16 @@ static void sw__cz_ranges(sw__cz* z, const double* reach) {
             /* When every component comes near 0 in the segment (a wide turn),
              * rebuilding one loses precision: each key names its largest. */
             if (t->kind == SW_TRACK_KIND_ROTATION && best_low < 0.25f) d = SW__CODEC_DROP_PER_KEY;
-            const bool arc = t->kind == SW_TRACK_KIND_ROTATION && d != SW__CODEC_DROP_PER_KEY &&
-                             sw__cz_off_arc(z, a, s, d, reach[t->joint]);
-            z->drop[(size_t)s * z->A + a] = (uint8_t)(d | (arc ? SW__CODEC_ROT_ARC : 0u));
+            /* the lerp where it stays on the arc, else the arc in one piece
+             * where it is short enough (cheaper to decode), else in halves */
+            uint32_t interp = SW__CODEC_INTERP_LERP;
+            if (t->kind == SW_TRACK_KIND_ROTATION && d != SW__CODEC_DROP_PER_KEY &&
+                sw__cz_off_arc(z, a, s, d, reach[t->joint], SW__CODEC_INTERP_LERP)) {
+                interp = sw__cz_off_arc(z, a, s, d, reach[t->joint], SW__CODEC_INTERP_SHORT)
+                             ? SW__CODEC_INTERP_ARC
+                             : SW__CODEC_INTERP_SHORT;
+            }
+            z->drop[(size_t)s * z->A + a] = (uint8_t)(d | sw__cz_rot_bits[interp]);
             if (d == SW__CODEC_DROP_PER_KEY) continue;
             for (uint32_t i = first; i <= first + span; ++i) {
                 for (uint32_t c = 0; c < 3u; ++c) {
