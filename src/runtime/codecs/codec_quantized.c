@@ -1110,37 +1110,35 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
  * storage): word 0 the segment + 1 whose keys it holds (0: none), word 1
  * the stride-1 key index (which fixes every stride's in the segment), word
  * 2 the count + 1 of the clip's constant slots listed at the end (0: not
- * listed), word 3 1 when every animated track's header is kept parsed,
- * word 4 the strides the segment's tracks use (bit sl: 2^sl samples; their
- * key indices the only ones a later call in the segment computes), word 5
- * the count of arcs kept and word 6 of short arcs kept (below);
- * then per animated track a record of 8
- * floats: key a and b - a (3 floats each); then per track 3 words: where
- * its results go (float indices to[0..2] in 16 bits, to[3] in 13, the key
- * stride in the top 3; third word unused), or for a track whose keys a key
- * mask names SW__KEEP_MASKED, to[0], to[1] and kb, then to[2], to[3] and ka
- * (13, 13 and 6 bits: the samples of its two keys), or SW__KEEP_ARC for a
- * rotation followed along its arc, whole or in halves (kept in the
- * groups, below), or
- * SW__KEEP_LATER and the offset of its header for a track a joint subset
- * left out when the keys were kept (decoded, and kept, when a later call
- * wants it; its record's first word holds the bit offset of its track). A
- * masked track's key interval is unchanged while the stride-1 key index
- * is, and the cache holds only then. Then per track 24 words, its parsed
- * header (sw__codec_keep_head), kept when word 3 is 1: then a call in the
- * same segment at other key indices decodes from them (sw__codec_redecode)
- * without reading the headers (apart from the 3 words, which a call from
- * the cache reads alone: fewer cache lines). Last, room for 4 slot indices per
- * constant record (SW__KEEP_LIST: one record holds one constant, or up to
- * four uniform ones): the constant slots of every joint, listed by the call
- * that finds the cache fresh, so that later calls write them without
- * reading every slot (not listed when the slots name more). After those,
- * 16-byte aligned, room for one group more than a quarter of the
- * animated tracks (SW__CODEC_ARC_GROUP floats each): the arcs prepared
- * from both keys of each rotation followed along its arc, four to a group
- * in SoA, in the order they were decoded, from the first group up; the
- * short arcs, likewise, from the last group down; so that a call
- * from the cache finishes four at a time. */
+ * listed), word 3 1 when every animated track's header is kept parsed, word
+ * 4 the strides the segment's tracks use (bit sl: 2^sl samples; their key
+ * indices the only ones a later call in the segment computes), word 5 the
+ * count of arcs kept and word 6 of short arcs kept (below); then per
+ * animated track a record of 8 floats: key a and b - a (3 floats each);
+ * then per track 3 words: where its results go (float indices to[0..2] in
+ * 16 bits, to[3] in 13, the key stride in the top 3; third word unused), or
+ * for a track whose keys a key mask names SW__KEEP_MASKED, to[0], to[1] and
+ * kb, then to[2], to[3] and ka (13, 13 and 6 bits: the samples of its two
+ * keys), or SW__KEEP_ARC for a rotation followed along its arc, whole or in
+ * halves (kept in the groups, below), or SW__KEEP_LATER and the offset of
+ * its header for a track a joint subset left out when the keys were kept
+ * (decoded, and kept, when a later call wants it; its record's first word
+ * holds the bit offset of its track). A masked track's key interval is
+ * unchanged while the stride-1 key index is, and the cache holds only then.
+ * Then per track 24 words, its parsed header (sw__codec_keep_head), kept
+ * when word 3 is 1: then a call in the same segment at other key indices
+ * decodes from them (sw__codec_redecode) without reading the headers (apart
+ * from the 3 words, which a call from the cache reads alone: fewer cache
+ * lines). Last, room for 4 slot indices per constant record (SW__KEEP_LIST:
+ * one record holds one constant, or up to four uniform ones): the constant
+ * slots of every joint, listed by the call that finds the cache fresh, so
+ * that later calls write them without reading every slot (not listed when
+ * the slots name more). After those, 16-byte aligned, room for one group
+ * more than a quarter of the animated tracks (SW__CODEC_ARC_GROUP floats
+ * each): the arcs prepared from both keys of each rotation followed along
+ * its arc, four to a group in SoA, in the order they were decoded, from the
+ * first group up; the short arcs, likewise, from the last group down; so
+ * that a call from the cache finishes four at a time. */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
@@ -1338,11 +1336,10 @@ typedef struct sw__codec_step {
 /* A decoded track's keys ka, kb (its stored components in lanes 0-2) at
  * u, for a track of kind `kind` whose first lane in the pose is float
  * index `lane` (sw__codec_lane), the SSE2 decoder's operations: a rotation
- * followed along its arc, in halves or whole (interp,
- * SW__CODEC_INTERP_*) rebuilt leaving out da, db and queued on arcs[0] or
- * arcs[1]; any other track
- * a + (b - a) * u stored at the pose fields of its kind and left-out row
- * drow (a rotation's fourth queued on wacc). rec, m: NULL, or its record
+ * followed along its arc, in halves or whole (interp, SW__CODEC_INTERP_*),
+ * rebuilt leaving out da, db and queued on arcs[0] or arcs[1]; any other
+ * track a + (b - a) * u stored at the pose fields of its kind and left-out
+ * row drow (a rotation's fourth queued on wacc). rec, m: NULL, or its record
  * and meta in the key cache, kept (sl, kk: as sw__codec_keep_meta's). */
 SW__ALWAYS_INLINE void sw__codec_put_keys_sse2(uint32_t lane, uint32_t kind, __m128 ka, __m128 kb,
                                                uint32_t interp, uint32_t drow, uint32_t da,
