@@ -373,11 +373,18 @@ typedef struct sw__codec_arc_prep {
     float a[4], m[4], b[4], p[4];
 } sw__codec_arc_prep;
 
+/* -1 when qb lies on the other side of qa (qa . qb < 0; *dot: qa . qb),
+ * else 1: the factor that puts qb on qa's side, for the shorter arc. */
+static inline float sw__codec_side(const float qa[4], const float qb[4], float* dot) {
+    *dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+    return *dot < 0.0f ? -1.0f : 1.0f;
+}
+
 /* Prepares the shorter arc from unit quaternion qa to qb. */
 static inline void sw__codec_arc_prepare(const float qa[4], const float qb[4],
                                          sw__codec_arc_prep* r) {
-    const float dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
-    const float sign = dot < 0.0f ? -1.0f : 1.0f;
+    float dot;
+    const float sign = sw__codec_side(qa, qb, &dot);
     float m[4];
     for (uint32_t c = 0; c < 4u; ++c) {
         r->a[c] = qa[c];
@@ -421,7 +428,7 @@ static inline void sw__codec_arc(const float qa[4], const float qb[4], float u, 
 }
 
 /* The rotation at u on the shorter arc from unit quaternion qa to qb, in
- * one piece: qb negated when qa . qb < 0 (sw__codec_arc_prepare's test),
+ * one piece: qb put on qa's side (sw__codec_side),
  * then the normalized lerp at s = u + h ((u - 1/2) k), h = u (u - 1), k
  * the leading term of sw__codec_arc_at's correction for the arc's own
  * cosine |qa . qb| (sw__codec_arc_coef 0). Without the midpoint's square
@@ -432,8 +439,8 @@ static inline void sw__codec_arc(const float qa[4], const float qb[4], float u, 
  * it. */
 static inline void sw__codec_short_arc(const float qa[4], const float qb[4], float u,
                                        float out[4]) {
-    const float dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
-    const float sign = dot < 0.0f ? -1.0f : 1.0f;
+    float dot;
+    const float sign = sw__codec_side(qa, qb, &dot);
     float cs = sign * dot;
     if (cs > 1.0f) cs = 1.0f; /* a NaN kept */
     const float k = sw__codec_arc_coef(1.0f - cs, 0u);

@@ -580,14 +580,21 @@ static inline __m128 sw__codec_arc_coef_sse2(__m128 x, uint32_t j) {
     return _mm_mul_ps(x, _mm_add_ps(_mm_set1_ps(sw__codec_arc_c[0][j]), _mm_mul_ps(x, inner)));
 }
 
+/* sw__codec_side on four rotations, one per lane (ka[c], kb[c] component
+ * c of each one's keys; *dot: ka . kb). */
+static inline __m128 sw__codec_side_sse2(const __m128 ka[4], const __m128 kb[4], __m128* dot) {
+    *dot = sw__codec_dot4_sse2(ka, kb);
+    const __m128 neg = _mm_cmplt_ps(*dot, _mm_setzero_ps());
+    return _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, _mm_set1_ps(1.0f)));
+}
+
 /* sw__codec_arc_prepare on four rotations, one per lane: ka[c], kb[c]
  * component c of each rotation's keys. */
 static inline void sw__codec_arc4_prepare(const __m128 ka[4], const __m128 kb[4],
                                           sw__codec_arc4* r) {
     const __m128 one = _mm_set1_ps(1.0f);
-    const __m128 dot = sw__codec_dot4_sse2(ka, kb);
-    const __m128 neg = _mm_cmplt_ps(dot, _mm_setzero_ps());
-    const __m128 sign = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
+    __m128 dot;
+    const __m128 sign = sw__codec_side_sse2(ka, kb, &dot);
     /* written out, as below: compiled as loops these stay in memory */
     r->a[0] = ka[0];
     r->a[1] = ka[1];
@@ -657,9 +664,8 @@ static inline void sw__codec_arc4_at(const sw__codec_arc4* r, __m128 uu, __m128 
 static inline void sw__codec_short4_prepare(const __m128 ka[4], const __m128 kb[4],
                                             sw__codec_arc4* r) {
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-    const __m128 dot = sw__codec_dot4_sse2(ka, kb);
-    const __m128 neg = _mm_cmplt_ps(dot, zero);
-    const __m128 sign = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
+    __m128 dot;
+    const __m128 sign = sw__codec_side_sse2(ka, kb, &dot);
     /* written out, as in sw__codec_arc4_prepare */
     r->a[0] = ka[0];
     r->a[1] = ka[1];
@@ -1176,11 +1182,15 @@ static inline float* sw__codec_keep_groups(uint32_t* keep, const sw_codec_header
     return (float*)(void*)(((uintptr_t)end + 15u) & ~(uintptr_t)15u);
 }
 
-/* The key cache's group of short arcs 0-3: its last group (the next
- * ones below it). */
-static inline float* sw__codec_keep_shorts(uint32_t* keep, const sw_codec_header* h) {
+/* Where the key cache keeps rotations of kind k (0 arcs, 1 short arcs):
+ * the group of its rotations 0-3 (arcs: the first group; short arcs: the
+ * last), and *step, the floats from one group of the kind to the next
+ * (arcs up, short arcs down). */
+static inline float* sw__codec_keep_kind(uint32_t* keep, const sw_codec_header* h, uint32_t k,
+                                         ptrdiff_t* step) {
+    *step = k ? -(ptrdiff_t)SW__CODEC_ARC_GROUP : (ptrdiff_t)SW__CODEC_ARC_GROUP;
     return sw__codec_keep_groups(keep, h) +
-           SW__CODEC_ARC_GROUP * (size_t)(sw__codec_keep_group_count(h) - 1u);
+           (k ? SW__CODEC_ARC_GROUP * (size_t)(sw__codec_keep_group_count(h) - 1u) : 0u);
 }
 
 /* Empty queues of arcs (q[0]) and short arcs (q[1]) at keys,
@@ -1189,11 +1199,9 @@ static inline float* sw__codec_keep_shorts(uint32_t* keep, const sw_codec_header
 static inline void sw__codec_queues_init(sw__codec_arcs q[2], uint32_t* keep,
                                          const sw_codec_header* h, const sw__codec_keys* keys,
                                          bool after) {
-    q[0].groups = keep ? sw__codec_keep_groups(keep, h) : NULL;
-    q[1].groups = keep ? sw__codec_keep_shorts(keep, h) : NULL;
-    q[0].step = SW__CODEC_ARC_GROUP;
-    q[1].step = -(ptrdiff_t)SW__CODEC_ARC_GROUP;
     for (uint32_t k = 0; k < 2u; ++k) {
+        q[k].step = 0;
+        q[k].groups = keep ? sw__codec_keep_kind(keep, h, k, &q[k].step) : NULL;
         q[k].keys = keys;
         q[k].slot = keep && after ? keep[5u + k] : 0u;
         q[k].n = 0;
@@ -1964,10 +1972,13 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
         sw__codec_kept_lerp(rec, u, to, &wacc, wto, &wn, of);
     }
     if (wn > 0) sw__codec_rebuild4(wacc, wto, wn, of);
-    sw__codec_kept_arcs(sw__codec_keep_groups(keep, pl->h), SW__CODEC_ARC_GROUP, keep[5], pos.p,
-                        subset, of, false);
-    sw__codec_kept_arcs(sw__codec_keep_shorts(keep, pl->h), -(ptrdiff_t)SW__CODEC_ARC_GROUP,
-                        keep[6], pos.p, subset, of, true);
+    /* each kind with its finish known here (a loop over the two kept it a
+     * branch per group) */
+    ptrdiff_t step;
+    const float* arcs = sw__codec_keep_kind(keep, pl->h, 0u, &step);
+    sw__codec_kept_arcs(arcs, step, keep[5], pos.p, subset, of, false);
+    const float* shorts = sw__codec_keep_kind(keep, pl->h, 1u, &step);
+    sw__codec_kept_arcs(shorts, step, keep[6], pos.p, subset, of, true);
 }
 #endif
 
