@@ -64,6 +64,7 @@ typedef struct bench_stage_info {
     const char* key;
     const char* label;
     bool per_codec; /* samples clips, so runs once per codec */
+    bool floor;     /* sinew's sides time a floor, not a job; ozz's the job it bounds */
 } bench_stage_info;
 
 extern const bench_stage_info bench_stages[BENCH_STAGES];

@@ -167,6 +167,7 @@ static void bench_ozz_character(bench_ozz_set* s, int stage, uint32_t c) {
         break;
     }
     case BENCH_STAGE_BLEND:
+    case BENCH_STAGE_BLEND_FLOOR: // ozz has no floor: its blend, in the floor row's rotation
         bench_ozz_blend(s, c);
         break;
     case BENCH_STAGE_L2M:

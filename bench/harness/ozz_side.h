@@ -17,12 +17,13 @@ extern "C" {
 
 /* The rows both sides run (the same order as sinew's). */
 enum {
-    BENCH_STAGE_SEQUENTIAL, /* sample clip 0, playing forward with a cache/context */
-    BENCH_STAGE_SEEK,       /* sample clip 0 at a random time, fresh cache/context */
-    BENCH_STAGE_BLEND,      /* blend the two sampled poses, 2 layers */
-    BENCH_STAGE_L2M,        /* local-to-model of the blended pose */
-    BENCH_STAGE_IK,         /* two-bone IK per solve, written into the local pose */
-    BENCH_STAGE_FRAME,      /* 2 samples, blend, l2m, 2 x (IK, write, partial l2m) */
+    BENCH_STAGE_SEQUENTIAL,  /* sample clip 0, playing forward with a cache/context */
+    BENCH_STAGE_SEEK,        /* sample clip 0 at a random time, fresh cache/context */
+    BENCH_STAGE_BLEND,       /* blend the two sampled poses, 2 layers */
+    BENCH_STAGE_BLEND_FLOOR, /* sinew: the blend's memory floor; ozz: its blend again */
+    BENCH_STAGE_L2M,         /* local-to-model of the blended pose */
+    BENCH_STAGE_IK,          /* two-bone IK per solve, written into the local pose */
+    BENCH_STAGE_FRAME,       /* 2 samples, blend, l2m, 2 x (IK, write, partial l2m) */
     BENCH_STAGES
 };
 

@@ -6,15 +6,17 @@
 #include <string.h>
 
 #include "../bench_util.h"
+#include "blend_floor.h"
 #include "harness_internal.h"
 
 const bench_stage_info bench_stages[BENCH_STAGES] = {
-    {"sample_sequential", "sample one clip, sequential playback", true},
-    {"sample_seek", "sample one clip, cold seek (fresh cache, random time)", true},
-    {"blend", "blend 2 layers", false},
-    {"local_to_model", "local-to-model", false},
-    {"two_bone_ik", "two-bone IK per solve, written as local rotations", false},
-    {"full_frame", "full frame: 2 samples, blend, l2m, 2 x (IK, write, partial l2m)", true},
+    {"sample_sequential", "sample one clip, sequential playback", true, false},
+    {"sample_seek", "sample one clip, cold seek (fresh cache, random time)", true, false},
+    {"blend", "blend 2 layers", false, false},
+    {"blend_floor", "blend's memory floor (sinew: w0 a + w1 b; ozz: its blend)", false, true},
+    {"local_to_model", "local-to-model", false, false},
+    {"two_bone_ik", "two-bone IK per solve, written as local rotations", false, false},
+    {"full_frame", "full frame: 2 samples, blend, l2m, 2 x (IK, write, partial l2m)", true, false},
 };
 const uint32_t bench_counts[BENCH_COUNTS] = {8u, 1000u};
 const char* const bench_codec_names[BENCH_CODECS] = {"raw", "quantized", "frames"};
@@ -75,6 +77,19 @@ static void bench_blend(bench_set* s, uint32_t c) {
                               .out = bench_pose(s, c, 2),
                               .out_count = s->packets};
     bench_check(s, sw__blend_job_run_with(&job, s->ops));
+}
+
+/* The blend's memory floor for character c (blend_floor.h): its two poses
+ * read and its blended pose written as bench_blend reads and writes them,
+ * on the instruction set of the set's kernel path. */
+static void bench_blend_floor_run(const bench_set* s, uint32_t c) {
+    const float w = s->weight[c];
+    void (*floor)(const sw_xform4*, const sw_xform4*, float, float, sw_xform4*, uint32_t) =
+        bench_blend_floor;
+#ifdef BENCH_BLEND_FLOOR_AVX2
+    if (strcmp(s->ops->name, "avx2") == 0) floor = bench_blend_floor_avx2;
+#endif
+    floor(bench_pose(s, c, 0), bench_pose(s, c, 1), 1.0f - w, w, bench_pose(s, c, 2), s->packets);
 }
 
 /* Local-to-model of character c's blended pose: all joints, or the sub-tree of `root`. */
@@ -188,6 +203,9 @@ static void bench_character(bench_set* s, int stage, const sw_clip* const* clips
     }
     case BENCH_STAGE_BLEND:
         bench_blend(s, c);
+        break;
+    case BENCH_STAGE_BLEND_FLOOR:
+        bench_blend_floor_run(s, c);
         break;
     case BENCH_STAGE_L2M:
         bench_l2m(s, c, false, 0);
@@ -361,6 +379,14 @@ static bool bench_sets_init(bench_set s[BENCH_PATHS], const bench_rig* g, uint32
     return true;
 }
 
+/* Blends every character's pose again on each set's path (as its blend row
+ * left it), after a floor row wrote its unnormalized sums there. */
+static void bench_sets_reblend(bench_set s[BENCH_PATHS]) {
+    for (int p = 0; p < BENCH_PATHS; ++p)
+        for (uint32_t c = 0; c < s[p].chars; ++c)
+            bench_blend(&s[p], c);
+}
+
 static void bench_sets_free(bench_set s[BENCH_PATHS]) {
     for (int p = 0; p < BENCH_PATHS; ++p)
         bench_set_free(&s[p]);
@@ -401,6 +427,7 @@ static bool bench_rows_count(const bench_rig* g, int rig_slot, bench_ozz_side* o
             double ns = NAN;
             ok = bench_row(&d, rig_slot, ci, st, k, frames, reps, out, &ns);
             if (st == BENCH_STAGE_FRAME && ci == BENCH_COUNTS - 1) frame_ns[k] = ns;
+            if (bench_stages[st].floor) bench_sets_reblend(s);
         }
     bench_sides_free(&d);
     if (ok && ci == 0)

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "test_util.h"
 
+#include "blend_floor.h"
 #include "harness_internal.h"
 
 typedef struct bench_fixture {
@@ -138,6 +139,48 @@ static void test_same_work(void** state) {
     fixture_close(f);
 }
 
+/* The blend row's floor computes what blend_floor.h says, w0 a + w1 b on
+ * every float of every packet (against double sums), on the baseline and,
+ * when built and this CPU has it, on avx2; it writes nothing past n
+ * packets. Needs neither the asset nor ozz. */
+static void test_blend_floor(void** state) {
+    (void)state;
+    enum { N = 12 };
+    static sw_xform4 a[N], b[N], out[N + 1];
+    uint32_t rng = 12345u;
+    float* fa = a[0].tx;
+    float* fb = b[0].tx;
+    for (size_t i = 0; i < N * (sizeof(sw_xform4) / sizeof(float)); ++i) {
+        rng = rng * 1664525u + 1013904223u;
+        fa[i] = (float)(rng >> 8) / 16777216.0f * 4.0f - 2.0f;
+        rng = rng * 1664525u + 1013904223u;
+        fb[i] = (float)(rng >> 8) / 16777216.0f * 4.0f - 2.0f;
+    }
+    void (*floors[2])(const sw_xform4*, const sw_xform4*, float, float, sw_xform4*,
+                      uint32_t) = {bench_blend_floor, NULL};
+#ifdef BENCH_BLEND_FLOOR_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        floors[1] = bench_blend_floor_avx2;
+#endif
+    const float wa = 0.3f, wb = 0.7f;
+    for (int f = 0; f < 2; ++f) {
+        if (!floors[f]) continue;
+        memset(out, 0x5A, sizeof out);
+        floors[f](a, b, wa, wb, out, N);
+        const float* fo = out[0].tx;
+        for (size_t i = 0; i < N * (sizeof(sw_xform4) / sizeof(float)); ++i) {
+            const double want = (double)wa * fa[i] + (double)wb * fb[i];
+            const double scale = fabs((double)wa * fa[i]) + fabs((double)wb * fb[i]);
+            if (!(fabs(fo[i] - want) <= 0x1p-22 * scale))
+                fail_msg("floor %d float %zu: %.9g, want %.9g", f, i, (double)fo[i], want);
+        }
+        const unsigned char* past = (const unsigned char*)&out[N];
+        for (size_t i = 0; i < sizeof out[N]; ++i)
+            assert_int_equal(past[i], 0x5A);
+    }
+}
+
 /* The profile mode runs each side alone: one line per side, its figure
  * positive (the same set-up as the rows; ozz's sides need ozz). */
 static void test_profile_sides(void** state) {
@@ -170,9 +213,8 @@ static void test_profile_sides(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_same_joints),
-        cmocka_unit_test(test_same_accuracy),
-        cmocka_unit_test(test_same_work),
+        cmocka_unit_test(test_blend_floor),   cmocka_unit_test(test_same_joints),
+        cmocka_unit_test(test_same_accuracy), cmocka_unit_test(test_same_work),
         cmocka_unit_test(test_profile_sides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
