@@ -8,7 +8,8 @@
  * mm): well below the 10 cm its default tolerance means on this rig, and not
  * lossless. Same work: one full frame from the same state reaches the same
  * IK targets on both sides, and every row has a figure from each ozz build.
- * Skipped with a message when the asset or ozz is absent. */
+ * Skipped with a message when the asset or ozz is absent; the blend floor's
+ * own check (test_blend_floor) needs neither. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "test_util.h"
 
