@@ -407,11 +407,35 @@ static void kept_one(const sw_skeleton* skel, const sw_clip* clip, float t, sw_s
     assert_memory_equal(warm, ref, n * sizeof(sw_xform4));
 }
 
+/* Each clip's shared table (sw_sample_table_init), or NULL where it has
+ * none; free with tables_free. */
+static uint32_t** tables_make(const sw_clip* const* clips, uint32_t count) {
+    uint32_t** tables = (uint32_t**)calloc(count, sizeof *tables);
+    assert_non_null(tables);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t words = sw_sample_table_size(clips[i]);
+        assert_true(SINEW_HAS_SSE2 ? words > 0u : words == 0u);
+        if (words == 0) continue;
+        tables[i] = (uint32_t*)aligned_alloc(16, ((size_t)words * 4u + 15u) & ~(size_t)15u);
+        assert_non_null(tables[i]);
+        assert_int_equal(sw_sample_table_init(clips[i], tables[i], words), SW_RESULT_OK);
+    }
+    return tables;
+}
+
+static void tables_free(uint32_t** tables, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i)
+        free(tables[i]);
+    free(tables);
+}
+
 /* Clips (quantized, one skeleton) sampled through one cache of `size`
  * cursors on path ops: forward at 1/240, 1/60 and 1/24 s steps, backward,
- * random jumps, and the clips in turn every 7 calls. */
+ * random jumps, and the clips in turn every 7 calls. tables: NULL, or each
+ * clip's shared table, which the cache uses on every call (every) or on 2
+ * calls in 3, switching between its own headers and the table's. */
 static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint32_t count,
-                     uint32_t size, const sw__soa_ops* ops) {
+                     uint32_t size, const sw__soa_ops* ops, uint32_t* const* tables, bool every) {
     uint32_t* cursors = (uint32_t*)calloc(size + 1u, sizeof(uint32_t));
     const size_t bytes = skel->packets_count * sizeof(sw_xform4);
     sw_xform4* warm = (sw_xform4*)aligned_alloc(16, bytes);
@@ -429,11 +453,17 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
         const float d = clips[0]->duration;
         for (float t = steps[k] > 0.0f ? -0.05f : d + 0.05f; t >= -0.1f && t <= d + 0.1f;
              t += steps[k]) {
-            kept_one(skel, clips[(calls++ / 7u) % count], t, &cache, ops, warm, cold, ref);
+            const uint32_t i = (calls / 7u) % count;
+            cache.table = tables && (every || calls % 3u) ? tables[i] : NULL;
+            ++calls;
+            kept_one(skel, clips[i], t, &cache, ops, warm, cold, ref);
         }
     }
-    for (int i = 0; i < 300; ++i) {
-        const sw_clip* c = clips[(calls++ / 7u) % count];
+    for (int r = 0; r < 300; ++r) {
+        const uint32_t i = (calls / 7u) % count;
+        cache.table = tables && (every || calls % 3u) ? tables[i] : NULL;
+        ++calls;
+        const sw_clip* c = clips[i];
         kept_one(skel, c, sw_test_rand(&seed, -0.1f, c->duration + 0.1f), &cache, ops, warm, cold,
                  ref);
     }
@@ -448,8 +478,10 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
  * so that keys kept under one subset serve the next (the tracks a subset
  * left out are decoded, and kept, when a later call wants them, their arcs
  * kept after the others'): kept joints bit for bit a cold full sample of
- * the baseline build (sw__soa_scalar's), the others at rest. */
-static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw__soa_ops* ops) {
+ * the baseline build (sw__soa_scalar's), the others at rest. table: NULL,
+ * or the clip's shared table, which the cache then uses. */
+static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw__soa_ops* ops,
+                         const uint32_t* table) {
     const uint32_t words = sw_sample_cache_size(clip), P = skel->packets_count;
     const uint32_t n = skel->joints_count;
     uint32_t* cursors = (uint32_t*)calloc(words + 1u, sizeof(uint32_t));
@@ -468,6 +500,7 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw_
     const uint8_t* order[4] = {subsets[0], NULL, subsets[1], subsets[2]};
     sw_sample_cache cache;
     sw_sample_cache_init(&cache, cursors, words);
+    cache.table = table;
     uint32_t k = 0;
     for (float t = 0.0f; t <= clip->duration; t += 1.0f / 240.0f, ++k) {
         const uint8_t* keep = order[k % 4u];
@@ -485,25 +518,35 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw_
     free(full);
 }
 
-/* kept_run (through a cache of `size` cursors, then one short of the keys,
- * which keeps cursors only: `short_size`) and kept_subsets on each build of
- * the quantized decoder the kernel paths of this CPU use (the baseline and,
- * on x86 with AVX2, the avx2 build), each against the scalar decoder. */
+/* kept_run (through a cache of `size` cursors: without shared tables, with
+ * them, and switching; then one short of the keys, which keeps cursors
+ * only: `short_size`) and kept_subsets (without and with the table) on
+ * each build of the quantized decoder the kernel paths of this CPU use (the
+ * baseline and, on x86 with AVX2, the avx2 build), each against the scalar
+ * decoder. */
 static void kept_paths(const sw_skeleton* skel, const sw_clip* const* clips, uint32_t count,
                        uint32_t size, uint32_t short_size) {
     uint32_t n;
     const sw__soa_ops* const* paths = sw__soa_paths(&n);
+    uint32_t** tables = tables_make(clips, count);
     for (uint32_t p = 0; p < n; ++p) {
         bool seen = false;
         for (uint32_t q = 0; q < p; ++q)
             seen |= paths[q]->quantized_kept == paths[p]->quantized_kept;
         if (seen) continue;
         print_message("quantized decoder: path %s's build\n", paths[p]->name);
-        kept_run(skel, clips, count, size, paths[p]);
-        if (short_size) kept_run(skel, clips, count, short_size, paths[p]);
-        for (uint32_t i = 0; i < count; ++i)
-            kept_subsets(skel, clips[i], paths[p]);
+        kept_run(skel, clips, count, size, paths[p], NULL, false);
+        if (SINEW_HAS_SSE2) {
+            kept_run(skel, clips, count, size, paths[p], tables, true);
+            kept_run(skel, clips, count, size, paths[p], tables, false);
+        }
+        if (short_size) kept_run(skel, clips, count, short_size, paths[p], NULL, false);
+        for (uint32_t i = 0; i < count; ++i) {
+            kept_subsets(skel, clips[i], paths[p], NULL);
+            if (tables[i]) kept_subsets(skel, clips[i], paths[p], tables[i]);
+        }
     }
+    tables_free(tables, count);
 }
 
 /* Adds the rotation tracks of each segment of quantized clip c to counts
@@ -633,6 +676,68 @@ static void test_kept_keys(void** state) {
     for (uint32_t i = 0; i < 3u; ++i)
         sw_clip_destroy(robot[i], NULL);
     sw_scene_free(&scene, NULL);
+}
+
+/* A shared table's arguments: its size (0 for NULL, a raw clip, and on
+ * builds without the key cache), its init's failures (nothing written),
+ * and the sampling job's refusal of a table made for another clip or
+ * overlapping the output or the cursors. */
+static void test_shared_table_arguments(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* a = compress(f->skel, f->raw, 1e-3f, 1.0f, 4, NULL);
+    const sw_clip* b = compress(f->skel, f->raw, 1e-3f, 1.0f, 16, NULL);
+    assert_int_equal(sw_sample_table_size(NULL), 0u);
+    assert_int_equal(sw_sample_table_size(f->raw), 0u);
+    const uint32_t words = sw_sample_table_size(a);
+    if (!SINEW_HAS_SSE2) {
+        assert_int_equal(words, 0u);
+        uint32_t none[4];
+        assert_int_equal(sw_sample_table_init(a, none, 4u), SW_RESULT_INVALID_ARGUMENT);
+    } else {
+        assert_true(words > 0u);
+        uint32_t* mem = (uint32_t*)aligned_alloc(16, ((size_t)words * 4u + 32u) & ~(size_t)15u);
+        assert_non_null(mem);
+        memset(mem, 0xA5, (size_t)words * 4u + 16u);
+        assert_int_equal(sw_sample_table_init(a, NULL, words), SW_RESULT_INVALID_ARGUMENT);
+        assert_int_equal(sw_sample_table_init(f->raw, mem, words), SW_RESULT_INVALID_ARGUMENT);
+        assert_int_equal(sw_sample_table_init(a, mem, words - 1u), SW_RESULT_BUFFER_TOO_SMALL);
+        assert_int_equal(sw_sample_table_init(a, mem + 1, words), SW_RESULT_MISALIGNED);
+        assert_int_equal(mem[0], 0xA5A5A5A5u); /* nothing written */
+        assert_int_equal(sw_sample_table_init(a, mem, words), SW_RESULT_OK);
+
+        const uint32_t size = sw_sample_cache_size(a) > sw_sample_cache_size(b)
+                                  ? sw_sample_cache_size(a)
+                                  : sw_sample_cache_size(b);
+        uint32_t* cursors = (uint32_t*)calloc(size, sizeof(uint32_t));
+        sw_xform4* pose = (sw_xform4*)aligned_alloc(16, f->skel->packets_count * sizeof(sw_xform4));
+        assert_non_null(cursors);
+        assert_non_null(pose);
+        sw_sample_cache cache;
+        sw_sample_cache_init(&cache, cursors, size);
+        cache.table = mem;
+        sw_sample_job job = {.clip = a,
+                             .skeleton = f->skel,
+                             .time = 0.3f,
+                             .cache = &cache,
+                             .out = pose,
+                             .out_count = f->skel->packets_count};
+        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
+        job.clip = b; /* the table names clip a */
+        assert_int_equal(sw_sample_job_validate(&job), SW_RESULT_INVALID_ARGUMENT);
+        job.clip = a;
+        job.out = (sw_xform4*)(void*)mem; /* the output over the table */
+        assert_int_equal(sw_sample_job_validate(&job), SW_RESULT_OVERLAP);
+        job.out = pose;
+        cache.cursors = mem; /* the cursors over the table */
+        assert_int_equal(sw_sample_job_validate(&job), SW_RESULT_OVERLAP);
+        free(cursors);
+        free(pose);
+        free(mem);
+    }
+    sw_clip_destroy(a, NULL);
+    sw_clip_destroy(b, NULL);
+    fixture_free(f);
 }
 
 /* The decoder's scalar and SSE2 interpolation agree bit for bit: on random
@@ -955,7 +1060,7 @@ static void test_kept_shared_constants(void** state) {
         if (extra > 1u) assert_true(named > 4u * b.h->constants_count);
         const sw_clip* shared = NULL;
         assert_int_equal(sw_clip_load(b.mem, b.size, &shared, NULL), SW_RESULT_OK);
-        kept_run(f->skel, &shared, 1, sw_sample_cache_size(shared), sw__soa_best());
+        kept_run(f->skel, &shared, 1, sw_sample_cache_size(shared), sw__soa_best(), NULL, false);
         sw_xform4 pose[(J + 3) / 4];
         const sw_sample_job job = {.clip = shared,
                                    .skeleton = f->skel,
@@ -1655,6 +1760,7 @@ int main(void) {
         cmocka_unit_test(test_cache_vs_cold),
         cmocka_unit_test(test_scalar_simd),
         cmocka_unit_test(test_kept_keys),
+        cmocka_unit_test(test_shared_table_arguments),
         cmocka_unit_test(test_mask_key),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_kept_shared_constants),

@@ -15,6 +15,13 @@
  * at its address: call sw_sample_cache_init again before using it with a
  * clip created where a destroyed one was.
  *
+ * Many characters playing one quantized clip can share its table: the
+ * parsed track headers of every segment, made once (sw_sample_table_init)
+ * and read by every cache whose `table` points at it, so that each
+ * character's key crossings read the shared headers instead of keeping
+ * their own (the same results; at 1000 characters fewer cache lines per
+ * call).
+ *
  *     uint32_t count = sw_sample_cache_size(clip);
  *     uint32_t* cursors = ...;  // count entries, any storage
  *     sw_sample_cache cache;
@@ -39,6 +46,7 @@ typedef struct sw_sample_cache {
     float time;          /* time of the last sample */
     uint32_t* cursors;   /* caller storage, one per track of the clip */
     uint32_t cursors_count;
+    const uint32_t* table; /* optional: the clip's shared table (sw_sample_table_init) */
 } sw_sample_cache;
 
 /* Prepares an empty cache over caller storage of `count` cursors. */
@@ -47,6 +55,7 @@ static inline void sw_sample_cache_init(sw_sample_cache* c, uint32_t* cursors, u
     c->time = 0.0f;
     c->cursors = cursors;
     c->cursors_count = count;
+    c->table = NULL;
 }
 
 /* Cursor entries a cache for clip needs to keep everything it can: one per
@@ -55,6 +64,23 @@ static inline void sw_sample_cache_init(sw_sample_cache* c, uint32_t* cursors, u
  * entries but fewer than this works and keeps cursors only. Returns 0 for
  * NULL. */
 SINEW_API uint32_t sw_sample_cache_size(const sw_clip* clip);
+
+/* Words of clip's shared table (sw_sample_table_init); 0 when the clip has
+ * none to share (not quantized, no animated track, or a build without the
+ * quantized decoder's key cache) or for NULL. */
+SINEW_API uint32_t sw_sample_table_size(const sw_clip* clip);
+
+/* Fills table (caller storage of count >= sw_sample_table_size(clip)
+ * words, 16-byte aligned, apart from the clip) for clip: read-only
+ * afterwards, shared by any number of caches of that clip and threads
+ * while the clip lives at its address. A cache uses it when its `table`
+ * points at it (set after sw_sample_cache_init); the sampling job then
+ * checks that the table names the job's clip (its address, size and
+ * counts).
+ * Fails: INVALID_ARGUMENT (NULL clip or table, a clip without a table:
+ * sw_sample_table_size 0); BUFFER_TOO_SMALL (count); MISALIGNED (table);
+ * OVERLAP (table overlapping the clip). Nothing is written on failure. */
+SINEW_API sw_result sw_sample_table_init(const sw_clip* clip, uint32_t* table, uint32_t count);
 
 typedef struct sw_sample_job {
     const sw_clip* clip;
@@ -74,10 +100,10 @@ typedef struct sw_sample_job {
 /* Checks the job without running it.
  * Fails: INVALID_ARGUMENT (missing clip, skeleton or out, NaN time, joint
  * count mismatch, unknown codec, a cache with cursors_count > 0 but no
- * cursors); BUFFER_TOO_SMALL (out, floats or cache cursors too short);
- * MISALIGNED (out not 16-byte aligned); OVERLAP (out or floats overlapping
- * the clip, the skeleton, the cache or its cursors, the subset, or each
- * other). */
+ * cursors, a cache's table not made for the clip); BUFFER_TOO_SMALL (out,
+ * floats or cache cursors too short); MISALIGNED (out not 16-byte
+ * aligned); OVERLAP (out or floats overlapping the clip, the skeleton, the
+ * cache, its cursors or its table, the subset, or each other). */
 SINEW_API sw_result sw_sample_job_validate(const sw_sample_job* job);
 
 /* Validates, then samples. On failure nothing is written.

@@ -1116,7 +1116,9 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
  * storage): word 0 the segment + 1 whose keys it holds (0: none), word 1
  * the stride-1 key index (which fixes every stride's in the segment), word
  * 2 the count + 1 of the clip's constant slots listed at the end (0: not
- * listed), word 3 1 when every animated track's header is kept parsed, word
+ * listed), word 3 1 when every animated track's header is kept parsed (2
+ * when the clip's shared table holds them all for the segment, which the
+ * cache then leaves unwritten), word
  * 4 the strides the segment's tracks use (bit sl: 2^sl samples; their key
  * indices the only ones a later call in the segment computes), word 5 the
  * count of arcs kept and word 6 of short arcs kept (below); then per
@@ -1155,6 +1157,29 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
+/* A clip's shared table (sw__codec_quantized_table_words): its head
+ * (sw__codec_quantized_table_fits: the clip it was made for, and its
+ * words); then per segment 1
+ * when every animated track's header is parsed in it (keys of at most 57
+ * bits: sw__codec_redecode's), else 0; then, 4-word aligned, per segment
+ * per animated track its parsed header (SW__KEEP_HEADER words, as a key
+ * cache keeps them); then the fill's scratch (a key cache and a pose). */
+#define SW__TABLE_FLAGS SW__TABLE_HEAD
+
+/* Word offset of a table's parsed headers. */
+static inline uint32_t sw__codec_table_heads_at(const sw_codec_header* h) {
+    return (SW__TABLE_FLAGS + h->segments_count + 3u) & ~3u;
+}
+
+#if SINEW_HAS_SSE2
+/* The parsed headers of segment `segment` in a table. */
+static inline const uint32_t* sw__codec_table_heads(const uint32_t* table, const sw_codec_header* h,
+                                                    uint32_t segment) {
+    return table + sw__codec_table_heads_at(h) +
+           (size_t)SW__KEEP_HEADER * h->animated_count * segment;
+}
+#endif
+
 #if SINEW_HAS_SSE2
 /* Word offset of the key cache's constant list: after the head and each
  * animated track's record, meta words and parsed header. */
@@ -1166,6 +1191,12 @@ static inline uint32_t sw__codec_keep_list_at(const sw_codec_header* h) {
  * tracks' words and the constant list. */
 static inline uint32_t sw__codec_keep_list_end(const sw_codec_header* h) {
     return sw__codec_keep_list_at(h) + SW__KEEP_LIST * h->constants_count;
+}
+
+/* The parsed headers' words in the key cache (after the head, records and
+ * meta words). */
+static inline uint32_t* sw__codec_keep_heads(uint32_t* keep, uint32_t animated) {
+    return keep + SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * animated;
 }
 
 /* Groups (SW__CODEC_ARC_GROUP floats each) of the key cache: one per 4
@@ -1433,7 +1464,7 @@ static inline sw__codec_step sw__codec_fast_track(const sw_codec_track* tr, cons
     __m128 mn, ex, lo, scale, ka, kv;
     sw__codec_key_range_sse2(tr, per_key, drow, &mn, &ex);
     sw__codec_dequant_sse2(mn, ex, r, has, bb, &lo, &scale);
-    if (keep)
+    if (head)
         sw__codec_keep_head(head, sw__codec_head_info(bb, kb, sl, per_key, interp, 0u, drow),
                             mbytes ? r + 6u * has : NULL, bb, lo, scale);
     sw__codec_apply_sse2(lo, scale, qa, qb, &ka, &kv);
@@ -1650,7 +1681,7 @@ typedef struct sw__codec_span {
  * track's keys (a left-out track's: where it starts). */
 static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
                              const sw__codec_keys* keys, sw_xform4* out, bool simd, uint32_t* keep,
-                             const uint8_t* subset, sw__codec_span span) {
+                             uint32_t* heads, const uint8_t* subset, sw__codec_span span) {
     const sw_codec_header* h = pl->h;
     const uint8_t* bits;
     const uint8_t* const hd0 = sw__codec_segment(h, pos.segment, &bits);
@@ -1663,11 +1694,12 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
     uint32_t dst[4][SW__CODEC_BATCH];
     uint32_t n = 0;
 #if SINEW_HAS_SSE2
-    uint32_t* heads = meta ? meta + SW__KEEP_META * h->animated_count : NULL;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
     sw__codec_arcs arcs[2];
     sw__codec_queues_init(arcs, keep, h, keys, true); /* after those kept already */
+#else
+    (void)heads;
 #endif
     for (uint32_t a = span.a0; a < span.a1; ++a) {
         const sw_codec_track* tr = &pl->tracks[a];
@@ -1698,7 +1730,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
         float* rec = kf ? kf + SW__KEEP_REC * a : NULL;
         uint32_t* m = meta ? meta + SW__KEEP_META * a : NULL;
         uint32_t* hh = heads ? heads + SW__KEEP_HEADER * a : NULL;
-        if (m) {
+        if (hh) {
             hh[SW__HEAD_AT] = (uint32_t)at;
             hh[SW__HEAD_OFFSET] = (uint32_t)(hd - hd0);
             hh[SW__HEAD_PLACE] = sw__codec_lane(tr) | (uint32_t)tr->kind << 16;
@@ -1729,7 +1761,7 @@ static void sw__codec_decode(const sw__codec_view* pl, sw__codec_pos pos,
             sw__codec_key_range_sse2(tr, hp.per_key, hp.drow, &mn, &ex);
             sw__codec_dequant_sse2(mn, ex, hp.r, hp.has, hp.b, &lo, &scale);
             if (m && hp.kb > 57u) keep[3] = 0u; /* keys too wide for sw__codec_redecode */
-            if (m && hp.kb <= 57u)
+            if (hh && hp.kb <= 57u)
                 sw__codec_keep_head(hh,
                                     sw__codec_head_info(hp.b, hp.kb, hp.sl, hp.per_key, hp.interp,
                                                         tr->flags ? 1u : 0u, hp.drow),
@@ -1822,14 +1854,14 @@ static inline void sw__codec_redecode_track(uint32_t* m, const uint32_t* hh, flo
  * in sw__codec_sample cost the call from the cache 46 instructions (its
  * registers spilled), about 5 ns on Walking. */
 SW__NEVER_INLINE void sw__codec_redecode(const sw__codec_view* pl, sw__codec_pos pos,
-                                         const sw__codec_keys* keys, uint32_t* keep, sw_xform4* out,
+                                         const sw__codec_keys* keys, uint32_t* keep,
+                                         const uint32_t* heads, sw_xform4* out,
                                          const uint8_t* subset) {
     const uint32_t count = pl->h->animated_count;
     const uint8_t* bits;
     (void)sw__codec_segment(pl->h, pos.segment, &bits);
     float* kf = (float*)(void*)(keep + SW__KEEP_HEAD);
     uint32_t* meta = keep + SW__KEEP_HEAD + SW__KEEP_REC * count;
-    const uint32_t* heads = meta + SW__KEEP_META * count;
     float* of = (float*)(void*)out;
     __m128 wacc = _mm_setzero_ps();
     uint32_t wto[4], wn = 0;
@@ -1966,7 +1998,8 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
             uint32_t at;
             memcpy(&at, rec, sizeof at);
             const sw__codec_span one = {a, a + 1u, m1, at};
-            sw__codec_decode(pl, pos, keys, out, true, keep, NULL, one);
+            sw__codec_decode(pl, pos, keys, out, true, keep, sw__codec_keep_heads(keep, count),
+                             NULL, one);
             continue;
         }
         sw__codec_kept_lerp(rec, u, to, &wacc, wto, &wn, of);
@@ -1986,7 +2019,8 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
  * and constants, then the animated tracks from the cache when it holds
  * this segment's keys at these key indices, else decoded (and kept). */
 static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float t, sw_xform4* out,
-                             bool simd, uint32_t* keep, bool fresh, const uint8_t* subset) {
+                             bool simd, uint32_t* keep, const uint32_t* table, bool fresh,
+                             const uint8_t* subset) {
     const sw__codec_view pl = sw__codec_view_of(clip);
     const sw_codec_header* h = pl.h;
 #if SINEW_HAS_SSE2
@@ -2011,13 +2045,20 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
         sw__codec_keys_of(pos, h->segment_samples, same ? keep[4] : 0xFFu, &keys);
         /* the stride-1 key index fixes every stride's in a segment */
         const uint32_t j0 = keys.j[0];
+        /* the segment's parsed headers: the shared table's, else the cache's */
+        const uint32_t* shared = table ? sw__codec_table_heads(table, h, pos.segment) : NULL;
         if (same) {
             if (keep[1] == j0) {
                 sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
                 return;
             }
-            if (keep[3]) { /* other keys of the segment whose headers it keeps */
-                sw__codec_redecode(&pl, pos, &keys, keep, out, subset);
+            /* other keys of the segment whose headers are kept: word 3 is 1
+             * for the cache's own, 2 for the table's (a cache switched
+             * between the two decodes afresh) */
+            if (keep[3] == (shared ? 2u : 1u)) {
+                sw__codec_redecode(&pl, pos, &keys, keep,
+                                   shared ? shared : sw__codec_keep_heads(keep, h->animated_count),
+                                   out, subset);
                 keep[1] = j0;
                 return;
             }
@@ -2026,22 +2067,26 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
         keep[4] = 1u; /* stride 1, then each track's */
         keep[5] = 0u; /* no arc kept yet */
         keep[6] = 0u; /* nor short arc */
-        sw__codec_decode(&pl, pos, &keys, out, simd, keep, subset, all);
+        sw__codec_decode(&pl, pos, &keys, out, simd, keep,
+                         shared ? NULL : sw__codec_keep_heads(keep, h->animated_count), subset,
+                         all);
+        if (shared) keep[3] = table[SW__TABLE_FLAGS + pos.segment] ? 2u : 0u;
         keep[0] = pos.segment + 1u;
         keep[1] = j0;
         return;
     }
 #else
     (void)keep;
+    (void)table;
     (void)fresh;
 #endif
     sw__codec_keys_of(pos, h->segment_samples, 0xFFu, &keys);
-    sw__codec_decode(&pl, pos, &keys, out, simd, NULL, subset, all);
+    sw__codec_decode(&pl, pos, &keys, out, simd, NULL, NULL, subset, all);
 }
 
 void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* skel, float t,
                                        const uint8_t* subset, sw_xform4* out, bool simd) {
-    sw__codec_sample(clip, skel, t, out, simd, NULL, false, subset);
+    sw__codec_sample(clip, skel, t, out, simd, NULL, NULL, false, subset);
 }
 
 uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
@@ -2058,8 +2103,62 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
 
 void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      const uint8_t* subset, sw_xform4* out, uint32_t* keep,
-                                     bool fresh) {
-    sw__codec_sample(clip, skel, t, out, true, keep, fresh, subset);
+                                     const uint32_t* table, bool fresh) {
+    sw__codec_sample(clip, skel, t, out, true, keep, table, fresh, subset);
+}
+
+/* The table's words before its scratch, and the whole (0: no key cache). */
+static uint64_t sw__codec_table_body(const sw_codec_header* h) {
+    return sw__codec_table_heads_at(h) +
+           (uint64_t)SW__KEEP_HEADER * h->animated_count * h->segments_count;
+}
+
+uint32_t sw__codec_quantized_table_words(const sw_clip* clip) {
+    const uint32_t keep = sw__codec_quantized_keep_words(clip);
+    if (keep == 0) return 0;
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint32_t packets = (clip->joints_count + 3u) / 4u;
+    const uint64_t all = sw__codec_table_body(h) + ((keep + 3u) & ~3u) + 40ull * packets;
+    return all <= UINT32_MAX ? (uint32_t)all : 0u;
+}
+
+void sw__codec_quantized_table_fill(const sw_clip* clip, uint32_t* table) {
+#if SINEW_HAS_SSE2
+    const sw__codec_view pl = sw__codec_view_of(clip);
+    const sw_codec_header* h = pl.h;
+    const uint64_t at = (uint64_t)(uintptr_t)clip;
+    const uint32_t head[SW__TABLE_HEAD] = {SW__TABLE_MAGIC,
+                                           (uint32_t)clip->size,
+                                           h->animated_count,
+                                           h->segments_count,
+                                           (uint32_t)at,
+                                           (uint32_t)(at >> 32),
+                                           sw__codec_quantized_table_words(clip)};
+    memcpy(table, head, sizeof head);
+    /* each segment decoded once from its first sample into the scratch,
+     * its headers parsed into the table as a key cache would keep them */
+    uint32_t* keep = table + sw__codec_table_body(h);
+    sw_xform4* pose =
+        (sw_xform4*)(void*)(keep + ((sw__codec_quantized_keep_words(clip) + 3u) & ~3u));
+    const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
+    for (uint32_t s = 0; s < h->segments_count; ++s) {
+        const uint32_t first = s * h->segment_samples, rest = h->samples_count - 1u - first;
+        const sw__codec_pos pos = {s, rest < h->segment_samples ? rest : h->segment_samples, 0.0f};
+        sw__codec_keys keys;
+        sw__codec_keys_of(pos, h->segment_samples, 0xFFu, &keys);
+        keep[3] = 1u;
+        keep[4] = 1u;
+        keep[5] = 0u;
+        keep[6] = 0u;
+        uint32_t* heads =
+            table + sw__codec_table_heads_at(h) + (size_t)SW__KEEP_HEADER * h->animated_count * s;
+        sw__codec_decode(&pl, pos, &keys, pose, true, keep, heads, NULL, all);
+        table[SW__TABLE_FLAGS + s] = keep[3];
+    }
+#else
+    (void)clip;
+    (void)table;
+#endif
 }
 
 sw_xform sw__codec_quantized_sample_joint(const sw_clip* clip, const sw_skeleton* skel,

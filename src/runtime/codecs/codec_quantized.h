@@ -22,10 +22,43 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip);
  * (it is then refilled). A call whose key interval per stride is unchanged
  * interpolates the kept keys of the joints the subset keeps (NULL: all),
  * decoding those a subset of an earlier call left out; any other decodes
- * and keeps the keys of the joints the subset keeps. */
+ * and keeps the keys of the joints the subset keeps. table: NULL, or the
+ * clip's shared table (sw__codec_quantized_table_fill; checked by the
+ * caller): the tracks' parsed headers are then read from it, not kept in
+ * keep (the same bits, fewer lines per character). */
 void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* skel, float t,
                                      const uint8_t* subset, sw_xform4* out, uint32_t* keep,
-                                     bool fresh);
+                                     const uint32_t* table, bool fresh);
+
+/* Words of clip's shared table (validated, quantized): every segment's
+ * parsed track headers, which every key cache of the clip can read instead
+ * of keeping its own, and the scratch its fill uses; 0 when the decoder
+ * keeps no keys (sw__codec_quantized_keep_words 0). */
+uint32_t sw__codec_quantized_table_words(const sw_clip* clip);
+
+/* Fills table (sw__codec_quantized_table_words(clip) words, 16-byte
+ * aligned) for clip, which it names (its address, size and counts). */
+void sw__codec_quantized_table_fill(const sw_clip* clip, uint32_t* table);
+
+/* A table's head: SW__TABLE_MAGIC, the clip's size, its animated track
+ * and segment counts, its address (2 words), and the table's words. */
+#define SW__TABLE_MAGIC 0x42545753u /* "SWTB" */
+#define SW__TABLE_HEAD 7u
+
+/* Whether table was filled for clip (quantized): the address, size and
+ * counts its head names. */
+static inline bool sw__codec_quantized_table_fits(const sw_clip* clip, const uint32_t* table) {
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    const uint64_t at = (uint64_t)(uintptr_t)clip;
+    return table[0] == SW__TABLE_MAGIC && table[1] == (uint32_t)clip->size &&
+           table[2] == h->animated_count && table[3] == h->segments_count &&
+           table[4] == (uint32_t)at && table[5] == (uint32_t)(at >> 32);
+}
+
+/* The words of a table that fits its clip (its head's last word). */
+static inline uint32_t sw__codec_quantized_table_size(const uint32_t* table) {
+    return table[SW__TABLE_HEAD - 1u];
+}
 
 /* Sets the slots a validated quantized clip holds (constant or animated;
  * default slots left as they are) in e (joints_count entries) to what its
@@ -51,7 +84,7 @@ void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* s
  * same bits), for the avx2 kernel path; defined when that path is. */
 void sw__codec_quantized_sample_kept_avx2(const sw_clip* clip, const sw_skeleton* skel, float t,
                                           const uint8_t* subset, sw_xform4* out, uint32_t* keep,
-                                          bool fresh);
+                                          const uint32_t* table, bool fresh);
 void sw__codec_quantized_sample_subset_avx2(const sw_clip* clip, const sw_skeleton* skel, float t,
                                             const uint8_t* subset, sw_xform4* out, bool simd);
 #endif

@@ -137,7 +137,8 @@ typedef struct sw__soa_ops {
      * path's instruction set builds them: sw__codec_quantized_sample_kept and
      * _subset, or their avx2 build (the same bits). */
     void (*quantized_kept)(const sw_clip* clip, const sw_skeleton* skel, float t,
-                           const uint8_t* subset, sw_xform4* out, uint32_t* keep, bool fresh);
+                           const uint8_t* subset, sw_xform4* out, uint32_t* keep,
+                           const uint32_t* table, bool fresh);
     void (*quantized_subset)(const sw_clip* clip, const sw_skeleton* skel, float t,
                              const uint8_t* subset, sw_xform4* out, bool simd);
 } sw__soa_ops;

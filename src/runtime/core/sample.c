@@ -25,6 +25,21 @@ static uint32_t sw__sample_cache_used(const sw_clip* clip, const sw_sample_cache
     return cache->cursors_count >= all ? (uint32_t)all : clip->tracks_count;
 }
 
+uint32_t sw_sample_table_size(const sw_clip* clip) {
+    if (!clip || clip->codec != SW_CLIP_CODEC_QUANTIZED) return 0;
+    return sw__codec_quantized_table_words(clip);
+}
+
+sw_result sw_sample_table_init(const sw_clip* clip, uint32_t* table, uint32_t count) {
+    const uint32_t need = sw_sample_table_size(clip);
+    if (!table || need == 0) return SW_RESULT_INVALID_ARGUMENT;
+    if (count < need) return SW_RESULT_BUFFER_TOO_SMALL;
+    if (!sw__aligned16(table)) return SW_RESULT_MISALIGNED;
+    if (sw__overlaps(table, (size_t)need * 4u, clip, clip->size)) return SW_RESULT_OVERLAP;
+    sw__codec_quantized_table_fill(clip, table);
+    return SW_RESULT_OK;
+}
+
 uint32_t sw_sample_cache_size(const sw_clip* clip) {
     if (!clip) return 0;
     const uint64_t all = (uint64_t)clip->tracks_count + sw__sample_keep_words(clip);
@@ -64,6 +79,15 @@ static sw_result sw__sample_job_check(const sw_sample_job* job, uint32_t* used) 
     if (cache && (sw__overlaps(job->out, out_bytes, cursors, cursors_bytes) ||
                   sw__overlaps(job->out, out_bytes, cache, sizeof(*cache))))
         return SW_RESULT_OVERLAP;
+    if (cache && cache->table) {
+        if (clip->codec != SW_CLIP_CODEC_QUANTIZED ||
+            !sw__codec_quantized_table_fits(clip, cache->table))
+            return SW_RESULT_INVALID_ARGUMENT;
+        const size_t table_bytes = (size_t)sw__codec_quantized_table_size(cache->table) * 4u;
+        if (sw__overlaps(job->out, out_bytes, cache->table, table_bytes) ||
+            sw__overlaps(cursors, cursors_bytes, cache->table, table_bytes))
+            return SW_RESULT_OVERLAP;
+    }
     if (job->keep && sw__overlaps(job->out, out_bytes, job->keep, skel->packets_count))
         return SW_RESULT_OVERLAP;
     if (job->floats) {
@@ -397,7 +421,7 @@ sw_result sw__sample_job_run_with(const sw_sample_job* job, const sw__subset* s,
          * room; float tracks raw as above. */
         if (used > clip->tracks_count)
             ops->quantized_kept(clip, job->skeleton, t, job->keep, job->out,
-                                cursors + clip->tracks_count, cache->clip != clip);
+                                cursors + clip->tracks_count, cache->table, cache->clip != clip);
         else
             ops->quantized_subset(clip, job->skeleton, t, job->keep, job->out, true);
         sw__sample_floats(job, t, cursors, cache_valid);
