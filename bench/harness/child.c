@@ -20,7 +20,11 @@ const char* const bench_rules =
     " in this build (-O3 in its default and Release builds), each column's instruction set "
     "named; time: each thread's CPU time, repetitions interleaved between the sides, each "
     "side (each of sinew's paths, each ozz build) on its own copy of the characters' state, "
-    "so that none runs on data the side before it left in the caches";
+    "so that none runs on data the side before it left in the caches; caches: one per "
+    "character and clip on both sides (ozz's SamplingJob::Context, sinew's sw_sample_cache), "
+    "sinew's reading one table per quantized clip that all characters share "
+    "(sw_sample_table_init: each segment's parsed track headers, made once; ozz's format "
+    "has no headers to parse)";
 
 /* The rig's ozz side: its lines, and whether it ran. */
 static bool bench_child_ozz(const bench_opts* o, const bench_rig* g, bench_ozz_side* ozz,

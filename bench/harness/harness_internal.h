@@ -15,6 +15,9 @@ typedef struct bench_rig {
     sw_scene scene;
     const sw_skeleton* skel;
     const sw_clip* clips[BENCH_CODECS][2];
+    /* each clip's shared table (sw_sample_table_init; NULL: none), which
+     * every character's cache of that clip reads */
+    uint32_t* tables[BENCH_CODECS][2];
     uint64_t codec_bytes[BENCH_CODECS];
     float codec_error[BENCH_CODECS];
     float codec_rate[BENCH_CODECS]; /* samples per second (raw: 0, keys as stored) */

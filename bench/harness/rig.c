@@ -41,9 +41,11 @@ double bench_now_ns(void) {
 }
 
 void bench_rig_free(bench_rig* g) {
-    for (int k = 1; k < BENCH_CODECS; ++k)
-        for (int i = 0; i < 2; ++i)
-            if (g->clips[k][i]) sw_clip_destroy(g->clips[k][i], NULL);
+    for (int k = 0; k < BENCH_CODECS; ++k)
+        for (int i = 0; i < 2; ++i) {
+            free(g->tables[k][i]);
+            if (k > 0 && g->clips[k][i]) sw_clip_destroy(g->clips[k][i], NULL);
+        }
     if (g->file[0]) {
         sw_asset_free(&g->asset);
     } else {
@@ -192,6 +194,27 @@ static float bench_rig_codec_error(const bench_rig* g, int k) {
     return (float)worst;
 }
 
+/* Each clip's shared table, where its codec has one (the quantized
+ * clips'). False on failure (reported). */
+static bool bench_rig_tables(bench_rig* g, const char* who) {
+    for (int k = 0; k < BENCH_CODECS; ++k)
+        for (int i = 0; i < 2; ++i) {
+            const uint32_t words = sw_sample_table_size(g->clips[k][i]);
+            if (words == 0) continue;
+            g->tables[k][i] =
+                (uint32_t*)aligned_alloc(16, ((size_t)words * 4u + 15u) & ~(size_t)15u);
+            const sw_result r = g->tables[k][i]
+                                    ? sw_sample_table_init(g->clips[k][i], g->tables[k][i], words)
+                                    : SW_RESULT_OUT_OF_MEMORY;
+            if (r != SW_RESULT_OK) {
+                bench_error("%s: the table of %s: %s", who, sw_clip_name(g->clips[k][i]),
+                            sw_result_str(r));
+                return false;
+            }
+        }
+    return true;
+}
+
 /* Codecs: raw as loaded; quantized by the compressor and frames by their
  * builder, each with its error against the raw clip measured. False on
  * failure (reported; the caller frees the rig). */
@@ -216,6 +239,7 @@ static bool bench_rig_codecs(bench_rig* g, const char* who) {
         if (qrate > g->codec_rate[1]) g->codec_rate[1] = qrate;
         if (!bench_rig_frames(g, i, who)) return false;
     }
+    if (!bench_rig_tables(g, who)) return false;
     for (int k = 0; k < BENCH_CODECS; ++k) {
         g->codec_error[k] = bench_rig_codec_error(g, k);
         if (!isfinite(g->codec_error[k])) {

@@ -235,6 +235,9 @@ static double bench_stage_run(bench_set* s, int stage, int codec, const sw__soa_
                               uint32_t frames) {
     const sw_clip* const* clips = s->rig->clips[codec];
     s->ops = ops;
+    /* each cache reads the shared table of the clip it samples (if any) */
+    for (uint32_t c = 0; c < 2u * s->chars; ++c)
+        s->cache[c].table = s->rig->tables[codec][c % 2u];
     const double t0 = bench_thread_ns();
     for (uint32_t f = 0; f < frames; ++f)
         for (uint32_t c = 0; c < s->chars; ++c)
