@@ -1159,11 +1159,11 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
 
 /* A clip's shared table (sw__codec_quantized_table_words): its head
  * (sw__codec_quantized_table_fits: the clip it was made for, and its
- * words); then per segment 1
- * when every animated track's header is parsed in it (keys of at most 57
- * bits: sw__codec_redecode's), else 0; then, 4-word aligned, per segment
- * per animated track its parsed header (SW__KEEP_HEADER words, as a key
- * cache keeps them); then the fill's scratch (a key cache and a pose). */
+ * words); then per segment 1 when every animated track's header is parsed
+ * in it (keys of at most 57 bits: sw__codec_redecode's), else 0; then,
+ * 4-word aligned, per segment per animated track its parsed header
+ * (SW__KEEP_HEADER words, as a key cache keeps them); then the fill's
+ * scratch (a key cache and a pose). */
 #define SW__TABLE_FLAGS SW__TABLE_HEAD
 
 /* Word offset of a table's parsed headers. */
@@ -2107,7 +2107,7 @@ void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* ske
     sw__codec_sample(clip, skel, t, out, true, keep, table, fresh, subset);
 }
 
-/* The table's words before its scratch, and the whole (0: no key cache). */
+/* The table's words before its scratch. */
 static uint64_t sw__codec_table_body(const sw_codec_header* h) {
     return sw__codec_table_heads_at(h) +
            (uint64_t)SW__KEEP_HEADER * h->animated_count * h->segments_count;
