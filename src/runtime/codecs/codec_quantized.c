@@ -1166,19 +1166,12 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
  * scratch (a key cache and a pose). */
 #define SW__TABLE_FLAGS SW__TABLE_HEAD
 
-/* Word offset of a table's parsed headers. */
-static inline uint32_t sw__codec_table_heads_at(const sw_codec_header* h) {
-    return (SW__TABLE_FLAGS + h->segments_count + 3u) & ~3u;
+/* Word offset of a table's parsed headers of segment `segment` (of all
+ * of them: segment 0; of none past them: segments_count). */
+static inline uint64_t sw__codec_table_heads_at(const sw_codec_header* h, uint32_t segment) {
+    return ((SW__TABLE_FLAGS + h->segments_count + 3u) & ~3u) +
+           (uint64_t)SW__KEEP_HEADER * h->animated_count * segment;
 }
-
-#if SINEW_HAS_SSE2
-/* The parsed headers of segment `segment` in a table. */
-static inline const uint32_t* sw__codec_table_heads(const uint32_t* table, const sw_codec_header* h,
-                                                    uint32_t segment) {
-    return table + sw__codec_table_heads_at(h) +
-           (size_t)SW__KEEP_HEADER * h->animated_count * segment;
-}
-#endif
 
 #if SINEW_HAS_SSE2
 /* Word offset of the key cache's constant list: after the head and each
@@ -2046,7 +2039,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
         /* the stride-1 key index fixes every stride's in a segment */
         const uint32_t j0 = keys.j[0];
         /* the segment's parsed headers: the shared table's, else the cache's */
-        const uint32_t* shared = table ? sw__codec_table_heads(table, h, pos.segment) : NULL;
+        const uint32_t* shared = table ? table + sw__codec_table_heads_at(h, pos.segment) : NULL;
         if (same) {
             if (keep[1] == j0) {
                 sw__codec_from_keep(&pl, pos, &keys, keep, out, subset);
@@ -2107,18 +2100,13 @@ void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* ske
     sw__codec_sample(clip, skel, t, out, true, keep, table, fresh, subset);
 }
 
-/* The table's words before its scratch. */
-static uint64_t sw__codec_table_body(const sw_codec_header* h) {
-    return sw__codec_table_heads_at(h) +
-           (uint64_t)SW__KEEP_HEADER * h->animated_count * h->segments_count;
-}
-
 uint32_t sw__codec_quantized_table_words(const sw_clip* clip) {
     const uint32_t keep = sw__codec_quantized_keep_words(clip);
     if (keep == 0) return 0;
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
-    const uint64_t all = sw__codec_table_body(h) + ((keep + 3u) & ~3u) + 40ull * packets;
+    const uint64_t all =
+        sw__codec_table_heads_at(h, h->segments_count) + ((keep + 3u) & ~3u) + 40ull * packets;
     return all <= UINT32_MAX ? (uint32_t)all : 0u;
 }
 
@@ -2126,6 +2114,7 @@ void sw__codec_quantized_table_fill(const sw_clip* clip, uint32_t* table) {
 #if SINEW_HAS_SSE2
     const sw__codec_view pl = sw__codec_view_of(clip);
     const sw_codec_header* h = pl.h;
+    const uint32_t keep_words = sw__codec_quantized_keep_words(clip);
     const uint64_t at = (uint64_t)(uintptr_t)clip;
     const uint32_t head[SW__TABLE_HEAD] = {SW__TABLE_MAGIC,
                                            (uint32_t)clip->size,
@@ -2137,9 +2126,8 @@ void sw__codec_quantized_table_fill(const sw_clip* clip, uint32_t* table) {
     memcpy(table, head, sizeof head);
     /* each segment decoded once from its first sample into the scratch,
      * its headers parsed into the table as a key cache would keep them */
-    uint32_t* keep = table + sw__codec_table_body(h);
-    sw_xform4* pose =
-        (sw_xform4*)(void*)(keep + ((sw__codec_quantized_keep_words(clip) + 3u) & ~3u));
+    uint32_t* keep = table + sw__codec_table_heads_at(h, h->segments_count);
+    sw_xform4* pose = (sw_xform4*)(void*)(keep + ((keep_words + 3u) & ~3u));
     const sw__codec_span all = {0u, h->animated_count, 0u, 0u};
     for (uint32_t s = 0; s < h->segments_count; ++s) {
         const uint32_t first = s * h->segment_samples, rest = h->samples_count - 1u - first;
@@ -2150,9 +2138,8 @@ void sw__codec_quantized_table_fill(const sw_clip* clip, uint32_t* table) {
         keep[4] = 1u;
         keep[5] = 0u;
         keep[6] = 0u;
-        uint32_t* heads =
-            table + sw__codec_table_heads_at(h) + (size_t)SW__KEEP_HEADER * h->animated_count * s;
-        sw__codec_decode(&pl, pos, &keys, pose, true, keep, heads, NULL, all);
+        sw__codec_decode(&pl, pos, &keys, pose, true, keep, table + sw__codec_table_heads_at(h, s),
+                         NULL, all);
         table[SW__TABLE_FLAGS + s] = keep[3];
     }
 #else
