@@ -13,10 +13,13 @@
  *   chains;
  * - the budget controller lowers and raises the LOD as fed times cross the
  *   budget, demoting the lowest priority first; the palette equals the skinning job's; create's
- * checks. */
+ * checks;
+ * - a crowd keeping quantized clips' keys (SW_ANIMATOR_KEEP_KEYS) gives the
+ *   bytes of one keeping cursors, with joint LOD. */
 #include "robot_fixture.h"
 #include "sinew/scale/crowd.h"
 #include "sinew/showcase/character.h"
+#include "sinew/tools/builders/compress.h"
 
 typedef struct fixture {
     sw_scene scene;
@@ -746,8 +749,8 @@ static void test_create_checks(void** state) {
         const char* what;
         sw_crowd_desc d;
         sw_result want;
-    } cases[12];
-    for (int k = 0; k < 12; ++k)
+    } cases[13];
+    for (int k = 0; k < 13; ++k)
         cases[k].d = good;
     int n = 0;
     cases[n].what = "no characters", cases[n].d.characters_count = 0;
@@ -775,6 +778,8 @@ static void test_create_checks(void** state) {
     cases[n].what = "budget", cases[n].d.budget = -1.0f, cases[n++].want = SW_RESULT_BAD_DATA;
     cases[n].what = "budget_low", cases[n].d.budget_low = 1.5f,
     cases[n++].want = SW_RESULT_BAD_DATA;
+    cases[n].what = "keep", cases[n].d.keep = SW_ANIMATOR_KEEP_COUNT;
+    cases[n++].want = SW_RESULT_INVALID_ARGUMENT;
     for (int k = 0; k < n; ++k) {
         sw_error err;
         memset(&err, 0, sizeof err);
@@ -922,6 +927,66 @@ static void test_robot(void** state) {
     robot_fixture_free(&rf);
 }
 
+/* The humanoid's blend space on its clips quantized (1 mm, 8-sample
+ * segments): two crowds of 12 characters, one keeping keys, the other
+ * cursors (the default), with three LOD levels (the farthest cutting
+ * joints) and phases spread; their outputs must be the same bytes every
+ * frame, through the speed changes that cross-fade to the standing state
+ * and back. */
+static void test_keep_keys(void** state) {
+    (void)state;
+    fixture f;
+    humanoid_fixture(&f, false);
+    const sw_skeleton* sk = f.scene.skeleton;
+    const sw_clip* quant[8];
+    assert_true(f.scene.clips_count <= 8);
+    for (uint32_t i = 0; i < f.scene.clips_count; ++i) {
+        sw_compress_options o = {.precision = 0.001f, .segment_samples = 8};
+        sw_error err;
+        memset(&err, 0, sizeof err);
+        const sw_result r = sw_compress_clip(sk, f.scene.clips[i], &o, NULL, &quant[i], NULL, &err);
+        if (r != SW_RESULT_OK) fail_msg("compress: %s (%s)", sw_result_str(r), err.check);
+    }
+    const size_t bs = sw_animator_bound_size(f.def, sk);
+    void* mem = sw_alloc(NULL, bs, 16);
+    const sw_animator_bound* bound = NULL;
+    assert_int_equal(sw_animator_bind(f.def, sk, quant, f.scene.clips_count, mem, bs, &bound, NULL),
+                     SW_RESULT_OK);
+    const bool keeps = sw_sample_cache_size(quant[0]) > quant[0]->tracks_count;
+    assert_true(sw_animator_instance_size_keeping(bound, SW_ANIMATOR_KEEP_KEYS) >
+                    sw_animator_instance_size(bound) ||
+                !keeps);
+    const sw_crowd_level levels[] = {{0.0f, 1, 0}, {5.0f, 1, 0}, {9.0f, 1, 1}};
+    sw_crowd* c[2];
+    for (uint32_t k = 0; k < 2; ++k) {
+        sw_crowd_desc d = basic_desc(bound, 12);
+        d.levels = levels;
+        d.levels_count = 3;
+        d.keep = k == 0 ? SW_ANIMATOR_KEEP_CURSORS : SW_ANIMATOR_KEEP_KEYS;
+        c[k] = make_crowd(&d);
+        desync_with(c[k], bound);
+        for (uint32_t i = 0; i < 12; ++i)
+            sw_crowd_set_position(c[k], i, (sw_vec3){(float)i, 0.0f, 0.0f});
+    }
+    for (uint32_t fr = 0; fr < 240; ++fr) {
+        const float speed = fr % 80u < 60u ? 0.6f + 0.02f * (float)(fr % 80u) : 0.0f;
+        for (uint32_t k = 0; k < 2; ++k) {
+            for (uint32_t i = 0; i < 12; ++i)
+                sw_crowd_params(c[k], i)[f.speed] = speed + 0.1f * (float)i;
+            assert_int_equal(sw_crowd_update(c[k], 1.0f / 60.0f, (sw_vec3){0, 0, 0}, NULL),
+                             SW_RESULT_OK);
+        }
+        if (crowd_hash(c[0], sk, 0) != crowd_hash(c[1], sk, 0))
+            fail_msg("frame %u: the crowd keeping keys differs", fr);
+    }
+    for (uint32_t k = 0; k < 2; ++k)
+        sw_crowd_destroy(c[k]);
+    sw_free(NULL, mem, bs);
+    for (uint32_t i = 0; i < f.scene.clips_count; ++i)
+        sw_clip_destroy(quant[i], NULL);
+    fixture_free(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_deterministic_across_threads),
@@ -934,6 +999,7 @@ int main(void) {
         cmocka_unit_test(test_palette_and_memory),
         cmocka_unit_test(test_create_checks),
         cmocka_unit_test(test_robot),
+        cmocka_unit_test(test_keep_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

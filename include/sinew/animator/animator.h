@@ -15,11 +15,12 @@
  *   every character with that skeleton and those clips.
  * - sw_animator_instance, one character's state: playing states, their times,
  *   transitions in progress, inertialization offsets, a sampling cache per
- *   playing clip (key cursors, for raw clips with explicit key times: forward
- *   playback resumes each key search where the last evaluate left it; poses
- *   are bit-identical to sampling without a cache). Caller memory of
- *   sw_animator_instance_size(bound) bytes; no pointers inside, so it can be
- *   copied (snapshots, rollback) while the bound object lives.
+ *   clip each layer may play (sw_animator_keep: key cursors for raw clips
+ *   with explicit key times, so forward playback resumes each key search
+ *   where the last evaluate left it; optionally quantized clips' decoded
+ *   keys too; poses are bit-identical to sampling without a cache). Caller
+ *   memory of sw_animator_instance_size(bound) bytes; no pointers inside, so
+ *   it can be copied (snapshots, rollback) while the bound object lives.
  *
  * Per frame:
  *
@@ -583,15 +584,50 @@ SINEW_API const sw_clip* sw_animator_bound_clip(const sw_animator_bound* b, uint
 
 /* ---- instance ------------------------------------------------------------ */
 
-/* Bytes of an instance for `b` (0 for NULL). */
+/* What an instance keeps between evaluations to sample its clips faster.
+ * Each layer gets one sampling cache (sinew/core/sample.h) per clip its
+ * states may play that the mode caches, at most its playing clips, and
+ * gives each playing clip the cache that last sampled it. Poses are the
+ * same bits in every mode. */
+typedef enum sw_animator_keep {
+    /* key cursors of raw clips with explicit key times (the default): a
+     * track's cursors per such clip, a few bytes per track */
+    SW_ANIMATOR_KEEP_CURSORS = 0,
+    /* also the decoded keys of quantized clips (on builds whose decoder keeps
+     * them: x86 with SSE2), sw_sample_cache_size(clip) words per such clip
+     * (RobotExpressive's Walking: 4.2 KB), so that a frame decodes only when
+     * a key interval changes. Faster per character while the instances stay
+     * in the CPU's caches (a few heroes); in crowds of a thousand the caches'
+     * memory traffic costs more than the decoding it saves
+     * (docs/animator.md). */
+    SW_ANIMATOR_KEEP_KEYS = 1,
+    SW_ANIMATOR_KEEP_COUNT
+} sw_animator_keep;
+
+/* Bytes of an instance for `b` keeping cursors (0 for NULL):
+ * sw_animator_instance_size_keeping(b, SW_ANIMATOR_KEEP_CURSORS). */
 SINEW_API size_t sw_animator_instance_size(const sw_animator_bound* b);
 
-/* Builds an instance in caller memory (16-byte aligned, at least
- * sw_animator_instance_size bytes): every layer's machine in its entry state
- * at time 0, no transition, no events pending.
+/* Bytes of an instance for `b` keeping `keep` (0 for NULL or an unknown
+ * mode). */
+SINEW_API size_t sw_animator_instance_size_keeping(const sw_animator_bound* b,
+                                                   sw_animator_keep keep);
+
+/* Builds an instance keeping cursors in caller memory (16-byte aligned, at
+ * least sw_animator_instance_size bytes): every layer's machine in its
+ * entry state at time 0, no transition, no events pending.
  * Fails: INVALID_ARGUMENT (NULL), MISALIGNED, BUFFER_TOO_SMALL. */
 SINEW_API sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bound* b,
                                               sw_animator_instance** out);
+
+/* sw_animator_instance_init keeping `keep`, in at least
+ * sw_animator_instance_size_keeping(b, keep) bytes.
+ * Fails: as sw_animator_instance_init; INVALID_ARGUMENT also for an unknown
+ * mode. */
+SINEW_API sw_result sw_animator_instance_init_keeping(void* mem, size_t size,
+                                                      const sw_animator_bound* b,
+                                                      sw_animator_keep keep,
+                                                      sw_animator_instance** out);
 
 #define SW_ANIMATOR_EVENT_KIND_LIST(X)                                                             \
     X(NONE, NULL)                                                                                  \

@@ -195,6 +195,10 @@ typedef struct sw_crowd_desc {
     bool post_marks_dirty; /* the post callback depends only on its pose and on inputs
                             * whose changes the caller reports with sw_crowd_mark_dirty;
                             * false: a post callback disables the dirty flags */
+    /* what each character's instance keeps (sw_animator_keep; 0: cursors).
+     * SW_ANIMATOR_KEEP_KEYS speeds up small crowds of quantized clips and
+     * slows large ones (their caches' memory traffic, docs/animator.md) */
+    sw_animator_keep keep;
 } sw_crowd_desc;
 
 /* Counts of the last sw_crowd_update. */
@@ -223,7 +227,7 @@ SINEW_API uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float frac
  * by sw_crowd_destroy; the bound object is referenced, the palette inputs
  * and joint detail copied.
  * Fails: INVALID_ARGUMENT (NULL desc, bound or out; inverse_bind NULL with a
- * palette_count or the reverse); LIMIT (characters_count 0 or above the
+ * palette_count or the reverse; an unknown keep); LIMIT (characters_count 0 or above the
  * maximum, threads above SW_POOL_MAX_THREADS, levels_count above the
  * maximum, a rate above SW_CROWD_MAX_RATE, palette_count above the maximum);
  * BAD_DATA (level distances negative, not finite or decreasing; a palette

@@ -1611,15 +1611,57 @@ static const char* sw__bind_marks(sw_animator_bound* b, double* marks, uint32_t*
     return NULL;
 }
 
-/* True when sampling `clip` searches key times, so that a cache of cursors
- * saves work: a raw clip with a track of explicit times (uniform tracks and
- * the codecs find their keys from the time alone). */
-static bool sw__bound_clip_searches(const sw_clip* clip) {
+/* True when an instance keeping `keep` gives `clip` a sampling cache: a
+ * raw clip with a track of explicit times (its cursors resume the key
+ * search; uniform tracks find their keys from the time alone), and with
+ * SW_ANIMATOR_KEEP_KEYS a quantized clip whose decoder keeps decoded keys
+ * on this build (sw_sample_cache_size beyond its cursors). */
+static bool sw__bound_clip_caches(const sw_clip* clip, uint32_t keep) {
+    if (clip->codec == SW_CLIP_CODEC_QUANTIZED)
+        return keep == SW_ANIMATOR_KEEP_KEYS && sw_sample_cache_size(clip) > clip->tracks_count;
     if (clip->codec != SW_CLIP_CODEC_RAW) return false;
     for (uint32_t t = 0; t < clip->tracks_count; ++t) {
         if (!sw_clip_tracks(clip)[t].uniform) return true;
     }
     return false;
+}
+
+/* 1 when clip slot `slot` is cached (keeping `keep`) and not yet in `seen`
+ * (then added). */
+static uint32_t sw__bind_cache_note(const sw_animator_bound* b, uint32_t keep, uint32_t* seen,
+                                    uint32_t slot) {
+    if (!sw__bound_cached(b, keep, slot) || ((seen[slot / 32u] >> (slot % 32u)) & 1u)) return 0;
+    seen[slot / 32u] |= 1u << (slot % 32u);
+    return 1;
+}
+
+/* The bound's caches_first[keep]: per layer, one sampling cache for each
+ * clip slot cached keeping `keep` that a state of the layer's machines
+ * (nested ones included) plays, alone or as a blend space member, but no
+ * more than the layer's playing clips (its max_contrib). Evaluate gives
+ * each contribution the cache that last sampled its clip (sw__eval_claim). */
+static void sw__bind_caches(sw_animator_bound* b, uint32_t keep) {
+    const sw_animator* a = b->def;
+    uint32_t* first = b->caches_first[keep];
+    uint32_t at = 0;
+    for (uint32_t l = 0; l < a->layers_count; ++l) {
+        uint32_t seen[SW_ANIMATOR_MAX_CLIPS / 32u] = {0};
+        uint32_t n = 0;
+        for (uint32_t s = 0; s < a->states_count; ++s) {
+            const sw__anim_state* st = &sw__anim_states(a)[s];
+            if (sw__anim_machines(a)[st->machine].layer != l) continue;
+            if (st->motion == SW_ANIMATOR_MOTION_CLIP)
+                n += sw__bind_cache_note(b, keep, seen, st->target);
+            if (st->motion != SW_ANIMATOR_MOTION_BLEND_SPACE) continue;
+            const sw__anim_bspace* bs = &sw__anim_bspaces(a)[st->target];
+            for (uint32_t k = 0; k < bs->members_count; ++k)
+                n += sw__bind_cache_note(b, keep, seen,
+                                         sw__anim_members(a)[bs->first_member + k].clip);
+        }
+        first[l] = at;
+        at += n < sw__anim_layers(a)[l].max_contrib ? n : sw__anim_layers(a)[l].max_contrib;
+    }
+    first[a->layers_count] = at;
 }
 
 /* The joints a subset must keep from joint 0 on for the animator to sample
@@ -1705,12 +1747,16 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
                 break;
             }
         }
-        if (sw__bound_clip_searches(slots[s])) {
-            b->cached[s / 32u] |= 1u << (s % 32u);
-            if (slots[s]->tracks_count > b->cursors) b->cursors = slots[s]->tracks_count;
+        for (uint32_t k = 0; k < SW_ANIMATOR_KEEP_COUNT; ++k) {
+            if (!sw__bound_clip_caches(slots[s], k)) continue;
+            b->cached[k][s / 32u] |= 1u << (s % 32u);
+            const uint32_t words = sw_sample_cache_size(slots[s]);
+            if (words > b->cursors[k]) b->cursors[k] = words;
         }
         b->keep_end[s] = sw__bound_keep_end(slots[s], skeleton);
     }
+    for (uint32_t k = 0; k < SW_ANIMATOR_KEEP_COUNT; ++k)
+        sw__bind_caches(b, k);
     const int16_t* parents = sw_skeleton_parents(skeleton);
     sw__bind_masks(b, (float*)(void*)((char*)mem + lay.masks));
     /* Root: the parent's model transform at rest. */

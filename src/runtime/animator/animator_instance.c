@@ -8,9 +8,9 @@
  *     layers     sw__lrun[layers_count]
  *     contribs   sw_animator_contribution[layers_count * max_contrib]
  *     params     float[params_count]         the parameters of the last update
- *     caches     sw__cslot[layers_count * max_contrib]   a sampling cache per
- *     cursors    uint32_t[...  * cursors]                contribution slot (both
- *                empty when no clip of the bound object searches keys)
+ *     caches     sw__cslot[caches]           the sampling caches of the layers
+ *     cursors    uint32_t[caches * cursors]  (the bound's caches_first: one per
+ *                cached clip a layer may play; both empty when none caches)
  *     inertia    per layer (when the definition inertializes): two history
  *                poses, then 14 floats per joint (translation direction,
  *                x0, v0, a0, T, rotation axis, x0, v0, a0, T)
@@ -64,11 +64,12 @@ typedef struct sw__lrun {
     uint32_t weights_valid;
 } sw__lrun;
 
-/* The sampling cache of a contribution slot without pointers (see
- * sw_sample_cache): the clip slot its cursors belong to and the time of its
- * last sample. Evaluate gives contribution i of a layer the cache of slot i,
- * so forward playback resumes each key search where the last frame left it;
- * a cached sample is bit-identical to a cold seek. */
+/* A sampling cache of a layer without pointers (see sw_sample_cache): the
+ * clip slot its words belong to (of the bound in cached_with) and the time
+ * of its last sample. Evaluate gives each contribution the cache that last
+ * sampled its clip (sw__eval_claim), so forward playback resumes each key
+ * search and keeps each clip's decoded keys whatever the contributions'
+ * order; a cached sample is bit-identical to a cold seek. */
 typedef struct sw__cslot {
     uint32_t clip; /* NONE: empty */
     float time;
@@ -77,7 +78,9 @@ typedef struct sw__cslot {
 struct sw_animator_instance {
     uint32_t magic, size;
     uint32_t def_size, machines_count, layers_count, packets, params_count, max_contrib;
-    uint32_t cursors; /* per cache: the bound object's */
+    uint32_t keep;    /* sw_animator_keep */
+    uint32_t cursors; /* words per cache: the bound object's cursors[keep] */
+    uint32_t caches;  /* sampling caches: the bound's caches_first[keep][layers_count] */
     uint32_t machines_offset, layers_offset, contribs_offset, params_offset, caches_offset;
     uint32_t cursors_offset, inert_offset;
     uint32_t inert_layer_bytes;
@@ -88,7 +91,8 @@ struct sw_animator_instance {
     /* address of the bound of the last update when that update changed
      * nothing (see sw__update_still), else 0 (play and seek clear it) */
     uint64_t still_with;
-    uint64_t quiet_with; /* address of the bound whose clips the entries' quiet spans are of */
+    uint64_t quiet_with;  /* address of the bound whose clips the entries' quiet spans are of */
+    uint64_t cached_with; /* address of the bound whose clips the caches hold (0: none) */
     /* member weights of blend space w_space (NONE: none) at the parameters,
      * kept while the parameters stay (sw__space_weights) */
     uint32_t w_space;
@@ -101,7 +105,7 @@ typedef struct sw__inst_layout {
     uint32_t machines, layers, contribs, params, caches, cursors, inert, inert_layer, size;
 } sw__inst_layout;
 
-static void sw__inst_layout_of(const sw_animator_bound* b, sw__inst_layout* lay) {
+static void sw__inst_layout_of(const sw_animator_bound* b, uint32_t keep, sw__inst_layout* lay) {
     const sw_animator* a = b->def;
     uint64_t at = sw__align16(sizeof(sw_animator_instance));
     const uint64_t contribs = (uint64_t)a->layers_count * a->max_contrib;
@@ -111,9 +115,9 @@ static void sw__inst_layout_of(const sw_animator_bound* b, sw__inst_layout* lay)
     lay->contribs =
         (uint32_t)sw__layout_take(&at, sizeof(sw_animator_contribution) * contribs, 16u);
     lay->params = (uint32_t)sw__layout_take(&at, 4u * (uint64_t)a->params_count, 16u);
-    const uint64_t caches = b->cursors > 0 ? contribs : 0u; /* none without key searches */
+    const uint64_t caches = b->caches_first[keep][a->layers_count];
     lay->caches = (uint32_t)sw__layout_take(&at, sizeof(sw__cslot) * caches, 16u);
-    lay->cursors = (uint32_t)sw__layout_take(&at, 4u * contribs * b->cursors, 16u);
+    lay->cursors = (uint32_t)sw__layout_take(&at, 4u * caches * b->cursors[keep], 16u);
     lay->inert = (uint32_t)at;
     lay->inert_layer = 0;
     if (a->has_inertialize) {
@@ -141,12 +145,12 @@ static sw_animator_contribution* sw__contribs(sw_animator_instance* in, uint32_t
 static float* sw__iparams(sw_animator_instance* in) {
     return (float*)(void*)((char*)in + in->params_offset);
 }
-static sw__cslot* sw__cslots(sw_animator_instance* in, uint32_t layer) {
-    return (sw__cslot*)(void*)((char*)in + in->caches_offset) + (size_t)layer * in->max_contrib;
+/* Sampling cache k (of all layers') and its words. */
+static sw__cslot* sw__cslot_at(sw_animator_instance* in, uint32_t k) {
+    return (sw__cslot*)(void*)((char*)in + in->caches_offset) + k;
 }
-static uint32_t* sw__cursors(sw_animator_instance* in, uint32_t layer, uint32_t i) {
-    const size_t cache = (size_t)layer * in->max_contrib + i;
-    return (uint32_t*)(void*)((char*)in + in->cursors_offset) + cache * in->cursors;
+static uint32_t* sw__cursors(sw_animator_instance* in, uint32_t k) {
+    return (uint32_t*)(void*)((char*)in + in->cursors_offset) + (size_t)k * in->cursors;
 }
 static sw_xform4* sw__hist(sw_animator_instance* in, uint32_t layer, uint32_t k) {
     char* base = (char*)in + in->inert_offset + (size_t)layer * in->inert_layer_bytes;
@@ -162,18 +166,24 @@ static bool sw__inst_matches(const sw_animator_instance* in, const sw_animator_b
     return in->magic == SW__INSTANCE_MAGIC && in->def_size == a->size &&
            in->machines_count == a->machines_count && in->layers_count == a->layers_count &&
            in->packets == b->packets && in->params_count == a->params_count &&
-           in->max_contrib == a->max_contrib && in->cursors == b->cursors;
+           in->max_contrib == a->max_contrib && in->keep < SW_ANIMATOR_KEEP_COUNT &&
+           in->cursors == b->cursors[in->keep] &&
+           in->caches == b->caches_first[in->keep][a->layers_count];
 }
 
 static bool sw__bound_ok(const sw_animator_bound* b) {
     return b && b->magic == SW__BOUND_MAGIC && b->def && b->def->magic == SW__ANIMATOR_MAGIC;
 }
 
-size_t sw_animator_instance_size(const sw_animator_bound* b) {
-    if (!sw__bound_ok(b)) return 0;
+size_t sw_animator_instance_size_keeping(const sw_animator_bound* b, sw_animator_keep keep) {
+    if (!sw__bound_ok(b) || (uint32_t)keep >= SW_ANIMATOR_KEEP_COUNT) return 0;
     sw__inst_layout lay;
-    sw__inst_layout_of(b, &lay);
+    sw__inst_layout_of(b, (uint32_t)keep, &lay);
     return lay.size;
+}
+
+size_t sw_animator_instance_size(const sw_animator_bound* b) {
+    return sw_animator_instance_size_keeping(b, SW_ANIMATOR_KEEP_CURSORS);
 }
 
 /* ---- small math ----------------------------------------------------------------- */
@@ -1038,10 +1048,16 @@ static void sw__build_stale(sw_animator_instance* in, const sw_animator_bound* b
 
 sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bound* b,
                                     sw_animator_instance** out) {
-    if (!mem || !out || !sw__bound_ok(b)) return SW_RESULT_INVALID_ARGUMENT;
+    return sw_animator_instance_init_keeping(mem, size, b, SW_ANIMATOR_KEEP_CURSORS, out);
+}
+
+sw_result sw_animator_instance_init_keeping(void* mem, size_t size, const sw_animator_bound* b,
+                                            sw_animator_keep keep, sw_animator_instance** out) {
+    if (!mem || !out || !sw__bound_ok(b) || (uint32_t)keep >= SW_ANIMATOR_KEEP_COUNT)
+        return SW_RESULT_INVALID_ARGUMENT;
     if (!sw__aligned16(mem)) return SW_RESULT_MISALIGNED;
     sw__inst_layout lay;
-    sw__inst_layout_of(b, &lay);
+    sw__inst_layout_of(b, (uint32_t)keep, &lay);
     if (size < lay.size) return SW_RESULT_BUFFER_TOO_SMALL;
     memset(mem, 0, lay.size);
     sw_animator_instance* in = (sw_animator_instance*)mem;
@@ -1054,17 +1070,17 @@ sw_result sw_animator_instance_init(void* mem, size_t size, const sw_animator_bo
     in->packets = b->packets;
     in->params_count = a->params_count;
     in->max_contrib = a->max_contrib;
-    in->cursors = b->cursors;
+    in->keep = (uint32_t)keep;
+    in->cursors = b->cursors[keep];
+    in->caches = b->caches_first[keep][a->layers_count];
     in->machines_offset = lay.machines;
     in->layers_offset = lay.layers;
     in->contribs_offset = lay.contribs;
     in->params_offset = lay.params;
     in->caches_offset = lay.caches;
     in->cursors_offset = lay.cursors;
-    for (uint32_t l = 0; l < a->layers_count && b->cursors > 0; ++l) {
-        for (uint32_t i = 0; i < a->max_contrib; ++i)
-            sw__cslots(in, l)[i].clip = SW_ANIMATOR_NONE;
-    }
+    for (uint32_t k = 0; k < in->caches; ++k)
+        sw__cslot_at(in, k)->clip = SW_ANIMATOR_NONE;
     in->inert_offset = lay.inert;
     in->inert_layer_bytes = lay.inert_layer;
     in->w_space = SW_ANIMATOR_NONE;
@@ -1449,12 +1465,44 @@ static const uint8_t* sw__eval_keep(const sw__eval* e, uint32_t slot) {
     return keep && e->b->keep_end[slot] <= e->s->prefix ? NULL : keep;
 }
 
-/* Samples contribution i of layer l at its time into out, with the
- * contribution's cache when its clip searches keys (see sw_animator_bind);
- * with a subset, the layer's blend job puts the rest values back in the
- * left-out lanes the sampler leaves (sw__sample_job_run_for_blend). */
-static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
-                                 const sw_animator_contribution* c, sw_xform4* out) {
+/* Gives the n contributions cs of layer l their sampling caches, use[i]
+ * the instance's cache k or SW_ANIMATOR_NONE (a clip without one, or no
+ * cache left): first the cache that last sampled the contribution's clip
+ * (one contribution per cache), then to the cached clips still without one
+ * a cache no contribution took (it starts over on its new clip). */
+static void sw__eval_claim(const sw__eval* e, uint32_t l, const sw_animator_contribution* cs,
+                           uint32_t n, uint32_t* use) {
+    const uint32_t keep = e->in->keep, first = e->b->caches_first[keep][l];
+    const uint32_t count = e->b->caches_first[keep][l + 1u] - first;
+    uint64_t taken = 0; /* count <= max_contrib <= 64 */
+    for (uint32_t i = 0; i < n; ++i) {
+        use[i] = SW_ANIMATOR_NONE;
+        for (uint32_t j = 0; j < count && sw__bound_cached(e->b, keep, cs[i].clip); ++j) {
+            if (!((taken >> j) & 1u) && sw__cslot_at(e->in, first + j)->clip == cs[i].clip) {
+                taken |= (uint64_t)1u << j;
+                use[i] = first + j;
+                break;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        if (use[i] != SW_ANIMATOR_NONE || !sw__bound_cached(e->b, keep, cs[i].clip)) continue;
+        for (uint32_t j = 0; j < count; ++j) {
+            if (!((taken >> j) & 1u)) {
+                taken |= (uint64_t)1u << j;
+                use[i] = first + j;
+                break;
+            }
+        }
+    }
+}
+
+/* Samples contribution c at its time into out, through the instance's
+ * sampling cache k (SW_ANIMATOR_NONE: a cold seek); with a subset, the
+ * layer's blend job puts the rest values back in the left-out lanes the
+ * sampler leaves (sw__sample_job_run_for_blend). */
+static sw_result sw__eval_sample(const sw__eval* e, uint32_t k, const sw_animator_contribution* c,
+                                 sw_xform4* out) {
     const sw_clip* clip = sw__bound_clips(e->b)[c->clip];
     sw_sample_job sj = {.clip = clip,
                         .skeleton = e->b->skeleton,
@@ -1462,10 +1510,10 @@ static sw_result sw__eval_sample(const sw__eval* e, uint32_t l, uint32_t i,
                         .out = out,
                         .out_count = e->P,
                         .keep = sw__eval_keep(e, c->clip)};
-    if (!sw__bound_cached(e->b, c->clip)) return sw__sample_job_run_for_blend(&sj, e->s);
-    sw__cslot* slot = &sw__cslots(e->in, l)[i];
+    if (k == SW_ANIMATOR_NONE) return sw__sample_job_run_for_blend(&sj, e->s);
+    sw__cslot* slot = sw__cslot_at(e->in, k);
     sw_sample_cache cache;
-    sw_sample_cache_init(&cache, sw__cursors(e->in, l, i), e->in->cursors);
+    sw_sample_cache_init(&cache, sw__cursors(e->in, k), e->in->cursors);
     if (slot->clip != SW_ANIMATOR_NONE) {
         cache.clip = sw__bound_clips(e->b)[slot->clip];
         cache.time = slot->time;
@@ -1487,11 +1535,16 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive, sw_xform
     const sw__anim_layer* ld = &sw__anim_layers(e->b->def)[l];
     const uint32_t n = sw__lruns(e->in)[l].contrib_count, P = e->P;
     const sw_animator_contribution* cs = sw__contribs(e->in, l);
+    uint32_t use[SW_ANIMATOR_MAX_CONTRIBUTIONS];
+    const uint32_t* first = e->b->caches_first[e->in->keep];
+    const bool cached = first[l + 1u] > first[l];
+    if (cached) sw__eval_claim(e, l, cs, n, use);
     for (uint32_t i = 0; i < n; ++i) {
         const sw_clip* clip = sw__bound_clips(e->b)[cs[i].clip];
         sw_xform4* dst = e->poses + (size_t)i * P;
         const bool delta = additive && !(clip->flags & SW_CLIP_FLAG_ADDITIVE);
-        sw_result r = sw__eval_sample(e, l, i, &cs[i], delta ? e->tmp : dst);
+        sw_result r =
+            sw__eval_sample(e, cached ? use[i] : SW_ANIMATOR_NONE, &cs[i], delta ? e->tmp : dst);
         if (r != SW_RESULT_OK) return r;
         if (delta) {
             const sw_xform4* reference = e->rest;
@@ -1632,6 +1685,11 @@ sw_result sw__animator_evaluate_with(sw_animator_instance* inst, const sw_animat
     sw__scratch_layout_of(bound, &lay);
     const size_t pose_bytes = sizeof(sw_xform4) * bound->packets;
     sw__build_stale(inst, bound);
+    if (inst->cached_with != (uint64_t)(uintptr_t)bound) { /* the caches hold another's clips */
+        for (uint32_t k = 0; k < inst->caches; ++k)
+            sw__cslot_at(inst, k)->clip = SW_ANIMATOR_NONE;
+        inst->cached_with = (uint64_t)(uintptr_t)bound;
+    }
     const sw_animator* a = bound->def;
     const uint32_t P = bound->packets;
     char* base = (char*)scratch;

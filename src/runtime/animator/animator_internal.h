@@ -147,15 +147,23 @@ struct sw_animator_bound {
     uint32_t masks_offset; /* float[masked layers][packets * 4] */
     uint32_t marks_offset; /* double[...]: per synced member, (SW__ANIM_MAX_MARKS + 1) positions */
     uint32_t packets;
-    uint32_t cursors;     /* sampling cursors per playing clip: most tracks of a cached slot */
+    /* words per sampling cache of an instance keeping `keep`
+     * (sw_animator_keep): the largest sw_sample_cache_size of a slot it caches */
+    uint32_t cursors[SW_ANIMATOR_KEEP_COUNT];
     uint32_t root_joint;  /* NONE: no root motion */
     sw_xform root_parent; /* model transform of the root joint's parent at rest */
     sw_xform root_parent_inv;
     uint32_t mask_index[SW_ANIMATOR_MAX_LAYERS]; /* NONE: no mask */
     uint32_t marks_index[SW_ANIMATOR_MAX_BLEND_SPACES];
     uint32_t marks_count[SW_ANIMATOR_MAX_BLEND_SPACES]; /* markers per cycle, 0: no sync */
-    /* bit s: slot s's clip searches keys with cursors (raw, with explicit key times) */
-    uint32_t cached[SW_ANIMATOR_MAX_CLIPS / 32u];
+    /* bit s: slot s's clip gets a sampling cache in an instance keeping
+     * `keep` (sw__bound_clip_caches) */
+    uint32_t cached[SW_ANIMATOR_KEEP_COUNT][SW_ANIMATOR_MAX_CLIPS / 32u];
+    /* the sampling caches of layer l in an instance keeping `keep`:
+     * [caches_first[keep][l], caches_first[keep][l + 1]), one per cached clip
+     * slot the layer's states may play, at most its playing clips
+     * (sw__bind_caches) */
+    uint32_t caches_first[SW_ANIMATOR_KEEP_COUNT][SW_ANIMATOR_MAX_LAYERS + 1u];
     /* slot s: its sampling jobs get no subset when the subset keeps every
      * joint below this (a quantized clip's animated tracks move none of the
      * others; a frames clip gets the span of the subset apart; raw clips,
@@ -167,8 +175,8 @@ static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) 
     return (const sw_clip* const*)(const void*)((const char*)b + b->clips_offset);
 }
 
-static inline bool sw__bound_cached(const sw_animator_bound* b, uint32_t slot) {
-    return (b->cached[slot / 32u] >> (slot % 32u)) & 1u;
+static inline bool sw__bound_cached(const sw_animator_bound* b, uint32_t keep, uint32_t slot) {
+    return (b->cached[keep][slot / 32u] >> (slot % 32u)) & 1u;
 }
 
 /* sw_animator_evaluate_subset after its checks, for a caller that made

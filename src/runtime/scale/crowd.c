@@ -188,6 +188,8 @@ uint32_t sw_crowd_joint_detail(const sw_skeleton* skeleton, float fraction, uint
  * what needs the skeleton). */
 static sw_result sw__crowd_check_desc(const sw_crowd_desc* desc, sw_error* err) {
     if (!desc || !desc->bound) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "bound", 0, -1);
+    if ((uint32_t)desc->keep >= SW_ANIMATOR_KEEP_COUNT)
+        return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "keep", 0, -1);
     if (desc->characters_count == 0 || desc->characters_count > SW_CROWD_MAX_CHARACTERS) {
         return sw__fail(err, SW_RESULT_LIMIT, "characters_count", 0, -1);
     }
@@ -265,7 +267,7 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     h.params_count = sw_animator_params_count(sw_animator_bound_definition(b));
     h.palette_count = desc->palette_count;
     h.levels_count = desc->levels_count ? desc->levels_count : 1u;
-    h.inst_size = sw_animator_instance_size(b);
+    h.inst_size = sw_animator_instance_size_keeping(b, desc->keep);
     h.scratch_size = sw_animator_scratch_size(b);
     h.post = desc->post;
     h.post_user = desc->post_user;
@@ -346,7 +348,8 @@ sw_result sw_crowd_create(const sw_crowd_desc* desc, const sw_allocator* alloc, 
     const sw_vec3 center = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), 0.5f * (lo.z + hi.z)};
     for (uint32_t i = 0; i < h.count; ++i) {
         sw_animator_instance* inst = NULL;
-        sw_result r = sw_animator_instance_init(sw__inst(cr, i), h.inst_size, b, &inst);
+        sw_result r =
+            sw_animator_instance_init_keeping(sw__inst(cr, i), h.inst_size, b, desc->keep, &inst);
         if (r == SW_RESULT_OK && h.params_count > 0) {
             r = sw_animator_params_reset(def, sw__params(cr, i), h.params_count);
         }
