@@ -165,13 +165,17 @@ static size_t round16(size_t n) {
     return (n + 15u) & ~(size_t)15u;
 }
 
-/* bound:instance() -> Instance with its parameters at their defaults. */
+/* bound:instance([keep]) -> Instance with its parameters at their
+ * defaults, keeping "cursors" (the default) or "keys" (sw_animator_keep). */
 static int bound_instance(lua_State* L) {
+    static const char* const keeps[] = {"cursors", "keys", NULL};
     const lsw_bound* bud = luaL_checkudata(L, 1, LSW_BOUND);
     const sw_animator_bound* b = bud->b;
     if (!b) return luaL_error(L, "bound animator not built");
+    const sw_animator_keep keep = (sw_animator_keep)luaL_checkoption(L, 2, "cursors", keeps);
+    lua_settop(L, 1);
     const sw_animator* a = sw_animator_bound_definition(b);
-    const size_t isz = round16(sw_animator_instance_size(b));
+    const size_t isz = round16(sw_animator_instance_size_keeping(b, keep));
     const size_t ssz = round16(sw_animator_scratch_size(b));
     const uint32_t np = sw_animator_params_count(a);
     void* base = NULL;
@@ -184,7 +188,8 @@ static int bound_instance(lua_State* L) {
     in->scratch_size = ssz;
     in->params = (float*)(void*)(mem + isz + ssz);
     in->params_count = np;
-    lsw_check(L, "bound:instance", sw_animator_instance_init(mem, isz, b, &in->inst), NULL);
+    lsw_check(L, "bound:instance", sw_animator_instance_init_keeping(mem, isz, b, keep, &in->inst),
+              NULL);
     lsw_check(L, "bound:instance", sw_animator_params_reset(a, in->params, np), NULL);
     lua_pushvalue(L, 1);
     lsw_keep(L, -2, 1);

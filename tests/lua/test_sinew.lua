@@ -496,6 +496,14 @@ test("animator: a trigger fires a transition (enter), a once state finishes", fu
     assert(finished == 1, "finished " .. finished .. " times")
 end)
 
+-- Every joint's rotation of poses p1 and p2 of skeleton s, the same bits.
+local function same_rotations(s, p1, p2)
+    for j = 1, #s do
+        local r1, r2 = p1:rotation(j), p2:rotation(j)
+        assert(r1.x == r2.x and r1.y == r2.y and r1.z == r2.z and r1.w == r2.w)
+    end
+end
+
 test("animator: JSON text and the same Lua table give the same pose", function()
     local a = cmu()
     local json = [[{"params": [{"name": "go", "type": "trigger"},
@@ -514,10 +522,22 @@ test("animator: JSON text and the same Lua table give the same pose", function()
     end
     i1:evaluate(p1)
     i2:evaluate(p2)
-    for j = 1, #a.skeleton do
-        local r1, r2 = p1:rotation(j), p2:rotation(j)
-        assert(r1.x == r2.x and r1.y == r2.y and r1.z == r2.z and r1.w == r2.w)
+    same_rotations(a.skeleton, p1, p2)
+end)
+
+test("bound:instance keeping keys plays as keeping cursors", function()
+    local a = cmu()
+    local bound = sinew.animator(definition()):bind(a.skeleton, a)
+    local i1, i2 = bound:instance(), bound:instance("keys")
+    local p1, p2 = a.skeleton:pose(), a.skeleton:pose()
+    for _ = 1, 9 do
+        i1:update(0.11)
+        i2:update(0.11)
+        i1:evaluate(p1)
+        i2:evaluate(p2)
+        same_rotations(a.skeleton, p1, p2)
     end
+    assert(not pcall(bound.instance, bound, "all"))
 end)
 
 -- ---- errors ----

@@ -95,6 +95,19 @@ def test_animator_errors(robot, cmu):
         sinew.Animator(need(ROBOT_JSON), robot.skeleton, robot.clips)["sped"]
 
 
+def test_keeping_keys_gives_the_same_run(robot):
+    """The robot's clips quantized: an animator keeping their decoded keys
+    runs bit for bit as one keeping cursors (the default)."""
+    need(ROBOT_JSON)
+    clips = [sinew.compress_clip(robot.skeleton, c, precision=0.001)[0] for c in robot.clips]
+    changes = {0: {"speed": 0.5}, 20: {"speed": 3.0, "wave": 1.0}, 45: {"speed": 1.2, "wave": 0.0}}
+    runs = [run(sinew.Animator(need(ROBOT_JSON), robot.skeleton, clips, **kw), 70, 1 / 30, changes)
+            for kw in ({}, {"keep": "cursors"}, {"keep": "keys"})]
+    assert runs[0] == runs[1] == runs[2]
+    with pytest.raises(ValueError):
+        sinew.Animator(need(ROBOT_JSON), robot.skeleton, clips, keep="all")
+
+
 def test_bake_records_the_run(cmu):
     anim = sinew.Animator(need(CMU_JSON), cmu.skeleton, cmu.clips)
     bake = sinew.AnimatorBake(cmu.skeleton, 30.0)

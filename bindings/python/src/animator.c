@@ -77,8 +77,9 @@ static bool py_animator_read(py_animator* o, PyObject* d) {
     return r == SW_RESULT_OK;
 }
 
-/* Binds the definition to the skeleton and the clips and builds the instance. */
-static bool py_animator_bind(py_animator* o, const sw_skeleton* s) {
+/* Binds the definition to the skeleton and the clips and builds the
+ * instance, keeping `keep` (sw_animator_keep). */
+static bool py_animator_bind(py_animator* o, const sw_skeleton* s, sw_animator_keep keep) {
     const Py_ssize_t n = PyTuple_GET_SIZE(o->clips);
     const sw_clip** clips = PyMem_Calloc(n ? (size_t)n : 1u, sizeof *clips);
     if (!clips) return PyErr_NoMemory() != NULL;
@@ -104,12 +105,12 @@ static bool py_animator_bind(py_animator* o, const sw_skeleton* s) {
         py_raise(r, &err, "animator bind");
         return false;
     }
-    o->inst_size = sw_animator_instance_size(o->bound);
+    o->inst_size = sw_animator_instance_size_keeping(o->bound, keep);
     o->scratch_size = sw_animator_scratch_size(o->bound);
     o->inst_mem = sw_alloc(NULL, o->inst_size, 16);
     o->scratch = sw_alloc(NULL, o->scratch_size, 16);
     r = o->inst_mem && o->scratch
-            ? sw_animator_instance_init(o->inst_mem, o->inst_size, o->bound, &o->inst)
+            ? sw_animator_instance_init_keeping(o->inst_mem, o->inst_size, o->bound, keep, &o->inst)
             : SW_RESULT_OUT_OF_MEMORY;
     if (r != SW_RESULT_OK) return py_raise(r, NULL, "animator instance") != NULL;
     const npy_intp count = (npy_intp)sw_animator_params_count(py_def(o)) + 1;
@@ -121,16 +122,24 @@ static bool py_animator_bind(py_animator* o, const sw_skeleton* s) {
 }
 
 static PyObject* py_animator_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
-    static char* kwlist[] = {"definition", "skeleton", "clips", NULL};
+    static char* kwlist[] = {"definition", "skeleton", "clips", "keep", NULL};
     PyObject *d, *so, *co;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO:Animator", kwlist, &d, &so, &co)) return NULL;
+    const char* keep_word = "cursors";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$s:Animator", kwlist, &d, &so, &co, &keep_word))
+        return NULL;
+    const sw_animator_keep keep = strcmp(keep_word, "keys") == 0      ? SW_ANIMATOR_KEEP_KEYS
+                                  : strcmp(keep_word, "cursors") == 0 ? SW_ANIMATOR_KEEP_CURSORS
+                                                                      : SW_ANIMATOR_KEEP_COUNT;
+    if (keep == SW_ANIMATOR_KEEP_COUNT)
+        return PyErr_Format(PyExc_ValueError, "keep: \"cursors\" or \"keys\", not \"%s\"",
+                            keep_word);
     const sw_skeleton* s = py_skeleton_arg(so, "skeleton");
     if (!s) return NULL;
     py_animator* o = (py_animator*)type->tp_alloc(type, 0);
     if (!o) return NULL;
     o->skeleton = Py_NewRef(so);
     o->clips = PySequence_Tuple(co);
-    if (!o->clips || !py_animator_read(o, d) || !py_animator_bind(o, s)) {
+    if (!o->clips || !py_animator_read(o, d) || !py_animator_bind(o, s, keep)) {
         Py_DECREF(o);
         return NULL;
     }
@@ -486,10 +495,13 @@ PyTypeObject py_animator_type = {
     .tp_dealloc = py_animator_dealloc,
     .tp_as_mapping = &k_animator_mapping,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Animator(definition, skeleton, clips)\n\n"
+    .tp_doc = "Animator(definition, skeleton, clips, *, keep=\"cursors\")\n\n"
               "A parameter-driven controller (docs/animator.md) with one character's state. "
               "definition: a dict in the JSON schema of docs/animator.md, JSON text, or the "
-              "path of a JSON file; clips: the Clips its clip names resolve to (by name). "
+              "path of a JSON file; clips: the Clips its clip names resolve to (by name); "
+              "keep: what the instance keeps between frames (sw_animator_keep), \"cursors\" "
+              "or \"keys\" (also quantized clips' decoded keys: faster per character, "
+              "about 4 KB per clip). "
               "Per frame: set parameters (animator[\"speed\"] = 2), update(dt), evaluate().",
     .tp_methods = k_animator_methods,
     .tp_getset = k_animator_getset,
