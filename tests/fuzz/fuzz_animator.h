@@ -3,9 +3,10 @@
  * parameters taken from the input bytes, a hit applied at frame 2 and a
  * steering input at frame 5 (sw_animator_apply_hit, sw_animator_apply_move),
  * each clip event's name read, and the morph weights of the character's
- * meshes read as the animator plays them. Every pose and every root motion
- * must come out finite; valid calls that fail abort(). Header-only: each
- * target is one program. */
+ * meshes read as the animator plays them; the instance keeps quantized
+ * clips' keys when the first input byte is odd (sw_animator_keep). Every
+ * pose and every root motion must come out finite; valid calls that fail
+ * abort(). Header-only: each target is one program. */
 #ifndef SINEW_FUZZ_ANIMATOR_H
 #define SINEW_FUZZ_ANIMATOR_H
 
@@ -42,7 +43,9 @@ static void fuzz_animator_run(const sw_animator_bound* b, const uint8_t* bytes, 
     const sw_animator* def = sw_animator_bound_definition(b);
     const sw_skeleton* s = sw_animator_bound_skeleton(b);
     const uint32_t params_count = sw_animator_params_count(def);
-    const size_t inst_size = sw_animator_instance_size(b),
+    const sw_animator_keep keep =
+        n > 0 && (bytes[0] & 1u) ? SW_ANIMATOR_KEEP_KEYS : SW_ANIMATOR_KEEP_CURSORS;
+    const size_t inst_size = sw_animator_instance_size_keeping(b, keep),
                  scratch_size = sw_animator_scratch_size(b);
     float* params = (float*)calloc(params_count + 1u, sizeof(float));
     void* inst_mem = aligned_alloc(16, (inst_size + 15u) & ~(size_t)15u);
@@ -52,7 +55,7 @@ static void fuzz_animator_run(const sw_animator_bound* b, const uint8_t* bytes, 
     sw_animator_instance* inst = NULL;
     if (params && inst_mem && scratch && pose &&
         sw_animator_params_reset(def, params, params_count) == SW_RESULT_OK &&
-        sw_animator_instance_init(inst_mem, inst_size, b, &inst) == SW_RESULT_OK) {
+        sw_animator_instance_init_keeping(inst_mem, inst_size, b, keep, &inst) == SW_RESULT_OK) {
         for (uint32_t frame = 0; frame < 8; ++frame) {
             fuzz_animator_params(def, frame, bytes, n, params, params_count);
             sw_animator_event events[16];
