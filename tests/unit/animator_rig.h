@@ -1,6 +1,6 @@
 /* A running animator for the animator and crowd tests (test_animator,
- * test_animator_hits, test_crowd_skip): definition, bound object, instance, scratch, pose and
- * parameters over a caller's skeleton and clips. */
+ * test_animator_hits, test_crowd_skip, the cache tests): definition, bound object, instance,
+ * scratch, pose and parameters over a caller's skeleton and clips. */
 #ifndef SINEW_TEST_ANIMATOR_RIG_H
 #define SINEW_TEST_ANIMATOR_RIG_H
 
@@ -21,8 +21,10 @@ typedef struct rig {
     float params[SW_ANIMATOR_MAX_PARAMS];
 } rig;
 
-static inline void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
-                                 const sw_clip* const* clips, uint32_t clips_count) {
+/* Opens r over skel and clips, its instance keeping `keep`. */
+static inline void rig_open_keeping(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
+                                    const sw_clip* const* clips, uint32_t clips_count,
+                                    sw_animator_keep keep) {
     memset(r, 0, sizeof *r);
     sw_error err;
     sw_result res = sw_animator_create(d, NULL, &r->def, &err);
@@ -31,14 +33,20 @@ static inline void rig_open_with(rig* r, const sw_animator_desc* d, const sw_ske
     r->bound_mem = aligned_alloc(16, (bs + 15u) & ~(size_t)15u);
     res = sw_animator_bind(r->def, skel, clips, clips_count, r->bound_mem, bs, &r->bound, &err);
     if (res != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(res), err.check);
-    size_t is = sw_animator_instance_size(r->bound);
+    size_t is = sw_animator_instance_size_keeping(r->bound, keep);
     r->inst_mem = aligned_alloc(16, (is + 15u) & ~(size_t)15u);
-    assert_int_equal(sw_animator_instance_init(r->inst_mem, is, r->bound, &r->inst), SW_RESULT_OK);
+    assert_int_equal(sw_animator_instance_init_keeping(r->inst_mem, is, r->bound, keep, &r->inst),
+                     SW_RESULT_OK);
     r->scratch_size = sw_animator_scratch_size(r->bound);
     r->scratch = aligned_alloc(16, (r->scratch_size + 15u) & ~(size_t)15u);
     r->pose = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * skel->packets_count);
     assert_int_equal(sw_animator_params_reset(r->def, r->params, SW_ANIMATOR_MAX_PARAMS),
                      SW_RESULT_OK);
+}
+
+static inline void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
+                                 const sw_clip* const* clips, uint32_t clips_count) {
+    rig_open_keeping(r, d, skel, clips, clips_count, SW_ANIMATOR_KEEP_CURSORS);
 }
 
 static inline void rig_close(rig* r) {

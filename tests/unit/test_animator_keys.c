@@ -1,0 +1,122 @@
+/* Animator instances keeping quantized clips' decoded keys
+ * (SW_ANIMATOR_KEEP_KEYS): the tests of test_animator_cache on the uniform
+ * clips quantized (8-sample segments), each pose bit-identical to sampling
+ * every clip from a cold seek; the caches' memory by mode; and a change of
+ * bound object, after which the caches must not serve the first bound's
+ * keys. Builds whose quantized decoder keeps no keys (no SSE2) run the
+ * same tests without caches. */
+#include "animator_cache_rig.h"
+#include "sinew/tools/builders/compress.h"
+
+static const sw_clip* g_quant[CLIPS];  /* g_uniform quantized */
+static const sw_clip* g_quant2[CLIPS]; /* other motion of the same names, sizes and counts */
+
+static const sw_clip* quantize(const sw_clip* raw) {
+    sw_compress_options o = {.precision = 0.002f, .segment_samples = 8};
+    const sw_clip* out = NULL;
+    sw_error err;
+    sw_result r = sw_compress_clip(g_skel, raw, &o, NULL, &out, NULL, &err);
+    if (r != SW_RESULT_OK)
+        fail_msg("compress %s: %s (%s)", sw_clip_name(raw), sw_result_str(r), err.check);
+    return out;
+}
+
+static int setup(void** state) {
+    (void)state;
+    cache_rig_setup();
+    for (uint32_t i = 0; i < CLIPS; ++i) {
+        g_quant[i] = quantize(g_uniform[i]);
+        const sw_clip* other =
+            make_clip(k_clip_names[i], k_durations[i], k_keys[i], 1.2f - 0.2f * (float)i, true);
+        g_quant2[i] = quantize(other);
+        sw_clip_destroy(other, NULL);
+    }
+    return 0;
+}
+
+static int teardown(void** state) {
+    (void)state;
+    for (uint32_t i = 0; i < CLIPS; ++i) {
+        sw_clip_destroy(g_quant[i], NULL);
+        sw_clip_destroy(g_quant2[i], NULL);
+    }
+    cache_rig_teardown();
+    return 0;
+}
+
+static const clip_set k_quant_keys = {g_quant, SW_ANIMATOR_KEEP_KEYS};
+static const clip_set k_quant = {g_quant, SW_ANIMATOR_KEEP_CURSORS}; /* no caches */
+
+/* Over quantized clips an instance holds no cache by default; keeping
+ * keys, a cache of the largest sw_sample_cache_size words for each clip the
+ * layer may play (3), where the decoder keeps keys. */
+static void test_keys_memory(void** state) {
+    (void)state;
+    sw_animator_desc d = desc_of(1);
+    rig uniform, quant;
+    rig_open(&uniform, &d, g_uniform, SW_ANIMATOR_KEEP_CURSORS);
+    rig_open(&quant, &d, g_quant, SW_ANIMATOR_KEEP_KEYS);
+    const size_t without = sw_animator_instance_size(uniform.bound);
+    uint32_t words = 0;
+    for (uint32_t i = 0; i < 3; ++i) { /* the clips desc_of's states play */
+        const uint32_t w = sw_sample_cache_size(g_quant[i]);
+        words = w > words ? w : words;
+    }
+    assert_int_equal(sw_animator_instance_size(quant.bound), without);
+    const size_t quantized = sw_animator_instance_size_keeping(quant.bound, SW_ANIMATOR_KEEP_KEYS);
+    const bool keeps = words > g_quant[0]->tracks_count;
+    if (keeps) {
+        assert_true(quantized >= without + 3u * sizeof(uint32_t) * words);
+        assert_true(quantized < without + 4u * sizeof(uint32_t) * words);
+    } else {
+        assert_int_equal(quantized, without); /* no key cache on this build */
+    }
+    void* mem = aligned_alloc(16, quantized);
+    sw_animator_instance* inst = NULL;
+    assert_int_equal(sw_animator_instance_init_keeping(mem, quantized - 16u, quant.bound,
+                                                       SW_ANIMATOR_KEEP_KEYS, &inst),
+                     keeps ? SW_RESULT_BUFFER_TOO_SMALL : SW_RESULT_OK);
+    free(mem);
+    rig_close(&quant);
+    rig_close(&uniform);
+}
+
+/* One instance evaluated with one bound object, then with another whose
+ * slots hold other clips of the same names and sizes (so the instance
+ * matches both): after the switch, the caches must not serve the first
+ * bound's keys. Each frame against the cold reference. */
+static void test_caches_follow_the_bound(void** state) {
+    (void)state;
+    sw_animator_desc d = desc_of(1);
+    rig a, b;
+    rig_open(&a, &d, g_quant, SW_ANIMATOR_KEEP_KEYS);
+    rig_open(&b, &d, g_quant2, SW_ANIMATOR_KEEP_KEYS);
+    assert_int_equal(sw_animator_instance_size_keeping(a.bound, SW_ANIMATOR_KEEP_KEYS),
+                     sw_animator_instance_size_keeping(b.bound, SW_ANIMATOR_KEEP_KEYS));
+    const size_t bytes = sizeof(sw_xform4) * g_skel->packets_count;
+    sw_xform4* ref = (sw_xform4*)aligned_alloc(16, bytes);
+    const sw_animator_bound* own = a.bound;
+    for (uint32_t f = 0; f < 240; ++f) {
+        a.bound = (f / 20u) % 2u == 0 ? own : b.bound; /* a's instance, b's bound on odd runs */
+        const float dt = script(f, 45, a.params);
+        rig_step(&a, dt, true);
+        reference_pose(&a, ref);
+        if (memcmp(ref, a.pose, bytes) != 0) fail_msg("frame %u: pose differs after the switch", f);
+    }
+    a.bound = own;
+    free(ref);
+    rig_close(&b);
+    rig_close(&a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        ON_CLIPS(test_cached_equals_cold_reference, "quantized, keys", k_quant_keys),
+        ON_CLIPS(test_cached_equals_cold_reference, "quantized", k_quant),
+        ON_CLIPS(test_cached_every_frame_equals_sparse, "quantized, keys", k_quant_keys),
+        ON_CLIPS(test_caches_change_clips, "quantized, keys", k_quant_keys),
+        cmocka_unit_test(test_keys_memory),
+        cmocka_unit_test(test_caches_follow_the_bound),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
