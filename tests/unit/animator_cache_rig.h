@@ -233,6 +233,17 @@ static inline void reference_pose(const rig* r, sw_xform4* out) {
     free(poses);
 }
 
+/* Fails, naming `what` and frame f, unless r's pose holds the bits of the
+ * cold reference (reference_pose). */
+static inline void expect_cold(const rig* r, const char* what, uint32_t f) {
+    const size_t bytes = sizeof(sw_xform4) * g_skel->packets_count;
+    sw_xform4* ref = (sw_xform4*)aligned_alloc(16, bytes);
+    reference_pose(r, ref);
+    const bool same = memcmp(ref, r->pose, bytes) == 0;
+    free(ref);
+    if (!same) fail_msg("%s, frame %u: the pose differs from the cold reference", what, f);
+}
+
 /* True when a clip plays twice at once in r's contributions. */
 static inline bool clip_twice(const rig* r) {
     sw_animator_contribution cs[16];
@@ -253,9 +264,8 @@ typedef struct clip_set {
 static inline void test_cached_equals_cold_reference(void** state) {
     const clip_set* set = (const clip_set*)*state;
     sw_animator_desc d = desc_of(1);
-    const size_t bytes = sizeof(sw_xform4) * g_skel->packets_count;
-    sw_xform4* ref = (sw_xform4*)aligned_alloc(16, bytes);
     static const uint32_t periods[2] = {45, 5};
+    static const char* const names[2] = {"period 45", "period 5"};
     for (uint32_t p = 0; p < 2; ++p) {
         rig r;
         rig_open(&r, &d, set->clips, set->keep);
@@ -263,9 +273,7 @@ static inline void test_cached_equals_cold_reference(void** state) {
         for (uint32_t f = 0; f < 600; ++f) {
             const float dt = script(f, periods[p], r.params);
             rig_step(&r, dt, true);
-            reference_pose(&r, ref);
-            if (memcmp(ref, r.pose, bytes) != 0)
-                fail_msg("period %u, frame %u: cached pose differs", periods[p], f);
+            expect_cold(&r, names[p], f);
             blended += sw_animator_contributions(r.inst, r.bound, NULL, 0) > 1u;
             twice += clip_twice(&r);
         }
@@ -273,7 +281,6 @@ static inline void test_cached_equals_cold_reference(void** state) {
         if (p == 1) assert_true(twice > 20); /* more contributions than caches */
         rig_close(&r);
     }
-    free(ref);
 }
 
 static inline void test_cached_every_frame_equals_sparse(void** state) {
@@ -309,18 +316,14 @@ static inline void test_caches_change_clips(void** state) {
                                 .layers_count = 1};
     rig r;
     rig_open(&r, &d, set->clips, set->keep);
-    const size_t bytes = sizeof(sw_xform4) * g_skel->packets_count;
-    sw_xform4* ref = (sw_xform4*)aligned_alloc(16, bytes);
     uint32_t four = 0;
     for (uint32_t f = 0; f < 400; ++f) {
         r.params[0] = (float)((f / 5u) % CLIPS);
         rig_step(&r, 1.0f / 60.0f, true);
-        reference_pose(&r, ref);
-        if (memcmp(ref, r.pose, bytes) != 0) fail_msg("frame %u: cached pose differs", f);
+        expect_cold(&r, "cycle", f);
         four += sw_animator_contributions(r.inst, r.bound, NULL, 0) == SW_ANIMATOR_MAX_FADES;
     }
     assert_true(four > 100);
-    free(ref);
     rig_close(&r);
 }
 

@@ -93,18 +93,14 @@ static void test_caches_follow_the_bound(void** state) {
     rig_open(&b, &d, g_quant2, SW_ANIMATOR_KEEP_KEYS);
     assert_int_equal(sw_animator_instance_size_keeping(a.bound, SW_ANIMATOR_KEEP_KEYS),
                      sw_animator_instance_size_keeping(b.bound, SW_ANIMATOR_KEEP_KEYS));
-    const size_t bytes = sizeof(sw_xform4) * g_skel->packets_count;
-    sw_xform4* ref = (sw_xform4*)aligned_alloc(16, bytes);
     const sw_animator_bound* own = a.bound;
     for (uint32_t f = 0; f < 240; ++f) {
         a.bound = (f / 20u) % 2u == 0 ? own : b.bound; /* a's instance, b's bound on odd runs */
         const float dt = script(f, 45, a.params);
         rig_step(&a, dt, true);
-        reference_pose(&a, ref);
-        if (memcmp(ref, a.pose, bytes) != 0) fail_msg("frame %u: pose differs after the switch", f);
+        expect_cold(&a, "bound switches every 20 frames", f);
     }
     a.bound = own;
-    free(ref);
     rig_close(&b);
     rig_close(&a);
 }

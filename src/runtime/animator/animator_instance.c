@@ -1469,11 +1469,13 @@ static const uint8_t* sw__eval_keep(const sw__eval* e, uint32_t slot) {
  * the instance's cache k or SW_ANIMATOR_NONE (a clip without one, or no
  * cache left): first the cache that last sampled the contribution's clip
  * (one contribution per cache), then to the cached clips still without one
- * a cache no contribution took (it starts over on its new clip). */
-static void sw__eval_claim(const sw__eval* e, uint32_t l, const sw_animator_contribution* cs,
+ * a cache no contribution took (it starts over on its new clip). Returns
+ * false, use untouched, when the layer has no caches. */
+static bool sw__eval_claim(const sw__eval* e, uint32_t l, const sw_animator_contribution* cs,
                            uint32_t n, uint32_t* use) {
     const uint32_t keep = e->in->keep, first = e->b->caches_first[keep][l];
     const uint32_t count = e->b->caches_first[keep][l + 1u] - first;
+    if (count == 0) return false;
     uint64_t taken = 0; /* count <= max_contrib <= 64 */
     for (uint32_t i = 0; i < n; ++i) {
         use[i] = SW_ANIMATOR_NONE;
@@ -1495,6 +1497,7 @@ static void sw__eval_claim(const sw__eval* e, uint32_t l, const sw_animator_cont
             }
         }
     }
+    return true;
 }
 
 /* Samples contribution c at its time into out, through the instance's
@@ -1536,9 +1539,7 @@ static sw_result sw__eval_layer(sw__eval* e, uint32_t l, bool additive, sw_xform
     const uint32_t n = sw__lruns(e->in)[l].contrib_count, P = e->P;
     const sw_animator_contribution* cs = sw__contribs(e->in, l);
     uint32_t use[SW_ANIMATOR_MAX_CONTRIBUTIONS];
-    const uint32_t* first = e->b->caches_first[e->in->keep];
-    const bool cached = first[l + 1u] > first[l];
-    if (cached) sw__eval_claim(e, l, cs, n, use);
+    const bool cached = sw__eval_claim(e, l, cs, n, use);
     for (uint32_t i = 0; i < n; ++i) {
         const sw_clip* clip = sw__bound_clips(e->b)[cs[i].clip];
         sw_xform4* dst = e->poses + (size_t)i * P;
