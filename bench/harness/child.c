@@ -24,7 +24,7 @@ const char* const bench_rules =
     "character and clip on both sides (ozz's SamplingJob::Context, sinew's sw_sample_cache), "
     "sinew's reading one table per quantized clip that all characters share "
     "(sw_sample_table_init: each segment's parsed track headers, made once; ozz's format "
-    "has no headers to parse)";
+    "has no headers to parse), each cache sized for that (sw_sample_cache_size_with_table)";
 
 /* The rig's ozz side: its lines, and whether it ran. */
 static bool bench_child_ozz(const bench_opts* o, const bench_rig* g, bench_ozz_side* ozz,

@@ -153,11 +153,16 @@ static bool bench_set_init(bench_set* s, const bench_rig* g, uint32_t chars) {
     s->packets = g->skel->packets_count;
     s->joints = g->skel->joints_count;
     s->rng = 0x9E3779B9u ^ chars;
+    /* each cache sized for the clips it samples, reading their tables where
+     * they have one (bench_stage_run) */
     s->cursors_per = 1u;
     for (int k = 0; k < BENCH_CODECS; ++k)
-        for (int i = 0; i < 2; ++i)
-            if (sw_sample_cache_size(g->clips[k][i]) > s->cursors_per)
-                s->cursors_per = sw_sample_cache_size(g->clips[k][i]);
+        for (int i = 0; i < 2; ++i) {
+            const sw_clip* c = g->clips[k][i];
+            const uint32_t need =
+                g->tables[k][i] ? sw_sample_cache_size_with_table(c) : sw_sample_cache_size(c);
+            if (need > s->cursors_per) s->cursors_per = need;
+        }
     if (!bench_set_alloc(s, chars)) {
         bench_set_free(s);
         bench_error("out of memory");

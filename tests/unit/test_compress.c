@@ -436,7 +436,8 @@ static void tables_free(uint32_t** tables, uint32_t count) {
  * calls in 3, switching between its own headers and the table's. */
 static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint32_t count,
                      uint32_t size, const sw__soa_ops* ops, uint32_t* const* tables, bool every) {
-    uint32_t* cursors = (uint32_t*)calloc(size + 1u, sizeof(uint32_t));
+    enum { GUARD = 8 }; /* words after the cache, which no call may write */
+    uint32_t* cursors = (uint32_t*)calloc(size + GUARD, sizeof(uint32_t));
     const size_t bytes = skel->packets_count * sizeof(sw_xform4);
     sw_xform4* warm = (sw_xform4*)aligned_alloc(16, bytes);
     sw_xform4* cold = (sw_xform4*)aligned_alloc(16, bytes);
@@ -445,6 +446,8 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
     assert_non_null(warm);
     assert_non_null(cold);
     assert_non_null(ref);
+    for (uint32_t g = 0; g < GUARD; ++g)
+        cursors[size + g] = 0xA5A5A5A5u;
     sw_sample_cache cache;
     sw_sample_cache_init(&cache, cursors, size);
     const float steps[4] = {1.0f / 240.0f, 1.0f / 60.0f, 1.0f / 24.0f, -1.0f / 60.0f};
@@ -467,6 +470,8 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
         kept_one(skel, c, sw_test_rand(&seed, -0.1f, c->duration + 0.1f), &cache, ops, warm, cold,
                  ref);
     }
+    for (uint32_t g = 0; g < GUARD; ++g)
+        assert_int_equal(cursors[size + g], 0xA5A5A5A5u);
     free(cursors);
     free(warm);
     free(cold);
@@ -482,7 +487,9 @@ static void kept_run(const sw_skeleton* skel, const sw_clip* const* clips, uint3
  * or the clip's shared table, which the cache then uses. */
 static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw__soa_ops* ops,
                          const uint32_t* table) {
-    const uint32_t words = sw_sample_cache_size(clip), P = skel->packets_count;
+    const uint32_t words =
+        table ? sw_sample_cache_size_with_table(clip) : sw_sample_cache_size(clip);
+    const uint32_t P = skel->packets_count;
     const uint32_t n = skel->joints_count;
     uint32_t* cursors = (uint32_t*)calloc(words + 1u, sizeof(uint32_t));
     sw_xform4* full = (sw_xform4*)aligned_alloc(16, 2u * P * sizeof(sw_xform4));
@@ -519,8 +526,11 @@ static void kept_subsets(const sw_skeleton* skel, const sw_clip* clip, const sw_
 }
 
 /* kept_run (through a cache of `size` cursors: without shared tables, with
- * them, and switching; then one short of the keys, which keeps cursors
- * only: `short_size`) and kept_subsets (without and with the table) on
+ * them, and switching; through one of the clips' largest
+ * sw_sample_cache_size_with_table, with the tables and switching, so that
+ * the calls without keep cursors only; then one short of the keys, which
+ * keeps cursors only: `short_size`) and kept_subsets (without the table at
+ * sw_sample_cache_size, with it at sw_sample_cache_size_with_table) on
  * each build of the quantized decoder the kernel paths of this CPU use (the
  * baseline and, on x86 with AVX2, the avx2 build), each against the scalar
  * decoder. */
@@ -529,6 +539,11 @@ static void kept_paths(const sw_skeleton* skel, const sw_clip* const* clips, uin
     uint32_t n;
     const sw__soa_ops* const* paths = sw__soa_paths(&n);
     uint32_t** tables = tables_make(clips, count);
+    uint32_t table_size = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t w = sw_sample_cache_size_with_table(clips[i]);
+        table_size = w > table_size ? w : table_size;
+    }
     for (uint32_t p = 0; p < n; ++p) {
         bool seen = false;
         for (uint32_t q = 0; q < p; ++q)
@@ -539,6 +554,8 @@ static void kept_paths(const sw_skeleton* skel, const sw_clip* const* clips, uin
         if (SINEW_HAS_SSE2) {
             kept_run(skel, clips, count, size, paths[p], tables, true);
             kept_run(skel, clips, count, size, paths[p], tables, false);
+            kept_run(skel, clips, count, table_size, paths[p], tables, true);
+            kept_run(skel, clips, count, table_size, paths[p], tables, false);
         }
         if (short_size) kept_run(skel, clips, count, short_size, paths[p], NULL, false);
         for (uint32_t i = 0; i < count; ++i) {
@@ -678,6 +695,34 @@ static void test_kept_keys(void** state) {
     sw_scene_free(&scene, NULL);
 }
 
+/* A job sampling clip at 0.3 s into a pose of skel's through a cache of
+ * `size` zeroed cursors (job.cache points at cache: not to be moved). */
+typedef struct cached {
+    uint32_t* cursors;
+    sw_xform4* pose;
+    sw_sample_cache cache;
+    sw_sample_job job;
+} cached;
+
+static void cached_init(cached* c, const sw_skeleton* skel, const sw_clip* clip, uint32_t size) {
+    c->cursors = (uint32_t*)calloc(size, sizeof(uint32_t));
+    c->pose = (sw_xform4*)aligned_alloc(16, skel->packets_count * sizeof(sw_xform4));
+    assert_non_null(c->cursors);
+    assert_non_null(c->pose);
+    sw_sample_cache_init(&c->cache, c->cursors, size);
+    c->job = (sw_sample_job){.clip = clip,
+                             .skeleton = skel,
+                             .time = 0.3f,
+                             .cache = &c->cache,
+                             .out = c->pose,
+                             .out_count = skel->packets_count};
+}
+
+static void cached_free(cached* c) {
+    free(c->cursors);
+    free(c->pose);
+}
+
 /* A shared table's arguments: its size (0 for NULL, a raw clip, and on
  * builds without the key cache), its init's failures (nothing written),
  * and the sampling job's refusal of a table made for another clip or
@@ -709,34 +754,55 @@ static void test_shared_table_arguments(void** state) {
         const uint32_t size = sw_sample_cache_size(a) > sw_sample_cache_size(b)
                                   ? sw_sample_cache_size(a)
                                   : sw_sample_cache_size(b);
-        uint32_t* cursors = (uint32_t*)calloc(size, sizeof(uint32_t));
-        sw_xform4* pose = (sw_xform4*)aligned_alloc(16, f->skel->packets_count * sizeof(sw_xform4));
-        assert_non_null(cursors);
-        assert_non_null(pose);
-        sw_sample_cache cache;
-        sw_sample_cache_init(&cache, cursors, size);
-        cache.table = mem;
-        sw_sample_job job = {.clip = a,
-                             .skeleton = f->skel,
-                             .time = 0.3f,
-                             .cache = &cache,
-                             .out = pose,
-                             .out_count = f->skel->packets_count};
-        assert_int_equal(sw_sample_job_run(&job), SW_RESULT_OK);
-        job.clip = b; /* the table names clip a */
-        assert_int_equal(sw_sample_job_validate(&job), SW_RESULT_INVALID_ARGUMENT);
-        job.clip = a;
-        job.out = (sw_xform4*)(void*)mem; /* the output over the table */
-        assert_int_equal(sw_sample_job_validate(&job), SW_RESULT_OVERLAP);
-        job.out = pose;
-        cache.cursors = mem; /* the cursors over the table */
-        assert_int_equal(sw_sample_job_validate(&job), SW_RESULT_OVERLAP);
-        free(cursors);
-        free(pose);
+        cached c;
+        cached_init(&c, f->skel, a, size);
+        c.cache.table = mem;
+        assert_int_equal(sw_sample_job_run(&c.job), SW_RESULT_OK);
+        c.job.clip = b; /* the table names clip a */
+        assert_int_equal(sw_sample_job_validate(&c.job), SW_RESULT_INVALID_ARGUMENT);
+        c.job.clip = a;
+        c.job.out = (sw_xform4*)(void*)mem; /* the output over the table */
+        assert_int_equal(sw_sample_job_validate(&c.job), SW_RESULT_OVERLAP);
+        c.job.out = c.pose;
+        c.cache.cursors = mem; /* the cursors over the table */
+        assert_int_equal(sw_sample_job_validate(&c.job), SW_RESULT_OVERLAP);
+        cached_free(&c);
         free(mem);
     }
     sw_clip_destroy(a, NULL);
     sw_clip_destroy(b, NULL);
+    fixture_free(f);
+}
+
+/* sw_sample_cache_size_with_table: 0 for NULL, sw_sample_cache_size for a
+ * raw clip and on builds without the key cache, else that less the 24
+ * words of parsed header per animated track that the table holds; a cache
+ * of that size keeps the keys while it reads the table (its first key
+ * word, the segment + 1 it holds, written) and cursors only without it. */
+static void test_cache_size_with_table(void** state) {
+    (void)state;
+    fixture* f = fixture_new(false);
+    const sw_clip* a = compress(f->skel, f->raw, 1e-3f, 1.0f, 4, NULL);
+    assert_int_equal(sw_sample_cache_size_with_table(NULL), 0u);
+    assert_int_equal(sw_sample_cache_size_with_table(f->raw), sw_sample_cache_size(f->raw));
+    const uint32_t full = sw_sample_cache_size(a), words = sw_sample_cache_size_with_table(a);
+    if (!SINEW_HAS_SSE2) {
+        assert_int_equal(words, full);
+    } else {
+        assert_int_equal(full - words, 24u * sw_clip_codec_header(a)->animated_count);
+        uint32_t** table = tables_make(&a, 1u);
+        cached c;
+        cached_init(&c, f->skel, a, words);
+        assert_int_equal(sw_sample_job_run(&c.job), SW_RESULT_OK);
+        assert_int_equal(c.cursors[a->tracks_count], 0u); /* no table: cursors only */
+        c.cache.table = table[0];
+        c.job.time = 0.4f;
+        assert_int_equal(sw_sample_job_run(&c.job), SW_RESULT_OK);
+        assert_true(c.cursors[a->tracks_count] != 0u); /* keys kept */
+        cached_free(&c);
+        tables_free(table, 1u);
+    }
+    sw_clip_destroy(a, NULL);
     fixture_free(f);
 }
 
@@ -1761,6 +1827,7 @@ int main(void) {
         cmocka_unit_test(test_scalar_simd),
         cmocka_unit_test(test_kept_keys),
         cmocka_unit_test(test_shared_table_arguments),
+        cmocka_unit_test(test_cache_size_with_table),
         cmocka_unit_test(test_mask_key),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_kept_shared_constants),

@@ -1133,27 +1133,30 @@ static inline uint32_t sw__codec_lane_joint(uint32_t lane) {
  * (decoded, and kept, when a later call wants it; its record's first word
  * holds the bit offset of its track). A masked track's key interval is
  * unchanged while the stride-1 key index is, and the cache holds only then.
- * Then per track 24 words, its parsed header (sw__codec_keep_head), kept
- * when word 3 is 1: then a call in the same segment at other key indices
- * decodes from them (sw__codec_redecode) without reading the headers (apart
- * from the 3 words, which a call from the cache reads alone: fewer cache
- * lines). Last, room for 4 slot indices per constant record (SW__KEEP_LIST:
- * one record holds one constant, or up to four uniform ones): the constant
+ * Then room for 4 slot indices per constant record (SW__KEEP_LIST: one
+ * record holds one constant, or up to four uniform ones): the constant
  * slots of every joint, listed by the call that finds the cache fresh, so
  * that later calls write them without reading every slot (not listed when
- * the slots name more). After those, 16-byte aligned, room for one group
- * more than a quarter of the animated tracks (SW__CODEC_ARC_GROUP floats
- * each): the arcs prepared from both keys of each rotation followed along
- * its arc, four to a group in SoA, in the order they were decoded, from the
- * first group up; the short arcs, likewise, from the last group down; so
- * that a call from the cache finishes four at a time. */
+ * the slots name more). After those, 16-byte aligned (3 words kept for
+ * that), room for one group more than a quarter of the animated tracks
+ * (SW__CODEC_ARC_GROUP floats each): the arcs prepared from both keys of
+ * each rotation followed along its arc, four to a group in SoA, in the
+ * order they were decoded, from the first group up; the short arcs,
+ * likewise, from the last group down; so that a call from the cache
+ * finishes four at a time. Last, per track 24 words, its parsed header
+ * (sw__codec_keep_head), kept when word 3 is 1: then a call in the same
+ * segment at other key indices decodes from them (sw__codec_redecode)
+ * without reading the headers (apart from the 3 words, which a call from
+ * the cache reads alone: fewer cache lines). A cache that reads the clip's
+ * shared table instead never touches them, so it may end before them
+ * (sw__codec_quantized_keep_words_shared). */
 #define SW__KEEP_ARC 0xFFFFFFFFu
 #define SW__KEEP_LATER 0xFFFFFFFEu
 #define SW__KEEP_MASKED 0xFFFFFFFDu
 #define SW__KEEP_HEAD 7u
 #define SW__KEEP_REC 8u           /* floats per track record */
 #define SW__KEEP_META 3u          /* words per track after the records */
-#define SW__KEEP_HEADER 24u       /* words per track after those: its parsed header */
+#define SW__KEEP_HEADER 24u       /* words per track at the end: its parsed header */
 #define SW__KEEP_MAX_FLOATS 8192u /* pose floats (to[3] in 13 bits) */
 #define SW__KEEP_LIST 4u          /* list words per constant record */
 
@@ -1175,21 +1178,15 @@ static inline uint64_t sw__codec_table_heads_at(const sw_codec_header* h, uint32
 
 #if SINEW_HAS_SSE2
 /* Word offset of the key cache's constant list: after the head and each
- * animated track's record, meta words and parsed header. */
+ * animated track's record and meta words. */
 static inline uint32_t sw__codec_keep_list_at(const sw_codec_header* h) {
-    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META + SW__KEEP_HEADER) * h->animated_count;
+    return SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * h->animated_count;
 }
 
 /* Words of the key cache before its arc groups' alignment: the head, the
  * tracks' words and the constant list. */
 static inline uint32_t sw__codec_keep_list_end(const sw_codec_header* h) {
     return sw__codec_keep_list_at(h) + SW__KEEP_LIST * h->constants_count;
-}
-
-/* The parsed headers' words in the key cache (after the head, records and
- * meta words). */
-static inline uint32_t* sw__codec_keep_heads(uint32_t* keep, uint32_t animated) {
-    return keep + SW__KEEP_HEAD + (SW__KEEP_REC + SW__KEEP_META) * animated;
 }
 
 /* Groups (SW__CODEC_ARC_GROUP floats each) of the key cache: one per 4
@@ -1215,6 +1212,18 @@ static inline float* sw__codec_keep_kind(uint32_t* keep, const sw_codec_header* 
     *step = k ? -(ptrdiff_t)SW__CODEC_ARC_GROUP : (ptrdiff_t)SW__CODEC_ARC_GROUP;
     return sw__codec_keep_groups(keep, h) +
            (k ? SW__CODEC_ARC_GROUP * (size_t)(sw__codec_keep_group_count(h) - 1u) : 0u);
+}
+
+/* Words of the key cache before its parsed headers: all a cache whose
+ * clip's shared table holds the headers reads and writes. */
+static inline uint32_t sw__codec_keep_shared_words(const sw_codec_header* h) {
+    return sw__codec_keep_list_end(h) + 3u + SW__CODEC_ARC_GROUP * sw__codec_keep_group_count(h);
+}
+
+/* The parsed headers' words in the key cache: its last, after the groups'
+ * room (a cache that reads them from a shared table need not have them). */
+static inline uint32_t* sw__codec_keep_heads(uint32_t* keep, const sw_codec_header* h) {
+    return keep + sw__codec_keep_shared_words(h);
 }
 
 /* Empty queues of arcs (q[0]) and short arcs (q[1]) at keys,
@@ -1991,8 +2000,9 @@ static void sw__codec_from_keep(const sw__codec_view* pl, sw__codec_pos pos,
             uint32_t at;
             memcpy(&at, rec, sizeof at);
             const sw__codec_span one = {a, a + 1u, m1, at};
-            sw__codec_decode(pl, pos, keys, out, true, keep, sw__codec_keep_heads(keep, count),
-                             NULL, one);
+            /* its header kept only where the cache keeps its own (word 3) */
+            sw__codec_decode(pl, pos, keys, out, true, keep,
+                             keep[3] == 1u ? sw__codec_keep_heads(keep, pl->h) : NULL, NULL, one);
             continue;
         }
         sw__codec_kept_lerp(rec, u, to, &wacc, wto, &wn, of);
@@ -2050,8 +2060,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
              * between the two decodes afresh) */
             if (keep[3] == (shared ? 2u : 1u)) {
                 sw__codec_redecode(&pl, pos, &keys, keep,
-                                   shared ? shared : sw__codec_keep_heads(keep, h->animated_count),
-                                   out, subset);
+                                   shared ? shared : sw__codec_keep_heads(keep, h), out, subset);
                 keep[1] = j0;
                 return;
             }
@@ -2061,8 +2070,7 @@ static void sw__codec_sample(const sw_clip* clip, const sw_skeleton* skel, float
         keep[5] = 0u; /* no arc kept yet */
         keep[6] = 0u; /* nor short arc */
         sw__codec_decode(&pl, pos, &keys, out, simd, keep,
-                         shared ? NULL : sw__codec_keep_heads(keep, h->animated_count), subset,
-                         all);
+                         shared ? NULL : sw__codec_keep_heads(keep, h), subset, all);
         if (shared) keep[3] = table[SW__TABLE_FLAGS + pos.segment] ? 2u : 0u;
         keep[0] = pos.segment + 1u;
         keep[1] = j0;
@@ -2087,7 +2095,17 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
     if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
-    return sw__codec_keep_list_end(h) + 3u + SW__CODEC_ARC_GROUP * sw__codec_keep_group_count(h);
+    return sw__codec_keep_shared_words(h) + SW__KEEP_HEADER * h->animated_count;
+#else
+    (void)clip;
+    return 0;
+#endif
+}
+
+uint32_t sw__codec_quantized_keep_words_shared(const sw_clip* clip) {
+#if SINEW_HAS_SSE2
+    if (sw__codec_quantized_keep_words(clip) == 0) return 0;
+    return sw__codec_keep_shared_words(sw_clip_codec_header(clip));
 #else
     (void)clip;
     return 0;
@@ -2101,7 +2119,7 @@ void sw__codec_quantized_sample_kept(const sw_clip* clip, const sw_skeleton* ske
 }
 
 uint32_t sw__codec_quantized_table_words(const sw_clip* clip) {
-    const uint32_t keep = sw__codec_quantized_keep_words(clip);
+    const uint32_t keep = sw__codec_quantized_keep_words_shared(clip);
     if (keep == 0) return 0;
     const sw_codec_header* h = sw_clip_codec_header(clip);
     const uint32_t packets = (clip->joints_count + 3u) / 4u;
@@ -2114,7 +2132,7 @@ void sw__codec_quantized_table_fill(const sw_clip* clip, uint32_t* table) {
 #if SINEW_HAS_SSE2
     const sw__codec_view pl = sw__codec_view_of(clip);
     const sw_codec_header* h = pl.h;
-    const uint32_t keep_words = sw__codec_quantized_keep_words(clip);
+    const uint32_t keep_words = sw__codec_quantized_keep_words_shared(clip);
     const uint64_t at = (uint64_t)(uintptr_t)clip;
     const uint32_t head[SW__TABLE_HEAD] = {SW__TABLE_MAGIC,
                                            (uint32_t)clip->size,

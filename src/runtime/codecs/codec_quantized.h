@@ -16,8 +16,14 @@ sw_result sw__codec_quantized_check(const sw_clip* c, sw_error* err);
  * SSE2 path, no animated track, a pose over 8192 floats). */
 uint32_t sw__codec_quantized_keep_words(const sw_clip* clip);
 
+/* The first words of those (all but the tracks' parsed headers, which come
+ * last): all that a key cache reading the clip's shared table uses; 0 when
+ * sw__codec_quantized_keep_words is 0. */
+uint32_t sw__codec_quantized_keep_words_shared(const sw_clip* clip);
+
 /* sw__codec_quantized_sample_subset, bit for bit, with a key cache: keep
- * (caller storage of sw__codec_quantized_keep_words(clip) words) holds the
+ * (caller storage of sw__codec_quantized_keep_words(clip) words, or with
+ * table of sw__codec_quantized_keep_words_shared(clip)) holds the
  * keys of the last call on this clip; fresh: it holds nothing of this clip
  * (it is then refilled). A call whose key interval per stride is unchanged
  * interpolates the kept keys of the joints the subset keeps (NULL: all),

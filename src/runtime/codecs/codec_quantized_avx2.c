@@ -10,6 +10,7 @@
 #if defined(SINEW_SOA_X86_PATHS) && defined(__AVX2__) && !defined(SINEW_NO_SIMD)
 #define sw__codec_quantized_check sw__codec_quantized_check_avx2
 #define sw__codec_quantized_keep_words sw__codec_quantized_keep_words_avx2
+#define sw__codec_quantized_keep_words_shared sw__codec_quantized_keep_words_shared_avx2
 #define sw__codec_quantized_table_words sw__codec_quantized_table_words_avx2
 #define sw__codec_quantized_table_fill sw__codec_quantized_table_fill_avx2
 #define sw__codec_quantized_sample_kept sw__codec_quantized_sample_kept_avx2

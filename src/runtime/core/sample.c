@@ -13,15 +13,20 @@ static bool sw__sample_time_is_nan(float t) {
     return t != t;
 }
 
-/* Words of the decoder's key cache after the cursors (0: none). */
-static uint32_t sw__sample_keep_words(const sw_clip* clip) {
-    return clip->codec == SW_CLIP_CODEC_QUANTIZED ? sw__codec_quantized_keep_words(clip) : 0u;
+/* Words of the decoder's key cache after the cursors (0: none); with
+ * `table`, those it uses when the clip's shared table holds the headers. */
+static uint32_t sw__sample_keep_words(const sw_clip* clip, bool table) {
+    if (clip->codec != SW_CLIP_CODEC_QUANTIZED) return 0u;
+    return table ? sw__codec_quantized_keep_words_shared(clip)
+                 : sw__codec_quantized_keep_words(clip);
 }
 
 /* Cursor words a call reads and writes: the clip's tracks, and the key
- * cache after them when the cache holds it whole. */
+ * cache after them when the cache holds it whole (without the parsed
+ * headers when it reads a table). */
 static uint32_t sw__sample_cache_used(const sw_clip* clip, const sw_sample_cache* cache) {
-    const uint64_t all = (uint64_t)clip->tracks_count + sw__sample_keep_words(clip);
+    const uint64_t all =
+        (uint64_t)clip->tracks_count + sw__sample_keep_words(clip, cache->table != NULL);
     return cache->cursors_count >= all ? (uint32_t)all : clip->tracks_count;
 }
 
@@ -40,10 +45,19 @@ sw_result sw_sample_table_init(const sw_clip* clip, uint32_t* table, uint32_t co
     return SW_RESULT_OK;
 }
 
-uint32_t sw_sample_cache_size(const sw_clip* clip) {
+/* The cursors and the key cache's words (sw__sample_keep_words). */
+static uint32_t sw__sample_cache_size(const sw_clip* clip, bool table) {
     if (!clip) return 0;
-    const uint64_t all = (uint64_t)clip->tracks_count + sw__sample_keep_words(clip);
+    const uint64_t all = (uint64_t)clip->tracks_count + sw__sample_keep_words(clip, table);
     return all <= UINT32_MAX ? (uint32_t)all : clip->tracks_count;
+}
+
+uint32_t sw_sample_cache_size(const sw_clip* clip) {
+    return sw__sample_cache_size(clip, false);
+}
+
+uint32_t sw_sample_cache_size_with_table(const sw_clip* clip) {
+    return sw__sample_cache_size(clip, true);
 }
 
 /* sw_sample_job_validate, and *used: the cache words a run reads and
@@ -448,7 +462,14 @@ sw_result sw__sample_job_run_with(const sw_sample_job* job, const sw__subset* s,
         sw__sample_rest_of(job->keep, rest, job->out, job->skeleton->packets_count);
     }
     if (cache) {
-        cache->clip = clip;
+        /* A cache with room for the keys only while it reads the clip's
+         * table kept none now, and may hold another clip's: emptied, so that
+         * its next call with the table starts afresh. */
+        const bool keys_later =
+            used == clip->tracks_count &&
+            (uint64_t)cache->cursors_count >= (uint64_t)used + sw__sample_keep_words(clip, true) &&
+            sw__sample_keep_words(clip, true) > 0u;
+        cache->clip = keys_later ? NULL : clip;
         cache->time = t;
     }
     return SW_RESULT_OK;
