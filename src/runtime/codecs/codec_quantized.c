@@ -2090,11 +2090,19 @@ void sw__codec_quantized_sample_subset(const sw_clip* clip, const sw_skeleton* s
     sw__codec_sample(clip, skel, t, out, simd, NULL, NULL, false, subset);
 }
 
+#if SINEW_HAS_SSE2
+/* Whether the decoder keeps clip's keys (h its header): it has animated
+ * tracks and a pose of at most SW__KEEP_MAX_FLOATS floats. */
+static inline bool sw__codec_keeps(const sw_clip* clip, const sw_codec_header* h) {
+    const uint32_t packets = (clip->joints_count + 3u) / 4u;
+    return h->animated_count != 0 && (uint64_t)packets * 40u <= SW__KEEP_MAX_FLOATS;
+}
+#endif
+
 uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
 #if SINEW_HAS_SSE2
     const sw_codec_header* h = sw_clip_codec_header(clip);
-    const uint32_t packets = (clip->joints_count + 3u) / 4u;
-    if (h->animated_count == 0 || (uint64_t)packets * 40u > SW__KEEP_MAX_FLOATS) return 0;
+    if (!sw__codec_keeps(clip, h)) return 0;
     return sw__codec_keep_shared_words(h) + SW__KEEP_HEADER * h->animated_count;
 #else
     (void)clip;
@@ -2104,8 +2112,8 @@ uint32_t sw__codec_quantized_keep_words(const sw_clip* clip) {
 
 uint32_t sw__codec_quantized_keep_words_shared(const sw_clip* clip) {
 #if SINEW_HAS_SSE2
-    if (sw__codec_quantized_keep_words(clip) == 0) return 0;
-    return sw__codec_keep_shared_words(sw_clip_codec_header(clip));
+    const sw_codec_header* h = sw_clip_codec_header(clip);
+    return sw__codec_keeps(clip, h) ? sw__codec_keep_shared_words(h) : 0u;
 #else
     (void)clip;
     return 0;
