@@ -465,10 +465,10 @@ sw_result sw__sample_job_run_with(const sw_sample_job* job, const sw__subset* s,
         /* A cache with room for the keys only while it reads the clip's
          * table kept none now, and may hold another clip's: emptied, so that
          * its next call with the table starts afresh. */
+        const uint32_t with_table =
+            used == clip->tracks_count ? sw__sample_keep_words(clip, true) : 0u;
         const bool keys_later =
-            used == clip->tracks_count &&
-            (uint64_t)cache->cursors_count >= (uint64_t)used + sw__sample_keep_words(clip, true) &&
-            sw__sample_keep_words(clip, true) > 0u;
+            with_table > 0u && (uint64_t)cache->cursors_count >= (uint64_t)used + with_table;
         cache->clip = keys_later ? NULL : clip;
         cache->time = t;
     }
