@@ -57,7 +57,9 @@ uint32_t sw_sample_cache_size(const sw_clip* clip) {
 }
 
 uint32_t sw_sample_cache_size_with_table(const sw_clip* clip) {
-    return sw__sample_cache_size(clip, true);
+    /* a clip without a table (none to share, or one past 2^32 words) keeps
+     * its headers in the cache */
+    return sw__sample_cache_size(clip, sw_sample_table_size(clip) > 0u);
 }
 
 /* sw_sample_job_validate, and *used: the cache words a run reads and
