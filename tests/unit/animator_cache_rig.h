@@ -255,11 +255,18 @@ static inline bool clip_twice(const rig* r) {
     return false;
 }
 
-/* A test's clips and what its instances keep (its state). */
+/* A test's clips, their shared tables (NULL: none) and what its instances
+ * keep (its state). */
 typedef struct clip_set {
     const sw_clip** clips;
     sw_animator_keep keep;
+    const uint32_t* const* tables;
 } clip_set;
+
+/* r over g_skel and the set's clips, as the set says. */
+static inline void rig_open_set(rig* r, const sw_animator_desc* d, const clip_set* set) {
+    rig_open_tables(r, d, g_skel, set->clips, set->tables, CLIPS, set->keep);
+}
 
 static inline void test_cached_equals_cold_reference(void** state) {
     const clip_set* set = (const clip_set*)*state;
@@ -268,7 +275,7 @@ static inline void test_cached_equals_cold_reference(void** state) {
     static const char* const names[2] = {"period 45", "period 5"};
     for (uint32_t p = 0; p < 2; ++p) {
         rig r;
-        rig_open(&r, &d, set->clips, set->keep);
+        rig_open_set(&r, &d, set);
         uint32_t blended = 0, twice = 0;
         for (uint32_t f = 0; f < 600; ++f) {
             const float dt = script(f, periods[p], r.params);
@@ -287,8 +294,8 @@ static inline void test_cached_every_frame_equals_sparse(void** state) {
     const clip_set* set = (const clip_set*)*state;
     sw_animator_desc d = desc_of(2); /* with the additive layer */
     rig every, sparse;
-    rig_open(&every, &d, set->clips, set->keep);
-    rig_open(&sparse, &d, set->clips, set->keep);
+    rig_open_set(&every, &d, set);
+    rig_open_set(&sparse, &d, set);
     const size_t bytes = sizeof(sw_xform4) * g_skel->packets_count;
     for (uint32_t f = 0; f < 600; ++f) {
         const float dt = script(f, 45, every.params);
@@ -315,7 +322,7 @@ static inline void test_caches_change_clips(void** state) {
                                 .layers = k_cycle_layer,
                                 .layers_count = 1};
     rig r;
-    rig_open(&r, &d, set->clips, set->keep);
+    rig_open_set(&r, &d, set);
     uint32_t four = 0;
     for (uint32_t f = 0; f < 400; ++f) {
         r.params[0] = (float)((f / 5u) % CLIPS);

@@ -21,17 +21,19 @@ typedef struct rig {
     float params[SW_ANIMATOR_MAX_PARAMS];
 } rig;
 
-/* Opens r over skel and clips, its instance keeping `keep`. */
-static inline void rig_open_keeping(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
-                                    const sw_clip* const* clips, uint32_t clips_count,
-                                    sw_animator_keep keep) {
+/* Opens r over skel and clips (bound with their shared tables, NULL:
+ * none), its instance keeping `keep`. */
+static inline void rig_open_tables(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
+                                   const sw_clip* const* clips, const uint32_t* const* tables,
+                                   uint32_t clips_count, sw_animator_keep keep) {
     memset(r, 0, sizeof *r);
     sw_error err;
     sw_result res = sw_animator_create(d, NULL, &r->def, &err);
     if (res != SW_RESULT_OK) fail_msg("create: %s (%s)", sw_result_str(res), err.check);
     size_t bs = sw_animator_bound_size(r->def, skel);
     r->bound_mem = aligned_alloc(16, (bs + 15u) & ~(size_t)15u);
-    res = sw_animator_bind(r->def, skel, clips, clips_count, r->bound_mem, bs, &r->bound, &err);
+    res = sw_animator_bind_tables(r->def, skel, clips, tables, clips_count, r->bound_mem, bs,
+                                  &r->bound, &err);
     if (res != SW_RESULT_OK) fail_msg("bind: %s (%s)", sw_result_str(res), err.check);
     size_t is = sw_animator_instance_size_keeping(r->bound, keep);
     r->inst_mem = aligned_alloc(16, (is + 15u) & ~(size_t)15u);
@@ -42,6 +44,13 @@ static inline void rig_open_keeping(rig* r, const sw_animator_desc* d, const sw_
     r->pose = (sw_xform4*)aligned_alloc(16, sizeof(sw_xform4) * skel->packets_count);
     assert_int_equal(sw_animator_params_reset(r->def, r->params, SW_ANIMATOR_MAX_PARAMS),
                      SW_RESULT_OK);
+}
+
+/* Opens r over skel and clips, its instance keeping `keep`. */
+static inline void rig_open_keeping(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,
+                                    const sw_clip* const* clips, uint32_t clips_count,
+                                    sw_animator_keep keep) {
+    rig_open_tables(r, d, skel, clips, NULL, clips_count, keep);
 }
 
 static inline void rig_open_with(rig* r, const sw_animator_desc* d, const sw_skeleton* skel,

@@ -22,7 +22,7 @@ static int teardown(void** state) {
     return 0;
 }
 
-static const clip_set k_raw = {g_clips, SW_ANIMATOR_KEEP_CURSORS};
+static const clip_set k_raw = {g_clips, SW_ANIMATOR_KEEP_CURSORS, NULL};
 
 /* Uniform keys are found from the time alone: an instance over them holds
  * no cursors, whatever it keeps. Over explicit times it holds one per track

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "animator_internal.h"
+#include "runtime/codecs/codec_quantized.h"
 #include "sinew/codecs/codec.h"
 
 /* ---- enum words ------------------------------------------------------------- */
@@ -1453,13 +1454,15 @@ sw_result sw_animator_params_reset(const sw_animator* a, float* params, uint32_t
 /* ---- binding --------------------------------------------------------------------- */
 
 typedef struct sw__bound_layout {
-    uint32_t clips, masks, marks, size;
+    uint32_t clips, tables, masks, marks, size;
 } sw__bound_layout;
 
 static void sw__bound_layout_of(const sw_animator* a, const sw_skeleton* s, sw__bound_layout* lay) {
     uint64_t at = sw__align16(sizeof(sw_animator_bound));
     lay->clips =
         (uint32_t)sw__layout_take(&at, sizeof(const sw_clip*) * (uint64_t)a->clips_count, 16u);
+    lay->tables =
+        (uint32_t)sw__layout_take(&at, sizeof(const uint32_t*) * (uint64_t)a->clips_count, 16u);
     lay->masks = (uint32_t)at;
     uint32_t masked = 0;
     for (uint32_t l = 0; l < a->layers_count; ++l) {
@@ -1681,9 +1684,10 @@ static uint16_t sw__bound_keep_end(const sw_clip* clip, const sw_skeleton* skele
     return end < skeleton->joints_count ? end : (uint16_t)skeleton->joints_count;
 }
 
-sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
-                           const sw_clip* const* clips, uint32_t clips_count, void* mem,
-                           size_t size, const sw_animator_bound** out, sw_error* err) {
+sw_result sw_animator_bind_tables(const sw_animator* a, const sw_skeleton* skeleton,
+                                  const sw_clip* const* clips, const uint32_t* const* tables,
+                                  uint32_t clips_count, void* mem, size_t size,
+                                  const sw_animator_bound** out, sw_error* err) {
     if (!a || !skeleton || !mem || !out || (!clips && clips_count > 0)) {
         return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "arguments not NULL", 0, -1);
     }
@@ -1694,6 +1698,10 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
         return sw__fail(err, SW_RESULT_MISALIGNED, "mem 16-byte aligned", 0, -1);
     for (uint32_t i = 0; i < clips_count; ++i) {
         if (!clips[i]) return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "clips not NULL", 0, i);
+        if (tables && tables[i] &&
+            (clips[i]->codec != SW_CLIP_CODEC_QUANTIZED ||
+             !sw__codec_quantized_table_fits(clips[i], tables[i])))
+            return sw__fail(err, SW_RESULT_INVALID_ARGUMENT, "table made for its clip", 0, i);
     }
     sw__bound_layout lay;
     sw__bound_layout_of(a, skeleton, &lay);
@@ -1734,23 +1742,28 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
     b->def = a;
     b->skeleton = skeleton;
     b->clips_offset = lay.clips;
+    b->tables_offset = lay.tables;
     b->masks_offset = lay.masks;
     b->marks_offset = lay.marks;
     b->packets = skeleton->packets_count;
     b->root_joint = root < 0 ? SW_ANIMATOR_NONE : (uint32_t)root;
     const sw_clip** slots = (const sw_clip**)(void*)((char*)mem + lay.clips);
+    const uint32_t** shared = (const uint32_t**)(void*)((char*)mem + lay.tables);
     for (uint32_t s = 0; s < a->clips_count; ++s) {
         const char* name = sw__anim_str(a, sw__anim_clip_names(a)[s]);
         for (uint32_t i = 0; i < clips_count; ++i) {
             if (strcmp(sw_clip_name(clips[i]), name) == 0) {
                 slots[s] = clips[i];
+                shared[s] = tables ? tables[i] : NULL;
                 break;
             }
         }
         for (uint32_t k = 0; k < SW_ANIMATOR_KEEP_COUNT; ++k) {
             if (!sw__bound_clip_caches(slots[s], k)) continue;
             b->cached[k][s / 32u] |= 1u << (s % 32u);
-            const uint32_t words = sw_sample_cache_size(slots[s]);
+            /* a cache reading the slot's table needs no room for its headers */
+            const uint32_t words = shared[s] ? sw_sample_cache_size_with_table(slots[s])
+                                             : sw_sample_cache_size(slots[s]);
             if (words > b->cursors[k]) b->cursors[k] = words;
         }
         b->keep_end[s] = sw__bound_keep_end(slots[s], skeleton);
@@ -1779,6 +1792,12 @@ sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
     }
     *out = b;
     return SW_RESULT_OK;
+}
+
+sw_result sw_animator_bind(const sw_animator* a, const sw_skeleton* skeleton,
+                           const sw_clip* const* clips, uint32_t clips_count, void* mem,
+                           size_t size, const sw_animator_bound** out, sw_error* err) {
+    return sw_animator_bind_tables(a, skeleton, clips, NULL, clips_count, mem, size, out, err);
 }
 
 const sw_animator* sw_animator_bound_definition(const sw_animator_bound* b) {

@@ -1517,6 +1517,7 @@ static sw_result sw__eval_sample(const sw__eval* e, uint32_t k, const sw_animato
     sw__cslot* slot = sw__cslot_at(e->in, k);
     sw_sample_cache cache;
     sw_sample_cache_init(&cache, sw__cursors(e->in, k), e->in->cursors);
+    cache.table = sw__bound_tables(e->b)[c->clip];
     if (slot->clip != SW_ANIMATOR_NONE) {
         cache.clip = sw__bound_clips(e->b)[slot->clip];
         cache.time = slot->time;

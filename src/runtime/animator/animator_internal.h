@@ -143,9 +143,10 @@ struct sw_animator_bound {
     uint32_t size;
     const sw_animator* def;
     const sw_skeleton* skeleton;
-    uint32_t clips_offset; /* const sw_clip*[clips_count] */
-    uint32_t masks_offset; /* float[masked layers][packets * 4] */
-    uint32_t marks_offset; /* double[...]: per synced member, (SW__ANIM_MAX_MARKS + 1) positions */
+    uint32_t clips_offset;  /* const sw_clip*[clips_count] */
+    uint32_t tables_offset; /* const uint32_t*[clips_count]: each slot's shared table or NULL */
+    uint32_t masks_offset;  /* float[masked layers][packets * 4] */
+    uint32_t marks_offset;  /* double[...]: per synced member, (SW__ANIM_MAX_MARKS + 1) positions */
     uint32_t packets;
     /* words per sampling cache of an instance keeping `keep`
      * (sw_animator_keep): the largest sw_sample_cache_size of a slot it caches */
@@ -173,6 +174,11 @@ struct sw_animator_bound {
 
 static inline const sw_clip* const* sw__bound_clips(const sw_animator_bound* b) {
     return (const sw_clip* const*)(const void*)((const char*)b + b->clips_offset);
+}
+
+/* Each clip slot's shared table (sw_animator_bind_tables), NULL: none. */
+static inline const uint32_t* const* sw__bound_tables(const sw_animator_bound* b) {
+    return (const uint32_t* const*)(const void*)((const char*)b + b->tables_offset);
 }
 
 static inline bool sw__bound_cached(const sw_animator_bound* b, uint32_t keep, uint32_t slot) {
