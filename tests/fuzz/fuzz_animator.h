@@ -4,7 +4,9 @@
  * steering input at frame 5 (sw_animator_apply_hit, sw_animator_apply_move),
  * each clip event's name read, and the morph weights of the character's
  * meshes read as the animator plays them; the instance keeps quantized
- * clips' keys when the first input byte is odd (sw_animator_keep). Every
+ * clips' keys when the first input byte is odd (sw_animator_keep), and the
+ * bound object takes the clips' shared tables when its bit 1 is set
+ * (sw_animator_bind_tables). Every
  * pose and every root motion must come out finite; valid calls that fail
  * abort(). Header-only: each target is one program. */
 #ifndef SINEW_FUZZ_ANIMATOR_H
@@ -90,20 +92,43 @@ static void fuzz_animator_run(const sw_animator_bound* b, const uint8_t* bytes, 
     free(params);
 }
 
+/* Each clip's shared table where it has one (sw_sample_table_init; NULL
+ * elsewhere, or all when out of memory); free with fuzz_animator_tables_free. */
+static uint32_t** fuzz_animator_tables(const sw_clip* const* clips, uint32_t count) {
+    uint32_t** tables = (uint32_t**)calloc(count + 1u, sizeof *tables);
+    for (uint32_t i = 0; tables && i < count; ++i) {
+        const uint32_t words = sw_sample_table_size(clips[i]);
+        if (words == 0) continue;
+        tables[i] = (uint32_t*)aligned_alloc(16, ((size_t)words * 4u + 15u) & ~(size_t)15u);
+        if (tables[i] && sw_sample_table_init(clips[i], tables[i], words) != SW_RESULT_OK)
+            abort(); /* valid arguments: the table is made */
+    }
+    return tables;
+}
+
+static void fuzz_animator_tables_free(uint32_t** tables, uint32_t count) {
+    for (uint32_t i = 0; tables && i < count; ++i)
+        free(tables[i]);
+    free(tables);
+}
+
 /* Binds definition def to skeleton s and `clips` as a game would (each slot
- * to the first clip of its name) and runs it when it binds (a definition
- * naming clips the character lacks does not bind: no failure). */
+ * to the first clip of its name; with their tables when the first input
+ * byte's bit 1 is set) and runs it when it binds (a definition naming clips
+ * the character lacks does not bind: no failure). */
 static void fuzz_animator_bind_run(const sw_animator* def, const sw_skeleton* s,
                                    const sw_clip* const* clips, uint32_t clips_count,
                                    const sw_mesh* const* meshes, uint32_t meshes_count,
                                    const uint8_t* bytes, size_t n) {
     const size_t bound_size = sw_animator_bound_size(def, s);
     void* mem = aligned_alloc(16, (bound_size + 16u) & ~(size_t)15u);
+    uint32_t** tables = n > 0 && (bytes[0] & 2u) ? fuzz_animator_tables(clips, clips_count) : NULL;
     const sw_animator_bound* b = NULL;
-    if (mem &&
-        sw_animator_bind(def, s, clips, clips_count, mem, bound_size, &b, NULL) == SW_RESULT_OK) {
+    if (mem && sw_animator_bind_tables(def, s, clips, (const uint32_t* const*)tables, clips_count,
+                                       mem, bound_size, &b, NULL) == SW_RESULT_OK) {
         fuzz_animator_run(b, bytes, n, meshes, meshes_count);
     }
+    fuzz_animator_tables_free(tables, clips_count);
     free(mem);
 }
 
