@@ -149,7 +149,8 @@ struct sw_animator_bound {
     uint32_t marks_offset;  /* double[...]: per synced member, (SW__ANIM_MAX_MARKS + 1) positions */
     uint32_t packets;
     /* words per sampling cache of an instance keeping `keep`
-     * (sw_animator_keep): the largest sw_sample_cache_size of a slot it caches */
+     * (sw_animator_keep): the largest sw_sample_cache_size of a slot it caches
+     * (sw_sample_cache_size_with_table for a slot with a shared table) */
     uint32_t cursors[SW_ANIMATOR_KEEP_COUNT];
     uint32_t root_joint;  /* NONE: no root motion */
     sw_xform root_parent; /* model transform of the root joint's parent at rest */
