@@ -54,7 +54,7 @@ typedef struct sw_isolate_result {
     size_t size;
     char message[SW_ISOLATE_MESSAGE_SIZE]; /* the child's message, also on failure */
     sw_result child_result; /* what the child's function returned (OK when it did not finish) */
-    int signal;             /* signal that ended the child, 0 when none */
+    int signal;             /* signal that ended the child, 0 when none (or the parent ended it) */
     int exit_status;        /* exit status when it exited, else -1 */
     bool timed_out;         /* killed after timeout_ms */
     bool memory_limited;    /* the child ran under options->memory_limit (see there) */
@@ -74,7 +74,8 @@ typedef struct sw_isolate_result {
  * "crashed (other signal)" else (out->signal holds it); IO "fork", "pipe",
  * "child exited without a result" (for instance exit status 1 from a
  * sanitizer), "incomplete output from the child"; LIMIT "output size" over
- * max_output; OUT_OF_MEMORY; otherwise the child's own result and error:
+ * max_output (the parent then ends the child: no signal reported);
+ * OUT_OF_MEMORY; otherwise the child's own result and error:
  * err->check is the child's check when it is a string literal of this
  * program (verified), else "failed in the child (see message)", and
  * err->offset, err->index, err->sys_errno and err->detail are the child's.
