@@ -58,6 +58,16 @@ static const clip_set k_quant_tables = {g_quant, SW_ANIMATOR_KEEP_KEYS,
                                         (const uint32_t* const*)g_tables};
 static const clip_set k_quant = {g_quant, SW_ANIMATOR_KEEP_CURSORS, NULL}; /* no caches */
 
+/* The largest `size` of the clips desc_of's states play (the first 3). */
+static uint32_t largest_of_played(uint32_t (*size)(const sw_clip*)) {
+    uint32_t words = 0;
+    for (uint32_t i = 0; i < 3; ++i) {
+        const uint32_t w = size(g_quant[i]);
+        words = w > words ? w : words;
+    }
+    return words;
+}
+
 /* Over quantized clips an instance holds no cache by default; keeping
  * keys, a cache of the largest sw_sample_cache_size words for each clip the
  * layer may play (3), where the decoder keeps keys; bound with the clips'
@@ -69,11 +79,7 @@ static void test_keys_memory(void** state) {
     rig_open(&uniform, &d, g_uniform, SW_ANIMATOR_KEEP_CURSORS);
     rig_open(&quant, &d, g_quant, SW_ANIMATOR_KEEP_KEYS);
     const size_t without = sw_animator_instance_size(uniform.bound);
-    uint32_t words = 0;
-    for (uint32_t i = 0; i < 3; ++i) { /* the clips desc_of's states play */
-        const uint32_t w = sw_sample_cache_size(g_quant[i]);
-        words = w > words ? w : words;
-    }
+    const uint32_t words = largest_of_played(sw_sample_cache_size);
     assert_int_equal(sw_animator_instance_size(quant.bound), without);
     const size_t quantized = sw_animator_instance_size_keeping(quant.bound, SW_ANIMATOR_KEEP_KEYS);
     const bool keeps = words > g_quant[0]->tracks_count;
@@ -93,11 +99,7 @@ static void test_keys_memory(void** state) {
     rig shared;
     rig_open_tables(&shared, &d, g_skel, g_quant, (const uint32_t* const*)g_tables, CLIPS,
                     SW_ANIMATOR_KEEP_KEYS);
-    uint32_t fewer = 0;
-    for (uint32_t i = 0; i < 3; ++i) {
-        const uint32_t w = sw_sample_cache_size_with_table(g_quant[i]);
-        fewer = w > fewer ? w : fewer;
-    }
+    const uint32_t fewer = largest_of_played(sw_sample_cache_size_with_table);
     const size_t with_tables =
         sw_animator_instance_size_keeping(shared.bound, SW_ANIMATOR_KEEP_KEYS);
     if (keeps) {

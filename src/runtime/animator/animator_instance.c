@@ -1524,8 +1524,8 @@ static sw_result sw__eval_sample(const sw__eval* e, uint32_t k, const sw_animato
     }
     sj.cache = &cache;
     sw_result r = sw__sample_job_run_for_blend(&sj, e->s);
-    if (r == SW_RESULT_OK) {
-        slot->clip = c->clip;
+    if (r == SW_RESULT_OK) { /* as the job left the cache: it may have emptied it */
+        slot->clip = cache.clip ? c->clip : SW_ANIMATOR_NONE;
         slot->time = cache.time;
     }
     return r;
